@@ -1,0 +1,42 @@
+# snii — build, test, demo, fuzz, bench.
+GO        ?= go
+PKGS      := ./budget/... ./prx/... ./index/... ./writer/... ./reader/... ./internal/... ./cmd/...
+FUZZTIME  ?= 3s
+LONGFUZZ  ?= 2m
+STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $$($(GO) env GOPATH)/bin/staticcheck)
+
+.PHONY: all build test vet staticcheck unit fuzz-smoke fuzz bench demo clean
+
+all: build
+
+build:
+	$(GO) build ./...
+	$(GO) build -o bin/snii ./cmd/snii
+
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || (echo "gofmt needed:"; gofmt -l .; exit 1)
+
+staticcheck:
+	$(STATICCHECK) ./...
+
+unit:
+	$(GO) test -race -count=1 $(PKGS)
+
+# Every fuzz target, FUZZTIME each (CI: a few seconds each).
+fuzz-smoke:
+	@./scripts/fuzz.sh $(FUZZTIME)
+
+fuzz:
+	@./scripts/fuzz.sh $(LONGFUZZ)
+
+test: vet staticcheck unit fuzz-smoke
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./prx/... ./reader/... ./writer/...
+
+demo:
+	@./scripts/demo.sh
+
+clean:
+	rm -rf bin out

@@ -1,0 +1,29 @@
+// Package budget decides, for each eligible .prx window, whether to store the
+// smallest frame (zstd) or the faster frame (PFOR or RAW). It is pure decision
+// logic over exact frame sizes: no I/O, no clock, no allocation per window, and it
+// imports nothing of the project.
+//
+// An eligible window is one that got a zstd frame (plain payload of 512 bytes or
+// more, not a singleton). For such a window, with exact frame sizes:
+//
+//	fast     = min(pfor, raw)              (PFOR on ties; RAW when PFOR is no candidate)
+//	smallest = min(fast, zstd)             (zstd only when strictly smaller)
+//	trade    = fast - zstd  if zstd is the smallest, else 0
+//	saving   = floor(100 * trade / fast)   (0..99)
+//
+// Policies (Policy.MinSavingPercent, the CLI's --prx-zstd-min-saving):
+//
+//	-1      the per-index budget (PrxZstdBudget), the default
+//	 0      always the smallest frame
+//	 1..100 a fixed share: store fast when zstd is the smallest and saving < share
+//
+// The budget keeps, per logical index, the number n of eligible windows seen, the
+// sum of their smallest frames, the bytes already traded (spent) and a histogram of
+// trade bytes by saving percent. After adding a window, the allowance is
+// A = P% of sumSmallest (integers: 100*x <= P*sumSmallest). The share is the prior
+// 30 while n <= 64, afterwards the largest s in 0..100 with sum(hist[b], b < s) <= A.
+// A window is stored fast iff zstd is the smallest, saving < s and spent+trade <= A.
+// Hence spent <= P% of sumSmallest after every window, in any order of windows.
+//
+// See docs/BUDGET.md for a worked example.
+package budget

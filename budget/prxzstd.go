@@ -1,0 +1,82 @@
+package budget
+
+// PrxZstdBudget is the per-logical-index budget of DESIGN.md section 6. One budget
+// serves one logical index of one segment build and sees its eligible windows in
+// the writer's canonical order. It is not safe for concurrent use.
+type PrxZstdBudget struct {
+	percent     int64
+	n           int64
+	sumSmallest int64
+	spent       int64
+	hist        [100]int64
+}
+
+// NewPrxZstdBudget returns a budget whose allowance is percent% (0..100) of the
+// eligible windows' smallest frames.
+func NewPrxZstdBudget(percent int) *PrxZstdBudget {
+	return &PrxZstdBudget{percent: int64(percent)}
+}
+
+// Observe adds one eligible window and reports whether its fast frame is stored.
+// When it returns true, the trade has been added to the bytes spent.
+func (b *PrxZstdBudget) Observe(e Eval) (storeFast bool) {
+	b.n++
+	b.sumSmallest += int64(e.Smallest)
+	b.hist[e.Saving] += int64(e.Trade)
+	if !e.ZstdWins {
+		return false
+	}
+	trade := int64(e.Trade)
+	bound := b.percent * b.sumSmallest // compare 100*x <= bound
+	if 100*(b.spent+trade) > bound {
+		return false
+	}
+	if b.n <= WarmupWindows {
+		if e.Saving >= PriorShare {
+			return false
+		}
+	} else {
+		// saving < s  <=>  sum(hist[0..saving]) <= A, the prefix sums being monotone.
+		var sum int64
+		for _, h := range b.hist[:e.Saving+1] {
+			sum += h
+		}
+		if 100*sum > bound {
+			return false
+		}
+	}
+	b.spent += trade
+	return true
+}
+
+// Share returns the current share: the prior during warm-up, afterwards the
+// largest s in 0..100 with sum(hist[b], b < s) <= allowance.
+func (b *PrxZstdBudget) Share() int {
+	if b.n <= WarmupWindows {
+		return PriorShare
+	}
+	bound := b.percent * b.sumSmallest
+	var sum int64
+	for s, h := range b.hist {
+		sum += h
+		if 100*sum > bound {
+			return s
+		}
+	}
+	return 100
+}
+
+// Windows returns the number of eligible windows seen.
+func (b *PrxZstdBudget) Windows() int64 { return b.n }
+
+// SumSmallest returns the sum of the smallest frames of the eligible windows seen.
+func (b *PrxZstdBudget) SumSmallest() int64 { return b.sumSmallest }
+
+// Spent returns the bytes traded so far (fast frames stored in place of smaller zstd frames).
+func (b *PrxZstdBudget) Spent() int64 { return b.spent }
+
+// Allowance returns floor(P% of the smallest frames seen).
+func (b *PrxZstdBudget) Allowance() int64 { return b.percent * b.sumSmallest / 100 }
+
+// Percent returns the budget percent P.
+func (b *PrxZstdBudget) Percent() int { return int(b.percent) }
