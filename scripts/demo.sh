@@ -1,5 +1,37 @@
 #!/usr/bin/env bash
-# The demo: build an index from testdata/, inspect it, run phrase queries with a profile.
+# The demo: build a segment from the demo corpus in testdata/demo, inspect it, and
+# run phrase queries with their profile. Writes bin/snii and out/*.snii (make clean
+# removes both). Needs only Go.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "demo: not yet (the CLI lands with issue 6)"
+
+# show prints a command the way you would type it, then runs it.
+show() {
+  local line="\$" a
+  for a in "$@"; do
+    if [[ "$a" =~ [[:space:]\"\'*()] ]]; then line+=" '${a//\'/\'\\\'\'}'"; else line+=" $a"; fi
+  done
+  if [[ -t 1 ]]; then printf '\n\033[1m%s\033[0m\n' "$line"; else printf '\n%s\n' "$line"; fi
+  "$@"
+}
+
+mkdir -p bin out
+show go build -o bin/snii ./cmd/snii
+
+# 3,000 synthetic application log lines, one document each (field "text").
+show bin/snii build -o out/app.snii testdata/demo/app.log
+show bin/snii inspect out/app.snii --top 8
+
+# Phrase queries. The profile shows what each one read and decoded: the .prx
+# frames per codec, the bytes fetched, and how many positions were needed.
+show bin/snii query out/app.snii '"connection refused"' --profile
+show bin/snii query out/app.snii '"payment failed: card declined"' --profile
+show bin/snii query out/app.snii '"timed out after*"' --profile --limit 5
+show bin/snii query out/app.snii '"user alice logged in" OR "session expired for user alice"' --profile
+
+# JSON lines: each --field is a JSON path and becomes a logical index.
+show bin/snii build -o out/events.snii --field msg --field user.name --field tags testdata/demo/events.jsonl
+show bin/snii query out/events.snii --field user.name 'zo*' --count
+show bin/snii verify out/app.snii out/events.snii
+
+printf '\ndemo done: try bin/snii query out/app.snii --help\n'

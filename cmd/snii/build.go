@@ -1,0 +1,243 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/reader"
+	"github.com/snii-go/snii/writer"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// buildHook extends snii build from another file (e.g. --capture): it adds its
+// flags, and start may adjust the writer options before the build; the returned
+// finish runs after the build with its error (nil on success) and may fail it.
+type buildHook struct {
+	addFlags func(fs *pflag.FlagSet)
+	start    func(o *writer.Options) (finish func(buildErr error) error, err error)
+}
+
+type buildFlags struct {
+	output   string
+	format   *enumValue
+	fields   []string
+	analyzer *enumValue
+	policy   *policyFlags
+	skipBad  bool
+	quiet    bool
+	json     bool
+}
+
+func newBuildCmd(e *env, hooks ...buildHook) *cobra.Command {
+	f := &buildFlags{
+		format:   newEnum("auto", "auto", formatLines, formatJSONL),
+		analyzer: newEnum(index.AnalyzerStandard, index.AnalyzerNames()...),
+	}
+	cmd := &cobra.Command{
+		Use:   "build -o OUT.snii [flags] INPUT...",
+		Short: "Build a segment from log lines or JSON lines",
+		Long: `Build a segment from inputs: files, or - for stdin. A .gz input is decompressed.
+
+Formats (--format, by default from the extension: .jsonl, .ndjson and .json are jsonl):
+  lines  every line is a document with one field, "text" (doc id = line number - 1,
+         counting across the inputs in order)
+  jsonl  every line is a JSON object; each --field is a dotted JSON path (msg, user.name)
+         that becomes a logical index of the same name. Strings are indexed as they are,
+         numbers as written, booleans as true/false; an array gives several values;
+         a missing path, null or an object gives none. Blank lines are skipped.
+
+An invalid JSON line stops the build with its file and line, unless --skip-bad-lines,
+which skips and counts such lines. A progress bar is drawn on stderr when it is a
+terminal (not with --quiet). At the end a summary gives the documents, terms and bytes
+per section of each logical index. The segment is written to a temp file and renamed
+into place: a failed build leaves nothing at OUT.`,
+		Example: `  snii build -o app.snii testdata/demo/app.log
+  snii build -o events.snii --field msg --field user.name --field tags testdata/demo/events.jsonl
+  zcat logs/*.gz | snii build -o logs.snii -
+  snii build -o app.snii --prx-zstd-min-saving 0 app.log      # always the smallest frame
+  snii build -o app.snii --budget-percent 15 --memory 64MiB app.log.gz`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runBuild(cmd.Context(), e, f, hooks, args)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVarP(&f.output, "output", "o", "", "the segment file to write (required)")
+	fs.Var(f.format, "format", "input format: auto (by extension), lines or jsonl")
+	fs.StringSliceVar(&f.fields, "field", nil, "jsonl: a dotted JSON path to index as a field (repeat, or separate with commas)")
+	fs.Var(f.analyzer, "analyzer", "analyzer of every field: "+orList(index.AnalyzerNames()))
+	f.policy = addPolicyFlags(fs)
+	fs.BoolVar(&f.skipBad, "skip-bad-lines", false, "skip invalid lines (bad JSON, over-long lines) and count them, instead of failing")
+	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar and no summary")
+	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
+	_ = cmd.MarkFlagFilename("output", "snii")
+	_ = cmd.RegisterFlagCompletionFunc("format", f.format.complete)
+	_ = cmd.RegisterFlagCompletionFunc("analyzer", f.analyzer.complete)
+	for _, h := range hooks {
+		if h.addFlags != nil {
+			h.addFlags(fs)
+		}
+	}
+	return cmd
+}
+
+// buildFields returns the fields of the segment: "text" when an input is lines,
+// the --field paths when an input is jsonl.
+func buildFields(ins []input, paths []string) ([]string, error) {
+	var lines, jsonl []string
+	for _, in := range ins {
+		if in.format == formatLines {
+			lines = append(lines, in.label)
+		} else {
+			jsonl = append(jsonl, in.label)
+		}
+	}
+	var fields []string
+	for _, p := range paths {
+		p = strings.TrimSpace(p)
+		if p == "" {
+			return nil, usagef("--field: empty JSON path")
+		}
+		if !slices.Contains(fields, p) {
+			fields = append(fields, p)
+		}
+	}
+	switch {
+	case len(jsonl) > 0 && len(fields) == 0:
+		return nil, usagef("jsonl input %s needs --field: the JSON paths to index, e.g. --field msg", jsonl[0])
+	case len(jsonl) == 0 && len(fields) > 0:
+		return nil, usagef("--field applies to jsonl inputs, and %s is lines (use --format jsonl if it is JSON lines)", lines[0])
+	}
+	if len(lines) > 0 && !slices.Contains(fields, linesField) {
+		fields = append(fields, linesField)
+	}
+	return fields, nil
+}
+
+// buildReport is the --json summary of snii build.
+type buildReport struct {
+	Output     string        `json:"output"`
+	Docs       uint64        `json:"docs"`
+	BadLines   int64         `json:"bad_lines"`
+	InputBytes int64         `json:"input_bytes"`
+	FileBytes  int64         `json:"file_bytes"`
+	Spills     int           `json:"spills"`
+	Seconds    float64       `json:"seconds"`
+	Indexes    []indexReport `json:"indexes"`
+}
+
+func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, args []string) (err error) {
+	start := time.Now()
+	if f.output == "" {
+		return usagef("--output (-o) is required: the segment file to write")
+	}
+	format := f.format.val
+	if format == "auto" {
+		format = ""
+	}
+	ins, err := resolveInputs(args, format)
+	if err != nil {
+		return err
+	}
+	fields, err := buildFields(ins, f.fields)
+	if err != nil {
+		return err
+	}
+	o := writer.DefaultOptions(fields...)
+	for i := range o.Fields {
+		o.Fields[i].Analyzer = f.analyzer.val
+	}
+	f.policy.apply(&o)
+	var finishers []func(error) error
+	defer func() {
+		for _, fin := range finishers {
+			if ferr := fin(err); ferr != nil && err == nil {
+				err = ferr
+			}
+		}
+	}()
+	for _, h := range hooks {
+		if h.start == nil {
+			continue
+		}
+		fin, err := h.start(&o)
+		if err != nil {
+			return err
+		}
+		if fin != nil {
+			finishers = append(finishers, fin)
+		}
+	}
+	w, err := writer.Create(f.output, o)
+	if err != nil {
+		if errors.Is(err, errs.InvalidArgument) {
+			return asUsage(err)
+		}
+		return err
+	}
+	total := int64(0)
+	for _, in := range ins {
+		if in.size < 0 {
+			total = -1
+			break
+		}
+		total += in.size
+	}
+	bar := newProgress(e.stderr, e.tty && !f.quiet && !f.json, total, "reading")
+	doc := writer.Document{}
+	st, err := readInputs(ctx, ins, e.stdin, inputOptions{
+		Fields:       f.fields,
+		SkipBadLines: f.skipBad,
+		OnBytes:      bar.addBytes,
+	}, func(d []docField) error {
+		doc.Fields = doc.Fields[:0]
+		for _, x := range d {
+			doc.Fields = append(doc.Fields, writer.Field{Name: x.Name, Values: x.Values})
+		}
+		if _, err := w.Add(doc); err != nil {
+			return err
+		}
+		bar.addDoc()
+		return nil
+	})
+	if err != nil {
+		bar.finish()
+		_ = w.Abort()
+		return err
+	}
+	bar.status("writing " + f.output)
+	err = w.Close()
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	if f.quiet && !f.json {
+		return nil
+	}
+	ws := w.Stats()
+	rep := buildReport{Output: f.output, Docs: ws.Docs, BadLines: st.BadLines, InputBytes: st.Bytes,
+		FileBytes: ws.BytesOut, Spills: ws.Spills, Seconds: time.Since(start).Seconds()}
+	seg, err := reader.Open(f.output)
+	if err != nil {
+		return fmt.Errorf("reading back %s: %w", f.output, err)
+	}
+	defer seg.Close()
+	for _, name := range seg.Fields() {
+		m, err := seg.Info(name)
+		if err != nil {
+			return err
+		}
+		rep.Indexes = append(rep.Indexes, newIndexReport(&m))
+	}
+	if f.json {
+		return writeJSON(e.stdout, rep)
+	}
+	return printBuildReport(e.stdout, &rep)
+}

@@ -1,0 +1,60 @@
+// Command snii builds, inspects, queries, merges and verifies snii segments.
+//
+//	snii build   -o OUT.snii [--format lines|jsonl] [--field PATH]... INPUT...
+//	snii inspect SEGMENT [--top N] [--field F]... [--json]
+//	snii query   SEGMENT [--field F] [--count] [--limit N] [--max-expansions N] [--profile] [--json] QUERY...
+//	snii merge   -o OUT.snii SEGMENT SEGMENT... [--deleted SEGMENT=IDS.txt]...
+//	snii verify  SEGMENT...
+//	snii capture SEGMENT -o WINDOWS.cap
+//	snii replay  WINDOWS.cap
+//	snii completion bash|zsh|fish|powershell
+//
+// build and merge take the codec-policy flags --prx-zstd-min-saving (-1 the
+// per-index budget, the default; 0 always the smallest frame; 1..100 a fixed
+// share), --budget-percent (default 8), --zstd-level (0..4), --memory and
+// --temp-dir.
+//
+// # Inputs
+//
+// A "lines" input makes one document of every line, with one field, "text". A
+// "jsonl" input makes one document of every JSON object; each --field is a dotted
+// JSON path that becomes a logical index of that name: strings as they are, numbers
+// as written, booleans as true/false, arrays as several values, null, objects and
+// missing paths as no value. The format comes from the extension (.jsonl, .ndjson,
+// .json: jsonl) unless --format says. Gzip input is detected by its magic bytes.
+// "-" reads stdin. An invalid line fails the build with "FILE:LINE: reason" unless
+// --skip-bad-lines, which skips it and counts it in the summary.
+//
+// # Query language
+//
+//	error                 a term
+//	"connection refused"  a phrase (exact, ordered, adjacent)
+//	"timed out after*"    a phrase prefix (the last word is a prefix)
+//	conn*                 a prefix
+//	a b, a AND b          both; AND binds tighter than OR
+//	a OR b                either
+//	( ... )               grouping
+//	\x                    the character x literally
+//
+// Text goes through the field's analyzer; text that analyzes to several terms is
+// a phrase of them. Syntax errors name the column: "at column 7: expected closing
+// quote for the phrase opened at column 3". See package internal/querylang.
+//
+// # Output
+//
+// Results go to stdout, progress and errors to stderr. Errors read
+// "snii: <message>" and name the file, line, index, term or window involved. A
+// progress bar is drawn only when stderr is a terminal and --quiet is not given.
+// With --json, build, inspect, query and merge print one JSON document whose field
+// names are stable (fields may be added, never renamed or removed); the shapes are
+// the structs buildReport, inspectReport (with indexReport), queryReport (with
+// profileReport) and mergeReport in this package.
+//
+// # Exit codes
+//
+//	0  success (a query without matches included)
+//	1  failure: I/O error, missing or unreadable input, invalid input line, corrupt
+//	   segment, failed verification, interrupted
+//	2  usage: unknown command or flag, missing argument, bad flag value, query
+//	   syntax error, unknown field
+package main

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/snii-go/snii/reader"
+	"github.com/spf13/cobra"
+)
+
+// inspectReport is the --json output of snii inspect.
+type inspectReport struct {
+	File      string        `json:"file"`
+	FileBytes int64         `json:"file_bytes"`
+	Docs      uint32        `json:"docs"`
+	Indexes   []indexReport `json:"indexes"`
+}
+
+func newInspectCmd(e *env) *cobra.Command {
+	var (
+		top    int
+		fields []string
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "inspect SEGMENT",
+		Short: "Show where the bytes of a segment go, per logical index",
+		Long: `Show, per logical index: documents, terms by storage class, bytes per section
+(dictionary, doc postings, preludes, prx frames in the posting region and inline),
+.prx windows and bytes per codec, bits per position, the codec policy and its outcome
+(eligible windows, bytes traded for speed, the budget's allowance and final share),
+and the terms with the highest document frequency.`,
+		Example: `  snii inspect app.snii
+  snii inspect app.snii --top 20 --field text
+  snii inspect app.snii --json | jq '.indexes[0].outcome'`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if top < 0 {
+				return usagef("--top %d: want 0 or more", top)
+			}
+			return runInspect(cmd.Context(), e, args[0], fields, top, asJSON)
+		},
+		ValidArgsFunction: segmentFiles,
+	}
+	fs := cmd.Flags()
+	fs.IntVar(&top, "top", 10, "show the N terms with the highest document frequency (0: none)")
+	fs.StringSliceVar(&fields, "field", nil, "only these logical indexes (default: all)")
+	fs.BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+// segmentFiles completes segment file names.
+func segmentFiles(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return []string{"snii"}, cobra.ShellCompDirectiveFilterFileExt
+}
+
+// openSegment opens a segment, naming the file in errors.
+func openSegment(path string) (*reader.Segment, error) {
+	seg, err := reader.Open(path)
+	if err != nil {
+		if strings.Contains(err.Error(), path) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return seg, nil
+}
+
+// pickFields checks the requested fields against the segment (all when none).
+func pickFields(seg *reader.Segment, want []string) ([]string, error) {
+	have := seg.Fields()
+	if len(want) == 0 {
+		return have, nil
+	}
+	for _, f := range want {
+		if !slices.Contains(have, f) {
+			return nil, usagef("no field %q in the segment (fields: %s)", f, strings.Join(have, ", "))
+		}
+	}
+	return want, nil
+}
+
+func runInspect(ctx context.Context, e *env, path string, fields []string, top int, asJSON bool) error {
+	seg, err := openSegment(path)
+	if err != nil {
+		return err
+	}
+	defer seg.Close()
+	fields, err = pickFields(seg, fields)
+	if err != nil {
+		return err
+	}
+	rep := inspectReport{File: path, Docs: seg.DocCount()}
+	if st, err := os.Stat(path); err == nil {
+		rep.FileBytes = st.Size()
+	}
+	for _, name := range fields {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		m, err := seg.Info(name)
+		if err != nil {
+			return err
+		}
+		r := newIndexReport(&m)
+		if top > 0 {
+			if r.TopTerms, err = topTerms(seg, name, top); err != nil {
+				return err
+			}
+		}
+		rep.Indexes = append(rep.Indexes, r)
+	}
+	if asJSON {
+		return writeJSON(e.stdout, rep)
+	}
+	fmt.Fprintf(e.stdout, "segment %s: %s, %s, %s\n", path, plural(int64(rep.Docs), "doc", "docs"),
+		plural(int64(len(seg.Fields())), "logical index", "logical indexes"), formatBytes(rep.FileBytes))
+	for i := range rep.Indexes {
+		if err := printIndexReport(e.stdout, &rep.Indexes[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// topTerms walks the dictionary of field and keeps the n terms with the highest
+// df (ties: the term first in byte order), in that order.
+func topTerms(seg *reader.Segment, field string, n int) ([]termDF, error) {
+	h := &termHeap{}
+	err := seg.Terms(field, "", 0, func(term string, df uint64) bool {
+		if h.Len() < n {
+			heap.Push(h, termDF{term, df})
+		} else if worse((*h)[0], termDF{term, df}) {
+			(*h)[0] = termDF{term, df}
+			heap.Fix(h, 0)
+		}
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]termDF, h.Len())
+	for i := len(out) - 1; i >= 0; i-- {
+		out[i] = heap.Pop(h).(termDF)
+	}
+	return out, nil
+}
+
+// worse reports whether a ranks below b: lower df, or equal df and later term.
+func worse(a, b termDF) bool {
+	if a.DF != b.DF {
+		return a.DF < b.DF
+	}
+	return a.Term > b.Term
+}
+
+// termHeap is a min-heap by rank: the worst kept term on top.
+type termHeap []termDF
+
+func (h termHeap) Len() int           { return len(h) }
+func (h termHeap) Less(i, j int) bool { return worse(h[i], h[j]) }
+func (h termHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *termHeap) Push(x any)        { *h = append(*h, x.(termDF)) }
+func (h *termHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

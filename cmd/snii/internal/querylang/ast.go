@@ -1,0 +1,134 @@
+package querylang
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Node is a parsed query: *Text, *And or *Or.
+type Node interface {
+	// Column is the 1-based column (in characters) where the node starts.
+	Column() int
+	// String renders the node in the query language; parsing it gives the same tree.
+	String() string
+	node()
+}
+
+// Text is a word or a quoted phrase, not yet analyzed.
+type Text struct {
+	Raw    string // the text with quotes, escapes and a trailing '*' removed
+	Prefix bool   // a trailing '*': the last token is a prefix
+	Quoted bool   // written in double quotes
+	Col    int
+}
+
+// And matches the documents every child matches. It has at least two children,
+// none of them an *And.
+type And struct {
+	Nodes []Node
+	Col   int
+}
+
+// Or matches the documents any child matches. It has at least two children,
+// none of them an *Or.
+type Or struct {
+	Nodes []Node
+	Col   int
+}
+
+func (t *Text) node() {}
+func (a *And) node()  {}
+func (o *Or) node()   {}
+
+// Column implements Node.
+func (t *Text) Column() int { return t.Col }
+
+// Column implements Node.
+func (a *And) Column() int { return a.Col }
+
+// Column implements Node.
+func (o *Or) Column() int { return o.Col }
+
+// String implements Node.
+func (t *Text) String() string {
+	var b strings.Builder
+	if t.Quoted {
+		b.WriteByte('"')
+		writeEscaped(&b, t.Raw, func(r rune) bool { return r == '"' || r == '\\' || r == '*' })
+		if t.Prefix {
+			b.WriteByte('*')
+		}
+		b.WriteByte('"')
+		return b.String()
+	}
+	if isOperator(t.Raw) {
+		b.WriteByte('\\')
+	}
+	writeEscaped(&b, t.Raw, func(r rune) bool { return isSpecial(r) || unicode.IsSpace(r) })
+	if t.Prefix {
+		b.WriteByte('*')
+	}
+	return b.String()
+}
+
+// String implements Node.
+func (a *And) String() string {
+	parts := make([]string, len(a.Nodes))
+	for i, n := range a.Nodes {
+		if _, ok := n.(*Or); ok {
+			parts[i] = "(" + n.String() + ")"
+		} else {
+			parts[i] = n.String()
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// String implements Node.
+func (o *Or) String() string {
+	parts := make([]string, len(o.Nodes))
+	for i, n := range o.Nodes {
+		parts[i] = n.String()
+	}
+	return strings.Join(parts, " OR ")
+}
+
+// writeEscaped writes s, putting a backslash before every rune esc selects. Invalid
+// UTF-8 bytes are copied as they are.
+func writeEscaped(b *strings.Builder, s string, esc func(rune) bool) {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if esc(r) {
+			b.WriteByte('\\')
+		}
+		b.WriteString(s[i : i+size])
+		i += size
+	}
+}
+
+// isSpecial reports the runes that end a bare word or have a meaning in it.
+func isSpecial(r rune) bool {
+	switch r {
+	case '"', '(', ')', '*', '\\':
+		return true
+	}
+	return false
+}
+
+func isOperator(s string) bool { return s == "OR" || s == "AND" || s == "NOT" }
+
+// Walk calls fn for n and every node below it, depth first, parents first.
+func Walk(n Node, fn func(Node)) {
+	fn(n)
+	switch n := n.(type) {
+	case *And:
+		for _, c := range n.Nodes {
+			Walk(c, fn)
+		}
+	case *Or:
+		for _, c := range n.Nodes {
+			Walk(c, fn)
+		}
+	}
+}

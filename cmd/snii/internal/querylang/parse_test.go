@@ -1,0 +1,215 @@
+package querylang
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// tree renders a node with explicit structure, so tests see precedence and kinds.
+func tree(n Node) string {
+	switch n := n.(type) {
+	case *Text:
+		s := "T"
+		if n.Quoted {
+			s = "P"
+		}
+		if n.Prefix {
+			s += "*"
+		}
+		return s + "[" + n.Raw + "]"
+	case *And:
+		parts := make([]string, len(n.Nodes))
+		for i, c := range n.Nodes {
+			parts[i] = tree(c)
+		}
+		return "AND(" + strings.Join(parts, ",") + ")"
+	case *Or:
+		parts := make([]string, len(n.Nodes))
+		for i, c := range n.Nodes {
+			parts[i] = tree(c)
+		}
+		return "OR(" + strings.Join(parts, ",") + ")"
+	}
+	return "?"
+}
+
+func TestParse(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`abc`, `T[abc]`},
+		{`  abc  `, `T[abc]`},
+		{`abc*`, `T*[abc]`},
+		{`"a b c"`, `P[a b c]`},
+		{`"a b c*"`, `P*[a b c]`},
+		{`a b`, `AND(T[a],T[b])`},
+		{`a AND b`, `AND(T[a],T[b])`},
+		{`a OR b`, `OR(T[a],T[b])`},
+		{`a or b`, `AND(T[a],T[or],T[b])`},
+		{`a b OR c`, `OR(AND(T[a],T[b]),T[c])`},
+		{`a OR b c`, `OR(T[a],AND(T[b],T[c]))`},
+		{`a (b OR c)`, `AND(T[a],OR(T[b],T[c]))`},
+		{`(a b) c`, `AND(T[a],T[b],T[c])`},
+		{`(a OR b) OR c`, `OR(T[a],T[b],T[c])`},
+		{`((a))`, `T[a]`},
+		{`"x"y`, `AND(P[x],T[y])`},
+		{`x"y"`, `AND(T[x],P[y])`},
+		{`foo*"bar"`, `AND(T*[foo],P[bar])`},
+		{`a(b)`, `AND(T[a],T[b])`},
+		{`"OR"`, `P[OR]`},
+		{`\OR`, `T[OR]`},
+		{`OR*`, `T*[OR]`},
+		{`a\*b`, `T[a*b]`},
+		{`a\ b`, `T[a b]`},
+		{`"say \"hi\""`, `P[say "hi"]`},
+		{`"a \* b"`, `P[a * b]`},
+		{`"a\\"`, `P[a\]`},
+		{`user-id:42`, `T[user-id:42]`},
+		{`10.0.0.1 "GET /api"`, `AND(T[10.0.0.1],P[GET /api])`},
+		{`héllo wörld*`, `AND(T[héllo],T*[wörld])`},
+		{`"connection refused" OR "timed out*"`, `OR(P[connection refused],P*[timed out])`},
+		{"a\tb\nc", `AND(T[a],T[b],T[c])`},
+	}
+	for _, c := range cases {
+		n, err := Parse(c.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", c.in, err)
+			continue
+		}
+		if got := tree(n); got != c.want {
+			t.Errorf("Parse(%q) = %s, want %s", c.in, got, c.want)
+		}
+		back, err := Parse(n.String())
+		if err != nil {
+			t.Errorf("Parse(%q).String() = %q does not parse: %v", c.in, n.String(), err)
+		} else if tree(back) != tree(n) {
+			t.Errorf("round trip of %q via %q: %s != %s", c.in, n.String(), tree(back), tree(n))
+		}
+	}
+}
+
+func TestParseColumns(t *testing.T) {
+	n, err := Parse(`ab  "c d" (é OR f*)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cols []int
+	Walk(n, func(n Node) { cols = append(cols, n.Column()) })
+	want := []int{1, 1, 5, 12, 12, 17}
+	if len(cols) != len(want) {
+		t.Fatalf("columns %v, want %v", cols, want)
+	}
+	for i := range want {
+		if cols[i] != want[i] {
+			t.Fatalf("columns %v, want %v", cols, want)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	cases := []struct {
+		in   string
+		col  int
+		want string
+	}{
+		{``, 1, "empty query"},
+		{`   `, 4, "empty query"},
+		{`foo "bar`, 9, "expected closing quote for the phrase opened at column 5"},
+		{`"é`, 3, "expected closing quote for the phrase opened at column 1"},
+		{`""`, 1, "empty phrase"},
+		{`"  "`, 1, "empty phrase"},
+		{`*`, 1, "expected a term before '*'"},
+		{`a *`, 3, "expected a term before '*'"},
+		{`"*"`, 2, "expected a term before '*'"},
+		{`"a *"`, 4, "expected a term before '*'"},
+		{`a*b`, 2, "'*' is allowed only at the end of a word"},
+		{`a**`, 2, "'*' is allowed only at the end of a word"},
+		{`"a* b"`, 3, "'*' is allowed only at the end of a phrase"},
+		{`"a*`, 3, "'*' is allowed only at the end of a phrase"},
+		{`a\`, 2, `expected a character after '\'`},
+		{`"a\`, 3, `expected a character after '\'`},
+		{`(a`, 3, "expected ')' to close the '(' at column 1, found the end of the query"},
+		{`(a OR (b c)`, 12, "expected ')' to close the '(' at column 1"},
+		{`a)`, 2, "unexpected ')' without a matching '('"},
+		{`()`, 2, "expected a term, a phrase or '(' after '(', found ')'"},
+		{`OR a`, 1, "expected a term, a phrase or '(', found OR"},
+		{`a OR`, 5, "expected a term, a phrase or '(' after OR, found the end of the query"},
+		{`a OR OR b`, 6, "after OR, found OR"},
+		{`a AND`, 6, "after AND, found the end of the query"},
+		{`a AND OR b`, 7, "after AND, found OR"},
+		{`AND`, 1, "found AND"},
+		{`a NOT b`, 3, "NOT is not supported"},
+		{strings.Repeat("(", MaxDepth+1) + "a" + strings.Repeat(")", MaxDepth+1), MaxDepth + 1, "nested deeper than"},
+	}
+	for _, c := range cases {
+		_, err := Parse(c.in)
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("Parse(%q) = %v, want a *SyntaxError", c.in, err)
+			continue
+		}
+		if se.Column != c.col || !strings.Contains(se.Msg, c.want) {
+			t.Errorf("Parse(%q) = %q (column %d), want column %d and %q", c.in, err, se.Column, c.col, c.want)
+		}
+	}
+	if _, err := Parse(strings.Repeat("(", MaxDepth) + "a" + strings.Repeat(")", MaxDepth)); err != nil {
+		t.Errorf("nesting of exactly MaxDepth: %v", err)
+	}
+}
+
+func TestSyntaxErrorText(t *testing.T) {
+	_, err := Parse(`foo "bar`)
+	if got, want := err.Error(), "at column 9: expected closing quote for the phrase opened at column 5"; got != want {
+		t.Fatalf("%q, want %q", got, want)
+	}
+}
+
+// FuzzParseQuery: Parse never panics; an error is a *SyntaxError with a column
+// inside the query (or one past its end); a parsed tree renders to a query that
+// parses to the same tree, with no empty text and well-formed And/Or nodes.
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{`a b`, `"a b c*"`, `a OR (b c*)`, `\OR "x\"y"`, `((a)) OR b AND c`, `"`, `a*b`, "\xff\"\xfe*\"", `NOT a`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		n, err := Parse(q)
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("Parse(%q): error %v is not a *SyntaxError", q, err)
+			}
+			if se.Column < 1 || se.Column > utf8.RuneCountInString(q)+1 {
+				t.Fatalf("Parse(%q): column %d outside 1..%d", q, se.Column, utf8.RuneCountInString(q)+1)
+			}
+			return
+		}
+		Walk(n, func(n Node) {
+			switch n := n.(type) {
+			case *Text:
+				if n.Raw == "" {
+					t.Fatalf("Parse(%q): empty text node", q)
+				}
+			case *And:
+				for _, c := range n.Nodes {
+					if _, ok := c.(*And); ok || len(n.Nodes) < 2 {
+						t.Fatalf("Parse(%q): malformed And %s", q, tree(n))
+					}
+				}
+			case *Or:
+				for _, c := range n.Nodes {
+					if _, ok := c.(*Or); ok || len(n.Nodes) < 2 {
+						t.Fatalf("Parse(%q): malformed Or %s", q, tree(n))
+					}
+				}
+			}
+		})
+		s := n.String()
+		back, err := Parse(s)
+		if err != nil {
+			t.Fatalf("Parse(%q) renders %q, which fails: %v", q, s, err)
+		}
+		if tree(back) != tree(n) {
+			t.Fatalf("Parse(%q) = %s renders %q = %s", q, tree(n), s, tree(back))
+		}
+	})
+}

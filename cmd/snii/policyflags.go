@@ -1,0 +1,39 @@
+package main
+
+import (
+	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/writer"
+	"github.com/spf13/pflag"
+)
+
+// policyFlags are the codec-policy flags shared by build and merge.
+type policyFlags struct {
+	minSaving *intRange
+	budgetPct *intRange
+	zstdLevel *intRange
+	memory    sizeValue
+	tempDir   string
+}
+
+func addPolicyFlags(fs *pflag.FlagSet) *policyFlags {
+	p := &policyFlags{
+		minSaving: newIntRange(budget.PolicyBudget, -1, 100, "-1 (the budget), 0 (always the smallest frame) or a share 1..100"),
+		budgetPct: newIntRange(budget.DefaultBudgetPercent, 0, 100, "a percent 0..100"),
+		zstdLevel: newIntRange(0, 0, writer.MaxZstdLevel, "0 (default) or 1 (fastest) .. 4 (best compression)"),
+	}
+	fs.Var(p.minSaving, "prx-zstd-min-saving", "codec policy of .prx windows: -1 the per-index budget, 0 always the smallest frame, 1..100 keep the faster frame when zstd saves less than this percent")
+	fs.Var(p.budgetPct, "budget-percent", "the budget's allowance, in percent of the eligible windows' smallest frames (with --prx-zstd-min-saving -1)")
+	fs.Var(p.zstdLevel, "zstd-level", "zstd level of .prx windows and dictionary blocks: 0 default, 1 fastest .. 4 best")
+	fs.Var(&p.memory, "memory", "memory limit of the term buffers before they spill to temp files, e.g. 64MiB (default 256MiB); never changes the output bytes")
+	fs.StringVar(&p.tempDir, "temp-dir", "", "directory of spill files (default: the output's directory)")
+	return p
+}
+
+// apply sets the policy fields of writer options.
+func (p *policyFlags) apply(o *writer.Options) {
+	o.MinSavingPercent = p.minSaving.val
+	o.BudgetPercent = p.budgetPct.val
+	o.ZstdLevel = p.zstdLevel.val
+	o.MemoryLimit = p.memory.val
+	o.TempDir = p.tempDir
+}

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/prx"
+)
+
+// The --json shapes of build and inspect. Field names are stable: add fields,
+// never rename or remove them. Sizes are bytes.
+
+// indexReport describes one logical index of a segment.
+type indexReport struct {
+	Name          string       `json:"name"`
+	Analyzer      string       `json:"analyzer"`
+	Docs          uint64       `json:"docs"`            // documents in the segment
+	DocsWithField uint64       `json:"docs_with_field"` // documents with a token in this index
+	Terms         uint64       `json:"terms"`
+	SumDF         uint64       `json:"sum_df"`
+	Positions     uint64       `json:"positions"` // sum of term frequencies
+	Classes       classReport  `json:"classes"`
+	Bytes         bytesReport  `json:"bytes"`
+	Prx           prxReport    `json:"prx"`
+	Policy        policyReport `json:"policy"`
+	Outcome       outcome      `json:"outcome"`
+	Dictionary    dictReport   `json:"dictionary"`
+	TopTerms      []termDF     `json:"top_terms,omitempty"`
+}
+
+// classReport counts terms per storage class.
+type classReport struct {
+	Inline   uint64 `json:"inline"`   // postings and prx frame inside the dict entry
+	Slim     uint64 `json:"slim"`     // one window in the posting region
+	Windowed uint64 `json:"windowed"` // windows with a prelude
+}
+
+// bytesReport is where the bytes of an index go.
+type bytesReport struct {
+	Total         uint64 `json:"total"`          // posting region + dictionary
+	Dictionary    uint64 `json:"dictionary"`     // dict blocks as stored (inline terms included)
+	PostingRegion uint64 `json:"posting_region"` // prx frames + doc postings of slim and windowed terms
+	DocPostings   uint64 `json:"doc_postings"`   // doc windows and preludes, inline ones included
+	Prelude       uint64 `json:"prelude"`        // preludes of windowed terms
+	PrxFrames     uint64 `json:"prx_frames"`     // prx frames in the posting region
+	InlineFrames  uint64 `json:"inline_frames"`  // prx frames stored inline in dict entries
+}
+
+// prxReport is the .prx windows per codec.
+type prxReport struct {
+	Windows         codecCounts `json:"windows"`
+	Bytes           codecCounts `json:"bytes"`
+	BitsPerPosition float64     `json:"bits_per_position"` // 8 × (prx frames + inline frames) / positions
+}
+
+// codecCounts is one number per frame codec.
+type codecCounts struct {
+	Raw  int64 `json:"raw"`
+	PFOR int64 `json:"pfor"`
+	Zstd int64 `json:"zstd"`
+}
+
+// policyReport is the codec policy the index was built with.
+type policyReport struct {
+	Name             string `json:"name"`               // "budget:8", "0" (smallest) or a share "30"
+	MinSavingPercent int    `json:"min_saving_percent"` // -1 budget, 0 smallest, 1..100 share
+	BudgetPercent    int    `json:"budget_percent"`
+	ZstdLevel        int    `json:"zstd_level"`
+	MaxWindowDocs    int    `json:"max_window_docs"`
+	MaxWindowPos     int    `json:"max_window_positions"`
+	MaxWindowBytes   int    `json:"max_window_bytes"`
+}
+
+// outcome is what the policy did over the eligible windows (plain payload of
+// 512 bytes or more, not a singleton).
+type outcome struct {
+	EligibleWindows int64   `json:"eligible_windows"`
+	SumSmallest     int64   `json:"sum_smallest"`   // bytes of their smallest frames
+	TradedBytes     int64   `json:"traded_bytes"`   // bytes stored beyond the smallest frames
+	TradedWindows   int64   `json:"traded_windows"` // windows stored fast although zstd was smaller
+	Allowance       int64   `json:"allowance"`      // the budget's allowance (budget policy only)
+	FinalShare      int     `json:"final_share"`    // the share in force at the end (budget or fixed share)
+	TradedPercent   float64 `json:"traded_percent"` // 100 × traded / sum_smallest
+}
+
+// dictReport describes the dictionary blocks.
+type dictReport struct {
+	Blocks           int `json:"blocks"`
+	CompressedBlocks int `json:"compressed_blocks"` // stored with zstd
+}
+
+// termDF is a term and its document frequency.
+type termDF struct {
+	Term string `json:"term"`
+	DF   uint64 `json:"df"`
+}
+
+func counts(a [prx.NumCodecs]int64) codecCounts {
+	return codecCounts{Raw: a[prx.CodecRaw], PFOR: a[prx.CodecPFOR], Zstd: a[prx.CodecZstd]}
+}
+
+// newIndexReport summarizes the metadata of one logical index.
+func newIndexReport(m *index.IndexMeta) indexReport {
+	r := indexReport{
+		Name: m.Name, Analyzer: m.Analyzer,
+		Docs: m.DocCount, DocsWithField: m.DocsWithField, Terms: m.TermCount, SumDF: m.SumDF, Positions: m.SumTTF,
+		Classes: classReport{Inline: m.InlineTerms, Slim: m.SlimTerms, Windowed: m.WindowedTerms},
+		Bytes: bytesReport{
+			Total: m.PostingLen + m.DictLen, Dictionary: m.DictLen, PostingRegion: m.PostingLen,
+			DocPostings: m.DocBytes, Prelude: m.PreludeBytes, PrxFrames: m.PrxBytes, InlineFrames: m.InlineFrameBytes,
+		},
+		Prx: prxReport{Windows: counts(m.Outcome.Windows), Bytes: counts(m.Outcome.Bytes)},
+		Policy: policyReport{
+			Name: m.Policy.String(), MinSavingPercent: m.Policy.MinSavingPercent, BudgetPercent: m.Policy.BudgetPercent,
+			ZstdLevel: m.ZstdLevel, MaxWindowDocs: m.Limits.MaxDocs, MaxWindowPos: m.Limits.MaxPositions, MaxWindowBytes: m.Limits.MaxBytes,
+		},
+		Dictionary: dictReport{Blocks: len(m.Blocks)},
+	}
+	b := m.Outcome.Budget
+	r.Outcome = outcome{EligibleWindows: b.Eligible, SumSmallest: b.SumSmallest, TradedBytes: b.Traded,
+		TradedWindows: b.TradedCount, Allowance: b.Allowance, FinalShare: b.FinalShare}
+	if b.SumSmallest > 0 {
+		r.Outcome.TradedPercent = round2(100 * float64(b.Traded) / float64(b.SumSmallest))
+	}
+	if m.SumTTF > 0 {
+		r.Prx.BitsPerPosition = round2(8 * float64(m.PrxBytes+m.InlineFrameBytes) / float64(m.SumTTF))
+	}
+	for _, bl := range m.Blocks {
+		if bl.Flags&index.BlockFlagZstd != 0 {
+			r.Dictionary.CompressedBlocks++
+		}
+	}
+	return r
+}
+
+// round2 rounds to two decimals, so JSON output stays short and stable.
+func round2(f float64) float64 {
+	if f < 0 {
+		return -round2(-f)
+	}
+	return float64(int64(f*100+0.5)) / 100
+}

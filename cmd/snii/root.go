@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// newRootCmd returns the snii command with every sub-command. Output goes to
+// stdout (results) and stderr (progress, errors); stdin feeds "snii build -".
+func newRootCmd(stdout, stderr io.Writer, stdin io.Reader) *cobra.Command {
+	return newRootCmdEnv(&env{stdout: stdout, stderr: stderr, stdin: stdin, tty: isTerminal(stderr)})
+}
+
+// newRootCmdEnv is newRootCmd with an explicit env (tests force tty).
+func newRootCmdEnv(e *env) *cobra.Command {
+	stdout, stderr, stdin := e.stdout, e.stderr, e.stdin
+	root := &cobra.Command{
+		Use:   "snii",
+		Short: "Build, inspect, query, merge and verify snii inverted-index segments",
+		Long: `snii writes and reads immutable inverted-index segments for log and text search.
+
+The positions of every term are stored in .prx windows, each encoded as RAW varints,
+PFOR or zstd; a per-index size budget keeps the windows zstd shrinks least in a faster
+frame, so phrase queries decode far fewer zstd windows for a few percent more bytes.
+
+Exit codes: 0 success, 1 failure (I/O, corrupt data, a failed check, bad input data),
+2 usage (unknown command or flag, bad flag value, query syntax error).`,
+		Example: `  snii build -o app.snii testdata/demo/app.log
+  snii inspect app.snii
+  snii query app.snii '"connection refused"' --profile
+  snii verify app.snii`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				msg += "; did you mean " + strings.Join(s, " or ") + "?"
+			}
+			return usagef("%s", msg)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+	}
+	root.SuggestionsMinimumDistance = 2
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.SetIn(stdin)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(
+		newBuildCmd(e),
+		newInspectCmd(e),
+		newQueryCmd(e),
+		newMergeCmd(e),
+		newVerifyCmd(e),
+		newCaptureCmd(),
+		newReplayCmd(),
+	)
+	return root
+}

@@ -1,0 +1,232 @@
+package index
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+
+	"github.com/snii-go/snii/internal/errs"
+)
+
+// Format versions and fixed sizes.
+const (
+	// FormatVersion is the format version this package writes.
+	FormatVersion = 1
+	// MinReaderVersion is the oldest reader version able to read what this
+	// package writes; a file whose minimum reader version is above
+	// FormatVersion is rejected with ErrVersion.
+	MinReaderVersion = 1
+	// HeaderSize is the size of the file header.
+	HeaderSize = 16
+	// TailSize is the size of the file tail.
+	TailSize = 32
+)
+
+// Magic numbers.
+const (
+	HeaderMagic = "SNII"
+	TailMagic   = "SNIT"
+)
+
+// AppendHeader appends the 16-byte file header:
+//
+//	"SNII" | u16 format version | u16 min reader version | u32 flags (0) | u32 crc32c(bytes 0..11)
+func AppendHeader(dst []byte) []byte {
+	start := len(dst)
+	dst = append(dst, HeaderMagic...)
+	dst = binary.LittleEndian.AppendUint16(dst, FormatVersion)
+	dst = binary.LittleEndian.AppendUint16(dst, MinReaderVersion)
+	dst = binary.LittleEndian.AppendUint32(dst, 0)
+	return binary.LittleEndian.AppendUint32(dst, Checksum(dst[start:]))
+}
+
+// ParseHeader checks the file header in b (exactly HeaderSize bytes): magic,
+// CRC, versions (ErrVersion when the minimum reader version is above
+// FormatVersion, or when unknown flags are set), ErrCorrupt otherwise.
+func ParseHeader(b []byte) error {
+	if len(b) != HeaderSize {
+		return errs.Corruptf("header: %d bytes, want %d", len(b), HeaderSize)
+	}
+	if string(b[:4]) != HeaderMagic {
+		return errs.Corruptf("header: bad magic %q (not a snii segment)", b[:4])
+	}
+	if got, want := Checksum(b[:12]), binary.LittleEndian.Uint32(b[12:]); got != want {
+		return errs.Corruptf("header: crc %08x, want %08x", got, want)
+	}
+	return checkVersions("header", binary.LittleEndian.Uint16(b[4:]), binary.LittleEndian.Uint16(b[6:]), binary.LittleEndian.Uint32(b[8:]))
+}
+
+func checkVersions(section string, version, minReader uint16, flags uint32) error {
+	if minReader == 0 || version < minReader {
+		return errs.Corruptf("%s: format version %d, min reader version %d", section, version, minReader)
+	}
+	if minReader > FormatVersion {
+		return errs.Versionf("%s: needs reader version %d (this reader: %d)", section, minReader, FormatVersion)
+	}
+	if flags != 0 {
+		return errs.Versionf("%s: unknown flags %#x", section, flags)
+	}
+	return nil
+}
+
+// Tail is the fixed-size record at the end of a segment.
+type Tail struct {
+	DirOff, DirLen uint64 // the directory's absolute offset and length
+	DirCRC         uint32 // crc32c of the directory bytes
+	Version        uint16 // format version of the writer
+	MinReader      uint16 // minimum reader version
+}
+
+// AppendTail appends the 32-byte tail:
+//
+//	u64 dirOff | u64 dirLen | u32 dirCRC | u16 version | u16 min reader | "SNIT" | u32 crc32c(bytes 0..27)
+//
+// Zero Version and MinReader are written as FormatVersion and MinReaderVersion.
+func AppendTail(dst []byte, t Tail) []byte {
+	if t.Version == 0 {
+		t.Version = FormatVersion
+	}
+	if t.MinReader == 0 {
+		t.MinReader = MinReaderVersion
+	}
+	start := len(dst)
+	dst = binary.LittleEndian.AppendUint64(dst, t.DirOff)
+	dst = binary.LittleEndian.AppendUint64(dst, t.DirLen)
+	dst = binary.LittleEndian.AppendUint32(dst, t.DirCRC)
+	dst = binary.LittleEndian.AppendUint16(dst, t.Version)
+	dst = binary.LittleEndian.AppendUint16(dst, t.MinReader)
+	dst = append(dst, TailMagic...)
+	return binary.LittleEndian.AppendUint32(dst, Checksum(dst[start:]))
+}
+
+// ParseTail parses the tail in b (exactly TailSize bytes), checking magic, CRC
+// and versions (ErrVersion for a newer minimum reader version).
+func ParseTail(b []byte) (Tail, error) {
+	if len(b) != TailSize {
+		return Tail{}, errs.Corruptf("tail: %d bytes, want %d", len(b), TailSize)
+	}
+	if string(b[24:28]) != TailMagic {
+		return Tail{}, errs.Corruptf("tail: bad magic %q (not a snii segment, or truncated)", b[24:28])
+	}
+	if got, want := Checksum(b[:28]), binary.LittleEndian.Uint32(b[28:]); got != want {
+		return Tail{}, errs.Corruptf("tail: crc %08x, want %08x", got, want)
+	}
+	t := Tail{
+		DirOff:    binary.LittleEndian.Uint64(b),
+		DirLen:    binary.LittleEndian.Uint64(b[8:]),
+		DirCRC:    binary.LittleEndian.Uint32(b[16:]),
+		Version:   binary.LittleEndian.Uint16(b[20:]),
+		MinReader: binary.LittleEndian.Uint16(b[22:]),
+	}
+	if err := checkVersions("tail", t.Version, t.MinReader, 0); err != nil {
+		return Tail{}, err
+	}
+	return t, nil
+}
+
+// CheckFileSize reports an error wrapping ErrCorrupt unless the directory lies
+// between the header and the tail of a file of fileSize bytes and ends where
+// the tail starts.
+func (t Tail) CheckFileSize(fileSize uint64) error {
+	if fileSize < HeaderSize+TailSize || t.DirOff < HeaderSize || t.DirOff > fileSize-TailSize ||
+		t.DirLen != fileSize-TailSize-t.DirOff {
+		return errs.Corruptf("tail: directory [%d, +%d) does not end at the tail of a %d-byte file", t.DirOff, t.DirLen, fileSize)
+	}
+	return nil
+}
+
+// DirEntry locates the metadata group of one logical index.
+type DirEntry struct {
+	Name    string
+	MetaOff uint64 // absolute
+	MetaLen uint64
+	MetaCRC uint32 // crc32c of the metadata group bytes
+}
+
+// Directory lists the logical indexes of a segment, sorted by name.
+type Directory struct {
+	Version  uint64 // format version of the writer
+	DocCount uint64 // documents in the segment
+	Indexes  []DirEntry
+}
+
+// AppendDirectory appends the directory:
+//
+//	uvarint version | uvarint docCount | uvarint n |
+//	n × {uvarint nameLen | name | uvarint metaOff | uvarint metaLen | u32 metaCRC}
+//
+// Indexes must be sorted by name (byte order) with unique, non-empty names;
+// a zero Version is written as FormatVersion.
+func AppendDirectory(dst []byte, d *Directory) []byte {
+	v := d.Version
+	if v == 0 {
+		v = FormatVersion
+	}
+	dst = binary.AppendUvarint(dst, v)
+	dst = binary.AppendUvarint(dst, d.DocCount)
+	dst = binary.AppendUvarint(dst, uint64(len(d.Indexes)))
+	for i := range d.Indexes {
+		e := &d.Indexes[i]
+		dst = binary.AppendUvarint(dst, uint64(len(e.Name)))
+		dst = append(dst, e.Name...)
+		dst = binary.AppendUvarint(dst, e.MetaOff)
+		dst = binary.AppendUvarint(dst, e.MetaLen)
+		dst = binary.LittleEndian.AppendUint32(dst, e.MetaCRC)
+	}
+	return dst
+}
+
+// minDirEntry is the smallest encoding of a directory entry.
+const minDirEntry = 1 + 1 + 1 + 1 + 4
+
+// DecodeDirectory decodes a directory (b is exactly the directory; its CRC is
+// checked by the caller against the tail). It checks bounds, version >= 1, a
+// doc count <= 2^32, non-empty names in strictly ascending order, metadata
+// ranges without overflow, and exact consumption.
+func DecodeDirectory(b []byte) (Directory, error) {
+	r := reader{b: b}
+	d := Directory{Version: r.uvarint(), DocCount: r.uvarint()}
+	n := r.uvarint()
+	if !r.ok() || d.Version == 0 || d.DocCount > math.MaxUint32+1 || n > uint64(r.remaining()/minDirEntry) {
+		return Directory{}, errs.Corruptf("directory: version %d, %d docs, %d indexes in %d bytes", d.Version, d.DocCount, n, len(b))
+	}
+	d.Indexes = make([]DirEntry, n)
+	var prev []byte
+	for i := range d.Indexes {
+		name := r.bytes(r.uvarint())
+		e := DirEntry{MetaOff: r.uvarint(), MetaLen: r.uvarint(), MetaCRC: r.u32()}
+		if !r.ok() {
+			return Directory{}, errs.Corruptf("directory: entry %d truncated", i)
+		}
+		if len(name) == 0 || (i > 0 && bytes.Compare(name, prev) <= 0) {
+			return Directory{}, errs.Corruptf("directory: index name %q empty or out of order", name)
+		}
+		if e.MetaOff > math.MaxInt64 || e.MetaLen > math.MaxInt64-e.MetaOff {
+			return Directory{}, errs.Corruptf("directory: metadata of index %q at [%d, +%d) overflows", name, e.MetaOff, e.MetaLen)
+		}
+		e.Name = string(name)
+		d.Indexes[i] = e
+		prev = name
+	}
+	if r.remaining() != 0 {
+		return Directory{}, errs.Corruptf("directory: %d trailing bytes", r.remaining())
+	}
+	return d, nil
+}
+
+// Lookup returns the entry of the named index, or ok=false.
+func (d *Directory) Lookup(name string) (DirEntry, bool) {
+	lo, hi := 0, len(d.Indexes)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if d.Indexes[m].Name < name {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(d.Indexes) && d.Indexes[lo].Name == name {
+		return d.Indexes[lo], true
+	}
+	return DirEntry{}, false
+}

@@ -1,0 +1,95 @@
+package index
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// uvarintLen returns the encoded length of x as an unsigned LEB128 varint.
+func uvarintLen(x uint64) int {
+	return (bits.Len64(x|1) + 6) / 7
+}
+
+// readUvarint decodes one uvarint at b[off:]. It returns the value and the
+// offset after it, or ok=false when the varint is truncated, overflows 64 bits
+// or is not minimal (a multi-byte varint whose last byte is 0): every varint
+// of the format has exactly one valid encoding.
+func readUvarint(b []byte, off int) (v uint64, next int, ok bool) {
+	if off >= len(b) {
+		return 0, off, false
+	}
+	if c := b[off]; c < 0x80 {
+		return uint64(c), off + 1, true
+	}
+	v, n := binary.Uvarint(b[off:])
+	if n <= 0 || b[off+n-1] == 0 {
+		return 0, off, false
+	}
+	return v, off + n, true
+}
+
+// reader is a bounds-checked cursor over a byte slice. The first failure is
+// sticky: later reads return zero values and ok() stays false.
+type reader struct {
+	b   []byte
+	off int
+	bad bool
+}
+
+func (r *reader) ok() bool { return !r.bad }
+
+func (r *reader) remaining() int { return len(r.b) - r.off }
+
+func (r *reader) uvarint() uint64 {
+	if r.bad {
+		return 0
+	}
+	v, next, ok := readUvarint(r.b, r.off)
+	if !ok {
+		r.bad = true
+		return 0
+	}
+	r.off = next
+	return v
+}
+
+// uvarintMax reads a uvarint and fails when it exceeds max.
+func (r *reader) uvarintMax(max uint64) uint64 {
+	v := r.uvarint()
+	if v > max {
+		r.bad = true
+		return 0
+	}
+	return v
+}
+
+func (r *reader) u8() byte {
+	if r.bad || r.off >= len(r.b) {
+		r.bad = true
+		return 0
+	}
+	c := r.b[r.off]
+	r.off++
+	return c
+}
+
+func (r *reader) u32() uint32 {
+	if r.bad || len(r.b)-r.off < 4 {
+		r.bad = true
+		return 0
+	}
+	v := binary.LittleEndian.Uint32(r.b[r.off:])
+	r.off += 4
+	return v
+}
+
+// bytes returns the next n bytes (aliasing the input) when they exist.
+func (r *reader) bytes(n uint64) []byte {
+	if r.bad || n > uint64(len(r.b)-r.off) {
+		r.bad = true
+		return nil
+	}
+	s := r.b[r.off : r.off+int(n) : r.off+int(n)]
+	r.off += int(n)
+	return s
+}

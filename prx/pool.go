@@ -1,0 +1,94 @@
+package prx
+
+import (
+	"runtime"
+	"sync"
+)
+
+// maxPooledBuffer is the largest zstd buffer a pooled Source keeps; a larger one (from
+// a huge window) is dropped on Put so the pool does not pin memory.
+const maxPooledBuffer = 8 << 20
+
+// SourcePool hands out Sources that share limits (typically one pool per segment).
+// It keeps up to a bounded number of idle Sources, with their zstd decoders and
+// buffers. It is safe for concurrent use.
+type SourcePool struct {
+	limits Limits
+	mu     sync.Mutex
+	free   []*Source
+	max    int
+	closed bool
+}
+
+// NewSourcePool returns a pool of Sources with the given limits (normalized as by
+// NewSource). It keeps at most 2×GOMAXPROCS (at least 4) idle Sources.
+func NewSourcePool(limits Limits) *SourcePool {
+	return &SourcePool{limits: limits.clamped(), max: max(4, 2*runtime.GOMAXPROCS(0))}
+}
+
+// Get returns an idle Source, or a new one.
+func (p *SourcePool) Get() *Source {
+	p.mu.Lock()
+	if n := len(p.free); n > 0 {
+		s := p.free[n-1]
+		p.free[n-1] = nil
+		p.free = p.free[:n-1]
+		p.mu.Unlock()
+		return s
+	}
+	p.mu.Unlock()
+	s := NewSource(p.limits)
+	s.pool = p
+	return s
+}
+
+// Put returns s to the pool and clears its stats pointer. A Source from another pool
+// (or none), a closed one, or one the pool has no room for is closed instead.
+func (p *SourcePool) Put(s *Source) {
+	if s == nil || s.closed {
+		return
+	}
+	s.stats = nil
+	if s.pool != p {
+		s.Close()
+		return
+	}
+	if cap(s.buf) > maxPooledBuffer {
+		s.buf = nil
+	}
+	s.pfor.trim(maxPooledBuffer / 4)
+	p.mu.Lock()
+	if p.closed || len(p.free) >= p.max {
+		p.mu.Unlock()
+		s.Close()
+		return
+	}
+	p.free = append(p.free, s)
+	p.mu.Unlock()
+}
+
+// Close closes the idle Sources; Sources put back afterwards are closed too. Get keeps
+// working (it returns new Sources).
+func (p *SourcePool) Close() {
+	p.mu.Lock()
+	free := p.free
+	p.free = nil
+	p.closed = true
+	p.mu.Unlock()
+	for _, s := range free {
+		s.Close()
+	}
+}
+
+// trim drops scratch slices larger than maxWords words.
+func (sc *pforScratch) trim(maxWords int) {
+	if cap(sc.words) > maxWords {
+		sc.words = nil
+	}
+	if cap(sc.offs) > maxWords {
+		sc.offs = nil
+	}
+	if cap(sc.runs) > maxWords {
+		sc.runs = nil
+	}
+}

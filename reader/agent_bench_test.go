@@ -1,0 +1,80 @@
+package reader_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/snii-go/snii/reader"
+	"github.com/snii-go/snii/writer"
+)
+
+// agentSegment builds the agent-log corpus (content field, one doc per line)
+// with the given policy, or skips when the corpus is absent.
+func agentSegment(b *testing.B, policy int) *reader.Segment {
+	path := filepath.Join(corporaDir(b), "agent-trajectories", "mini-swe-agent-gemini-3-pro.part1.jsonl")
+	f, err := os.Open(path)
+	if err != nil {
+		b.Skipf("agent corpus absent: %v", err)
+	}
+	defer f.Close()
+	o := writer.DefaultOptions("content")
+	o.MinSavingPercent = policy
+	seg := filepath.Join(b.TempDir(), "agent.snii")
+	w, err := writer.Create(seg, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var m struct {
+			Content string `json:"content"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := w.Add(writer.Doc("content", m.Content)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	s, err := reader.Open(seg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s
+}
+
+var agentPhrases = []string{
+	"traceback most recent call last", "no such file or directory", "timed out",
+	"def test", "import numpy as np", "self assertequal", "return self", "the following",
+	"returncode 0", "returncode output", "from the", "let s verify the", "bash python test",
+}
+
+// BenchmarkAgentPhrase counts phrase queries on the agent logs (budget and
+// policy 0 segments); skipped without the corpus.
+func BenchmarkAgentPhrase(b *testing.B) {
+	for _, policy := range []int{-1, 0} {
+		s := agentSegment(b, policy)
+		qs := make([]reader.Query, len(agentPhrases))
+		for i, p := range agentPhrases {
+			qs[i] = reader.Phrase("content", strings.Fields(p)...)
+		}
+		name := map[int]string{-1: "budget", 0: "policy0"}[policy]
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := s.Count(bg, qs[i%len(qs)], nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

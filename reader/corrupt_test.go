@@ -1,0 +1,241 @@
+package reader_test
+
+import (
+	"encoding/binary"
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/reader"
+)
+
+// sectionWords are the names an error about stored bytes must mention.
+var sectionWords = []string{"header", "tail", "directory", "metadata", "dict block", "prelude",
+	"doc window", "prx window", "term ", "file", "index "}
+
+func namesSection(err error) bool {
+	msg := err.Error()
+	for _, w := range sectionWords {
+		if strings.Contains(msg, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// corruptQueries are run on every damaged segment.
+func corruptQueries(c *oracle.Corpus) *querySet {
+	qs := &querySet{qs: []oracle.Query{
+		oracle.Term{Field: "text", Term: "the"},
+		oracle.Term{Field: "text", Term: "peer"},
+		oracle.Term{Field: "host", Term: "api"},
+		oracle.Phrase{Field: "text", Terms: []string{"connection", "reset", "by", "peer"}},
+		oracle.Phrase{Field: "text", Terms: []string{"the", "the"}},
+		oracle.Phrase{Field: "text", Terms: []string{"na", "na", "batman"}},
+		oracle.PhrasePrefix{Field: "text", Terms: []string{"failed", "pass"}, MaxExpansions: 2},
+		oracle.Prefix{Field: "text", Prefix: "", MaxExpansions: 0},
+		oracle.Prefix{Field: "host", Prefix: "w", MaxExpansions: 0},
+		oracle.And{oracle.Term{Field: "host", Term: "cache"}, oracle.Phrase{Field: "text", Terms: []string{"user", "root"}}},
+	}}
+	for _, q := range qs.qs {
+		qs.want = append(qs.want, c.Eval(q))
+		qs.kinds = append(qs.kinds, "")
+	}
+	return qs
+}
+
+// checkDamaged opens a damaged copy and runs the queries and Verify: every
+// failure must be a corruption (or version) error naming a section; every
+// success must be the oracle's answer. It reports whether anything failed.
+func checkDamaged(t *testing.T, b []byte, qs *querySet, what string) (detected bool) {
+	t.Helper()
+	s, err := openBytes(b)
+	if err != nil {
+		if !isKind(err, errs.Corrupt, errs.Version) || !namesSection(err) {
+			t.Fatalf("%s: Open: %v (want a corruption error naming the section)", what, err)
+		}
+		return true
+	}
+	defer s.Close()
+	for i, q := range qs.qs {
+		got, err := s.Docs(bg, rq(q), nil)
+		if err != nil {
+			if !isKind(err, errs.Corrupt) || !namesSection(err) {
+				t.Fatalf("%s: %s: %v (want a corruption error naming the section)", what, q, err)
+			}
+			detected = true
+			continue
+		}
+		if !slices.Equal(got, qs.want[i]) {
+			t.Fatalf("%s: %s: wrong answer %s, oracle %s", what, q, oracle.Describe(got), oracle.Describe(qs.want[i]))
+		}
+	}
+	if err := s.Verify(bg); err != nil {
+		if !isKind(err, errs.Corrupt) || !namesSection(err) {
+			t.Fatalf("%s: Verify: %v", what, err)
+		}
+		detected = true
+	}
+	return detected
+}
+
+// corruptCorpus is small but has inline, slim and windowed terms.
+func corruptCorpus() []oracle.Doc {
+	return oracle.Generate(41, oracle.GenOptions{Docs: 700, Vocab: 400, MaxValues: 2, MaxTokens: 12})
+}
+
+// TestCorruptFlip flips bytes of a small segment: every flip must be caught by
+// Open, a query or Verify (every byte is under a CRC), with a corruption error
+// naming the section, and queries that succeed must give the oracle's answers.
+// Every byte of the header, the metadata groups, the directory and the tail is
+// flipped (one bit each), and every 13th byte of the rest (61st with -short).
+func TestCorruptFlip(t *testing.T) {
+	docs := corruptCorpus()
+	c := corpusOf(docs)
+	qs := corruptQueries(c)
+	path := build(t, docs, options(0, "host", "text"))
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, path)
+	if err := s.Verify(bg); err != nil {
+		t.Fatal(err)
+	}
+	// The small sections: header, metadata groups, directory and tail.
+	small := map[int]bool{}
+	mark := func(from, to uint64) {
+		for i := from; i < to; i++ {
+			small[int(i)] = true
+		}
+	}
+	mark(0, 16)
+	dirOff := binary.LittleEndian.Uint64(orig[len(orig)-32:])
+	mark(dirOff, uint64(len(orig)))
+	fields := s.Fields()
+	for k, f := range fields {
+		info, _ := s.Info(f)
+		end := dirOff
+		if k+1 < len(fields) {
+			next, _ := s.Info(fields[k+1])
+			end = next.PostingOff
+		}
+		mark(info.DictOff+info.DictLen, end)
+	}
+	stride := 13
+	if testing.Short() {
+		stride = 61
+	}
+	b := make([]byte, len(orig))
+	flips := 0
+	for i := range orig {
+		if !small[i] && i%stride != 0 {
+			continue
+		}
+		mask := byte(1) << (i % 8)
+		copy(b, orig)
+		b[i] ^= mask
+		if !checkDamaged(t, b, qs, "flip") {
+			t.Fatalf("flip of byte %d (mask %#x) of %d went unnoticed by Open, queries and Verify", i, mask, len(orig))
+		}
+		flips++
+	}
+	t.Logf("%d-byte segment: %d flips (%d in the small sections), all detected", len(orig), flips, len(small))
+}
+
+// TestCorruptTruncate opens every proper prefix of a small segment: all must
+// fail with a corruption error.
+func TestCorruptTruncate(t *testing.T) {
+	docs := corruptCorpus()
+	orig, err := os.ReadFile(build(t, docs, options(-1, "host", "text")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; n < len(orig); n++ {
+		s, err := openBytes(orig[:n])
+		if err == nil {
+			s.Close()
+			t.Fatalf("a segment truncated to %d of %d bytes opened", n, len(orig))
+		}
+		if !errors.Is(err, errs.Corrupt) || !namesSection(err) {
+			t.Fatalf("truncated to %d: %v", n, err)
+		}
+	}
+	// a file too short for a header and tail, through Open (mmap path)
+	p := t.TempDir() + "/short.snii"
+	os.WriteFile(p, orig[:10], 0o644)
+	if _, err := reader.Open(p); !errors.Is(err, errs.Corrupt) {
+		t.Fatalf("short file: %v", err)
+	}
+	os.WriteFile(p, nil, 0o644)
+	if _, err := reader.Open(p); !errors.Is(err, errs.Corrupt) {
+		t.Fatalf("empty file: %v", err)
+	}
+}
+
+// FuzzOpenQuery opens mutated small segments, queries them, iterates postings
+// and verifies them: nothing may panic, every error must be of a known kind.
+func FuzzOpenQuery(f *testing.F) {
+	for i, docs := range [][]oracle.Doc{
+		oracle.Generate(1, oracle.GenOptions{Docs: 8, MaxTokens: 6}),
+		oracle.Generate(2, oracle.GenOptions{Docs: 60, Vocab: 30, MaxTokens: 10}),
+		oracle.Generate(3, oracle.GenOptions{Docs: 600, Vocab: 50, MaxValues: 1, MaxTokens: 4}),
+	} {
+		p := build(f, docs, options([]int{0, 30, -1}[i], "host", "text"))
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	queries := []reader.Query{
+		reader.Term("text", "the"),
+		reader.Phrase("text", "the", "the"),
+		reader.Phrase("text", "na", "na", "batman"),
+		reader.PhrasePrefix("text", []string{"no", "s"}, 3),
+		reader.Prefix("text", "", 0),
+		reader.Or(reader.Term("host", "api"), reader.Prefix("host", "w", 0)),
+		reader.And(reader.Term("host", "cache"), reader.Prefix("text", "a", 2)),
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := openBytes(b)
+		if err != nil {
+			if !isKind(err, errs.Corrupt, errs.Version, errs.Limit) {
+				t.Fatalf("Open: unexpected error kind: %v", err)
+			}
+			return
+		}
+		defer s.Close()
+		for _, q := range queries {
+			if _, err := s.Docs(bg, q, nil); err != nil && !isKind(err, errs.Corrupt, errs.NotFound, errs.Limit) {
+				t.Fatalf("%s: unexpected error kind: %v", q, err)
+			}
+			if _, err := s.Count(bg, q, nil); err != nil && !isKind(err, errs.Corrupt, errs.NotFound, errs.Limit) {
+				t.Fatalf("%s: unexpected error kind: %v", q, err)
+			}
+		}
+		for _, field := range s.Fields() {
+			n := 0
+			s.Terms(field, "", 20, func(term string, _ uint64) bool {
+				p, err := s.Postings(field, term)
+				if err != nil {
+					return true
+				}
+				for p.Next() && n < 2000 {
+					p.Positions()
+					n++
+				}
+				p.Advance(p.Doc() + 3)
+				p.Close()
+				return true
+			})
+		}
+		if err := s.Verify(bg); err != nil && !isKind(err, errs.Corrupt, errs.Limit) {
+			t.Fatalf("Verify: unexpected error kind: %v", err)
+		}
+	})
+}

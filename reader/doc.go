@@ -1,0 +1,73 @@
+// Package reader opens snii segments and answers queries over them: term,
+// phrase, phrase prefix, prefix and And/Or of these, as ascending doc ids
+// ([]uint32 or a roaring bitmap) or a count, plus postings iterators, term
+// enumeration and a structural Verify.
+//
+// # What Open reads
+//
+// Open reads the 16-byte header, the 32-byte tail, the directory it points to,
+// and each logical index's metadata group (stats, sections, codec policy and
+// outcome, block directory and the sampled term index: the first term of every
+// dict block). Nothing else is touched until a query needs it, so opening costs
+// the same whatever the size of the posting and dict regions.
+//
+//	0        16                                                   dirOff        EOF-32     EOF
+//	+--------+------------------------------------------------------+-------------+----------+
+//	| header | index 0: posting | dict | META | index 1: ... | META | directory   | tail     |
+//	+--------+------------------------------------------------------+-------------+----------+
+//	  read                              read                 read      read          read
+//
+// On unix the file is memory-mapped (a "read" is slicing the mapping); with
+// OpenReaderAt, or Options.NoMmap, bytes are fetched with ReadAt into buffers
+// owned by the query.
+//
+// # Term lookup
+//
+//	sampled index (resident)  --binary search-->  dict block i (CRC, zstd: pooled decoder)
+//	  --anchor binary search + scan of <= 16 front-coded entries-->  entry {df, ttf, class, ...}
+//
+// Decoded dict blocks are kept in a small bounded cache shared by the
+// segment's queries (Options.BlockCacheBytes; lookups are lock-free).
+//
+// # Postings of a term
+//
+//	inline:   entry = [doc window (no CRC)][prx frame (inline form)]
+//	slim:     posting region @Offset = [prx frame + CRC][doc window + CRC]
+//	windowed: posting region @Offset = [frame 0][frame 1]...[frame n-1] [prelude][doc window 0]...[doc window n-1]
+//	          prelude = window count | entry bytes | super-blocks of 64 windows
+//	                    {lastDoc, entryOff, docOff, prxOff} | per window {lastDoc delta, docs, docLen, prxLen} | CRC
+//
+// A windowed term's prelude is read on its own (its length follows from its
+// first two varints); doc windows and frames are then located by prefix sums.
+//
+// # Phrase execution
+//
+//  1. Resolve the terms (any absent: no match). Repeated terms ("a a b")
+//     share one slot; a phrase prefix's last slot is the set of its first
+//     maxExpansions expansions in byte order.
+//  2. Conjunction in ascending df: the rarest slot's docs are the candidates;
+//     every other term decodes only the doc windows whose [base, lastDoc]
+//     holds a candidate (skipping windows by binary search in the prelude when
+//     the candidates are sparse), and matches candidates by merging, or by
+//     galloping when the sizes differ 8× or more.
+//  3. Only the .prx windows that still hold a candidate are fetched: their
+//     byte ranges are sorted and coalesced into one read per range, and each
+//     is decoded selectively (the candidates' ordinals in the window) with the
+//     query's pooled prx.Source (one zstd decoder and grow-only buffers per
+//     query per segment, returned when the query ends).
+//  4. Verification, anchored on the slot with the fewest positions in the
+//     document: each of its positions p at phrase offset k proposes the start
+//     p-k, and every other phrase position i must hold start+i (forward-only
+//     galloping cursors).
+//
+// A warmed query allocates nothing per window and a bounded number of objects
+// per query (the result slice of Docs, or none for Count).
+//
+// # Errors
+//
+// Unknown fields are ErrNotFound (listing the fields); bad arguments
+// ErrInvalidArgument; stored bytes failing a check are errs.Corrupt naming the
+// place ("dict block 3 of index \"text\"", "prelude of term \"x\"", "prx window
+// 7 of term ...", "doc window ..."). Nothing panics on damaged input, and no
+// allocation is sized by an unchecked on-disk length.
+package reader

@@ -1,0 +1,238 @@
+package reader
+
+import (
+	"slices"
+
+	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/errs"
+)
+
+// lookupEntry returns a copy of a term's dict entry, or nil when absent.
+func (x *qctx) lookupEntry(f *field, term string) (*index.Entry, error) {
+	e := &x.entry
+	found, err := f.lookup(x, bytesOf(term), e)
+	if err != nil || !found {
+		return nil, err
+	}
+	return e, nil
+}
+
+// eval returns the ascending docs matching q (restricted to filter when
+// hasFilter) in a buffer of the context (give it back with put).
+func (x *qctx) eval(q Query, filter []uint32, hasFilter bool) ([]uint32, error) {
+	if err := x.check(); err != nil {
+		return nil, err
+	}
+	out := x.buf()
+	switch q := q.(type) {
+	case *termQuery:
+		f, err := x.s.field(q.field)
+		if err != nil {
+			return out, err
+		}
+		return x.termDocs(f, bytesOf(q.term), filter, hasFilter, out)
+	case *prefixQuery:
+		if q.maxExp < 0 {
+			return out, errs.Invalidf("reader: %s: negative max expansions", q)
+		}
+		f, err := x.s.field(q.field)
+		if err != nil {
+			return out, err
+		}
+		return x.prefixDocs(f, bytesOf(q.prefix), q.maxExp, filter, hasFilter, out)
+	case *phraseQuery:
+		if err := q.check(); err != nil {
+			return out, err
+		}
+		f, err := x.s.field(q.field)
+		if err != nil {
+			return out, err
+		}
+		if len(q.terms) == 1 {
+			if q.prefix {
+				return x.prefixDocs(f, bytesOf(q.terms[0]), q.maxExp, filter, hasFilter, out)
+			}
+			return x.termDocs(f, bytesOf(q.terms[0]), filter, hasFilter, out)
+		}
+		out, _, err = x.phrase(f, q, filter, hasFilter, out, false)
+		return out, err
+	case *boolQuery:
+		x.put(out)
+		if q.and {
+			return x.and(q.qs, filter, hasFilter)
+		}
+		return x.or(q.qs, filter, hasFilter)
+	case nil:
+		return out, errs.Invalidf("reader: nil query")
+	}
+	return out, errs.Invalidf("reader: unknown query type %T", q)
+}
+
+// termDocs appends the docs of one term (within filter) to out.
+func (x *qctx) termDocs(f *field, term []byte, filter []uint32, hasFilter bool, out []uint32) ([]uint32, error) {
+	t, err := x.resolve(f, term)
+	if err != nil || t == nil {
+		return out, err
+	}
+	if err := x.collect(t, filter, !hasFilter); err != nil {
+		return out, err
+	}
+	out = append(out, t.docs...)
+	x.popTerm(t)
+	return out, nil
+}
+
+// prefixDocs appends the union of the docs of the expansions of prefix.
+func (x *qctx) prefixDocs(f *field, prefix []byte, maxExp int, filter []uint32, hasFilter bool, out []uint32) ([]uint32, error) {
+	n := 0
+	err := f.scanPrefix(x, prefix, maxExp, func(term []byte, e *index.Entry) (bool, error) {
+		t, err := x.resolved(f, term, e)
+		if err != nil {
+			return false, err
+		}
+		if err := x.collect(t, filter, !hasFilter); err != nil {
+			return false, err
+		}
+		out = append(out, t.docs...)
+		x.popTerm(t)
+		n++
+		return true, nil
+	})
+	if n > 1 {
+		slices.Sort(out)
+		out = slices.Compact(out)
+	}
+	return out, err
+}
+
+// popTerm releases the most recently resolved term when it is t.
+func (x *qctx) popTerm(t *termRef) {
+	if x.nterms > 0 && x.terms[x.nterms-1] == t {
+		x.nterms--
+		t.reset()
+	}
+}
+
+// estimate is a cheap upper bound of the docs q can match, to order And.
+func (x *qctx) estimate(q Query) (uint64, error) {
+	all := uint64(x.s.docCount)
+	switch q := q.(type) {
+	case *termQuery:
+		f, err := x.s.field(q.field)
+		if err != nil {
+			return 0, err
+		}
+		e, err := x.lookupEntry(f, q.term)
+		if err != nil || e == nil {
+			return 0, err
+		}
+		return e.DF, nil
+	case *phraseQuery:
+		f, err := x.s.field(q.field)
+		if err != nil {
+			return 0, err
+		}
+		n := len(q.terms)
+		if q.prefix {
+			n--
+		}
+		best := all
+		for _, t := range q.terms[:max(n, 0)] {
+			e, err := x.lookupEntry(f, t)
+			if err != nil {
+				return 0, err
+			}
+			if e == nil {
+				return 0, nil
+			}
+			best = min(best, e.DF)
+		}
+		return best, nil
+	case *boolQuery:
+		var r uint64
+		if q.and {
+			r = all
+		}
+		for _, c := range q.qs {
+			v, err := x.estimate(c)
+			if err != nil {
+				return 0, err
+			}
+			if q.and {
+				r = min(r, v)
+			} else {
+				r = min(all, r+v)
+			}
+		}
+		return r, nil
+	}
+	return all, nil
+}
+
+// and intersects the children, cheapest first; each later child only looks at
+// the documents still matching.
+func (x *qctx) and(qs []Query, filter []uint32, hasFilter bool) ([]uint32, error) {
+	if len(qs) == 0 {
+		return x.buf(), nil
+	}
+	type est struct {
+		q Query
+		n uint64
+	}
+	ests := make([]est, len(qs))
+	for i, c := range qs {
+		n, err := x.estimate(c)
+		if err != nil {
+			return x.buf(), err
+		}
+		ests[i] = est{c, n}
+	}
+	slices.SortStableFunc(ests, func(a, b est) int {
+		switch {
+		case a.n < b.n:
+			return -1
+		case a.n > b.n:
+			return 1
+		}
+		return 0
+	})
+	var cur []uint32
+	owned := false
+	for _, e := range ests {
+		r, err := x.eval(e.q, filter, hasFilter)
+		if owned {
+			x.put(cur)
+		}
+		if err != nil {
+			return r, err
+		}
+		cur, owned = r, true
+		filter, hasFilter = cur, true
+		if len(cur) == 0 {
+			break
+		}
+	}
+	return cur, nil
+}
+
+// or unites the children (each restricted to filter).
+func (x *qctx) or(qs []Query, filter []uint32, hasFilter bool) ([]uint32, error) {
+	acc := x.buf()
+	for _, c := range qs {
+		r, err := x.eval(c, filter, hasFilter)
+		if err != nil {
+			x.put(acc)
+			return r, err
+		}
+		if len(acc) == 0 {
+			x.put(acc)
+			acc = r
+			continue
+		}
+		u := union(x.buf(), acc, r)
+		x.put(acc)
+		x.put(r)
+		acc = u
+	}
+	return acc, nil
+}

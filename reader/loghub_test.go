@@ -1,0 +1,65 @@
+package reader_test
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/snii-go/snii/internal/oracle"
+)
+
+// loghubDocs reads ../shared/corpora/loghub/2k/*.log, one document per line
+// with the line in "text" and the system name in "system"; skips when absent.
+func loghubDocs(t *testing.T) []oracle.Doc {
+	dir := filepath.Join(corporaDir(t), "loghub", "2k")
+	files, err := filepath.Glob(filepath.Join(dir, "*.log"))
+	if err != nil || len(files) == 0 {
+		t.Skipf("loghub/2k not present under %s: skipping", dir)
+	}
+	slices.Sort(files)
+	var docs []oracle.Doc
+	for _, p := range files {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sys := strings.TrimSuffix(filepath.Base(p), "_2k.log")
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 1<<24)
+		for sc.Scan() {
+			docs = append(docs, oracle.Doc{
+				{Name: "system", Values: []string{sys}},
+				{Name: "text", Values: []string{sc.Text()}},
+			})
+		}
+		f.Close()
+		if err := sc.Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return docs
+}
+
+// TestOracleLoghub compares ≥200 queries of each kind with the oracle on the
+// loghub 2k samples (32,000 log lines), on segments built with policy 0 and
+// with the budget.
+func TestOracleLoghub(t *testing.T) {
+	docs := loghubDocs(t)
+	c := corpusOf(docs)
+	qs := genQueries(c, "text", 2024, 200)
+	for _, policy := range []int{0, -1} {
+		s := open(t, build(t, docs, options(policy, "system", "text")))
+		hits := checkQueries(t, s, qs, "loghub")
+		if policy == 0 {
+			info, _ := s.Info("text")
+			t.Logf("loghub/2k: %d docs, %d terms (%d inline, %d slim, %d windowed), frames raw/zstd/pfor %v; queries with hits: %v",
+				len(docs), info.TermCount, info.InlineTerms, info.SlimTerms, info.WindowedTerms, info.Outcome.Windows, hits)
+		}
+		if err := s.Verify(bg); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,227 @@
+package reader
+
+import (
+	"context"
+
+	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/prx"
+)
+
+// Postings iterates the documents of one term in ascending order. Doc ids are
+// decoded one window at a time; positions only when Freq or Positions is called,
+// and only for the current document's window. A Postings holds a decode source
+// and keeps the segment open until Close. It is used by one goroutine.
+type Postings struct {
+	s      *Segment
+	x      *qctx
+	t      *termRef // nil: absent term (empty iterator)
+	it     winIter
+	w      winInfo
+	docs   []uint32 // current window's docs
+	i      int      // current doc: docs[i]; -1 before the first
+	loaded bool     // win holds the current window's positions
+	win    prx.Window
+	err    error
+	done   bool
+}
+
+// Postings returns an iterator over the documents of term in field. An absent
+// term gives an empty iterator (the first Next returns false); an unknown field
+// is an ErrNotFound error. Close the iterator when done.
+func (s *Segment) Postings(name, term string) (*Postings, error) {
+	f, err := s.field(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.acquire(); err != nil {
+		return nil, err
+	}
+	x := s.getCtx(context.Background(), false)
+	p := &Postings{s: s, x: x, i: -1}
+	t, err := x.resolve(f, []byte(term))
+	if err != nil {
+		p.Close()
+		return nil, err
+	}
+	if t == nil {
+		p.done = true
+		return p, nil
+	}
+	p.t = t
+	p.it = t.windows(0)
+	return p, nil
+}
+
+// DF returns the term's document frequency (0 for an absent term).
+func (p *Postings) DF() uint64 {
+	if p.t == nil {
+		return 0
+	}
+	return p.t.e.DF
+}
+
+// loadWindow decodes the doc ids of the iterator's next window.
+func (p *Postings) loadWindow() bool {
+	p.x.arena = p.x.arena[:0] // the previous window's frame is no longer needed
+	w, ok := p.it.next()
+	if !ok {
+		p.done = true
+		return false
+	}
+	docs, err := p.x.decodeDocs(p.t, &w, p.docs)
+	p.docs = docs
+	if err != nil {
+		p.err, p.done = err, true
+		return false
+	}
+	p.w = w
+	p.i = 0
+	p.loaded = false
+	return true
+}
+
+// Next moves to the next document; false at the end or on error (see Err).
+func (p *Postings) Next() bool {
+	if p.done {
+		return false
+	}
+	if p.i >= 0 && p.i+1 < len(p.docs) {
+		p.i++
+		return true
+	}
+	return p.loadWindow()
+}
+
+// Advance moves to the first document >= target at or after the current one
+// (staying put when the current document is already >= target); false when
+// there is none or on error.
+func (p *Postings) Advance(target uint32) bool {
+	if p.done {
+		return false
+	}
+	if p.i >= 0 {
+		if p.docs[p.i] >= target {
+			return true
+		}
+		if target <= p.docs[len(p.docs)-1] {
+			p.i = seekGE(p.docs, p.i, target)
+			return true
+		}
+	}
+	if p.t.e.Class != index.ClassWindowed {
+		if p.i >= 0 { // the only window is exhausted
+			p.done = true
+			return false
+		}
+		if !p.loadWindow() {
+			return false
+		}
+	} else {
+		j, err := p.t.find(target)
+		if err != nil {
+			p.err, p.done = err, true
+			return false
+		}
+		if j >= p.t.nWin {
+			p.done = true
+			return false
+		}
+		p.it = p.t.windows(j)
+		if !p.loadWindow() {
+			return false
+		}
+	}
+	p.i = seekGE(p.docs, 0, target)
+	if p.i == len(p.docs) {
+		p.done = true
+		return false
+	}
+	return true
+}
+
+// Doc returns the current document.
+func (p *Postings) Doc() uint32 {
+	if p.i < 0 || p.i >= len(p.docs) {
+		return 0
+	}
+	return p.docs[p.i]
+}
+
+// Freq returns the number of positions of the term in the current document.
+func (p *Postings) Freq() (int, error) {
+	pos, err := p.Positions()
+	return len(pos), err
+}
+
+// Positions returns the ascending positions of the term in the current
+// document. The slice is valid until the next call to Next or Advance. The
+// window's .prx frame is decoded at the first call in each window.
+func (p *Postings) Positions() ([]uint32, error) {
+	if p.err != nil {
+		return nil, p.err
+	}
+	if p.t == nil || p.i < 0 || p.i >= len(p.docs) {
+		return nil, errs.Invalidf("reader: Positions without a current document")
+	}
+	if !p.loaded {
+		var frame []byte
+		withCRC := true
+		if p.t.e.Class == index.ClassInline {
+			frame, withCRC = p.t.e.Frame, false
+		} else {
+			b, err := p.x.read(p.w.prxOff, p.w.prxLen)
+			if err != nil {
+				p.err = p.s.wrap(p.x.prxWinName(p.t, &p.w), err)
+				return nil, p.err
+			}
+			frame = b
+		}
+		if _, err := p.x.source().Decode(frame, withCRC, &p.win); err != nil {
+			p.err = p.s.wrap(p.x.prxWinName(p.t, &p.w), err)
+			return nil, p.err
+		}
+		if p.win.Docs() != len(p.docs) {
+			p.err = p.s.corrupt(p.x.prxWinName(p.t, &p.w), "%d docs, the doc window has %d", p.win.Docs(), len(p.docs))
+			return nil, p.err
+		}
+		p.loaded = true
+	}
+	return p.win.Doc(p.i), nil
+}
+
+// Err returns the first error met (nil at a normal end).
+func (p *Postings) Err() error { return p.err }
+
+// Close releases the iterator's decode source and its hold on the segment.
+func (p *Postings) Close() {
+	if p.x == nil {
+		return
+	}
+	p.s.putCtx(p.x)
+	p.x = nil
+	p.t = nil
+	p.done = true
+	p.s.release()
+}
+
+// Terms calls fn for each term of field starting with prefix, in byte order,
+// with its df, at most maxExpansions terms (0: all), until fn returns false.
+func (s *Segment) Terms(name, prefix string, maxExpansions int, fn func(term string, df uint64) bool) error {
+	if maxExpansions < 0 {
+		return errs.Invalidf("reader: negative max expansions %d", maxExpansions)
+	}
+	f, err := s.field(name)
+	if err != nil {
+		return err
+	}
+	if err := s.acquire(); err != nil {
+		return err
+	}
+	defer s.release()
+	x := s.getCtx(context.Background(), false)
+	defer s.putCtx(x)
+	return f.scanPrefix(x, bytesOf(prefix), maxExpansions, func(term []byte, e *index.Entry) (bool, error) {
+		return fn(string(term), e.DF), nil
+	})
+}

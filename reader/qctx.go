@@ -1,0 +1,163 @@
+package reader
+
+import (
+	"context"
+	"time"
+
+	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/prx"
+)
+
+// counters are the reader's own profile counters (prx.Stats holds the codec's).
+type counters struct {
+	bytesRead  int64
+	ranges     int64
+	dictBlocks int64
+	docWindows int64
+	prxWindows int64
+	verify     time.Duration
+}
+
+// qctx is the state of one query on one segment: its decode source (taken from
+// the segment's pool at the first frame), its scratch buffers and counters. It
+// is pooled by the segment and used by one goroutine at a time.
+type qctx struct {
+	s       *Segment
+	ctx     context.Context
+	src     *prx.Source
+	stats   prx.Stats
+	profile bool
+	count   counters
+	ticks   int
+
+	win      prx.Window
+	blockBuf []byte // stored zstd dict blocks read through ReaderAt
+	arena    []byte // frames read through ReaderAt, reset per query
+	docSrc   []byte // the doc window being decoded, read through ReaderAt
+	docBuf   []uint32
+	free     [][]uint32 // reusable uint32 buffers
+	terms    []*termRef // resolved terms of this query (pooled objects)
+	nterms   int
+	plans    []*phrasePlan
+	nplans   int
+	jobs     []frameJob
+	order    []int
+	ranges   []span
+	lists    [][]uint32
+	cur      []int
+	scratch  []uint32
+	entry    index.Entry
+}
+
+// getCtx takes a query context from the segment's pool.
+func (s *Segment) getCtx(ctx context.Context, profile bool) *qctx {
+	x, _ := s.ctxs.Get().(*qctx)
+	if x == nil {
+		x = &qctx{s: s}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	x.ctx = ctx
+	x.profile = profile
+	return x
+}
+
+// putCtx returns the decode source to the segment pool and the context to its
+// pool.
+func (s *Segment) putCtx(x *qctx) {
+	if x.src != nil {
+		s.pool.Put(x.src)
+		x.src = nil
+	}
+	x.stats = prx.Stats{}
+	x.count = counters{}
+	x.ctx = nil
+	x.arena = x.arena[:0]
+	for i := 0; i < x.nterms; i++ {
+		x.terms[i].reset()
+	}
+	x.nterms = 0
+	for i := 0; i < x.nplans; i++ {
+		x.plans[i].reset()
+	}
+	x.nplans = 0
+	x.jobs = x.jobs[:0]
+	x.ranges = x.ranges[:0]
+	for i := range x.lists {
+		x.lists[i] = nil
+	}
+	s.ctxs.Put(x)
+}
+
+// check returns the context's error, looking at it every few calls.
+func (x *qctx) check() error {
+	x.ticks++
+	if x.ticks&15 != 0 {
+		return nil
+	}
+	return x.ctx.Err()
+}
+
+// source returns the query's decode source, taking one from the pool first.
+func (x *qctx) source() *prx.Source {
+	if x.src == nil {
+		x.src = x.s.pool.Get()
+		if x.profile {
+			x.src.SetStats(&x.stats)
+		} else {
+			x.src.SetStats(nil)
+		}
+	}
+	return x.src
+}
+
+// buf returns an empty reusable uint32 buffer; give it back with put.
+func (x *qctx) buf() []uint32 {
+	if n := len(x.free); n > 0 {
+		b := x.free[n-1]
+		x.free = x.free[:n-1]
+		return b[:0]
+	}
+	return nil
+}
+
+// put gives a buffer back for reuse within this context.
+func (x *qctx) put(b []uint32) {
+	if cap(b) > 0 {
+		x.free = append(x.free, b[:0])
+	}
+}
+
+// readInto returns the n bytes at off: sliced from the mapping, or read into
+// *buf (reused, grown as needed) through the ReaderAt; it counts them.
+func (x *qctx) readInto(off, n uint64, buf *[]byte) ([]byte, error) {
+	x.count.bytesRead += int64(n)
+	x.count.ranges++
+	return x.s.readAt(off, n, buf)
+}
+
+// read returns the n bytes at off, sliced from the mapping or read into the
+// query's arena (grow-only; earlier slices stay valid), and counts them.
+func (x *qctx) read(off, n uint64) ([]byte, error) {
+	x.count.bytesRead += int64(n)
+	x.count.ranges++
+	s := x.s
+	if s.data != nil || n == 0 {
+		return s.readAt(off, n, nil)
+	}
+	if uint64(cap(x.arena)-len(x.arena)) < n {
+		if n > uint64(s.size) {
+			return s.readAt(off, n, nil) // fails: beyond the file
+		}
+		x.arena = make([]byte, 0, max(2*cap(x.arena), int(n), 4096))
+	}
+	start := len(x.arena)
+	b := x.arena[start : start+int(n) : start+int(n)]
+	b, err := s.readAt(off, n, &b)
+	if err != nil {
+		return nil, err
+	}
+	x.arena = x.arena[:start+int(n)]
+	return b, nil
+}

@@ -1,0 +1,132 @@
+package reader
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/snii-go/snii/internal/errs"
+)
+
+// SearchOptions tune one search. A nil *SearchOptions is valid.
+type SearchOptions struct {
+	// Profile, when set, receives what the query did (overwritten).
+	Profile *Profile
+}
+
+// Docs returns the ascending ids of the documents matching q.
+func (s *Segment) Docs(ctx context.Context, q Query, o *SearchOptions) ([]uint32, error) {
+	var docs []uint32
+	_, err := s.search(ctx, q, o, false, func(r []uint32) { docs = slices.Clone(r) })
+	if docs == nil && err == nil {
+		docs = []uint32{}
+	}
+	return docs, err
+}
+
+// Bitmap returns the documents matching q as a roaring bitmap.
+func (s *Segment) Bitmap(ctx context.Context, q Query, o *SearchOptions) (*roaring.Bitmap, error) {
+	bm := roaring.New()
+	_, err := s.search(ctx, q, o, false, func(r []uint32) { bm.AddMany(r) })
+	if err != nil {
+		return nil, err
+	}
+	return bm, nil
+}
+
+// Count returns the number of documents matching q without building a doc list
+// for the caller (a term query is answered from its df).
+func (s *Segment) Count(ctx context.Context, q Query, o *SearchOptions) (uint64, error) {
+	return s.search(ctx, q, o, true, nil)
+}
+
+// search runs q with a pooled query context and hands the result to emit.
+func (s *Segment) search(ctx context.Context, q Query, o *SearchOptions, countOnly bool, emit func([]uint32)) (uint64, error) {
+	if q == nil {
+		return 0, errs.Invalidf("reader: nil query")
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := s.acquire(); err != nil {
+		return 0, err
+	}
+	defer s.release()
+	var prof *Profile
+	if o != nil {
+		prof = o.Profile
+	}
+	var t0 time.Time
+	if prof != nil {
+		t0 = time.Now()
+	}
+	x := s.getCtx(ctx, prof != nil)
+	defer s.putCtx(x)
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	var n uint64
+	var err error
+	if countOnly {
+		n, err = x.countQuery(q)
+	} else {
+		var r []uint32
+		r, err = x.eval(q, nil, false)
+		if err == nil {
+			n = uint64(len(r))
+			emit(r)
+		}
+		x.put(r)
+	}
+	if err != nil {
+		return 0, err
+	}
+	if prof != nil {
+		prof.fill(x, time.Since(t0))
+	}
+	return n, nil
+}
+
+// count answers a count: term queries from the df, phrases without collecting
+// their documents, anything else through eval.
+func (x *qctx) countQuery(q Query) (uint64, error) {
+	switch q := q.(type) {
+	case *termQuery:
+		f, err := x.s.field(q.field)
+		if err != nil {
+			return 0, err
+		}
+		t, err := x.lookupEntry(f, q.term)
+		if err != nil || t == nil {
+			return 0, err
+		}
+		return t.DF, nil
+	case *phraseQuery:
+		if len(q.terms) >= 2 {
+			if err := q.check(); err != nil {
+				return 0, err
+			}
+			f, err := x.s.field(q.field)
+			if err != nil {
+				return 0, err
+			}
+			_, n, err := x.phrase(f, q, nil, false, nil, true)
+			return uint64(n), err
+		}
+	}
+	r, err := x.eval(q, nil, false)
+	n := uint64(len(r))
+	x.put(r)
+	return n, err
+}
+
+func (q *phraseQuery) check() error {
+	if len(q.terms) == 0 {
+		return errs.Invalidf("reader: %s: no terms", q)
+	}
+	if q.maxExp < 0 {
+		return errs.Invalidf("reader: %s: negative max expansions", q)
+	}
+	return nil
+}

@@ -1,0 +1,361 @@
+package reader
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/prx"
+)
+
+// DefaultBlockCacheBytes is the default bound on the decoded dictionary blocks a
+// Segment keeps (Options.BlockCacheBytes).
+const DefaultBlockCacheBytes = 8 << 20
+
+// Options configure how a segment is opened. The zero value gives the defaults.
+type Options struct {
+	// Limits bound what one .prx window may declare (docs, positions, bytes); a
+	// frame over them is rejected as corrupt before anything is allocated. Zero
+	// fields mean prx's defaults (the maximum).
+	Limits prx.Limits
+	// BlockCacheBytes bounds the decoded dictionary blocks kept between lookups:
+	// 0 means DefaultBlockCacheBytes, negative disables the cache (every lookup
+	// decodes its block).
+	BlockCacheBytes int
+	// NoMmap makes Open read the file with pread (ReadAt) instead of mapping it.
+	NoMmap bool
+}
+
+// Segment is an open, immutable segment. It is safe for any number of
+// concurrent queries; Close releases it once the running queries and open
+// Postings end.
+type Segment struct {
+	name   string      // file name or "reader", for messages
+	data   []byte      // the whole file when mapped; nil otherwise
+	ra     io.ReaderAt // used when data is nil
+	size   int64
+	unmap  func() error
+	file   *os.File
+	limits prx.Limits
+
+	docCount uint32
+	dirOff   uint64
+	fields   []*field // sorted by name
+	names    []string
+
+	refs   atomic.Int64 // 1 for the open segment + 1 per running query or Postings
+	closed atomic.Bool
+	relErr error // error of the final release (unmap, file close)
+	relMu  sync.Mutex
+
+	pool   *prx.SourcePool
+	ctxs   sync.Pool // *qctx
+	zstd   sync.Pool // *zstd.Decoder for dict blocks
+	blocks *blockCache
+}
+
+// field is one logical index of the segment.
+type field struct {
+	seg  *Segment
+	idx  int
+	meta index.IndexMeta
+	// the metadata group's place in the file (for Verify's coverage check)
+	metaOff, metaLen uint64
+	// blocks[i] caches the decoded dict block i (see blockCache).
+	slots []atomic.Pointer[cachedBlock]
+}
+
+// Open opens the segment file at path, memory-mapping it on unix (pread
+// elsewhere). It reads only the header, tail, directory and metadata groups.
+func Open(path string) (*Segment, error) { return OpenWith(path, Options{}) }
+
+// OpenWith is Open with options.
+func OpenWith(path string, o Options) (*Segment, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	size := st.Size()
+	s := &Segment{name: path, size: size}
+	if canMmap && !o.NoMmap {
+		data, unmap, err := mapFile(f, size)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("segment %s: mmap: %w", path, err)
+		}
+		f.Close() // the mapping stays valid after the file is closed
+		s.data, s.unmap = data, unmap
+	} else {
+		s.ra, s.file = f, f
+	}
+	if err := s.init(o); err != nil {
+		s.release()
+		return nil, err
+	}
+	return s, nil
+}
+
+// OpenReaderAt opens a segment of size bytes read through r (which must stay
+// valid until Close; Close does not close it).
+func OpenReaderAt(r io.ReaderAt, size int64) (*Segment, error) {
+	return OpenReaderAtWith(r, size, Options{})
+}
+
+// OpenReaderAtWith is OpenReaderAt with options (NoMmap is implied).
+func OpenReaderAtWith(r io.ReaderAt, size int64, o Options) (*Segment, error) {
+	if r == nil || size < 0 {
+		return nil, errs.Invalidf("reader: OpenReaderAt needs a reader and a size >= 0")
+	}
+	s := &Segment{name: "reader", ra: r, size: size}
+	if err := s.init(o); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Segment) init(o Options) error {
+	if err := o.Limits.Validate(); err != nil {
+		return err
+	}
+	s.limits = o.Limits.Normalize()
+	s.refs.Store(1)
+	s.pool = prx.NewSourcePool(s.limits)
+	cacheBytes := int64(o.BlockCacheBytes)
+	if cacheBytes == 0 {
+		cacheBytes = DefaultBlockCacheBytes
+	}
+	s.blocks = newBlockCache(cacheBytes)
+
+	if s.size < index.HeaderSize+index.TailSize {
+		return s.corrupt("file", "%d bytes, shorter than a header and a tail", s.size)
+	}
+	var buf []byte
+	hdr, err := s.readAt(0, index.HeaderSize, &buf)
+	if err != nil {
+		return s.wrap("header", err)
+	}
+	if err := index.ParseHeader(hdr); err != nil {
+		return s.wrap("header", err)
+	}
+	tb, err := s.readAt(uint64(s.size)-index.TailSize, index.TailSize, &buf)
+	if err != nil {
+		return s.wrap("tail", err)
+	}
+	tail, err := index.ParseTail(tb)
+	if err != nil {
+		return s.wrap("tail", err)
+	}
+	if err := tail.CheckFileSize(uint64(s.size)); err != nil {
+		return s.wrap("tail", err)
+	}
+	db, err := s.readAt(tail.DirOff, tail.DirLen, &buf)
+	if err != nil {
+		return s.wrap("directory", err)
+	}
+	if got := index.Checksum(db); got != tail.DirCRC {
+		return s.corrupt("directory", "crc %08x, tail says %08x", got, tail.DirCRC)
+	}
+	dir, err := index.DecodeDirectory(db)
+	if err != nil {
+		return s.wrap("directory", err)
+	}
+	if dir.DocCount > 1<<32-1 {
+		return s.corrupt("directory", "%d documents (doc ids are uint32)", dir.DocCount)
+	}
+	s.docCount = uint32(dir.DocCount)
+	s.dirOff = tail.DirOff
+	s.fields = make([]*field, len(dir.Indexes))
+	s.names = make([]string, len(dir.Indexes))
+	end := tail.DirOff // metadata groups and sections lie before the directory
+	for i, de := range dir.Indexes {
+		sec := fmt.Sprintf("metadata of index %q", de.Name)
+		if de.MetaOff < index.HeaderSize || de.MetaOff > end || de.MetaLen > end-de.MetaOff {
+			return s.corrupt(sec, "[%d, +%d) outside [%d, %d)", de.MetaOff, de.MetaLen, index.HeaderSize, end)
+		}
+		mb, err := s.readAt(de.MetaOff, de.MetaLen, &buf)
+		if err != nil {
+			return s.wrap(sec, err)
+		}
+		if got := index.Checksum(mb); got != de.MetaCRC {
+			return s.corrupt(sec, "crc %08x, directory says %08x", got, de.MetaCRC)
+		}
+		m, err := index.DecodeIndexMeta(mb)
+		if err != nil {
+			return s.wrap(sec, err)
+		}
+		switch {
+		case m.Name != de.Name:
+			return s.corrupt(sec, "names index %q", m.Name)
+		case m.DocCount != dir.DocCount:
+			return s.corrupt(sec, "%d documents, directory says %d", m.DocCount, dir.DocCount)
+		case m.PostingOff < index.HeaderSize || m.DictOff+m.DictLen > de.MetaOff:
+			return s.corrupt(sec, "sections [%d, %d) overlap the header or the metadata at %d",
+				m.PostingOff, m.DictOff+m.DictLen, de.MetaOff)
+		}
+		s.fields[i] = &field{seg: s, idx: i, meta: m, metaOff: de.MetaOff, metaLen: de.MetaLen,
+			slots: make([]atomic.Pointer[cachedBlock], len(m.Blocks))}
+		s.names[i] = m.Name
+	}
+	return nil
+}
+
+// corrupt returns an ErrCorrupt error naming the segment and the section.
+func (s *Segment) corrupt(section, format string, args ...any) error {
+	return fmt.Errorf("segment %s: %s: %s: %w", s.name, section, fmt.Sprintf(format, args...), errs.Corrupt)
+}
+
+// wrap prefixes err with the segment and section names.
+func (s *Segment) wrap(section string, err error) error {
+	return fmt.Errorf("segment %s: %s: %w", s.name, section, err)
+}
+
+// readAt returns the n bytes at off: a sub-slice of the mapping, or bytes read
+// into *buf (grown as needed) through the ReaderAt. Reads outside the file are
+// corruption errors (a truncated or damaged locator).
+func (s *Segment) readAt(off, n uint64, buf *[]byte) ([]byte, error) {
+	if off > uint64(s.size) || n > uint64(s.size)-off {
+		return nil, errs.Corruptf("range [%d, +%d) beyond the end of the %d-byte file", off, n, s.size)
+	}
+	if s.data != nil {
+		return s.data[off : off+n : off+n], nil
+	}
+	if buf == nil {
+		buf = new([]byte)
+	}
+	b := *buf
+	if uint64(cap(b)) < n {
+		b = make([]byte, n)
+		*buf = b
+	}
+	b = b[:n]
+	if _, err := s.ra.ReadAt(b, int64(off)); err != nil && !(errors.Is(err, io.EOF) && n > 0) {
+		return nil, fmt.Errorf("read [%d, +%d): %w", off, n, err)
+	}
+	return b, nil
+}
+
+// acquire takes a reference for a query; it fails after Close.
+func (s *Segment) acquire() error {
+	for {
+		r := s.refs.Load()
+		if r <= 0 || s.closed.Load() {
+			return fmt.Errorf("segment %s: %w", s.name, errs.Closed)
+		}
+		if s.refs.CompareAndSwap(r, r+1) {
+			return nil
+		}
+	}
+}
+
+// release drops a reference; the last one unmaps the file.
+func (s *Segment) release() {
+	if s.refs.Add(-1) > 0 {
+		return
+	}
+	s.relMu.Lock()
+	defer s.relMu.Unlock()
+	if s.pool != nil {
+		s.pool.Close() // idle decode sources and their zstd decoders
+	}
+	if s.unmap != nil {
+		s.relErr = s.unmap()
+		s.unmap = nil
+		s.data = nil
+	}
+	if s.file != nil {
+		if err := s.file.Close(); s.relErr == nil {
+			s.relErr = err
+		}
+		s.file = nil
+	}
+}
+
+// Close releases the segment. Queries and Postings still running keep it alive
+// until they end; new queries fail with an error wrapping errs.Closed. Closing
+// twice is a no-op.
+func (s *Segment) Close() error {
+	if !s.closed.CompareAndSwap(false, true) {
+		return nil
+	}
+	s.release()
+	s.relMu.Lock()
+	defer s.relMu.Unlock()
+	return s.relErr
+}
+
+// DocCount returns the number of documents in the segment.
+func (s *Segment) DocCount() uint32 { return s.docCount }
+
+// Fields returns the names of the segment's logical indexes, in byte order.
+func (s *Segment) Fields() []string { return append([]string(nil), s.names...) }
+
+// Info returns the metadata of a logical index (stats, sections, policy and
+// outcome, block directory). The returned value shares nothing mutable with the
+// segment except the byte slices of FirstTerms, which must not be modified.
+func (s *Segment) Info(name string) (index.IndexMeta, error) {
+	f, err := s.field(name)
+	if err != nil {
+		return index.IndexMeta{}, err
+	}
+	m := f.meta
+	m.Blocks = append([]index.BlockInfo(nil), m.Blocks...)
+	m.FirstTerms = append([][]byte(nil), m.FirstTerms...)
+	return m, nil
+}
+
+// Analyze runs the analyzer recorded for a field over text and returns its terms
+// in order (skipped over-long tokens are left out).
+func (s *Segment) Analyze(name, text string) ([]string, error) {
+	f, err := s.field(name)
+	if err != nil {
+		return nil, err
+	}
+	a, err := index.NewAnalyzer(f.meta.Analyzer)
+	if err != nil {
+		return nil, fmt.Errorf("segment %s: index %q: %w", s.name, name, err)
+	}
+	var out []string
+	a.Analyze(text, func(term []byte, _ uint32) { out = append(out, string(term)) })
+	return out, nil
+}
+
+// field returns the named logical index or an ErrNotFound error listing them.
+func (s *Segment) field(name string) (*field, error) {
+	lo, hi := 0, len(s.fields)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s.names[m] < name {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(s.fields) && s.names[lo] == name {
+		return s.fields[lo], nil
+	}
+	return nil, errs.NotFoundf("segment %s: no field %q (fields: %s)", s.name, name, strings.Join(s.names, ", "))
+}
+
+// uvarintAt decodes a uvarint at b[off:] (ok=false when truncated).
+func uvarintAt(b []byte, off int) (uint64, int, bool) {
+	if off >= len(b) {
+		return 0, off, false
+	}
+	v, n := binary.Uvarint(b[off:])
+	if n <= 0 {
+		return 0, off, false
+	}
+	return v, off + n, true
+}

@@ -1,0 +1,369 @@
+package reader
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/snii-go/snii/index"
+)
+
+// termRef is a resolved term of one query: its dict entry, where its postings
+// live and (windowed) its parsed prelude, plus the per-query state of the
+// conjunction and of its decoded positions. termRefs are pooled in the qctx.
+type termRef struct {
+	f        *field
+	key      []byte // the term (owned copy)
+	e        index.Entry
+	start    uint64 // absolute offset of the posting data (slim, windowed)
+	docStart uint64 // absolute offset of the first doc window (slim, windowed)
+	pre      index.Prelude
+	preBuf   []byte // the prelude's bytes when read through a ReaderAt
+	nWin     int
+
+	// conjunction state: the term's docs that are still candidates, with the
+	// window (index into wins) and ordinal within it of each.
+	docs  []uint32
+	where []int32
+	ords  []uint32
+	wins  []winInfo // windows that held a kept doc
+	// positions of docs[k]: pos[off[k]:off[k+1]]
+	off, pos []uint32
+	kcur     int // verification cursor into docs
+}
+
+// winInfo locates one window of a term (absolute offsets).
+type winInfo struct {
+	idx            int    // window index within the term
+	base, last     uint32 // last is MaxUint32 for single-window terms (unknown before decoding)
+	docs           int
+	docOff, docLen uint64
+	prxOff, prxLen uint64
+}
+
+func (t *termRef) reset() {
+	t.f = nil
+	t.e = index.Entry{}
+	t.pre = index.Prelude{}
+	t.docs, t.where, t.ords = t.docs[:0], t.where[:0], t.ords[:0]
+	t.wins = t.wins[:0]
+	t.off, t.pos = t.off[:0], t.pos[:0]
+}
+
+func (t *termRef) name() string {
+	return fmt.Sprintf("term %q of index %q", t.key, t.f.meta.Name)
+}
+
+// newTerm returns a pooled termRef for this query.
+func (x *qctx) newTerm() *termRef {
+	if x.nterms == len(x.terms) {
+		x.terms = append(x.terms, &termRef{})
+	}
+	t := x.terms[x.nterms]
+	x.nterms++
+	return t
+}
+
+// resolve looks a term up; nil (and no error) when absent.
+func (x *qctx) resolve(f *field, term []byte) (*termRef, error) {
+	var e index.Entry
+	found, err := f.lookup(x, term, &e)
+	if err != nil || !found {
+		return nil, err
+	}
+	return x.resolved(f, term, &e)
+}
+
+// resolved builds a termRef from a dict entry (reading the prelude of a
+// windowed term).
+func (x *qctx) resolved(f *field, term []byte, e *index.Entry) (*termRef, error) {
+	t := x.newTerm()
+	t.f = f
+	t.key = append(t.key[:0], term...)
+	t.e = *e
+	s := f.seg
+	m := &f.meta
+	if e.DF > uint64(s.docCount) {
+		return nil, s.corrupt(t.name(), "df %d in a segment of %d documents", e.DF, s.docCount)
+	}
+	switch e.Class {
+	case index.ClassInline:
+		t.nWin = 1
+		return t, nil
+	case index.ClassSlim, index.ClassWindowed:
+	default:
+		return nil, s.corrupt(t.name(), "unknown class %d", e.Class)
+	}
+	if err := e.CheckLocator(m.PostingLen); err != nil {
+		return nil, s.wrap(t.name(), err)
+	}
+	t.start = m.PostingOff + e.Offset
+	t.docStart = t.start + e.PrxLen
+	if e.Class == index.ClassSlim {
+		t.nWin = 1
+		return t, nil
+	}
+	// Windowed: read exactly the prelude at the start of the doc-postings span.
+	head, err := x.readInto(t.docStart, min(e.DocLen, 20), &t.preBuf)
+	if err != nil {
+		return nil, s.wrap("prelude of "+t.name(), err)
+	}
+	nw, p, ok1 := uvarintAt(head, 0)
+	el, p, ok2 := uvarintAt(head, p)
+	if !ok1 || !ok2 || nw == 0 || nw > e.DocLen || el > e.DocLen {
+		return nil, s.corrupt("prelude of "+t.name(), "bad header (%d windows, %d entry bytes)", nw, el)
+	}
+	size := uint64(p) + 24*((nw+index.SuperBlockWindows-1)/index.SuperBlockWindows) + el + 4
+	if size > e.DocLen {
+		return nil, s.corrupt("prelude of "+t.name(), "%d bytes in a doc span of %d", size, e.DocLen)
+	}
+	pb, err := x.readInto(t.docStart, size, &t.preBuf)
+	if err != nil {
+		return nil, s.wrap("prelude of "+t.name(), err)
+	}
+	pre, n, err := index.ParsePrelude(pb)
+	if err != nil {
+		return nil, s.wrap("prelude of "+t.name(), err)
+	}
+	switch {
+	case uint64(n) != size:
+		return nil, s.corrupt("prelude of "+t.name(), "%d bytes, header says %d", n, size)
+	case pre.DocCount() != e.DF:
+		return nil, s.corrupt("prelude of "+t.name(), "%d docs, dict entry says df %d", pre.DocCount(), e.DF)
+	case pre.PrxBytes() != e.PrxLen:
+		return nil, s.corrupt("prelude of "+t.name(), "%d prx bytes, dict entry says %d", pre.PrxBytes(), e.PrxLen)
+	case size+pre.DocBytes() != e.DocLen:
+		return nil, s.corrupt("prelude of "+t.name(), "%d+%d doc bytes, dict entry says %d", size, pre.DocBytes(), e.DocLen)
+	}
+	t.pre = pre
+	t.nWin = pre.Len()
+	t.docStart += size
+	return t, nil
+}
+
+// single returns the only window of an inline or slim term.
+func (t *termRef) single() winInfo {
+	w := winInfo{last: math.MaxUint32, docs: int(t.e.DF)}
+	if t.e.Class == index.ClassSlim {
+		w.docOff, w.docLen = t.docStart, t.e.DocLen
+		w.prxOff, w.prxLen = t.start, t.e.PrxLen
+	}
+	return w
+}
+
+// winIter walks the windows of a term from some window on.
+type winIter struct {
+	t    *termRef
+	cur  index.WindowCursor
+	i    int
+	done bool
+}
+
+func (t *termRef) windows(from int) winIter {
+	it := winIter{t: t, i: from}
+	if t.e.Class == index.ClassWindowed {
+		it.cur = t.pre.Cursor(from)
+	} else {
+		it.done = from > 0
+	}
+	return it
+}
+
+func (it *winIter) next() (winInfo, bool) {
+	t := it.t
+	if t.e.Class != index.ClassWindowed {
+		if it.done {
+			return winInfo{}, false
+		}
+		it.done = true
+		it.i++
+		return t.single(), true
+	}
+	w, ok := it.cur.Next()
+	if !ok {
+		return winInfo{}, false
+	}
+	wi := winInfo{
+		idx: it.i, base: w.Base, last: w.LastDoc, docs: int(w.Docs),
+		docOff: t.docStart + w.DocOff, docLen: w.DocLen,
+		prxOff: t.start + w.PrxOff, prxLen: w.PrxLen,
+	}
+	it.i++
+	return wi, true
+}
+
+// find returns the first window that may hold doc (nWin when none).
+func (t *termRef) find(doc uint32) (int, error) {
+	if t.e.Class != index.ClassWindowed {
+		return 0, nil
+	}
+	i, err := t.pre.Find(doc)
+	if err != nil {
+		return 0, t.f.seg.wrap("prelude of "+t.name(), err)
+	}
+	return i, nil
+}
+
+// decodeDocs decodes the doc ids of one window into dst.
+func (x *qctx) decodeDocs(t *termRef, w *winInfo, dst []uint32) ([]uint32, error) {
+	s := t.f.seg
+	var src []byte
+	withCRC := true
+	if t.e.Class == index.ClassInline {
+		src, withCRC = t.e.Docs, false
+	} else {
+		var err error
+		if src, err = x.readInto(w.docOff, w.docLen, &x.docSrc); err != nil {
+			return dst, s.wrap(x.docWinName(t, w), err)
+		}
+	}
+	// intcomp windows decode without allocating when dst has room for the docs
+	// plus a quarter of the window's bytes (bounded by the bytes themselves).
+	if need := w.docs + len(src)/4 + 16; cap(dst) < need && uint64(w.docs) <= 32*uint64(len(src)) {
+		dst = make([]uint32, 0, need)
+	}
+	docs, err := index.DecodeDocWindow(src, w.docs, w.base, withCRC, dst)
+	if err != nil {
+		return docs, s.wrap(x.docWinName(t, w), err)
+	}
+	x.count.docWindows++
+	lastDoc := docs[len(docs)-1]
+	if t.e.Class == index.ClassWindowed && lastDoc != w.last {
+		return docs, s.corrupt(x.docWinName(t, w), "last doc %d, prelude says %d", lastDoc, w.last)
+	}
+	if lastDoc >= s.docCount {
+		return docs, s.corrupt(x.docWinName(t, w), "doc %d in a segment of %d documents", lastDoc, s.docCount)
+	}
+	return docs, nil
+}
+
+func (x *qctx) docWinName(t *termRef, w *winInfo) string {
+	return fmt.Sprintf("doc window %d of %s", w.idx, t.name())
+}
+
+func (x *qctx) prxWinName(t *termRef, w *winInfo) string {
+	return fmt.Sprintf("prx window %d of %s", w.idx, t.name())
+}
+
+// collect fills t.docs/where/ords with the term's docs that are in cands (all
+// its docs when all is set), decoding only the doc windows that can hold a
+// candidate. Windows are skipped with the prelude (binary search) when the
+// candidates are sparse compared with the windows.
+func (x *qctx) collect(t *termRef, cands []uint32, all bool) error {
+	t.docs, t.where, t.ords, t.wins = t.docs[:0], t.where[:0], t.ords[:0], t.wins[:0]
+	if !all && len(cands) == 0 {
+		return nil
+	}
+	sparse := len(cands)*gallopRatio < t.nWin
+	it := t.windows(0)
+	ci := 0
+	total := 0
+	for {
+		if !all && ci == len(cands) {
+			return nil
+		}
+		w, ok := it.next()
+		if !ok {
+			break
+		}
+		if err := x.check(); err != nil {
+			return err
+		}
+		ce := 0
+		if !all {
+			c := cands[ci]
+			if w.last < c {
+				if sparse {
+					j, err := t.find(c)
+					if err != nil {
+						return err
+					}
+					it = t.windows(j)
+				}
+				continue
+			}
+			ce = len(cands)
+			if w.last != math.MaxUint32 {
+				ce = seekGE(cands, ci, w.last+1)
+			}
+		}
+		docs, err := x.decodeDocs(t, &w, x.docBuf)
+		x.docBuf = docs
+		if err != nil {
+			return err
+		}
+		total += len(docs)
+		wIdx := int32(len(t.wins))
+		kept := len(t.docs)
+		if all {
+			for ord, d := range docs {
+				t.docs = append(t.docs, d)
+				t.where = append(t.where, wIdx)
+				t.ords = append(t.ords, uint32(ord))
+			}
+		} else {
+			x.matchWindow(t, cands[ci:ce], docs, wIdx)
+			ci = ce
+		}
+		if len(t.docs) > kept {
+			t.wins = append(t.wins, w)
+		}
+	}
+	if all && uint64(total) != t.e.DF {
+		return t.f.seg.corrupt(t.name(), "windows hold %d docs, dict entry says df %d", total, t.e.DF)
+	}
+	return nil
+}
+
+// matchWindow appends the candidates found in a window's docs (merging, or
+// galloping in the window when it is much larger than the candidates).
+func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32) {
+	if len(cands)*gallopRatio <= len(docs) {
+		j := 0
+		for _, c := range cands {
+			j = seekGE(docs, j, c)
+			if j == len(docs) {
+				return
+			}
+			if docs[j] == c {
+				t.docs = append(t.docs, c)
+				t.where = append(t.where, wIdx)
+				t.ords = append(t.ords, uint32(j))
+				j++
+			}
+		}
+		return
+	}
+	i, j := 0, 0
+	for i < len(cands) && j < len(docs) {
+		switch c, d := cands[i], docs[j]; {
+		case c < d:
+			i++
+		case c > d:
+			j++
+		default:
+			t.docs = append(t.docs, c)
+			t.where = append(t.where, wIdx)
+			t.ords = append(t.ords, uint32(j))
+			i++
+			j++
+		}
+	}
+}
+
+// keep restricts t's conjunction state to the docs in final (a subset of
+// t.docs' candidates, ascending), in place.
+func (t *termRef) keep(final []uint32) {
+	n := 0
+	j := 0
+	for k, d := range t.docs {
+		j = seekGE(final, j, d)
+		if j == len(final) {
+			break
+		}
+		if final[j] == d {
+			t.docs[n], t.where[n], t.ords[n] = d, t.where[k], t.ords[k]
+			n++
+		}
+	}
+	t.docs, t.where, t.ords = t.docs[:n], t.where[:n], t.ords[:n]
+}

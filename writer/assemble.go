@@ -1,0 +1,259 @@
+package writer
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/prx"
+)
+
+const (
+	outBufferSize = 256 << 10
+	dictMemory    = 8 << 20 // dict region bytes kept in memory before spooling to a temp file
+	docSpanMemory = 4 << 20 // doc windows of one windowed term kept in memory before spooling
+)
+
+// IndexInput is one logical index fed to BuildFromSources.
+type IndexInput struct {
+	Name          string        // must be one of Options.Fields
+	DocsWithField uint64        // documents with at least one token in the index
+	Postings      PostingSource // nil: the index has no terms
+}
+
+// BuildFromSources writes a segment of docCount documents whose logical
+// indexes are fed by PostingSources, through the same window emitter, codec
+// budget and atomic publication as Writer.Close. It is the entry point of
+// compaction: a merge of segments passes one source per index yielding the
+// remapped, concatenated postings of each term. Every field of o.Fields is
+// written; fields without an input get an empty index. Same options and
+// postings give the same bytes as building the documents with a Writer.
+func BuildFromSources(path string, o Options, docCount uint64, inputs []IndexInput) (Stats, error) {
+	o, err := o.normalize()
+	if err != nil {
+		return Stats{}, err
+	}
+	if docCount > maxDocID+1 {
+		return Stats{}, errs.Limitf("writer: %s: %d documents (at most 2^32-1)", path, docCount)
+	}
+	byName := make(map[string]int, len(o.Fields))
+	ins := make([]indexInput, len(o.Fields))
+	for i, f := range o.Fields {
+		byName[f.Name] = i
+		ins[i].field = f
+	}
+	for _, in := range inputs {
+		i, ok := byName[in.Name]
+		if !ok {
+			return Stats{}, errs.Invalidf("writer: %s: input for unknown field %q", path, in.Name)
+		}
+		if ins[i].src != nil || ins[i].docsWith != 0 {
+			return Stats{}, errs.Invalidf("writer: %s: two inputs for field %q", path, in.Name)
+		}
+		if in.DocsWithField > docCount {
+			return Stats{}, errs.Invalidf("writer: %s: field %q: %d docs with the field of %d", path, in.Name, in.DocsWithField, docCount)
+		}
+		ins[i].src, ins[i].docsWith = in.Postings, in.DocsWithField
+	}
+	w, err := Create(path, o)
+	if err != nil {
+		return Stats{}, err
+	}
+	w.docs = docCount
+	w.stats.Docs = docCount
+	if err := w.publish(ins); err != nil {
+		return Stats{}, w.fail(err)
+	}
+	w.state = stateClosed
+	w.release()
+	return w.stats, w.cleanup()
+}
+
+// indexInput is one logical index to write.
+type indexInput struct {
+	field    FieldOptions
+	docsWith uint64
+	src      PostingSource // nil: no terms
+}
+
+// finish merges each index's runs and in-memory remainder and publishes the
+// segment.
+func (w *Writer) finish() error {
+	if w.runs != nil && w.opts.faults != nil && w.opts.faults.corruptRun && w.runs.size > 0 {
+		var b [1]byte
+		off := w.runs.size / 2
+		if _, err := w.runs.f.ReadAt(b[:], off); err == nil {
+			b[0] ^= 0x40
+			_, _ = w.runs.f.WriteAt(b[:], off)
+		}
+	}
+	ins := make([]indexInput, len(w.fields))
+	for i, fs := range w.fields {
+		ins[i] = indexInput{field: fs.opt, docsWith: fs.docsWith}
+		var srcs []PostingSource
+		for k, secs := range w.spills {
+			if secs[i].n > 0 {
+				srcs = append(srcs, newRunSource(w.runs, secs[i], fmt.Sprintf("run %d of index %q", k, fs.opt.Name)))
+			}
+		}
+		if !fs.buf.empty() {
+			srcs = append(srcs, newMemSource(fs.buf, fs.buf.sortedIDs(nil)))
+		}
+		switch len(srcs) {
+		case 0:
+		case 1:
+			ins[i].src = srcs[0]
+		default:
+			ins[i].src = newMergeSource(srcs)
+		}
+	}
+	return w.publish(ins)
+}
+
+// publish writes the segment into the temp file and renames it into place.
+func (w *Writer) publish(ins []indexInput) error {
+	terms, err := w.assemble(ins)
+	if err != nil {
+		return err
+	}
+	fl := w.opts.faults
+	if fl != nil && fl.failSync {
+		fl.failed = true
+		return fmt.Errorf("writer: sync %s: %w", w.out.path, errInjected)
+	}
+	if err := w.out.f.Sync(); err != nil {
+		return fmt.Errorf("writer: sync %s: %w", w.out.path, err)
+	}
+	if err := w.out.f.Close(); err != nil {
+		return fmt.Errorf("writer: close %s: %w", w.out.path, err)
+	}
+	if fl != nil && fl.failRename {
+		fl.failed = true
+		return fmt.Errorf("writer: rename %s: %w", w.out.path, errInjected)
+	}
+	if err := os.Rename(w.out.path, w.path); err != nil {
+		return fmt.Errorf("writer: rename %s to %s: %w", filepath.Base(w.out.path), w.path, err)
+	}
+	w.out.f = nil // published: no longer a temp file to remove
+	if err := syncDir(w.dir); err != nil {
+		_ = os.Remove(w.path)
+		return err
+	}
+	w.stats.Terms = terms
+	w.stats.BytesOut = w.out.size
+	return nil
+}
+
+// assemble writes the whole segment into the temp file: header, each index
+// (posting region, dict region, metadata group), directory, tail.
+func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
+	o := &w.opts
+	bw := bufio.NewWriterSize(w.out, outBufferSize)
+	cw := &countWriter{w: bw}
+	if _, err := cw.Write(index.AppendHeader(nil)); err != nil {
+		return 0, err
+	}
+	zenc, err := zstd.NewWriter(nil,
+		zstd.WithEncoderConcurrency(1),
+		zstd.WithEncoderCRC(false),
+		zstd.WithEncoderLevel(zstdLevel(o.ZstdLevel)),
+		zstd.WithSingleSegment(true),
+	)
+	if err != nil {
+		return 0, fmt.Errorf("writer: zstd encoder: %w", err)
+	}
+	defer zenc.Close()
+	compress := func(dst, src []byte) []byte { return zenc.EncodeAll(src, dst) }
+	newSpool := func(limit int) *spool {
+		if o.faults != nil && o.faults.spoolLimit > 0 {
+			limit = o.faults.spoolLimit
+		}
+		return &spool{limit: limit, create: func() (*tempFile, error) { return w.createTemp(spoolPrefix) }}
+	}
+	dict, docSpan := newSpool(dictMemory), newSpool(docSpanMemory)
+	dir := index.Directory{DocCount: w.docs}
+	var meta []byte
+	for i := range ins {
+		in := &ins[i]
+		m, err := w.writeIndex(cw, in, dict, docSpan, compress)
+		if err != nil {
+			return 0, err
+		}
+		terms += m.TermCount
+		metaOff := cw.n
+		meta = index.AppendIndexMeta(meta[:0], &m)
+		if _, err := cw.Write(meta); err != nil {
+			return 0, err
+		}
+		dir.Indexes = append(dir.Indexes, index.DirEntry{Name: in.field.Name, MetaOff: metaOff, MetaLen: uint64(len(meta)), MetaCRC: index.Checksum(meta)})
+		if err := dict.reset(); err != nil {
+			return 0, err
+		}
+		if i < len(w.fields) {
+			w.fields[i].buf.release() // the index is written: its buffer is no longer needed
+		}
+	}
+	dirOff := cw.n
+	db := index.AppendDirectory(nil, &dir)
+	if _, err := cw.Write(db); err != nil {
+		return 0, err
+	}
+	tail := index.AppendTail(nil, index.Tail{DirOff: dirOff, DirLen: uint64(len(db)), DirCRC: index.Checksum(db)})
+	if _, err := cw.Write(tail); err != nil {
+		return 0, err
+	}
+	if err := bw.Flush(); err != nil {
+		return 0, err
+	}
+	return terms, nil
+}
+
+// writeIndex writes one index's posting and dict regions and returns its metadata.
+func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spool, compress func(dst, src []byte) []byte) (index.IndexMeta, error) {
+	o := &w.opts
+	enc, err := prx.NewEncoder(prx.EncoderOptions{ZstdLevel: o.ZstdLevel, Limits: o.Limits, Policy: o.Policy()})
+	if err != nil {
+		return index.IndexMeta{}, err
+	}
+	defer enc.Close()
+	e := &emitter{
+		name: in.field.Name, docCount: w.docs, enc: enc, out: cw, postOff: cw.n,
+		docSpan: docSpan, dict: dict, compress: compress,
+	}
+	if in.src != nil {
+		if err := e.run(in.src); err != nil {
+			return index.IndexMeta{}, err
+		}
+	}
+	m := e.meta
+	m.Name, m.Analyzer = in.field.Name, in.field.Analyzer
+	m.DocCount, m.DocsWithField = w.docs, in.docsWith
+	m.PostingOff, m.PostingLen = e.postOff, cw.n-e.postOff
+	m.DictOff = cw.n
+	if err := dict.copyTo(cw); err != nil {
+		return index.IndexMeta{}, err
+	}
+	m.DictLen = cw.n - m.DictOff
+	m.Policy, m.ZstdLevel, m.Limits = o.Policy(), o.ZstdLevel, o.Limits
+	out := enc.Outcome()
+	m.Outcome.Windows, m.Outcome.Bytes, m.Outcome.Budget = out.Windows, out.Bytes, out.Budget
+	m.Blocks, m.FirstTerms = e.blocks, e.first
+	return m, nil
+}
+
+// zstdLevel maps Options.ZstdLevel to klauspost's levels, as prx does.
+func zstdLevel(l int) zstd.EncoderLevel {
+	switch l {
+	case 1:
+		return zstd.SpeedFastest
+	case 3:
+		return zstd.SpeedBetterCompression
+	case 4:
+		return zstd.SpeedBestCompression
+	}
+	return zstd.SpeedDefault
+}

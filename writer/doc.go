@@ -1,0 +1,80 @@
+// Package writer builds snii segments: it streams documents into a complete,
+// deterministic segment file with bounded memory.
+//
+//	w, err := writer.Create("logs.snii", writer.DefaultOptions("text"))
+//	id, err := w.Add(writer.Doc("text", "connection reset by peer")) // ids 0, 1, 2, …
+//	err = w.Close() // temp file, fsync, rename, fsync dir; or w.Abort()
+//
+// # Pipeline
+//
+//	Add: analyzer → per-field SPIMI term buffer (hash table + byte pool)
+//	       └─ over MemoryLimit: every buffer is sorted and spilled as one run
+//	Close, per field in name order:
+//	     k-way merge of the runs and the in-memory remainder (by term bytes;
+//	     a term's postings are concatenated in run order)
+//	       → window emitter (the PostingSource interface; compaction feeds the
+//	         same emitter through BuildFromSources)
+//	       → posting region (streamed) + dict blocks (spooled) + metadata
+//	     then directory and tail.
+//
+// Each field's prx.Encoder (and with it the field's codec budget) sees the
+// windows in one canonical order — terms in byte order, windows ascending —
+// whatever the memory limit, so the segment's bytes depend only on the
+// documents and the options (not on MemoryLimit or TempDir).
+//
+// # Term buffer
+//
+// Per field, a term maps (open addressing over a uint64 table of
+// hash<<32 | id+1) to a 40-byte state; term bytes and postings live in 64 KiB
+// pool blocks, shared by all fields through a free list so a spill recycles
+// them. A term's postings are a chain of slices (16 bytes, doubling to
+// 32 KiB; the last 4 bytes of a slice address the next) holding one record
+// per document:
+//
+//	uvarint docDelta | uvarint posCount | posCount × uvarint posDelta
+//
+// (docDelta is the doc id for the term's first record in the buffer; the first
+// position is absolute). The accounted memory (pool blocks, state pages,
+// hash table, per-document scratch) is compared with MemoryLimit after each
+// document.
+//
+// # Run file (temp dir, ".snii-run-*"; removed on Close, Abort and error)
+//
+// All spills append to one file. Spill k writes one section per non-empty
+// field; a section is a sequence of CRC-framed blocks carrying a record
+// stream:
+//
+//	block:   u32 payloadLen (<= 32 KiB) | payload | u32 crc32c(payloadLen bytes | payload)
+//	stream:  term record* | uvarint 0
+//	record:  uvarint termLen+1 | term | uvarint df | df × posting record (as above)
+//
+// Section offsets stay in memory. The merge reads each section through a
+// one-block buffer and verifies every block's CRC before using it.
+//
+// # Window emitter
+//
+// Per term, with df known before the first posting:
+//
+//	df < 512     one window of all postings → inline when doc window + frame
+//	             (both without CRC) <= 256 bytes, else slim:
+//	             [prx frame + CRC][doc window + CRC]
+//	df >= 512    windowed, windows of 256 docs (1024 once df >= 8192):
+//	             [frame 0][frame 1]…[prelude][doc window 0][doc window 1]…
+//	split        a window prx refuses (ErrNeedsSplit) is halved at a doc
+//	             boundary — first half ceil(n/2) docs — recursively; a df < 512
+//	             term whose one window was split is windowed
+//
+// Frames are written as they are built; only the doc windows and window refs
+// of the current term wait for its prelude (spooled to a temp file beyond
+// 4 MiB). At most one window's positions are in memory.
+//
+// # Segment file
+//
+//	header (16) | per field (by name): posting region | dict region | metadata group |
+//	directory | tail (32)
+//
+// The dict region of a field is written after its posting region, so its
+// blocks are spooled (memory up to 8 MiB, then ".snii-spool-*" in the temp
+// dir). Dict blocks are zstd-compressed at Options.ZstdLevel when strictly
+// smaller. See package index for the byte layout of each part.
+package writer

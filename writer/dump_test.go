@@ -1,0 +1,419 @@
+package writer_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/prx"
+)
+
+// This file decodes a segment independently of the writer (and of the
+// reader package): tail → directory → metadata → dict blocks → entries →
+// doc windows and prx frames, checking every CRC and every cross-reference
+// on the way, and recounts the codec outcome from the frames.
+
+type posting struct {
+	Doc uint32
+	Pos []uint32
+}
+
+type frameRec struct {
+	codec    prx.Codec
+	stored   int // bytes in the file (inline frames: without CRC)
+	inline   bool
+	docs     int
+	window   prx.Window
+	plainLen int
+}
+
+type termDump struct {
+	Term     string
+	Entry    index.Entry
+	Postings []posting
+	Frames   []frameRec
+	Windows  []index.WindowInfo // windowed terms only
+}
+
+type indexDump struct {
+	Meta  index.IndexMeta
+	Terms []termDump
+}
+
+type segDump struct {
+	Size     int
+	DocCount uint64
+	Indexes  []indexDump
+}
+
+func (s *segDump) index(t *testing.T, name string) *indexDump {
+	t.Helper()
+	for i := range s.Indexes {
+		if s.Indexes[i].Meta.Name == name {
+			return &s.Indexes[i]
+		}
+	}
+	t.Fatalf("index %q not in segment", name)
+	return nil
+}
+
+// postings returns term → postings of one index.
+func (d *indexDump) postings() map[string][]posting {
+	m := make(map[string][]posting, len(d.Terms))
+	for _, t := range d.Terms {
+		m[t.Term] = t.Postings
+	}
+	return m
+}
+
+func dumpFile(t *testing.T, path string) *segDump {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := dumpSegment(b)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return d
+}
+
+func dumpSegment(b []byte) (*segDump, error) {
+	if len(b) < index.HeaderSize+index.TailSize {
+		return nil, fmt.Errorf("file of %d bytes", len(b))
+	}
+	if err := index.ParseHeader(b[:index.HeaderSize]); err != nil {
+		return nil, err
+	}
+	tail, err := index.ParseTail(b[len(b)-index.TailSize:])
+	if err != nil {
+		return nil, err
+	}
+	if err := tail.CheckFileSize(uint64(len(b))); err != nil {
+		return nil, err
+	}
+	db := b[tail.DirOff : tail.DirOff+tail.DirLen]
+	if index.Checksum(db) != tail.DirCRC {
+		return nil, fmt.Errorf("directory crc")
+	}
+	dir, err := index.DecodeDirectory(db)
+	if err != nil {
+		return nil, err
+	}
+	seg := &segDump{Size: len(b), DocCount: dir.DocCount}
+	next := uint64(index.HeaderSize)
+	for _, de := range dir.Indexes {
+		mb := b[de.MetaOff : de.MetaOff+de.MetaLen]
+		if index.Checksum(mb) != de.MetaCRC {
+			return nil, fmt.Errorf("index %q: metadata crc", de.Name)
+		}
+		m, err := index.DecodeIndexMeta(mb)
+		if err != nil {
+			return nil, err
+		}
+		if m.Name != de.Name || m.DocCount != dir.DocCount {
+			return nil, fmt.Errorf("index %q: metadata names %q, %d docs", de.Name, m.Name, m.DocCount)
+		}
+		if m.PostingOff != next || m.DictOff+m.DictLen != de.MetaOff {
+			return nil, fmt.Errorf("index %q: sections not contiguous: posting at %d (want %d), dict end %d, meta at %d",
+				m.Name, m.PostingOff, next, m.DictOff+m.DictLen, de.MetaOff)
+		}
+		next = de.MetaOff + de.MetaLen
+		id, err := dumpIndex(b, &m)
+		if err != nil {
+			return nil, fmt.Errorf("index %q: %w", m.Name, err)
+		}
+		seg.Indexes = append(seg.Indexes, *id)
+	}
+	if next != tail.DirOff {
+		return nil, fmt.Errorf("directory at %d, last metadata ends at %d", tail.DirOff, next)
+	}
+	return seg, nil
+}
+
+func dumpIndex(b []byte, m *index.IndexMeta) (*indexDump, error) {
+	zdec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+	if err != nil {
+		return nil, err
+	}
+	defer zdec.Close()
+	decompress := func(dst, src []byte) ([]byte, error) { return zdec.DecodeAll(src, dst) }
+	src := prx.NewSource(m.Limits)
+	defer src.Close()
+	post := b[m.PostingOff : m.PostingOff+m.PostingLen]
+	dict := b[m.DictOff : m.DictOff+m.DictLen]
+	d := &indexDump{Meta: *m}
+	var (
+		offset                           uint64
+		sumDF, sumTTF, docBytes, prelude uint64
+		prxBytes, inlineFrames           uint64
+		classes                          [3]uint64
+		prev                             []byte
+	)
+	for bi, info := range m.Blocks {
+		blk, err := index.DecodeBlock(dict[info.Offset:info.Offset+uint64(info.StoredLen)], info, decompress, nil)
+		if err != nil {
+			return nil, err
+		}
+		if err := blk.Check(); err != nil {
+			return nil, err
+		}
+		it := blk.Iter()
+		for i := 0; ; i++ {
+			var e index.Entry
+			term, ok, err := it.Next(&e)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				break
+			}
+			if i == 0 && !bytes.Equal(term, m.FirstTerms[bi]) {
+				return nil, fmt.Errorf("block %d: first term %q, sampled index says %q", bi, term, m.FirstTerms[bi])
+			}
+			if prev != nil && bytes.Compare(term, prev) <= 0 {
+				return nil, fmt.Errorf("term %q after %q", term, prev)
+			}
+			prev = append(prev[:0], term...)
+			td := termDump{Term: string(term), Entry: e}
+			td.Entry.Docs, td.Entry.Frame = bytes.Clone(e.Docs), bytes.Clone(e.Frame)
+			if err := e.CheckLocator(m.PostingLen); err != nil {
+				return nil, err
+			}
+			classes[e.Class]++
+			sumDF += e.DF
+			sumTTF += e.TTF
+			switch e.Class {
+			case index.ClassInline:
+				docs, err := index.DecodeDocWindow(e.Docs, int(e.DF), 0, false, nil)
+				if err != nil {
+					return nil, fmt.Errorf("term %q: %w", term, err)
+				}
+				fr, err := decodeFrame(src, e.Frame, false, len(e.Frame))
+				if err != nil {
+					return nil, fmt.Errorf("term %q: %w", term, err)
+				}
+				td.Frames = append(td.Frames, fr)
+				docBytes += uint64(len(e.Docs))
+				inlineFrames += uint64(len(e.Frame))
+				if err := td.addWindow(docs, &fr); err != nil {
+					return nil, err
+				}
+			case index.ClassSlim:
+				if e.Offset != offset {
+					return nil, fmt.Errorf("term %q at %d, want %d (posting region not contiguous)", term, e.Offset, offset)
+				}
+				p := post[e.Offset : e.Offset+e.PrxLen+e.DocLen]
+				fr, err := decodeFrame(src, p[:e.PrxLen], true, int(e.PrxLen))
+				if err != nil {
+					return nil, fmt.Errorf("term %q: %w", term, err)
+				}
+				docs, err := index.DecodeDocWindow(p[e.PrxLen:], int(e.DF), 0, true, nil)
+				if err != nil {
+					return nil, fmt.Errorf("term %q: %w", term, err)
+				}
+				td.Frames = append(td.Frames, fr)
+				if err := td.addWindow(docs, &fr); err != nil {
+					return nil, err
+				}
+				offset += e.PrxLen + e.DocLen
+				prxBytes += e.PrxLen
+				docBytes += e.DocLen
+			case index.ClassWindowed:
+				if e.Offset != offset {
+					return nil, fmt.Errorf("term %q at %d, want %d (posting region not contiguous)", term, e.Offset, offset)
+				}
+				frames := post[e.Offset : e.Offset+e.PrxLen]
+				span := post[e.Offset+e.PrxLen : e.Offset+e.PrxLen+e.DocLen]
+				pre, n, err := index.ParsePrelude(span)
+				if err != nil {
+					return nil, fmt.Errorf("term %q: %w", term, err)
+				}
+				if pre.DocCount() != e.DF || pre.PrxBytes() != e.PrxLen || uint64(n)+pre.DocBytes() != e.DocLen {
+					return nil, fmt.Errorf("term %q: prelude says %d docs, %d prx bytes, %d doc bytes; entry %d, %d, %d",
+						term, pre.DocCount(), pre.PrxBytes(), pre.DocBytes(), e.DF, e.PrxLen, e.DocLen)
+				}
+				var docOff, prxOff uint64
+				for w := 0; w < pre.Len(); w++ {
+					wi, err := pre.Window(w)
+					if err != nil {
+						return nil, err
+					}
+					if wi.DocOff != docOff || wi.PrxOff != prxOff {
+						return nil, fmt.Errorf("term %q window %d: offsets %d/%d, want %d/%d", term, w, wi.DocOff, wi.PrxOff, docOff, prxOff)
+					}
+					docOff += wi.DocLen
+					prxOff += wi.PrxLen
+					docs, err := index.DecodeDocWindow(span[uint64(n)+wi.DocOff:uint64(n)+wi.DocOff+wi.DocLen], int(wi.Docs), wi.Base, true, nil)
+					if err != nil {
+						return nil, fmt.Errorf("term %q window %d: %w", term, w, err)
+					}
+					if docs[len(docs)-1] != wi.LastDoc {
+						return nil, fmt.Errorf("term %q window %d: last doc %d, prelude says %d", term, w, docs[len(docs)-1], wi.LastDoc)
+					}
+					fr, err := decodeFrame(src, frames[wi.PrxOff:wi.PrxOff+wi.PrxLen], true, int(wi.PrxLen))
+					if err != nil {
+						return nil, fmt.Errorf("term %q window %d: %w", term, w, err)
+					}
+					td.Frames = append(td.Frames, fr)
+					td.Windows = append(td.Windows, wi)
+					if err := td.addWindow(docs, &fr); err != nil {
+						return nil, err
+					}
+				}
+				offset += e.PrxLen + e.DocLen
+				prxBytes += e.PrxLen
+				docBytes += e.DocLen
+				prelude += uint64(n)
+			}
+			if uint64(len(td.Postings)) != e.DF {
+				return nil, fmt.Errorf("term %q: %d postings, df %d", term, len(td.Postings), e.DF)
+			}
+			var ttf uint64
+			for _, p := range td.Postings {
+				ttf += uint64(len(p.Pos))
+			}
+			if ttf != e.TTF {
+				return nil, fmt.Errorf("term %q: %d positions, ttf %d", term, ttf, e.TTF)
+			}
+			d.Terms = append(d.Terms, td)
+		}
+	}
+	if offset != m.PostingLen {
+		return nil, fmt.Errorf("terms cover %d posting bytes of %d", offset, m.PostingLen)
+	}
+	got := [...]uint64{uint64(len(d.Terms)), sumDF, sumTTF, classes[0], classes[1], classes[2], docBytes, prelude, prxBytes, inlineFrames}
+	want := [...]uint64{m.TermCount, m.SumDF, m.SumTTF, m.InlineTerms, m.SlimTerms, m.WindowedTerms, m.DocBytes, m.PreludeBytes, m.PrxBytes, m.InlineFrameBytes}
+	if got != want {
+		return nil, fmt.Errorf("recount terms,sumDF,sumTTF,inline,slim,windowed,docBytes,prelude,prx,inlineFrames = %v, metadata says %v", got, want)
+	}
+	return d, nil
+}
+
+func decodeFrame(src *prx.Source, b []byte, withCRC bool, want int) (frameRec, error) {
+	var w prx.Window
+	n, err := src.Decode(b, withCRC, &w)
+	if err != nil {
+		return frameRec{}, err
+	}
+	if n != want {
+		return frameRec{}, fmt.Errorf("frame of %d bytes in a %d-byte slot", n, want)
+	}
+	return frameRec{codec: prx.Codec(b[0]), stored: n, inline: !withCRC, docs: w.Docs(), window: w, plainLen: prx.PlainSize(&w)}, nil
+}
+
+func (td *termDump) addWindow(docs []uint32, fr *frameRec) error {
+	if fr.docs != len(docs) {
+		return fmt.Errorf("term %q: frame of %d docs for a doc window of %d", td.Term, fr.docs, len(docs))
+	}
+	for i, doc := range docs {
+		td.Postings = append(td.Postings, posting{Doc: doc, Pos: append([]uint32(nil), fr.window.Doc(i)...)})
+	}
+	return nil
+}
+
+// recount recomputes an index's codec outcome from its frames, in the
+// canonical order (terms in byte order, windows ascending), with exact sizes
+// from a fresh encoder; it replays the policy on a fresh budget.Chooser in
+// that order and checks every stored frame against the replayed decision,
+// the budget's bound after every window, and the recorded outcome.
+func recount(t *testing.T, d *indexDump) prx.Outcome {
+	t.Helper()
+	m := &d.Meta
+	enc, err := prx.NewEncoder(prx.EncoderOptions{ZstdLevel: m.ZstdLevel, Limits: m.Limits, Policy: m.Policy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
+	chooser, err := budget.NewChooser(m.Policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out prx.Outcome
+	out.Budget.Policy = m.Policy
+	for _, td := range d.Terms {
+		for i := range td.Frames {
+			fr := &td.Frames[i]
+			size := fr.stored
+			if fr.inline {
+				size += prx.CRCSize
+			}
+			out.Windows[fr.codec]++
+			out.Bytes[fr.codec] += int64(size)
+			raw := sizeOf(t, enc, &fr.window, prx.CodecRaw)
+			pfor := sizeOf(t, enc, &fr.window, prx.CodecPFOR)
+			singleton := fr.docs == 1 && len(fr.window.Positions) == 1
+			if singleton || fr.plainLen < prx.ZstdMinPlain {
+				want, wantCodec := raw, prx.CodecRaw
+				if !singleton && pfor > 0 && pfor <= raw {
+					want, wantCodec = pfor, prx.CodecPFOR
+				}
+				if size != want || fr.codec != wantCodec {
+					t.Errorf("term %q window %d: fast path stored %v %d bytes, want %v %d", td.Term, i, fr.codec, size, wantCodec, want)
+				}
+				continue
+			}
+			z := sizeOf(t, enc, &fr.window, prx.CodecZstd)
+			fast, isPFOR := budget.FastSize(raw, pfor, pfor > 0)
+			ev := budget.Evaluate(fast, z)
+			out.Budget.Eligible++
+			out.Budget.SumSmallest += int64(ev.Smallest)
+			// Replay the policy in the canonical order: the writer must have
+			// made exactly the same decision for this window.
+			storeZstd, _ := chooser.Choose(fast, z)
+			want, wantCodec := fast, prx.CodecRaw
+			if isPFOR {
+				wantCodec = prx.CodecPFOR
+			}
+			if storeZstd {
+				want, wantCodec = z, prx.CodecZstd
+			}
+			if size != want || fr.codec != wantCodec {
+				t.Errorf("term %q window %d: stored %v %d bytes, the policy replayed in canonical order gives %v %d (raw %d pfor %d zstd %d)",
+					td.Term, i, fr.codec, size, wantCodec, want, raw, pfor, z)
+			}
+			if !storeZstd && ev.ZstdWins {
+				out.Budget.Traded += int64(ev.Trade)
+				out.Budget.TradedCount++
+				if m.Policy.MinSavingPercent == 0 {
+					t.Errorf("term %q window %d: policy 0 stored fast %d bytes, smallest %d", td.Term, i, size, ev.Smallest)
+				}
+				if s := m.Policy.MinSavingPercent; s > 0 && ev.Saving >= s {
+					t.Errorf("term %q window %d: share %d stored fast at saving %d", td.Term, i, s, ev.Saving)
+				}
+			}
+			if m.Policy.MinSavingPercent == budget.PolicyBudget && 100*out.Budget.Traded > int64(m.Policy.BudgetPercent)*out.Budget.SumSmallest {
+				t.Errorf("term %q window %d: budget bound broken: traded %d of %d smallest bytes at %d%%", td.Term, i,
+					out.Budget.Traded, out.Budget.SumSmallest, m.Policy.BudgetPercent)
+			}
+		}
+	}
+	got, want := out, m.Outcome
+	if got.Windows != want.Windows || got.Bytes != want.Bytes || got.Budget.Eligible != want.Budget.Eligible ||
+		got.Budget.SumSmallest != want.Budget.SumSmallest || got.Budget.Traded != want.Budget.Traded ||
+		got.Budget.TradedCount != want.Budget.TradedCount {
+		t.Errorf("index %q: recounted outcome %+v, recorded %+v", m.Name, got, want)
+	}
+	if co := chooser.Outcome(); co.FinalShare != want.Budget.FinalShare || co.Allowance != want.Budget.Allowance {
+		t.Errorf("index %q: replayed share %d, allowance %d; recorded %d, %d", m.Name, co.FinalShare, co.Allowance, want.Budget.FinalShare, want.Budget.Allowance)
+	}
+	return out
+}
+
+// sizeOf returns the exact frame size of w under codec c (0 when c cannot encode it).
+func sizeOf(t *testing.T, enc *prx.Encoder, w *prx.Window, c prx.Codec) int {
+	t.Helper()
+	f, err := enc.EncodeCodec(w, c)
+	if err != nil {
+		if c == prx.CodecPFOR {
+			return 0
+		}
+		t.Fatalf("EncodeCodec %v: %v", c, err)
+	}
+	return len(f.Bytes)
+}

@@ -1,0 +1,322 @@
+package writer
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/prx"
+)
+
+// emitter turns one logical index's term stream (a PostingSource) into its
+// posting region and dictionary blocks. It is the only place where windows
+// are cut and encoded: every build path (in memory, spilled, compaction)
+// goes through it, so the index's prx.Encoder — and its budget — sees the
+// windows in the one canonical order: terms in byte order, windows
+// ascending.
+//
+// Per term (df known up front):
+//   - df < index.SlimMaxDF: all postings form one window. If the prx frame
+//     and the doc window (both without CRC) fit index.InlineMax bytes, the
+//     term is inline; otherwise slim: frame (with CRC), then doc window
+//     (with CRC) in the posting region.
+//   - df >= index.SlimMaxDF: windowed, windows of index.WindowDocs docs
+//     (index.WindowDocsLarge once df >= index.LargeDF).
+//   - A window prx refuses with ErrNeedsSplit is halved at a doc boundary
+//     (first half ceil(n/2) docs) and each half encoded in turn, recursively;
+//     a single-window term that had to be split becomes windowed.
+//
+// A windowed term's frames are written as they are built; only its doc
+// windows (a spool that moves to a temp file past docSpanMemory) and its
+// window refs wait for the prelude. At most one window's positions are ever
+// in memory.
+type emitter struct {
+	name     string // index name, for errors
+	docCount uint64 // documents in the segment; doc ids must be below it
+	enc      *prx.Encoder
+	out      *countWriter
+	postOff  uint64 // absolute offset of the posting region
+
+	dwe     index.DocWindowEncoder
+	win     prx.Window // the current window (all docs read for it)
+	docs    []uint32   // doc ids of win
+	sub     prx.Window // a split part of win
+	docBuf  []byte
+	refs    []index.WindowRef
+	docSpan *spool
+	winBase uint32 // base of the next doc window of a windowed term
+	prxLen  uint64 // prx bytes of the current term
+	lastDoc int64  // last doc read for the current term (-1 before the first)
+	term    []byte
+
+	bb       index.BlockBuilder
+	dict     *spool
+	compress func(dst, src []byte) []byte
+	blocks   []index.BlockInfo
+	first    [][]byte
+
+	meta index.IndexMeta // stats and section bytes, filled as terms go
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n uint64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += uint64(n)
+	return n, err
+}
+
+// run emits every term of src.
+func (e *emitter) run(src PostingSource) error {
+	var prev []byte
+	for first := true; ; first = false {
+		term, df, ok, err := src.NextTerm()
+		if err != nil {
+			return fmt.Errorf("writer: index %q: %w", e.name, err)
+		}
+		if !ok {
+			break
+		}
+		if !first && bytes.Compare(term, prev) <= 0 {
+			return errs.Invalidf("writer: index %q: term %q after %q (terms must ascend)", e.name, term, prev)
+		}
+		if df == 0 || df > e.docCount {
+			return errs.Invalidf("writer: index %q: term %q: df %d with %d documents", e.name, term, df, e.docCount)
+		}
+		e.term = append(e.term[:0], term...)
+		if err := e.emitTerm(src, df); err != nil {
+			return err
+		}
+		prev = append(prev[:0], e.term...)
+	}
+	if e.bb.Count() > 0 {
+		return e.flushBlock()
+	}
+	return nil
+}
+
+// readDocs reads up to n postings of the current term into win/docs.
+func (e *emitter) readDocs(src PostingSource, n uint64) error {
+	e.win.Reset()
+	e.docs = e.docs[:0]
+	last := e.lastDoc
+	for i := uint64(0); i < n; i++ {
+		doc, pos, ok, err := src.NextDoc()
+		if err != nil {
+			return fmt.Errorf("writer: index %q: term %q: %w", e.name, e.term, err)
+		}
+		if !ok {
+			return errs.Invalidf("writer: index %q: term %q: fewer postings than its df", e.name, e.term)
+		}
+		if int64(doc) <= last || uint64(doc) >= e.docCount {
+			return errs.Invalidf("writer: index %q: term %q: doc %d out of order or out of range (after %d, %d docs)", e.name, e.term, doc, last, e.docCount)
+		}
+		if len(pos) == 0 {
+			return errs.Invalidf("writer: index %q: term %q: doc %d without positions", e.name, e.term, doc)
+		}
+		last = int64(doc)
+		e.lastDoc = last
+		e.docs = append(e.docs, doc)
+		e.win.AppendDoc(pos)
+		e.meta.SumTTF += uint64(len(pos))
+	}
+	return nil
+}
+
+// endOfTerm checks that the source has no posting beyond the term's df.
+func (e *emitter) endOfTerm(src PostingSource) error {
+	_, _, ok, err := src.NextDoc()
+	if err != nil {
+		return fmt.Errorf("writer: index %q: term %q: %w", e.name, e.term, err)
+	}
+	if ok {
+		return errs.Invalidf("writer: index %q: term %q: more postings than its df", e.name, e.term)
+	}
+	return nil
+}
+
+func (e *emitter) emitTerm(src PostingSource, df uint64) error {
+	ent := index.Entry{DF: df}
+	ttf0 := e.meta.SumTTF
+	e.refs, e.winBase, e.prxLen, e.lastDoc = e.refs[:0], 0, 0, -1
+	start := e.out.n - e.postOff
+	if df < index.SlimMaxDF {
+		if err := e.readDocs(src, df); err != nil {
+			return err
+		}
+		if err := e.endOfTerm(src); err != nil {
+			return err
+		}
+		f, err := e.enc.Encode(&e.win)
+		switch {
+		case err == nil:
+			if err := e.single(f, &ent, start); err != nil {
+				return err
+			}
+		case errors.Is(err, prx.ErrNeedsSplit):
+			mid := (len(e.docs) + 1) / 2
+			if err := e.encodeWindows(0, mid); err != nil {
+				return err
+			}
+			if err := e.encodeWindows(mid, len(e.docs)); err != nil {
+				return err
+			}
+			if err := e.finishWindowed(&ent, start); err != nil {
+				return err
+			}
+		default:
+			return e.encodeErr(err, 0)
+		}
+	} else {
+		size := uint64(index.WindowDocs)
+		if df >= index.LargeDF {
+			size = index.WindowDocsLarge
+		}
+		for left := df; left > 0; {
+			n := min(left, size)
+			if err := e.readDocs(src, n); err != nil {
+				return err
+			}
+			if err := e.encodeWindows(0, len(e.docs)); err != nil {
+				return err
+			}
+			left -= n
+		}
+		if err := e.endOfTerm(src); err != nil {
+			return err
+		}
+		if err := e.finishWindowed(&ent, start); err != nil {
+			return err
+		}
+	}
+	ent.TTF = e.meta.SumTTF - ttf0
+	e.meta.TermCount++
+	e.meta.SumDF += df
+	return e.addEntry(&ent)
+}
+
+// single stores a term whose postings are one window: inline or slim.
+func (e *emitter) single(f prx.Frame, ent *index.Entry, start uint64) error {
+	e.docBuf = e.dwe.Append(e.docBuf[:0], e.docs, 0, false)
+	inl := f.Inline()
+	if len(e.docBuf)+len(inl) <= index.InlineMax {
+		ent.Class = index.ClassInline
+		ent.Docs, ent.Frame = e.docBuf, inl
+		e.meta.InlineTerms++
+		e.meta.DocBytes += uint64(len(e.docBuf))
+		e.meta.InlineFrameBytes += uint64(len(inl))
+		return nil
+	}
+	if _, err := e.out.Write(f.Bytes); err != nil {
+		return err
+	}
+	e.docBuf = e.dwe.Append(e.docBuf[:0], e.docs, 0, true)
+	if _, err := e.out.Write(e.docBuf); err != nil {
+		return err
+	}
+	ent.Class = index.ClassSlim
+	ent.Offset, ent.PrxLen, ent.DocLen = start, uint64(len(f.Bytes)), uint64(len(e.docBuf))
+	e.meta.SlimTerms++
+	e.meta.PrxBytes += ent.PrxLen
+	e.meta.DocBytes += ent.DocLen
+	return nil
+}
+
+// encodeWindows encodes docs [lo, hi) of the current window as windows of a
+// windowed term, halving (first half ceil(n/2) docs) while prx asks for a split.
+func (e *emitter) encodeWindows(lo, hi int) error {
+	w := e.view(lo, hi)
+	f, err := e.enc.Encode(w)
+	if errors.Is(err, prx.ErrNeedsSplit) && hi-lo > 1 {
+		mid := lo + (hi-lo+1)/2
+		if err := e.encodeWindows(lo, mid); err != nil {
+			return err
+		}
+		return e.encodeWindows(mid, hi)
+	}
+	if err != nil {
+		return e.encodeErr(err, len(e.refs))
+	}
+	if _, err := e.out.Write(f.Bytes); err != nil {
+		return err
+	}
+	e.docBuf = e.dwe.Append(e.docBuf[:0], e.docs[lo:hi], e.winBase, true)
+	if _, err := e.docSpan.Write(e.docBuf); err != nil {
+		return err
+	}
+	last := e.docs[hi-1]
+	e.refs = append(e.refs, index.WindowRef{LastDoc: last, Docs: uint32(hi - lo), DocLen: uint32(len(e.docBuf)), PrxLen: uint32(len(f.Bytes))})
+	e.winBase = last + 1
+	e.prxLen += uint64(len(f.Bytes))
+	return nil
+}
+
+// view returns docs [lo, hi) of the current window as a window.
+func (e *emitter) view(lo, hi int) *prx.Window {
+	if lo == 0 && hi == e.win.Docs() {
+		return &e.win
+	}
+	o := e.win.Offsets
+	base := o[lo]
+	e.sub.Offsets = e.sub.Offsets[:0]
+	for _, v := range o[lo : hi+1] {
+		e.sub.Offsets = append(e.sub.Offsets, v-base)
+	}
+	e.sub.Positions = e.win.Positions[base:o[hi]]
+	return &e.sub
+}
+
+// finishWindowed writes the prelude and the doc windows of a windowed term.
+func (e *emitter) finishWindowed(ent *index.Entry, start uint64) error {
+	e.docBuf = index.AppendPrelude(e.docBuf[:0], e.refs)
+	if _, err := e.out.Write(e.docBuf); err != nil {
+		return err
+	}
+	if err := e.docSpan.copyTo(e.out); err != nil {
+		return err
+	}
+	pre := uint64(len(e.docBuf))
+	ent.Class = index.ClassWindowed
+	ent.Offset, ent.PrxLen, ent.DocLen = start, e.prxLen, pre+uint64(e.docSpan.Len())
+	e.meta.WindowedTerms++
+	e.meta.PrxBytes += ent.PrxLen
+	e.meta.DocBytes += ent.DocLen
+	e.meta.PreludeBytes += pre
+	return e.docSpan.reset()
+}
+
+func (e *emitter) encodeErr(err error, window int) error {
+	return fmt.Errorf("writer: index %q: term %q: window %d: %w", e.name, e.term, window, err)
+}
+
+// addEntry adds the term's entry to the current dict block.
+func (e *emitter) addEntry(ent *index.Entry) error {
+	e.bb.Add(e.term, ent)
+	if e.bb.PlainLen() >= index.BlockTarget {
+		return e.flushBlock()
+	}
+	return nil
+}
+
+func (e *emitter) flushBlock() error {
+	first := bytes.Clone(e.bb.FirstTerm())
+	if first == nil {
+		first = []byte{}
+	}
+	stored, info := e.bb.Finish(e.compress)
+	info.Offset = uint64(e.dict.Len())
+	if _, err := e.dict.Write(stored); err != nil {
+		return err
+	}
+	e.blocks = append(e.blocks, info)
+	e.first = append(e.first, first)
+	e.bb.Reset()
+	return nil
+}

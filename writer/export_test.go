@@ -1,0 +1,27 @@
+package writer
+
+// Test-only access to the fault injection hook (this file is compiled only
+// into the package's tests).
+
+// Faults configures failures injected into one build.
+type Faults struct {
+	FailAfter  int64 // fail the write that takes the bytes written to all files past this (< 0: never)
+	FailSync   bool
+	FailRename bool
+	CorruptRun bool
+	SpoolLimit int // > 0: spool the dict region and doc spans to temp files beyond this many bytes
+	f          *faults
+}
+
+// WithFaults returns o with the faults armed; read the outcome with Fired.
+func WithFaults(o Options, fl *Faults) Options {
+	fl.f = &faults{failAfter: fl.FailAfter, failSync: fl.FailSync, failRename: fl.FailRename, corruptRun: fl.CorruptRun, spoolLimit: fl.SpoolLimit}
+	o.faults = fl.f
+	return o
+}
+
+// Fired reports whether an injected fault fired.
+func (fl *Faults) Fired() bool { return fl.f.failed }
+
+// Written returns the bytes written to all files of the build.
+func (fl *Faults) Written() int64 { return fl.f.written }

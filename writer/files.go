@@ -1,0 +1,184 @@
+package writer
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// Temp file name prefixes. Every file a build creates carries one of them, so
+// a crashed build's leftovers are easy to find.
+const (
+	tmpPrefix   = ".snii-tmp-"   // the segment being written, in the destination directory
+	runPrefix   = ".snii-run-"   // spilled runs, in the temp dir
+	spoolPrefix = ".snii-spool-" // dict region / doc span overflow, in the temp dir
+)
+
+// faults injects failures into a build. Only this package's tests set it
+// (through the unexported Options.faults); a nil *faults injects nothing.
+type faults struct {
+	failAfter  int64 // fail the write that takes the bytes written to all files past failAfter (< 0: never)
+	written    int64 // bytes written so far, over all files
+	failSync   bool  // the segment's fsync fails
+	failRename bool  // the rename into place fails
+	corruptRun bool  // flip a byte of the run file before the merge reads it
+	spoolLimit int   // > 0: spools keep at most this many bytes in memory (forces spool files)
+	failed     bool  // a fault fired
+}
+
+var errInjected = errors.New("writer: injected fault")
+
+// tempFile is a file the build creates and removes: written at its end with
+// positional writes (so it can be truncated and rewritten) and read with
+// ReadAt.
+type tempFile struct {
+	f      *os.File
+	path   string
+	size   int64
+	faults *faults
+}
+
+func createTemp(dir, prefix string, fl *faults) (*tempFile, error) {
+	f, err := os.CreateTemp(dir, prefix+"*")
+	if err != nil {
+		return nil, fmt.Errorf("writer: create temp file in %s: %w", dir, err)
+	}
+	return &tempFile{f: f, path: f.Name(), faults: fl}, nil
+}
+
+// Write appends p at the end of the file.
+func (t *tempFile) Write(p []byte) (int, error) {
+	q := p
+	var injected bool
+	if fl := t.faults; fl != nil && fl.failAfter >= 0 {
+		if left := fl.failAfter - fl.written; int64(len(p)) > left {
+			q, injected = p[:max(left, 0)], true
+		}
+	}
+	n, err := t.f.WriteAt(q, t.size)
+	t.size += int64(n)
+	if t.faults != nil {
+		t.faults.written += int64(n)
+	}
+	if err == nil && injected {
+		t.faults.failed = true
+		err = errInjected
+	}
+	if err != nil {
+		return n, fmt.Errorf("writer: write %s: %w", filepath.Base(t.path), err)
+	}
+	return n, nil
+}
+
+func (t *tempFile) ReadAt(p []byte, off int64) (int, error) { return t.f.ReadAt(p, off) }
+
+// truncate empties the file.
+func (t *tempFile) truncate() error {
+	t.size = 0
+	if err := t.f.Truncate(0); err != nil {
+		return fmt.Errorf("writer: truncate %s: %w", filepath.Base(t.path), err)
+	}
+	return nil
+}
+
+// remove closes and deletes the file; it is safe to call twice.
+func (t *tempFile) remove() error {
+	if t == nil || t.f == nil {
+		return nil
+	}
+	cerr := t.f.Close()
+	rerr := os.Remove(t.path)
+	t.f = nil
+	if rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+		return fmt.Errorf("writer: remove %s: %w", t.path, rerr)
+	}
+	if cerr != nil && !errors.Is(cerr, os.ErrClosed) {
+		return fmt.Errorf("writer: close %s: %w", t.path, cerr)
+	}
+	return nil
+}
+
+// spool holds bytes that must be written later (a dict region, the doc
+// span of a windowed term): in memory up to limit, then in a temp file.
+type spool struct {
+	mem    []byte
+	limit  int
+	f      *tempFile
+	bw     *bufio.Writer
+	n      int64
+	create func() (*tempFile, error)
+}
+
+func (s *spool) Write(p []byte) (int, error) {
+	if s.f == nil && len(s.mem)+len(p) <= s.limit {
+		s.mem = append(s.mem, p...)
+		s.n += int64(len(p))
+		return len(p), nil
+	}
+	if s.f == nil {
+		f, err := s.create()
+		if err != nil {
+			return 0, err
+		}
+		s.f = f
+		s.bw = bufio.NewWriterSize(f, 64<<10)
+	}
+	if s.f.size == 0 && s.bw.Buffered() == 0 && len(s.mem) > 0 {
+		if _, err := s.bw.Write(s.mem); err != nil {
+			return 0, err
+		}
+		s.mem = s.mem[:0]
+	}
+	n, err := s.bw.Write(p)
+	s.n += int64(n)
+	return n, err
+}
+
+// Len returns the bytes spooled.
+func (s *spool) Len() int64 { return s.n }
+
+// copyTo writes the spooled bytes to dst.
+func (s *spool) copyTo(dst io.Writer) error {
+	if s.f == nil || (s.f.size == 0 && s.bw.Buffered() == 0) {
+		_, err := dst.Write(s.mem)
+		return err
+	}
+	if err := s.bw.Flush(); err != nil {
+		return err
+	}
+	if _, err := io.Copy(dst, io.NewSectionReader(s.f, 0, s.f.size)); err != nil {
+		return fmt.Errorf("writer: copy spool %s: %w", filepath.Base(s.f.path), err)
+	}
+	return nil
+}
+
+// reset empties the spool, keeping its memory and file.
+func (s *spool) reset() error {
+	s.mem = s.mem[:0]
+	s.n = 0
+	if s.f != nil {
+		s.bw.Reset(s.f)
+		return s.f.truncate()
+	}
+	return nil
+}
+
+// syncDir makes a rename in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("writer: open directory %s: %w", dir, err)
+	}
+	serr := d.Sync()
+	cerr := d.Close()
+	if serr != nil {
+		return fmt.Errorf("writer: sync directory %s: %w", dir, serr)
+	}
+	if cerr != nil {
+		return fmt.Errorf("writer: close directory %s: %w", dir, cerr)
+	}
+	return nil
+}

@@ -1,0 +1,77 @@
+package writer_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/writer"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/writer")
+
+const goldenDir = "../testdata/writer"
+
+// goldenDocs is a tiny corpus that still reaches every term class: inline
+// (most terms), slim (positions that do not fit inline), and
+// windowed (a term in >= 512 documents), in two fields.
+func goldenDocs() []writer.Document {
+	var docs []writer.Document
+	docs = append(docs,
+		writer.Doc("text", "Connection reset by peer", "host", "db-1"),
+		writer.Doc("text", "GET /index.html 200", "host", "web-1"),
+		writer.Doc("text", "connection timed out after 30s"),
+		writer.Doc("host", "db-2"),
+		writer.Doc(),
+	)
+	var big []byte
+	for i := 0; i < 400; i++ {
+		for j := 0; j < i*37%23; j++ {
+			big = append(big, "f "...)
+		}
+		big = append(big, "slim "...) // irregular positions: too big for inline
+	}
+	docs = append(docs, writer.Doc("text", string(big)))
+	for i := 0; i < 520; i++ {
+		docs = append(docs, writer.Doc("text", "tick"))
+	}
+	return docs
+}
+
+// TestGolden pins the bytes of a tiny segment. Run with -update after an
+// intended format change, and review the diff of the decoded dump.
+func TestGolden(t *testing.T) {
+	o := writer.DefaultOptions("text")
+	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: index.AnalyzerKeyword})
+	docs := goldenDocs()
+	path, _ := build(t, t.TempDir(), "tiny.snii", o, docs)
+	got := readFile(t, path)
+	seg := checkAgainstOracle(t, path, o, docs)
+	m := seg.index(t, "text").Meta
+	if m.InlineTerms == 0 || m.SlimTerms == 0 || m.WindowedTerms == 0 {
+		t.Errorf("golden corpus misses a class: %d inline, %d slim, %d windowed", m.InlineTerms, m.SlimTerms, m.WindowedTerms)
+	}
+	golden := filepath.Join(goldenDir, "tiny.snii")
+	if *update {
+		if err := os.MkdirAll(goldenDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -run TestGolden -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		n := 0
+		for n < len(got) && n < len(want) && got[n] == want[n] {
+			n++
+		}
+		t.Errorf("segment (%d bytes) differs from %s (%d bytes) at offset %d", len(got), golden, len(want), n)
+	}
+}

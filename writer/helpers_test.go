@@ -1,0 +1,257 @@
+package writer_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/writer"
+)
+
+// build writes docs into dir/name with o and returns the path and the stats.
+func build(t testing.TB, dir, name string, o writer.Options, docs []writer.Document) (string, writer.Stats) {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	w, err := writer.Create(path, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range docs {
+		id, err := w.Add(d)
+		if err != nil {
+			t.Fatalf("Add doc %d: %v", i, err)
+		}
+		if id != uint32(i) {
+			t.Fatalf("Add doc %d: got id %d", i, id)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	return path, w.Stats()
+}
+
+func readFile(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// oracle computes the expected postings of every field by analyzing the
+// documents directly: field → term → postings.
+func oracle(t testing.TB, o writer.Options, docs []writer.Document) (map[string]map[string][]posting, map[string]uint64) {
+	t.Helper()
+	out := make(map[string]map[string][]posting)
+	with := make(map[string]uint64)
+	ans := make(map[string]index.Analyzer)
+	for _, f := range o.Fields {
+		an, err := index.NewAnalyzer(f.Analyzer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ans[f.Name] = an
+		out[f.Name] = make(map[string][]posting)
+	}
+	for id, d := range docs {
+		pos := make(map[string]map[string][]uint32)
+		next := make(map[string]uint64)
+		seen := make(map[string]bool)
+		for _, f := range d.Fields {
+			for _, v := range f.Values {
+				if seen[f.Name] {
+					next[f.Name] += index.ValueGap
+				}
+				seen[f.Name] = true
+				base := next[f.Name]
+				n := ans[f.Name].Analyze(v, func(term []byte, p uint32) {
+					if pos[f.Name] == nil {
+						pos[f.Name] = make(map[string][]uint32)
+					}
+					pos[f.Name][string(term)] = append(pos[f.Name][string(term)], uint32(base)+p)
+				})
+				next[f.Name] += uint64(n)
+			}
+		}
+		for field, terms := range pos {
+			with[field]++
+			for term, ps := range terms {
+				out[field][term] = append(out[field][term], posting{Doc: uint32(id), Pos: ps})
+			}
+		}
+	}
+	return out, with
+}
+
+// checkAgainstOracle decodes the segment at path and compares every index
+// with the oracle, its stats and its recounted codec outcome.
+func checkAgainstOracle(t *testing.T, path string, o writer.Options, docs []writer.Document) *segDump {
+	t.Helper()
+	seg := dumpFile(t, path)
+	want, with := oracle(t, o, docs)
+	if seg.DocCount != uint64(len(docs)) {
+		t.Errorf("doc count %d, want %d", seg.DocCount, len(docs))
+	}
+	if len(seg.Indexes) != len(o.Fields) {
+		t.Fatalf("%d indexes, want %d", len(seg.Indexes), len(o.Fields))
+	}
+	for _, f := range o.Fields {
+		d := seg.index(t, f.Name)
+		comparePostings(t, f.Name, want[f.Name], d.postings())
+		if d.Meta.DocsWithField != with[f.Name] {
+			t.Errorf("index %q: docs with field %d, want %d", f.Name, d.Meta.DocsWithField, with[f.Name])
+		}
+		an := f.Analyzer
+		if an == "" {
+			an = index.AnalyzerStandard
+		}
+		if d.Meta.Analyzer != an {
+			t.Errorf("index %q: analyzer %q, want %q", f.Name, d.Meta.Analyzer, an)
+		}
+		checkClasses(t, d)
+		recount(t, d)
+	}
+	return seg
+}
+
+// comparePostings reports the terms whose postings differ (cmp.Diff is
+// only used on those: it is far too slow for a whole index).
+func comparePostings(t *testing.T, name string, want, got map[string][]posting) {
+	t.Helper()
+	bad := 0
+	for term, w := range want {
+		if g, ok := got[term]; !ok || !equalPostings(w, g) {
+			if bad++; bad <= 5 {
+				t.Errorf("index %q term %q: postings differ (-want +got):\n%.2000s", name, term, cmp.Diff(w, g))
+			}
+		}
+	}
+	for term := range got {
+		if _, ok := want[term]; !ok {
+			if bad++; bad <= 5 {
+				t.Errorf("index %q: unexpected term %q", name, term)
+			}
+		}
+	}
+	if bad > 5 {
+		t.Errorf("index %q: %d terms differ in all", name, bad)
+	}
+}
+
+// checkClasses checks each term's class and window sizes against the rules.
+func checkClasses(t *testing.T, d *indexDump) {
+	t.Helper()
+	lim := d.Meta.Limits
+	for _, td := range d.Terms {
+		e := &td.Entry
+		switch e.Class {
+		case index.ClassInline:
+			if e.DF >= index.SlimMaxDF || len(e.Docs)+len(e.Frame) > index.InlineMax {
+				t.Errorf("term %q: inline with df %d, %d bytes", td.Term, e.DF, len(e.Docs)+len(e.Frame))
+			}
+		case index.ClassSlim:
+			if e.DF >= index.SlimMaxDF {
+				t.Errorf("term %q: slim with df %d", td.Term, e.DF)
+			}
+			fr := td.Frames[0]
+			if inl := fr.stored - 4; docWindowLen(td, false)+inl <= index.InlineMax {
+				t.Errorf("term %q: slim but fits inline (%d + %d bytes)", td.Term, docWindowLen(td, false), inl)
+			}
+		case index.ClassWindowed:
+			size := uint32(index.WindowDocs)
+			if e.DF >= index.LargeDF {
+				size = index.WindowDocsLarge
+			}
+			if e.DF < index.SlimMaxDF {
+				size = uint32(e.DF)
+				if len(td.Windows) < 2 {
+					t.Errorf("term %q: windowed with df %d and %d window(s)", td.Term, e.DF, len(td.Windows))
+				}
+			}
+			for i, w := range td.Windows {
+				p := len(td.Frames[i].window.Positions)
+				if w.Docs > size || int(w.Docs) > lim.MaxDocs || p > lim.MaxPositions || td.Frames[i].plainLen > lim.MaxBytes {
+					t.Errorf("term %q window %d: %d docs, %d positions (size %d, limits %+v)", td.Term, i, w.Docs, p, size, lim)
+				}
+			}
+		}
+	}
+}
+
+func docWindowLen(td termDump, withCRC bool) int {
+	docs := make([]uint32, len(td.Postings))
+	for i, p := range td.Postings {
+		docs[i] = p.Doc
+	}
+	return len(index.AppendDocWindow(nil, docs, 0, withCRC))
+}
+
+// genDocs generates n log-like documents: a Zipf vocabulary (so a few terms
+// are in almost every document and many in one), numbers, hex ids, a second
+// field with a handful of hosts, and a field present in some documents only.
+func genDocs(seed uint64, n int) []writer.Document {
+	r := rand.New(rand.NewPCG(seed, 42))
+	vocab := make([]string, 5000)
+	for i := range vocab {
+		vocab[i] = fmt.Sprintf("w%x", i*7919%100003)
+	}
+	zipf := rand.NewZipf(r, 1.2, 1, uint64(len(vocab)-1))
+	hosts := []string{"db-1", "db-2", "web-1", "cache-1", "queue-1"}
+	levels := []string{"INFO", "WARN", "ERROR", "DEBUG"}
+	docs := make([]writer.Document, n)
+	var sb strings.Builder
+	for i := range docs {
+		sb.Reset()
+		fmt.Fprintf(&sb, "2026-11-30T07:%02d:%02d %s ", r.IntN(60), r.IntN(60), levels[r.IntN(len(levels))])
+		words := 3 + r.IntN(25)
+		for j := 0; j < words; j++ {
+			switch r.IntN(12) {
+			case 0:
+				fmt.Fprintf(&sb, "id=%016x ", r.Uint64())
+			case 1:
+				fmt.Fprintf(&sb, "%d ", r.IntN(100000))
+			default:
+				sb.WriteString(vocab[zipf.Uint64()])
+				sb.WriteByte(' ')
+			}
+		}
+		if r.IntN(4) == 0 {
+			sb.WriteString("connection reset by peer")
+		}
+		d := writer.Doc("text", sb.String(), "host", hosts[r.IntN(len(hosts))])
+		if r.IntN(3) == 0 {
+			d.Fields = append(d.Fields, writer.Field{Name: "title", Values: []string{"job " + vocab[r.IntN(50)], "retry " + fmt.Sprint(r.IntN(5))}})
+		}
+		docs[i] = d
+	}
+	return docs
+}
+
+func genOptions() writer.Options {
+	o := writer.DefaultOptions("text", "title")
+	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: index.AnalyzerKeyword})
+	return o
+}
+
+// listDir returns the names in dir, sorted.
+func listDir(t testing.TB, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	slices.Sort(names)
+	return names
+}

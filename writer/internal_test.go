@@ -1,0 +1,250 @@
+package writer
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/snii-go/snii/internal/errs"
+)
+
+// TestPoolStreams interleaves writes to many streams (crossing slice levels
+// and blocks) and reads each back.
+func TestPoolStreams(t *testing.T) {
+	var cache blockCache
+	p := bytePool{cache: &cache}
+	r := rand.New(rand.NewPCG(1, 2))
+	const n = 200
+	streams := make([]stream, n)
+	want := make([][]byte, n)
+	for i := range streams {
+		if !p.newStream(&streams[i]) {
+			t.Fatal("newStream")
+		}
+	}
+	for k := 0; k < 20000; k++ {
+		i := r.IntN(n)
+		if i%10 == 0 { // a few big streams reach the top slice level
+			i = 0
+		}
+		b := make([]byte, 1+r.IntN(40))
+		for j := range b {
+			b[j] = byte(r.Uint32())
+		}
+		if !p.write(&streams[i], b) {
+			t.Fatal("write")
+		}
+		want[i] = append(want[i], b...)
+	}
+	for i := range streams {
+		rd := p.reader(&streams[i])
+		var got []byte
+		for c := rd.chunk(); c != nil; c = rd.chunk() {
+			got = append(got, c...)
+		}
+		if !bytes.Equal(got, want[i]) {
+			t.Fatalf("stream %d: read %d bytes, wrote %d", i, len(got), len(want[i]))
+		}
+	}
+	if len(p.blocks) < 2 || streams[0].level != maxLevel {
+		t.Errorf("test did not cross blocks (%d) or reach the top level (%d)", len(p.blocks), streams[0].level)
+	}
+	used := len(p.blocks)
+	p.reset()
+	if int64(len(cache.free))*blockSize != cache.allocated || len(cache.free) < used {
+		t.Errorf("reset: %d free blocks of %d mapped bytes, %d were used", len(cache.free), cache.allocated, used)
+	}
+	if err := cache.close(); err != nil || cache.allocated != 0 {
+		t.Errorf("close: %v, %d bytes still mapped", err, cache.allocated)
+	}
+}
+
+// fillBuffer adds docs to a term buffer: doc i has the terms of terms(i).
+func fillBuffer(t *testing.T, b *termBuffer, first, n int, terms func(doc int) []string) {
+	t.Helper()
+	for d := first; d < first+n; d++ {
+		for pos, term := range terms(d) {
+			if !b.add([]byte(term), uint32(pos*3)) {
+				t.Fatal("add")
+			}
+		}
+		if _, ok := b.finishDoc(uint32(d)); !ok {
+			t.Fatal("finishDoc")
+		}
+	}
+}
+
+func drain(t *testing.T, s PostingSource) string {
+	t.Helper()
+	var sb bytes.Buffer
+	for {
+		term, df, ok, err := s.NextTerm()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			return sb.String()
+		}
+		fmt.Fprintf(&sb, "%s/%d:", term, df)
+		for {
+			doc, pos, ok, err := s.NextDoc()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				break
+			}
+			fmt.Fprintf(&sb, " %d%v", doc, pos)
+		}
+		sb.WriteByte('\n')
+	}
+}
+
+func docTerms(d int) []string {
+	ts := []string{"all", fmt.Sprintf("t%d", d%7), fmt.Sprintf("u%d", d)}
+	if d%3 == 0 {
+		ts = append(ts, "all", fmt.Sprintf("t%d", d%7))
+	}
+	return ts
+}
+
+// TestRunsAndMerge: the merge of spilled runs and the in-memory remainder
+// yields exactly what one unspilled buffer yields.
+func TestRunsAndMerge(t *testing.T) {
+	var cache blockCache
+	seed := maphash.MakeSeed()
+	ref := newTermBuffer(&cache, seed)
+	fillBuffer(t, ref, 0, 300, docTerms)
+	want := drain(t, newMemSource(ref, ref.sortedIDs(nil)))
+
+	f, err := createTemp(t.TempDir(), runPrefix, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.remove()
+	b := newTermBuffer(&cache, seed)
+	var srcs []PostingSource
+	for start := 0; start < 300; start += 70 {
+		fillBuffer(t, b, start, min(70, 300-start), docTerms)
+		if start+70 >= 300 {
+			srcs = append(srcs, newMemSource(b, b.sortedIDs(nil)))
+			break
+		}
+		off := f.size
+		if _, err := writeRunSection(newBlockWriter(f, nil), b, nil); err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, newRunSource(f, section{off, f.size - off}, fmt.Sprintf("run %d", len(srcs))))
+		b.reset()
+	}
+	if got := drain(t, newMergeSource(srcs)); got != want {
+		t.Errorf("merged runs differ:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestRunCorruption flips every byte of a small run in turn: each flip is
+// reported as corruption (never a panic, never silently accepted).
+func TestRunCorruption(t *testing.T) {
+	var cache blockCache
+	b := newTermBuffer(&cache, maphash.MakeSeed())
+	fillBuffer(t, b, 0, 20, docTerms)
+	f, err := createTemp(t.TempDir(), runPrefix, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.remove()
+	if _, err := writeRunSection(newBlockWriter(f, nil), b, nil); err != nil {
+		t.Fatal(err)
+	}
+	orig := make([]byte, f.size)
+	if _, err := f.ReadAt(orig, 0); err != nil {
+		t.Fatal(err)
+	}
+	read := func(data []byte) error {
+		s := newRunSource(bytes.NewReader(data), section{0, int64(len(data))}, "run")
+		for {
+			_, _, ok, err := s.NextTerm()
+			if err != nil || !ok {
+				return err
+			}
+			for {
+				_, _, ok, err := s.NextDoc()
+				if err != nil {
+					return err
+				}
+				if !ok {
+					break
+				}
+			}
+		}
+	}
+	if err := read(orig); err != nil {
+		t.Fatal(err)
+	}
+	for i := range orig {
+		data := bytes.Clone(orig)
+		data[i] ^= 0x10
+		if err := read(data); !errors.Is(err, errs.Corrupt) {
+			t.Fatalf("flip at %d: %v", i, err)
+		}
+	}
+	for n := 0; n < len(orig); n += 7 {
+		if err := read(orig[:n]); !errors.Is(err, errs.Corrupt) {
+			t.Fatalf("truncated to %d: %v", n, err)
+		}
+	}
+}
+
+// TestMergeOrderCheck: sources whose doc ranges overlap are rejected.
+func TestMergeOrderCheck(t *testing.T) {
+	var cache blockCache
+	seed := maphash.MakeSeed()
+	a, b := newTermBuffer(&cache, seed), newTermBuffer(&cache, seed)
+	fillBuffer(t, a, 5, 3, docTerms)
+	fillBuffer(t, b, 0, 3, docTerms)
+	m := newMergeSource([]PostingSource{newMemSource(a, a.sortedIDs(nil)), newMemSource(b, b.sortedIDs(nil))})
+	for {
+		_, _, ok, err := m.NextTerm()
+		if err != nil {
+			if !errors.Is(err, errs.Corrupt) {
+				t.Fatalf("error %v, want corruption", err)
+			}
+			return
+		}
+		if !ok {
+			t.Fatal("overlapping sources merged without an error")
+		}
+		for {
+			_, _, ok, err := m.NextDoc()
+			if err != nil {
+				if !errors.Is(err, errs.Corrupt) {
+					t.Fatalf("error %v, want corruption", err)
+				}
+				return
+			}
+			if !ok {
+				break
+			}
+		}
+	}
+}
+
+// TestTermBufferMemory: the accounting grows with the data and a reset
+// returns the pool to the cache.
+func TestTermBufferMemory(t *testing.T) {
+	var cache blockCache
+	b := newTermBuffer(&cache, maphash.MakeSeed())
+	m0 := b.memory()
+	fillBuffer(t, b, 0, 5000, docTerms)
+	m1 := b.memory()
+	if m1 <= m0 || b.pool.size() < 5000*16 {
+		t.Errorf("memory %d → %d, pool %d", m0, m1, b.pool.size())
+	}
+	b.reset()
+	if b.pool.size() != 0 || !b.empty() || len(cache.free) == 0 {
+		t.Errorf("after reset: pool %d, empty %v, free blocks %d", b.pool.size(), b.empty(), len(cache.free))
+	}
+}

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package writer
+
+// mapRaw returns n bytes of zeroed memory (on the Go heap on this platform).
+func mapRaw(n int) ([]byte, error) { return make([]byte, n), nil }
+
+// unmapRaw releases memory from mapRaw (the garbage collector does, here).
+func unmapRaw([]byte) error { return nil }

@@ -1,0 +1,16 @@
+//go:build unix
+
+package writer
+
+import "golang.org/x/sys/unix"
+
+// mapRaw returns n bytes of zeroed memory outside the Go heap (an anonymous
+// private mapping). The term buffer keeps its pool there, so the garbage
+// collector's heap goal (twice the live heap by default) does not double the
+// buffer's footprint; the memory holds no Go pointers.
+func mapRaw(n int) ([]byte, error) {
+	return unix.Mmap(-1, 0, n, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
+}
+
+// unmapRaw releases memory from mapRaw.
+func unmapRaw(b []byte) error { return unix.Munmap(b) }

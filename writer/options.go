@@ -1,0 +1,125 @@
+package writer
+
+import (
+	"slices"
+
+	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/prx"
+)
+
+// DefaultMemoryLimit is the term buffer's memory limit when Options.MemoryLimit is 0.
+const DefaultMemoryLimit = 256 << 20
+
+// MaxZstdLevel is the highest Options.ZstdLevel.
+const MaxZstdLevel = 4
+
+// FieldOptions declares one field; each field is one logical index of the segment.
+type FieldOptions struct {
+	Name     string // required, unique, non-empty
+	Analyzer string // "" = "standard"; see index.NewAnalyzer
+}
+
+// Options configure a segment build. The zero value is NOT the default (its
+// policy would be 0, the smallest frame, with no fields): start from
+// DefaultOptions. Two builds of the same documents with equal Options (apart
+// from MemoryLimit and TempDir, which never change the bytes) produce
+// byte-identical segments.
+type Options struct {
+	// Fields are the logical indexes, each with its analyzer. Required; names
+	// unique and non-empty. Their order does not matter: indexes are written
+	// sorted by name.
+	Fields []FieldOptions
+	// MinSavingPercent is the codec policy of the .prx windows: -1 the
+	// per-index budget (default), 0 always the smallest frame, 1..100 a fixed
+	// share (store the faster frame when zstd saves less than this percent).
+	MinSavingPercent int
+	// BudgetPercent is the budget's allowance in percent of the eligible
+	// windows' smallest frames (default 8, 0..100). Used with MinSavingPercent -1.
+	BudgetPercent int
+	// ZstdLevel is the zstd level of .prx windows and dict blocks: 0 the
+	// library's default speed, 1 fastest .. 4 best compression.
+	ZstdLevel int
+	// MemoryLimit bounds the term buffers (bytes); above it they spill sorted
+	// runs to temp files. 0 = DefaultMemoryLimit (256 MiB). The segment's
+	// bytes do not depend on it.
+	MemoryLimit int64
+	// TempDir holds the spilled runs and spools; "" = the output file's directory.
+	TempDir string
+	// Limits bound one .prx window; zero fields = defaults; they may only be
+	// lowered. A window over a limit is split at doc boundaries; a single
+	// document over a limit fails the build.
+	Limits prx.Limits
+
+	faults *faults // test hook: injected failures (nil in production)
+}
+
+// DefaultOptions returns the default options for the given fields, each with
+// the standard analyzer: the budget policy with an 8% allowance, the default
+// zstd level, a 256 MiB memory limit and default window limits.
+func DefaultOptions(fields ...string) Options {
+	o := Options{MinSavingPercent: budget.PolicyBudget, BudgetPercent: budget.DefaultBudgetPercent}
+	for _, f := range fields {
+		o.Fields = append(o.Fields, FieldOptions{Name: f, Analyzer: index.AnalyzerStandard})
+	}
+	return o
+}
+
+// Policy returns the codec policy of the options.
+func (o *Options) Policy() budget.Policy {
+	return budget.Policy{MinSavingPercent: o.MinSavingPercent, BudgetPercent: o.BudgetPercent}
+}
+
+// normalize validates o and returns it with defaults filled in and fields
+// sorted by name (analyzer "" replaced by "standard").
+func (o Options) normalize() (Options, error) {
+	if len(o.Fields) == 0 {
+		return o, errs.Invalidf("writer: options: no fields")
+	}
+	fields := slices.Clone(o.Fields)
+	for i := range fields {
+		f := &fields[i]
+		if f.Name == "" {
+			return o, errs.Invalidf("writer: options: field %d has an empty name", i)
+		}
+		if f.Analyzer == "" {
+			f.Analyzer = index.AnalyzerStandard
+		}
+		if _, err := index.NewAnalyzer(f.Analyzer); err != nil {
+			return o, errs.Invalidf("writer: options: field %q: analyzer %q unknown", f.Name, f.Analyzer)
+		}
+	}
+	slices.SortFunc(fields, func(a, b FieldOptions) int {
+		switch {
+		case a.Name < b.Name:
+			return -1
+		case a.Name > b.Name:
+			return 1
+		}
+		return 0
+	})
+	for i := 1; i < len(fields); i++ {
+		if fields[i].Name == fields[i-1].Name {
+			return o, errs.Invalidf("writer: options: field %q declared twice", fields[i].Name)
+		}
+	}
+	o.Fields = fields
+	if err := o.Policy().Validate(); err != nil {
+		return o, errs.Invalidf("writer: options: %v", err)
+	}
+	if o.ZstdLevel < 0 || o.ZstdLevel > MaxZstdLevel {
+		return o, errs.Invalidf("writer: options: zstd level %d (want 0..%d)", o.ZstdLevel, MaxZstdLevel)
+	}
+	if o.MemoryLimit < 0 {
+		return o, errs.Invalidf("writer: options: memory limit %d", o.MemoryLimit)
+	}
+	if o.MemoryLimit == 0 {
+		o.MemoryLimit = DefaultMemoryLimit
+	}
+	if err := o.Limits.Validate(); err != nil {
+		return o, err
+	}
+	o.Limits = o.Limits.Normalize()
+	return o, nil
+}

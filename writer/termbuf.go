@@ -1,0 +1,284 @@
+package writer
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/maphash"
+	"math"
+	"slices"
+	"unsafe"
+)
+
+// termBuffer is the SPIMI buffer of one logical index: a hash table from term
+// bytes to a term id, a state per term, and the postings of each term as a
+// stream in the byte pool. A term's stream is a sequence of records, one per
+// document, in document order:
+//
+//	uvarint docDelta | uvarint posCount | posCount × uvarint posDelta
+//
+// docDelta is the doc id itself for the term's first record in the buffer,
+// otherwise doc - previous doc; the first position is absolute, later ones
+// are deltas. Terms, slices and states are never freed one by one: reset
+// returns everything at once after a spill.
+type termBuffer struct {
+	pool  bytePool
+	pages [][]termState // pageStates states each, one cache block per page; retained across resets
+	n     uint32        // terms in use
+	slots []uint64      // open addressing: hash<<32 | id+1; 0 = empty
+	seed  maphash.Seed
+
+	// per document scratch: the terms seen in the document (first-seen
+	// order) and, per term, a chain of its positions in docPos.
+	docTerms []uint32
+	docPos   []posLink
+	posBuf   []uint32
+	rec      []byte
+}
+
+// posLink is one position of the current document in a term's chain.
+type posLink struct {
+	pos  uint32
+	next int32 // index in docPos of the term's next position, -1 at the end
+}
+
+type termState struct {
+	s       stream
+	term    uint32 // pool address of the term bytes
+	lastDoc uint32
+	df      uint32 // records in the stream
+	head    int32  // first position in the current document (docPos index), -1 if none
+	tail    int32  // last position in the current document
+	termLen uint8
+}
+
+const (
+	stateSize    = int64(unsafe.Sizeof(termState{}))
+	pageStates   = blockSize / uint32(unsafe.Sizeof(termState{})) // states per page (one block)
+	minSlots     = 1 << 10
+	scratchLimit = 1 << 20 // per-document scratch above this is released after the document
+)
+
+func newTermBuffer(cache *blockCache, seed maphash.Seed) *termBuffer {
+	return &termBuffer{pool: bytePool{cache: cache}, seed: seed}
+}
+
+func (b *termBuffer) state(id uint32) *termState {
+	return &b.pages[id/pageStates][id%pageStates]
+}
+
+func (b *termBuffer) termBytes(id uint32) []byte {
+	st := b.state(id)
+	return b.pool.span(st.term, uint32(st.termLen))
+}
+
+// memory returns the bytes the buffer holds: pool blocks in use, state pages,
+// the hash table and the per-document scratch.
+func (b *termBuffer) memory() int64 {
+	return b.pool.size() + int64(len(b.pages))*blockSize + int64(len(b.slots))*8 +
+		int64(cap(b.docPos))*8 + int64(cap(b.docTerms))*4 + int64(cap(b.posBuf))*4 + int64(cap(b.rec))
+}
+
+// empty reports whether the buffer holds no postings.
+func (b *termBuffer) empty() bool { return b.n == 0 }
+
+// add records one token of the current document (positions ascending). It
+// returns false when the pool is full (4 GiB), the term is longer than a term
+// may be, or the document has 2^31 tokens.
+func (b *termBuffer) add(term []byte, pos uint32) bool {
+	id, ok := b.lookup(term)
+	if !ok || len(b.docPos) == math.MaxInt32 {
+		return false
+	}
+	st := b.state(id)
+	i := int32(len(b.docPos))
+	b.docPos = append(b.docPos, posLink{pos: pos, next: -1})
+	if st.head < 0 {
+		st.head = i
+		b.docTerms = append(b.docTerms, id)
+	} else {
+		b.docPos[st.tail].next = i
+	}
+	st.tail = i
+	return true
+}
+
+// lookup returns the id of term, inserting it when new.
+func (b *termBuffer) lookup(term []byte) (uint32, bool) {
+	if len(term) > 255 {
+		return 0, false
+	}
+	if len(b.slots) == 0 {
+		b.slots = make([]uint64, minSlots)
+	}
+	h := maphash.Bytes(b.seed, term)
+	h32 := uint32(h) ^ uint32(h>>32)
+	mask := uint32(len(b.slots) - 1)
+	for i := h32 & mask; ; i = (i + 1) & mask {
+		s := b.slots[i]
+		if s == 0 {
+			id, ok := b.newTerm(term)
+			if !ok {
+				return 0, false
+			}
+			b.slots[i] = uint64(h32)<<32 | uint64(id+1)
+			if 2*(b.n+1) > uint32(len(b.slots)) {
+				b.grow()
+			}
+			return id, true
+		}
+		if uint32(s>>32) == h32 {
+			id := uint32(s) - 1
+			if bytes.Equal(b.termBytes(id), term) {
+				return id, true
+			}
+		}
+	}
+}
+
+func (b *termBuffer) newTerm(term []byte) (uint32, bool) {
+	id := b.n
+	if int(id/pageStates) == len(b.pages) {
+		blk := b.pool.cache.get()
+		if blk == nil {
+			b.pool.full = true
+			return 0, false
+		}
+		b.pages = append(b.pages, unsafe.Slice((*termState)(unsafe.Pointer(unsafe.SliceData(blk))), pageStates))
+	}
+	st := b.state(id)
+	*st = termState{termLen: uint8(len(term)), head: -1, tail: -1}
+	if len(term) > 0 {
+		a, ok := b.pool.alloc(uint32(len(term)))
+		if !ok {
+			return 0, false
+		}
+		copy(b.pool.span(a, uint32(len(term))), term)
+		st.term = a
+	}
+	if !b.pool.newStream(&st.s) {
+		return 0, false
+	}
+	b.n++
+	return id, true
+}
+
+func (b *termBuffer) grow() {
+	old := b.slots
+	b.slots = make([]uint64, 2*len(old))
+	mask := uint32(len(b.slots) - 1)
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		i := uint32(s>>32) & mask
+		for b.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		b.slots[i] = s
+	}
+}
+
+// finishDoc appends the current document's records (one per distinct term)
+// to the terms' streams and returns the number of tokens it held.
+func (b *termBuffer) finishDoc(doc uint32) (tokens int, ok bool) {
+	for _, id := range b.docTerms {
+		st := b.state(id)
+		pos := b.posBuf[:0]
+		for i := st.head; i >= 0; i = b.docPos[i].next {
+			pos = append(pos, b.docPos[i].pos)
+		}
+		b.posBuf = pos
+		st.head, st.tail = -1, -1
+		delta := doc
+		if st.df > 0 {
+			delta = doc - st.lastDoc
+		}
+		rec := binary.AppendUvarint(b.rec[:0], uint64(delta))
+		rec = binary.AppendUvarint(rec, uint64(len(pos)))
+		var prev uint32
+		for _, p := range pos {
+			rec = binary.AppendUvarint(rec, uint64(p-prev))
+			prev = p
+		}
+		b.rec = rec
+		if !b.pool.write(&st.s, rec) {
+			return 0, false
+		}
+		st.df++
+		st.lastDoc = doc
+	}
+	tokens = len(b.docPos)
+	b.discardDoc()
+	return tokens, true
+}
+
+// discardDoc forgets the current document's tokens (terms it created stay,
+// with df 0, and are skipped by sortedIDs).
+func (b *termBuffer) discardDoc() {
+	for _, id := range b.docTerms {
+		st := b.state(id)
+		st.head, st.tail = -1, -1
+	}
+	b.docTerms, b.docPos = b.docTerms[:0], b.docPos[:0]
+	if cap(b.docPos) > scratchLimit/8 {
+		b.docPos, b.docTerms = nil, nil
+	}
+	if cap(b.posBuf) > scratchLimit/4 {
+		b.posBuf = nil
+	}
+	if cap(b.rec) > scratchLimit {
+		b.rec = nil
+	}
+}
+
+// sortedIDs returns the ids of the terms with postings, in term byte order.
+// It sorts (8-byte big-endian prefix, id) keys, so most comparisons touch
+// neither the term states nor the pool; equal prefixes compare the terms.
+func (b *termBuffer) sortedIDs(dst []uint32) []uint32 {
+	keys := make([]sortKey, 0, b.n)
+	for id := uint32(0); id < b.n; id++ {
+		if b.state(id).df > 0 {
+			var pfx [8]byte
+			copy(pfx[:], b.termBytes(id))
+			keys = append(keys, sortKey{pfx: binary.BigEndian.Uint64(pfx[:]), id: id})
+		}
+	}
+	slices.SortFunc(keys, func(x, y sortKey) int {
+		switch {
+		case x.pfx < y.pfx:
+			return -1
+		case x.pfx > y.pfx:
+			return 1
+		}
+		return bytes.Compare(b.termBytes(x.id), b.termBytes(y.id))
+	})
+	dst = dst[:0]
+	for _, k := range keys {
+		dst = append(dst, k.id)
+	}
+	return dst
+}
+
+type sortKey struct {
+	pfx uint64
+	id  uint32
+}
+
+// reset empties the buffer after a spill, keeping the table and the state
+// pages for reuse and returning the pool blocks to the shared cache.
+func (b *termBuffer) reset() {
+	b.pool.reset()
+	b.n = 0
+	clear(b.slots)
+}
+
+// release returns every block to the cache and drops the rest (after the
+// buffer's index has been written).
+func (b *termBuffer) release() {
+	b.pool.reset()
+	for _, p := range b.pages {
+		b.pool.cache.put(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(p))), blockSize))
+	}
+	b.n = 0
+	b.pages, b.slots, b.docTerms, b.docPos, b.posBuf, b.rec = nil, nil, nil, nil, nil, nil
+}

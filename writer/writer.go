@@ -1,0 +1,362 @@
+package writer
+
+import (
+	"fmt"
+	"hash/maphash"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/errs"
+)
+
+const (
+	// maxDocID is the largest doc id: a window's base (last doc + 1) must fit a uint32.
+	maxDocID = math.MaxUint32 - 1
+	// maxPosition is the largest position.
+	maxPosition = math.MaxUint32
+	// spillPoolBytes forces a spill before one index's pool nears its 4 GiB reach.
+	spillPoolBytes = 2 << 30
+)
+
+// Stats describe a build so far. Terms and BytesOut are known after Close.
+type Stats struct {
+	Docs         uint64 // documents added
+	Positions    uint64 // tokens indexed (over all fields)
+	BytesIn      int64  // bytes of field values analyzed
+	Spills       int    // sorted runs written to the run file
+	RunBytes     int64  // bytes of the run file
+	Buffered     int64  // memory held by the term buffers now
+	PeakBuffered int64  // the most memory the term buffers held after a document
+	Terms        uint64 // distinct terms over all logical indexes (after Close)
+	BytesOut     int64  // segment file size (after Close)
+}
+
+type writerState uint8
+
+const (
+	stateOpen writerState = iota
+	stateClosed
+	stateFailed
+)
+
+// Writer builds one segment file. Documents are added with Add and get doc
+// ids 0, 1, 2, … in order; Close writes the segment and publishes it
+// atomically at the path given to Create. A Writer is not safe for
+// concurrent use.
+type Writer struct {
+	path, dir string
+	opts      Options
+	fields    []*fieldState // sorted by name
+	byName    map[string]*fieldState
+	cache     blockCache
+
+	out    *tempFile   // the segment being written (destination directory)
+	runs   *tempFile   // all spilled runs (temp dir); nil before the first spill
+	spills [][]section // per spill, per field
+	temps  []*tempFile // every temp file, for cleanup
+
+	docs  uint64
+	stats Stats
+	state writerState
+	err   error
+
+	ids    []uint32 // scratch for spills
+	runBuf []byte
+}
+
+type fieldState struct {
+	opt      FieldOptions
+	an       index.Analyzer
+	buf      *termBuffer
+	docsWith uint64
+
+	// per document
+	next     uint64 // first position of the next value
+	seen     bool   // the field had a value in this document
+	overflow bool   // a position did not fit a uint32
+	full     bool   // the pool is full
+	emit     func(term []byte, pos uint32)
+}
+
+// Create starts a segment at path (replaced on Close if it exists). The
+// segment is written to a temp file in path's directory and renamed into
+// place by Close; nothing appears at path before that.
+func Create(path string, o Options) (*Writer, error) {
+	o, err := o.normalize()
+	if err != nil {
+		return nil, err
+	}
+	if path == "" {
+		return nil, errs.Invalidf("writer: empty path")
+	}
+	w := &Writer{path: path, dir: filepath.Dir(path), opts: o, byName: make(map[string]*fieldState)}
+	if w.opts.TempDir == "" {
+		w.opts.TempDir = w.dir
+	}
+	if fi, err := os.Stat(w.opts.TempDir); err != nil || !fi.IsDir() {
+		return nil, errs.Invalidf("writer: temp dir %s is not a directory", w.opts.TempDir)
+	}
+	seed := maphash.MakeSeed()
+	for _, f := range o.Fields {
+		an, err := index.NewAnalyzer(f.Analyzer)
+		if err != nil {
+			return nil, err
+		}
+		fs := &fieldState{opt: f, an: an, buf: newTermBuffer(&w.cache, seed)}
+		fs.emit = fs.add
+		w.fields = append(w.fields, fs)
+		w.byName[f.Name] = fs
+	}
+	out, err := createTemp(w.dir, tmpPrefix, o.faults)
+	if err != nil {
+		return nil, err
+	}
+	w.out = out
+	w.temps = append(w.temps, out)
+	return w, nil
+}
+
+// add is the analyzer callback of the field (bound once, so Add allocates nothing).
+func (fs *fieldState) add(term []byte, pos uint32) {
+	p := fs.next + uint64(pos)
+	if p > maxPosition {
+		fs.overflow = true
+		return
+	}
+	if !fs.buf.add(term, uint32(p)) {
+		fs.full = true
+	}
+}
+
+func (w *Writer) usable() error {
+	switch w.state {
+	case stateClosed:
+		return fmt.Errorf("writer: %s: %w", w.path, errs.Closed)
+	case stateFailed:
+		return w.err
+	}
+	return nil
+}
+
+// Add indexes doc and returns its doc id (0, 1, 2, … in order). A field name
+// that is not in Options.Fields is an error wrapping ErrInvalidArgument, and
+// nothing is added. Any other error fails the build: the Writer cleans up,
+// and Close returns the error.
+func (w *Writer) Add(doc Document) (uint32, error) {
+	if err := w.usable(); err != nil {
+		return 0, err
+	}
+	for _, f := range doc.Fields {
+		if _, ok := w.byName[f.Name]; !ok {
+			return 0, errs.Invalidf("writer: document %d: unknown field %q", w.docs, f.Name)
+		}
+	}
+	if w.docs > maxDocID {
+		return 0, errs.Limitf("writer: %s: segment full (%d documents)", w.path, w.docs)
+	}
+	id := uint32(w.docs)
+	var bytesIn int64
+	for _, f := range doc.Fields {
+		fs := w.byName[f.Name]
+		for _, v := range f.Values {
+			bytesIn += int64(len(v))
+			if fs.seen {
+				fs.next += index.ValueGap
+			}
+			fs.seen = true
+			n := fs.an.Analyze(v, fs.emit)
+			fs.next += uint64(n)
+		}
+	}
+	var failed error
+	for _, fs := range w.fields {
+		switch {
+		case fs.full:
+			failed = w.fullErr(id, fs)
+		case fs.overflow:
+			failed = errs.Limitf("writer: document %d, field %q: more than 2^32 positions", id, fs.opt.Name)
+		}
+	}
+	if failed != nil {
+		for _, fs := range w.fields {
+			fs.buf.discardDoc()
+			fs.resetDoc()
+		}
+		if w.fieldsFull() {
+			return 0, w.fail(failed)
+		}
+		return 0, failed
+	}
+	for _, fs := range w.fields {
+		if !fs.seen {
+			continue
+		}
+		tokens, ok := fs.buf.finishDoc(id)
+		fs.resetDoc()
+		if !ok {
+			return 0, w.fail(w.fullErr(id, fs))
+		}
+		if tokens > 0 {
+			fs.docsWith++
+			w.stats.Positions += uint64(tokens)
+		}
+	}
+	w.docs++
+	w.stats.Docs = w.docs
+	w.stats.BytesIn += bytesIn
+	if err := w.maybeSpill(); err != nil {
+		return 0, w.fail(err)
+	}
+	return id, nil
+}
+
+func (fs *fieldState) resetDoc() {
+	fs.next, fs.seen, fs.overflow, fs.full = 0, false, false, false
+}
+
+// fullErr describes why a term buffer could not take a document.
+func (w *Writer) fullErr(doc uint32, fs *fieldState) error {
+	if err := w.cache.err; err != nil {
+		return fmt.Errorf("writer: document %d, field %q: map term buffer memory: %w", doc, fs.opt.Name, err)
+	}
+	return errs.Limitf("writer: document %d, field %q: term buffer full (4 GiB, or 2^31 tokens in one document)", doc, fs.opt.Name)
+}
+
+func (w *Writer) fieldsFull() bool {
+	for _, fs := range w.fields {
+		if fs.buf.pool.full {
+			return true
+		}
+	}
+	return false
+}
+
+// buffered returns the memory held by the term buffers.
+func (w *Writer) buffered() int64 {
+	var n int64
+	for _, fs := range w.fields {
+		n += fs.buf.memory()
+	}
+	return n
+}
+
+func (w *Writer) maybeSpill() error {
+	n := w.buffered()
+	w.stats.Buffered = n
+	w.stats.PeakBuffered = max(w.stats.PeakBuffered, n)
+	force := false
+	for _, fs := range w.fields {
+		if fs.buf.pool.size() > spillPoolBytes {
+			force = true
+		}
+	}
+	if n <= w.opts.MemoryLimit && !force {
+		return nil
+	}
+	return w.spill()
+}
+
+// spill writes every non-empty term buffer as one run section and empties them.
+func (w *Writer) spill() error {
+	if w.runs == nil {
+		f, err := w.createTemp(runPrefix)
+		if err != nil {
+			return err
+		}
+		w.runs = f
+	}
+	secs := make([]section, len(w.fields))
+	for i, fs := range w.fields {
+		if fs.buf.empty() {
+			continue
+		}
+		start := w.runs.size
+		bw := newBlockWriter(w.runs, w.runBuf)
+		ids, err := writeRunSection(bw, fs.buf, w.ids)
+		w.ids, w.runBuf = ids[:0], bw.buf[:0]
+		if err != nil {
+			return fmt.Errorf("writer: spill run %d of index %q: %w", len(w.spills), fs.opt.Name, err)
+		}
+		secs[i] = section{off: start, n: w.runs.size - start}
+		fs.buf.reset()
+	}
+	w.spills = append(w.spills, secs)
+	w.stats.Spills = len(w.spills)
+	w.stats.RunBytes = w.runs.size
+	w.stats.Buffered = w.buffered()
+	return nil
+}
+
+func (w *Writer) createTemp(prefix string) (*tempFile, error) {
+	f, err := createTemp(w.opts.TempDir, prefix, w.opts.faults)
+	if err != nil {
+		return nil, err
+	}
+	w.temps = append(w.temps, f)
+	return f, nil
+}
+
+// Stats returns the build's counters so far.
+func (w *Writer) Stats() Stats { return w.stats }
+
+// Close writes the segment and publishes it at the path given to Create
+// (temp file, fsync, rename, fsync of the directory). On error nothing is
+// left at the path and every temp file is removed. Close after Close is an
+// error wrapping errs.Closed.
+func (w *Writer) Close() error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	if err := w.finish(); err != nil {
+		return w.fail(err)
+	}
+	w.state = stateClosed
+	w.release()
+	return w.cleanup()
+}
+
+// Abort discards the build: nothing is written at the path and every temp
+// file is removed. Abort after Close or Abort does nothing.
+func (w *Writer) Abort() error {
+	if w.state != stateOpen {
+		return nil
+	}
+	w.state = stateClosed
+	w.err = fmt.Errorf("writer: %s: aborted: %w", w.path, errs.Closed)
+	w.release()
+	return w.cleanup()
+}
+
+// fail records err, removes every temp file and returns err.
+func (w *Writer) fail(err error) error {
+	if w.state == stateFailed {
+		return w.err
+	}
+	w.state = stateFailed
+	w.err = err
+	w.release()
+	_ = w.cleanup()
+	return err
+}
+
+// release frees the term buffers and unmaps their memory.
+func (w *Writer) release() {
+	for _, fs := range w.fields {
+		fs.buf.release()
+	}
+	_ = w.cache.close()
+}
+
+// cleanup closes and removes every temp file.
+func (w *Writer) cleanup() error {
+	var first error
+	for _, f := range w.temps {
+		if err := f.remove(); err != nil && first == nil {
+			first = err
+		}
+	}
+	w.temps = nil
+	return first
+}
