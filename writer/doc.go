@@ -26,17 +26,21 @@
 //
 // Per field, a term maps (open addressing over a uint64 table of
 // hash<<32 | id+1) to a 40-byte state; term bytes and postings live in 64 KiB
-// pool blocks, shared by all fields through a free list so a spill recycles
-// them. A term's postings are a chain of slices (16 bytes, doubling to
-// 32 KiB; the last 4 bytes of a slice address the next) holding one record
-// per document:
+// pool blocks. A term's postings are a chain of slices (16 bytes, doubling
+// to 32 KiB; the last 4 bytes of a slice address the next) holding one
+// record per document:
 //
 //	uvarint docDelta | uvarint posCount | posCount × uvarint posDelta
 //
 // (docDelta is the doc id for the term's first record in the buffer; the first
-// position is absolute). The accounted memory (pool blocks, state pages,
-// hash table, per-document scratch) is compared with MemoryLimit after each
-// document.
+// position is absolute). Pool blocks, state pages and hash tables hold no Go
+// pointers and live in anonymous memory mappings outside the Go heap (on
+// unix): the garbage collector neither scans them nor lets garbage grow to
+// their size, so the process stays near MemoryLimit plus a small heap. Blocks
+// freed by a spill go to a free list shared by all fields and are reused.
+// The accounted memory (blocks and tables in use, per-document scratch) is
+// compared with MemoryLimit after each document; a field holding any term
+// uses at least 136 KiB (a pool block, a state page, the smallest table).
 //
 // # Run file (temp dir, ".snii-run-*"; removed on Close, Abort and error)
 //

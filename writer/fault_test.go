@@ -45,9 +45,9 @@ func checkNothingLeft(t *testing.T, what string, dir, tempDir string, keep ...st
 // N bytes, for N across the whole build: every failure must surface as an
 // error and leave nothing at the destination and no temp files.
 func TestFaultInjection(t *testing.T) {
-	docs := genDocs(5, 600)
+	docs := genDocs(5, 300)
 	o := genOptions()
-	o.MemoryLimit = 48 << 10 // several spills: run-file writes are part of the build
+	o.MemoryLimit = 24 << 10 // several spills: run-file writes are part of the build
 	dir, tempDir := t.TempDir(), t.TempDir()
 	o.TempDir = tempDir
 	path := filepath.Join(dir, "seg.snii")
@@ -66,8 +66,8 @@ func TestFaultInjection(t *testing.T) {
 		t.Fatalf("%d bytes written in all, segment is %d", total, len(want))
 	}
 	offsets := []int64{0, 1, 15, 16, 17, total - 1}
-	for i := int64(1); i < 60; i++ {
-		offsets = append(offsets, i*total/60, i*total/60+3)
+	for i := int64(1); i < 40; i++ {
+		offsets = append(offsets, i*total/40, i*total/40+3)
 	}
 	for _, n := range offsets {
 		fl := &writer.Faults{FailAfter: n, SpoolLimit: spool}

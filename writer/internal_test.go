@@ -244,7 +244,7 @@ func TestTermBufferMemory(t *testing.T) {
 		t.Errorf("memory %d → %d, pool %d", m0, m1, b.pool.size())
 	}
 	b.reset()
-	if b.pool.size() != 0 || !b.empty() || len(cache.free) == 0 {
+	if b.pool.size() != 0 || !b.empty() || len(cache.free) == 0 || len(b.slots) != 0 || len(b.pages) != 0 || b.memory() > m1/10 {
 		t.Errorf("after reset: pool %d, empty %v, free blocks %d", b.pool.size(), b.empty(), len(cache.free))
 	}
 }

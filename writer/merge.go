@@ -52,6 +52,16 @@ func (h *cursorHeap) Pop() any {
 	return c
 }
 
+// MergeSources returns a PostingSource that merges srcs by term bytes, for
+// compaction: srcs must hold disjoint doc ranges in order (every doc of
+// source k precedes every doc of source k+1, e.g. segments with their doc
+// ids shifted by the docs of the segments before them). A term's postings
+// are those of every source holding it, concatenated in source order, and
+// its df is the sum of theirs. A source out of order (terms not ascending,
+// docs overlapping the previous source's) is reported as an error wrapping
+// errs.Corrupt.
+func MergeSources(srcs ...PostingSource) PostingSource { return newMergeSource(srcs) }
+
 // newMergeSource merges srcs (in doc order). With a single source the
 // caller may use it directly; the merge checks order either way.
 func newMergeSource(srcs []PostingSource) *mergeSource {

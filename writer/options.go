@@ -43,7 +43,8 @@ type Options struct {
 	ZstdLevel int
 	// MemoryLimit bounds the term buffers (bytes); above it they spill sorted
 	// runs to temp files. 0 = DefaultMemoryLimit (256 MiB). The segment's
-	// bytes do not depend on it.
+	// bytes do not depend on it. Each field holding terms uses at least
+	// 136 KiB, so a limit below that spills after every document.
 	MemoryLimit int64
 	// TempDir holds the spilled runs and spools; "" = the output file's directory.
 	TempDir string

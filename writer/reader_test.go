@@ -39,7 +39,7 @@ func phraseOracle(post map[string][]posting, terms ...string) []uint32 {
 func TestReaderRoundTrip(t *testing.T) {
 	docs := genDocs(4, 3000)
 	o := genOptions()
-	o.MemoryLimit = 128 << 10
+	o.MemoryLimit = 600 << 10 // a few spills
 	path, st := build(t, t.TempDir(), "seg.snii", o, docs)
 	if st.Spills == 0 {
 		t.Fatal("no spill")

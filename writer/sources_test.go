@@ -91,6 +91,35 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 		t.Errorf("merge stats %+v, build stats %+v", mst, st)
 	}
 
+	// The same through MergeSources over one source per segment.
+	ins = ins[:0]
+	for _, f := range o.Fields {
+		da, db := segA.index(t, f.Name), segB.index(t, f.Name)
+		ins = append(ins, writer.IndexInput{
+			Name:          f.Name,
+			DocsWithField: da.Meta.DocsWithField + db.Meta.DocsWithField,
+			Postings: writer.MergeSources(newDumpSource([]*indexDump{da}, []uint32{0}),
+				newDumpSource([]*indexDump{db}, []uint32{uint32(cut)})),
+		})
+	}
+	merged2 := filepath.Join(dir, "merged2.snii")
+	if _, err := writer.BuildFromSources(merged2, o, uint64(len(docs)), ins); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(readFile(t, merged2), readFile(t, whole)) {
+		t.Error("MergeSources: merged segment differs from the segment built in one go")
+	}
+	// Swapped sources overlap in doc order: an error, nothing written.
+	da, db := segA.index(t, "text"), segB.index(t, "text")
+	_, err = writer.BuildFromSources(filepath.Join(dir, "bad.snii"), o, uint64(len(docs)), []writer.IndexInput{{
+		Name: "text",
+		Postings: writer.MergeSources(newDumpSource([]*indexDump{db}, []uint32{uint32(cut)}),
+			newDumpSource([]*indexDump{da}, []uint32{0})),
+	}})
+	if !errors.Is(err, errs.Corrupt) {
+		t.Errorf("sources out of order: %v", err)
+	}
+
 	// Re-feed one segment (only "text"; the other fields come out empty).
 	d := dumpFile(t, whole).index(t, "text")
 	again := filepath.Join(dir, "again.snii")
@@ -106,7 +135,7 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 	if seg.index(t, "host").Meta.TermCount != 0 {
 		t.Error("field without input is not empty")
 	}
-	if names := listDir(t, dir); len(names) != 5 {
+	if names := listDir(t, dir); len(names) != 6 {
 		t.Errorf("files: %v", names)
 	}
 }

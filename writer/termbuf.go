@@ -22,9 +22,10 @@ import (
 // returns everything at once after a spill.
 type termBuffer struct {
 	pool  bytePool
-	pages [][]termState // pageStates states each, one cache block per page; retained across resets
+	pages [][]termState // pageStates states each, one cache block per page
 	n     uint32        // terms in use
-	slots []uint64      // open addressing: hash<<32 | id+1; 0 = empty
+	slots []uint64      // open addressing: hash<<32 | id+1; 0 = empty (mapped memory, see mapSlots)
+	raw   []byte        // the mapping behind slots
 	seed  maphash.Seed
 
 	// per document scratch: the terms seen in the document (first-seen
@@ -107,8 +108,8 @@ func (b *termBuffer) lookup(term []byte) (uint32, bool) {
 	if len(term) > 255 {
 		return 0, false
 	}
-	if len(b.slots) == 0 {
-		b.slots = make([]uint64, minSlots)
+	if len(b.slots) == 0 && !b.mapSlots(minSlots) {
+		return 0, false
 	}
 	h := maphash.Bytes(b.seed, term)
 	h32 := uint32(h) ^ uint32(h>>32)
@@ -121,8 +122,8 @@ func (b *termBuffer) lookup(term []byte) (uint32, bool) {
 				return 0, false
 			}
 			b.slots[i] = uint64(h32)<<32 | uint64(id+1)
-			if 2*(b.n+1) > uint32(len(b.slots)) {
-				b.grow()
+			if 2*(b.n+1) > uint32(len(b.slots)) && !b.grow() {
+				return 0, false
 			}
 			return id, true
 		}
@@ -162,9 +163,38 @@ func (b *termBuffer) newTerm(term []byte) (uint32, bool) {
 	return id, true
 }
 
-func (b *termBuffer) grow() {
-	old := b.slots
-	b.slots = make([]uint64, 2*len(old))
+// mapSlots replaces the hash table by an empty one of n slots, in mapped
+// memory (outside the Go heap, like the pool).
+func (b *termBuffer) mapSlots(n int) bool {
+	raw, err := mapRaw(8 * n)
+	if err != nil {
+		if b.pool.cache.err == nil {
+			b.pool.cache.err = err
+		}
+		b.pool.full = true
+		return false
+	}
+	b.freeSlots()
+	clear(raw) // a fresh mapping is zeroed; the fallback allocation too
+	b.raw, b.slots = raw, unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(raw))), n)
+	return true
+}
+
+func (b *termBuffer) freeSlots() {
+	if b.raw != nil {
+		_ = unmapRaw(b.raw)
+	}
+	b.raw, b.slots = nil, nil
+}
+
+// grow doubles the hash table.
+func (b *termBuffer) grow() bool {
+	old, oldRaw := b.slots, b.raw
+	b.raw, b.slots = nil, nil // keep the old table mapped while rehashing
+	if !b.mapSlots(2 * len(old)) {
+		b.raw, b.slots = oldRaw, old
+		return false
+	}
 	mask := uint32(len(b.slots) - 1)
 	for _, s := range old {
 		if s == 0 {
@@ -176,6 +206,8 @@ func (b *termBuffer) grow() {
 		}
 		b.slots[i] = s
 	}
+	_ = unmapRaw(oldRaw)
+	return true
 }
 
 // finishDoc appends the current document's records (one per distinct term)
@@ -264,21 +296,28 @@ type sortKey struct {
 	id  uint32
 }
 
-// reset empties the buffer after a spill, keeping the table and the state
-// pages for reuse and returning the pool blocks to the shared cache.
+// reset empties the buffer after a spill: pool blocks and state pages go
+// back to the shared cache (the next documents reuse them), the hash table
+// is unmapped and starts small again. Only memory in use is accounted, so
+// the next run gets the whole limit.
 func (b *termBuffer) reset() {
 	b.pool.reset()
+	b.releasePages()
+	b.freeSlots()
 	b.n = 0
-	clear(b.slots)
+}
+
+func (b *termBuffer) releasePages() {
+	for i, p := range b.pages {
+		b.pool.cache.put(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(p))), blockSize))
+		b.pages[i] = nil
+	}
+	b.pages = b.pages[:0]
 }
 
 // release returns every block to the cache and drops the rest (after the
 // buffer's index has been written).
 func (b *termBuffer) release() {
-	b.pool.reset()
-	for _, p := range b.pages {
-		b.pool.cache.put(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(p))), blockSize))
-	}
-	b.n = 0
-	b.pages, b.slots, b.docTerms, b.docPos, b.posBuf, b.rec = nil, nil, nil, nil, nil, nil
+	b.reset()
+	b.pages, b.docTerms, b.docPos, b.posBuf, b.rec = nil, nil, nil, nil, nil
 }

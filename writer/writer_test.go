@@ -383,34 +383,55 @@ func TestDeterminism(t *testing.T) {
 func TestSpillInvariance(t *testing.T) {
 	docs := genDocs(3, 1500)
 	dir := t.TempDir()
-	o := genOptions()
-	ref, st := build(t, dir, "ref.snii", o, docs)
+	ref, st := build(t, dir, "ref.snii", genOptions(), docs)
 	if st.Spills != 0 {
 		t.Fatalf("reference build spilled %d times", st.Spills)
 	}
 	want := readFile(t, ref)
-	for _, limit := range []int64{1, 32 << 10, 200 << 10} {
+	refSmall, _ := build(t, dir, "ref-small.snii", genOptions(), docs[:300])
+	wantSmall := readFile(t, refSmall)
+	for _, c := range []struct {
+		limit     int64
+		docs      int
+		minSpills int
+	}{
+		{1, 300, 300},                       // a spill after every document
+		{st.PeakBuffered / 2, len(docs), 1}, // a few large runs
+		{st.PeakBuffered * 3 / 4, len(docs), 1},
+	} {
 		o := genOptions()
-		o.MemoryLimit = limit
+		o.MemoryLimit = c.limit
 		o.TempDir = t.TempDir()
-		n := len(docs)
-		if limit == 1 {
-			n = 300 // a spill after every document
+		path, st := build(t, dir, "spilled.snii", o, docs[:c.docs])
+		if st.Spills < c.minSpills {
+			t.Errorf("limit %d: only %d spills", c.limit, st.Spills)
 		}
-		path, st := build(t, dir, "spilled.snii", o, docs[:n])
-		if st.Spills < 20 {
-			t.Errorf("limit %d: only %d spills", limit, st.Spills)
+		w := want
+		if c.docs != len(docs) {
+			w = wantSmall
 		}
-		wantBytes := want
-		if n != len(docs) {
-			r, _ := build(t, dir, "ref-small.snii", genOptions(), docs[:n])
-			wantBytes = readFile(t, r)
-		}
-		if got := readFile(t, path); !bytes.Equal(got, wantBytes) {
-			t.Errorf("limit %d (%d spills): segment differs from the unspilled build", limit, st.Spills)
+		if got := readFile(t, path); !bytes.Equal(got, w) {
+			t.Errorf("limit %d (%d spills): segment differs from the unspilled build", c.limit, st.Spills)
 		}
 		if names := listDir(t, o.TempDir); len(names) != 0 {
-			t.Errorf("limit %d: temp files left: %v", limit, names)
+			t.Errorf("limit %d: temp files left: %v", c.limit, names)
 		}
 	}
+
+	// One field, many documents per run, dozens of runs.
+	text := make([]writer.Document, 8000)
+	for i, d := range genDocs(4, len(text)) {
+		text[i] = writer.Document{Fields: d.Fields[:1]}
+	}
+	o := writer.DefaultOptions("text")
+	ref, _ = build(t, dir, "ref-text.snii", o, text)
+	o.MemoryLimit = 200 << 10
+	path, st := build(t, dir, "spilled-text.snii", o, text)
+	if st.Spills < 20 || st.Spills > len(text)/20 {
+		t.Errorf("text only, limit %d: %d spills (want dozens of multi-document runs)", o.MemoryLimit, st.Spills)
+	}
+	if !bytes.Equal(readFile(t, path), readFile(t, ref)) {
+		t.Errorf("text only: %d spills: segment differs from the unspilled build", st.Spills)
+	}
+	t.Logf("text only: %d docs, %d spills, run file %d bytes", len(text), st.Spills, st.RunBytes)
 }
