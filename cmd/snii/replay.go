@@ -72,7 +72,7 @@ with it. A progress bar is drawn on stderr when it is a terminal (not with --qui
 	fs.StringVar(&f.policies, "policies", "0,30,budget:5,budget:8,budget:12", "comma-separated policies: 0, a share 1..100, budget:P")
 	fs.StringVar(&f.orders, "orders", "captured,ascending,descending,shuffle:1", "comma-separated orders: captured, ascending, descending, shuffle:SEED")
 	fs.IntVar(&f.cycles, "cycles", 6, "paired decode cycles (0: no decode timing)")
-	fs.IntVar(&f.blocks, "blocks", 2, "A-B-B-A blocks per cycle, policy and order")
+	fs.IntVar(&f.blocks, "blocks", 4, "A-B-B-A blocks per cycle, policy and order")
 	f.chunk.val = 64 << 10
 	fs.Var(&f.chunk, "chunk", "plain payload bytes of the windows timed as one sample")
 	fs.IntVar(&f.zstdLevel, "zstd-level", 0, "zstd level 1..4 of the replayed frames (0: the capture's)")

@@ -425,3 +425,54 @@ func TestWriterError(t *testing.T) {
 		t.Fatal("write errors were lost")
 	}
 }
+
+// Encoded keeps what an encoder hook hands it: eligible frames, or all with All,
+// with the window's plain payload.
+func TestEncoded(t *testing.T) {
+	enc, err := prx.NewEncoder(prx.EncoderOptions{Policy: budget.DefaultPolicy()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
+	var small, big prx.Window
+	small.AppendDoc([]uint32{1, 5})
+	for d := range 200 {
+		big.AppendDoc([]uint32{uint32(d), uint32(d + 7), uint32(4*d + 7)})
+	}
+	for _, all := range []bool{false, true} {
+		var buf bytes.Buffer
+		w, _ := NewWriter(&buf, WriterOptions{All: all})
+		idx, _ := w.Index("f")
+		for _, win := range []*prx.Window{&small, &big} {
+			f, err := enc.Encode(win)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Encoded(idx, win, f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Encoded(idx, &prx.Window{Offsets: []uint32{0, 5}}, prx.Frame{Eligible: true}); !errors.Is(err, errs.InvalidArgument) {
+			t.Fatalf("invalid window: %v", err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		wins, _, _, err := ReadAll(&buf, ReaderOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []*prx.Window{&big}
+		if all {
+			want = []*prx.Window{&small, &big}
+		}
+		if len(wins) != len(want) {
+			t.Fatalf("all=%v: %d windows", all, len(wins))
+		}
+		for i, win := range wins {
+			if !bytes.Equal(win.Plain, prx.AppendPlain(nil, want[i])) || win.Eligible != (want[i] == &big) {
+				t.Fatalf("all=%v: window %d differs", all, i)
+			}
+		}
+	}
+}

@@ -28,7 +28,8 @@ type Writer struct {
 	records int64
 	windows int64
 	buf     []byte
-	err     error // sticky: the first write error
+	plain   []byte // Encoded's plain payload buffer
+	err     error  // sticky: the first write error
 	closed  bool
 }
 
@@ -100,12 +101,33 @@ func (w *Writer) Window(index int, eligible bool, plain []byte) error {
 	if !eligible && !w.all {
 		return nil
 	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.windowLocked(index, eligible, plain)
+}
+
+// Encoded adds a window the way an encoder hook sees it: the window and the frame
+// prx.Encoder made of it. Without All, a frame that is not eligible is dropped
+// before its plain payload is built.
+func (w *Writer) Encoded(index int, win *prx.Window, f prx.Frame) error {
+	if !f.Eligible && !w.all {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.plain = prx.AppendPlain(w.plain[:0], win)
+	if len(w.plain) == 0 {
+		return errs.Invalidf("capture: invalid window (%d offsets, %d positions)", len(win.Offsets), len(win.Positions))
+	}
+	return w.windowLocked(index, f.Eligible, w.plain)
+}
+
+// windowLocked writes a window record; w.mu is held.
+func (w *Writer) windowLocked(index int, eligible bool, plain []byte) error {
 	docs, n := binary.Uvarint(plain)
 	if n <= 0 {
 		return errs.Invalidf("capture: window of %d bytes does not start with a doc count", len(plain))
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	if err := w.usable(); err != nil {
 		return err
 	}

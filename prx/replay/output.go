@@ -114,7 +114,7 @@ func writeIndexText(b *strings.Builder, ir *IndexReport) {
 		if r.Allowance > 0 {
 			used = fmt.Sprintf("%.0f", r.Utilisation)
 		}
-		if r.policy.MinSavingPercent == 0 {
+		if r.Policy == "0" { // exported fields only: a report read back from JSON renders alike
 			share = "-"
 		}
 		dec, rng := "-", "-"

@@ -431,3 +431,46 @@ func pointAttrs(t *testing.T, svg []byte) []string {
 		}
 	}
 }
+
+// A capture of several indexes gives one set per index, each with its own
+// windows, in its own order; Field selects one.
+func TestSeveralIndexes(t *testing.T) {
+	var buf bytes.Buffer
+	w, _ := capture.NewWriter(&buf, capture.WriterOptions{All: true})
+	a, _ := w.Index("a")
+	b, _ := w.Index("b")
+	wins := genWindows(8, 60)
+	for i := range wins {
+		idx := a
+		if i%3 == 0 {
+			idx = b
+		}
+		pl := prx.AppendPlain(nil, &wins[i])
+		if err := w.Window(idx, len(pl) >= prx.ZstdMinPlain && !(wins[i].Docs() == 1 && len(wins[i].Positions) == 1), pl); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	sets, err := Load(bytes.NewReader(buf.Bytes()), PrepareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sets) != 2 || sets[0].Info.Name != "a" || sets[1].Info.Name != "b" || len(sets[0].Windows) != 40 || len(sets[1].Windows) != 20 {
+		t.Fatalf("sets %d", len(sets))
+	}
+	only, err := Load(bytes.NewReader(buf.Bytes()), PrepareOptions{Field: "b"})
+	if err != nil || len(only) != 1 || only[0].Info.Name != "b" || len(only[0].Windows) != 20 {
+		t.Fatalf("Field b: %v", err)
+	}
+	for i, w := range only[0].Windows {
+		if !bytes.Equal(w.Plain, prx.AppendPlain(nil, &wins[3*i])) {
+			t.Fatalf("window %d of b is not the captured one", i)
+		}
+	}
+	rep := runNoTiming(t, sets, Options{})
+	if len(rep.Indexes) != 2 || rep.Indexes[1].Windows != 20 || rep.Indexes[0].Check != nil {
+		t.Fatalf("report of two indexes: %+v", rep.Indexes)
+	}
+}

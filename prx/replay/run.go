@@ -16,7 +16,7 @@ type Options struct {
 	// Cycles is the number of paired decode cycles: 0 = 6; negative = no decode timing.
 	Cycles int
 	// Blocks is the number of A B B A blocks per cycle, comparison and chunk (A:
-	// the smallest frames, B: the stored frames): 0 = 2, i.e. 4 samples a side.
+	// the smallest frames, B: the stored frames): 0 = 4, i.e. 8 samples a side.
 	Blocks int
 	// ChunkBytes is the plain payload bytes of the windows timed as one sample:
 	// 0 = 64 KiB (well under a millisecond of decoding).
@@ -44,7 +44,7 @@ func (o *Options) normalize() {
 		o.Cycles = 6
 	}
 	if o.Blocks <= 0 {
-		o.Blocks = 2
+		o.Blocks = 4
 	}
 	if o.ChunkBytes <= 0 {
 		o.ChunkBytes = 64 << 10

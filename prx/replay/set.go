@@ -85,6 +85,9 @@ func Load(r io.Reader, o PrepareOptions) ([]*Set, error) {
 		if err != nil {
 			return nil, err
 		}
+		if o.Field != "" && cr.Indexes()[w.Index].Name != o.Field {
+			continue // another index: not kept
+		}
 		for len(byIndex) <= w.Index {
 			byIndex = append(byIndex, nil)
 		}

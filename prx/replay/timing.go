@@ -68,7 +68,9 @@ func medianF(v []float64) float64 {
 
 // choiceRounds is the number of rounds the choice cost is measured in; the
 // fastest round is reported (interference on a shared machine only adds time).
-const choiceRounds = 8
+// Short rounds (2^14 choices by default, well under a millisecond) mostly run
+// between two preemptions.
+const choiceRounds = 64
 
 // choiceCost times a fresh chooser for p over the eligible sizes in order
 // (fast[i], zstd[i]), in choiceRounds rounds of at least minWindows/choiceRounds
