@@ -221,7 +221,7 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 	}
 	defer enc.Close()
 	e := &emitter{
-		name: in.field.Name, docCount: w.docs, enc: enc, out: cw, postOff: cw.n,
+		name: in.field.Name, docCount: w.docs, enc: enc, onWindow: o.OnWindow, out: cw, postOff: cw.n,
 		docSpan: docSpan, dict: dict, compress: compress,
 	}
 	if in.src != nil {

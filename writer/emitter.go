@@ -37,6 +37,7 @@ type emitter struct {
 	name     string // index name, for errors
 	docCount uint64 // documents in the segment; doc ids must be below it
 	enc      *prx.Encoder
+	onWindow func(field string, w *prx.Window, f prx.Frame) error // Options.OnWindow, or nil
 	out      *countWriter
 	postOff  uint64 // absolute offset of the posting region
 
@@ -154,7 +155,7 @@ func (e *emitter) emitTerm(src PostingSource, df uint64) error {
 		if err := e.endOfTerm(src); err != nil {
 			return err
 		}
-		f, err := e.enc.Encode(&e.win)
+		f, err := e.encode(&e.win)
 		switch {
 		case err == nil:
 			if err := e.single(f, &ent, start); err != nil {
@@ -233,7 +234,7 @@ func (e *emitter) single(f prx.Frame, ent *index.Entry, start uint64) error {
 // windowed term, halving (first half ceil(n/2) docs) while prx asks for a split.
 func (e *emitter) encodeWindows(lo, hi int) error {
 	w := e.view(lo, hi)
-	f, err := e.enc.Encode(w)
+	f, err := e.encode(w)
 	if errors.Is(err, prx.ErrNeedsSplit) && hi-lo > 1 {
 		mid := lo + (hi-lo+1)/2
 		if err := e.encodeWindows(lo, mid); err != nil {
@@ -256,6 +257,18 @@ func (e *emitter) encodeWindows(lo, hi int) error {
 	e.winBase = last + 1
 	e.prxLen += uint64(len(f.Bytes))
 	return nil
+}
+
+// encode encodes one window with the index's encoder (and so its budget) and
+// reports the stored frame to Options.OnWindow.
+func (e *emitter) encode(w *prx.Window) (prx.Frame, error) {
+	f, err := e.enc.Encode(w)
+	if err == nil && e.onWindow != nil {
+		if herr := e.onWindow(e.name, w, f); herr != nil {
+			return f, fmt.Errorf("writer: index %q: term %q: window hook: %w", e.name, e.term, herr)
+		}
+	}
+	return f, err
 }
 
 // view returns docs [lo, hi) of the current window as a window.

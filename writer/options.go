@@ -52,6 +52,12 @@ type Options struct {
 	// lowered. A window over a limit is split at doc boundaries; a single
 	// document over a limit fails the build.
 	Limits prx.Limits
+	// OnWindow, when set, is called for every .prx window the build encodes, in
+	// emission order (per index in name order; terms in byte order, windows
+	// ascending), with the window and the frame stored for it. w and f.Bytes are
+	// valid only during the call. An error fails the build. `snii build --capture`
+	// uses it; it never changes the segment's bytes.
+	OnWindow func(field string, w *prx.Window, f prx.Frame) error
 
 	faults *faults // test hook: injected failures (nil in production)
 }

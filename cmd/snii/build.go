@@ -21,7 +21,9 @@ import (
 // finish runs after the build with its error (nil on success) and may fail it.
 type buildHook struct {
 	addFlags func(fs *pflag.FlagSet)
-	start    func(o *writer.Options) (finish func(buildErr error) error, err error)
+	// start runs before the writer is created, with the options it will get and
+	// the output path; finish runs after the build (buildErr nil when it succeeded).
+	start func(o *writer.Options, output string) (finish func(buildErr error) error, err error)
 }
 
 type buildFlags struct {
@@ -167,7 +169,7 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 		if h.start == nil {
 			continue
 		}
-		fin, err := h.start(&o)
+		fin, err := h.start(&o, f.output)
 		if err != nil {
 			return err
 		}

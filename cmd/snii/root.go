@@ -52,7 +52,7 @@ Exit codes: 0 success, 1 failure (I/O, corrupt data, a failed check, bad input d
 	root.SetIn(stdin)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
-		newBuildCmd(e),
+		newBuildCmd(e, captureBuildHook()),
 		newInspectCmd(e),
 		newQueryCmd(e),
 		newMergeCmd(e),

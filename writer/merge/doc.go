@@ -1,0 +1,87 @@
+// Package merge compacts snii segments: it merges open segments (or segment
+// files) into one, dropping deleted documents, and re-encodes every posting
+// through the writer's window emitter, so that a merge gives exactly the
+// bytes of a build of the same documents:
+//
+//	st, err := merge.Merge("all.snii", []merge.Source{
+//		{Path: "day1.snii", Deleted: gone}, // gone: *roaring.Bitmap of day1's doc ids
+//		{Path: "day2.snii"},
+//	}, merge.Options{})
+//
+// # Why merge.Merge and not writer.Merge
+//
+// The house rule is that package writer and package reader never import
+// each other (DESIGN.md section 2). A merge reads its sources through
+// reader and writes through writer, so it lives in this subpackage, which
+// imports both; writer exposes what compaction needs (writer.PostingSource,
+// writer.BuildFromSources, writer.MergeSources) and reader exposes a
+// pull-style term iterator (reader.TermIter), and neither knows the other.
+//
+// # Doc ids
+//
+// Destination doc ids are the sources' documents concatenated in source
+// order with the deleted ones removed and the order kept: source k's
+// surviving doc d becomes base(k) + d − (deleted docs of source k below d),
+// where base(k) is the number of surviving documents of the sources before k.
+//
+// # Data flow
+//
+//	per destination index (the union of the sources' indexes, by name):
+//	  source 0: TermIter ─ terms in byte order ─┐
+//	  source 1: TermIter ───────────────────────┼─ writer.MergeSources (k-way by term bytes,
+//	  ...                                       │  postings concatenated in source order)
+//	  source k: TermIter ───────────────────────┘      │
+//	                                                   ▼
+//	  writer.BuildFromSources: window emitter → prx.Encoder with a fresh
+//	  PrxZstdBudget for the index → posting region, dict blocks, metadata;
+//	  then directory, tail, fsync, atomic rename.
+//
+// Frames are never copied: every window is decoded from its source and
+// encoded again, so the destination's windows and its budget see the
+// canonical order of a build (terms in byte order, windows ascending), and
+// the output depends only on the surviving documents and the options.
+//
+// A term of a source with deletes is read twice: a doc-id-only pass counts
+// its surviving documents (the emitter needs df before the first posting;
+// a few deletes against a long posting list are counted by skipping to each
+// deleted id), then a second pass streams the survivors with their
+// positions. A term all of whose documents are deleted is left out. No
+// term's positions are ever held whole: at most one doc window and one .prx
+// window per source, plus the emitter's window, are in memory.
+//
+// DocsWithField of a destination index is the sum over the sources of the
+// surviving documents with at least one token in the index (what a build
+// records). For a source without deletes that is its recorded value; when
+// every document of the source has the field, it is the recorded value
+// minus the deleted documents; otherwise the deleted documents are looked
+// up (by skipping) in the postings of the index's terms until each is found
+// or the terms run out.
+//
+// # Memory
+//
+// Options.MemoryLimit bounds the read state of the sources merged at once:
+// the writer's own buffers take writerMemory and every source of a pass
+// sourceMemory. With more sources than that allows (the fan-in), the merge
+// runs in passes: consecutive groups of sources (deletes applied) are merged
+// into intermediate segments in Options.TempDir, which are then merged; the
+// intermediate segments hold the same postings, so the final bytes do not
+// depend on the memory limit. Sources opened from a path are read with
+// pread, not mapped, so their pages do not count against the process.
+//
+// # Options
+//
+// The codec policy, zstd level and window limits default to the sources'
+// recorded values; when the sources (or their indexes) disagree, Merge
+// returns an error asking for an explicit value. A caller may change the
+// policy, e.g. re-encode old segments with the budget: the output then
+// equals a build with that policy.
+//
+// # Failures
+//
+// Everything that can be checked is checked before anything is written:
+// format versions, the same field under different analyzers, deleted ids
+// out of range, sources given twice, disagreeing options, too many
+// documents. A failure later (a read error, corrupt source data, a write
+// error, cancellation) leaves nothing at the destination and removes every
+// temp file, intermediate segments included.
+package merge

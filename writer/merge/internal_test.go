@@ -1,0 +1,74 @@
+package merge
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/reader"
+)
+
+// TestCompatible checks the version rule directly: only sources of the
+// format version this writer writes merge, whatever their min reader.
+func TestCompatible(t *testing.T) {
+	srcs := []*source{{ord: 0, name: "a"}, {ord: 1, name: "b"}}
+	cur := reader.Version{Format: index.FormatVersion, MinReader: index.MinReaderVersion}
+	if err := compatible(srcs, []reader.Version{cur, cur}); err != nil {
+		t.Errorf("same version: %v", err)
+	}
+	for _, v := range []reader.Version{
+		{Format: index.FormatVersion + 1, MinReader: index.MinReaderVersion},
+		{Format: index.FormatVersion + 1, MinReader: index.FormatVersion + 1},
+		{Format: index.FormatVersion - 1, MinReader: index.MinReaderVersion},
+	} {
+		err := compatible(srcs, []reader.Version{cur, v})
+		if !errors.Is(err, errs.Version) {
+			t.Errorf("version %+v: %v", v, err)
+		}
+	}
+}
+
+// TestDelSet checks has and rank against the bitmap's own answers.
+func TestDelSet(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []uint32{1, 63, 64, 65, 1000, 70000} {
+		for _, frac := range []float64{0, 0.01, 0.5, 1} {
+			bm := roaring.New()
+			for i := uint32(0); i < n; i++ {
+				if r.Float64() < frac {
+					bm.Add(i)
+				}
+			}
+			d := newDelSet(bm, n)
+			if d.len() != int(bm.GetCardinality()) {
+				t.Fatalf("n %d: len %d, want %d", n, d.len(), bm.GetCardinality())
+			}
+			for i := uint32(0); i < n; i++ {
+				if d.has(i) != bm.Contains(i) {
+					t.Fatalf("n %d: has(%d) = %v", n, i, d.has(i))
+				}
+				want := bm.Rank(i)
+				if bm.Contains(i) {
+					want--
+				}
+				if uint64(d.rank(i)) != want {
+					t.Fatalf("n %d: rank(%d) = %d, want %d", n, i, d.rank(i), want)
+				}
+			}
+		}
+	}
+}
+
+func TestFanIn(t *testing.T) {
+	for _, c := range []struct {
+		limit int64
+		want  int
+	}{{1, 2}, {writerMemory, 2}, {writerMemory + 3*sourceMemory, 3}, {DefaultMemoryLimit, int((DefaultMemoryLimit - writerMemory) / sourceMemory)}} {
+		if got := fanIn(c.limit); got != c.want {
+			t.Errorf("fanIn(%d) = %d, want %d", c.limit, got, c.want)
+		}
+	}
+}

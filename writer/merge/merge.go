@@ -1,0 +1,228 @@
+package merge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/reader"
+	"github.com/snii-go/snii/writer"
+)
+
+// intermediatePrefix names the intermediate segments of a multi-pass merge
+// in the temp dir.
+const intermediatePrefix = ".snii-merge-"
+
+// intermediateZstdLevel is the zstd level of intermediate segments: their
+// frames are decoded again by the next pass, so only speed matters.
+const intermediateZstdLevel = 1
+
+// Merge merges the sources, in order, into a new segment at dst (replaced if
+// it exists; written to a temp file and renamed into place) and returns what
+// it did. See the package doc for the doc ids, the options and the errors.
+func Merge(dst string, sources []Source, o Options) (Stats, error) {
+	return MergeContext(context.Background(), dst, sources, o)
+}
+
+// MergeContext is Merge with a context: when ctx is done the merge stops,
+// leaving nothing at dst and no temp files, and returns ctx's error.
+func MergeContext(ctx context.Context, dst string, sources []Source, o Options) (st Stats, err error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := checkOptions(dst, &o); err != nil {
+		return Stats{}, err
+	}
+	if len(sources) == 0 {
+		return Stats{}, errs.Invalidf("merge: no sources")
+	}
+	tempDir := o.TempDir
+	if tempDir == "" {
+		tempDir = filepath.Dir(dst)
+	}
+	srcs, err := openSources(sources)
+	if err != nil {
+		return Stats{}, err
+	}
+	var temps []*source // intermediate segments still open or on disk
+	defer func() {
+		cerr := closeAll(srcs)
+		if terr := closeAll(temps); cerr == nil {
+			cerr = terr
+		}
+		if err == nil && cerr != nil {
+			err = fmt.Errorf("merge: closing sources: %w", cerr)
+		}
+	}()
+	if err := checkDestination(dst, sources); err != nil {
+		return Stats{}, err
+	}
+	if err := checkVersions(srcs); err != nil {
+		return Stats{}, err
+	}
+	fields, err := unionFields(srcs)
+	if err != nil {
+		return Stats{}, err
+	}
+	wo, err := writerOptions(srcs, fields, &o)
+	if err != nil {
+		return Stats{}, err
+	}
+	if err := applyDeletes(srcs, sources); err != nil {
+		return Stats{}, err
+	}
+	total, err := checkTotal(srcs)
+	if err != nil {
+		return Stats{}, err
+	}
+	if err := countWith(ctx, srcs); err != nil {
+		return Stats{}, err
+	}
+	st.Sources = len(srcs)
+	for _, s := range srcs {
+		st.DocsIn += uint64(s.docs)
+		st.Deleted += uint64(s.docs) - s.survivors()
+	}
+	st.Docs = total
+
+	// Passes: while the sources exceed the fan-in, merge consecutive groups
+	// into intermediate segments (same postings, so the same final bytes).
+	level := srcs
+	fan := fanIn(o.MemoryLimit)
+	inter := wo
+	inter.MinSavingPercent, inter.ZstdLevel = 0, intermediateZstdLevel
+	st.Passes = 1
+	for len(level) > fan {
+		var next []*source
+		for i := 0; i < len(level); i += fan {
+			group := level[i:min(i+fan, len(level))]
+			if len(group) == 1 && group[0].del == nil {
+				next = append(next, group[0])
+				continue
+			}
+			s, err := mergeIntermediate(ctx, tempDir, group, fields, inter, &temps)
+			if err != nil {
+				return Stats{}, err
+			}
+			next = append(next, s)
+			// The group is merged: release its intermediate segments now.
+			for _, g := range group {
+				if g.temp != "" {
+					if err := g.close(); err != nil {
+						return Stats{}, err
+					}
+				}
+			}
+		}
+		level = next
+		st.Passes++
+	}
+	wst, n, err := build(ctx, dst, level, fields, wo)
+	if err != nil {
+		return Stats{}, err
+	}
+	if wst.Docs != total {
+		return Stats{}, fmt.Errorf("merge: %s: wrote %d documents, expected %d", dst, wst.Docs, total)
+	}
+	st.Terms, st.BytesOut = wst.Terms, wst.BytesOut
+	st.Postings, st.Positions = n.postings, n.positions
+	return st, nil
+}
+
+// mergeIntermediate merges a group of sources into a new intermediate
+// segment in tempDir and opens it as a source.
+func mergeIntermediate(ctx context.Context, tempDir string, group []*source, fields []fieldPlan, wo writer.Options, temps *[]*source) (*source, error) {
+	f, err := os.CreateTemp(tempDir, intermediatePrefix+"*")
+	if err != nil {
+		return nil, fmt.Errorf("merge: create intermediate segment in %s: %w", tempDir, err)
+	}
+	path := f.Name()
+	s := &source{ord: group[0].ord, name: path, temp: path}
+	*temps = append(*temps, s) // removed at the end, whatever happens
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("merge: %w", err)
+	}
+	if _, _, err := build(ctx, path, group, fields, wo); err != nil {
+		return nil, err
+	}
+	seg, err := reader.OpenWith(path, sourceOptions)
+	if err != nil {
+		return nil, fmt.Errorf("merge: intermediate segment %s: %w", path, err)
+	}
+	s.seg, s.owned = seg, true
+	if err := s.load(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// build writes one pass: the sources' surviving documents, concatenated in
+// order, through writer.BuildFromSources.
+func build(ctx context.Context, path string, srcs []*source, fields []fieldPlan, wo writer.Options) (writer.Stats, counts, error) {
+	var n counts
+	bases := make([]uint32, len(srcs))
+	var docs uint64
+	for i, s := range srcs {
+		bases[i] = uint32(docs)
+		docs += s.survivors()
+	}
+	var all []*cursor
+	defer func() {
+		for _, c := range all {
+			c.close()
+		}
+	}()
+	inputs := make([]writer.IndexInput, 0, len(fields))
+	for _, f := range fields {
+		in := writer.IndexInput{Name: f.name}
+		var ps []writer.PostingSource
+		for i, s := range srcs {
+			if _, ok := s.metas[f.name]; !ok {
+				continue // an index missing from a source has no docs there
+			}
+			in.DocsWithField += s.with[f.name]
+			if s.survivors() == 0 {
+				continue
+			}
+			c := &cursor{ctx: ctx, src: s, field: f.name, base: bases[i], n: &n}
+			all = append(all, c)
+			ps = append(ps, c)
+		}
+		switch len(ps) {
+		case 0:
+		case 1:
+			in.Postings = ps[0]
+		default:
+			in.Postings = writer.MergeSources(ps...)
+		}
+		inputs = append(inputs, in)
+	}
+	wst, err := writer.BuildFromSources(path, wo, docs, inputs)
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+			err = fmt.Errorf("%w (%w)", cerr, err)
+		}
+		return wst, n, err
+	}
+	return wst, n, nil
+}
+
+// checkDestination refuses a destination that is one of the source files.
+func checkDestination(dst string, sources []Source) error {
+	dfi, err := os.Stat(dst)
+	if err != nil {
+		return nil // absent (or unreadable: the writer reports it)
+	}
+	for i, s := range sources {
+		if s.Segment != nil || s.Path == "" {
+			continue
+		}
+		if fi, err := os.Stat(s.Path); err == nil && os.SameFile(fi, dfi) {
+			return errs.Invalidf("merge: the destination %s is source %d; write to a new file", dst, i)
+		}
+	}
+	return nil
+}
