@@ -42,3 +42,12 @@ demo:
 
 clean:
 	rm -rf bin out
+
+# Side-by-side benchmarks against bleve (and Lucene 8.8.1 when installed: bench/setup-lucene.sh),
+# oracle-checked; reports land in docs/bench/peers. One corpus takes 6-10 minutes.
+PEERS_CORPORA ?= agent service
+PEERS_CYCLES  ?= 10
+PEERS_FLAGS   ?=
+.PHONY: bench-peers
+bench-peers:
+	@for c in $(PEERS_CORPORA); do (cd bench && $(GO) run ./cmd/peers -corpus $$c -cycles $(PEERS_CYCLES) $(PEERS_FLAGS) -out ../docs/bench/peers) || exit 1; done

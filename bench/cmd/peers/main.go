@@ -1,0 +1,237 @@
+// Command peers runs snii side by side with bleve and Lucene on one corpus:
+// builds every index (each build in a child process), checks every query's
+// doc ids against a brute-force oracle, times count queries in interleaved
+// cycles, runs a concurrency phase on snii, and writes
+// REPORT-<corpus>.{md,json,csv}.
+//
+//	go run ./cmd/peers -corpus agent -queries queries/agent.txt -cycles 10 -out ../docs/bench/peers
+//
+// The subcommands build and conc are the children it starts itself; profile
+// loops chosen queries on a snii segment under the CPU profiler.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/snii-go/snii/bench/peers"
+)
+
+func main() {
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case "build":
+			exit(buildCmd(os.Args[2:]))
+			return
+		case "conc":
+			exit(concCmd(os.Args[2:]))
+			return
+		case "profile":
+			exit(profileCmd(os.Args[2:]))
+			return
+		case "render":
+			exit(renderCmd(os.Args[2:]))
+			return
+		}
+	}
+	exit(runCmd(os.Args[1:]))
+}
+
+func exit(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "peers:", err)
+		os.Exit(1)
+	}
+}
+
+func runCmd(args []string) error {
+	fs := flag.NewFlagSet("peers", flag.ExitOnError)
+	corpus := fs.String("corpus", peers.CorpusAgent, "corpus: agent or service")
+	corpora := fs.String("corpora", "", "shared corpora folder (default: found by walking up to shared/corpora)")
+	queries := fs.String("queries", "", "query file (default queries/<corpus>.txt)")
+	out := fs.String("out", "../docs/bench/peers", "folder for REPORT-<corpus>.{md,json,csv}")
+	work := fs.String("work", "", "work folder for indexes (default a temp folder, removed at the end)")
+	keep := fs.Bool("keep", false, "keep the work folder")
+	cycles := fs.Int("cycles", 10, "timed cycles (at least 6)")
+	minSample := fs.Duration("min-sample", 10*time.Millisecond, "each sample repeats a query about this long")
+	buildRuns := fs.Int("build-runs", 3, "builds per engine, interleaved")
+	engines := fs.String("engines", "snii,snii-p0,bleve,lucene", "engines, comma-separated")
+	luceneSrc := fs.String("lucene-src", "lucene/LuceneBench.java", "the Lucene program")
+	jars := fs.String("lucene-jars", "/usr/share/java", "folder of the Lucene jars")
+	warm := fs.Duration("lucene-warmup", 8*time.Second, "JVM warm-up before timing")
+	conc := fs.String("goroutines", "1,2,4,8", "concurrency phase goroutine counts (empty: none)")
+	concOps := fs.Int("conc-ops", 0, "queries per concurrency phase (default 40 rounds of the query set)")
+	fs.Parse(args)
+
+	if *cycles < 6 {
+		return errors.New("-cycles: at least 6")
+	}
+	root := *corpora
+	if root == "" {
+		root = peers.FindCorpora()
+	}
+	if root == "" {
+		return errors.New("shared/corpora not found (use -corpora)")
+	}
+	if *queries == "" {
+		*queries = filepath.Join("queries", *corpus+".txt")
+	}
+	wd := *work
+	if wd == "" {
+		d, err := os.MkdirTemp("", "snii-peers-")
+		if err != nil {
+			return err
+		}
+		wd = d
+		if !*keep {
+			defer os.RemoveAll(d)
+		}
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cfg := peers.Config{
+		Corpus: *corpus, CorporaRoot: root, QueriesPath: *queries, WorkDir: wd,
+		Engines: strings.Split(*engines, ","), Cycles: *cycles, MinSample: *minSample, BuildRuns: *buildRuns,
+		LuceneSrc: *luceneSrc, LuceneJars: *jars, LuceneWarmup: *warm, Self: self,
+		ConcOps: *concOps, Log: os.Stderr,
+		Command: "go run ./cmd/peers " + strings.Join(reportArgs(args), " "),
+	}
+	if *conc == "" {
+		cfg.Goroutines, cfg.ConcOps = []int{}, -1
+	} else {
+		for _, s := range strings.Split(*conc, ",") {
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 1 {
+				return fmt.Errorf("-goroutines %q", *conc)
+			}
+			cfg.Goroutines = append(cfg.Goroutines, n)
+		}
+	}
+	rep, err := peers.Run(cfg)
+	if err != nil {
+		return err
+	}
+	if err := rep.WriteFiles(*out); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "wrote %s\n", filepath.Join(*out, "REPORT-"+*corpus+".md"))
+	return nil
+}
+
+// buildCmd is the child that builds one Go engine's index and prints its
+// BuildResult as JSON (the parent adds the peak RSS).
+func buildCmd(args []string) error {
+	fs := flag.NewFlagSet("build", flag.ExitOnError)
+	engine := fs.String("engine", "", "snii, snii-p0 or bleve")
+	docs := fs.String("docs", "", "docs file")
+	out := fs.String("out", "", "index path")
+	fs.Parse(args)
+	res, err := peers.BuildEngine(*engine, *docs, *out)
+	if err != nil {
+		return err
+	}
+	res.PeakRSS = peers.PeakRSS()
+	return json.NewEncoder(os.Stdout).Encode(res)
+}
+
+// concCmd is the child that runs the concurrency phases from a spec file and
+// prints them as JSON.
+func concCmd(args []string) error {
+	fs := flag.NewFlagSet("conc", flag.ExitOnError)
+	spec := fs.String("spec", "", "concurrency spec (JSON)")
+	fs.Parse(args)
+	b, err := os.ReadFile(*spec)
+	if err != nil {
+		return err
+	}
+	var cc peers.ConcConfig
+	if err := json.Unmarshal(b, &cc); err != nil {
+		return err
+	}
+	phases, err := peers.RunConc(cc)
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(os.Stdout).Encode(phases)
+}
+
+// profileCmd runs chosen queries of a query file on a snii segment in a loop
+// under the CPU profiler, and prints each query's reader.Profile.
+//
+//	go run ./cmd/peers profile -seg /tmp/w/snii.snii -queries queries/service.txt -ids 18,49 -cpuprofile cpu.pprof
+func profileCmd(args []string) error {
+	fs := flag.NewFlagSet("profile", flag.ExitOnError)
+	seg := fs.String("seg", "", "snii segment")
+	queries := fs.String("queries", "", "query file")
+	ids := fs.String("ids", "", "query ids (comma-separated; default all)")
+	secs := fs.Duration("duration", 10*time.Second, "how long to loop")
+	cpu := fs.String("cpuprofile", "cpu.pprof", "CPU profile output")
+	fs.Parse(args)
+	qs, err := peers.LoadQueries(*queries)
+	if err != nil {
+		return err
+	}
+	var pick []int
+	if *ids == "" {
+		for i := range qs {
+			pick = append(pick, i)
+		}
+	} else {
+		for _, s := range strings.Split(*ids, ",") {
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 0 || n >= len(qs) {
+				return fmt.Errorf("-ids %q", *ids)
+			}
+			pick = append(pick, n)
+		}
+	}
+	return peers.ProfileSnii(*seg, qs, pick, *secs, *cpu, os.Stdout)
+}
+
+// renderCmd rewrites REPORT-<corpus>.{md,json,csv} from a report's JSON
+// (after a change to the report's layout; no measurement is repeated).
+func renderCmd(args []string) error {
+	fs := flag.NewFlagSet("render", flag.ExitOnError)
+	in := fs.String("json", "", "REPORT-<corpus>.json")
+	out := fs.String("out", "", "output folder (default: the JSON's folder)")
+	fs.Parse(args)
+	rep, err := peers.ReadReport(*in)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		*out = filepath.Dir(*in)
+	}
+	return rep.WriteFiles(*out)
+}
+
+// reportArgs drops the flags that name local folders (they change nothing
+// measured) from the command line recorded in the report.
+func reportArgs(args []string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name := strings.TrimLeft(a, "-")
+		name, _, hasValue := strings.Cut(name, "=")
+		switch name {
+		case "work", "corpora", "out", "lucene-jars":
+			if !hasValue && i+1 < len(args) {
+				i++
+			}
+			continue
+		case "keep":
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
