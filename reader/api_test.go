@@ -237,3 +237,24 @@ func TestProfile(t *testing.T) {
 		t.Fatal(n, err)
 	}
 }
+
+// TestEmptySegment: a segment without documents opens, answers nothing and
+// verifies.
+func TestEmptySegment(t *testing.T) {
+	s := open(t, build(t, nil, options(-1, "text")))
+	if s.DocCount() != 0 {
+		t.Fatal(s.DocCount())
+	}
+	for _, q := range []reader.Query{reader.Term("text", "a"), reader.Phrase("text", "a", "b"),
+		reader.Prefix("text", "", 0), reader.PhrasePrefix("text", []string{"a", ""}, 0), reader.Or(reader.Term("text", "a"))} {
+		if d, err := s.Docs(bg, q, nil); err != nil || len(d) != 0 {
+			t.Errorf("%s: %v, %v", q, d, err)
+		}
+	}
+	if err := s.Verify(bg); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Terms("text", "", 0, func(string, uint64) bool { t.Error("a term"); return true }); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -179,6 +179,9 @@ func TestCorruptTruncate(t *testing.T) {
 
 // FuzzOpenQuery opens mutated small segments, queries them, iterates postings
 // and verifies them: nothing may panic, every error must be of a known kind.
+// With fix set, the CRCs of the header, dict blocks, metadata, directory and
+// tail are recomputed after the mutation, so that damaged lengths, offsets and
+// counts reach the structural checks.
 func FuzzOpenQuery(f *testing.F) {
 	for i, docs := range [][]oracle.Doc{
 		oracle.Generate(1, oracle.GenOptions{Docs: 8, MaxTokens: 6}),
@@ -190,7 +193,8 @@ func FuzzOpenQuery(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		f.Add(b)
+		f.Add(b, false)
+		f.Add(b, true)
 	}
 	queries := []reader.Query{
 		reader.Term("text", "the"),
@@ -201,7 +205,10 @@ func FuzzOpenQuery(f *testing.F) {
 		reader.Or(reader.Term("host", "api"), reader.Prefix("host", "w", 0)),
 		reader.And(reader.Term("host", "cache"), reader.Prefix("text", "a", 2)),
 	}
-	f.Fuzz(func(t *testing.T, b []byte) {
+	f.Fuzz(func(t *testing.T, b []byte, fix bool) {
+		if fix { // recompute the CRCs so that mutations reach the checks behind them
+			b = fixCRCs(b)
+		}
 		s, err := openBytes(b)
 		if err != nil {
 			if !isKind(err, errs.Corrupt, errs.Version, errs.Limit) {
@@ -238,4 +245,59 @@ func FuzzOpenQuery(f *testing.F) {
 			t.Fatalf("Verify: unexpected error kind: %v", err)
 		}
 	})
+}
+
+// TestFixCRCs: on an intact segment fixCRCs changes nothing. A flip behind
+// recomputed CRCs (a crafted file, not random damage) may go unnoticed by a
+// query, but then Verify must report it whenever an answer is wrong, and nothing
+// may panic or fail with another error kind.
+func TestFixCRCs(t *testing.T) {
+	docs := corruptCorpus()
+	c := corpusOf(docs)
+	qs := corruptQueries(c)
+	orig, err := os.ReadFile(build(t, docs, options(-1, "host", "text")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(fixCRCs(orig), orig) {
+		t.Fatal("fixCRCs changed an intact segment")
+	}
+	dirOff := binary.LittleEndian.Uint64(orig[len(orig)-32:])
+	wrong, silent := 0, 0
+	for i := int(dirOff) - 400; i < len(orig)-32; i++ { // the end of the last metadata group and the directory
+		b := append([]byte(nil), orig...)
+		b[i] ^= 0x04
+		s, err := openBytes(fixCRCs(b))
+		if err != nil {
+			if !isKind(err, errs.Corrupt, errs.Version) || !namesSection(err) {
+				t.Fatalf("byte %d: Open: %v", i, err)
+			}
+			continue
+		}
+		bad := false
+		for k, q := range qs.qs {
+			got, err := s.Docs(bg, rq(q), nil)
+			if err != nil && (!isKind(err, errs.Corrupt) || !namesSection(err)) {
+				t.Fatalf("byte %d: %s: %v", i, q, err)
+			}
+			if err == nil && !slices.Equal(got, qs.want[k]) {
+				bad = true
+			}
+		}
+		verr := s.Verify(bg)
+		if verr != nil && (!isKind(verr, errs.Corrupt) || !namesSection(verr)) {
+			t.Fatalf("byte %d: Verify: %v", i, verr)
+		}
+		if bad {
+			wrong++
+			if verr == nil {
+				t.Fatalf("byte %d: wrong answers and Verify found nothing", i)
+			}
+		}
+		if verr == nil {
+			silent++
+		}
+		s.Close()
+	}
+	t.Logf("flips behind recomputed CRCs: %d gave wrong answers (all caught by Verify), %d were harmless", wrong, silent)
 }

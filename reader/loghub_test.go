@@ -45,11 +45,15 @@ func loghubDocs(t *testing.T) []oracle.Doc {
 
 // TestOracleLoghub compares ≥200 queries of each kind with the oracle on the
 // loghub 2k samples (32,000 log lines), on segments built with policy 0 and
-// with the budget.
+// with the budget (40 of each kind under the race detector).
 func TestOracleLoghub(t *testing.T) {
 	docs := loghubDocs(t)
 	c := corpusOf(docs)
-	qs := genQueries(c, "text", 2024, 200)
+	n := 200
+	if raceEnabled {
+		n = 40
+	}
+	qs := genQueries(c, "text", 2024, n)
 	for _, policy := range []int{0, -1} {
 		s := open(t, build(t, docs, options(policy, "system", "text")))
 		hits := checkQueries(t, s, qs, "loghub")

@@ -3,6 +3,7 @@ package reader_test
 import (
 	"testing"
 
+	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/reader"
 )
@@ -10,6 +11,8 @@ import (
 // TestOracleGenerated compares ≥200 queries of each kind with the brute-force
 // oracle on generated corpora, for segments built with policy 0 (smallest
 // frames), a fixed share of 30 and the budget: the codec never changes an answer.
+// Under the race detector the counts are divided by 5 (the race run is for
+// concurrency; the full counts run without it).
 func TestOracleGenerated(t *testing.T) {
 	corpora := []struct {
 		name string
@@ -18,9 +21,12 @@ func TestOracleGenerated(t *testing.T) {
 	}{
 		{"mixed", oracle.GenOptions{Docs: 3000}, 200},
 		// small vocabulary: windowed terms with df >= 8192 (1024-doc windows)
-		{"dense", oracle.GenOptions{Docs: 9000, Vocab: 300, MaxValues: 2, MaxTokens: 30}, 40},
+		{"dense", oracle.GenOptions{Docs: 10000, Vocab: 300, Zipf: 1.4, MaxValues: 2, MaxTokens: 30}, 40},
 	}
 	for ci, cc := range corpora {
+		if raceEnabled {
+			cc.n /= 5
+		}
 		t.Run(cc.name, func(t *testing.T) {
 			docs := oracle.Generate(uint64(11+ci), cc.opts)
 			c := corpusOf(docs)
@@ -40,6 +46,11 @@ func TestOracleGenerated(t *testing.T) {
 				if pi == 0 {
 					t.Logf("%s: %d docs, %d terms (%d inline, %d slim, %d windowed), frames raw/zstd/pfor %v; queries with hits per kind: %v",
 						cc.name, len(docs), info.TermCount, info.InlineTerms, info.SlimTerms, info.WindowedTerms, info.Outcome.Windows, hits)
+					var maxDF uint64
+					s.Terms("text", "", 0, func(_ string, df uint64) bool { maxDF = max(maxDF, df); return true })
+					if cc.name == "dense" && maxDF < index.LargeDF {
+						t.Errorf("dense corpus: largest df %d, want >= %d (1024-doc windows)", maxDF, index.LargeDF)
+					}
 					for _, k := range []string{"term", "phrase", "repeated", "phraseprefix", "prefix"} {
 						if hits[k] < cc.n/4 {
 							t.Errorf("only %d of %d %s queries hit: the test is too weak", hits[k], cc.n, k)

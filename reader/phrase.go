@@ -1,11 +1,11 @@
 package reader
 
 import (
-	"math"
 	"slices"
 	"time"
 
 	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/prx"
 )
 
 // phrasePlan is the execution state of one phrase (or phrase prefix) query.
@@ -153,6 +153,9 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 	// are coalesced into batched reads, then decoded selectively.
 	for i := range p.slots {
 		for _, t := range p.slots[i].terms {
+			if len(p.slots[i].terms) == 1 && len(t.docs) == len(final) {
+				continue // final is a subset of the slot's docs: the same docs
+			}
 			t.keep(final)
 		}
 	}
@@ -172,28 +175,24 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 		x.lists = make([][]uint32, len(p.slots))
 	}
 	lists := x.lists[:len(p.slots)]
-	// per-term cursors into their kept docs
+	// per-term cursors into their kept docs and decode jobs
 	for i := range p.slots {
 		for _, t := range p.slots[i].terms {
-			t.kcur = 0
+			t.kcur, t.jcur = 0, t.job0
 		}
 	}
-	var merged []uint32
+	merged := x.scratch
 	for _, d := range final {
 		for i := range p.slots {
 			s := &p.slots[i]
 			if len(s.terms) == 1 {
-				t := s.terms[0]
-				k := t.kcur
-				t.kcur++
-				lists[i] = t.pos[t.off[k]:t.off[k+1]]
+				lists[i] = x.positionsOf(s.terms[0])
 				continue
 			}
 			merged = merged[:0]
 			for _, t := range s.terms {
 				if k := t.kcur; k < len(t.docs) && t.docs[k] == d {
-					merged = append(merged, t.pos[t.off[k]:t.off[k+1]]...)
-					t.kcur++
+					merged = append(merged, x.positionsOf(t)...)
 				}
 			}
 			slices.Sort(merged)
@@ -223,12 +222,26 @@ func (x *qctx) unionTerms(dst []uint32, terms []*termRef) []uint32 {
 	return slices.Compact(dst)
 }
 
+// positionsOf returns the positions of t's current kept doc (t.docs[t.kcur])
+// and advances its cursors.
+func (x *qctx) positionsOf(t *termRef) []uint32 {
+	k := t.kcur
+	t.kcur++
+	j := &x.jobs[t.jcur]
+	if k >= j.hi {
+		t.jcur++
+		j = &x.jobs[t.jcur]
+	}
+	return j.win.Doc(k - j.lo)
+}
+
 // frameJob is one prx window to decode for one term.
 type frameJob struct {
 	t      *termRef
 	w      int // index into t.wins
 	lo, hi int // the term's kept docs in that window: t.docs[lo:hi]
 	frame  []byte
+	win    *prx.Window // the decoded positions of t.docs[lo:hi]
 }
 
 // span is a coalesced byte range of the file.
@@ -239,20 +252,25 @@ type span struct{ off, end uint64 }
 const coalesceGap = 1 << 10
 
 // loadPositions reads and selectively decodes the prx windows holding the kept
-// docs of every term of the plan, filling each term's off/pos.
+// docs of every term of the plan, each into its own (pooled) window.
 func (x *qctx) loadPositions(p *phrasePlan) error {
 	x.jobs = x.jobs[:0]
 	for i := range p.slots {
 		for _, t := range p.slots[i].terms {
+			t.job0 = len(x.jobs)
 			for lo := 0; lo < len(t.docs); {
 				w := t.where[lo]
 				hi := lo + 1
 				for hi < len(t.docs) && t.where[hi] == w {
 					hi++
 				}
-				x.jobs = append(x.jobs, frameJob{t: t, w: int(w), lo: lo, hi: hi})
+				if len(x.jobs) == len(x.wins) {
+					x.wins = append(x.wins, &prx.Window{})
+				}
+				x.jobs = append(x.jobs, frameJob{t: t, w: int(w), lo: lo, hi: hi, win: x.wins[len(x.jobs)]})
 				lo = hi
 			}
+			t.job1 = len(x.jobs)
 		}
 	}
 	if err := x.fetchFrames(); err != nil {
@@ -262,29 +280,19 @@ func (x *qctx) loadPositions(p *phrasePlan) error {
 	for i := range x.jobs {
 		j := &x.jobs[i]
 		t := j.t
-		if j.lo == 0 {
-			t.off = append(t.off[:0], 0)
-			t.pos = t.pos[:0]
-		}
 		w := &t.wins[j.w]
 		withCRC := t.e.Class != index.ClassInline
-		if _, err := src.DecodeSelected(j.frame, withCRC, t.ords[j.lo:j.hi], &x.win); err != nil {
+		if _, err := src.DecodeSelected(j.frame, withCRC, t.ords[j.lo:j.hi], j.win); err != nil {
 			return t.f.seg.wrap(x.prxWinName(t, w), err)
 		}
-		if x.win.Docs() != j.hi-j.lo {
-			return t.f.seg.corrupt(x.prxWinName(t, w), "decoded %d docs, selected %d", x.win.Docs(), j.hi-j.lo)
+		if j.win.Docs() != j.hi-j.lo {
+			return t.f.seg.corrupt(x.prxWinName(t, w), "decoded %d docs, selected %d", j.win.Docs(), j.hi-j.lo)
 		}
 		x.count.prxWindows++
-		for k := 0; k < x.win.Docs(); k++ {
-			ps := x.win.Doc(k)
-			if len(ps) == 0 {
+		for k := 0; k < j.win.Docs(); k++ {
+			if j.win.Offsets[k] == j.win.Offsets[k+1] {
 				return t.f.seg.corrupt(x.prxWinName(t, w), "doc %d has no positions", t.docs[j.lo+k])
 			}
-			t.pos = append(t.pos, ps...)
-			if uint64(len(t.pos)) > math.MaxUint32 {
-				return t.f.seg.corrupt(x.prxWinName(t, w), "too many positions")
-			}
-			t.off = append(t.off, uint32(len(t.pos)))
 		}
 	}
 	return nil

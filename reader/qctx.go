@@ -41,6 +41,7 @@ type qctx struct {
 	plans    []*phrasePlan
 	nplans   int
 	jobs     []frameJob
+	wins     []*prx.Window // decoded windows of the jobs (pooled)
 	order    []int
 	ranges   []span
 	lists    [][]uint32
@@ -48,6 +49,12 @@ type qctx struct {
 	scratch  []uint32
 	entry    index.Entry
 }
+
+// Buffers larger than these are dropped when a query context is pooled.
+const (
+	maxPooledBytes = 8 << 20
+	maxPooledDocs  = 1 << 20
+)
 
 // getCtx takes a query context from the segment's pool.
 func (s *Segment) getCtx(ctx context.Context, profile bool) *qctx {
@@ -74,6 +81,24 @@ func (s *Segment) putCtx(x *qctx) {
 	x.count = counters{}
 	x.ctx = nil
 	x.arena = x.arena[:0]
+	// Do not let one huge query pin its buffers in the pool.
+	if cap(x.arena) > maxPooledBytes {
+		x.arena = nil
+	}
+	if cap(x.blockBuf) > maxPooledBytes {
+		x.blockBuf = nil
+	}
+	if cap(x.docSrc) > maxPooledBytes {
+		x.docSrc = nil
+	}
+	kept := x.free[:0]
+	for _, b := range x.free {
+		if cap(b) <= maxPooledDocs {
+			kept = append(kept, b)
+		}
+	}
+	clear(x.free[len(kept):])
+	x.free = kept
 	for i := 0; i < x.nterms; i++ {
 		x.terms[i].reset()
 	}

@@ -102,6 +102,9 @@ func union(dst, a, b []uint32) []uint32 {
 // forward-only galloping cursor (the proposals are ascending for a fixed k).
 // cur is scratch space of at least len(slotOf) ints.
 func matchPhrase(lists [][]uint32, slotOf []int, cur []int) bool {
+	if len(slotOf) == 2 && slotOf[0] != slotOf[1] {
+		return matchPair(lists[slotOf[0]], lists[slotOf[1]])
+	}
 	anchor := 0
 	for s := 1; s < len(lists); s++ {
 		if len(lists[s]) < len(lists[anchor]) {
@@ -144,6 +147,41 @@ func matchPhrase(lists [][]uint32, slotOf []int, cur []int) bool {
 					continue starts
 				}
 			}
+			return true
+		}
+	}
+	return false
+}
+
+// matchPair reports whether some p in a has p+1 in b (a two-term phrase), by
+// galloping in the longer list.
+func matchPair(a, b []uint32) bool {
+	if len(a) <= len(b) {
+		j := 0
+		for _, p := range a {
+			if p == 1<<32-1 {
+				return false
+			}
+			j = seekGE(b, j, p+1)
+			if j == len(b) {
+				return false
+			}
+			if b[j] == p+1 {
+				return true
+			}
+		}
+		return false
+	}
+	i := 0
+	for _, q := range b {
+		if q == 0 {
+			continue
+		}
+		i = seekGE(a, i, q-1)
+		if i == len(a) {
+			return false
+		}
+		if a[i] == q-1 {
 			return true
 		}
 	}

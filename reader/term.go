@@ -3,6 +3,7 @@ package reader
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/snii-go/snii/index"
 )
@@ -26,9 +27,9 @@ type termRef struct {
 	where []int32
 	ords  []uint32
 	wins  []winInfo // windows that held a kept doc
-	// positions of docs[k]: pos[off[k]:off[k+1]]
-	off, pos []uint32
-	kcur     int // verification cursor into docs
+	// the decode jobs of the kept docs: x.jobs[job0:job1], in doc order
+	job0, job1 int
+	kcur, jcur int // verification cursors into docs and jobs
 }
 
 // winInfo locates one window of a term (absolute offsets).
@@ -45,8 +46,14 @@ func (t *termRef) reset() {
 	t.e = index.Entry{}
 	t.pre = index.Prelude{}
 	t.docs, t.where, t.ords = t.docs[:0], t.where[:0], t.ords[:0]
+	if cap(t.docs) > maxPooledDocs {
+		t.docs, t.where, t.ords = nil, nil, nil
+	}
+	if cap(t.preBuf) > maxPooledBytes {
+		t.preBuf = nil
+	}
 	t.wins = t.wins[:0]
-	t.off, t.pos = t.off[:0], t.pos[:0]
+	t.job0, t.job1 = 0, 0
 }
 
 func (t *termRef) name() string {
@@ -295,10 +302,15 @@ func (x *qctx) collect(t *termRef, cands []uint32, all bool) error {
 		wIdx := int32(len(t.wins))
 		kept := len(t.docs)
 		if all {
-			for ord, d := range docs {
-				t.docs = append(t.docs, d)
-				t.where = append(t.where, wIdx)
-				t.ords = append(t.ords, uint32(ord))
+			n0 := len(t.docs)
+			n1 := n0 + len(docs)
+			t.docs = append(t.docs, docs...)
+			t.where = slices.Grow(t.where, len(docs))[:n1]
+			t.ords = slices.Grow(t.ords, len(docs))[:n1]
+			where, ords := t.where[n0:n1], t.ords[n0:n1]
+			for k := range where {
+				where[k] = wIdx
+				ords[k] = uint32(k)
 			}
 		} else {
 			x.matchWindow(t, cands[ci:ce], docs, wIdx)
@@ -350,19 +362,20 @@ func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32) {
 	}
 }
 
-// keep restricts t's conjunction state to the docs in final (a subset of
-// t.docs' candidates, ascending), in place.
+// keep restricts t's conjunction state to the docs in final (ascending), in
+// place: it walks final and gallops in t.docs (final is usually the smaller).
 func (t *termRef) keep(final []uint32) {
 	n := 0
-	j := 0
-	for k, d := range t.docs {
-		j = seekGE(final, j, d)
-		if j == len(final) {
+	k := 0
+	for _, d := range final {
+		k = seekGE(t.docs, k, d)
+		if k == len(t.docs) {
 			break
 		}
-		if final[j] == d {
+		if t.docs[k] == d {
 			t.docs[n], t.where[n], t.ords[n] = d, t.where[k], t.ords[k]
 			n++
+			k++
 		}
 	}
 	t.docs, t.where, t.ords = t.docs[:n], t.where[:n], t.ords[:n]

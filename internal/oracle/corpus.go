@@ -35,11 +35,34 @@ type Corpus struct {
 }
 
 type fieldData struct {
-	// seqs[doc] holds the term id at each position (-1: no term there).
-	seqs     map[uint32][]int32
-	df, ttf  map[int32]int
-	sorted   []string // vocabulary in byte order, built lazily
-	docsWith []uint32
+	docs    []docData // ascending doc ids, only documents with a term
+	df, ttf map[int32]int
+	sorted  []string // vocabulary in byte order, built lazily
+}
+
+// docData is one document's field: the term id at each position (-1: no term
+// there) and its distinct term ids, sorted (a quick reject before the scan).
+type docData struct {
+	doc  uint32
+	seq  []int32
+	uniq []int32
+}
+
+// find returns the document's data, or nil.
+func (fd *fieldData) find(doc uint32) *docData {
+	i, ok := slices.BinarySearchFunc(fd.docs, doc, func(d docData, id uint32) int {
+		switch {
+		case d.doc < id:
+			return -1
+		case d.doc > id:
+			return 1
+		}
+		return 0
+	})
+	if !ok {
+		return nil
+	}
+	return &fd.docs[i]
 }
 
 // New returns an empty corpus.
@@ -103,25 +126,23 @@ func (c *Corpus) Add(d Doc) uint32 {
 		a := per[name]
 		fd := c.fields[name]
 		if fd == nil {
-			fd = &fieldData{seqs: map[uint32][]int32{}, df: map[int32]int{}, ttf: map[int32]int{}}
+			fd = &fieldData{df: map[int32]int{}, ttf: map[int32]int{}}
 			c.fields[name] = fd
 		}
-		seen := map[int32]bool{}
-		kept := false
+		var uniq []int32
 		for _, t := range a.seq {
-			if t < 0 {
-				continue
-			}
-			kept = true
-			fd.ttf[t]++
-			if !seen[t] {
-				seen[t] = true
-				fd.df[t]++
+			if t >= 0 {
+				fd.ttf[t]++
+				uniq = append(uniq, t)
 			}
 		}
-		if kept {
-			fd.seqs[id] = a.seq
-			fd.docsWith = append(fd.docsWith, id)
+		slices.Sort(uniq)
+		uniq = slices.Compact(uniq)
+		for _, t := range uniq {
+			fd.df[t]++
+		}
+		if len(uniq) > 0 {
+			fd.docs = append(fd.docs, docData{doc: id, seq: a.seq, uniq: uniq})
 			fd.sorted = nil
 		}
 	}
@@ -155,7 +176,7 @@ func (c *Corpus) Vocabulary(field string) []TermStat {
 // DocsWithField returns the number of documents with at least one term in field.
 func (c *Corpus) DocsWithField(field string) int {
 	if fd := c.fields[field]; fd != nil {
-		return len(fd.docsWith)
+		return len(fd.docs)
 	}
 	return 0
 }
@@ -200,8 +221,12 @@ func (c *Corpus) Positions(doc uint32, field, term string) []uint32 {
 	if fd == nil || !ok {
 		return nil
 	}
+	d := fd.find(doc)
+	if d == nil {
+		return nil
+	}
 	var out []uint32
-	for p, t := range fd.seqs[doc] {
+	for p, t := range d.seq {
 		if t == id {
 			out = append(out, uint32(p))
 		}
@@ -216,7 +241,11 @@ func (c *Corpus) Sequence(doc uint32, field string) []string {
 	if fd == nil {
 		return nil
 	}
-	seq := fd.seqs[doc]
+	d := fd.find(doc)
+	if d == nil {
+		return nil
+	}
+	seq := d.seq
 	out := make([]string, len(seq))
 	for i, t := range seq {
 		if t >= 0 {

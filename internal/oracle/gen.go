@@ -171,12 +171,11 @@ func (g *Gen) Term() Query {
 // take returns n adjacent terms found in some document (fewer if none is long
 // enough after a few tries); nil when the field is empty.
 func (g *Gen) take(n int) []string {
-	if g.fd == nil || len(g.fd.docsWith) == 0 {
+	if g.fd == nil || len(g.fd.docs) == 0 {
 		return nil
 	}
 	for try := 0; try < 50; try++ {
-		doc := g.fd.docsWith[g.rng.IntN(len(g.fd.docsWith))]
-		seq := g.fd.seqs[doc]
+		seq := g.fd.docs[g.rng.IntN(len(g.fd.docs))].seq
 		if len(seq) < n {
 			continue
 		}
@@ -216,8 +215,7 @@ func (g *Gen) Reversed() Query {
 func (g *Gen) Repeated() Query {
 	if g.fd != nil {
 		for try := 0; try < 100; try++ {
-			doc := g.fd.docsWith[g.rng.IntN(len(g.fd.docsWith))]
-			seq := g.fd.seqs[doc]
+			seq := g.fd.docs[g.rng.IntN(len(g.fd.docs))].seq
 			for p := 0; p+1 < len(seq); p++ {
 				for k := 1; k <= 2 && p+k < len(seq); k++ {
 					if seq[p] >= 0 && seq[p] == seq[p+k] {
@@ -249,8 +247,7 @@ func (g *Gen) Repeated() Query {
 func (g *Gen) CrossValue() Query {
 	if g.fd != nil {
 		for try := 0; try < 200; try++ {
-			doc := g.fd.docsWith[g.rng.IntN(len(g.fd.docsWith))]
-			seq := g.fd.seqs[doc]
+			seq := g.fd.docs[g.rng.IntN(len(g.fd.docs))].seq
 			// find a run of ValueGap or more empty positions between terms
 			for p := 0; p < len(seq); p++ {
 				if seq[p] >= 0 {

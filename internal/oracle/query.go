@@ -126,8 +126,17 @@ func (c *Corpus) scan(field string, slots []slotSet) []uint32 {
 		}
 	}
 	var out []uint32
-	for _, doc := range fd.docsWith {
-		seq := fd.seqs[doc]
+docs:
+	for di := range fd.docs {
+		d := &fd.docs[di]
+		for i := range slots { // quick reject: a single-term slot's term must occur
+			if slots[i].n == 1 {
+				if _, ok := slices.BinarySearch(d.uniq, slots[i].single); !ok {
+					continue docs
+				}
+			}
+		}
+		seq := d.seq
 	starts:
 		for p := 0; p+len(slots) <= len(seq); p++ {
 			for i := range slots {
@@ -135,11 +144,11 @@ func (c *Corpus) scan(field string, slots []slotSet) []uint32 {
 					continue starts
 				}
 			}
-			out = append(out, doc)
+			out = append(out, d.doc)
 			break
 		}
 	}
-	return out // docsWith is ascending
+	return out // fd.docs is ascending
 }
 
 func (q Term) eval(c *Corpus) []uint32 {

@@ -1,0 +1,205 @@
+package reader
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/errs"
+)
+
+// TermIter walks every term of one logical index in byte order, pull style,
+// and gives the postings of the current term without a dictionary lookup. It
+// is what a k-way merge of segments (compaction) reads: one iterator per
+// source, advanced term by term.
+//
+// The iterator decodes one dict block at a time (blocks already in the
+// segment's cache are used, others are decoded without entering it, so a
+// full scan does not evict the blocks of running queries) and owns one query
+// context: at most one block, one doc window and one .prx window are held at
+// a time. A TermIter keeps the segment open until Close and is used by one
+// goroutine.
+type TermIter struct {
+	s    *Segment
+	f    *field
+	x    *qctx
+	bi   int          // index of the current block; -1 before the first
+	blk  *index.Block // the current block
+	it   index.BlockIter
+	e    index.Entry
+	term []byte // the current term (aliases the block iterator's key)
+	t    *termRef
+	p    TermPostings
+	err  error
+	done bool
+}
+
+// TermIter returns an iterator over every term of the named logical index;
+// an unknown index is an ErrNotFound error. Close it when done.
+func (s *Segment) TermIter(name string) (*TermIter, error) {
+	f, err := s.field(name)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.acquire(); err != nil {
+		return nil, err
+	}
+	return &TermIter{s: s, f: f, x: s.getCtx(context.Background(), false), bi: -1}, nil
+}
+
+// Next moves to the next term; false at the end or on error (see Err).
+func (it *TermIter) Next() bool {
+	if it.done {
+		return false
+	}
+	// The previous term's resolved state (and its postings) are done with.
+	x := it.x
+	for i := 0; i < x.nterms; i++ {
+		x.terms[i].reset()
+	}
+	x.nterms = 0
+	it.t = nil
+	it.p.p = Postings{docs: it.p.p.docs[:0], win: it.p.p.win} // keep the buffers
+	for {
+		if it.blk != nil {
+			term, ok, err := it.it.Next(&it.e)
+			if err != nil {
+				return it.fail(it.s.wrap(it.f.blockName(it.bi), err))
+			}
+			if ok {
+				it.term = term
+				return true
+			}
+		}
+		it.bi++
+		if it.bi >= len(it.f.meta.Blocks) {
+			it.done, it.blk, it.term = true, nil, nil
+			return false
+		}
+		b, err := it.block(it.bi)
+		if err != nil {
+			return it.fail(err)
+		}
+		it.blk = b
+		it.it = b.Iter()
+	}
+}
+
+// block returns dict block i: the cached one, or a fresh decode kept out of
+// the cache.
+func (it *TermIter) block(i int) (*index.Block, error) {
+	if p := it.f.slots[i].Load(); p != nil {
+		return &p.b, nil
+	}
+	cb, err := it.f.decodeBlock(it.x, i)
+	if err != nil {
+		return nil, err
+	}
+	return &cb.b, nil
+}
+
+func (it *TermIter) fail(err error) bool {
+	it.err, it.done, it.blk, it.term = err, true, nil, nil
+	return false
+}
+
+// Term returns the current term; valid until the next call to Next.
+func (it *TermIter) Term() []byte { return it.term }
+
+// DF returns the current term's document frequency.
+func (it *TermIter) DF() uint64 { return it.e.DF }
+
+// TTF returns the current term's total term frequency (its positions).
+func (it *TermIter) TTF() uint64 { return it.e.TTF }
+
+// Postings returns the postings of the current term, positioned before its
+// first document. Each call starts over from the first document (a caller
+// may count the documents in a first pass and read positions in a second).
+// The TermPostings belongs to the iterator: it is valid until the next call
+// to Next or Postings, and is not closed by the caller.
+func (it *TermIter) Postings() (*TermPostings, error) {
+	if it.term == nil {
+		return nil, errs.Invalidf("reader: TermIter.Postings without a current term")
+	}
+	if it.t == nil {
+		t, err := it.x.resolved(it.f, it.term, &it.e)
+		if err != nil {
+			it.err = err
+			return nil, err
+		}
+		it.t = t
+	}
+	old := &it.p.p
+	it.p.p = Postings{s: it.s, x: it.x, t: it.t, it: it.t.windows(0), i: -1, docs: old.docs[:0], win: old.win}
+	it.p.n, it.p.skipped = 0, false
+	return &it.p, nil
+}
+
+// Err returns the first error met (nil at a normal end).
+func (it *TermIter) Err() error { return it.err }
+
+// Close releases the iterator's query context and its hold on the segment.
+// Closing twice is a no-op.
+func (it *TermIter) Close() {
+	if it.x == nil {
+		return
+	}
+	for i := 0; i < it.x.nterms; i++ {
+		it.x.terms[i].reset()
+	}
+	it.x.nterms = 0
+	it.s.putCtx(it.x)
+	it.x = nil
+	it.t, it.blk, it.term = nil, nil, nil
+	it.p.p = Postings{}
+	it.done = true
+	it.s.release()
+}
+
+// TermPostings iterates the documents of a TermIter's current term in
+// ascending order (see Postings: doc ids are decoded a window at a time,
+// positions only when asked for). It is owned by its TermIter.
+type TermPostings struct {
+	p       Postings
+	n       uint64 // documents returned by Next
+	skipped bool   // Advance was used: the df check does not apply
+}
+
+// Next moves to the next document; false at the end or on error (see Err).
+// At the end it checks that the term had exactly df documents.
+func (tp *TermPostings) Next() bool {
+	if tp.p.Next() {
+		tp.n++
+		return true
+	}
+	if tp.p.err == nil && !tp.skipped && tp.p.t != nil && tp.n != tp.p.t.e.DF {
+		tp.p.err = tp.p.s.corrupt(tp.p.t.name(), "windows hold %d docs, dict entry says df %d", tp.n, tp.p.t.e.DF)
+	}
+	return false
+}
+
+// Advance moves to the first document >= target at or after the current one
+// (see Postings.Advance). Documents skipped by Advance are not counted by the
+// end-of-term df check of Next.
+func (tp *TermPostings) Advance(target uint32) bool {
+	tp.skipped = true
+	return tp.p.Advance(target)
+}
+
+// Doc returns the current document.
+func (tp *TermPostings) Doc() uint32 { return tp.p.Doc() }
+
+// Positions returns the current document's ascending positions, valid until
+// the next call to Next or Advance.
+func (tp *TermPostings) Positions() ([]uint32, error) { return tp.p.Positions() }
+
+// Err returns the first error met (nil at a normal end).
+func (tp *TermPostings) Err() error { return tp.p.err }
+
+// String names the term and index, for messages.
+func (tp *TermPostings) String() string {
+	if tp.p.t == nil {
+		return "no term"
+	}
+	return fmt.Sprintf("%s of segment %s", tp.p.t.name(), tp.p.s.name)
+}

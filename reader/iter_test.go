@@ -1,0 +1,241 @@
+package reader_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/reader"
+	"github.com/snii-go/snii/writer"
+)
+
+// iterSegment builds a segment whose "text" index has inline, slim and
+// windowed terms (a term in every one of 1500 docs, windows of 256) and
+// returns its path.
+func iterSegment(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "iter.snii")
+	w, err := writer.Create(path, writer.DefaultOptions("text", "empty"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 1500; i++ {
+		text := fmt.Sprintf("common id%d mod%d mod%d again common", i, i%7, i%300)
+		if _, err := w.Add(writer.Doc("text", text)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+type iterPosting struct {
+	doc uint32
+	pos []uint32
+}
+
+// TestTermIter: the pull iterator yields the same terms, dfs and postings
+// as Terms and Postings, mapped and through a ReaderAt, and may restart a
+// term's postings.
+func TestTermIter(t *testing.T) {
+	path := iterSegment(t)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapped, err := reader.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mapped.Close()
+	viaRA, err := reader.OpenReaderAtWith(bytes.NewReader(data), int64(len(data)), reader.Options{BlockCacheBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer viaRA.Close()
+	m, err := mapped.Info("text")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.InlineTerms == 0 || m.SlimTerms == 0 || m.WindowedTerms == 0 {
+		t.Fatalf("classes: %d inline, %d slim, %d windowed", m.InlineTerms, m.SlimTerms, m.WindowedTerms)
+	}
+	type termDF struct {
+		term string
+		df   uint64
+	}
+	var want []termDF
+	if err := mapped.Terms("text", "", 0, func(term string, df uint64) bool { want = append(want, termDF{term, df}); return true }); err != nil {
+		t.Fatal(err)
+	}
+	for _, seg := range []*reader.Segment{mapped, viaRA} {
+		it, err := seg.TermIter("text")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []termDF
+		for it.Next() {
+			term := string(it.Term())
+			got = append(got, termDF{term, it.DF()})
+			var ttf uint64
+			var list []iterPosting
+			for pass := 0; pass < 2; pass++ { // a second pass restarts the postings
+				p, err := it.Postings()
+				if err != nil {
+					t.Fatal(err)
+				}
+				var l []iterPosting
+				for p.Next() {
+					pos, err := p.Positions()
+					if err != nil {
+						t.Fatal(err)
+					}
+					l = append(l, iterPosting{p.Doc(), slices.Clone(pos)})
+					if pass == 0 {
+						ttf += uint64(len(pos))
+					}
+				}
+				if err := p.Err(); err != nil {
+					t.Fatalf("term %q: %v", term, err)
+				}
+				if pass == 1 && !slices.EqualFunc(l, list, func(a, b iterPosting) bool { return a.doc == b.doc && slices.Equal(a.pos, b.pos) }) {
+					t.Fatalf("term %q: second pass differs", term)
+				}
+				list = l
+			}
+			if uint64(len(list)) != it.DF() || ttf != it.TTF() {
+				t.Fatalf("term %q: %d docs, %d positions; df %d ttf %d", term, len(list), ttf, it.DF(), it.TTF())
+			}
+			ref, err := seg.Postings("text", term)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := 0; ref.Next(); i++ {
+				pos, _ := ref.Positions()
+				if i >= len(list) || list[i].doc != ref.Doc() || !slices.Equal(list[i].pos, pos) {
+					t.Fatalf("term %q: posting %d differs from Postings", term, i)
+				}
+			}
+			ref.Close()
+		}
+		if err := it.Err(); err != nil {
+			t.Fatal(err)
+		}
+		it.Close()
+		it.Close()
+		if !slices.Equal(got, want) {
+			t.Errorf("TermIter yields %d terms, Terms %d", len(got), len(want))
+		}
+	}
+
+	// Advance skips within and across windows; the common term is windowed.
+	it, err := mapped.TermIter("text")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer it.Close()
+	for it.Next() && string(it.Term()) != "common" {
+	}
+	p, err := it.Postings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []uint32{0, 3, 700, 701, 1499} {
+		if !p.Advance(target) || p.Doc() != target {
+			t.Fatalf("Advance(%d): at %d", target, p.Doc())
+		}
+	}
+	if p.Advance(1500) {
+		t.Error("Advance past the last doc")
+	}
+
+	// An index without terms, an unknown index, Postings without a term.
+	e, err := mapped.TermIter("empty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Next() || e.Err() != nil {
+		t.Errorf("empty index: a term or %v", e.Err())
+	}
+	if _, err := e.Postings(); !errors.Is(err, errs.InvalidArgument) {
+		t.Errorf("Postings at the end: %v", err)
+	}
+	e.Close()
+	if _, err := mapped.TermIter("nope"); !errors.Is(err, errs.NotFound) {
+		t.Errorf("unknown index: %v", err)
+	}
+}
+
+// TestTermIterCorrupt: a damaged posting list is an error, never a panic.
+func TestTermIterCorrupt(t *testing.T) {
+	data, err := os.ReadFile(iterSegment(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seg, err := reader.OpenReaderAt(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := seg.Info("text")
+	seg.Close()
+	for off := m.PostingOff; off < m.PostingOff+m.PostingLen+m.DictLen; off += 97 {
+		b := slices.Clone(data)
+		b[off] ^= 0x5a
+		seg, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			continue
+		}
+		it, err := seg.TermIter("text")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ferr error
+		for ferr == nil && it.Next() {
+			p, err := it.Postings()
+			if err != nil {
+				ferr = err
+				break
+			}
+			for p.Next() {
+				if _, err := p.Positions(); err != nil {
+					ferr = err
+					break
+				}
+			}
+			if ferr == nil {
+				ferr = p.Err()
+			}
+		}
+		if ferr == nil {
+			ferr = it.Err()
+		}
+		if ferr == nil {
+			t.Errorf("byte %d flipped: no error", off)
+		} else if !errors.Is(ferr, errs.Corrupt) {
+			t.Errorf("byte %d flipped: %v (want a corruption error)", off, ferr)
+		}
+		it.Close()
+		seg.Close()
+	}
+}
+
+// TestVersion: Version reads the header and tail versions.
+func TestVersion(t *testing.T) {
+	seg, err := reader.Open(iterSegment(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer seg.Close()
+	v, err := seg.Version()
+	if err != nil || v.Format != index.FormatVersion || v.MinReader != index.MinReaderVersion {
+		t.Errorf("Version: %+v, %v", v, err)
+	}
+}

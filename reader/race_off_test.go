@@ -1,0 +1,5 @@
+//go:build !race
+
+package reader_test
+
+const raceEnabled = false

@@ -1,0 +1,7 @@
+//go:build race
+
+package reader_test
+
+// raceEnabled: the race detector is on (sync.Pool drops items at random, so
+// allocation counts are meaningless, and everything runs ~10× slower).
+const raceEnabled = true

@@ -1,0 +1,44 @@
+package reader
+
+import (
+	"encoding/binary"
+
+	"github.com/snii-go/snii/index"
+)
+
+// Version describes the format versions a segment records: the version of
+// the writer that made it and the oldest reader version able to read it.
+type Version struct {
+	Format    uint16 // format version of the writer (header and tail agree)
+	MinReader uint16 // minimum reader version
+}
+
+// Version returns the format versions recorded in the segment's header and
+// tail (Open has checked that this reader can read them). A header and a
+// tail that disagree are a corruption error.
+func (s *Segment) Version() (Version, error) {
+	if err := s.acquire(); err != nil {
+		return Version{}, err
+	}
+	defer s.release()
+	var buf []byte
+	h, err := s.readAt(0, index.HeaderSize, &buf)
+	if err != nil {
+		return Version{}, s.wrap("header", err)
+	}
+	hv := Version{Format: binary.LittleEndian.Uint16(h[4:]), MinReader: binary.LittleEndian.Uint16(h[6:])}
+	var tbuf []byte
+	tb, err := s.readAt(uint64(s.size)-index.TailSize, index.TailSize, &tbuf)
+	if err != nil {
+		return Version{}, s.wrap("tail", err)
+	}
+	t, err := index.ParseTail(tb)
+	if err != nil {
+		return Version{}, s.wrap("tail", err)
+	}
+	if t.Version != hv.Format || t.MinReader != hv.MinReader {
+		return Version{}, s.corrupt("tail", "format version %d (min reader %d), header says %d (min reader %d)",
+			t.Version, t.MinReader, hv.Format, hv.MinReader)
+	}
+	return hv, nil
+}
