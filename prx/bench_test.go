@@ -187,6 +187,72 @@ func BenchmarkDecode(b *testing.B) {
 	}
 }
 
+// BenchmarkDecodePaired decodes each window with every codec back to back (rotating
+// the order), so the codecs see the same machine load; it reports ns per window per
+// codec and the ratios to RAW. Full decodes and selective decodes of 8 docs.
+func BenchmarkDecodePaired(b *testing.B) {
+	ws := benchWindows(b)
+	var frames [NumCodecs][][]byte
+	var keep []*Window
+	for _, w := range ws {
+		if pforRepresentable(w) {
+			keep = append(keep, w)
+		}
+	}
+	for _, c := range []Codec{CodecRaw, CodecPFOR, CodecZstd} {
+		frames[c] = benchFrames(b, keep, c)
+	}
+	rng := rand.New(rand.NewPCG(45, 46))
+	sels := make([][]uint32, len(keep))
+	for i := range sels {
+		perm := rng.Perm(keep[i].Docs())[:min(8, keep[i].Docs())]
+		sort.Ints(perm)
+		for _, p := range perm {
+			sels[i] = append(sels[i], uint32(p))
+		}
+	}
+	for _, mode := range []string{"full", "selective8"} {
+		b.Run(mode, func(b *testing.B) {
+			src := NewSource(Limits{})
+			defer src.Close()
+			var dst Window
+			var spent [NumCodecs]time.Duration
+			run := func(c Codec, k int) {
+				var err error
+				if mode == "full" {
+					_, err = src.Decode(frames[c][k], true, &dst)
+				} else {
+					_, err = src.DecodeSelected(frames[c][k], true, sels[k], &dst)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			for k := range keep { // warm up
+				for c := Codec(0); c < NumCodecs; c++ {
+					run(c, k)
+				}
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				k := i % len(keep)
+				for j := 0; j < NumCodecs; j++ {
+					c := Codec((i + j) % NumCodecs)
+					t0 := time.Now()
+					run(c, k)
+					spent[c] += time.Since(t0)
+				}
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(spent[CodecRaw].Nanoseconds())/n, "raw-ns/win")
+			b.ReportMetric(float64(spent[CodecPFOR].Nanoseconds())/n, "pfor-ns/win")
+			b.ReportMetric(float64(spent[CodecZstd].Nanoseconds())/n, "zstd-ns/win")
+			b.ReportMetric(float64(spent[CodecPFOR])/float64(spent[CodecRaw]), "pfor/raw")
+			b.ReportMetric(float64(spent[CodecZstd])/float64(spent[CodecRaw]), "zstd/raw")
+		})
+	}
+}
+
 // BenchmarkZstdPooledVsNew: zstd windows of at most 4 KiB decoded by a pooled Source
 // against a new klauspost decoder per window (then the same plain decode).
 func BenchmarkZstdPooledVsNew(b *testing.B) {
@@ -278,38 +344,76 @@ func BenchmarkZstdPooledVsNew(b *testing.B) {
 }
 
 // BenchmarkChoose: the codec choice of an eligible window beyond building its frames
-// (FastSize, Chooser.Choose and the selection), with the default budget, over the
-// exact frame sizes of the benchmark windows.
+// (FastSize, Chooser.Choose and the selection), over the exact frame sizes of the
+// benchmark windows: with the default budget, with policy 0, and the budget's
+// Chooser.Choose alone (to attribute the cost).
 func BenchmarkChoose(b *testing.B) {
 	ws := benchWindows(b)
-	e, err := NewEncoder(EncoderOptions{Policy: budget.DefaultPolicy()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer e.Close()
 	var sizes []Sizes
-	for _, w := range ws {
-		f, err := e.Encode(w)
+	{
+		e, err := NewEncoder(EncoderOptions{Policy: budget.DefaultPolicy()})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if f.Eligible {
-			sizes = append(sizes, f.Sizes)
+		for _, w := range ws {
+			f, err := e.Encode(w)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if f.Eligible {
+				sizes = append(sizes, f.Sizes)
+			}
 		}
+		e.Close()
 	}
 	if len(sizes) == 0 {
 		b.Skip("no eligible window")
 	}
-	var counts [NumCodecs]int
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		counts[e.chooseEligible(&sizes[i%len(sizes)])]++
+	for _, tc := range []struct {
+		name   string
+		policy budget.Policy
+	}{{"budget", budget.DefaultPolicy()}, {"smallest", budget.Policy{}}} {
+		b.Run(tc.name, func(b *testing.B) {
+			e, err := NewEncoder(EncoderOptions{Policy: tc.policy})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer e.Close()
+			var counts [NumCodecs]int
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				counts[e.chooseEligible(&sizes[i%len(sizes)])]++
+			}
+			b.StopTimer()
+			if counts[0]+counts[1]+counts[2] != b.N {
+				b.Fatal("lost choices")
+			}
+		})
 	}
-	b.StopTimer()
-	if counts[0]+counts[1]+counts[2] != b.N {
-		b.Fatal("lost choices")
-	}
+	b.Run("budget-chooser-only", func(b *testing.B) {
+		ch, err := budget.NewChooser(budget.DefaultPolicy())
+		if err != nil {
+			b.Fatal(err)
+		}
+		fast := make([]int, len(sizes))
+		for i := range sizes {
+			fast[i], _ = budget.FastSize(sizes[i].Raw, sizes[i].PFOR, sizes[i].PFOROK)
+		}
+		n := 0
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			k := i % len(sizes)
+			if z, _ := ch.Choose(fast[k], sizes[k].Zstd); z {
+				n++
+			}
+		}
+		b.StopTimer()
+		if n > b.N {
+			b.Fatal("impossible")
+		}
+	})
 }
 
 // BenchmarkEncode: one window through Encode (all frames built, default budget).
@@ -320,6 +424,12 @@ func BenchmarkEncode(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer e.Close()
+	for _, w := range ws { // warm the encoder (its zstd encoder is created lazily)
+		if _, err := e.Encode(w); err != nil {
+			b.Fatal(err)
+		}
+	}
+	before := e.Outcome()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -329,5 +439,5 @@ func BenchmarkEncode(b *testing.B) {
 	}
 	b.StopTimer()
 	o := e.Outcome()
-	b.ReportMetric(float64(o.Windows[CodecZstd])/float64(b.N), "zstd/win")
+	b.ReportMetric(float64(o.Windows[CodecZstd]-before.Windows[CodecZstd])/float64(b.N), "zstd/win")
 }

@@ -153,6 +153,20 @@ func TestCorruptZstdLength(t *testing.T) {
 		_, err := src.Decode(assemble(CodecZstd, payload, uint32(l), uint32(len(payload))), true, &got)
 		wantCorrupt(t, "zstd declared "+itoa(l), err)
 	}
+	// Bytes after the zstd frame: a skippable frame, a stray byte, a second frame.
+	skippable := []byte{0x50, 0x2a, 0x4d, 0x18, 0, 0, 0, 0}
+	for name, extra := range map[string][]byte{"skippable frame": skippable, "stray byte": {0}, "second frame": payload} {
+		p := append(append([]byte{}, payload...), extra...)
+		_, err := src.Decode(assemble(CodecZstd, p, uint32(h.PlainLen), uint32(len(p))), true, &got)
+		wantCorrupt(t, "zstd then "+name, err)
+	}
+	// A frame with a checksum is accepted (any conforming writer).
+	ck, _ := zstd.NewWriter(nil, zstd.WithEncoderCRC(true))
+	defer ck.Close()
+	cp := ck.EncodeAll(AppendPlain(nil, w), nil)
+	if _, err := src.Decode(assemble(CodecZstd, cp, uint32(h.PlainLen), uint32(len(cp))), true, &got); err != nil {
+		t.Fatalf("zstd frame with a checksum: %v", err)
+	}
 	// A zstd payload of a plain payload with a trailing byte.
 	enc, _ := zstd.NewWriter(nil, zstd.WithEncoderCRC(false))
 	defer enc.Close()

@@ -23,6 +23,7 @@ type Source struct {
 	pfor   pforScratch
 	stats  *Stats
 	pool   *SourcePool
+	docs   int // document count of the window last decoded successfully
 	closed bool
 }
 
@@ -35,6 +36,11 @@ func NewSource(limits Limits) *Source {
 
 // Limits returns the limits the Source applies.
 func (s *Source) Limits() Limits { return s.limits }
+
+// WindowDocs returns the document count of the window of the last successful Decode
+// or DecodeSelected (0 after a failure), so that a reader can check it against the
+// doc-postings window after a selective decode, whose dst holds only the selected docs.
+func (s *Source) WindowDocs() int { return s.docs }
 
 // SetStats makes the Source add what it decodes to st; nil disables statistics
 // (and every clock read).
@@ -54,8 +60,10 @@ func (s *Source) Decode(frame []byte, withCRC bool, dst *Window) (n int, err err
 	var info decodeInfo
 	if err := s.decode(frame, withCRC, nil, true, dst, &info); err != nil {
 		dst.Reset()
+		s.docs = 0
 		return 0, err
 	}
+	s.docs = info.docs
 	if s.stats != nil {
 		s.stats.record(&info, int64(time.Since(t0)))
 	}
@@ -74,6 +82,7 @@ func (s *Source) DecodeSelected(frame []byte, withCRC bool, ordinals []uint32, d
 	for i := 1; i < len(ordinals); i++ {
 		if ordinals[i] <= ordinals[i-1] {
 			dst.Reset()
+			s.docs = 0
 			return 0, errs.Invalidf("prx: selected ordinals not strictly ascending at index %d (%d after %d)", i, ordinals[i], ordinals[i-1])
 		}
 	}
@@ -84,8 +93,10 @@ func (s *Source) DecodeSelected(frame []byte, withCRC bool, ordinals []uint32, d
 	var info decodeInfo
 	if err := s.decode(frame, withCRC, ordinals, false, dst, &info); err != nil {
 		dst.Reset()
+		s.docs = 0
 		return 0, err
 	}
+	s.docs = info.docs
 	if s.stats != nil {
 		s.stats.record(&info, int64(time.Since(t0)))
 	}
@@ -157,6 +168,19 @@ func (s *Source) decodePlainPayload(src []byte, c Codec, ords []uint32, full boo
 // inflate decompresses a ZSTD payload into the Source's buffer; the output must be
 // exactly plainLen bytes (already checked against the limit by the header parser).
 func (s *Source) inflate(payload []byte, plainLen int) ([]byte, error) {
+	// The zstd frame must declare the same content size before anything is allocated
+	// (snii writes single-segment frames, which always declare it).
+	var zh zstd.Header
+	if err := zh.Decode(payload); err != nil {
+		return nil, corruptf(CodecZstd, "zstd header: %v", err)
+	}
+	if zh.Skippable || !zh.HasFCS || zh.FrameContentSize != uint64(plainLen) || zh.DictionaryID != 0 {
+		return nil, corruptf(CodecZstd, "zstd header declares %d bytes (known %v, dictionary %d), the frame says %d",
+			zh.FrameContentSize, zh.HasFCS, zh.DictionaryID, plainLen)
+	}
+	if err := checkZstdBlocks(payload, zh.HeaderSize, zh.HasCheckSum); err != nil {
+		return nil, err
+	}
 	if s.dec == nil {
 		d, err := zstd.NewReader(nil,
 			zstd.WithDecoderConcurrency(1),
@@ -169,23 +193,13 @@ func (s *Source) inflate(payload []byte, plainLen int) ([]byte, error) {
 		}
 		s.dec = d
 	}
-	// The zstd frame must declare the same content size before anything is allocated
-	// (snii writes single-segment frames, which always declare it).
-	var zh zstd.Header
-	if err := zh.Decode(payload); err != nil {
-		return nil, corruptf(CodecZstd, "zstd header: %v", err)
-	}
-	if zh.Skippable || !zh.HasFCS || zh.FrameContentSize != uint64(plainLen) || zh.DictionaryID != 0 {
-		return nil, corruptf(CodecZstd, "zstd header declares %d bytes (known %v, dictionary %d), the frame says %d",
-			zh.FrameContentSize, zh.HasFCS, zh.DictionaryID, plainLen)
-	}
 	need := plainLen + zstdSlack
 	if cap(s.buf) < need {
 		c := max(need, min(2*cap(s.buf), s.limits.MaxBytes+zstdSlack))
 		s.buf = make([]byte, c)
 	}
-	// The capacity bounds the output: klauspost refuses to write past it
-	// (WithDecodeAllCapLimit), so a lying payload cannot make it allocate.
+	// The capacity bounds the output (WithDecodeAllCapLimit): the declared content
+	// size fits it, and klauspost fails a frame whose blocks produce more than declared.
 	out, err := s.dec.DecodeAll(payload, s.buf[:0:need])
 	if err != nil {
 		return nil, corruptf(CodecZstd, "zstd: %v", err)
@@ -194,6 +208,41 @@ func (s *Source) inflate(payload []byte, plainLen int) ([]byte, error) {
 		return nil, corruptf(CodecZstd, "zstd produced %d bytes, the header says %d", len(out), plainLen)
 	}
 	return out, nil
+}
+
+// checkZstdBlocks walks the block headers of the zstd frame at the start of payload
+// (its frame header is hdr bytes) and checks that the frame ends exactly at the end
+// of payload: a ZSTD payload is one zstd frame, nothing after it.
+func checkZstdBlocks(payload []byte, hdr int, checksum bool) error {
+	p := hdr
+	for {
+		if p+3 > len(payload) {
+			return corruptf(CodecZstd, "zstd block header truncated at byte %d", p)
+		}
+		bh := int(payload[p]) | int(payload[p+1])<<8 | int(payload[p+2])<<16
+		p += 3
+		switch size := bh >> 3; bh >> 1 & 3 {
+		case 0, 2: // raw, compressed
+			p += size
+		case 1: // RLE: one byte repeated
+			p++
+		default:
+			return corruptf(CodecZstd, "zstd reserved block type")
+		}
+		if p > len(payload) {
+			return corruptf(CodecZstd, "zstd block truncated")
+		}
+		if bh&1 != 0 { // last block
+			break
+		}
+	}
+	if checksum {
+		p += 4
+	}
+	if p != len(payload) {
+		return corruptf(CodecZstd, "zstd frame of %d bytes in a payload of %d", p, len(payload))
+	}
+	return nil
 }
 
 // Close releases the zstd decoder and the buffers. A closed Source returns errors

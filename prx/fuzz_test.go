@@ -8,7 +8,32 @@ import (
 	"github.com/snii-go/snii/budget"
 )
 
-// fuzzSeeds returns real frames of every codec over the round-trip windows.
+// fuzzWindows are small windows for seeds: small inputs keep the fuzzer's
+// minimization fast. They cover empty docs, repeats, uint32 extremes, PFOR bit-packed
+// groups (>= 128 values) with narrow deltas, and compressible eligible windows.
+func fuzzWindows() []*Window {
+	var ws []*Window
+	for _, w := range testWindowsList() {
+		if PlainSize(w) <= 400 {
+			ws = append(ws, w)
+		}
+	}
+	var a, b, c Window
+	for i := 0; i < 130; i++ {
+		a.AppendDoc([]uint32{uint32(i % 3)})
+	}
+	pos := make([]uint32, 200)
+	for i := range pos {
+		pos[i] = uint32(i / 2)
+	}
+	b.AppendDoc(pos)
+	for i := 0; i < 130; i++ {
+		c.AppendDoc([]uint32{1, 2, 3, 4})
+	}
+	return append(ws, &a, &b, &c)
+}
+
+// fuzzSeeds returns real frames of every codec over fuzzWindows.
 func fuzzSeeds(f *testing.F) [][]byte {
 	e, err := NewEncoder(EncoderOptions{Policy: budget.Policy{}})
 	if err != nil {
@@ -16,13 +41,10 @@ func fuzzSeeds(f *testing.F) [][]byte {
 	}
 	defer e.Close()
 	var out [][]byte
-	for _, w := range testWindowsList() {
-		if w.Docs() > 300 {
-			continue // keep seeds small
-		}
+	for _, w := range fuzzWindows() {
 		for _, c := range []Codec{CodecRaw, CodecPFOR, CodecZstd} {
 			fr, err := e.EncodeCodec(w, c)
-			if err != nil {
+			if err != nil || len(fr.Bytes) > 700 {
 				continue
 			}
 			out = append(out, append([]byte(nil), fr.Bytes...))
@@ -154,10 +176,8 @@ func FuzzDecodeSelected(f *testing.F) {
 }
 
 func FuzzDecodePlain(f *testing.F) {
-	for _, w := range testWindowsList() {
-		if w.Docs() <= 300 {
-			f.Add(AppendPlain(nil, w))
-		}
+	for _, w := range fuzzWindows() {
+		f.Add(AppendPlain(nil, w))
 	}
 	src := NewSource(Limits{})
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -1,8 +1,6 @@
 package prx
 
-import (
-	"slices"
-)
+import "slices"
 
 // PlainSize returns the exact length in bytes of the plain payload of w, or -1 when
 // w is not a valid window (see Window.Validate).
@@ -244,11 +242,11 @@ func decodePlainSelected(src []byte, lim *Limits, ords []uint32, dst *Window, c 
 				return res, err
 			}
 			total += pc
-			for pc > 0 {
+			for pc > 0 { // skip pc uvarints: count the bytes that end one
 				if p >= len(src) {
 					return res, corruptf(c, "doc %d: positions truncated", i)
 				}
-				pc -= int(^src[p] >> 7) // 1 for a byte that ends a uvarint
+				pc -= int(^src[p] >> 7) // 1 for a byte with the high bit clear
 				p++
 			}
 		}

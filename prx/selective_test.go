@@ -75,6 +75,9 @@ func TestDecodeSelectedMatrix(t *testing.T) {
 						if d := diffWindow(oracleSelect(w, ords), &got); d != "" {
 							t.Fatalf("crc=%v mismatch (-want +got):\n%s", withCRC, d)
 						}
+						if src.WindowDocs() != w.Docs() {
+							t.Fatalf("WindowDocs %d, want %d", src.WindowDocs(), w.Docs())
+						}
 					}
 				})
 			}
@@ -99,8 +102,8 @@ func TestDecodeSelectedErrors(t *testing.T) {
 			if !errors.Is(err, ErrCorrupt) {
 				t.Errorf("%s %v: %v, want ErrCorrupt", c, ords, err)
 			}
-			if got.Docs() != 0 {
-				t.Errorf("%s: dst not reset on error", c)
+			if got.Docs() != 0 || src.WindowDocs() != 0 {
+				t.Errorf("%s: dst or WindowDocs not reset on error", c)
 			}
 		}
 		// Len equal to the doc count but not 0..n-1.
