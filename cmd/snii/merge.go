@@ -26,6 +26,7 @@ type mergeFlags struct {
 	policy  *policyFlags
 	quiet   bool
 	json    bool
+	changed func(flag string) bool // whether a flag was given on the command line
 }
 
 func newMergeCmd(e *env) *cobra.Command {
@@ -36,8 +37,11 @@ func newMergeCmd(e *env) *cobra.Command {
 		Long: `Merge segments into one. Doc ids are concatenated in the order of the arguments
 (the first segment's documents first); documents listed with --deleted are dropped and
 the later ids shift down. Every logical index of any source is in the output. The
-windows are re-encoded through the same codec policy as a build (the policy flags), so
-merging gives the same bytes as building the same documents in one go.
+windows are re-encoded through the same codec policy as a build, so merging gives the
+same bytes as building the same documents in one go. The policy flags default to what
+the sources recorded (they must agree); a flag given overrides it, e.g. to re-encode old
+segments with the budget. --memory bounds the merge's buffers (default 64MiB): with more
+sources than fit, the merge runs in passes through temp segments (same output bytes).
 
 --deleted SEGMENT=FILE names a file of doc ids of that source (as it numbers them),
 separated by white space or commas; # starts a comment.`,
@@ -46,6 +50,7 @@ separated by white space or commas; # starts a comment.`,
   snii merge -o all.snii --prx-zstd-min-saving 0 a.snii b.snii`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.changed = cmd.Flags().Changed
 			return runMerge(cmd.Context(), e, f, args)
 		},
 		ValidArgsFunction: segmentFiles,
@@ -145,7 +150,7 @@ func runMerge(ctx context.Context, e *env, f *mergeFlags, args []string) error {
 			return usagef("the output %s is also a source; write to a new file", f.output)
 		}
 	}
-	if err := mergeSegments(ctx, f.output, ins, f.policy); err != nil {
+	if err := mergeSegments(ctx, f.output, ins, f.policy, f.changed); err != nil {
 		return err
 	}
 	if f.quiet && !f.json {

@@ -3,13 +3,37 @@ package main
 import (
 	"context"
 	"errors"
+	"strings"
+
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/writer/merge"
 )
 
-// errMergeUnavailable is returned until writer.Merge exists (issue 5).
+// errMergeUnavailable was returned before merge existed; TestMerge still
+// checks for it so the test skips cleanly on a build without merge.
 var errMergeUnavailable = errors.New("merge is not available yet in this build of snii (writer.Merge lands with issue 5)")
 
-// mergeSegments writes the merge of ins to dst with the policy flags.
-func mergeSegments(ctx context.Context, dst string, ins []mergeInput, p *policyFlags) error {
-	_, _, _, _ = ctx, dst, ins, p
-	return errMergeUnavailable
+// mergeSegments writes the merge of ins to dst. A policy flag given on the
+// command line (changed reports which) overrides the sources' recorded
+// value; the others keep what the sources recorded.
+func mergeSegments(ctx context.Context, dst string, ins []mergeInput, p *policyFlags, changed func(flag string) bool) error {
+	o := merge.Options{MemoryLimit: p.memory.val, TempDir: p.tempDir}
+	if changed("prx-zstd-min-saving") {
+		o.MinSavingPercent = merge.Int(p.minSaving.val)
+	}
+	if changed("budget-percent") {
+		o.BudgetPercent = merge.Int(p.budgetPct.val)
+	}
+	if changed("zstd-level") {
+		o.ZstdLevel = merge.Int(p.zstdLevel.val)
+	}
+	srcs := make([]merge.Source, len(ins))
+	for i, in := range ins {
+		srcs[i] = merge.Source{Path: in.path, Deleted: in.deleted}
+	}
+	_, err := merge.MergeContext(ctx, dst, srcs, o)
+	if err != nil && errors.Is(err, errs.InvalidArgument) && strings.Contains(err.Error(), "set Options.") {
+		return asUsage(hinted{err, "the sources were written with different settings: choose one with --prx-zstd-min-saving, --budget-percent or --zstd-level"})
+	}
+	return err
 }

@@ -1,8 +1,10 @@
 package merge_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"testing"
@@ -97,32 +99,68 @@ func BenchmarkBuildAgentLogs(b *testing.B) {
 	reportCPU(b, cpuTime()-c0, len(h.docs))
 }
 
-// BenchmarkMergeVsBuild runs a build from text and the merge of the two
-// halves in each iteration, checks that they give the same bytes, and
-// reports the CPU time of each and the speedup build/merge.
+// BenchmarkMergeVsBuild runs, in each iteration, a build of the documents
+// held in memory (analysis included, JSON parsing not), a build streaming
+// the JSONL file (reading and parsing included, as snii build does) and the
+// merge of the two halves' segments; it checks that they give the same
+// bytes and reports the CPU time of each and the speedups build/merge.
 func BenchmarkMergeVsBuild(b *testing.B) {
 	h := agentHalves(b)
+	file := corpusFile(b, agentLogs)
 	out := filepath.Join(h.dir, "m.snii")
-	var buildCPU, mergeCPU time.Duration
+	var buildCPU, streamCPU, mergeCPU time.Duration
 	var whole string
 	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	// Each phase starts after a collection, so none pays for collecting the
+	// garbage of the one before (CPU time is process-wide).
+	timed := func(fn func()) time.Duration {
+		runtime.GC()
 		c0 := cpuTime()
-		whole = build(b, h.dir, "whole.snii", h.o, h.docs)
-		c1 := cpuTime()
-		if _, err := merge.Merge(out, paths(h.a, h.b), merge.Options{}); err != nil {
-			b.Fatal(err)
-		}
-		c2 := cpuTime()
-		buildCPU += c1 - c0
-		mergeCPU += c2 - c1
+		fn()
+		return cpuTime() - c0
+	}
+	for i := 0; i < b.N; i++ {
+		buildCPU += timed(func() { whole = build(b, h.dir, "whole.snii", h.o, h.docs) })
+		streamCPU += timed(func() { streamBuild(b, filepath.Join(h.dir, "stream.snii"), h.o, file) })
+		mergeCPU += timed(func() {
+			if _, err := merge.Merge(out, paths(h.a, h.b), merge.Options{}); err != nil {
+				b.Fatal(err)
+			}
+		})
 	}
 	b.StopTimer()
 	sameSegment(b, "merge vs build", out, whole)
-	b.ReportMetric(float64(buildCPU.Milliseconds())/float64(b.N), "build-cpu-ms/op")
-	b.ReportMetric(float64(mergeCPU.Milliseconds())/float64(b.N), "merge-cpu-ms/op")
+	sameSegment(b, "merge vs streaming build", out, filepath.Join(h.dir, "stream.snii"))
+	perOp := func(d time.Duration) float64 { return float64(d.Milliseconds()) / float64(b.N) }
+	b.ReportMetric(perOp(buildCPU), "build-cpu-ms/op")
+	b.ReportMetric(perOp(streamCPU), "stream-cpu-ms/op")
+	b.ReportMetric(perOp(mergeCPU), "merge-cpu-ms/op")
 	if mergeCPU > 0 {
 		b.ReportMetric(float64(buildCPU)/float64(mergeCPU), "speedup")
+		b.ReportMetric(float64(streamCPU)/float64(mergeCPU), "speedup-stream")
+	}
+}
+
+// streamBuild builds the "content" of each line of the JSONL file, parsing
+// the lines as it goes (no corpus held in memory).
+func streamBuild(b *testing.B, path string, o writer.Options, file string) {
+	w, err := writer.Create(path, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	eachLine(b, []string{file}, func(line []byte) {
+		var m struct {
+			Content string `json:"content"`
+		}
+		if json.Unmarshal(line, &m) != nil {
+			return
+		}
+		if _, err := w.Add(writer.Doc("content", m.Content)); err != nil {
+			b.Fatal(err)
+		}
+	})
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
 	}
 }
 
@@ -157,7 +195,7 @@ func BenchmarkMergeRSS(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64((cpuTime() - c0).Milliseconds())/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64((cpuTime()-c0).Milliseconds())/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(st.Passes), "passes")
 	b.Logf("merged %d sources (%d docs, %d deleted) in %d passes with MemoryLimit %d MiB: %d docs, %d terms, %d postings, %d bytes",
 		st.Sources, st.DocsIn, st.Deleted, st.Passes, mem, st.Docs, st.Terms, st.Postings, st.BytesOut)
@@ -182,4 +220,89 @@ func envInt(b *testing.B, name string, def int) int {
 		b.Fatalf("%s=%q", name, s)
 	}
 	return n
+}
+
+// replaySource feeds postings held in memory to the emitter.
+type replaySource struct {
+	terms [][]byte
+	posts [][]replayPosting
+	i, j  int
+}
+
+type replayPosting struct {
+	doc uint32
+	pos []uint32
+}
+
+func (r *replaySource) NextTerm() ([]byte, uint64, bool, error) {
+	if r.i == len(r.terms) {
+		return nil, 0, false, nil
+	}
+	r.i++
+	r.j = 0
+	return r.terms[r.i-1], uint64(len(r.posts[r.i-1])), true, nil
+}
+
+func (r *replaySource) NextDoc() (uint32, []uint32, bool, error) {
+	ps := r.posts[r.i-1]
+	if r.j == len(ps) {
+		return 0, nil, false, nil
+	}
+	r.j++
+	return ps[r.j-1].doc, ps[r.j-1].pos, true, nil
+}
+
+// BenchmarkEmitOnly is the floor of any merge: the writer's emitter alone
+// (windows, .prx encoding with the budget, dict blocks, publication) fed
+// from postings held in memory, for the agent logs. A merge adds reading
+// and decoding the sources; a build adds analysis and the term buffer.
+func BenchmarkEmitOnly(b *testing.B) {
+	h := agentHalves(b)
+	whole := build(b, h.dir, "whole.snii", h.o, h.docs)
+	seg, err := reader.Open(whole)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer seg.Close()
+	it, err := seg.TermIter("content")
+	if err != nil {
+		b.Fatal(err)
+	}
+	src := &replaySource{}
+	for it.Next() {
+		p, err := it.Postings()
+		if err != nil {
+			b.Fatal(err)
+		}
+		var ps []replayPosting
+		for p.Next() {
+			pos, err := p.Positions()
+			if err != nil {
+				b.Fatal(err)
+			}
+			ps = append(ps, replayPosting{p.Doc(), slices.Clone(pos)})
+		}
+		src.terms = append(src.terms, slices.Clone(it.Term()))
+		src.posts = append(src.posts, ps)
+	}
+	it.Close()
+	m, err := seg.Info("content")
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := filepath.Join(h.dir, "emit.snii")
+	b.SetBytes(h.bytesIn)
+	b.ReportAllocs()
+	b.ResetTimer()
+	c0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		src.i = 0
+		in := []writer.IndexInput{{Name: "content", DocsWithField: m.DocsWithField, Postings: src}}
+		if _, err := writer.BuildFromSources(out, h.o, uint64(seg.DocCount()), in); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, cpuTime()-c0, len(h.docs))
+	b.StopTimer()
+	sameSegment(b, "emit only", out, whole)
 }

@@ -59,14 +59,23 @@
 //
 // # Memory
 //
-// Options.MemoryLimit bounds the read state of the sources merged at once:
-// the writer's own buffers take writerMemory and every source of a pass
-// sourceMemory. With more sources than that allows (the fan-in), the merge
-// runs in passes: consecutive groups of sources (deletes applied) are merged
-// into intermediate segments in Options.TempDir, which are then merged; the
-// intermediate segments hold the same postings, so the final bytes do not
-// depend on the memory limit. Sources opened from a path are read with
-// pread, not mapped, so their pages do not count against the process.
+// A merge holds the writer's fixed buffers (counted as 16 MiB: its dict and
+// doc-span spools and zstd encoder) plus, per source being read, a small
+// read state (counted as 1 MiB; about 0.45 MB measured: a decoded dict
+// block, a doc window, a decoded .prx window, the decode source with its
+// zstd decoder, 4 × 64 KiB of read-ahead). Sources given by path are opened only while they are read —
+// one at a time during validation, then together for their pass — and read
+// with pread through the read-ahead, not mapped, so their pages do not
+// count against the process. Options.MemoryLimit caps the sources merged in
+// one pass (the fan-in, (limit − 16 MiB) / 1 MiB, at least 2);
+// with more sources the merge runs in passes: consecutive groups (deletes
+// applied) are merged into intermediate segments in Options.TempDir, which
+// are then merged. Intermediate segments hold the same postings, so the
+// final bytes do not depend on the memory limit. The limit bounds the
+// merge's live buffers, not the process's RSS: Go's collector lets the heap
+// grow past the live bytes (GOGC), see docs/BENCHMARKS.md. A source with
+// deletes also holds its delete set: 12 bytes per 64 of its documents and 4
+// bytes per deleted id.
 //
 // # Options
 //

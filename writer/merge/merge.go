@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
 
@@ -43,14 +42,14 @@ func MergeContext(ctx context.Context, dst string, sources []Source, o Options) 
 	if tempDir == "" {
 		tempDir = filepath.Dir(dst)
 	}
-	srcs, err := openSources(sources)
+	srcs, err := newSources(sources)
 	if err != nil {
 		return Stats{}, err
 	}
-	var temps []*source // intermediate segments still open or on disk
+	var temps []*source // intermediate segments
 	defer func() {
-		cerr := closeAll(srcs)
-		if terr := closeAll(temps); cerr == nil {
+		cerr := removeAll(srcs)
+		if terr := removeAll(temps); cerr == nil {
 			cerr = terr
 		}
 		if err == nil && cerr != nil {
@@ -59,6 +58,12 @@ func MergeContext(ctx context.Context, dst string, sources []Source, o Options) 
 	}()
 	if err := checkDestination(dst, sources); err != nil {
 		return Stats{}, err
+	}
+	// Validation: each source is opened in turn, inspected and released.
+	for _, s := range srcs {
+		if err := s.inspect(); err != nil {
+			return Stats{}, err
+		}
 	}
 	if err := checkVersions(srcs); err != nil {
 		return Stats{}, err
@@ -108,10 +113,10 @@ func MergeContext(ctx context.Context, dst string, sources []Source, o Options) 
 				return Stats{}, err
 			}
 			next = append(next, s)
-			// The group is merged: release its intermediate segments now.
+			// The group is merged: its intermediate segments can go now.
 			for _, g := range group {
-				if g.temp != "" {
-					if err := g.close(); err != nil {
+				if g.temp {
+					if err := g.remove(); err != nil {
 						return Stats{}, err
 					}
 				}
@@ -133,14 +138,14 @@ func MergeContext(ctx context.Context, dst string, sources []Source, o Options) 
 }
 
 // mergeIntermediate merges a group of sources into a new intermediate
-// segment in tempDir and opens it as a source.
+// segment in tempDir and returns it as a source.
 func mergeIntermediate(ctx context.Context, tempDir string, group []*source, fields []fieldPlan, wo writer.Options, temps *[]*source) (*source, error) {
 	f, err := os.CreateTemp(tempDir, intermediatePrefix+"*")
 	if err != nil {
 		return nil, fmt.Errorf("merge: create intermediate segment in %s: %w", tempDir, err)
 	}
 	path := f.Name()
-	s := &source{ord: group[0].ord, name: path, temp: path}
+	s := &source{ord: group[0].ord, name: path, path: path, temp: true}
 	*temps = append(*temps, s) // removed at the end, whatever happens
 	if err := f.Close(); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)
@@ -148,12 +153,7 @@ func mergeIntermediate(ctx context.Context, tempDir string, group []*source, fie
 	if _, _, err := build(ctx, path, group, fields, wo); err != nil {
 		return nil, err
 	}
-	seg, err := reader.OpenWith(path, sourceOptions)
-	if err != nil {
-		return nil, fmt.Errorf("merge: intermediate segment %s: %w", path, err)
-	}
-	s.seg, s.owned = seg, true
-	if err := s.load(); err != nil {
+	if err := s.inspect(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -169,12 +169,24 @@ func build(ctx context.Context, path string, srcs []*source, fields []fieldPlan,
 		bases[i] = uint32(docs)
 		docs += s.survivors()
 	}
+	// The pass's sources are open while it runs (each keeps only what its
+	// cursor of the index being written reads); cursors close first.
+	defer func() {
+		for _, s := range srcs {
+			s.release()
+		}
+	}()
 	var all []*cursor
 	defer func() {
 		for _, c := range all {
 			c.close()
 		}
 	}()
+	for _, s := range srcs {
+		if err := s.open(); err != nil {
+			return writer.Stats{}, n, err
+		}
+	}
 	inputs := make([]writer.IndexInput, 0, len(fields))
 	for _, f := range fields {
 		in := writer.IndexInput{Name: f.name}

@@ -22,7 +22,7 @@ func TestMergeEqualsBuild(t *testing.T) {
 	whole := build(t, dir, "whole.snii", o, docs)
 	checkClasses(t, whole, "text")
 
-	for _, cuts := range [][]int{{4000}, {1, 8999}, {3000, 3001, 7000}} {
+	for _, cuts := range [][]int{{4000}, {1, 3000, 3001, 8999}} {
 		var parts []string
 		prev := 0
 		for i, c := range append(cuts, len(docs)) {
@@ -53,7 +53,7 @@ func TestMergeEqualsBuild(t *testing.T) {
 	if _, err := sa.Info("text"); err != nil {
 		t.Errorf("source closed by Merge: %v", err)
 	}
-	checkDir(t, "after merges", dir, "whole.snii", "part0.snii", "part1.snii", "part2.snii", "part3.snii", "merged.snii", "a.snii", "b.snii", "open.snii")
+	checkDir(t, "after merges", dir, "whole.snii", "part0.snii", "part1.snii", "part2.snii", "part3.snii", "part4.snii", "merged.snii", "a.snii", "b.snii", "open.snii")
 }
 
 // checkClasses makes sure a test corpus exercises every term class and both
@@ -116,6 +116,14 @@ func TestMergeFieldUnion(t *testing.T) {
 	whole := build(t, dir, "whole.snii", genOptions(), all)
 	got, _ := doMerge(t, dir, "m.snii", paths(a, b, c), merge.Options{})
 	sameSegment(t, "merge of sources with different fields", got, whole)
+	// An empty segment adds its (empty) fields and no documents.
+	empty := build(t, dir, "empty.snii", genOptions("text", "title"), nil)
+	want := build(t, dir, "want.snii", genOptions(), da)
+	got, st := doMerge(t, dir, "m2.snii", paths(empty, a), merge.Options{})
+	sameSegment(t, "merge with an empty segment", got, want)
+	if st.Docs != uint64(len(da)) {
+		t.Errorf("stats %+v", st)
+	}
 }
 
 // TestMergePolicyChange: a merge may re-encode with another policy or zstd
@@ -157,10 +165,10 @@ func TestMergePolicyChange(t *testing.T) {
 // documents, for random sets, a whole source deleted, empty bitmaps, every
 // doc holding some term deleted, and every doc with a field deleted.
 func TestMergeDeletes(t *testing.T) {
-	docs := genDocs(7, 9000)
+	docs := genDocs(7, 5000)
 	o := genOptions()
 	dir := t.TempDir()
-	cuts := []int{0, 3500, 6000, len(docs)}
+	cuts := []int{0, 2000, 3500, len(docs)}
 	parts := make([][]writer.Document, 3)
 	var segs []string
 	for k := range parts {

@@ -22,7 +22,8 @@ const (
 	writerMemory = 16 << 20
 	// sourceMemory is the read state of one source of a pass: a decoded
 	// dict block, a doc window, a decoded .prx window and its decode source
-	// (zstd decoder and buffers).
+	// (zstd decoder and buffers), the read-ahead chunks (about 0.45 MB
+	// measured, docs/BENCHMARKS.md).
 	sourceMemory = 1 << 20
 )
 
@@ -31,8 +32,8 @@ type Source struct {
 	// Segment is an open segment. It must stay open during Merge; Merge does
 	// not close it.
 	Segment *reader.Segment
-	// Path is the segment file to open when Segment is nil. Merge opens it
-	// (read with pread, not mapped) and closes it before returning.
+	// Path is the segment file to read when Segment is nil. Merge opens it
+	// only while it reads it (pread with a small read-ahead, not mapped).
 	Path string
 	// Deleted holds doc ids of this source (as it numbers them) to drop; nil
 	// or empty drops nothing. An id at or beyond the source's doc count is
@@ -57,12 +58,12 @@ type Options struct {
 	// Limits overrides the .prx window limits (they decide where windows are
 	// split). nil: the sources' recorded limits.
 	Limits *prx.Limits
-	// MemoryLimit bounds the memory of the merge's buffers (bytes): the
-	// writer's buffers plus the read state of the sources merged at once.
-	// With more sources than fit, the merge runs in passes through
+	// MemoryLimit bounds the merge's buffers (bytes): the writer's (counted
+	// as 16 MiB) plus the read state of the sources merged at once (1 MiB
+	// each). With more sources than fit, the merge runs in passes through
 	// intermediate segments in TempDir; the output bytes do not depend on
-	// it. 0 = DefaultMemoryLimit (64 MiB). Any limit allows at least two
-	// sources per pass.
+	// it. 0 = DefaultMemoryLimit (64 MiB: 48 sources per pass). Any limit
+	// allows at least two sources per pass.
 	MemoryLimit int64
 	// TempDir holds intermediate segments and the writer's spool files;
 	// "" = the destination's directory.
@@ -123,11 +124,8 @@ func writerOptions(srcs []*source, fields []fieldPlan, o *Options) (writer.Optio
 	var lims []prx.Limits
 	var wMsp, wBp, wZl, wLim []setting
 	for _, s := range srcs {
-		for _, name := range s.seg.Fields() {
-			m, err := s.seg.Info(name)
-			if err != nil {
-				return writer.Options{}, s.wrap(err)
-			}
+		for _, name := range s.fields {
+			m := s.metas[name]
 			msp, bp, zl = append(msp, m.Policy.MinSavingPercent), append(bp, m.Policy.BudgetPercent), append(zl, m.ZstdLevel)
 			lims = append(lims, m.Limits.Normalize())
 			wMsp = append(wMsp, setting{s.ord, name, fmt.Sprint(m.Policy.MinSavingPercent)})

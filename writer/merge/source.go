@@ -13,21 +13,41 @@ import (
 	"github.com/snii-go/snii/reader"
 )
 
-// sourceOptions open a source given by path: read with pread (its pages do
-// not stay resident) and no dict block cache (a merge reads every block once).
-var sourceOptions = reader.Options{NoMmap: true, BlockCacheBytes: -1}
+// openPath opens a segment file for a merge: read through a chunkReader (not
+// mapped) and without a dict block cache (a merge reads every block once).
+func openPath(path string) (*reader.Segment, *chunkReader, error) {
+	r, err := openChunked(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	seg, err := reader.OpenReaderAtWith(r, r.size, reader.Options{BlockCacheBytes: -1})
+	if err != nil {
+		r.Close()
+		return nil, nil, fmt.Errorf("segment %s: %w", path, err)
+	}
+	return seg, r, nil
+}
 
-// source is one segment of a merge pass.
+// source is one segment of a merge: a caller's open segment, a file the
+// caller named, or an intermediate segment of a multi-pass merge. Files are
+// open only while they are read (validation, their pass), so the memory of a
+// pass depends on the sources of that pass only.
 type source struct {
-	ord   int    // position in the caller's list (intermediate: first source of its group)
-	name  string // path or "open segment", for messages
-	seg   *reader.Segment
-	owned bool   // opened by Merge: closed by Merge
-	temp  string // an intermediate segment file, removed by Merge
-	docs  uint32
-	del   *delSet           // nil: nothing deleted
-	with  map[string]uint64 // surviving docs with at least one token, per field
-	metas map[string]index.IndexMeta
+	ord   int             // position in the caller's list (intermediate: first source of its group)
+	name  string          // path or "open segment", for messages
+	path  string          // the file to open ("" for a caller's segment)
+	given *reader.Segment // the caller's segment (never closed by Merge)
+	temp  bool            // path is an intermediate segment, removed by remove
+
+	seg  *reader.Segment // open: given, or opened from path
+	file *chunkReader    // the file under seg when Merge opened it
+
+	docs    uint32
+	version reader.Version
+	fields  []string // its logical indexes, by name
+	metas   map[string]index.IndexMeta
+	del     *delSet           // nil: nothing deleted
+	with    map[string]uint64 // surviving docs with at least one token, per field
 }
 
 func (s *source) wrap(err error) error {
@@ -42,83 +62,111 @@ func (s *source) survivors() uint64 {
 	return uint64(s.docs) - uint64(s.del.len())
 }
 
-// close closes the segment if Merge opened it and removes it if it is an
-// intermediate segment.
-func (s *source) close() error {
-	var err error
-	if s.owned && s.seg != nil {
-		err = s.seg.Close()
-		s.seg = nil
+// open makes s.seg usable.
+func (s *source) open() error {
+	if s.seg != nil {
+		return nil
 	}
-	if s.temp != "" {
-		if rerr := os.Remove(s.temp); rerr != nil && !errors.Is(rerr, os.ErrNotExist) && err == nil {
-			err = rerr
+	if s.given != nil {
+		s.seg = s.given
+		return nil
+	}
+	seg, f, err := openPath(s.path)
+	if err != nil {
+		return s.wrap(err)
+	}
+	s.seg, s.file = seg, f
+	return nil
+}
+
+// release closes the segment if Merge opened it.
+func (s *source) release() error {
+	var err error
+	if s.seg != nil && s.seg != s.given {
+		err = s.seg.Close()
+	}
+	s.seg = nil
+	if s.file != nil {
+		if ferr := s.file.Close(); err == nil {
+			err = ferr
 		}
-		s.temp = ""
+		s.file = nil
 	}
 	return err
 }
 
-// openSources opens the sources given by path and reads every source's
-// fields, checking that no segment or file is given twice. On error the
-// segments opened so far are closed.
-func openSources(in []Source) (srcs []*source, err error) {
-	defer func() {
-		if err != nil {
-			closeAll(srcs)
-			srcs = nil
+// remove releases the source and deletes it if it is an intermediate segment.
+func (s *source) remove() error {
+	err := s.release()
+	if s.temp {
+		if rerr := os.Remove(s.path); rerr != nil && !errors.Is(rerr, os.ErrNotExist) && err == nil {
+			err = rerr
 		}
-	}()
+		s.temp = false
+	}
+	return err
+}
+
+// newSources checks the caller's sources (each a segment or a path, none
+// given twice) without opening them.
+func newSources(in []Source) ([]*source, error) {
 	type fileID struct {
 		ord int
 		fi  os.FileInfo
 	}
 	var files []fileID
+	srcs := make([]*source, 0, len(in))
 	for i, x := range in {
-		s := &source{ord: i, name: x.Path, seg: x.Segment}
+		s := &source{ord: i, name: x.Path, path: x.Path, given: x.Segment}
 		switch {
 		case x.Segment != nil:
+			s.path = ""
 			if s.name == "" {
 				s.name = "open segment"
 			}
 			for _, p := range srcs {
-				if p.seg == x.Segment {
-					return srcs, errs.Invalidf("merge: sources %d and %d are the same segment", p.ord, i)
+				if p.given == x.Segment {
+					return nil, errs.Invalidf("merge: sources %d and %d are the same segment", p.ord, i)
 				}
 			}
 		case x.Path == "":
-			return srcs, errs.Invalidf("merge: source %d has neither a segment nor a path", i)
+			return nil, errs.Invalidf("merge: source %d has neither a segment nor a path", i)
 		default:
 			fi, err := os.Stat(x.Path)
 			if err != nil {
-				return srcs, fmt.Errorf("merge: source %d: %w", i, err)
+				return nil, fmt.Errorf("merge: source %d: %w", i, err)
 			}
 			for _, f := range files {
 				if os.SameFile(f.fi, fi) {
-					return srcs, errs.Invalidf("merge: sources %d and %d are the same file %s", f.ord, i, x.Path)
+					return nil, errs.Invalidf("merge: sources %d and %d are the same file %s", f.ord, i, x.Path)
 				}
 			}
 			files = append(files, fileID{i, fi})
-			seg, err := reader.OpenWith(x.Path, sourceOptions)
-			if err != nil {
-				return srcs, fmt.Errorf("merge: source %d: %w", i, err)
-			}
-			s.seg, s.owned = seg, true
 		}
 		srcs = append(srcs, s)
-		if err := s.load(); err != nil {
-			return srcs, err
-		}
 	}
 	return srcs, nil
 }
 
-// load reads the source's doc count and index metadata.
-func (s *source) load() error {
+// inspect opens the source, reads its version, doc count and index
+// metadata, and releases it.
+func (s *source) inspect() (err error) {
+	if err := s.open(); err != nil {
+		return err
+	}
+	defer func() {
+		if rerr := s.release(); err == nil && rerr != nil {
+			err = s.wrap(rerr)
+		}
+	}()
+	if s.version, err = s.seg.Version(); err != nil {
+		return s.wrap(err)
+	}
 	s.docs = s.seg.DocCount()
-	s.metas = make(map[string]index.IndexMeta)
-	s.with = make(map[string]uint64)
-	for _, name := range s.seg.Fields() {
+	s.fields = s.seg.Fields()
+	s.metas = make(map[string]index.IndexMeta, len(s.fields))
+	s.with = make(map[string]uint64, len(s.fields))
+	for _, name := range s.fields {
 		m, err := s.seg.Info(name)
 		if err != nil {
 			return s.wrap(err)
@@ -130,11 +178,12 @@ func (s *source) load() error {
 	return nil
 }
 
-// closeAll closes every source and returns the first error.
-func closeAll(srcs []*source) error {
+// removeAll releases every source (removing intermediate segments) and
+// returns the first error.
+func removeAll(srcs []*source) error {
 	var first error
 	for _, s := range srcs {
-		if err := s.close(); err != nil && first == nil {
+		if err := s.remove(); err != nil && first == nil {
 			first = err
 		}
 	}
@@ -147,11 +196,7 @@ func closeAll(srcs []*source) error {
 func checkVersions(srcs []*source) error {
 	vs := make([]reader.Version, len(srcs))
 	for i, s := range srcs {
-		v, err := s.seg.Version()
-		if err != nil {
-			return s.wrap(err)
-		}
-		vs[i] = v
+		vs[i] = s.version
 	}
 	return compatible(srcs, vs)
 }
@@ -171,7 +216,7 @@ func compatible(srcs []*source, vs []reader.Version) error {
 type fieldPlan struct {
 	name     string
 	analyzer string
-	from     int // the first source holding it (for messages)
+	from     *source // the first source holding it (for messages)
 }
 
 // unionFields returns the union of the sources' indexes sorted by name,
@@ -180,17 +225,17 @@ func unionFields(srcs []*source) ([]fieldPlan, error) {
 	byName := make(map[string]int)
 	var fields []fieldPlan
 	for _, s := range srcs {
-		for _, name := range s.seg.Fields() {
+		for _, name := range s.fields {
 			an := s.metas[name].Analyzer
 			if i, ok := byName[name]; ok {
 				if f := fields[i]; f.analyzer != an {
 					return nil, errs.Invalidf("merge: field %q has analyzer %q in source %d (%s) and %q in source %d (%s); segments merge only when a field has one analyzer",
-						name, f.analyzer, srcs[f.from].ord, srcs[f.from].name, an, s.ord, s.name)
+						name, f.analyzer, f.from.ord, f.from.name, an, s.ord, s.name)
 				}
 				continue
 			}
 			byName[name] = len(fields)
-			fields = append(fields, fieldPlan{name: name, analyzer: an, from: s.ord})
+			fields = append(fields, fieldPlan{name: name, analyzer: an, from: s})
 		}
 	}
 	if len(fields) == 0 {
@@ -231,12 +276,19 @@ func countWith(ctx context.Context, srcs []*source) error {
 		if s.del == nil {
 			continue
 		}
-		for name, m := range s.metas {
-			n, err := s.survivorsWith(ctx, name, m.DocsWithField)
+		if err := s.open(); err != nil {
+			return err
+		}
+		for _, name := range s.fields {
+			n, err := s.survivorsWith(ctx, name, s.metas[name].DocsWithField)
 			if err != nil {
+				s.release()
 				return err
 			}
 			s.with[name] = n
+		}
+		if err := s.release(); err != nil {
+			return s.wrap(err)
 		}
 	}
 	return nil
