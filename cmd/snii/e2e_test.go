@@ -358,12 +358,6 @@ func TestMerge(t *testing.T) {
 	ok(t, "build", "-q", "-o", sb, b)
 	ok(t, "build", "-q", "-o", all, demoFile("app.log"))
 	r := cli(t, "", "merge", "-o", merged, sa, sb)
-	if r.code != 0 && strings.Contains(r.stderr, errMergeUnavailable.Error()) {
-		if r.code != exitFailure {
-			t.Errorf("merge unavailable: exit %d", r.code)
-		}
-		t.Skip("writer.Merge is not available yet")
-	}
 	if r.code != 0 {
 		t.Fatalf("merge: exit %d: %s", r.code, r.stderr)
 	}

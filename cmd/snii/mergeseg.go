@@ -9,10 +9,6 @@ import (
 	"github.com/snii-go/snii/writer/merge"
 )
 
-// errMergeUnavailable was returned before merge existed; TestMerge still
-// checks for it so the test skips cleanly on a build without merge.
-var errMergeUnavailable = errors.New("merge is not available yet in this build of snii (writer.Merge lands with issue 5)")
-
 // mergeSegments writes the merge of ins to dst. A policy flag given on the
 // command line (changed reports which) overrides the sources' recorded
 // value; the others keep what the sources recorded.
