@@ -4,6 +4,8 @@
 // errors.Is works with whichever name a caller imports.
 package errs
 
+//lint:file-ignore ST1012 the package name carries the "err": errs.Corrupt is re-exported as index.ErrCorrupt and prx.ErrCorrupt.
+
 import (
 	"errors"
 	"fmt"
