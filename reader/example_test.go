@@ -1,0 +1,70 @@
+package reader_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+
+	"github.com/snii-go/snii/reader"
+	"github.com/snii-go/snii/writer"
+)
+
+// Build a segment from a few log lines, open it, and run a phrase query.
+func Example() {
+	dir, err := os.MkdirTemp("", "snii-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "logs.snii")
+
+	// Build: one logical index ("text"), the standard analyzer, the default
+	// codec policy (the 8% budget).
+	w, err := writer.Create(path, writer.DefaultOptions("text"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, line := range []string{
+		"GET /api/orders 200 12ms",                      // doc 0
+		"connection refused to db-3:5432, retrying",     // doc 1
+		"db-3: pool exhausted; Connection Refused (x3)", // doc 2
+		"refused: connection from 10.0.0.7 not allowed", // doc 3
+	} {
+		if _, err := w.Add(writer.Doc("text", line)); err != nil {
+			w.Abort()
+			log.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil { // writes, fsyncs and renames into place
+		log.Fatal(err)
+	}
+
+	// Open and query. Segments are immutable and safe for concurrent queries.
+	seg, err := reader.Open(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer seg.Close()
+	terms, err := seg.Analyze("text", "Connection refused") // the field's analyzer
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	var prof reader.Profile
+	docs, err := seg.Docs(ctx, reader.Phrase("text", terms...), &reader.SearchOptions{Profile: &prof})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(terms, docs)
+
+	n, err := seg.Count(ctx, reader.And(reader.Term("text", "db"), reader.PhrasePrefix("text", []string{"connection", "ref"}, 0)), nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(n, "docs mention db and connection ref*")
+	// Output:
+	// [connection refused] [1 2]
+	// 2 docs mention db and connection ref*
+}
