@@ -1,10 +1,8 @@
 package prx
 
 import (
-	"bufio"
-	"encoding/json"
 	"math/rand/v2"
-	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -14,10 +12,8 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/testkit"
 )
-
-// agentCorpus is the agent-log corpus, relative to this package's directory.
-const agentCorpus = "../../shared/corpora/agent-trajectories/mini-swe-agent-gemini-3-pro.part1.jsonl"
 
 var (
 	benchOnce    sync.Once
@@ -31,8 +27,12 @@ var (
 // runs of letters or digits, lowercased), otherwise generated.
 func benchWindows(b *testing.B) []*Window {
 	benchOnce.Do(func() {
-		benchWins, benchWinsErr = corpusWindows(agentCorpus, 256, 96)
-		benchSource = "agent logs (" + agentCorpus + ")"
+		dir, err := testkit.FindCorpora()
+		if err == nil {
+			benchWins, err = corpusWindows(filepath.Join(dir, testkit.AgentLogs), 256, 96)
+		}
+		benchWinsErr = err
+		benchSource = "agent logs (" + testkit.AgentLogs + ")"
 		if benchWinsErr != nil || len(benchWins) == 0 {
 			benchSource = "generated (corpus absent)"
 			rng := rand.New(rand.NewPCG(41, 42))
@@ -52,26 +52,16 @@ type posting struct {
 }
 
 func corpusWindows(path string, docsPerWindow, maxWindows int) ([]*Window, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	terms := map[string][]posting{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	var doc uint32
-	var msg struct {
-		Content string `json:"content"`
-	}
-	for sc.Scan() {
-		msg.Content = ""
-		if json.Unmarshal(sc.Bytes(), &msg) != nil {
-			continue
+	err := testkit.ScanLines(path, func(line []byte) error {
+		content, err := testkit.AgentContent(line)
+		if err != nil {
+			return nil
 		}
 		pos := uint32(0)
 		inDoc := map[string][]uint32{}
-		for _, tok := range strings.FieldsFunc(msg.Content, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		for _, tok := range strings.FieldsFunc(content, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
 			t := strings.ToLower(tok)
 			inDoc[t] = append(inDoc[t], pos)
 			pos++
@@ -80,8 +70,9 @@ func corpusWindows(path string, docsPerWindow, maxWindows int) ([]*Window, error
 			terms[t] = append(terms[t], posting{doc, p})
 		}
 		doc++
-	}
-	if err := sc.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	// Terms with enough docs of tf 1..8, in a fixed order; one window per term, from

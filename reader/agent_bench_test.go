@@ -1,13 +1,11 @@
 package reader_test
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -15,12 +13,7 @@ import (
 // agentSegment builds the agent-log corpus (content field, one doc per line)
 // with the given policy, or skips when the corpus is absent.
 func agentSegment(b *testing.B, policy int) *reader.Segment {
-	path := filepath.Join(corporaDir(b), "agent-trajectories", "mini-swe-agent-gemini-3-pro.part1.jsonl")
-	f, err := os.Open(path)
-	if err != nil {
-		b.Skipf("agent corpus absent: %v", err)
-	}
-	defer f.Close()
+	path := testkit.CorpusPath(b, testkit.AgentLogs)
 	o := writer.DefaultOptions("content")
 	o.MinSavingPercent = policy
 	seg := filepath.Join(b.TempDir(), "agent.snii")
@@ -28,19 +21,15 @@ func agentSegment(b *testing.B, policy int) *reader.Segment {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	for sc.Scan() {
-		var m struct {
-			Content string `json:"content"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+	testkit.EachLine(b, []string{path}, func(line []byte) {
+		s, err := testkit.AgentContent(line)
+		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := w.Add(writer.Doc("content", m.Content)); err != nil {
+		if _, err := w.Add(writer.Doc("content", s)); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 	if err := w.Close(); err != nil {
 		b.Fatal(err)
 	}

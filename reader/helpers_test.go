@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -16,30 +15,6 @@ import (
 )
 
 var bg = context.Background()
-
-// corporaDir returns ../shared/corpora (relative to the module root) or skips.
-func corporaDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpora")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("shared corpora not present at ../shared/corpora (%v): skipping", err)
-	}
-	return c
-}
 
 // policy options: 0 smallest frames, 30 a fixed share, -1 the budget.
 func options(policy int, fields ...string) writer.Options {

@@ -1,44 +1,26 @@
 package reader_test
 
 import (
-	"bufio"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/testkit"
 )
 
 // loghubDocs reads ../shared/corpora/loghub/2k/*.log, one document per line
 // with the line in "text" and the system name in "system"; skips when absent.
 func loghubDocs(t *testing.T) []oracle.Doc {
-	dir := filepath.Join(corporaDir(t), "loghub", "2k")
-	files, err := filepath.Glob(filepath.Join(dir, "*.log"))
-	if err != nil || len(files) == 0 {
-		t.Skipf("loghub/2k not present under %s: skipping", dir)
-	}
-	slices.Sort(files)
 	var docs []oracle.Doc
-	for _, p := range files {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, p := range testkit.Loghub2kFiles(t) {
 		sys := strings.TrimSuffix(filepath.Base(p), "_2k.log")
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 1<<24)
-		for sc.Scan() {
+		testkit.EachLine(t, []string{p}, func(line []byte) {
 			docs = append(docs, oracle.Doc{
 				{Name: "system", Values: []string{sys}},
-				{Name: "text", Values: []string{sc.Text()}},
+				{Name: "text", Values: []string{string(line)}},
 			})
-		}
-		f.Close()
-		if err := sc.Err(); err != nil {
-			t.Fatal(err)
-		}
+		})
 	}
 	return docs
 }

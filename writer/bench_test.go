@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/writer"
 )
 
@@ -24,8 +25,8 @@ type corpus struct {
 
 func loadAgent(b *testing.B) *corpus {
 	c := &corpus{field: "content"}
-	eachLine(b, []string{corpusPath(b, agentLogs)}, func(line []byte) {
-		s := agentContent(line)
+	testkit.EachLine(b, []string{testkit.CorpusPath(b, testkit.AgentLogs)}, func(line []byte) {
+		s, _ := testkit.AgentContent(line) // a bad line is an empty document
 		c.docs = append(c.docs, writer.Doc(c.field, s))
 		c.bytes += int64(len(s))
 	})
@@ -34,7 +35,7 @@ func loadAgent(b *testing.B) *corpus {
 
 func loadService(b *testing.B) *corpus {
 	c := &corpus{field: "text"}
-	eachLine(b, corpusFiles(b, serviceLogs...), func(line []byte) {
+	testkit.EachLine(b, testkit.CorpusFiles(b, testkit.ServiceLogs...), func(line []byte) {
 		c.docs = append(c.docs, writer.Doc(c.field, string(line)))
 		c.bytes += int64(len(line))
 	})
@@ -61,7 +62,7 @@ func benchBuild(b *testing.B, c *corpus, o writer.Options, repeat int) writer.St
 	b.ReportAllocs()
 	var st writer.Stats
 	b.ResetTimer()
-	start, cpu0 := time.Now(), cpuTime()
+	start, cpu0 := time.Now(), testkit.CPUTime()
 	for i := 0; i < b.N; i++ {
 		w, err := writer.Create(filepath.Join(dir, "bench.snii"), o)
 		if err != nil {
@@ -80,7 +81,7 @@ func benchBuild(b *testing.B, c *corpus, o writer.Options, repeat int) writer.St
 		st = w.Stats()
 	}
 	el := time.Since(start).Seconds()
-	cpu := (cpuTime() - cpu0).Seconds()
+	cpu := (testkit.CPUTime() - cpu0).Seconds()
 	b.ReportMetric(float64(len(c.docs)*repeat*b.N)/el, "docs/s")
 	b.ReportMetric(1000*cpu/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(len(c.docs)*repeat*b.N)/cpu, "docs/cpu-s")
@@ -128,7 +129,7 @@ func BenchmarkBuildScaling(b *testing.B) {
 // BenchmarkBuildStream reads the agent logs (parsing each JSON line) while
 // building, holding no corpus in memory: the benchmark for peak RSS.
 func BenchmarkBuildStream(b *testing.B) {
-	file := corpusPath(b, agentLogs)
+	file := testkit.CorpusPath(b, testkit.AgentLogs)
 	repeat := envInt(b, "SNII_BENCH_REPEAT", 1)
 	o := writer.DefaultOptions("content")
 	o.MemoryLimit = int64(envInt(b, "SNII_BENCH_MEMLIMIT", 64)) << 20
@@ -141,8 +142,9 @@ func BenchmarkBuildStream(b *testing.B) {
 			b.Fatal(err)
 		}
 		for r := 0; r < repeat; r++ {
-			eachLine(b, []string{file}, func(line []byte) {
-				if _, err := w.Add(writer.Doc("content", agentContent(line))); err != nil {
+			testkit.EachLine(b, []string{file}, func(line []byte) {
+				s, _ := testkit.AgentContent(line) // a bad line is an empty document
+				if _, err := w.Add(writer.Doc("content", s)); err != nil {
 					b.Fatal(err)
 				}
 			})
@@ -193,7 +195,7 @@ func BenchmarkSizes(b *testing.B) {
 						path, _ = build(b, dir, "s.snii", o, c.docs)
 					}
 					b.StopTimer()
-					seg, err := dumpSegment(readFile(b, path))
+					seg, err := dumpSegment(testkit.ReadFile(b, path))
 					if err != nil {
 						b.Fatal(err)
 					}

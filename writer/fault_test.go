@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/writer"
 )
 
@@ -32,11 +33,11 @@ func buildWithFaults(t *testing.T, path string, o writer.Options, fl *writer.Fau
 // checkNothingLeft fails when anything but keep is in dir or tempDir.
 func checkNothingLeft(t *testing.T, what string, dir, tempDir string, keep ...string) {
 	t.Helper()
-	names := listDir(t, dir)
+	names := testkit.ListDir(t, dir)
 	if len(names) != len(keep) {
 		t.Errorf("%s: files in the destination directory: %v (want %v)", what, names, keep)
 	}
-	if names := listDir(t, tempDir); len(names) != 0 {
+	if names := testkit.ListDir(t, tempDir); len(names) != 0 {
 		t.Errorf("%s: files in the temp dir: %v", what, names)
 	}
 }
@@ -58,7 +59,7 @@ func TestFaultInjection(t *testing.T) {
 		t.Fatal(err)
 	}
 	total := probe.Written()
-	want := readFile(t, path)
+	want := testkit.ReadFile(t, path)
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestFaultInjection(t *testing.T) {
 	if err := buildWithFaults(t, path, o, fl, docs); err != nil || fl.Fired() {
 		t.Fatalf("fail after the last byte: %v", err)
 	}
-	if got := readFile(t, path); string(got) != string(want) {
+	if got := testkit.ReadFile(t, path); string(got) != string(want) {
 		t.Error("segment differs from the probe build")
 	}
 	checkNothingLeft(t, "complete build", dir, tempDir, "seg.snii")
@@ -116,11 +117,11 @@ func TestSpoolFiles(t *testing.T) {
 		if err := buildWithFaults(t, path, o, fl, docs); err != nil {
 			t.Fatal(err)
 		}
-		if string(readFile(t, path)) != string(readFile(t, ref)) {
+		if string(testkit.ReadFile(t, path)) != string(testkit.ReadFile(t, ref)) {
 			t.Errorf("spool limit %d: segment differs", limit)
 		}
-		if fl.Written() <= int64(len(readFile(t, ref))) {
-			t.Errorf("spool limit %d: %d bytes written for a %d-byte segment: nothing spooled?", limit, fl.Written(), len(readFile(t, ref)))
+		if fl.Written() <= int64(len(testkit.ReadFile(t, ref))) {
+			t.Errorf("spool limit %d: %d bytes written for a %d-byte segment: nothing spooled?", limit, fl.Written(), len(testkit.ReadFile(t, ref)))
 		}
 		checkNothingLeft(t, "spool", dir, tempDir, "ref.snii", "spooled.snii")
 	}
@@ -163,12 +164,12 @@ func TestReplaceExisting(t *testing.T) {
 	if err := buildWithFaults(t, path, o, fl, genDocs(1, 50)); err == nil || !fl.Fired() {
 		t.Fatalf("build: %v, fault fired %v", err, fl.Fired())
 	}
-	if got := readFile(t, path); string(got) != "old" {
+	if got := testkit.ReadFile(t, path); string(got) != "old" {
 		t.Error("a failed build changed the existing file")
 	}
 	build(t, dir, "seg.snii", o, genDocs(1, 50))
 	dumpFile(t, path)
-	if names := listDir(t, dir); len(names) != 1 {
+	if names := testkit.ListDir(t, dir); len(names) != 1 {
 		t.Errorf("files: %v", names)
 	}
 }

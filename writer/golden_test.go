@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/writer"
 )
 
@@ -48,7 +49,7 @@ func TestGolden(t *testing.T) {
 	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: index.AnalyzerKeyword})
 	docs := goldenDocs()
 	path, _ := build(t, t.TempDir(), "tiny.snii", o, docs)
-	got := readFile(t, path)
+	got := testkit.ReadFile(t, path)
 	seg := checkAgainstOracle(t, path, o, docs)
 	m := seg.index(t, "text").Meta
 	if m.InlineTerms == 0 || m.SlimTerms == 0 || m.WindowedTerms == 0 {

@@ -1,16 +1,12 @@
 package writer_test
 
 import (
-	"fmt"
-	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/writer"
 )
 
@@ -35,15 +31,6 @@ func build(t testing.TB, dir, name string, o writer.Options, docs []writer.Docum
 		t.Fatalf("Close: %v", err)
 	}
 	return path, w.Stats()
-}
-
-func readFile(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // oracle computes the expected postings of every field by analyzing the
@@ -194,43 +181,15 @@ func docWindowLen(td termDump, withCRC bool) int {
 	return len(index.AppendDocWindow(nil, docs, 0, withCRC))
 }
 
-// genDocs generates n log-like documents: a Zipf vocabulary (so a few terms
-// are in almost every document and many in one), numbers, hex ids, a second
-// field with a handful of hosts, and a field present in some documents only.
+// genDocs generates n log-like documents (testkit.GenLogs with its
+// defaults): a Zipf vocabulary (so a few terms are in almost every document
+// and many in one), numbers, hex ids, a second field with a handful of hosts,
+// and a field present in some documents only.
 func genDocs(seed uint64, n int) []writer.Document {
-	r := rand.New(rand.NewPCG(seed, 42))
-	vocab := make([]string, 5000)
-	for i := range vocab {
-		vocab[i] = fmt.Sprintf("w%x", i*7919%100003)
-	}
-	zipf := rand.NewZipf(r, 1.2, 1, uint64(len(vocab)-1))
-	hosts := []string{"db-1", "db-2", "web-1", "cache-1", "queue-1"}
-	levels := []string{"INFO", "WARN", "ERROR", "DEBUG"}
-	docs := make([]writer.Document, n)
-	var sb strings.Builder
-	for i := range docs {
-		sb.Reset()
-		fmt.Fprintf(&sb, "2026-11-30T07:%02d:%02d %s ", r.IntN(60), r.IntN(60), levels[r.IntN(len(levels))])
-		words := 3 + r.IntN(25)
-		for j := 0; j < words; j++ {
-			switch r.IntN(12) {
-			case 0:
-				fmt.Fprintf(&sb, "id=%016x ", r.Uint64())
-			case 1:
-				fmt.Fprintf(&sb, "%d ", r.IntN(100000))
-			default:
-				sb.WriteString(vocab[zipf.Uint64()])
-				sb.WriteByte(' ')
-			}
-		}
-		if r.IntN(4) == 0 {
-			sb.WriteString("connection reset by peer")
-		}
-		d := writer.Doc("text", sb.String(), "host", hosts[r.IntN(len(hosts))])
-		if r.IntN(3) == 0 {
-			d.Fields = append(d.Fields, writer.Field{Name: "title", Values: []string{"job " + vocab[r.IntN(50)], "retry " + fmt.Sprint(r.IntN(5))}})
-		}
-		docs[i] = d
+	gen := testkit.GenLogs(seed, n, testkit.LogOptions{})
+	docs := make([]writer.Document, len(gen))
+	for i, d := range gen {
+		docs[i].Fields = testkit.FieldsAs[writer.Field](d)
 	}
 	return docs
 }
@@ -239,19 +198,4 @@ func genOptions() writer.Options {
 	o := writer.DefaultOptions("text", "title")
 	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: index.AnalyzerKeyword})
 	return o
-}
-
-// listDir returns the names in dir, sorted.
-func listDir(t testing.TB, dir string) []string {
-	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
-	slices.Sort(names)
-	return names
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/writer"
 )
 
@@ -84,7 +85,7 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(readFile(t, merged), readFile(t, whole)) {
+	if !bytes.Equal(testkit.ReadFile(t, merged), testkit.ReadFile(t, whole)) {
 		t.Error("merged segment differs from the segment built in one go")
 	}
 	if mst.Terms != st.Terms || mst.BytesOut != st.BytesOut || mst.Docs != st.Docs {
@@ -106,7 +107,7 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 	if _, err := writer.BuildFromSources(merged2, o, uint64(len(docs)), ins); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(readFile(t, merged2), readFile(t, whole)) {
+	if !bytes.Equal(testkit.ReadFile(t, merged2), testkit.ReadFile(t, whole)) {
 		t.Error("MergeSources: merged segment differs from the segment built in one go")
 	}
 	// Swapped sources overlap in doc order: an error, nothing written.
@@ -135,7 +136,7 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 	if seg.index(t, "host").Meta.TermCount != 0 {
 		t.Error("field without input is not empty")
 	}
-	if names := listDir(t, dir); len(names) != 6 {
+	if names := testkit.ListDir(t, dir); len(names) != 6 {
 		t.Errorf("files: %v", names)
 	}
 }
@@ -188,7 +189,7 @@ func TestBuildFromSourcesErrors(t *testing.T) {
 	if _, err := writer.BuildFromSources(filepath.Join(dir, "x.snii"), o, 10, []writer.IndexInput{{Name: "nope"}}); !errors.Is(err, errs.InvalidArgument) {
 		t.Errorf("unknown field: %v", err)
 	}
-	if names := listDir(t, dir); len(names) != 0 {
+	if names := testkit.ListDir(t, dir); len(names) != 0 {
 		t.Errorf("files left: %v", names)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/writer"
 )
@@ -264,7 +265,7 @@ func TestSingleDocOverLimit(t *testing.T) {
 	if !errors.Is(err, errs.Limit) || !strings.Contains(err.Error(), `"boom"`) {
 		t.Fatalf("Close: %v, want a limit error naming term \"boom\"", err)
 	}
-	if names := listDir(t, dir); len(names) != 0 {
+	if names := testkit.ListDir(t, dir); len(names) != 0 {
 		t.Errorf("files left: %v", names)
 	}
 	if _, err := w.Add(writer.Doc("text", "x")); err == nil {
@@ -296,7 +297,7 @@ func TestAPIErrors(t *testing.T) {
 	if err := w.Abort(); err != nil {
 		t.Errorf("Abort after Close: %v", err)
 	}
-	if names := listDir(t, dir); len(names) != 1 || names[0] != "seg.snii" {
+	if names := testkit.ListDir(t, dir); len(names) != 1 || names[0] != "seg.snii" {
 		t.Errorf("files: %v", names)
 	}
 
@@ -314,7 +315,7 @@ func TestAPIErrors(t *testing.T) {
 	if _, err := w.Add(writer.Doc("text", "a")); !errors.Is(err, errs.Closed) {
 		t.Errorf("Add after Abort: %v", err)
 	}
-	if names := listDir(t, dir); len(names) != 1 {
+	if names := testkit.ListDir(t, dir); len(names) != 1 {
 		t.Errorf("files after Abort: %v", names)
 	}
 }
@@ -340,7 +341,7 @@ func TestOptionsValidation(t *testing.T) {
 			t.Errorf("%s: %v, want an invalid-argument error", name, err)
 		}
 	}
-	if names := listDir(t, dir); len(names) != 0 {
+	if names := testkit.ListDir(t, dir); len(names) != 0 {
 		t.Errorf("files left: %v", names)
 	}
 }
@@ -369,7 +370,7 @@ func TestDeterminism(t *testing.T) {
 	o2 := genOptions()
 	o2.Fields = []writer.FieldOptions{o.Fields[2], o.Fields[0], o.Fields[1]}
 	c, _ := build(t, dir, "c.snii", o2, docs)
-	ab, bb, cb := readFile(t, a), readFile(t, b), readFile(t, c)
+	ab, bb, cb := testkit.ReadFile(t, a), testkit.ReadFile(t, b), testkit.ReadFile(t, c)
 	if !bytes.Equal(ab, bb) {
 		t.Error("two builds differ")
 	}
@@ -387,9 +388,9 @@ func TestSpillInvariance(t *testing.T) {
 	if st.Spills != 0 {
 		t.Fatalf("reference build spilled %d times", st.Spills)
 	}
-	want := readFile(t, ref)
+	want := testkit.ReadFile(t, ref)
 	refSmall, _ := build(t, dir, "ref-small.snii", genOptions(), docs[:300])
-	wantSmall := readFile(t, refSmall)
+	wantSmall := testkit.ReadFile(t, refSmall)
 	for _, c := range []struct {
 		limit     int64
 		docs      int
@@ -410,10 +411,10 @@ func TestSpillInvariance(t *testing.T) {
 		if c.docs != len(docs) {
 			w = wantSmall
 		}
-		if got := readFile(t, path); !bytes.Equal(got, w) {
+		if got := testkit.ReadFile(t, path); !bytes.Equal(got, w) {
 			t.Errorf("limit %d (%d spills): segment differs from the unspilled build", c.limit, st.Spills)
 		}
-		if names := listDir(t, o.TempDir); len(names) != 0 {
+		if names := testkit.ListDir(t, o.TempDir); len(names) != 0 {
 			t.Errorf("limit %d: temp files left: %v", c.limit, names)
 		}
 	}
@@ -430,7 +431,7 @@ func TestSpillInvariance(t *testing.T) {
 	if st.Spills < 20 || st.Spills > len(text)/20 {
 		t.Errorf("text only, limit %d: %d spills (want dozens of multi-document runs)", o.MemoryLimit, st.Spills)
 	}
-	if !bytes.Equal(readFile(t, path), readFile(t, ref)) {
+	if !bytes.Equal(testkit.ReadFile(t, path), testkit.ReadFile(t, ref)) {
 		t.Errorf("text only: %d spills: segment differs from the unspilled build", st.Spills)
 	}
 	t.Logf("text only: %d docs, %d spills, run file %d bytes", len(text), st.Spills, st.RunBytes)

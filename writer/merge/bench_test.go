@@ -1,7 +1,6 @@
 package merge_test
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -10,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 	"github.com/snii-go/snii/writer/merge"
@@ -53,7 +53,7 @@ func BenchmarkMergeAgentLogs(b *testing.B) {
 	b.SetBytes(h.bytesIn)
 	b.ReportAllocs()
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := testkit.CPUTime()
 	var st merge.Stats
 	for i := 0; i < b.N; i++ {
 		var err error
@@ -61,7 +61,7 @@ func BenchmarkMergeAgentLogs(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, cpuTime()-c0, len(h.docs))
+	reportCPU(b, testkit.CPUTime()-c0, len(h.docs))
 	b.ReportMetric(float64(st.Postings), "postings")
 }
 
@@ -76,13 +76,13 @@ func BenchmarkMergeAgentLogsDeletes(b *testing.B) {
 	b.SetBytes(h.bytesIn)
 	b.ReportAllocs()
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := testkit.CPUTime()
 	for i := 0; i < b.N; i++ {
 		if _, err := merge.Merge(out, srcs, merge.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, cpuTime()-c0, len(h.docs))
+	reportCPU(b, testkit.CPUTime()-c0, len(h.docs))
 }
 
 // BenchmarkBuildAgentLogs builds the same documents from text (held in
@@ -92,11 +92,11 @@ func BenchmarkBuildAgentLogs(b *testing.B) {
 	b.SetBytes(h.bytesIn)
 	b.ReportAllocs()
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := testkit.CPUTime()
 	for i := 0; i < b.N; i++ {
 		build(b, h.dir, "whole.snii", h.o, h.docs)
 	}
-	reportCPU(b, cpuTime()-c0, len(h.docs))
+	reportCPU(b, testkit.CPUTime()-c0, len(h.docs))
 }
 
 // BenchmarkMergeVsBuild runs, in each iteration, a build of the documents
@@ -106,7 +106,7 @@ func BenchmarkBuildAgentLogs(b *testing.B) {
 // bytes and reports the CPU time of each and the speedups build/merge.
 func BenchmarkMergeVsBuild(b *testing.B) {
 	h := agentHalves(b)
-	file := corpusFile(b, agentLogs)
+	file := testkit.CorpusPath(b, testkit.AgentLogs)
 	out := filepath.Join(h.dir, "m.snii")
 	var buildCPU, streamCPU, mergeCPU time.Duration
 	var whole string
@@ -115,9 +115,9 @@ func BenchmarkMergeVsBuild(b *testing.B) {
 	// garbage of the one before (CPU time is process-wide).
 	timed := func(fn func()) time.Duration {
 		runtime.GC()
-		c0 := cpuTime()
+		c0 := testkit.CPUTime()
 		fn()
-		return cpuTime() - c0
+		return testkit.CPUTime() - c0
 	}
 	for i := 0; i < b.N; i++ {
 		buildCPU += timed(func() { whole = build(b, h.dir, "whole.snii", h.o, h.docs) })
@@ -148,14 +148,12 @@ func streamBuild(b *testing.B, path string, o writer.Options, file string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	eachLine(b, []string{file}, func(line []byte) {
-		var m struct {
-			Content string `json:"content"`
-		}
-		if json.Unmarshal(line, &m) != nil {
+	testkit.EachLine(b, []string{file}, func(line []byte) {
+		s, err := testkit.AgentContent(line)
+		if err != nil {
 			return
 		}
-		if _, err := w.Add(writer.Doc("content", m.Content)); err != nil {
+		if _, err := w.Add(writer.Doc("content", s)); err != nil {
 			b.Fatal(err)
 		}
 	})
@@ -189,13 +187,13 @@ func BenchmarkMergeRSS(b *testing.B) {
 	out := filepath.Join(b.TempDir(), "m.snii")
 	b.ReportAllocs()
 	var st merge.Stats
-	c0 := cpuTime()
+	c0 := testkit.CPUTime()
 	for i := 0; i < b.N; i++ {
 		if st, err = merge.Merge(out, srcs, merge.Options{MemoryLimit: int64(mem) << 20, TempDir: filepath.Dir(out)}); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64((cpuTime()-c0).Milliseconds())/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64((testkit.CPUTime()-c0).Milliseconds())/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(st.Passes), "passes")
 	b.Logf("merged %d sources (%d docs, %d deleted) in %d passes with MemoryLimit %d MiB: %d docs, %d terms, %d postings, %d bytes",
 		st.Sources, st.DocsIn, st.Deleted, st.Passes, mem, st.Docs, st.Terms, st.Postings, st.BytesOut)
@@ -294,7 +292,7 @@ func BenchmarkEmitOnly(b *testing.B) {
 	b.SetBytes(h.bytesIn)
 	b.ReportAllocs()
 	b.ResetTimer()
-	c0 := cpuTime()
+	c0 := testkit.CPUTime()
 	for i := 0; i < b.N; i++ {
 		src.i = 0
 		in := []writer.IndexInput{{Name: "content", DocsWithField: m.DocsWithField, Postings: src}}
@@ -302,7 +300,7 @@ func BenchmarkEmitOnly(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, cpuTime()-c0, len(h.docs))
+	reportCPU(b, testkit.CPUTime()-c0, len(h.docs))
 	b.StopTimer()
 	sameSegment(b, "emit only", out, whole)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 	"github.com/snii-go/snii/writer/merge"
@@ -24,7 +25,7 @@ import (
 // read (min reader version 1) would have written it.
 func withVersion(t *testing.T, src, dst string, header, tail uint16) {
 	t.Helper()
-	b := readFile(t, src)
+	b := testkit.ReadFile(t, src)
 	binary.LittleEndian.PutUint16(b[4:], header)
 	binary.LittleEndian.PutUint32(b[12:], index.Checksum(b[:12]))
 	tb := b[len(b)-index.TailSize:]

@@ -1,19 +1,16 @@
 package merge_test
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 	"github.com/snii-go/snii/writer/merge"
@@ -38,20 +35,11 @@ func build(t testing.TB, dir, name string, o writer.Options, docs []writer.Docum
 	return path
 }
 
-func readFile(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // sameSegment fails unless the files at got and want are byte-identical; on
 // a difference it reports which indexes differ and how (from their metadata).
 func sameSegment(t testing.TB, what, got, want string) {
 	t.Helper()
-	g, w := readFile(t, got), readFile(t, want)
+	g, w := testkit.ReadFile(t, got), testkit.ReadFile(t, want)
 	if bytes.Equal(g, w) {
 		return
 	}
@@ -81,26 +69,11 @@ func sameSegment(t testing.TB, what, got, want string) {
 	}
 }
 
-// listDir returns the names in dir, sorted.
-func listDir(t testing.TB, dir string) []string {
-	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range ents {
-		names = append(names, e.Name())
-	}
-	slices.Sort(names)
-	return names
-}
-
 // checkDir fails unless dir holds exactly the names in keep.
 func checkDir(t testing.TB, what, dir string, keep ...string) {
 	t.Helper()
 	slices.Sort(keep)
-	if names := listDir(t, dir); !slices.Equal(names, keep) {
+	if names := testkit.ListDir(t, dir); !slices.Equal(names, keep) {
 		t.Errorf("%s: files in %s: %v, want %v", what, filepath.Base(dir), names, keep)
 	}
 }
@@ -125,52 +98,30 @@ func doMerge(t testing.TB, dir, name string, srcs []merge.Source, o merge.Option
 	return path, st
 }
 
+// genLogs is this package's parameter set for testkit.GenLogs: a 3000-word
+// Zipf vocabulary, a level in every document (a term with df >= 8192 once n
+// is large enough) and a host in nine documents out of ten.
+var genLogs = testkit.LogOptions{
+	Vocab:            3000,
+	Exponent:         1.15,
+	Levels:           []string{"INFO", "WARN", "ERROR"},
+	Header:           "ts %02d:%02d level %s ",
+	MinWords:         2,
+	WordSpread:       30,
+	HostMissingOneIn: 10,
+}
+
 // genDocs generates n log-like documents: a Zipf vocabulary (a few terms in
 // almost every document, many in one), ids and numbers (inline terms), a
-// level in every document (a term with df >= 8192 once n is large enough),
-// a keyword "host" field, and a multi-value "title" field in a third of the
-// documents. Fields absent from fields are left out.
+// level in every document, a keyword "host" field, and a multi-value "title"
+// field in a third of the documents. Fields absent from fields are left out.
 func genDocs(seed uint64, n int, fields ...string) []writer.Document {
-	r := rand.New(rand.NewPCG(seed, 42))
-	vocab := make([]string, 3000)
-	for i := range vocab {
-		vocab[i] = fmt.Sprintf("w%x", i*7919%100003)
-	}
-	zipf := rand.NewZipf(r, 1.15, 1, uint64(len(vocab)-1))
-	hosts := []string{"db-1", "db-2", "web-1", "cache-1", "queue-1"}
-	levels := []string{"INFO", "WARN", "ERROR"}
-	has := func(f string) bool { return len(fields) == 0 || slices.Contains(fields, f) }
-	docs := make([]writer.Document, n)
-	var sb strings.Builder
-	for i := range docs {
-		sb.Reset()
-		fmt.Fprintf(&sb, "ts %02d:%02d level %s ", r.IntN(60), r.IntN(60), levels[r.IntN(len(levels))])
-		words := 2 + r.IntN(30)
-		for j := 0; j < words; j++ {
-			switch r.IntN(12) {
-			case 0:
-				fmt.Fprintf(&sb, "id=%016x ", r.Uint64())
-			case 1:
-				fmt.Fprintf(&sb, "%d ", r.IntN(100000))
-			default:
-				sb.WriteString(vocab[zipf.Uint64()])
-				sb.WriteByte(' ')
-			}
-		}
-		if r.IntN(4) == 0 {
-			sb.WriteString("connection reset by peer")
-		}
-		var d writer.Document
-		if has("text") {
-			d.Fields = append(d.Fields, writer.Field{Name: "text", Values: []string{sb.String()}})
-		}
-		if has("host") && r.IntN(10) != 0 {
-			d.Fields = append(d.Fields, writer.Field{Name: "host", Values: []string{hosts[r.IntN(len(hosts))]}})
-		}
-		if has("title") && r.IntN(3) == 0 {
-			d.Fields = append(d.Fields, writer.Field{Name: "title", Values: []string{"job " + vocab[r.IntN(50)], "retry " + fmt.Sprint(r.IntN(5))}})
-		}
-		docs[i] = d
+	o := genLogs
+	o.Fields = fields
+	gen := testkit.GenLogs(seed, n, o)
+	docs := make([]writer.Document, len(gen))
+	for i, d := range gen {
+		docs[i].Fields = testkit.FieldsAs[writer.Field](d)
 	}
 	return docs
 }
@@ -243,87 +194,24 @@ func docsOf(t testing.TB, path, field, term string) []uint32 {
 	return docs
 }
 
-// corporaDir returns ../shared/corpora (relative to the module root) or skips.
-func corporaDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("module root not found")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpora")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("shared corpora not present at ../shared/corpora (%v): skipping", err)
-	}
-	return c
-}
-
-// corpusFile returns a file or directory of the shared corpora or skips.
-func corpusFile(t testing.TB, rel string) string {
-	t.Helper()
-	p := filepath.Join(corporaDir(t), rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("corpus %s not present (%v): skipping", rel, err)
-	}
-	return p
-}
-
-// eachLine calls fn with every line of the files.
-func eachLine(t testing.TB, files []string, fn func(line []byte)) {
-	t.Helper()
-	for _, p := range files {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 1<<20), 64<<20)
-		for sc.Scan() {
-			fn(sc.Bytes())
-		}
-		if err := sc.Err(); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-	}
-}
-
 // loghubDocs returns the lines of the loghub 2k samples, one doc each.
 func loghubDocs(t testing.TB) []writer.Document {
-	dir := corpusFile(t, "loghub/2k")
-	files, err := filepath.Glob(filepath.Join(dir, "*.log"))
-	if err != nil || len(files) == 0 {
-		t.Skipf("no loghub/2k logs in %s", dir)
-	}
-	slices.Sort(files)
 	var docs []writer.Document
-	eachLine(t, files, func(line []byte) { docs = append(docs, writer.Doc("text", string(line))) })
+	testkit.EachLine(t, testkit.Loghub2kFiles(t), func(line []byte) { docs = append(docs, writer.Doc("text", string(line))) })
 	return docs
 }
 
-const agentLogs = "agent-trajectories/mini-swe-agent-gemini-3-pro.part1.jsonl"
-
-// agentDocs returns the "content" of each agent-log line as a document.
+// agentDocs returns the "content" of each agent-log line as a document,
+// leaving out the lines that are not JSON.
 func agentDocs(t testing.TB) (docs []writer.Document, bytesIn int64) {
-	file := corpusFile(t, agentLogs)
-	eachLine(t, []string{file}, func(line []byte) {
-		var m struct {
-			Content string `json:"content"`
-		}
-		if json.Unmarshal(line, &m) != nil {
+	file := testkit.CorpusPath(t, testkit.AgentLogs)
+	testkit.EachLine(t, []string{file}, func(line []byte) {
+		s, err := testkit.AgentContent(line)
+		if err != nil {
 			return
 		}
-		docs = append(docs, writer.Doc("content", m.Content))
-		bytesIn += int64(len(m.Content))
+		docs = append(docs, writer.Doc("content", s))
+		bytesIn += int64(len(s))
 	})
 	return docs, bytesIn
 }

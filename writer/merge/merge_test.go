@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 	"github.com/snii-go/snii/writer/merge"
@@ -34,7 +35,7 @@ func TestMergeEqualsBuild(t *testing.T) {
 		if st.Docs != uint64(len(docs)) || st.DocsIn != st.Docs || st.Deleted != 0 || st.Sources != len(parts) || st.Passes != 1 {
 			t.Errorf("stats %+v", st)
 		}
-		if st.Terms == 0 || st.Postings == 0 || st.Positions < st.Postings || st.BytesOut != int64(len(readFile(t, whole))) {
+		if st.Terms == 0 || st.Postings == 0 || st.Positions < st.Postings || st.BytesOut != int64(len(testkit.ReadFile(t, whole))) {
 			t.Errorf("stats %+v", st)
 		}
 	}
