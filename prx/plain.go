@@ -232,8 +232,13 @@ func decodePlainSelected(src []byte, lim *Limits, ords []uint32, dst *Window, c 
 	total := 0 // positions of the docs walked
 	i := 0     // next doc
 	for k, o := range ords {
-		// Skip docs i..o-1.
-		for ; i < int(o); i++ {
+		// Skip docs i..o-1 with skipRecords (long records eight bytes at a
+		// time); the records it leaves are walked byte by byte below.
+		for i < int(o) {
+			if q, d, pcs := skipRecords(src, p, int(o)-i); d > 0 {
+				p, i, total = q, i+d, total+pcs
+				continue
+			}
 			var pc int
 			if p < len(src) && src[p] < 0x80 {
 				pc = int(src[p])
@@ -249,6 +254,7 @@ func decodePlainSelected(src []byte, lim *Limits, ords []uint32, dst *Window, c 
 				pc -= int(^src[p] >> 7) // 1 for a byte with the high bit clear
 				p++
 			}
+			i++
 		}
 		if total > lim.MaxPositions {
 			return res, corruptf(c, "doc %d: %d positions in the window, over the limit %d", i, total, lim.MaxPositions)

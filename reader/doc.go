@@ -50,15 +50,26 @@
 //     holds a candidate (skipping windows by binary search in the prelude when
 //     the candidates are sparse), and matches candidates by merging, or by
 //     galloping when the sizes differ 8× or more.
-//  3. Only the .prx windows that still hold a candidate are fetched: their
-//     byte ranges are sorted and coalesced into one read per range, and each
-//     is decoded selectively (the candidates' ordinals in the window) with the
+//  3. Positions are verified in stages, cheapest slots first. The two
+//     cheapest slots' .prx windows that hold a candidate are fetched (byte
+//     ranges sorted and coalesced into one read per range) and decoded
+//     selectively (the candidates' ordinals in the window) with the
 //     query's pooled prx.Source (one zstd decoder and grow-only buffers per
-//     query per segment, returned when the query ends).
-//  4. Verification, anchored on the slot with the fewest positions in the
-//     document: each of its positions p at phrase offset k proposes the start
-//     p-k, and every other phrase position i must hold start+i (forward-only
-//     galloping cursors).
+//     query per segment, returned when the query ends); the candidates whose
+//     positions in these slots cannot line up are dropped. Each further slot
+//     is then decoded only for the survivors, and only in the windows holding
+//     one, which skips whole windows (a zstd inflate each) and shortens the
+//     walks in the others. A stage whose first 64 candidates mostly stand is
+//     abandoned: the remaining slots are decoded for every candidate and
+//     checked in one last stage.
+//  4. Verification of a document, anchored on the slot with the fewest
+//     positions in it: each of its positions p at phrase offset k proposes
+//     the start p-k, and every other phrase position i (of the slots decoded
+//     so far) must hold start+i (forward-only galloping cursors).
+//
+// Prefix expansions (Prefix, and the last slot of a phrase prefix) are united
+// by sorting when few docs are involved and through a bitset of the segment's
+// documents otherwise.
 //
 // A warmed query allocates nothing per window and a bounded number of objects
 // per query (the result slice of Docs, or none for Count).

@@ -84,7 +84,8 @@ func (x *qctx) termDocs(f *field, term []byte, filter []uint32, hasFilter bool, 
 
 // prefixDocs appends the union of the docs of the expansions of prefix.
 func (x *qctx) prefixDocs(f *field, prefix []byte, maxExp int, filter []uint32, hasFilter bool, out []uint32) ([]uint32, error) {
-	n := 0
+	u := &x.union
+	u.reset(x.s.docCount)
 	err := f.scanPrefix(x, prefix, maxExp, func(term []byte, e *index.Entry) (bool, error) {
 		t, err := x.resolved(f, term, e)
 		if err != nil {
@@ -93,16 +94,11 @@ func (x *qctx) prefixDocs(f *field, prefix []byte, maxExp int, filter []uint32, 
 		if err := x.collect(t, filter, !hasFilter); err != nil {
 			return false, err
 		}
-		out = append(out, t.docs...)
+		u.add(t.docs)
 		x.popTerm(t)
-		n++
 		return true, nil
 	})
-	if n > 1 {
-		slices.Sort(out)
-		out = slices.Compact(out)
-	}
-	return out, err
+	return u.appendTo(out), err
 }
 
 // popTerm releases the most recently resolved term when it is t.

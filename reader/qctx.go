@@ -47,6 +47,11 @@ type qctx struct {
 	lists    [][]uint32
 	cur      []int
 	scratch  []uint32
+	surv     []uint32 // phrase candidates still standing after a verification stage
+	offs     []uint32 // phrase positions covered by a verification stage
+	sl       []int    // their slots
+	rows     []int32  // where the survivors of a verification stage are in each slot
+	union    docSet   // unions of many doc lists (prefix expansions)
 	entry    index.Entry
 }
 
@@ -90,6 +95,15 @@ func (s *Segment) putCtx(x *qctx) {
 	}
 	if cap(x.docSrc) > maxPooledBytes {
 		x.docSrc = nil
+	}
+	if cap(x.surv) > maxPooledDocs {
+		x.surv = nil
+	}
+	if cap(x.union.bits) > maxPooledDocs/8 || cap(x.union.buf) > maxPooledDocs {
+		x.union = docSet{}
+	}
+	if cap(x.rows) > maxPooledDocs {
+		x.rows = nil
 	}
 	kept := x.free[:0]
 	for _, b := range x.free {

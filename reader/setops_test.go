@@ -119,3 +119,87 @@ func TestMatchPhrase(t *testing.T) {
 		t.Fatal("wrapped phrase matched")
 	}
 }
+
+// TestDocSetUnion checks docSet against append+sort+compact for unions of up to
+// 40 ascending lists of every density, below and above the bitset threshold,
+// reusing one docSet (its bitset must come back clean), including an abandoned
+// union.
+func TestDocSetUnion(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var u docSet
+	for iter := 0; iter < 400; iter++ {
+		docCount := uint32(1 + rng.IntN(20000))
+		u.reset(docCount)
+		var want []uint32
+		k := rng.IntN(40)
+		for i := 0; i < k; i++ {
+			l := randSet(rng, rng.IntN(min(int(docCount), 1+rng.IntN(600))+1), docCount)
+			u.add(l)
+			want = append(want, l...)
+		}
+		if iter%50 == 7 {
+			continue // abandoned: the next reset must clear what is set
+		}
+		slices.Sort(want)
+		want = slices.Compact(want)
+		got := u.appendTo([]uint32{1 << 31}) // a prefix stays untouched
+		if got[0] != 1<<31 || !slices.Equal(got[1:], want) {
+			t.Fatalf("iter %d: %d lists over %d docs: union of %d docs, want %d", iter, k, docCount, len(got)-1, len(want))
+		}
+	}
+}
+
+// TestMatchSome checks matchSome against a brute force over the active phrase
+// positions, and that with every position active it agrees with matchPhrase.
+func TestMatchSome(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	cur := make([]int, 8)
+	for iter := 0; iter < 20000; iter++ {
+		n := 2 + rng.IntN(5)
+		nSlots := 1 + rng.IntN(n)
+		slotOf := make([]int, n)
+		for i := range slotOf {
+			slotOf[i] = rng.IntN(nSlots)
+		}
+		lists := make([][]uint32, nSlots)
+		for s := range lists {
+			lists[s] = randSet(rng, rng.IntN(10), 24)
+		}
+		var offs []uint32
+		var sl []int
+		for i, s := range slotOf {
+			if rng.IntN(3) > 0 || len(offs) == 0 {
+				offs, sl = append(offs, uint32(i)), append(sl, s)
+			}
+		}
+		want := false
+		for s := uint32(0); s < 24 && !want; s++ {
+			all := true
+			for j := range offs {
+				if !slices.Contains(lists[sl[j]], s+offs[j]) {
+					all = false
+					break
+				}
+			}
+			want = all
+		}
+		if got := matchSome(lists, offs, sl, cur); got != want {
+			t.Fatalf("matchSome(%v, %v, %v) = %v, want %v", lists, offs, sl, got, want)
+		}
+		used := map[int]bool{}
+		var allOffs []uint32
+		for i, s := range slotOf {
+			allOffs = append(allOffs, uint32(i))
+			used[s] = true
+		}
+		if len(used) < nSlots {
+			continue // matchPhrase needs every slot in the phrase
+		}
+		if a, b := matchSome(lists, allOffs, slotOf, cur), matchPhrase(lists, slotOf, cur); a != b {
+			t.Fatalf("all positions: matchSome %v, matchPhrase %v (%v, %v)", a, b, lists, slotOf)
+		}
+	}
+	if matchDelta([]uint32{1<<32 - 2}, []uint32{1}, 0, 3) {
+		t.Fatal("wrapped pair matched")
+	}
+}
