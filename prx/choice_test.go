@@ -333,3 +333,33 @@ func TestNewEncoderOptions(t *testing.T) {
 		}
 	}
 }
+
+// Eligible classifies a window exactly as Encode does, around both fast paths.
+func TestEligibleMatchesEncode(t *testing.T) {
+	enc, err := NewEncoder(EncoderOptions{Policy: budget.DefaultPolicy()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer enc.Close()
+	rng := rand.New(rand.NewPCG(11, 12))
+	windows := []*Window{newWindow([]uint32{7}), newWindow([]uint32{7, 9}), newWindow([]uint32{1}, []uint32{2})}
+	for i := 0; i < 400; i++ {
+		windows = append(windows, genWindow(rng, 1+rng.IntN(300), 1, 1+rng.IntN(6), uint32(rng.IntN(5000))))
+	}
+	near := 0
+	for _, w := range windows {
+		f, err := enc.Encode(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Eligible(w); got != f.Eligible {
+			t.Fatalf("Eligible = %v, Encode says %v (docs %d, positions %d, plain %d)", got, f.Eligible, w.Docs(), len(w.Positions), PlainSize(w))
+		}
+		if p := PlainSize(w); p >= ZstdMinPlain-64 && p < ZstdMinPlain+64 {
+			near++
+		}
+	}
+	if near == 0 {
+		t.Fatal("no window near the 512-byte threshold: the test does not probe the boundary")
+	}
+}

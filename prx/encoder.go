@@ -107,6 +107,13 @@ func NewEncoder(o EncoderOptions) (*Encoder, error) {
 	return &Encoder{limits: lim, level: level, chooser: ch}, nil
 }
 
+// Eligible reports whether Encode would build a zstd frame for w and let the
+// policy choose (the window is not a singleton and its plain payload is at least
+// ZstdMinPlain bytes). Windows read back from a segment are classified with it.
+func Eligible(w *Window) bool {
+	return !(w.Docs() == 1 && len(w.Positions) == 1) && PlainSize(w) >= ZstdMinPlain
+}
+
 // Encode encodes one window and chooses its codec:
 //   - a singleton (one document with one position) is RAW; no PFOR is built;
 //   - a plain payload under ZstdMinPlain bytes takes the smaller of PFOR and RAW

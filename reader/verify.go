@@ -42,7 +42,7 @@ func (s *Segment) Verify(ctx context.Context) error {
 			return s.corrupt(fmt.Sprintf("index %q", m.Name), "dict region ends at %d, metadata starts at %d", m.DictOff+m.DictLen, f.metaOff)
 		}
 		next = f.metaOff + f.metaLen
-		if err := f.verify(x); err != nil {
+		if err := f.verify(x, nil); err != nil {
 			return err
 		}
 	}
@@ -63,7 +63,35 @@ type fieldTotals struct {
 	docs                       *roaring.Bitmap
 }
 
-func (f *field) verify(x *qctx) error {
+// WindowFunc receives one .prx window of a term: its decoded positions (valid only
+// during the call) and the codec of the frame it is stored in.
+type WindowFunc func(term []byte, w *prx.Window, codec prx.Codec) error
+
+// Windows calls fn for every stored .prx window of the logical index field, in the
+// order the writer emitted them (terms in byte order, windows ascending), decoding
+// the stored frames. It walks and checks the index as Verify does, so a corrupt
+// index fails with the error Verify would give; an error from fn stops the walk
+// and is returned. snii capture reads a segment's windows through it.
+func (s *Segment) Windows(ctx context.Context, field string, fn WindowFunc) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := s.acquire(); err != nil {
+		return err
+	}
+	defer s.release()
+	f, err := s.field(field)
+	if err != nil {
+		return err
+	}
+	x := s.getCtx(ctx, false)
+	defer s.putCtx(x)
+	return f.verify(x, fn)
+}
+
+// verify checks the field's terms and statistics; visit, when not nil, sees
+// every window.
+func (f *field) verify(x *qctx, visit WindowFunc) error {
 	s := f.seg
 	m := &f.meta
 	tot := fieldTotals{docs: roaring.New()}
@@ -98,7 +126,7 @@ func (f *field) verify(x *qctx) error {
 				prev = []byte{}
 			}
 			n++
-			if err := f.verifyTerm(x, term, &e, &tot); err != nil {
+			if err := f.verifyTerm(x, term, &e, &tot, visit); err != nil {
 				return err
 			}
 		}
@@ -140,7 +168,7 @@ func (f *field) verify(x *qctx) error {
 
 // verifyTerm checks one term: class rules, locator, prelude, every doc window
 // and every frame.
-func (f *field) verifyTerm(x *qctx, term []byte, e *index.Entry, tot *fieldTotals) error {
+func (f *field) verifyTerm(x *qctx, term []byte, e *index.Entry, tot *fieldTotals, visit WindowFunc) error {
 	s := f.seg
 	x.nterms = 0 // termRefs are reused term after term
 	t, err := x.resolved(f, term, e)
@@ -248,6 +276,11 @@ func (f *field) verifyTerm(x *qctx, term []byte, e *index.Entry, tot *fieldTotal
 			return s.wrap(x.prxWinName(t, &w), err)
 		}
 		tot.windows[h.Codec]++
+		if visit != nil {
+			if err := visit(term, &x.win, h.Codec); err != nil {
+				return err
+			}
+		}
 		fb := int64(n)
 		if !withCRC {
 			fb += prx.CRCSize

@@ -1,0 +1,81 @@
+package reader_test
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/reader"
+	"github.com/snii-go/snii/writer"
+)
+
+type seenWindow struct {
+	plain string
+	codec prx.Codec
+}
+
+// Windows yields exactly the windows the writer encoded, in the same order, with
+// the codec each was stored in; terms come in byte order.
+func TestWindowsEqualsWhatTheWriterEncoded(t *testing.T) {
+	docs := oracle.Generate(77, oracle.GenOptions{Docs: 2500})
+	o := writer.DefaultOptions("text", "host")
+	encoded := map[string][]seenWindow{}
+	o.OnWindow = func(field string, w *prx.Window, f prx.Frame) error {
+		encoded[field] = append(encoded[field], seenWindow{string(prx.AppendPlain(nil, w)), f.Codec})
+		return nil
+	}
+	p := filepath.Join(t.TempDir(), "w.snii")
+	w, err := writer.Create(p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		if _, err := w.Add(writerDoc(d)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	seg, err := reader.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer seg.Close()
+	for _, field := range seg.Fields() {
+		var got []seenWindow
+		var last []byte
+		var codecs [prx.NumCodecs]int64
+		err := seg.Windows(bg, field, func(term []byte, w *prx.Window, c prx.Codec) error {
+			if bytes.Compare(term, last) < 0 {
+				t.Fatalf("term %q after %q", term, last)
+			}
+			last = append(last[:0], term...)
+			got = append(got, seenWindow{string(prx.AppendPlain(nil, w)), c})
+			codecs[c]++
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) == 0 || !slices.Equal(got, encoded[field]) {
+			t.Fatalf("index %q: %d windows read back, %d encoded, or they differ", field, len(got), len(encoded[field]))
+		}
+		m, _ := seg.Info(field)
+		if codecs != m.Outcome.Windows {
+			t.Fatalf("index %q: windows per codec %v, recorded %v", field, codecs, m.Outcome.Windows)
+		}
+	}
+	stop := errors.New("stop")
+	if err := seg.Windows(bg, "text", func([]byte, *prx.Window, prx.Codec) error { return stop }); !errors.Is(err, stop) {
+		t.Fatalf("the callback's error must stop the walk: %v", err)
+	}
+	if err := seg.Windows(bg, "nope", func([]byte, *prx.Window, prx.Codec) error { return nil }); !errors.Is(err, errs.NotFound) {
+		t.Fatalf("unknown field: %v", err)
+	}
+}
