@@ -53,21 +53,7 @@ func (s *Source) SetStats(st *Stats) { s.stats = st }
 // ErrCorrupt (naming the codec and, where it applies, the document ordinal) or
 // ErrClosed; on error dst is reset to no documents and the stats are unchanged.
 func (s *Source) Decode(frame []byte, withCRC bool, dst *Window) (n int, err error) {
-	var t0 time.Time
-	if s.stats != nil {
-		t0 = time.Now()
-	}
-	var info decodeInfo
-	if err := s.decode(frame, withCRC, nil, true, dst, &info); err != nil {
-		dst.Reset()
-		s.docs = 0
-		return 0, err
-	}
-	s.docs = info.docs
-	if s.stats != nil {
-		s.stats.record(&info, int64(time.Since(t0)))
-	}
-	return info.frameLen, nil
+	return s.run(frame, withCRC, nil, true, dst)
 }
 
 // DecodeSelected decodes only the documents of the frame whose ordinals (positions in
@@ -86,12 +72,19 @@ func (s *Source) DecodeSelected(frame []byte, withCRC bool, ordinals []uint32, d
 			return 0, errs.Invalidf("prx: selected ordinals not strictly ascending at index %d (%d after %d)", i, ordinals[i], ordinals[i-1])
 		}
 	}
+	return s.run(frame, withCRC, ordinals, false, dst)
+}
+
+// run decodes the frame (all documents, or the selected ordinals) and keeps the
+// stats: nothing is recorded for a failed decode, and the clock is read only when
+// stats are on.
+func (s *Source) run(frame []byte, withCRC bool, ordinals []uint32, full bool, dst *Window) (int, error) {
 	var t0 time.Time
 	if s.stats != nil {
 		t0 = time.Now()
 	}
 	var info decodeInfo
-	if err := s.decode(frame, withCRC, ordinals, false, dst, &info); err != nil {
+	if err := s.decode(frame, withCRC, ordinals, full, dst, &info); err != nil {
 		dst.Reset()
 		s.docs = 0
 		return 0, err

@@ -101,103 +101,29 @@ func union(dst, a, b []uint32) []uint32 {
 }
 
 // matchPhrase reports whether there is a start s such that, for every phrase
-// position i, the ascending list lists[slotOf[i]] holds s+i. The search is
-// anchored on the slot with the fewest positions: every position p of the anchor
-// at phrase offset k proposes s = p-k, and every other position is checked with a
-// forward-only galloping cursor (the proposals are ascending for a fixed k).
-// cur is scratch space of at least len(slotOf) ints.
+// position i, the ascending list lists[slotOf[i]] holds s+i: matchSome over
+// every position of the phrase (offsets 0, 1, 2, ...). cur is scratch space of
+// at least len(slotOf) ints.
 func matchPhrase(lists [][]uint32, slotOf []int, cur []int) bool {
-	if len(slotOf) == 2 && slotOf[0] != slotOf[1] {
-		return matchPair(lists[slotOf[0]], lists[slotOf[1]])
+	var buf [32]uint32
+	offs := buf[:0]
+	if len(slotOf) > len(buf) {
+		offs = make([]uint32, 0, len(slotOf)) // phrases of more than 32 terms only
 	}
-	anchor := 0
-	for s := 1; s < len(lists); s++ {
-		if len(lists[s]) < len(lists[anchor]) {
-			anchor = s
-		}
+	for i := range slotOf {
+		offs = append(offs, uint32(i))
 	}
-	if len(lists[anchor]) == 0 {
-		return false
-	}
-	cur = cur[:len(slotOf)]
-	for k, sk := range slotOf {
-		if sk != anchor {
-			continue
-		}
-		for i := range cur {
-			cur[i] = 0
-		}
-	starts:
-		for _, p := range lists[anchor] {
-			if p < uint32(k) {
-				continue
-			}
-			s := p - uint32(k)
-			for i, si := range slotOf {
-				if i == k {
-					continue
-				}
-				want := s + uint32(i)
-				if want < s { // overflow: no later start fits either
-					break starts
-				}
-				l := lists[si]
-				c := seekGE(l, cur[i], want)
-				cur[i] = c
-				if c == len(l) {
-					// no later start can match position i either
-					break starts
-				}
-				if l[c] != want {
-					continue starts
-				}
-			}
-			return true
-		}
-	}
-	return false
+	return matchSome(lists, offs, slotOf, cur)
 }
 
-// matchPair reports whether some p in a has p+1 in b (a two-term phrase), by
-// galloping in the longer list.
-func matchPair(a, b []uint32) bool {
-	if len(a) <= len(b) {
-		j := 0
-		for _, p := range a {
-			if p == 1<<32-1 {
-				return false
-			}
-			j = seekGE(b, j, p+1)
-			if j == len(b) {
-				return false
-			}
-			if b[j] == p+1 {
-				return true
-			}
-		}
-		return false
-	}
-	i := 0
-	for _, q := range b {
-		if q == 0 {
-			continue
-		}
-		i = seekGE(a, i, q-1)
-		if i == len(a) {
-			return false
-		}
-		if a[i] == q-1 {
-			return true
-		}
-	}
-	return false
-}
-
-// matchSome is matchPhrase over some of the phrase positions: it reports whether
-// there is a start s such that lists[sl[j]] holds s+offs[j] for every j (offs
-// ascending, the phrase offsets of the positions checked). It is a necessary
-// condition for the whole phrase, used to drop candidates before the remaining
-// slots are decoded. cur is scratch space of at least len(offs) ints.
+// matchSome reports whether there is a start s such that lists[sl[j]] holds
+// s+offs[j] for every j (offs ascending, the phrase offsets of the positions
+// checked). Over some of a phrase's positions it is a necessary condition for the
+// whole phrase, used to drop candidates before the remaining slots are decoded.
+// The search is anchored on the slot with the fewest positions: every position p
+// of the anchor at offset offs[k] proposes s = p-offs[k], and every other position
+// is checked with a forward-only galloping cursor (the proposals are ascending for
+// a fixed k). cur is scratch space of at least len(offs) ints.
 func matchSome(lists [][]uint32, offs []uint32, sl []int, cur []int) bool {
 	if len(offs) == 2 && sl[0] != sl[1] {
 		return matchDelta(lists[sl[0]], lists[sl[1]], offs[0], offs[1]-offs[0])
@@ -251,7 +177,7 @@ func matchSome(lists [][]uint32, offs []uint32, sl []int, cur []int) bool {
 }
 
 // matchDelta reports whether some p >= oa in a has p+d in b, by galloping in the
-// longer list (matchPair is matchDelta(a, b, 0, 1)).
+// longer list (a two-term phrase is matchDelta(a, b, 0, 1)).
 func matchDelta(a, b []uint32, oa, d uint32) bool {
 	if len(a) <= len(b) {
 		j := 0
