@@ -3,7 +3,6 @@ package reader_test
 import (
 	"bytes"
 	"errors"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -29,19 +28,7 @@ func TestWindowsEqualsWhatTheWriterEncoded(t *testing.T) {
 		encoded[field] = append(encoded[field], seenWindow{string(prx.AppendPlain(nil, w)), f.Codec})
 		return nil
 	}
-	p := filepath.Join(t.TempDir(), "w.snii")
-	w, err := writer.Create(p, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range docs {
-		if _, err := w.Add(writerDoc(d)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	p := build(t, docs, o)
 	seg, err := reader.Open(p)
 	if err != nil {
 		t.Fatal(err)
