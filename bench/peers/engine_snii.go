@@ -208,7 +208,7 @@ func (e *sniiEngine) Profile(qi int) (SniiProfile, error) {
 		TotalPositions: p.TotalPositions, SelectedPositions: p.SelectedPositions,
 		BytesRead: p.BytesRead, ReadRanges: p.ReadRanges, DictBlocksRead: p.DictBlocksRead,
 		DocWindowsRead: p.DocWindowsRead, WindowsRead: p.WindowsRead,
-		DecodeUs: float64(p.DecodeTime.Nanoseconds()) / 1e3, VerifyUs: float64(p.VerifyTime.Nanoseconds()) / 1e3,
+		DecodeUs: float64(p.DecodeTime().Nanoseconds()) / 1e3, VerifyUs: float64(p.VerifyTime.Nanoseconds()) / 1e3,
 		TotalUs: float64(p.TotalTime.Nanoseconds()) / 1e3,
 	}, err
 }

@@ -114,7 +114,7 @@ func newProfileReport(p *reader.Profile) *profileReport {
 		TotalDocs: p.TotalDocs, SelectedDocs: p.SelectedDocs, TotalPositions: p.TotalPositions, SelectedPositions: p.SelectedPositions,
 		BytesRead: p.BytesRead, ReadRanges: p.ReadRanges, DictBlocksRead: p.DictBlocksRead,
 		DocWindowsRead: p.DocWindowsRead, PrxWindowsRead: p.WindowsRead,
-		DecodeMillis: ms(p.DecodeTime), VerifyMillis: ms(p.VerifyTime), TotalMillis: ms(p.TotalTime),
+		DecodeMillis: ms(p.DecodeTime()), VerifyMillis: ms(p.VerifyTime), TotalMillis: ms(p.TotalTime),
 	}
 }
 
