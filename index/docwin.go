@@ -2,6 +2,7 @@ package index
 
 import (
 	"encoding/binary"
+	"github.com/snii-go/snii/internal/intcol"
 	"math"
 
 	"github.com/ronanh/intcomp"
@@ -169,7 +170,7 @@ func decodeGaps(b []byte, n int, base uint32, dst []uint32) ([]uint32, error) {
 	return dst, nil
 }
 
-func decodeIntcomp(b []byte, n int, base uint32, dst []uint32) (out []uint32, err error) {
+func decodeIntcomp(b []byte, n int, base uint32, dst []uint32) ([]uint32, error) {
 	nw, off, ok := readUvarint(b, 0)
 	if !ok || nw > uint64(len(b)-off)/4 || uint64(len(b)-off) != 4*nw {
 		return dst[:0], errs.Corruptf("doc window: intcomp word count %d does not match %d bytes", nw, len(b)-off)
@@ -188,29 +189,19 @@ func decodeIntcomp(b []byte, n int, base uint32, dst []uint32) (out []uint32, er
 	for i := range words {
 		words[i] = binary.LittleEndian.Uint32(b[off+4*i:])
 	}
-	if err := checkIntcomp(words, n); err != nil {
-		return dst[:0], err
+	end, last, err := intcol.Check(words, 0, n)
+	if err != nil {
+		return dst[:0], errs.Corruptf("doc window: intcomp: %v", err)
 	}
-	// intcomp is written for trusted input: its decoders index and reslice
-	// freely. checkIntcomp has validated every block header and length, so no
-	// panic is expected; the recover is a second line of defence that turns a
-	// missed case into ErrCorrupt instead of crashing the reader.
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = dst[:0], errs.Corruptf("doc window: malformed intcomp stream (%v)", r)
-		}
-	}()
-	vals := dst[:0:n]
-	in := words[:m-1]
-	for len(in) > 0 {
-		if in[0] < intcomp.BitPackingBlockSize32 {
-			in, vals = intcomp.UncompressDeltaVarByteUint32(in, vals)
-		} else {
-			in, vals = intcomp.UncompressDeltaBinPackUint32(in, vals)
-		}
+	if end != m-1 {
+		return dst[:0], errs.Corruptf("doc window: intcomp: %d words after the column, want the trailer only", m-end)
 	}
-	if len(vals) != n {
-		return dst[:0], errs.Corruptf("doc window: intcomp gave %d docs, want %d", len(vals), n)
+	if words[m-1] != words[last+1] {
+		return dst[:0], errs.Corruptf("doc window: intcomp trailer %d, want %d", words[m-1], words[last+1])
+	}
+	vals, err := intcol.Unpack(words, 0, n, dst[:0:n])
+	if err != nil {
+		return dst[:0], errs.Corruptf("doc window: %v", err)
 	}
 	limit := uint64(math.MaxUint32 - base)
 	for i, v := range vals {
@@ -225,95 +216,4 @@ func decodeIntcomp(b []byte, n int, base uint32, dst []uint32) (out []uint32, er
 		vals[i] += base
 	}
 	return dst[:n], nil // keeps dst's full capacity for the next call
-}
-
-// checkIntcomp validates the block structure of an intcomp.CompressUint32
-// stream (words) holding n values, so that the intcomp decoders only ever see
-// well-formed blocks:
-//
-//	stream  = block* trailer
-//	block   = count u32 | wordLen u32 | ...        (wordLen counts the header)
-//	bitpack = count (multiple of 128) | wordLen | first value | count/128 × (u32 bit lengths, 4 groups) + packed words
-//	varbyte = count (< 128) | wordLen | bytes packed big-endian in words, 0x80-padded
-//	trailer = wordLen of the last block
-func checkIntcomp(words []uint32, n int) error {
-	body := words[:len(words)-1]
-	total, last := 0, uint32(0)
-	for h := 0; h < len(body); {
-		if len(body)-h < 2 {
-			return errs.Corruptf("doc window: intcomp block header truncated")
-		}
-		count, wlen := body[h], body[h+1]
-		if count == 0 || uint64(count) > uint64(n-total) || wlen < 3 || uint64(wlen) > uint64(len(body)-h) {
-			return errs.Corruptf("doc window: intcomp block (%d values, %d words) out of bounds", count, wlen)
-		}
-		blk := body[h : h+int(wlen)]
-		if count < intcomp.BitPackingBlockSize32 {
-			if err := checkVarByte(blk[2:], int(count)); err != nil {
-				return err
-			}
-		} else {
-			if count%intcomp.BitPackingBlockSize32 != 0 {
-				return errs.Corruptf("doc window: intcomp bit-packed block of %d values", count)
-			}
-			p := 3
-			for k := uint32(0); k < count/intcomp.BitPackingBlockSize32; k++ {
-				if p >= len(blk) {
-					return errs.Corruptf("doc window: intcomp bit-packed block truncated")
-				}
-				hdr := blk[p]
-				p++
-				for s := 24; s >= 0; s -= 8 {
-					bl := int(hdr>>uint(s)) & 0x7f
-					if bl > 32 {
-						return errs.Corruptf("doc window: intcomp bit length %d", bl)
-					}
-					p += bl
-				}
-			}
-			if p != len(blk) {
-				return errs.Corruptf("doc window: intcomp bit-packed block length %d, want %d", len(blk), p)
-			}
-		}
-		total += int(count)
-		last = wlen
-		h += int(wlen)
-	}
-	if total != n {
-		return errs.Corruptf("doc window: intcomp holds %d docs, want %d", total, n)
-	}
-	if words[len(words)-1] != last {
-		return errs.Corruptf("doc window: intcomp trailer %d, want %d", words[len(words)-1], last)
-	}
-	return nil
-}
-
-// checkVarByte checks that the var-byte data words hold exactly count values,
-// each of at most 5 bytes, followed only by fewer than 4 padding bytes 0x80.
-func checkVarByte(data []uint32, count int) error {
-	vals, run, pad := 0, 0, 0
-	for _, w := range data {
-		for s := 24; s >= 0; s -= 8 {
-			c := byte(w >> uint(s))
-			if vals == count {
-				if c != 0x80 {
-					return errs.Corruptf("doc window: intcomp var-byte padding %#x", c)
-				}
-				pad++
-				continue
-			}
-			run++
-			if run > 5 {
-				return errs.Corruptf("doc window: intcomp var-byte value too long")
-			}
-			if c < 0x80 {
-				vals++
-				run = 0
-			}
-		}
-	}
-	if vals != count || pad >= 4 {
-		return errs.Corruptf("doc window: intcomp var-byte block holds %d values (padding %d), want %d", vals, pad, count)
-	}
-	return nil
 }

@@ -2,6 +2,7 @@ package prx
 
 import (
 	"encoding/binary"
+	"github.com/snii-go/snii/internal/intcol"
 
 	"github.com/ronanh/intcomp"
 )
@@ -20,7 +21,7 @@ import (
 // column of 0 values is empty. The columns need no length prefix: the block headers
 // and the value counts delimit them.
 
-const pforBlock = intcomp.BitPackingBlockSize32 // 128 values per bit-packed block
+const pforBlock = intcol.Block // 128 values per bit-packed block
 
 // pforBuilder holds the scratch of the PFOR encoder.
 type pforBuilder struct {
@@ -150,115 +151,24 @@ func parsePFOR(payload []byte, lim *Limits, sc *pforScratch) (h pforHeader, err 
 	return h, nil
 }
 
-// checkColumn checks that words[i:] starts with the blocks intcomp.CompressUint32
-// writes for n values (a bit-packed group of n-n%128 values, then a variable-byte
-// block of n%128 values) and returns the index after them.
+// checkColumn checks one column with intcol.Check (see internal/intcol) and names
+// it in the error.
 func checkColumn(words []uint32, i, n int, name string) (int, error) {
-	if full := n - n%pforBlock; full > 0 {
-		if len(words)-i < 3 {
-			return 0, corruptf(CodecPFOR, "%s column: bit-packed header truncated", name)
-		}
-		if int64(words[i]) != int64(full) {
-			return 0, corruptf(CodecPFOR, "%s column: bit-packed group of %d values, want %d", name, words[i], full)
-		}
-		inlen := int64(words[i+1])
-		if inlen < 3 || inlen > int64(len(words)-i) {
-			return 0, corruptf(CodecPFOR, "%s column: bit-packed group length %d out of range", name, inlen)
-		}
-		end := i + int(inlen)
-		q := i + 3
-		for blk := 0; blk < full/pforBlock; blk++ {
-			if q >= end {
-				return 0, corruptf(CodecPFOR, "%s column: block %d header missing", name, blk)
-			}
-			hd := words[q]
-			q++
-			for _, bl := range [4]uint32{hd >> 24 & 0x7f, hd >> 16 & 0x7f, hd >> 8 & 0x7f, hd & 0x7f} {
-				if bl > 32 {
-					return 0, corruptf(CodecPFOR, "%s column: block %d bit width %d", name, blk, bl)
-				}
-				q += int(bl)
-			}
-			if q > end {
-				return 0, corruptf(CodecPFOR, "%s column: block %d overruns its group", name, blk)
-			}
-		}
-		if q != end {
-			return 0, corruptf(CodecPFOR, "%s column: bit-packed group has %d unused words", name, end-q)
-		}
-		i = end
-	}
-	r := n % pforBlock
-	if r == 0 {
-		return i, nil
-	}
-	if len(words)-i < 2 {
-		return 0, corruptf(CodecPFOR, "%s column: variable-byte header truncated", name)
-	}
-	if int64(words[i]) != int64(r) {
-		return 0, corruptf(CodecPFOR, "%s column: variable-byte block of %d values, want %d", name, words[i], r)
-	}
-	inlen := int64(words[i+1])
-	if inlen < 2 || inlen > int64(len(words)-i) {
-		return 0, corruptf(CodecPFOR, "%s column: variable-byte block length %d out of range", name, inlen)
-	}
-	end := i + int(inlen)
-	// Bytes are stored most significant first in each word; each value is a canonical
-	// little-endian base-128 delta of at most 5 bytes; the last word is padded with 0x80.
-	vals, vlen, pad := 0, 0, 0
-	for _, wv := range words[i+2 : end] {
-		for sh := 24; sh >= 0; sh -= 8 {
-			c := byte(wv >> uint(sh))
-			if vals == r {
-				if c != 0x80 {
-					return 0, corruptf(CodecPFOR, "%s column: bad padding byte %#x", name, c)
-				}
-				pad++
-				continue
-			}
-			vlen++
-			if c < 0x80 {
-				if (vlen > 1 && c == 0) || (vlen == 5 && c > 0x0f) {
-					return 0, corruptf(CodecPFOR, "%s column: value %d: bad variable-byte encoding", name, vals)
-				}
-				vals++
-				vlen = 0
-			} else if vlen == 5 {
-				return 0, corruptf(CodecPFOR, "%s column: value %d: variable-byte value too long", name, vals)
-			}
-		}
-	}
-	if vals != r || pad > 3 {
-		return 0, corruptf(CodecPFOR, "%s column: variable-byte block holds %d values and %d padding bytes, want %d values", name, vals, pad, r)
+	end, _, err := intcol.Check(words, i, n)
+	if err != nil {
+		return 0, corruptf(CodecPFOR, "%s column: %v", name, err)
 	}
 	return end, nil
 }
 
 // unpackColumn decodes the n values of a column checked by checkColumn, starting at
 // words[i:], into out[:n] (cap(out) >= n, so intcomp does not allocate).
-//
-// checkColumn has validated every header, bit width and length, so intcomp's
-// decoders (which trust their input and index slices by it) should not fail; they
-// are still run under recover because a panic in a third-party decoder must not cross
-// this package's API: it becomes an ErrCorrupt error.
-func unpackColumn(words []uint32, i, n int, out []uint32) (res []uint32, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = corruptf(CodecPFOR, "intcomp: %v", r)
-		}
-	}()
-	in := words[i:]
-	out = out[:0]
-	if n >= pforBlock {
-		in, out = intcomp.UncompressDeltaBinPackUint32(in, out)
+func unpackColumn(words []uint32, i, n int, out []uint32) ([]uint32, error) {
+	res, err := intcol.Unpack(words, i, n, out)
+	if err != nil {
+		return nil, corruptf(CodecPFOR, "%v", err)
 	}
-	if n%pforBlock != 0 {
-		_, out = intcomp.UncompressDeltaVarByteUint32(in, out)
-	}
-	if len(out) != n {
-		return nil, corruptf(CodecPFOR, "column decoded to %d values, want %d", len(out), n)
-	}
-	return out, nil
+	return res, nil
 }
 
 // decodeColumns unpacks both columns into offs (len docs+1, offs[0] = 0) and runs

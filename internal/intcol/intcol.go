@@ -1,0 +1,140 @@
+// Package intcol checks and unpacks one column of integers in the form
+// intcomp.CompressUint32 (github.com/ronanh/intcomp v1.1.1) writes it, for the two
+// formats that store such columns: PFOR .prx payloads (package prx) and intcomp
+// doc windows (package index).
+//
+// intcomp's decoders are written for trusted input: they index and reslice by the
+// headers they read, and a zero block length makes one loop forever. Check
+// validates every header, bit width and length first, so Unpack only ever hands
+// well-formed blocks to intcomp. A column of n values is
+//
+//	[bit-packed group: n - n%128 values]  u32 count | u32 wordLen | u32 first |
+//	                                      count/128 × (u32 four 7-bit widths, packed words)
+//	[variable-byte block: n%128 values]   u32 count | u32 wordLen | bytes, most
+//	                                      significant first in each word, 0x80-padded
+//
+// (CompressUint32 then appends the last block's wordLen as a trailer; callers that
+// keep it check it with the last-block index Check returns.)
+package intcol
+
+import (
+	"fmt"
+
+	"github.com/ronanh/intcomp"
+)
+
+// Block is the number of values per bit-packed block.
+const Block = intcomp.BitPackingBlockSize32
+
+// Check checks that words[i:] starts with the blocks of a column of n values and
+// returns the index after them and the index where the column's last block starts
+// (i when the column is empty). Errors describe the problem without context;
+// callers wrap them with their section and error kind.
+func Check(words []uint32, i, n int) (end, last int, err error) {
+	last = i
+	if full := n - n%Block; full > 0 {
+		if len(words)-i < 3 {
+			return 0, 0, fmt.Errorf("bit-packed header truncated")
+		}
+		if int64(words[i]) != int64(full) {
+			return 0, 0, fmt.Errorf("bit-packed group of %d values, want %d", words[i], full)
+		}
+		inlen := int64(words[i+1])
+		if inlen < 3 || inlen > int64(len(words)-i) {
+			return 0, 0, fmt.Errorf("bit-packed group length %d out of range", inlen)
+		}
+		end := i + int(inlen)
+		q := i + 3
+		for blk := 0; blk < full/Block; blk++ {
+			if q >= end {
+				return 0, 0, fmt.Errorf("block %d header missing", blk)
+			}
+			hd := words[q]
+			q++
+			for _, bl := range [4]uint32{hd >> 24 & 0x7f, hd >> 16 & 0x7f, hd >> 8 & 0x7f, hd & 0x7f} {
+				if bl > 32 {
+					return 0, 0, fmt.Errorf("block %d bit width %d", blk, bl)
+				}
+				q += int(bl)
+			}
+			if q > end {
+				return 0, 0, fmt.Errorf("block %d overruns its group", blk)
+			}
+		}
+		if q != end {
+			return 0, 0, fmt.Errorf("bit-packed group has %d unused words", end-q)
+		}
+		i = end
+	}
+	r := n % Block
+	if r == 0 {
+		return i, last, nil
+	}
+	last = i
+	if len(words)-i < 2 {
+		return 0, 0, fmt.Errorf("variable-byte header truncated")
+	}
+	if int64(words[i]) != int64(r) {
+		return 0, 0, fmt.Errorf("variable-byte block of %d values, want %d", words[i], r)
+	}
+	inlen := int64(words[i+1])
+	if inlen < 2 || inlen > int64(len(words)-i) {
+		return 0, 0, fmt.Errorf("variable-byte block length %d out of range", inlen)
+	}
+	end = i + int(inlen)
+	// Each value is a canonical little-endian base-128 delta of at most 5 bytes;
+	// the last word is padded with 0x80.
+	vals, vlen, pad := 0, 0, 0
+	for _, wv := range words[i+2 : end] {
+		for sh := 24; sh >= 0; sh -= 8 {
+			c := byte(wv >> uint(sh))
+			if vals == r {
+				if c != 0x80 {
+					return 0, 0, fmt.Errorf("bad padding byte %#x", c)
+				}
+				pad++
+				continue
+			}
+			vlen++
+			if c < 0x80 {
+				if (vlen > 1 && c == 0) || (vlen == 5 && c > 0x0f) {
+					return 0, 0, fmt.Errorf("value %d: bad variable-byte encoding", vals)
+				}
+				vals++
+				vlen = 0
+			} else if vlen == 5 {
+				return 0, 0, fmt.Errorf("value %d: variable-byte value too long", vals)
+			}
+		}
+	}
+	if vals != r || pad > 3 {
+		return 0, 0, fmt.Errorf("variable-byte block holds %d values and %d padding bytes, want %d values", vals, pad, r)
+	}
+	return end, last, nil
+}
+
+// Unpack decodes the n values of a column that Check accepted, starting at
+// words[i:], appending to out[:0] (with cap(out) >= n intcomp does not allocate).
+//
+// Check has validated every header, bit width and length, so intcomp's decoders
+// should not fail; they still run under recover, because a panic in a third-party
+// decoder must not cross snii's API: it becomes an error.
+func Unpack(words []uint32, i, n int, out []uint32) (res []uint32, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("intcomp: %v", r)
+		}
+	}()
+	in := words[i:]
+	out = out[:0]
+	if n >= Block {
+		in, out = intcomp.UncompressDeltaBinPackUint32(in, out)
+	}
+	if n%Block != 0 {
+		_, out = intcomp.UncompressDeltaVarByteUint32(in, out)
+	}
+	if len(out) != n {
+		return nil, fmt.Errorf("column decoded to %d values, want %d", len(out), n)
+	}
+	return out, nil
+}
