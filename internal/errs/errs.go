@@ -1,7 +1,3 @@
-// Package errs holds the sentinel error kinds shared by every snii package.
-//
-// The public packages re-export these values (index.ErrCorrupt is errs.Corrupt), so
-// errors.Is works with whichever name a caller imports.
 package errs
 
 //lint:file-ignore ST1012 the package name carries the "err": errs.Corrupt is re-exported as index.ErrCorrupt and prx.ErrCorrupt.
