@@ -218,6 +218,9 @@ func (s *Segment) corrupt(section, format string, args ...any) error {
 
 // wrap prefixes err with the segment and section names.
 func (s *Segment) wrap(section string, err error) error {
+	if strings.HasPrefix(err.Error(), section+": ") { // the index decoders name their section
+		return fmt.Errorf("segment %s: %w", s.name, err)
+	}
 	return fmt.Errorf("segment %s: %s: %w", s.name, section, err)
 }
 
