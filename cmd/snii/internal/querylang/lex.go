@@ -170,12 +170,14 @@ func (l *lexer) phrase(col int) (*Text, error) {
 			}
 			return &Text{Raw: b.String(), Quoted: true, Col: col}, nil
 		case '\\':
-			_, size2 := l.peekRune()
+			r2, size2 := l.peekRune()
 			if size2 == 0 {
 				return nil, &SyntaxError{c, `expected a character after '\' (write \\ for a backslash)`}
 			}
 			b.WriteString(l.advance(size2))
-			lastSpace = false
+			// An escaped space is still a space: the analyzer splits on it, so it
+			// cannot stand for the term a '*' needs.
+			lastSpace = unicode.IsSpace(r2)
 		case '*':
 			if r2, _ := l.peekRune(); r2 != '"' {
 				return nil, &SyntaxError{c, `'*' is allowed only at the end of a phrase, right before the closing quote (write \* for a literal star)`}

@@ -122,6 +122,7 @@ func TestParseErrors(t *testing.T) {
 		{`a *`, 3, "expected a term before '*'"},
 		{`"*"`, 2, "expected a term before '*'"},
 		{`"a *"`, 4, "expected a term before '*'"},
+		{`"a\ *"`, 5, "expected a term before '*'"}, // an escaped space is still a space
 		{`a*b`, 2, "'*' is allowed only at the end of a word"},
 		{`a**`, 2, "'*' is allowed only at the end of a word"},
 		{`"a* b"`, 3, "'*' is allowed only at the end of a phrase"},
