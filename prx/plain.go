@@ -168,7 +168,8 @@ func decodePlain(src []byte, lim *Limits, dst *Window, c Codec, standalone bool)
 		if pc > bound-t { // more positions than bytes left
 			return 0, plainCorruptf(c, standalone, "doc %d: %d positions but only %d bytes left", i, pc, len(src)-p)
 		}
-		// The positions of doc i, inlined (see readPositions).
+		// The positions of doc i: readPositions, inlined by hand (calling it costs
+		// ~15% of BenchmarkDecode/raw/full).
 		var acc uint64
 		for e := t + pc; t < e; t++ {
 			if p < len(src) {
