@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/snii-go/snii/index"
@@ -184,13 +185,7 @@ func (x *qctx) and(qs []Query, filter []uint32, hasFilter bool) ([]uint32, error
 		ests[i] = est{c, n}
 	}
 	slices.SortStableFunc(ests, func(a, b est) int {
-		switch {
-		case a.n < b.n:
-			return -1
-		case a.n > b.n:
-			return 1
-		}
-		return 0
+		return cmp.Compare(a.n, b.n)
 	})
 	var cur []uint32
 	owned := false

@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"cmp"
 	"slices"
 	"time"
 
@@ -117,13 +118,7 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 	}
 	slices.SortStableFunc(p.order, func(a, b int) int {
 		ca, cb := p.slots[a].cost, p.slots[b].cost
-		switch {
-		case ca < cb:
-			return -1
-		case ca > cb:
-			return 1
-		}
-		return 0
+		return cmp.Compare(ca, cb)
 	})
 	var cands []uint32
 	for k, si := range p.order {
@@ -540,13 +535,7 @@ func (x *qctx) fetchFrames(j0 int) error {
 	}
 	slices.SortFunc(x.order, func(a, b int) int {
 		oa, ob := x.jobs[a].t.wins[x.jobs[a].w].prxOff, x.jobs[b].t.wins[x.jobs[b].w].prxOff
-		switch {
-		case oa < ob:
-			return -1
-		case oa > ob:
-			return 1
-		}
-		return 0
+		return cmp.Compare(oa, ob)
 	})
 	gap := uint64(coalesceGap)
 	if x.s.data != nil {

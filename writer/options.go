@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/snii-go/snii/budget"
@@ -98,13 +99,7 @@ func (o Options) normalize() (Options, error) {
 		}
 	}
 	slices.SortFunc(fields, func(a, b FieldOptions) int {
-		switch {
-		case a.Name < b.Name:
-			return -1
-		case a.Name > b.Name:
-			return 1
-		}
-		return 0
+		return cmp.Compare(a.Name, b.Name)
 	})
 	for i := 1; i < len(fields); i++ {
 		if fields[i].Name == fields[i-1].Name {

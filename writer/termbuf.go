@@ -2,6 +2,7 @@ package writer
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"hash/maphash"
 	"math"
@@ -276,11 +277,8 @@ func (b *termBuffer) sortedIDs(dst []uint32) []uint32 {
 		}
 	}
 	slices.SortFunc(keys, func(x, y sortKey) int {
-		switch {
-		case x.pfx < y.pfx:
-			return -1
-		case x.pfx > y.pfx:
-			return 1
+		if c := cmp.Compare(x.pfx, y.pfx); c != 0 {
+			return c
 		}
 		return bytes.Compare(b.termBytes(x.id), b.termBytes(y.id))
 	})

@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"sync"
@@ -51,13 +52,7 @@ type docData struct {
 // find returns the document's data, or nil.
 func (fd *fieldData) find(doc uint32) *docData {
 	i, ok := slices.BinarySearchFunc(fd.docs, doc, func(d docData, id uint32) int {
-		switch {
-		case d.doc < id:
-			return -1
-		case d.doc > id:
-			return 1
-		}
-		return 0
+		return cmp.Compare(d.doc, id)
 	})
 	if !ok {
 		return nil

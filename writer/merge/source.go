@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -242,13 +243,7 @@ func unionFields(srcs []*source) ([]fieldPlan, error) {
 		return nil, errs.Invalidf("merge: the sources have no logical index")
 	}
 	slices.SortFunc(fields, func(a, b fieldPlan) int {
-		switch {
-		case a.name < b.name:
-			return -1
-		case a.name > b.name:
-			return 1
-		}
-		return 0
+		return cmp.Compare(a.name, b.name)
 	})
 	return fields, nil
 }
