@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/snii-go/snii/internal/segtest"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -35,18 +36,11 @@ func writerDoc(d oracle.Doc) writer.Document {
 func build(t testing.TB, docs []oracle.Doc, o writer.Options) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "seg.snii")
-	w, err := writer.Create(p, o)
-	if err != nil {
-		t.Fatal(err)
+	wds := make([]writer.Document, len(docs))
+	for i, d := range docs {
+		wds[i] = writerDoc(d)
 	}
-	for _, d := range docs {
-		if _, err := w.Add(writerDoc(d)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	segtest.Build(t, p, o, wds)
 	return p
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/segtest"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/writer"
 )
@@ -14,23 +15,7 @@ import (
 func build(t testing.TB, dir, name string, o writer.Options, docs []writer.Document) (string, writer.Stats) {
 	t.Helper()
 	path := filepath.Join(dir, name)
-	w, err := writer.Create(path, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, d := range docs {
-		id, err := w.Add(d)
-		if err != nil {
-			t.Fatalf("Add doc %d: %v", i, err)
-		}
-		if id != uint32(i) {
-			t.Fatalf("Add doc %d: got id %d", i, id)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatalf("Close: %v", err)
-	}
-	return path, w.Stats()
+	return path, segtest.Build(t, path, o, docs)
 }
 
 // oracle computes the expected postings of every field by analyzing the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/segtest"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
@@ -20,18 +21,7 @@ import (
 func build(t testing.TB, dir, name string, o writer.Options, docs []writer.Document) string {
 	t.Helper()
 	path := filepath.Join(dir, name)
-	w, err := writer.Create(path, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, d := range docs {
-		if _, err := w.Add(d); err != nil {
-			t.Fatalf("Add doc %d: %v", i, err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatalf("Close: %v", err)
-	}
+	segtest.Build(t, path, o, docs)
 	return path
 }
 
