@@ -11,11 +11,11 @@ import (
 // Format versions and fixed sizes.
 const (
 	// FormatVersion is the format version this package writes.
-	FormatVersion = 1
+	FormatVersion = 2
 	// MinReaderVersion is the oldest reader version able to read what this
 	// package writes; a file whose minimum reader version is above
 	// FormatVersion is rejected with ErrVersion.
-	MinReaderVersion = 1
+	MinReaderVersion = 2
 	// HeaderSize is the size of the file header.
 	HeaderSize = 16
 	// TailSize is the size of the file tail.
@@ -59,6 +59,9 @@ func ParseHeader(b []byte) error {
 func checkVersions(section string, version, minReader uint16, flags uint32) error {
 	if minReader == 0 || version < minReader {
 		return errs.Corruptf("%s: format version %d, min reader version %d", section, version, minReader)
+	}
+	if version < MinReaderVersion {
+		return errs.Versionf("%s: format version %d: this snii reads format %d (.prx windows v2) and cannot read older segments; rebuild the segment from its documents with this snii", section, version, FormatVersion)
 	}
 	if minReader > FormatVersion {
 		return errs.Versionf("%s: needs reader version %d (this reader: %d)", section, minReader, FormatVersion)

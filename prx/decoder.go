@@ -1,6 +1,7 @@
 package prx
 
 import (
+	"encoding/binary"
 	"fmt"
 	"time"
 
@@ -12,26 +13,37 @@ import (
 // fast copies up to the last byte; the output must still be exactly the declared length.
 const zstdSlack = 32
 
-// Source decodes frames. It owns one zstd decoder (concurrency 1, created at the first
-// ZSTD frame) and grow-only buffers that are reused, never cleared, so decoding
-// allocates nothing in steady state. A Source is used by one goroutine at a time;
-// take one per query per segment from a SourcePool and return it when done.
+// Source decodes window frames. It owns one zstd decoder (concurrency 1, created at
+// the first ZSTD unit) and grow-only buffers that are reused, never cleared, so
+// decoding allocates nothing in steady state. A Source is used by one goroutine at a
+// time; take one per query per segment from a SourcePool and return it when done.
 type Source struct {
 	limits Limits
 	dec    *zstd.Decoder
-	buf    []byte // zstd output
-	pfor   pforScratch
+	buf    []byte   // zstd output
+	tf     []uint32 // tf-1 of the current unit's documents
+	offs   []uint32 // cumulative position counts of the current unit (len docs+1)
+	blk    []uint32 // the values of one decoded block
 	stats  *Stats
 	pool   *SourcePool
 	docs   int // document count of the window last decoded successfully
 	closed bool
+	// the unit being decoded
+	unitCodec Codec
+	unitDocs  int
+	units     []Unit // the units read by the last successful decode
 }
+
+// Units returns the units read by the last successful Decode or DecodeSelected (all
+// units for Decode): their codec, documents, positions and stored frame length
+// (without CRC in the inline form). The slice is valid until the next decode.
+func (s *Source) Units() []Unit { return s.units }
 
 // NewSource returns a Source that rejects frames over limits. Zero fields are the
 // defaults; a field that is negative or above its default is replaced by the default
 // (limits are never raised; use Limits.Validate to reject such values).
 func NewSource(limits Limits) *Source {
-	return &Source{limits: limits.clamped()}
+	return &Source{limits: limits.clamped(), blk: make([]uint32, BlockLen)}
 }
 
 // Limits returns the limits the Source applies.
@@ -46,24 +58,25 @@ func (s *Source) WindowDocs() int { return s.docs }
 // (and every clock read).
 func (s *Source) SetStats(st *Stats) { s.stats = st }
 
-// Decode decodes the whole frame at the start of frame (CRC form when withCRC, else the
-// inline form) into dst, reusing dst's capacity, and returns the frame's length.
-// Bytes after the frame are ignored. The header is checked against the limits before
-// anything is allocated and the CRC before the payload is decoded. Errors wrap
-// ErrCorrupt (naming the codec and, where it applies, the document ordinal) or
-// ErrClosed; on error dst is reset to no documents and the stats are unchanged.
+// Decode decodes the whole window frame at the start of frame (CRC form when
+// withCRC, else the inline form) into dst, reusing dst's capacity, and returns the
+// frame's length. Bytes after the frame are ignored. Every header is checked against
+// the limits before anything is allocated and every CRC before its bytes are
+// decoded. Errors wrap ErrCorrupt (naming the codec and, where it applies, the
+// document ordinal) or ErrClosed; on error dst is reset to no documents and the
+// stats are unchanged.
 func (s *Source) Decode(frame []byte, withCRC bool, dst *Window) (n int, err error) {
 	return s.run(frame, withCRC, nil, true, dst)
 }
 
 // DecodeSelected decodes only the documents of the frame whose ordinals (positions in
 // the window, strictly ascending) are listed: dst receives their positions in CSR form
-// (len(ordinals)+1 offsets). Unselected RAW/ZSTD documents are skipped without
-// decoding their deltas, and documents after the last selected one are not parsed
-// (the CRC covers them); PFOR frames are unpacked whole. Selecting every document
-// decodes the whole window. Ordinals out of order or repeated are an ErrInvalidArgument
-// error; an ordinal at or above the window's document count is ErrCorrupt (the doc
-// postings and the frame disagree). Otherwise as Decode.
+// (len(ordinals)+1 offsets). Only the units holding a selected document are read (and
+// their CRCs checked), and in them only the 128-value blocks holding the selected
+// documents' positions are decoded; a ZSTD unit is inflated whole. Ordinals out of
+// order or repeated are an ErrInvalidArgument error; an ordinal at or above the
+// window's document count is ErrCorrupt (the doc postings and the frame disagree).
+// Otherwise as Decode.
 func (s *Source) DecodeSelected(frame []byte, withCRC bool, ordinals []uint32, dst *Window) (n int, err error) {
 	for i := 1; i < len(ordinals); i++ {
 		if ordinals[i] <= ordinals[i-1] {
@@ -100,64 +113,421 @@ func (s *Source) decode(frame []byte, withCRC bool, ords []uint32, full bool, ds
 	if s.closed {
 		return fmt.Errorf("prx: decode after Close: %w", errs.Closed)
 	}
-	h, err := parseFrameHeader(frame, withCRC, &s.limits)
-	if err != nil {
-		return err
+	if len(frame) == 0 {
+		return corruptf(CodecRaw, "empty frame")
 	}
-	if withCRC {
-		if err := checkCRC(frame, &h); err != nil {
-			return err
-		}
-	}
-	payload := frame[h.HeaderLen : h.HeaderLen+h.PayloadLen]
-	info.codec, info.frameLen = h.Codec, h.FrameLen
-	switch h.Codec {
-	case CodecRaw:
-		return s.decodePlainPayload(payload, CodecRaw, ords, full, dst, info)
-	case CodecZstd:
-		plain, err := s.inflate(payload, h.PlainLen)
+	dst.Offsets = append(dst.Offsets[:0], 0)
+	dst.Positions = dst.Positions[:0]
+	s.units = s.units[:0]
+	if frame[0] != codecMulti {
+		n, err := s.decodeUnit(frame, withCRC, 0, ords, full, dst, info, -1)
 		if err != nil {
 			return err
 		}
-		return s.decodePlainPayload(plain, CodecZstd, ords, full, dst, info)
-	default: // CodecPFOR; parseFrameHeader rejected unknown codecs
-		res, err := decodePFOR(payload, &s.limits, &s.pfor, ords, full, dst)
-		if err != nil {
-			return err
+		info.docs, info.frameLen = s.unitDocs, n
+		if !full && len(ords) > 0 && int(ords[len(ords)-1]) >= s.unitDocs {
+			return corruptf(s.unitCodec, "selected doc ordinal %d but the window has %d docs", ords[len(ords)-1], s.unitDocs)
 		}
-		info.docs, info.positions = res.docs, res.positions
-		info.selDocs, info.selPositions = dst.Docs(), res.selected
 		return nil
 	}
-}
-
-// decodePlainPayload decodes a plain payload (a RAW payload or an inflated ZSTD one).
-func (s *Source) decodePlainPayload(src []byte, c Codec, ords []uint32, full bool, dst *Window, info *decodeInfo) error {
-	info.plain = len(src)
-	if !full && len(ords) > 0 {
-		// Every document selected (strictly ascending 0..n-1): decode the whole window.
-		if n, _, err := readDocCount(src, &s.limits, c, false); err == nil && n == len(ords) && int(ords[n-1]) == n-1 {
-			full = true
+	if !withCRC {
+		return corruptf(CodecRaw, "a window of several units has no inline form")
+	}
+	// Multi-unit header: unit count, (docs, frame length) per unit, CRC.
+	nu, p, ok := readUvarint32(frame, 1)
+	if !ok || nu < 2 || int64(nu) > int64(s.limits.MaxDocs) || int64(nu)*2 > int64(len(frame)-p) {
+		return corruptf(CodecRaw, "multi-unit header: bad unit count")
+	}
+	hdrStart := p
+	total, body := 0, 0
+	for u := 0; u < int(nu); u++ {
+		d, q, ok1 := readUvarint32(frame, p)
+		l, q2, ok2 := readUvarint32(frame, q)
+		if !ok1 || !ok2 || d == 0 || l == 0 {
+			return corruptf(CodecRaw, "multi-unit header: unit %d: bad entry", u)
 		}
-	}
-	if full {
-		positions, err := decodePlain(src, &s.limits, dst, c, false)
-		if err != nil {
-			return err
+		total += int(d)
+		body += int(l)
+		if total > s.limits.MaxDocs || body > len(frame) {
+			return corruptf(CodecRaw, "multi-unit header: unit %d: %d docs, %d bytes over the limits or the frame", u, total, body)
 		}
-		info.docs, info.positions = dst.Docs(), positions
-		info.selDocs, info.selPositions = info.docs, positions
-		return nil
+		p = q2
 	}
-	res, err := decodePlainSelected(src, &s.limits, ords, dst, c)
-	if err != nil {
-		return err
+	if p+CRCSize > len(frame) {
+		return corruptf(CodecRaw, "multi-unit header truncated")
 	}
-	info.docs, info.positions = res.docs, res.positions
-	info.selDocs, info.selPositions = len(ords), res.selected
+	if got, want := crc32c(frame[:p]), binary.LittleEndian.Uint32(frame[p:]); got != want {
+		return corruptf(CodecRaw, "multi-unit header crc32c %#08x, stored %#08x", got, want)
+	}
+	p += CRCSize
+	if body > len(frame)-p {
+		return corruptf(CodecRaw, "truncated: %d bytes of units, %d left", body, len(frame)-p)
+	}
+	info.docs, info.frameLen = total, p+body
+	info.read += p
+	if !full && len(ords) > 0 && int(ords[len(ords)-1]) >= total {
+		return corruptf(CodecRaw, "selected doc ordinal %d but the window has %d docs", ords[len(ords)-1], total)
+	}
+	// Walk the units again, decoding those that hold a selected document.
+	q := hdrStart
+	base, off, k := 0, p, 0
+	for u := 0; u < int(nu); u++ {
+		d, q1, _ := readUvarint32(frame, q)
+		l, q2, _ := readUvarint32(frame, q1)
+		q = q2
+		e := k
+		if !full {
+			for e < len(ords) && int(ords[e]) < base+int(d) {
+				e++
+			}
+		}
+		if full || e > k {
+			n, err := s.decodeUnit(frame[off:off+int(l)], true, base, ords[k:e], full, dst, info, int(d))
+			if err != nil {
+				return fmt.Errorf("unit %d: %w", u, err)
+			}
+			if n != int(l) {
+				return corruptf(s.unitCodec, "unit %d: %d bytes, the header says %d", u, n, l)
+			}
+		}
+		k = e
+		base += int(d)
+		off += int(l)
+	}
 	return nil
 }
 
+// unitHead is the parsed head of a unit frame.
+type unitHead struct {
+	codec    Codec
+	docs     int
+	payload  []byte // stored payload (RAW, PFOR, or the zstd frame)
+	plainLen int    // RAW and ZSTD: the RAW payload length; PFOR: the payload length
+	frameLen int
+}
+
+// parseUnit parses the head of the unit frame at the start of b (and its tf column
+// into s.tf and s.offs), checks its CRC when withCRC, and returns it. wantDocs >= 0
+// is the document count the multi-unit header gives.
+func (s *Source) parseUnit(b []byte, withCRC bool, wantDocs int) (unitHead, error) {
+	var h unitHead
+	h.codec = Codec(b[0])
+	if h.codec >= NumCodecs {
+		return h, corruptf(h.codec, "unknown codec %d", b[0])
+	}
+	c := h.codec
+	k, p, ok := readUvarint32(b, 1)
+	if !ok || k == 0 || int64(k) > int64(s.limits.MaxDocs) {
+		return h, corruptf(c, "doc count: bad uvarint, 0 or over the limit %d", s.limits.MaxDocs)
+	}
+	if wantDocs >= 0 && int(k) != wantDocs {
+		return h, corruptf(c, "%d docs, the window header says %d", k, wantDocs)
+	}
+	h.docs = int(k)
+	// Every tf block holds at most BlockLen values per byte.
+	if int64(k) > int64(len(b)-p)*BlockLen {
+		return h, corruptf(c, "%d docs but only %d bytes left", k, len(b)-p)
+	}
+	s.tf = growU32(s.tf, h.docs)
+	if c == CodecRaw {
+		for i := range s.tf {
+			v, q, ok := readUvarint32(b, p)
+			if !ok {
+				return h, corruptf(c, "doc %d: tf: bad uvarint", i)
+			}
+			s.tf[i], p = v, q
+		}
+	} else {
+		for i := 0; i < h.docs; i += BlockLen {
+			q, ok := unpackBlock(b, p, s.tf[i:min(i+BlockLen, h.docs)])
+			if !ok {
+				return h, corruptf(c, "tf block %d: malformed", i/BlockLen)
+			}
+			p = q
+		}
+	}
+	s.offs = growU32(s.offs, h.docs+1)
+	s.offs[0] = 0
+	var t uint64
+	for i, v := range s.tf {
+		t += uint64(v) + 1
+		if t > uint64(s.limits.MaxPositions) {
+			return h, corruptf(c, "doc %d: %d positions, over the limit %d", i, t, s.limits.MaxPositions)
+		}
+		s.offs[i+1] = uint32(t)
+	}
+	l, p, ok := readUvarint32(b, p)
+	if !ok || int64(l) > int64(s.limits.MaxBytes) {
+		return h, corruptf(c, "length: bad uvarint or over the limit %d", s.limits.MaxBytes)
+	}
+	h.plainLen = int(l)
+	pl := int(l)
+	if c == CodecZstd {
+		var cl uint32
+		if cl, p, ok = readUvarint32(b, p); !ok {
+			return h, corruptf(c, "compressed length: bad uvarint")
+		}
+		pl = int(cl)
+	}
+	if pl > len(b)-p {
+		return h, corruptf(c, "truncated: payload of %d bytes, %d left", pl, len(b)-p)
+	}
+	h.payload = b[p : p+pl]
+	h.frameLen = p + pl
+	if withCRC {
+		if h.frameLen+CRCSize > len(b) {
+			return h, corruptf(c, "truncated: no room for the crc")
+		}
+		if got, want := crc32c(b[:h.frameLen]), binary.LittleEndian.Uint32(b[h.frameLen:]); got != want {
+			return h, corruptf(c, "crc32c %#08x, stored %#08x", got, want)
+		}
+		h.frameLen += CRCSize
+	}
+	// Every RAW value takes at least one byte.
+	if c != CodecPFOR && int64(s.offs[h.docs]) > int64(h.plainLen) {
+		return h, corruptf(c, "%d positions in a payload of %d bytes", s.offs[h.docs], h.plainLen)
+	}
+	return h, nil
+}
+
+// decodeUnit decodes the unit frame at the start of b: all its documents (full), or
+// those whose window ordinals (base + unit ordinal) are listed, appended to dst. It
+// returns the unit frame's length.
+func (s *Source) decodeUnit(b []byte, withCRC bool, base int, ords []uint32, full bool, dst *Window, info *decodeInfo, wantDocs int) (int, error) {
+	h, err := s.parseUnit(b, withCRC, wantDocs)
+	if err != nil {
+		return 0, err
+	}
+	s.unitCodec, s.unitDocs = h.codec, h.docs
+	c := h.codec
+	s.units = append(s.units, Unit{Codec: c, Lo: base, Hi: base + h.docs, Positions: int(s.offs[h.docs]), PlainLen: h.plainLen, Len: h.frameLen})
+	info.units[c]++
+	info.read += h.frameLen
+	info.positions += int(s.offs[h.docs])
+	src := h.payload
+	if c == CodecZstd {
+		if src, err = s.inflate(h.payload, h.plainLen); err != nil {
+			return 0, err
+		}
+	}
+	if c != CodecPFOR {
+		info.plain += len(src)
+	}
+	br := blockReader{src: src, packed: c == CodecPFOR, total: int(s.offs[h.docs]), cur: -1}
+	if !br.packed {
+		if err := br.initRaw(); err != nil {
+			return 0, corruptf(c, "%v", err)
+		}
+	}
+	n := h.docs
+	if !full {
+		n = len(ords)
+	}
+	fp := fpChain{doc: -1}
+	for k := 0; k < n; k++ {
+		j := k
+		if !full {
+			j = int(ords[k]) - base
+			if j >= h.docs {
+				return 0, corruptf(c, "selected doc ordinal %d but the unit holds %d docs from %d", ords[k], h.docs, base)
+			}
+		}
+		if err := s.appendDoc(&br, &fp, j, dst); err != nil {
+			return 0, corruptf(c, "doc %d: %v", base+j, err)
+		}
+		info.selDocs++
+		info.selPositions += int(s.offs[j+1] - s.offs[j])
+	}
+	if full {
+		if err := br.checkEnd(); err != nil {
+			return 0, corruptf(c, "%v", err)
+		}
+	}
+	info.blocks += br.decoded
+	info.decoded += br.values
+	return h.frameLen, nil
+}
+
+// fpChain is where the first positions of a block's documents were resolved up to.
+type fpChain struct {
+	doc   int    // the last document resolved (-1: none)
+	block int    // its block
+	first uint32 // its first position
+}
+
+// appendDoc appends the positions of unit document j to dst.
+func (s *Source) appendDoc(br *blockReader, fp *fpChain, j int, dst *Window) error {
+	o := int(s.offs[j])
+	b := o / BlockLen
+	vals, err := br.block(b)
+	if err != nil {
+		return err
+	}
+	// Resolve the first position: walk the documents that start in block b from
+	// the first of them (or from the last resolved one) up to j.
+	i := j
+	if fp.doc >= 0 && fp.block == b && fp.doc < j {
+		i = fp.doc + 1
+	} else {
+		for i > 0 && int(s.offs[i-1])/BlockLen == b {
+			i--
+		}
+	}
+	var first int64
+	if i > 0 && i == fp.doc+1 && fp.block == b {
+		first = int64(fp.first)
+	}
+	for ; i <= j; i++ {
+		v := vals[int(s.offs[i])-b*BlockLen]
+		if i == 0 || int(s.offs[i-1])/BlockLen != b {
+			first = int64(v)
+		} else {
+			first += unzigzag(v)
+			if first < 0 || first > maxUint32 {
+				return fmt.Errorf("first position out of range")
+			}
+		}
+	}
+	fp.doc, fp.block, fp.first = j, b, uint32(first)
+	acc := uint64(first)
+	dst.Positions = append(dst.Positions, uint32(acc))
+	end := int(s.offs[j+1])
+	for v := o + 1; v < end; {
+		bb := v / BlockLen
+		if vals, err = br.block(bb); err != nil {
+			return err
+		}
+		hi := min(end, (bb+1)*BlockLen)
+		for _, d := range vals[v-bb*BlockLen : hi-bb*BlockLen] {
+			acc += uint64(d)
+			dst.Positions = append(dst.Positions, uint32(acc))
+		}
+		v = hi
+	}
+	if acc > maxUint32 {
+		return fmt.Errorf("positions overflow uint32")
+	}
+	dst.Offsets = append(dst.Offsets, uint32(len(dst.Positions)))
+	return nil
+}
+
+// blockReader decodes the 128-value blocks of one unit's positions payload on
+// demand, keeping the last one.
+type blockReader struct {
+	src    []byte
+	packed bool
+	total  int // values in the payload
+	// RAW: the block byte lengths directory (nb-1 uvarints) ends at dataStart;
+	// dirPos/dirBlock/dirOff walk it: block dirBlock starts at dataStart+dirOff.
+	dataStart, dirPos, dirBlock, dirOff int
+	// PFOR: block walkBlock starts at walkOff.
+	walkBlock, walkOff int
+	cur            int // the block in vals (-1: none)
+	vals           [BlockLen]uint32
+	decoded        int // blocks decoded
+	values         int // values decoded
+	lastEnd        int // end of the last block decoded (full decodes check the payload ends there)
+}
+
+func (r *blockReader) blocks() int { return (r.total + BlockLen - 1) / BlockLen }
+
+// initRaw skips the RAW directory.
+func (r *blockReader) initRaw() error {
+	p := 0
+	for b := 0; b < r.blocks()-1; b++ {
+		_, q, ok := readUvarint32(r.src, p)
+		if !ok {
+			return fmt.Errorf("block directory: bad uvarint")
+		}
+		p = q
+	}
+	r.dataStart = p
+	return nil
+}
+
+// block returns the values of block b.
+func (r *blockReader) block(b int) ([]uint32, error) {
+	if b == r.cur {
+		return r.vals[:r.count(b)], nil
+	}
+	c := r.count(b)
+	if c <= 0 {
+		return nil, fmt.Errorf("block %d of %d", b, r.blocks())
+	}
+	out := r.vals[:c]
+	var start int
+	if r.packed {
+		if b < r.walkBlock {
+			r.walkBlock, r.walkOff = 0, 0
+		}
+		for r.walkBlock < b {
+			q, ok := skipBlock(r.src, r.walkOff, BlockLen)
+			if !ok {
+				return nil, fmt.Errorf("block %d: malformed", r.walkBlock)
+			}
+			r.walkBlock, r.walkOff = r.walkBlock+1, q
+		}
+		start = r.walkOff
+		q, ok := unpackBlock(r.src, start, out)
+		if !ok {
+			return nil, fmt.Errorf("block %d: malformed", b)
+		}
+		r.walkBlock, r.walkOff = b+1, q
+		r.lastEnd = q
+	} else {
+		if b < r.dirBlock {
+			r.dirPos, r.dirBlock, r.dirOff = 0, 0, 0
+		}
+		for r.dirBlock < b {
+			l, q, _ := readUvarint32(r.src, r.dirPos)
+			r.dirPos, r.dirBlock, r.dirOff = q, r.dirBlock+1, r.dirOff+int(l)
+		}
+		start = r.dataStart + r.dirOff
+		if start > len(r.src) {
+			return nil, fmt.Errorf("block %d starts past the payload", b)
+		}
+		p := start
+		for i := range out {
+			if p < len(r.src) && r.src[p] < 0x80 {
+				out[i] = uint32(r.src[p])
+				p++
+				continue
+			}
+			v, q, ok := readUvarint32Slow(r.src, p)
+			if !ok {
+				return nil, fmt.Errorf("block %d: value %d: bad uvarint", b, i)
+			}
+			out[i], p = v, q
+		}
+		if b < r.blocks()-1 {
+			l, _, _ := readUvarint32(r.src, r.dirPos)
+			if p-start != int(l) {
+				return nil, fmt.Errorf("block %d: %d bytes, the directory says %d", b, p-start, l)
+			}
+		}
+		r.lastEnd = p
+	}
+	r.cur = b
+	r.decoded++
+	r.values += c
+	return out, nil
+}
+
+// count returns the number of values of block b.
+func (r *blockReader) count(b int) int {
+	return min(BlockLen, r.total-b*BlockLen)
+}
+
+// checkEnd checks, after a full decode, that the payload ends after its last block.
+func (r *blockReader) checkEnd() error {
+	if r.total == 0 {
+		return nil
+	}
+	if r.lastEnd != len(r.src) {
+		return fmt.Errorf("%d trailing payload bytes", len(r.src)-r.lastEnd)
+	}
+	return nil
+}
 // inflate decompresses a ZSTD payload into the Source's buffer; the output must be
 // exactly plainLen bytes (already checked against the limit by the header parser).
 func (s *Source) inflate(payload []byte, plainLen int) ([]byte, error) {
@@ -245,7 +615,7 @@ func (s *Source) Close() {
 		s.dec.Close()
 		s.dec = nil
 	}
-	s.buf, s.pfor = nil, pforScratch{}
+	s.buf, s.tf, s.offs = nil, nil, nil
 	s.stats = nil
 	s.closed = true
 }

@@ -1,6 +1,7 @@
 package prx
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"github.com/klauspost/compress/zstd"
@@ -8,9 +9,9 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// ZstdMinPlain is the plain payload size from which a window gets a zstd frame and
-// goes through the chooser (an eligible window). Smaller windows, and singletons,
-// take the smaller of PFOR and RAW and are never counted by the budget.
+// ZstdMinPlain is the plain length (RAW positions payload) from which a unit gets a
+// zstd frame and goes through the chooser (an eligible unit). Smaller units, and
+// singletons, take the smaller of PFOR and RAW and are never counted by the budget.
 const ZstdMinPlain = 512
 
 // EncoderOptions configure an Encoder.
@@ -20,62 +21,100 @@ type EncoderOptions struct {
 	ZstdLevel int
 	// Limits bound each window; zero fields are the defaults (see Limits).
 	Limits Limits
-	// Policy decides between the zstd and the fast frame of eligible windows. The
+	// Policy decides between the zstd and the fast frame of eligible units. The
 	// zero value is NOT the default (it means "always the smallest frame");
 	// callers pass budget.DefaultPolicy().
 	Policy budget.Policy
 }
 
-// Sizes are the exact sizes (CRC included) of the frames considered for a window;
-// a size is 0 when that frame was not considered.
+// Sizes are the exact sizes (CRC included) of the unit frames considered for a
+// unit; a size is 0 when that frame was not considered.
 type Sizes struct {
 	Raw, PFOR, Zstd int
-	PFOROK          bool // PFOR is a candidate (running positions fit in uint32, payload within MaxBytes)
-	ZstdBuilt       bool // a zstd frame was built (eligible window)
+	PFOROK          bool // PFOR is a candidate (always, for a valid unit)
+	ZstdBuilt       bool // a zstd frame was built (eligible unit)
 }
 
-// Frame is an encoded window.
+// Unit describes one encoded unit of a window.
+type Unit struct {
+	Codec     Codec
+	Lo, Hi    int  // the window's documents Lo..Hi-1
+	Positions int  // positions of those documents
+	PlainLen  int  // the unit's plain length: its RAW positions payload
+	Eligible  bool // the unit went through the chooser (not a singleton, PlainLen >= ZstdMinPlain)
+	Sizes     Sizes
+	Off, Len  int // the unit frame within Frame.Bytes
+}
+
+// Frame is an encoded window: one unit frame, or a multi-unit header followed by
+// the unit frames.
 type Frame struct {
+	Bytes []byte // the whole window in CRC form; valid until the next Encode or EncodeCodec
+	Units []Unit // the units, in order; valid until the next Encode or EncodeCodec
+	// For a window of one unit, the fields of that unit (Codec, PlainLen, Eligible,
+	// Sizes); for a multi-unit window Codec is the first unit's and the rest is zero.
 	Codec    Codec
-	Bytes    []byte // the whole frame including its CRC; valid until the next Encode or EncodeCodec
-	PlainLen int    // length of the window's plain payload
-	Eligible bool   // the window went through the chooser (plain payload >= ZstdMinPlain)
-	Sizes    Sizes  // exact sizes of the frames considered
+	PlainLen int
+	Eligible bool
+	Sizes    Sizes
 }
 
-// Inline returns the frame in its inline form: Bytes without the trailing CRC, for a
-// frame stored inside a dictionary entry (whose block CRC covers it).
+// Inline returns the frame in its inline form (without its CRC), for a frame stored
+// inside a dictionary entry (whose block CRC covers it). Only a window of one unit
+// has an inline form; for others Inline returns nil.
 func (f Frame) Inline() []byte {
-	if len(f.Bytes) < CRCSize {
+	if len(f.Units) != 1 || len(f.Bytes) < CRCSize {
 		return nil
 	}
 	return f.Bytes[:len(f.Bytes)-CRCSize]
 }
 
-// Outcome is what an Encoder stored: per codec, the windows and their frame bytes
-// (CRC included), and the chooser's accounting of the eligible windows.
+// Outcome is what an Encoder stored: per codec, the units and their frame bytes
+// (CRC included), the multi-unit windows and their header bytes, and the chooser's
+// accounting of the eligible units.
 type Outcome struct {
-	Windows [NumCodecs]int64
-	Bytes   [NumCodecs]int64
-	Budget  budget.Outcome
+	Windows     [NumCodecs]int64 // units stored, by codec
+	Bytes       [NumCodecs]int64 // unit frame bytes, by codec
+	MultiUnit   int64            // windows of more than one unit
+	HeaderBytes int64            // bytes of their multi-unit headers
+	Budget      budget.Outcome
 }
 
 // Encoder encodes the windows of one logical index of one segment build, choosing a
-// codec per window with that index's budget.Chooser. It owns one zstd encoder (created
-// at the first eligible window) and reusable buffers. It is not safe for concurrent use.
+// codec per unit with that index's budget.Chooser. It owns one zstd encoder (created
+// at the first eligible unit) and reusable buffers. It is not safe for concurrent use.
 type Encoder struct {
 	limits  Limits
 	level   zstd.EncoderLevel
 	chooser *budget.Chooser
 	zenc    *zstd.Encoder
-	pf      pforBuilder
+	plan    unitPlan
+	cuts    []int
+	units   []Unit
+	body    []byte // unit frames of the window being encoded
+	out     []byte
 	rawBuf  []byte
-	pforBuf []byte
-	zstdBuf []byte
 	zcomp   []byte
 	windows [NumCodecs]int64
 	bytes   [NumCodecs]int64
+	multi   int64
+	hdr     int64
 	closed  bool
+}
+
+// ZstdLevel maps a level option (0 = default, 1..4) to klauspost's encoder level.
+func ZstdLevel(l int) (zstd.EncoderLevel, error) {
+	switch l {
+	case 0, 2:
+		return zstd.SpeedDefault, nil
+	case 1:
+		return zstd.SpeedFastest, nil
+	case 3:
+		return zstd.SpeedBetterCompression, nil
+	case 4:
+		return zstd.SpeedBestCompression, nil
+	}
+	return 0, errs.Invalidf("prx: zstd level %d (want 0 for the default, or 1..4)", l)
 }
 
 // NewEncoder returns an encoder, or an error wrapping ErrInvalidArgument for invalid
@@ -85,20 +124,9 @@ func NewEncoder(o EncoderOptions) (*Encoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	var level zstd.EncoderLevel
-	switch o.ZstdLevel {
-	case 0:
-		level = zstd.SpeedDefault
-	case 1:
-		level = zstd.SpeedFastest
-	case 2:
-		level = zstd.SpeedDefault
-	case 3:
-		level = zstd.SpeedBetterCompression
-	case 4:
-		level = zstd.SpeedBestCompression
-	default:
-		return nil, errs.Invalidf("prx: zstd level %d (want 0 for the default, or 1..4)", o.ZstdLevel)
+	level, err := ZstdLevel(o.ZstdLevel)
+	if err != nil {
+		return nil, err
 	}
 	ch, err := budget.NewChooser(o.Policy)
 	if err != nil {
@@ -107,182 +135,183 @@ func NewEncoder(o EncoderOptions) (*Encoder, error) {
 	return &Encoder{limits: lim, level: level, chooser: ch}, nil
 }
 
-// Eligible reports whether Encode would build a zstd frame for w and let the
-// policy choose (the window is not a singleton and its plain payload is at least
-// ZstdMinPlain bytes). Windows read back from a segment are classified with it.
+// Eligible reports whether Encode would build a zstd frame for the window w taken as
+// one unit and let the policy choose (it is not a singleton and its plain length is
+// at least ZstdMinPlain bytes). Units read back from a segment are classified with
+// it (see UnitBounds and Window.Slice).
 func Eligible(w *Window) bool {
-	return !(w.Docs() == 1 && len(w.Positions) == 1) && PlainSize(w) >= ZstdMinPlain
+	if w.Docs() == 0 || (w.Docs() == 1 && len(w.Positions) == 1) {
+		return false
+	}
+	var p unitPlan
+	p.vals, p.tfs = unitStream(w, 0, w.Docs(), nil, nil)
+	return rawPositionsSize(p.vals) >= ZstdMinPlain
 }
 
-// Encode encodes one window and chooses its codec:
+// Encode encodes one window: its documents are cut into units (UnitValues) and each
+// unit's codec is chosen:
 //   - a singleton (one document with one position) is RAW; no PFOR is built;
-//   - a plain payload under ZstdMinPlain bytes takes the smaller of PFOR and RAW
-//     (PFOR on a tie); zstd is not tried and the budget is not consulted;
-//   - otherwise (eligible) RAW, PFOR (when a candidate) and zstd frames are built,
-//     fast = min(PFOR, RAW), and the chooser decides between zstd and fast.
+//   - a unit whose plain length is under ZstdMinPlain takes the smaller of PFOR and
+//     RAW (PFOR on a tie); zstd is not tried and the budget is not consulted;
+//   - otherwise (eligible) RAW, PFOR and zstd frames are measured, fast =
+//     min(PFOR, RAW), and the chooser decides between zstd and fast.
 //
-// Errors: ErrInvalidArgument for a malformed window (see Window.Validate); for a
-// window over a limit (docs, positions, plain bytes), ErrNeedsSplit when it has more
-// than one document and ErrLimit when it is a single document. Nothing is counted
-// for a window that fails.
+// Errors: ErrInvalidArgument for a malformed window (see Window.Validate), a
+// document without positions or a position above MaxPosition; for a window over a
+// limit (docs, positions, plain bytes), ErrNeedsSplit when it has more than one
+// document and ErrLimit when it is a single document. Nothing is counted for a
+// window that fails.
 func (e *Encoder) Encode(w *Window) (Frame, error) {
-	s, err := e.prepare(w)
-	if err != nil {
+	return e.encode(w, -1)
+}
+
+// EncodeCodec encodes w with codec c for every unit, regardless of the choice rules,
+// for tools that compare codecs (capture/replay, benchmarks). It neither consults
+// nor updates the chooser and the Outcome. The window is validated and limited as
+// in Encode. Frame.Eligible is false and Frame.Sizes holds only the size of the
+// frame built (for a window of one unit).
+func (e *Encoder) EncodeCodec(w *Window, c Codec) (Frame, error) {
+	if c >= NumCodecs {
+		return Frame{}, errs.Invalidf("prx: unknown codec %d", c)
+	}
+	return e.encode(w, int(c))
+}
+
+func (e *Encoder) encode(w *Window, force int) (Frame, error) {
+	if err := e.prepare(w); err != nil {
 		return Frame{}, err
 	}
-	f := Frame{PlainLen: s.plain}
-	f.Sizes.Raw = frameSize(s.plain)
-	switch {
-	case s.docs == 1 && s.positions == 1:
-		f.Codec, f.Bytes = CodecRaw, e.buildRaw(w, &s)
-	case s.plain < ZstdMinPlain:
-		built := e.measurePFOR(w, &s, &f.Sizes)
-		if _, isPFOR := budget.FastSize(f.Sizes.Raw, f.Sizes.PFOR, f.Sizes.PFOROK); isPFOR {
-			f.Codec, f.Bytes = CodecPFOR, e.emitPFOR(w, &s, built)
-		} else {
-			f.Codec, f.Bytes = CodecRaw, e.buildRaw(w, &s)
-		}
-	default:
-		raw := e.buildRaw(w, &s)
-		h := 1 + uvarintLen32(uint32(s.plain))
-		built := e.measurePFOR(w, &s, &f.Sizes)
-		z, err := e.buildZstd(raw[h : h+s.plain])
+	e.cuts = cutUnits(w.Offsets, e.cuts)
+	e.units = e.units[:0]
+	e.body = e.body[:0]
+	var counts [NumCodecs]int64
+	var sizes [NumCodecs]int64
+	for u := 0; u+1 < len(e.cuts); u++ {
+		un, err := e.encodeUnit(w, e.cuts[u], e.cuts[u+1], force)
 		if err != nil {
 			return Frame{}, err
 		}
-		f.Sizes.Zstd, f.Sizes.ZstdBuilt = len(z), true
-		f.Eligible = true
-		switch f.Codec = e.chooseEligible(&f.Sizes); f.Codec {
-		case CodecZstd:
-			f.Bytes = z
-		case CodecPFOR:
-			f.Bytes = e.emitPFOR(w, &s, built)
-		default:
-			f.Bytes = raw
+		counts[un.Codec]++
+		sizes[un.Codec] += int64(un.Len)
+		e.units = append(e.units, un)
+	}
+	f := Frame{Units: e.units, Codec: e.units[0].Codec}
+	if len(e.units) == 1 {
+		f.Bytes = e.body
+		f.PlainLen, f.Eligible, f.Sizes = e.units[0].PlainLen, e.units[0].Eligible, e.units[0].Sizes
+	} else {
+		b := append(e.out[:0], codecMulti)
+		b = appendUvarint(b, uint32(len(e.units)))
+		for i := range e.units {
+			b = appendUvarint(b, uint32(e.units[i].Hi-e.units[i].Lo))
+			b = appendUvarint(b, uint32(e.units[i].Len))
+		}
+		b = appendCRC(b, 0)
+		h := len(b)
+		for i := range e.units {
+			e.units[i].Off += h
+		}
+		b = append(b, e.body...)
+		e.out = b
+		f.Bytes = b
+		if force < 0 {
+			e.multi++
+			e.hdr += int64(h)
 		}
 	}
-	e.windows[f.Codec]++
-	e.bytes[f.Codec] += int64(len(f.Bytes))
+	if force < 0 {
+		for c := range counts {
+			e.windows[c] += counts[c]
+			e.bytes[c] += sizes[c]
+		}
+	}
 	return f, nil
 }
 
-// chooseEligible applies the policy to an eligible window's exact frame sizes.
-func (e *Encoder) chooseEligible(sz *Sizes) Codec {
-	fast, isPFOR := budget.FastSize(sz.Raw, sz.PFOR, sz.PFOROK)
-	if storeZstd, _ := e.chooser.Choose(fast, sz.Zstd); storeZstd {
-		return CodecZstd
+// encodeUnit encodes the documents lo..hi-1 of w as one unit frame appended to
+// e.body; force >= 0 imposes the codec (EncodeCodec).
+func (e *Encoder) encodeUnit(w *Window, lo, hi int, force int) (Unit, error) {
+	p := &e.plan
+	p.lo, p.hi = lo, hi
+	p.positions = int(w.Offsets[hi] - w.Offsets[lo])
+	p.vals, p.tfs = unitStream(w, lo, hi, p.vals, p.tfs)
+	p.tfRaw = rawColumnSize(p.tfs)
+	p.rawLen = rawPositionsSize(p.vals)
+	un := Unit{Lo: lo, Hi: hi, Positions: p.positions, PlainLen: p.rawLen, Off: len(e.body)}
+	singleton := hi-lo == 1 && p.positions == 1
+	var c Codec
+	switch {
+	case force >= 0:
+		c = Codec(force)
+	case singleton:
+		c = CodecRaw
+		un.Sizes.Raw = p.rawSize()
+	default:
+		p.tfPacked = packedColumnSize(p.tfs)
+		p.pforLen = packedColumnSize(p.vals)
+		un.Sizes.Raw, un.Sizes.PFOR, un.Sizes.PFOROK = p.rawSize(), p.pforSize(), true
+		fast, isPFOR := budget.FastSize(un.Sizes.Raw, un.Sizes.PFOR, true)
+		c = CodecRaw
+		if isPFOR {
+			c = CodecPFOR
+		}
+		if p.rawLen >= ZstdMinPlain {
+			un.Eligible = true
+			comp, err := e.compress(p)
+			if err != nil {
+				return un, err
+			}
+			un.Sizes.Zstd, un.Sizes.ZstdBuilt = p.zstdSize(len(comp)), true
+			if storeZstd, _ := e.chooser.Choose(fast, un.Sizes.Zstd); storeZstd {
+				c = CodecZstd
+			}
+		}
 	}
-	if isPFOR {
-		return CodecPFOR
-	}
-	return CodecRaw
-}
-
-// EncodeCodec encodes w with codec c regardless of the choice rules, for tools that
-// compare codecs (capture/replay, benchmarks). It neither consults nor updates the
-// chooser and the Outcome. The window is validated and limited as in Encode; a window
-// that PFOR cannot represent is an ErrInvalidArgument error. Frame.Eligible is false
-// and Frame.Sizes holds only the size of the frame built.
-func (e *Encoder) EncodeCodec(w *Window, c Codec) (Frame, error) {
-	s, err := e.prepare(w)
-	if err != nil {
-		return Frame{}, err
-	}
-	f := Frame{Codec: c, PlainLen: s.plain}
+	un.Codec = c
+	start := len(e.body)
+	b := e.body
 	switch c {
 	case CodecRaw:
-		f.Bytes = e.buildRaw(w, &s)
-		f.Sizes.Raw = len(f.Bytes)
+		b = appendUnitHead(b, c, p)
+		b = appendUvarint(b, uint32(p.rawLen))
+		b = appendRawPositions(growBytes(b, p.rawLen+CRCSize), p.vals)
 	case CodecPFOR:
-		if !s.pforOK {
-			return Frame{}, errs.Invalidf("prx: window of %d docs: running positions overflow uint32, no PFOR frame", s.docs)
+		if force >= 0 {
+			p.tfPacked, p.pforLen = packedColumnSize(p.tfs), packedColumnSize(p.vals)
 		}
-		p := e.pf.build(w, &s)
-		if p > e.limits.MaxBytes {
-			return Frame{}, errs.Invalidf("prx: window of %d docs: PFOR payload of %d bytes over the limit %d", s.docs, p, e.limits.MaxBytes)
-		}
-		f.Bytes = e.emitPFOR(w, &s, true)
-		f.Sizes.PFOR, f.Sizes.PFOROK = len(f.Bytes), true
+		b = appendUnitHead(b, c, p)
+		b = appendUvarint(b, uint32(p.pforLen))
+		b = appendPackedColumn(growBytes(b, p.pforLen+CRCSize), p.vals)
 	case CodecZstd:
-		raw := e.buildRaw(w, &s)
-		h := 1 + uvarintLen32(uint32(s.plain))
-		if f.Bytes, err = e.buildZstd(raw[h : h+s.plain]); err != nil {
-			return Frame{}, err
+		if force >= 0 {
+			p.tfPacked = packedColumnSize(p.tfs)
+			if _, err := e.compress(p); err != nil {
+				return un, err
+			}
 		}
-		f.Sizes.Zstd, f.Sizes.ZstdBuilt = len(f.Bytes), true
-	default:
-		return Frame{}, errs.Invalidf("prx: unknown codec %d", c)
+		b = appendUnitHead(b, c, p)
+		b = appendUvarint(b, uint32(p.rawLen))
+		b = appendUvarint(b, uint32(len(e.zcomp)))
+		b = append(b, e.zcomp...)
 	}
-	return f, nil
-}
-
-// prepare validates w, measures it and applies the limits.
-func (e *Encoder) prepare(w *Window) (windowScan, error) {
-	if e.closed {
-		return windowScan{}, fmt.Errorf("prx: encode after Close: %w", errs.Closed)
-	}
-	s, err := scanWindow(w)
-	if err != nil {
-		return s, err
-	}
-	l := &e.limits
-	if s.docs > l.MaxDocs || s.positions > l.MaxPositions || s.plain > l.MaxBytes {
-		if s.docs > 1 {
-			return s, fmt.Errorf("prx: window of %d docs, %d positions, %d plain bytes is over the limits (%d docs, %d positions, %d bytes): %w",
-				s.docs, s.positions, s.plain, l.MaxDocs, l.MaxPositions, l.MaxBytes, ErrNeedsSplit)
+	b = appendCRC(b, start)
+	e.body = b
+	un.Len = len(b) - start
+	if force >= 0 {
+		switch c {
+		case CodecRaw:
+			un.Sizes.Raw = un.Len
+		case CodecPFOR:
+			un.Sizes.PFOR, un.Sizes.PFOROK = un.Len, true
+		case CodecZstd:
+			un.Sizes.Zstd, un.Sizes.ZstdBuilt = un.Len, true
 		}
-		return s, errs.Limitf("prx: a single document with %d positions (%d plain bytes) is over the window limits (%d positions, %d bytes)",
-			s.positions, s.plain, l.MaxPositions, l.MaxBytes)
 	}
-	return s, nil
+	return un, nil
 }
 
-// measurePFOR fills sz.PFOR and sz.PFOROK. Windows whose columns both have fewer
-// than 128 values are measured without building (smallPFORSize); it reports whether
-// the columns were built.
-func (e *Encoder) measurePFOR(w *Window, s *windowScan, sz *Sizes) (built bool) {
-	if !s.pforOK {
-		return false
-	}
-	var p int
-	if s.docs < pforBlock && s.positions < pforBlock {
-		p = smallPFORSize(s)
-	} else {
-		p, built = e.pf.build(w, s), true
-	}
-	if p > e.limits.MaxBytes {
-		return built
-	}
-	sz.PFOR, sz.PFOROK = frameSize(p), true
-	return built
-}
-
-// buildRaw builds the RAW frame of w into the encoder's RAW buffer.
-func (e *Encoder) buildRaw(w *Window, s *windowScan) []byte {
-	b := append(e.rawBuf[:0], byte(CodecRaw))
-	b = appendUvarint(b, uint32(s.plain))
-	b = appendPlain(b, w, s.plain+CRCSize)
-	b = appendCRC(b, 0)
-	e.rawBuf = b
-	return b
-}
-
-// emitPFOR writes the PFOR frame of w; built says whether pf holds its columns already.
-func (e *Encoder) emitPFOR(w *Window, s *windowScan, built bool) []byte {
-	if !built {
-		e.pf.build(w, s)
-	}
-	p := uvarintLen32(uint32(s.docs)) + uvarintLen32(uint32(s.positions)) + 4*(len(e.pf.cw)+len(e.pf.rw))
-	b := append(e.pforBuf[:0], byte(CodecPFOR))
-	b = appendUvarint(b, uint32(p))
-	b = e.pf.appendPayload(b, s)
-	b = appendCRC(b, 0)
-	e.pforBuf = b
-	return b
-}
-
-// buildZstd compresses plain and builds the ZSTD frame into the encoder's zstd buffer.
-func (e *Encoder) buildZstd(plain []byte) ([]byte, error) {
+// compress builds the zstd payload of the unit's RAW positions payload into e.zcomp.
+func (e *Encoder) compress(p *unitPlan) ([]byte, error) {
 	if e.zenc == nil {
 		z, err := zstd.NewWriter(nil,
 			zstd.WithEncoderConcurrency(1),
@@ -295,19 +324,44 @@ func (e *Encoder) buildZstd(plain []byte) ([]byte, error) {
 		}
 		e.zenc = z
 	}
-	e.zcomp = e.zenc.EncodeAll(plain, e.zcomp[:0])
-	b := append(e.zstdBuf[:0], byte(CodecZstd))
-	b = appendUvarint(b, uint32(len(plain)))
-	b = appendUvarint(b, uint32(len(e.zcomp)))
-	b = append(b, e.zcomp...)
-	b = appendCRC(b, 0)
-	e.zstdBuf = b
-	return b, nil
+	e.rawBuf = appendRawPositions(e.rawBuf[:0], p.vals)
+	e.zcomp = e.zenc.EncodeAll(e.rawBuf, e.zcomp[:0])
+	return e.zcomp, nil
 }
 
-// Outcome reports the frames stored so far and the chooser's accounting.
+// prepare validates w and applies the limits.
+func (e *Encoder) prepare(w *Window) error {
+	if e.closed {
+		return fmt.Errorf("prx: encode after Close: %w", errs.Closed)
+	}
+	s, err := scanWindow(w)
+	if err != nil {
+		return err
+	}
+	if s.docs == 0 {
+		return errs.Invalidf("prx: window of no documents")
+	}
+	if s.empty >= 0 {
+		return errs.Invalidf("prx: window doc %d has no positions", s.empty)
+	}
+	if s.maxPos > MaxPosition {
+		return errs.Invalidf("prx: window position %d above the maximum %d", s.maxPos, MaxPosition)
+	}
+	l := &e.limits
+	if s.docs > l.MaxDocs || s.positions > l.MaxPositions || s.plain > l.MaxBytes {
+		if s.docs > 1 {
+			return fmt.Errorf("prx: window of %d docs, %d positions, %d plain bytes is over the limits (%d docs, %d positions, %d bytes): %w",
+				s.docs, s.positions, s.plain, l.MaxDocs, l.MaxPositions, l.MaxBytes, ErrNeedsSplit)
+		}
+		return errs.Limitf("prx: a single document with %d positions (%d plain bytes) is over the window limits (%d positions, %d bytes)",
+			s.positions, s.plain, l.MaxPositions, l.MaxBytes)
+	}
+	return nil
+}
+
+// Outcome reports the units stored so far and the chooser's accounting.
 func (e *Encoder) Outcome() Outcome {
-	return Outcome{Windows: e.windows, Bytes: e.bytes, Budget: e.chooser.Outcome()}
+	return Outcome{Windows: e.windows, Bytes: e.bytes, MultiUnit: e.multi, HeaderBytes: e.hdr, Budget: e.chooser.Outcome()}
 }
 
 // Close releases the zstd encoder. The Encoder must not be used afterwards (Encode
@@ -318,4 +372,9 @@ func (e *Encoder) Close() {
 		e.zenc = nil
 	}
 	e.closed = true
+}
+
+// appendCRC appends the CRC32C of dst[start:].
+func appendCRC(dst []byte, start int) []byte {
+	return binary.LittleEndian.AppendUint32(dst, crc32c(dst[start:]))
 }

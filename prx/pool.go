@@ -56,7 +56,9 @@ func (p *SourcePool) Put(s *Source) {
 	if cap(s.buf) > maxPooledBuffer {
 		s.buf = nil
 	}
-	s.pfor.trim(maxPooledBuffer / 4)
+	if cap(s.tf) > maxPooledBuffer/4 {
+		s.tf, s.offs = nil, nil
+	}
 	p.mu.Lock()
 	if p.closed || len(p.free) >= p.max {
 		p.mu.Unlock()
@@ -80,15 +82,3 @@ func (p *SourcePool) Close() {
 	}
 }
 
-// trim drops scratch slices larger than maxWords words.
-func (sc *pforScratch) trim(maxWords int) {
-	if cap(sc.words) > maxWords {
-		sc.words = nil
-	}
-	if cap(sc.offs) > maxWords {
-		sc.offs = nil
-	}
-	if cap(sc.runs) > maxWords {
-		sc.runs = nil
-	}
-}

@@ -3,25 +3,32 @@ package prx
 // Stats accumulates what a Source decoded. It is opt-in (Source.SetStats): with no
 // Stats the decoder reads no clock. A failed decode adds nothing.
 type Stats struct {
-	Frames     [NumCodecs]int64 // frames decoded, by codec
-	FrameBytes int64            // bytes of the frames decoded (header, payload and CRC)
-	// PlainBytes is the plain payload bytes parsed: the payload of RAW frames and the
-	// decompressed payload of ZSTD frames. PFOR frames carry no plain payload and add 0.
+	Windows int64            // windows decoded (Decode and DecodeSelected calls)
+	Frames  [NumCodecs]int64 // units read, by codec: a ZSTD unit read is a unit inflated
+	// FrameBytes is the bytes of the window frames read: the multi-unit headers and
+	// the unit frames that held a selected document (header, payload and CRC).
+	FrameBytes int64
+	// PlainBytes is the RAW positions payload bytes of the units read: as stored for
+	// RAW units, as inflated for ZSTD units. PFOR units add 0.
 	PlainBytes int64
 	TotalDocs  int64 // documents in the windows decoded
 	// SelectedDocs is the documents returned: all of them for Decode, the selected
 	// ones for DecodeSelected.
 	SelectedDocs int64
-	// TotalPositions is the positions in the windows decoded. A selective decode of a
-	// RAW or ZSTD frame stops after the last selected document, so it counts only the
-	// positions of the documents up to that one; full decodes and PFOR frames count all.
-	TotalPositions    int64
-	SelectedPositions int64 // positions returned
+	// TotalPositions is the positions in the units read.
+	TotalPositions int64
+	// Blocks is the 128-value position blocks decoded, and DecodedPositions the
+	// values they held: a selective decode decodes only the blocks holding a
+	// selected document's positions.
+	Blocks            int64
+	DecodedPositions  int64
+	SelectedPositions int64 // positions returned (needed)
 	DecodeNanos       int64 // wall time spent in Decode and DecodeSelected (including CRC checks)
 }
 
 // Add adds o to s.
 func (s *Stats) Add(o *Stats) {
+	s.Windows += o.Windows
 	for i := range s.Frames {
 		s.Frames[i] += o.Frames[i]
 	}
@@ -30,28 +37,38 @@ func (s *Stats) Add(o *Stats) {
 	s.TotalDocs += o.TotalDocs
 	s.SelectedDocs += o.SelectedDocs
 	s.TotalPositions += o.TotalPositions
+	s.Blocks += o.Blocks
+	s.DecodedPositions += o.DecodedPositions
 	s.SelectedPositions += o.SelectedPositions
 	s.DecodeNanos += o.DecodeNanos
 }
 
 // decodeInfo is what one successful decode adds to the stats.
 type decodeInfo struct {
-	codec        Codec
-	frameLen     int
+	units        [NumCodecs]int
+	frameLen     int // the whole window frame
+	read         int // bytes of the headers and units read
 	plain        int
 	docs         int
 	positions    int
 	selDocs      int
 	selPositions int
+	blocks       int
+	decoded      int
 }
 
 func (s *Stats) record(d *decodeInfo, nanos int64) {
-	s.Frames[d.codec]++
-	s.FrameBytes += int64(d.frameLen)
+	s.Windows++
+	for c, n := range d.units {
+		s.Frames[c] += int64(n)
+	}
+	s.FrameBytes += int64(d.read)
 	s.PlainBytes += int64(d.plain)
 	s.TotalDocs += int64(d.docs)
 	s.SelectedDocs += int64(d.selDocs)
 	s.TotalPositions += int64(d.positions)
+	s.Blocks += int64(d.blocks)
+	s.DecodedPositions += int64(d.decoded)
 	s.SelectedPositions += int64(d.selPositions)
 	s.DecodeNanos += nanos
 }

@@ -56,11 +56,13 @@ type windowScan struct {
 	posBytes  int  // sum of uvarint lengths of the position values (first absolute, then deltas)
 	plain     int  // exact plain payload length
 	pforOK    bool // the running positions fit in uint32
+	empty     int  // the first document without positions, or -1
+	maxPos    uint32
 }
 
 // scanWindow validates w and measures its plain payload in one pass.
 func scanWindow(w *Window) (windowScan, error) {
-	var s windowScan
+	s := windowScan{empty: -1}
 	if len(w.Offsets) == 0 {
 		if len(w.Positions) != 0 {
 			return s, errs.Invalidf("prx: window has %d positions but no offsets", len(w.Positions))
@@ -96,10 +98,25 @@ func scanWindow(w *Window) (windowScan, error) {
 		}
 		if len(pos) > 0 {
 			running += uint64(prev)
+			s.maxPos = max(s.maxPos, prev)
+		} else if s.empty < 0 {
+			s.empty = i - 1
 		}
 		prevOff = off
 	}
 	s.pforOK = running <= maxUint32
 	s.plain = uvarintLen32(uint32(s.docs)) + s.pcBytes + s.posBytes
 	return s, nil
+}
+
+// Slice sets dst to documents lo..hi-1 of w (positions aliased, offsets rebased
+// into dst's own slice) and returns dst.
+func (w *Window) Slice(lo, hi int, dst *Window) *Window {
+	base := w.Offsets[lo]
+	dst.Offsets = dst.Offsets[:0]
+	for _, v := range w.Offsets[lo : hi+1] {
+		dst.Offsets = append(dst.Offsets, v-base)
+	}
+	dst.Positions = w.Positions[base:w.Offsets[hi]]
+	return dst
 }

@@ -65,7 +65,7 @@ type fieldTotals struct {
 
 // WindowFunc receives one .prx window of a term: its decoded positions (valid only
 // during the call) and the codec of the frame it is stored in.
-type WindowFunc func(term []byte, w *prx.Window, codec prx.Codec) error
+type WindowFunc func(term []byte, w *prx.Window, units []prx.Unit) error
 
 // Windows calls fn for every stored .prx window of the logical index field, in the
 // order the writer emitted them (terms in byte order, windows ascending), decoding
@@ -271,21 +271,20 @@ func (f *field) verifyTerm(x *qctx, term []byte, e *index.Entry, tot *fieldTotal
 			}
 			ttf += uint64(len(ps))
 		}
-		h, err := prx.ParseFrameHeader(frame, withCRC, s.limits)
-		if err != nil {
-			return s.wrap(x.prxWinName(t, &w), err)
+		units := x.source().Units()
+		for _, u := range units {
+			tot.windows[u.Codec]++
+			fb := int64(u.Len)
+			if !withCRC {
+				fb += prx.CRCSize
+			}
+			tot.frameBytes[u.Codec] += fb
 		}
-		tot.windows[h.Codec]++
 		if visit != nil {
-			if err := visit(term, &x.win, h.Codec); err != nil {
+			if err := visit(term, &x.win, units); err != nil {
 				return err
 			}
 		}
-		fb := int64(n)
-		if !withCRC {
-			fb += prx.CRCSize
-		}
-		tot.frameBytes[h.Codec] += fb
 	}
 	if docs != e.DF {
 		return s.corrupt(t.name(), "windows hold %d docs, df %d", docs, e.DF)

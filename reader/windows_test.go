@@ -25,7 +25,9 @@ func TestWindowsEqualsWhatTheWriterEncoded(t *testing.T) {
 	o := writer.DefaultOptions("text", "host")
 	encoded := map[string][]seenWindow{}
 	o.OnWindow = func(field string, w *prx.Window, f prx.Frame) error {
-		encoded[field] = append(encoded[field], seenWindow{string(prx.AppendPlain(nil, w)), f.Codec})
+		for _, u := range f.Units {
+			encoded[field] = append(encoded[field], seenWindow{string(prx.AppendPlain(nil, w.Slice(u.Lo, u.Hi, &prx.Window{}))), u.Codec})
+		}
 		return nil
 	}
 	p := build(t, docs, o)
@@ -38,13 +40,15 @@ func TestWindowsEqualsWhatTheWriterEncoded(t *testing.T) {
 		var got []seenWindow
 		var last []byte
 		var codecs [prx.NumCodecs]int64
-		err := seg.Windows(bg, field, func(term []byte, w *prx.Window, c prx.Codec) error {
+		err := seg.Windows(bg, field, func(term []byte, w *prx.Window, units []prx.Unit) error {
 			if bytes.Compare(term, last) < 0 {
 				t.Fatalf("term %q after %q", term, last)
 			}
 			last = append(last[:0], term...)
-			got = append(got, seenWindow{string(prx.AppendPlain(nil, w)), c})
-			codecs[c]++
+			for _, u := range units {
+				got = append(got, seenWindow{string(prx.AppendPlain(nil, w.Slice(u.Lo, u.Hi, &prx.Window{}))), u.Codec})
+				codecs[u.Codec]++
+			}
 			return nil
 		})
 		if err != nil {
@@ -59,10 +63,10 @@ func TestWindowsEqualsWhatTheWriterEncoded(t *testing.T) {
 		}
 	}
 	stop := errors.New("stop")
-	if err := seg.Windows(bg, "text", func([]byte, *prx.Window, prx.Codec) error { return stop }); !errors.Is(err, stop) {
+	if err := seg.Windows(bg, "text", func([]byte, *prx.Window, []prx.Unit) error { return stop }); !errors.Is(err, stop) {
 		t.Fatalf("the callback's error must stop the walk: %v", err)
 	}
-	if err := seg.Windows(bg, "nope", func([]byte, *prx.Window, prx.Codec) error { return nil }); !errors.Is(err, errs.NotFound) {
+	if err := seg.Windows(bg, "nope", func([]byte, *prx.Window, []prx.Unit) error { return nil }); !errors.Is(err, errs.NotFound) {
 		t.Fatalf("unknown field: %v", err)
 	}
 }

@@ -207,7 +207,7 @@ func (e *emitter) emitTerm(src PostingSource, df uint64) error {
 func (e *emitter) single(f prx.Frame, ent *index.Entry, start uint64) error {
 	e.docBuf = e.dwe.Append(e.docBuf[:0], e.docs, 0, false)
 	inl := f.Inline()
-	if len(e.docBuf)+len(inl) <= index.InlineMax {
+	if inl != nil && len(e.docBuf)+len(inl) <= index.InlineMax {
 		ent.Class = index.ClassInline
 		ent.Docs, ent.Frame = e.docBuf, inl
 		e.meta.InlineTerms++

@@ -131,31 +131,39 @@ func captureIndex(ctx context.Context, seg *reader.Segment, name string, cw *cap
 		return sum, err
 	}
 	var plain, last []byte
-	err = seg.Windows(ctx, name, func(term []byte, w *prx.Window, _ prx.Codec) error {
+	var sub prx.Window
+	err = seg.Windows(ctx, name, func(term []byte, w *prx.Window, units []prx.Unit) error {
 		if sum.terms == 0 || !bytes.Equal(term, last) {
 			last = append(last[:0], term...)
 			if sum.terms++; sum.terms%1024 == 0 {
 				progress(sum.terms)
 			}
 		}
-		sum.windows++
-		eligible := prx.Eligible(w)
-		if eligible {
-			sum.eligible++
+		// One record per unit, the encoder's unit of choice.
+		for _, u := range units {
+			sum.windows++
+			uw := w.Slice(u.Lo, u.Hi, &sub)
+			eligible := prx.Eligible(uw)
+			if eligible {
+				sum.eligible++
+			}
+			if !eligible && !cw.All() {
+				continue
+			}
+			plain = prx.AppendPlain(plain[:0], uw)
+			sum.captured++
+			sum.plainBytes += int64(len(plain))
+			if err := cw.Window(idx, eligible, plain); err != nil {
+				return err
+			}
 		}
-		if !eligible && !cw.All() {
-			return nil
-		}
-		plain = prx.AppendPlain(plain[:0], w)
-		sum.captured++
-		sum.plainBytes += int64(len(plain))
-		return cw.Window(idx, eligible, plain)
+		return nil
 	})
 	if err != nil {
 		return sum, fmt.Errorf("index %q: %w", name, err)
 	}
 	progress(sum.terms)
-	if err := cw.SetOutcome(idx, capture.Outcome(m.Outcome)); err != nil {
+	if err := cw.SetOutcome(idx, capture.Outcome{Windows: m.Outcome.Windows, Bytes: m.Outcome.Bytes, Budget: m.Outcome.Budget}); err != nil {
 		return sum, err
 	}
 	return sum, nil

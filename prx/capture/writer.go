@@ -21,6 +21,7 @@ type WriterOptions struct {
 // windows of one index keep the order of the calls that add them.
 type Writer struct {
 	mu      sync.Mutex
+	sub     prx.Window
 	bw      *bufio.Writer
 	all     bool
 	names   map[string]int
@@ -110,16 +111,21 @@ func (w *Writer) Window(index int, eligible bool, plain []byte) error {
 // prx.Encoder made of it. Without All, a frame that is not eligible is dropped
 // before its plain payload is built.
 func (w *Writer) Encoded(index int, win *prx.Window, f prx.Frame) error {
-	if !f.Eligible && !w.all {
-		return nil
-	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.plain = prx.AppendPlain(w.plain[:0], win)
-	if len(w.plain) == 0 {
-		return errs.Invalidf("capture: invalid window (%d offsets, %d positions)", len(win.Offsets), len(win.Positions))
+	for _, u := range f.Units {
+		if !u.Eligible && !w.all {
+			continue
+		}
+		w.plain = prx.AppendPlain(w.plain[:0], win.Slice(u.Lo, u.Hi, &w.sub))
+		if len(w.plain) == 0 {
+			return errs.Invalidf("capture: invalid window (%d offsets, %d positions)", len(win.Offsets), len(win.Positions))
+		}
+		if err := w.windowLocked(index, u.Eligible, w.plain); err != nil {
+			return err
+		}
 	}
-	return w.windowLocked(index, f.Eligible, w.plain)
+	return nil
 }
 
 // windowLocked writes a window record; w.mu is held.

@@ -1,0 +1,189 @@
+package prx
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// BlockLen is the number of values in a full position (or term-frequency) block;
+// the last block of a column may hold fewer.
+const BlockLen = 128
+
+// maxExceptions is the most values of a packed block stored as exceptions.
+const maxExceptions = 3
+
+// packParams chooses the bit width and the exception count of a packed block of
+// vals (1..BlockLen values): the smallest block, and on a tie the fewer exceptions.
+// An exception is a value that does not fit in w bits.
+func packParams(vals []uint32) (w uint, nx int, size int) {
+	// The four largest values, descending.
+	var top [maxExceptions + 1]uint32
+	for _, v := range vals {
+		if v <= top[maxExceptions] {
+			continue
+		}
+		i := maxExceptions
+		for i > 0 && v > top[i-1] {
+			top[i] = top[i-1]
+			i--
+		}
+		top[i] = v
+	}
+	c := len(vals)
+	size = -1
+	for k := 0; k <= maxExceptions; k++ {
+		cw := uint(bits.Len32(top[k]))
+		n := 0
+		s := 1 + (c*int(cw)+7)/8
+		for i := 0; i < k; i++ {
+			if bits.Len32(top[i]) > int(cw) {
+				n++
+				s += 1 + uvarintLen32(top[i]>>cw)
+			}
+		}
+		if size < 0 || s < size {
+			w, nx, size = cw, n, s
+		}
+		if k >= c {
+			break
+		}
+	}
+	return w, nx, size
+}
+
+// appendPackBlock appends the packed block of vals with width w and nx exceptions
+// (as chosen by packParams):
+//
+//	u8 token (w | nx<<6) | ceil(len(vals)*w/8) bytes: the low w bits of each value,
+//	least significant bit first | nx × (u8 index, uvarint value>>w)
+func appendPackBlock(dst []byte, vals []uint32, w uint, nx int) []byte {
+	dst = append(dst, byte(w)|byte(nx)<<6)
+	if w > 0 {
+		mask := uint64(1)<<w - 1
+		var acc uint64
+		var nb uint
+		for _, v := range vals {
+			acc |= (uint64(v) & mask) << nb
+			nb += w
+			for nb >= 8 {
+				dst = append(dst, byte(acc))
+				acc >>= 8
+				nb -= 8
+			}
+		}
+		if nb > 0 {
+			dst = append(dst, byte(acc))
+		}
+	}
+	if nx > 0 {
+		for i, v := range vals {
+			if hi := v >> w; w < 32 && hi != 0 {
+				dst = append(dst, byte(i))
+				dst = appendUvarint(dst, hi)
+			}
+		}
+	}
+	return dst
+}
+
+// unpackBlock decodes the packed block of len(out) values at src[p:] into out and
+// returns the index after it; ok is false for a malformed block (width above 32,
+// truncated, exception index out of order or range, an exception that does not
+// overflow w bits or overflows uint32).
+func unpackBlock(src []byte, p int, out []uint32) (next int, ok bool) {
+	if p >= len(src) {
+		return p, false
+	}
+	tok := src[p]
+	w, nx := uint(tok&0x3f), int(tok>>6)
+	p++
+	if w > 32 {
+		return p, false
+	}
+	c := len(out)
+	nbytes := (c*int(w) + 7) / 8
+	if nbytes > len(src)-p {
+		return p, false
+	}
+	unpackBits(src[p:p+nbytes], w, out)
+	p += nbytes
+	last := -1
+	for i := 0; i < nx; i++ {
+		if p >= len(src) {
+			return p, false
+		}
+		idx := int(src[p])
+		hi, q, vok := readUvarint32(src, p+1)
+		if !vok || idx <= last || idx >= c || hi == 0 || w == 32 || hi > maxUint32>>w {
+			return p, false
+		}
+		out[idx] |= hi << w
+		last, p = idx, q
+	}
+	return p, true
+}
+
+// skipBlock returns the index after the packed block of c values at src[p:]
+// without decoding it (ok false when its header or exceptions are malformed).
+func skipBlock(src []byte, p, c int) (next int, ok bool) {
+	if p >= len(src) {
+		return p, false
+	}
+	tok := src[p]
+	w, nx := int(tok&0x3f), int(tok>>6)
+	if w > 32 {
+		return p, false
+	}
+	p += 1 + (c*w+7)/8
+	for i := 0; i < nx; i++ {
+		if p >= len(src) {
+			return p, false
+		}
+		_, q, vok := readUvarint32(src, p+1)
+		if !vok {
+			return p, false
+		}
+		p = q
+	}
+	return p, p <= len(src)
+}
+
+// unpackBits sets out[i] to the i-th w-bit field of src (least significant bit
+// first); src holds exactly ceil(len(out)*w/8) bytes.
+func unpackBits(src []byte, w uint, out []uint32) {
+	if w == 0 {
+		clear(out)
+		return
+	}
+	mask := uint64(1)<<w - 1
+	c := len(out)
+	i := 0
+	// Eight-byte loads while they stay inside src: a field starts at bit i*w and
+	// ends within 7+32 bits of its first byte.
+	if len(src) >= 8 {
+		lim := (len(src) - 8) * 8 // last bit offset whose 8-byte load fits
+		for bit := uint(0); i < c && int(bit) <= lim; i++ {
+			out[i] = uint32(binary.LittleEndian.Uint64(src[bit>>3:]) >> (bit & 7) & mask)
+			bit += w
+		}
+	}
+	if i == c {
+		return
+	}
+	bit := uint(i) * w
+	for ; i < c; i++ {
+		var v uint64
+		b := bit >> 3
+		for k := uint(0); k < 8 && int(b+k) < len(src); k++ {
+			v |= uint64(src[b+k]) << (8 * k)
+		}
+		out[i] = uint32(v >> (bit & 7) & mask)
+		bit += w
+	}
+}
+
+// zigzag maps a signed delta to an unsigned value (0, -1, 1, -2, ... → 0, 1, 2, 3, ...).
+func zigzag(d int64) uint32 { return uint32(uint64(d<<1) ^ uint64(d>>63)) }
+
+// unzigzag inverts zigzag.
+func unzigzag(v uint32) int64 { return int64(v>>1) ^ -int64(v&1) }

@@ -1,0 +1,175 @@
+package prx
+
+import "slices"
+
+// UnitValues is the most positions a unit holds, unless a single document has more
+// (it is then a unit of its own). A window's documents are cut into units greedily:
+// a unit takes the next document while its positions stay within UnitValues, or
+// while it is empty.
+const UnitValues = 1024
+
+// MaxPosition is the largest position a window may hold (2^31 - 1): the first
+// positions of the documents of a block are stored as signed deltas.
+const MaxPosition = 1<<31 - 1
+
+// codecMulti is the first byte of a window of several units.
+const codecMulti = 3
+
+// cutUnits returns the unit boundaries of a window whose documents have the
+// cumulative position counts offs (len docs+1): unit u holds the documents
+// cuts[u]..cuts[u+1]-1. cuts is reused.
+func cutUnits(offs []uint32, cuts []int) []int {
+	cuts = append(cuts[:0], 0)
+	n := len(offs) - 1
+	start := 0
+	for i := 0; i < n; i++ {
+		if i > start && offs[i+1]-offs[start] > UnitValues {
+			cuts = append(cuts, i)
+			start = i
+		}
+	}
+	return append(cuts, n)
+}
+
+// UnitBounds returns the unit boundaries of the valid window w, as the encoder
+// cuts them: unit u holds the documents bounds[u]..bounds[u+1]-1.
+func UnitBounds(w *Window) []int {
+	if w.Docs() == 0 {
+		return []int{0, 0}
+	}
+	return cutUnits(w.Offsets, nil)
+}
+
+// unitStream builds the value stream of the documents lo..hi-1 of w into vals: per
+// document its first position, then the deltas to the previous position. The first
+// position of a document is stored as is when it is the first document whose values
+// start in its 128-value block, and otherwise as the zigzag delta to the first
+// position of the document before it. tfs receives tf-1 of each document.
+func unitStream(w *Window, lo, hi int, vals, tfs []uint32) ([]uint32, []uint32) {
+	vals, tfs = vals[:0], tfs[:0]
+	prevFirst := uint32(0)
+	prevBlock := -1
+	for i := lo; i < hi; i++ {
+		pos := w.Positions[w.Offsets[i]:w.Offsets[i+1]]
+		tfs = append(tfs, uint32(len(pos)-1))
+		b := len(vals) / BlockLen
+		if b != prevBlock {
+			vals = append(vals, pos[0])
+		} else {
+			vals = append(vals, zigzag(int64(pos[0])-int64(prevFirst)))
+		}
+		prevFirst, prevBlock = pos[0], b
+		prev := pos[0]
+		for _, p := range pos[1:] {
+			vals = append(vals, p-prev)
+			prev = p
+		}
+	}
+	return vals, tfs
+}
+
+// rawColumnSize returns the bytes of vals as uvarints.
+func rawColumnSize(vals []uint32) int {
+	n := 0
+	for _, v := range vals {
+		n += uvarintLen32(v)
+	}
+	return n
+}
+
+// appendRawPositions appends the RAW positions payload of vals: when there is more
+// than one block, the byte length of every block but the last (uvarints), then
+// the values as uvarints.
+func appendRawPositions(dst []byte, vals []uint32) []byte {
+	nb := (len(vals) + BlockLen - 1) / BlockLen
+	for b := 0; b < nb-1; b++ {
+		dst = appendUvarint(dst, uint32(rawColumnSize(vals[b*BlockLen:(b+1)*BlockLen])))
+	}
+	for _, v := range vals {
+		if v < 0x80 {
+			dst = append(dst, byte(v))
+		} else {
+			dst = appendUvarint(dst, v)
+		}
+	}
+	return dst
+}
+
+// rawPositionsSize returns the length of the RAW positions payload of vals.
+func rawPositionsSize(vals []uint32) int {
+	nb := (len(vals) + BlockLen - 1) / BlockLen
+	n := 0
+	for b := 0; b < nb; b++ {
+		s := rawColumnSize(vals[b*BlockLen : min((b+1)*BlockLen, len(vals))])
+		n += s
+		if b < nb-1 {
+			n += uvarintLen32(uint32(s))
+		}
+	}
+	return n
+}
+
+// appendPackedColumn appends vals as packed blocks of BlockLen values (the last
+// may be shorter).
+func appendPackedColumn(dst []byte, vals []uint32) []byte {
+	for b := 0; b < len(vals); b += BlockLen {
+		blk := vals[b:min(b+BlockLen, len(vals))]
+		w, nx, _ := packParams(blk)
+		dst = appendPackBlock(dst, blk, w, nx)
+	}
+	return dst
+}
+
+// packedColumnSize returns the length of appendPackedColumn(nil, vals).
+func packedColumnSize(vals []uint32) int {
+	n := 0
+	for b := 0; b < len(vals); b += BlockLen {
+		_, _, s := packParams(vals[b:min(b+BlockLen, len(vals))])
+		n += s
+	}
+	return n
+}
+
+// unitPlan is what the encoder measured of one unit before choosing its codec.
+type unitPlan struct {
+	lo, hi    int // documents of the window
+	positions int
+	vals, tfs []uint32
+	tfRaw     int // tf column as uvarints (RAW units)
+	tfPacked  int // tf column packed (PFOR and ZSTD units)
+	rawLen    int // RAW positions payload (the unit's plain length U)
+	pforLen   int // PFOR positions payload
+}
+
+// rawUnitSize and friends are the exact unit frame sizes (CRC form):
+//
+//	raw  = 1 + vlen(docs) + tfRaw    + vlen(U) + U + 4
+//	pfor = 1 + vlen(docs) + tfPacked + vlen(P) + P + 4
+//	zstd = 1 + vlen(docs) + tfPacked + vlen(U) + vlen(C) + C + 4
+func (u *unitPlan) rawSize() int {
+	return 1 + uvarintLen32(uint32(u.hi-u.lo)) + u.tfRaw + uvarintLen32(uint32(u.rawLen)) + u.rawLen + CRCSize
+}
+
+func (u *unitPlan) pforSize() int {
+	return 1 + uvarintLen32(uint32(u.hi-u.lo)) + u.tfPacked + uvarintLen32(uint32(u.pforLen)) + u.pforLen + CRCSize
+}
+
+func (u *unitPlan) zstdSize(c int) int {
+	return 1 + uvarintLen32(uint32(u.hi-u.lo)) + u.tfPacked + uvarintLen32(uint32(u.rawLen)) + uvarintLen32(uint32(c)) + c + CRCSize
+}
+
+// appendUnitHead appends the codec byte, the doc count and the tf column of a unit.
+func appendUnitHead(dst []byte, c Codec, u *unitPlan) []byte {
+	dst = append(dst, byte(c))
+	dst = appendUvarint(dst, uint32(u.hi-u.lo))
+	if c == CodecRaw {
+		for _, t := range u.tfs {
+			dst = appendUvarint(dst, t)
+		}
+		return dst
+	}
+	return appendPackedColumn(dst, u.tfs)
+}
+
+// growBytes returns b with room for n more bytes.
+func growBytes(b []byte, n int) []byte { return slices.Grow(b, n) }
