@@ -422,11 +422,11 @@ type blockReader struct {
 	dataStart, dirPos, dirBlock, dirOff int
 	// PFOR: block walkBlock starts at walkOff.
 	walkBlock, walkOff int
-	cur            int // the block in vals (-1: none)
-	vals           [BlockLen]uint32
-	decoded        int // blocks decoded
-	values         int // values decoded
-	lastEnd        int // end of the last block decoded (full decodes check the payload ends there)
+	cur                int // the block in vals (-1: none)
+	vals               [BlockLen]uint32
+	decoded            int // blocks decoded
+	values             int // values decoded
+	lastEnd            int // end of the last block decoded (full decodes check the payload ends there)
 }
 
 func (r *blockReader) blocks() int { return (r.total + BlockLen - 1) / BlockLen }
@@ -528,6 +528,7 @@ func (r *blockReader) checkEnd() error {
 	}
 	return nil
 }
+
 // inflate decompresses a ZSTD payload into the Source's buffer; the output must be
 // exactly plainLen bytes (already checked against the limit by the header parser).
 func (s *Source) inflate(payload []byte, plainLen int) ([]byte, error) {

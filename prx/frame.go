@@ -41,4 +41,3 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // crc32c returns the CRC32C (Castagnoli) of b.
 func crc32c(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
-

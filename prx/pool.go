@@ -81,4 +81,3 @@ func (p *SourcePool) Close() {
 		s.Close()
 	}
 }
-
