@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -41,7 +42,7 @@ func golden(t *testing.T, name string, got []byte) {
 func TestGolden(t *testing.T) {
 	h := AppendHeader(nil)
 	golden(t, "header.bin", h)
-	if want := []byte("SNII\x01\x00\x01\x00\x00\x00\x00\x00"); !bytes.Equal(h[:12], want) {
+	if want := []byte("SNII\x02\x00\x02\x00\x00\x00\x00\x00"); !bytes.Equal(h[:12], want) {
 		t.Errorf("header % x", h)
 	}
 	tail := AppendTail(nil, Tail{DirOff: 0x1122334455, DirLen: 77, DirCRC: 0xdeadbeef})
@@ -90,13 +91,16 @@ func TestHeader(t *testing.T) {
 		b = binary.LittleEndian.AppendUint32(b, flags)
 		return binary.LittleEndian.AppendUint32(b, Checksum(b))
 	}
-	if err := ParseHeader(header(2, 1, 0)); err != nil {
-		t.Errorf("newer version readable by v1: %v", err)
+	if err := ParseHeader(header(3, 2, 0)); err != nil {
+		t.Errorf("newer version readable by v2: %v", err)
 	}
-	if err := ParseHeader(header(2, 2, 0)); !errors.Is(err, ErrVersion) {
-		t.Errorf("min reader 2: err = %v, want ErrVersion", err)
+	if err := ParseHeader(header(3, 3, 0)); !errors.Is(err, ErrVersion) {
+		t.Errorf("min reader 3: err = %v, want ErrVersion", err)
 	}
-	if err := ParseHeader(header(1, 1, 4)); !errors.Is(err, ErrVersion) {
+	if err := ParseHeader(header(1, 1, 0)); !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), "rebuild") {
+		t.Errorf("a v1 segment: err = %v, want ErrVersion saying to rebuild", err)
+	}
+	if err := ParseHeader(header(2, 2, 4)); !errors.Is(err, ErrVersion) {
 		t.Errorf("flags: err = %v, want ErrVersion", err)
 	}
 	for _, c := range [][2]uint16{{1, 0}, {1, 2}, {0, 0}} {
@@ -131,11 +135,11 @@ func TestTail(t *testing.T) {
 			t.Errorf("truncated to %d: err = %v", l, err)
 		}
 	}
-	if _, err := ParseTail(AppendTail(nil, Tail{Version: 3, MinReader: 2})); !errors.Is(err, ErrVersion) {
-		t.Errorf("min reader 2: err = %v, want ErrVersion", err)
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 3, MinReader: 3})); !errors.Is(err, ErrVersion) {
+		t.Errorf("min reader 3: err = %v, want ErrVersion", err)
 	}
-	if _, err := ParseTail(AppendTail(nil, Tail{Version: 3, MinReader: 1})); err != nil {
-		t.Errorf("version 3, min reader 1: %v", err)
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 3, MinReader: 2})); err != nil {
+		t.Errorf("version 3, min reader 2: %v", err)
 	}
 	if _, err := ParseTail(AppendTail(nil, Tail{Version: 1, MinReader: 2})); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("version < min reader: err = %v, want ErrCorrupt", err)

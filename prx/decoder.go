@@ -300,7 +300,11 @@ func (s *Source) decodeUnit(b []byte, withCRC bool, base int, ords []uint32, ful
 	}
 	s.unitCodec, s.unitDocs = h.codec, h.docs
 	c := h.codec
-	s.units = append(s.units, Unit{Codec: c, Lo: base, Hi: base + h.docs, Positions: int(s.offs[h.docs]), PlainLen: h.plainLen, Len: h.frameLen})
+	un := Unit{Codec: c, Lo: base, Hi: base + h.docs, Positions: int(s.offs[h.docs]), Len: h.frameLen}
+	if c != CodecPFOR {
+		un.PlainLen = h.plainLen // a PFOR unit does not record its RAW length
+	}
+	s.units = append(s.units, un)
 	info.units[c]++
 	info.read += h.frameLen
 	info.positions += int(s.offs[h.docs])

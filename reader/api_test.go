@@ -219,7 +219,7 @@ func TestProfile(t *testing.T) {
 		}
 		frames := p.Frames[prx.CodecRaw] + p.Frames[prx.CodecZstd] + p.Frames[prx.CodecPFOR]
 		switch {
-		case frames == 0 || frames != p.WindowsRead:
+		case frames == 0 || frames < p.WindowsRead: // every window read parses at least one unit
 			t.Errorf("%s: frames %v, windows read %d", q, p.Frames, p.WindowsRead)
 		case p.SelectedDocs > p.TotalDocs || p.SelectedPositions > p.TotalPositions || p.SelectedDocs < int64(len(got)):
 			t.Errorf("%s: selected %d/%d docs, %d/%d positions", q, p.SelectedDocs, p.TotalDocs, p.SelectedPositions, p.TotalPositions)

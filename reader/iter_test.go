@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/snii-go/snii/index"
@@ -26,7 +27,9 @@ func iterSegment(t *testing.T) string {
 		t.Fatal(err)
 	}
 	for i := 0; i < 1500; i++ {
-		text := fmt.Sprintf("common id%d mod%d mod%d again common", i, i%7, i%300)
+		// Filler words of varying length spread the positions, so that the
+		// mod%7 terms (df about 214) are too large to be inline: slim.
+		text := fmt.Sprintf("common %sid%d mod%d mod%d again common", strings.Repeat("f ", (i*7919)%61), i, i%7, i%300)
 		if _, err := w.Add(writer.Doc("text", text)); err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,7 @@ import (
 
 // TestOracleGenerated compares ≥200 queries of each kind with the brute-force
 // oracle on generated corpora, for segments built with policy 0 (smallest
-// frames), a fixed share of 30 and the budget: the codec never changes an answer.
+// frames), a fixed share of 80 and the budget: the codec never changes an answer.
 // Under the race detector the counts are divided by 5 (the race run is for
 // concurrency; the full counts run without it).
 func TestOracleGenerated(t *testing.T) {
@@ -33,7 +33,7 @@ func TestOracleGenerated(t *testing.T) {
 			qs := genQueries(c, "text", uint64(100+ci), cc.n)
 			hostQs := genQueries(c, "host", uint64(200+ci), 10)
 			var frames [3][3]int64
-			for pi, policy := range []int{0, 30, -1} {
+			for pi, policy := range []int{0, 80, -1} {
 				path := build(t, docs, options(policy, "host", "text"))
 				s := open(t, path)
 				hits := checkQueries(t, s, qs, cc.name)
@@ -63,7 +63,7 @@ func TestOracleGenerated(t *testing.T) {
 			}
 			// The policies must actually differ, or the comparison proves nothing.
 			if frames[0][1] == 0 || frames[1][1] >= frames[0][1] {
-				t.Errorf("zstd frames: policy 0 %d, share 30 %d: expected fewer zstd frames with the share", frames[0][1], frames[1][1])
+				t.Errorf("zstd frames: policy 0 %d, share 80 %d: expected fewer zstd frames with the share", frames[0][1], frames[1][1])
 			}
 		})
 	}

@@ -3,10 +3,8 @@ package reader
 import (
 	"cmp"
 	"slices"
-	"time"
 
 	"github.com/snii-go/snii/index"
-	"github.com/snii-go/snii/prx"
 )
 
 // phrasePlan is the execution state of one phrase (or phrase prefix) query.
@@ -21,8 +19,16 @@ type slot struct {
 	id    int // index before sorting
 	terms []*termRef
 	cost  uint64 // df, or the sum of the expansions' df
-	fresh bool   // one term, decoded in the current verification stage (its docs are the candidates)
 	docs  []uint32
+	offs  []uint32 // the phrase offsets of this slot
+	tf    int      // occurrences in the document being verified
+	pairs []uint64 // several terms: (doc<<32 | term index) of their kept docs
+	pcur  int // the pairs of the document being verified: pairs[pcur:pend]
+	pend  int
+	// streaming state (one term at one offset)
+	pos     uint32
+	ok      bool
+	started bool
 }
 
 func (p *phrasePlan) reset() {
@@ -146,331 +152,282 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 	return x.verifyPhrase(p, cands, out, countOnly)
 }
 
-// verifyPhrase checks the positions of the candidates (docs holding every slot)
-// progressively: the two cheapest slots are decoded and matched first (the
-// phrase positions they cover must line up), then each further slot, in
-// ascending cost, is decoded only for the candidates still standing and only
-// in the .prx windows that hold one; the last stage is the full phrase.
-func (x *qctx) verifyPhrase(p *phrasePlan, final []uint32, out []uint32, countOnly bool) ([]uint32, int, error) {
+// verifyPhrase checks the candidates (ascending docs that hold every slot) one
+// at a time, streaming: per candidate it reads each slot's term frequency from
+// the .prx windows' tf columns (no position decoded), drops the candidate when a
+// slot occurs fewer times than the phrase needs it, then walks the positions of
+// the slot with the fewest occurrences (the anchor) and moves the other slots'
+// cursors forward only as far as each proposed start needs, decoding 128-value
+// blocks as they are reached. It stops at the first match of a document.
+func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOnly bool) ([]uint32, int, error) {
+	// The offsets of each slot in the phrase, and whether every slot is one term
+	// at one offset (the streaming case).
+	simple := true
+	for i := range p.slots {
+		s := &p.slots[i]
+		s.offs = s.offs[:0]
+		if len(s.terms) > 1 {
+			simple = false
+		}
+	}
+	for i, si := range p.slotOf {
+		s := &p.slots[si]
+		s.offs = append(s.offs, uint32(i))
+		if len(s.offs) > 1 {
+			simple = false
+		}
+	}
+	if len(p.slots) == 1 && len(p.slots[0].terms) == 1 && len(p.slotOf) == 1 {
+		n := len(cands)
+		if !countOnly {
+			out = append(out, cands...)
+		}
+		return out, n, nil
+	}
+	// Restrict every term to the candidates and fetch the frames of the windows
+	// that hold them (one coalesced batch).
+	for i := range p.slots {
+		for _, t := range p.slots[i].terms {
+			if len(p.slots[i].terms) > 1 || len(t.docs) != len(cands) {
+				t.keep(cands)
+			}
+		}
+	}
 	x.jobs = x.jobs[:0]
-	if cap(x.cur) < len(p.slotOf) {
-		x.cur = make([]int, len(p.slotOf))
+	all := x.allSlots(p)
+	if err := x.planFrames(p, all); err != nil {
+		return out, 0, err
 	}
-	if cap(x.lists) < len(p.slots) {
-		x.lists = make([][]uint32, len(p.slots))
+	for i := range p.slots {
+		s := &p.slots[i]
+		if len(s.terms) > 1 {
+			s.pairs = mergeTermDocs(s.pairs[:0], s.terms)
+			s.pcur = 0
+		}
+		for _, t := range s.terms {
+			t.kcur, t.jcur = 0, t.job0
+			t.open = false
+		}
 	}
-	lists := x.lists[:len(p.slots)]
-	surv := final // candidates still standing (final is a slot's docs: filtered into x.surv)
-	decoded := 0  // slots decoded so far: p.order[:decoded]
-	narrow := true
-	keepFresh := false // the last stage was abandoned: its slots still hold exactly surv
 	n := 0
-	for decoded < len(p.order) {
-		// The slots of this stage: the two cheapest at first, then one at a time.
-		step := 1
-		switch {
-		case decoded == 0 && len(p.order) > 1:
-			step = 2
-		case decoded > 0 && !narrow:
-			step = len(p.order) - decoded // the last stage did not narrow much: finish
-		}
-		if !keepFresh {
-			for _, si := range p.order[:decoded] {
-				p.slots[si].fresh = false
+	lists := x.lists[:0]
+	for ci, d := range cands {
+		if ci&63 == 63 {
+			if err := x.check(); err != nil {
+				return out, 0, err
 			}
 		}
-		keepFresh = false
-		for _, si := range p.order[decoded : decoded+step] {
-			p.slots[si].fresh = len(p.slots[si].terms) == 1
-			for _, t := range p.slots[si].terms {
-				if len(p.slots[si].terms) > 1 || len(t.docs) != len(surv) {
-					t.keep(surv) // else t.docs is surv already (surv is a subset)
-				}
-			}
-		}
-		if err := x.loadPositions(p, p.order[decoded:decoded+step]); err != nil {
+		ok, err := x.matchDoc(p, d, simple, &lists)
+		if err != nil {
 			return out, 0, err
 		}
-		decoded += step
-		last := decoded == len(p.order)
-
-		var t0 time.Time
-		if x.profile {
-			t0 = time.Now()
-		}
-		// The phrase positions covered by the decoded slots.
-		offs, sl := x.offs[:0], x.sl[:0]
-		if !last {
-			for i, si := range p.slotOf {
-				if slices.Contains(p.order[:decoded], si) {
-					offs, sl = append(offs, uint32(i)), append(sl, si)
-				}
-			}
-			x.offs, x.sl = offs, sl
-		}
-		for _, si := range p.order[:decoded] {
-			for _, t := range p.slots[si].terms {
-				t.kcur, t.jcur = 0, t.job0
-			}
-		}
-		if last && allFresh(p) {
-			// No stage narrowed: every slot holds exactly surv (the common case).
-			out, n = x.verifyAll(p, surv, out, countOnly)
-			if x.profile {
-				x.count.verify += time.Since(t0)
-			}
-			break
-		}
-		keep := x.surv[:0] // surv filtered (in place when surv is x.surv)
-		// rows[i*stride+si]: the index in t.docs of surv[i] for the term t of
-		// single-term slot si, kept for the survivors of a stage so that later
-		// stages need no lookup.
-		stride := len(p.slots)
-		if !last && cap(x.rows) < len(surv)*stride {
-			x.rows = make([]int32, len(surv)*stride)
-		}
-		rows := x.rows[:cap(x.rows)]
-		merged := x.scratch
-		n = 0
-		abandon := !last && len(surv) >= 2*probeDocs && x.probeStands(p, surv, decoded, offs, sl, rows, stride)
-		for i, d := range surv {
-			if abandon {
-				break // most candidates stand: narrowing would not pay
-			}
-			for _, si := range p.order[:decoded] {
-				s := &p.slots[si]
-				if len(s.terms) == 1 {
-					t := s.terms[0]
-					if s.fresh { // decoded in this stage: t.docs is surv
-						lists[si] = x.positionsOf(t)
-						continue
-					}
-					k := int(rows[i*stride+si])
-					t.kcur = k + 1
-					for k >= x.jobs[t.jcur].hi {
-						t.jcur++
-					}
-					lists[si] = x.jobs[t.jcur].doc(k)
-					continue
-				}
-				merged = merged[:0]
-				for _, t := range s.terms {
-					if k := t.kcur; k < len(t.docs) && t.docs[k] <= d {
-						if t.docs[k] == d {
-							merged = append(merged, x.positionsOf(t)...)
-						} else {
-							merged = append(merged, x.positionsSeek(t, d)...)
-						}
-					}
-				}
-				slices.Sort(merged)
-				lists[si] = merged
-			}
-			var ok bool
-			if last {
-				ok = matchPhrase(lists, p.slotOf, x.cur[:len(p.slotOf)])
-			} else {
-				ok = matchSome(lists, offs, sl, x.cur[:len(offs)])
-			}
-			if !ok {
-				continue
-			}
-			if last {
-				n++
-				if !countOnly {
-					out = append(out, d)
-				}
-			} else {
-				r := len(keep) * stride // <= i*stride: rows are compacted in place
-				for _, si := range p.order[:decoded] {
-					if ts := p.slots[si].terms; len(ts) == 1 {
-						rows[r+si] = int32(ts[0].kcur - 1)
-					}
-				}
-				keep = append(keep, d)
-			}
-		}
-		x.scratch = merged
-		if x.profile {
-			x.count.verify += time.Since(t0)
-		}
-		if last {
-			break
-		}
-		if abandon {
-			// This stage's slots hold exactly surv (earlier ones are reached
-			// through rows): decode the others for surv too and check
-			// everything in one last stage.
-			narrow, keepFresh = false, true
-			continue
-		}
-		if len(keep) == 0 {
-			return out, 0, nil
-		}
-		// Narrowing pays while it drops candidates: when at least half of them
-		// stand, the remaining slots are decoded and checked in one last stage.
-		narrow = 2*len(keep) < len(surv)
-		x.surv, surv = keep, keep
-	}
-	return out, n, nil
-}
-
-// unionTerms returns the union of the terms' kept docs.
-func (x *qctx) unionTerms(dst []uint32, terms []*termRef) []uint32 {
-	u := &x.union
-	u.reset(x.s.docCount)
-	for _, t := range terms {
-		u.add(t.docs)
-	}
-	return u.appendTo(dst[:0])
-}
-
-// positionsOf returns the positions of t's current doc (t.docs[t.kcur]) and
-// advances its cursors.
-func (x *qctx) positionsOf(t *termRef) []uint32 {
-	k := t.kcur
-	t.kcur++
-	j := &x.jobs[t.jcur]
-	if k >= j.hi { // jobs are contiguous: the next one holds k
-		t.jcur++
-		j = &x.jobs[t.jcur]
-	}
-	return j.win.Doc(k - j.lo)
-}
-
-// positionsSeek returns the positions of doc d in t's decoded windows (nil when
-// t does not hold d) when d is not t's next doc (t.docs[t.kcur]), advancing t's
-// cursors: calls must come in ascending d.
-func (x *qctx) positionsSeek(t *termRef, d uint32) []uint32 {
-	k := seekGE(t.docs, t.kcur, d)
-	if k == len(t.docs) || t.docs[k] != d {
-		t.kcur = k
-		return nil
-	}
-	t.kcur = k + 1
-	for k >= x.jobs[t.jcur].hi {
-		t.jcur++
-	}
-	j := &x.jobs[t.jcur]
-	return j.doc(k)
-}
-
-// frameJob is one prx window to decode for one term.
-type frameJob struct {
-	t      *termRef
-	w      int // index into t.wins
-	lo, hi int // the term's kept docs in that window: t.docs[lo:hi]
-	frame  []byte
-	win    *prx.Window // the decoded positions of t.docs[lo:hi]
-}
-
-// allFresh reports whether every single-term slot was decoded for exactly the
-// current candidates.
-func allFresh(p *phrasePlan) bool {
-	for i := range p.slots {
-		if s := &p.slots[i]; len(s.terms) == 1 && !s.fresh {
-			return false
-		}
-	}
-	return true
-}
-
-// verifyAll is the last stage when every single-term slot holds exactly the
-// candidates: sequential cursors, no lookups.
-func (x *qctx) verifyAll(p *phrasePlan, cands []uint32, out []uint32, countOnly bool) ([]uint32, int) {
-	lists := x.lists[:len(p.slots)]
-	merged := x.scratch
-	n := 0
-	for _, d := range cands {
-		for i := range p.slots {
-			s := &p.slots[i]
-			if len(s.terms) == 1 {
-				lists[i] = x.positionsOf(s.terms[0])
-				continue
-			}
-			merged = merged[:0]
-			for _, t := range s.terms {
-				if k := t.kcur; k < len(t.docs) && t.docs[k] == d {
-					merged = append(merged, x.positionsOf(t)...)
-				}
-			}
-			slices.Sort(merged)
-			lists[i] = merged
-		}
-		if matchPhrase(lists, p.slotOf, x.cur[:len(p.slotOf)]) {
+		if ok {
 			n++
 			if !countOnly {
 				out = append(out, d)
 			}
 		}
 	}
-	x.scratch = merged
-	return out, n
+	x.lists = lists
+	return out, n, nil
 }
 
-// probeDocs is how many candidates, evenly spread, a narrowing stage checks
-// before its pass over all of them: when at least half of them stand, the pass
-// would cost about as much as the decoding it saves, and the stage is abandoned.
-const probeDocs = 64
+// allSlots returns the indexes of every slot (scratch).
+func (x *qctx) allSlots(p *phrasePlan) []int {
+	p.order = p.order[:0]
+	for i := range p.slots {
+		p.order = append(p.order, i)
+	}
+	return p.order
+}
 
-// probeStands checks probeDocs candidates spread evenly over surv against the
-// phrase positions of the slots decoded so far (offs, sl) and reports whether at
-// least half of them stand. It leaves the slots' cursors at their start.
-func (x *qctx) probeStands(p *phrasePlan, surv []uint32, decoded int, offs []uint32, sl []int, rows []int32, stride int) bool {
-	lists := x.lists[:len(p.slots)]
-	merged := x.scratch
-	stand := 0
-	for j := 0; j < probeDocs; j++ {
-		i := j * len(surv) / probeDocs
-		d := surv[i]
-		for _, si := range p.order[:decoded] {
-			s := &p.slots[si]
-			if len(s.terms) == 1 {
-				t := s.terms[0]
-				k := i // fresh: t.docs is surv
-				if !s.fresh {
-					k = int(rows[i*stride+si])
+// mergeTermDocs lists (doc, term index) of the terms' kept docs, by doc then term.
+func mergeTermDocs(dst []uint64, terms []*termRef) []uint64 {
+	for ti, t := range terms {
+		for _, d := range t.docs {
+			dst = append(dst, uint64(d)<<32|uint64(ti))
+		}
+	}
+	slices.Sort(dst)
+	return dst
+}
+
+// seekTerm moves t's cursor to t.docs[k] (ascending k) and returns its tf.
+func (x *qctx) seekTerm(t *termRef, k int) (int, error) {
+	for k >= x.jobs[t.jcur].hi {
+		t.jcur++
+		t.open = false
+	}
+	j := &x.jobs[t.jcur]
+	if !t.open {
+		w := &t.wins[j.w]
+		withCRC := t.e.Class != index.ClassInline
+		if err := x.source().Open(&t.cur, j.frame, withCRC, w.docs); err != nil {
+			return 0, t.f.seg.wrap(x.prxWinName(t, w), err)
+		}
+		x.count.prxWindows++
+		t.open = true
+	}
+	tf, err := t.cur.Seek(int(t.ords[k]))
+	if err != nil {
+		return 0, t.f.seg.wrap(x.prxWinName(t, &t.wins[j.w]), err)
+	}
+	t.kcur = k
+	return tf, nil
+}
+
+// termErr wraps the cursor error of t, if any.
+func (x *qctx) termErr(t *termRef) error {
+	if err := t.cur.Err(); err != nil {
+		return t.f.seg.wrap(x.prxWinName(t, &t.wins[x.jobs[t.jcur].w]), err)
+	}
+	return nil
+}
+
+// matchDoc verifies the phrase in candidate d.
+func (x *qctx) matchDoc(p *phrasePlan, d uint32, simple bool, lists *[][]uint32) (bool, error) {
+	// Term frequencies first: a slot that occurs fewer times than the phrase
+	// needs it rules the document out before any position is decoded.
+	for i := range p.slots {
+		s := &p.slots[i]
+		s.tf = 0
+		if len(s.terms) == 1 {
+			t := s.terms[0]
+			tf, err := x.seekTerm(t, seekGE(t.docs, t.kcur, d))
+			if err != nil {
+				return false, err
+			}
+			s.tf = tf
+		} else {
+			for s.pcur < len(s.pairs) && uint32(s.pairs[s.pcur]>>32) < d {
+				s.pcur++
+			}
+			s.pend = s.pcur
+			for s.pend < len(s.pairs) && uint32(s.pairs[s.pend]>>32) == d {
+				t := s.terms[uint32(s.pairs[s.pend])]
+				s.pend++
+				tf, err := x.seekTerm(t, seekGE(t.docs, t.kcur, d))
+				if err != nil {
+					return false, err
 				}
-				for k >= x.jobs[t.jcur].hi {
-					t.jcur++
+				s.tf += tf
+			}
+		}
+		if s.tf < len(s.offs) {
+			return false, nil
+		}
+	}
+	if simple {
+		return x.matchStream(p)
+	}
+	// Repeated terms or prefix expansions: materialize each slot's positions of
+	// this document (a prefix slot's merged), then match anchored on the
+	// fewest.
+	ls := (*lists)[:0]
+	for i := range p.slots {
+		s := &p.slots[i]
+		buf := x.slotBuf(i)
+		if len(s.terms) == 1 {
+			var err error
+			if buf, err = s.terms[0].cur.AppendPositions(buf); err != nil {
+				return false, x.termErr(s.terms[0])
+			}
+		} else {
+			for _, pr := range s.pairs[s.pcur:s.pend] {
+				t := s.terms[uint32(pr)]
+				var err error
+				if buf, err = t.cur.AppendPositions(buf); err != nil {
+					return false, x.termErr(t)
 				}
-				lists[si] = x.jobs[t.jcur].doc(k)
+			}
+			slices.Sort(buf)
+		}
+		x.setSlotBuf(i, buf)
+		ls = append(ls, buf)
+	}
+	*lists = ls
+	return matchPhrase(ls, p.slotOf, x.cur[:0]), nil
+}
+
+// slotBuf returns slot i's reusable position buffer, emptied.
+func (x *qctx) slotBuf(i int) []uint32 {
+	for len(x.posBufs) <= i {
+		x.posBufs = append(x.posBufs, nil)
+	}
+	return x.posBufs[i][:0]
+}
+
+func (x *qctx) setSlotBuf(i int, b []uint32) { x.posBufs[i] = b }
+
+// matchStream matches a phrase of distinct single terms in the current document
+// of every slot's cursor, walking the anchor's positions and moving the others
+// forward only as needed (each position is read at most once).
+func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
+	// The anchor: the fewest occurrences.
+	a := 0
+	for i := range p.slots {
+		if p.slots[i].tf < p.slots[a].tf {
+			a = i
+		}
+	}
+	as := &p.slots[a]
+	ac := &as.terms[0].cur
+	aoff := as.offs[0]
+	for i := range p.slots {
+		s := &p.slots[i]
+		s.started = false
+	}
+	pos, ok := ac.Pos()
+	for ok {
+		if pos < aoff {
+			pos, ok = ac.Next()
+			continue
+		}
+		start := pos - aoff
+		next := start // the smallest start the other slots still allow
+		matched := true
+		for i := range p.slots {
+			if i == a {
 				continue
 			}
-			merged = merged[:0]
-			for _, t := range s.terms {
-				merged = append(merged, x.positionsSeek(t, d)...)
+			s := &p.slots[i]
+			want := start + s.offs[0]
+			if want < start {
+				return false, nil // overflow: no later start fits
 			}
-			slices.Sort(merged)
-			lists[si] = merged // only a phrase prefix's last slot has several terms
+			c := &s.terms[0].cur
+			if !s.started {
+				s.pos, s.ok = c.Pos()
+				s.started = true
+			}
+			for s.ok && s.pos < want {
+				s.pos, s.ok = c.Next()
+			}
+			if !s.ok {
+				return false, x.termErr(s.terms[0])
+			}
+			if s.pos != want {
+				matched = false
+				if s.pos >= s.offs[0] {
+					next = max(next, s.pos-s.offs[0])
+				}
+				break
+			}
 		}
-		if matchSome(lists, offs, sl, x.cur[:len(offs)]) {
-			stand++
+		if matched {
+			return true, nil
+		}
+		// Move the anchor to the first position that can start at or after next.
+		for ok && (pos < aoff || pos-aoff < next || pos-aoff == start) {
+			pos, ok = ac.Next()
 		}
 	}
-	x.scratch = merged
-	for _, si := range p.order[:decoded] {
-		for _, t := range p.slots[si].terms {
-			t.kcur, t.jcur = 0, t.job0
-		}
-	}
-	return 2*stand >= probeDocs
+	return false, x.termErr(as.terms[0])
 }
 
-// doc returns the positions of t.docs[k] (lo <= k < hi).
-func (j *frameJob) doc(k int) []uint32 { return j.win.Doc(k - j.lo) }
-
-// span is a coalesced byte range of the file.
-type span struct{ off, end uint64 }
-
-// coalesceGap is the largest gap between two frames read as one range through a
-// ReaderAt (a mapped file reads nothing; its ranges are exact).
-const coalesceGap = 1 << 10
-
-// loadPositions reads and selectively decodes the prx windows holding the kept
-// docs of every term of the given slots, each into its own (pooled) window; the
-// jobs are appended to x.jobs.
-func (x *qctx) loadPositions(p *phrasePlan, slotIdx []int) error {
+// planFrames builds one decode job per (term, window holding a kept doc) of the
+// given slots and fetches their frames (x.jobs).
+func (x *qctx) planFrames(p *phrasePlan, slotIdx []int) error {
 	j0 := len(x.jobs)
 	for _, si := range slotIdx {
 		for _, t := range p.slots[si].terms {
@@ -481,44 +438,38 @@ func (x *qctx) loadPositions(p *phrasePlan, slotIdx []int) error {
 				for hi < len(t.docs) && t.where[hi] == w {
 					hi++
 				}
-				if len(x.jobs) == len(x.wins) {
-					x.wins = append(x.wins, &prx.Window{})
-				}
-				x.jobs = append(x.jobs, frameJob{t: t, w: int(w), lo: lo, hi: hi, win: x.wins[len(x.jobs)]})
+				x.jobs = append(x.jobs, frameJob{t: t, w: int(w), lo: lo, hi: hi})
 				lo = hi
 			}
 			t.job1 = len(x.jobs)
 		}
 	}
-	if err := x.fetchFrames(j0); err != nil {
-		return err
-	}
-	src := x.source()
-	for i := j0; i < len(x.jobs); i++ {
-		j := &x.jobs[i]
-		t := j.t
-		w := &t.wins[j.w]
-		withCRC := t.e.Class != index.ClassInline
-		sel := t.ords[j.lo:j.hi]
-		if _, err := src.DecodeSelected(j.frame, withCRC, sel, j.win); err != nil {
-			return t.f.seg.wrap(x.prxWinName(t, w), err)
-		}
-		if src.WindowDocs() != w.docs {
-			return t.f.seg.corrupt(x.prxWinName(t, w), "%d docs, the doc window has %d", src.WindowDocs(), w.docs)
-		}
-		if j.win.Docs() != len(sel) {
-			return t.f.seg.corrupt(x.prxWinName(t, w), "decoded %d docs, selected %d", j.win.Docs(), len(sel))
-		}
-		x.count.prxWindows++
-		offs := j.win.Offsets
-		for k := range sel {
-			if offs[k] == offs[k+1] {
-				return t.f.seg.corrupt(x.prxWinName(t, w), "doc %d has no positions", t.docs[j.lo+k])
-			}
-		}
-	}
-	return nil
+	return x.fetchFrames(j0)
 }
+// unionTerms returns the union of the terms' kept docs.
+func (x *qctx) unionTerms(dst []uint32, terms []*termRef) []uint32 {
+	u := &x.union
+	u.reset(x.s.docCount)
+	for _, t := range terms {
+		u.add(t.docs)
+	}
+	return u.appendTo(dst[:0])
+}
+
+// frameJob is one prx window to decode for one term.
+type frameJob struct {
+	t      *termRef
+	w      int // index into t.wins
+	lo, hi int // the term's kept docs in that window: t.docs[lo:hi]
+	frame  []byte
+}
+
+// span is a coalesced byte range of the file.
+type span struct{ off, end uint64 }
+
+// coalesceGap is the largest gap between two frames read as one range through a
+// ReaderAt (a mapped file reads nothing; its ranges are exact).
+const coalesceGap = 1 << 10
 
 // fetchFrames sets the frame bytes of the jobs from j0 on: inline frames come
 // from the dict entry; the others are read in coalesced ranges (one read per

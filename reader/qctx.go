@@ -45,6 +45,7 @@ type qctx struct {
 	order    []int
 	ranges   []span
 	lists    [][]uint32
+	posBufs  [][]uint32 // per slot: positions of the document being verified
 	cur      []int
 	scratch  []uint32
 	surv     []uint32 // phrase candidates still standing after a verification stage

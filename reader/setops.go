@@ -137,7 +137,30 @@ func matchSome(lists [][]uint32, offs []uint32, sl []int, cur []int) bool {
 	if len(lists[anchor]) == 0 {
 		return false
 	}
+	// A slot that must occur more often than it does rules the doc out.
+	var cntBuf [32]int
+	cnt := cntBuf[:0]
+	if len(lists) <= len(cntBuf) {
+		cnt = cntBuf[:len(lists)]
+	} else {
+		cnt = make([]int, len(lists))
+	}
+	for _, s := range sl {
+		cnt[s]++
+	}
+	for s, c := range cnt {
+		if c > len(lists[s]) {
+			return false
+		}
+	}
+	if cap(cur) < len(offs) {
+		cur = make([]int, len(offs))
+	}
 	cur = cur[:len(offs)]
+	// Every start is proposed by the anchor at its first offset: a valid start
+	// s has s+offs[k] in the anchor's list for each of its offsets k, so one
+	// offset enumerates them all (looping over every offset would make a
+	// phrase repeating one word quadratic in its length).
 	for k, sk := range sl {
 		if sk != anchor {
 			continue
@@ -172,6 +195,7 @@ func matchSome(lists [][]uint32, offs []uint32, sl []int, cur []int) bool {
 			}
 			return true
 		}
+		return false // one anchor offset enumerated every start
 	}
 	return false
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/prx"
 )
 
 // termRef is a resolved term of one query: its dict entry, where its postings
@@ -30,6 +31,8 @@ type termRef struct {
 	// the decode jobs of the kept docs: x.jobs[job0:job1], in doc order
 	job0, job1 int
 	kcur, jcur int // verification cursors into docs and jobs
+	cur        prx.Cursor // reads the positions of the window of job jcur
+	open       bool       // cur is open on that window
 }
 
 // winInfo locates one window of a term (absolute offsets).
@@ -341,6 +344,25 @@ func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32) {
 				t.where = append(t.where, wIdx)
 				t.ords = append(t.ords, uint32(j))
 				j++
+			}
+		}
+		return
+	}
+	if len(docs)*gallopRatio <= len(cands) {
+		// Few docs against many candidates (a prefix expansion against the
+		// docs of a frequent term): gallop in the candidates, so the cost
+		// follows the docs, not the candidates.
+		i := 0
+		for j, d := range docs {
+			i = seekGE(cands, i, d)
+			if i == len(cands) {
+				return
+			}
+			if cands[i] == d {
+				t.docs = append(t.docs, d)
+				t.where = append(t.where, wIdx)
+				t.ords = append(t.ords, uint32(j))
+				i++
 			}
 		}
 		return

@@ -199,9 +199,6 @@ func (f *field) verifyTerm(x *qctx, term []byte, e *index.Entry, tot *fieldTotal
 			tot.preludeBytes += uint64(t.pre.Size())
 		}
 	}
-	if e.Class == index.ClassSlim && e.DocLen >= 4 && e.PrxLen >= 4 && e.DocLen-4+e.PrxLen-4 <= index.InlineMax {
-		return s.corrupt(t.name(), "slim but its postings (%d+%d bytes without CRCs) fit inline", e.DocLen-4, e.PrxLen-4)
-	}
 	size := index.WindowDocs
 	if e.DF >= index.LargeDF {
 		size = index.WindowDocsLarge
@@ -248,6 +245,9 @@ func (f *field) verifyTerm(x *qctx, term []byte, e *index.Entry, tot *fieldTotal
 			frame, withCRC = e.Frame, false
 		} else if frame, err = x.readInto(w.prxOff, w.prxLen, &x.blockBuf); err != nil {
 			return s.wrap(x.prxWinName(t, &w), err)
+		}
+		if e.Class == index.ClassSlim && !prx.IsMulti(frame) && e.DocLen >= 4 && e.PrxLen >= 4 && e.DocLen-4+e.PrxLen-4 <= index.InlineMax {
+			return s.corrupt(t.name(), "slim but its postings (%d+%d bytes without CRCs) fit inline", e.DocLen-4, e.PrxLen-4)
 		}
 		n, err := x.source().Decode(frame, withCRC, &x.win)
 		if err != nil {

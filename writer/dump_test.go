@@ -29,6 +29,7 @@ type frameRec struct {
 	docs     int
 	window   prx.Window
 	plainLen int
+	units    []frameRec // the window's units (the codec is chosen per unit)
 }
 
 type termDump struct {
@@ -37,6 +38,7 @@ type termDump struct {
 	Postings []posting
 	Frames   []frameRec
 	Windows  []index.WindowInfo // windowed terms only
+	units    []frameRec
 }
 
 type indexDump struct {
@@ -304,7 +306,24 @@ func decodeFrame(src *prx.Source, b []byte, withCRC bool, want int) (frameRec, e
 	if n != want {
 		return frameRec{}, fmt.Errorf("frame of %d bytes in a %d-byte slot", n, want)
 	}
-	return frameRec{codec: prx.Codec(b[0]), stored: n, inline: !withCRC, docs: w.Docs(), window: w, plainLen: prx.PlainSize(&w)}, nil
+	fr := frameRec{codec: prx.Codec(b[0]), stored: n, inline: !withCRC, docs: w.Docs(), window: w, plainLen: prx.PlainSize(&w)}
+	// The codec is chosen per unit: keep each unit as its own record.
+	for _, u := range src.Units() {
+		var sub prx.Window
+		w.Slice(u.Lo, u.Hi, &sub)
+		sub.Positions = append([]uint32(nil), sub.Positions...)
+		fr.units = append(fr.units, frameRec{codec: u.Codec, stored: u.Len, inline: !withCRC, docs: u.Hi - u.Lo, window: sub, plainLen: u.PlainLen})
+	}
+	return fr, nil
+}
+
+// allUnits lists the units of the term's windows in order (kept in td.units).
+func (td *termDump) allUnits() []frameRec {
+	td.units = td.units[:0]
+	for _, f := range td.Frames {
+		td.units = append(td.units, f.units...)
+	}
+	return td.units
 }
 
 func (td *termDump) addWindow(docs []uint32, fr *frameRec) error {
@@ -337,8 +356,8 @@ func recount(t *testing.T, d *indexDump) prx.Outcome {
 	var out prx.Outcome
 	out.Budget.Policy = m.Policy
 	for _, td := range d.Terms {
-		for i := range td.Frames {
-			fr := &td.Frames[i]
+		for i := range td.allUnits() {
+			fr := &td.units[i]
 			size := fr.stored
 			if fr.inline {
 				size += prx.CRCSize
@@ -348,7 +367,7 @@ func recount(t *testing.T, d *indexDump) prx.Outcome {
 			raw := sizeOf(t, enc, &fr.window, prx.CodecRaw)
 			pfor := sizeOf(t, enc, &fr.window, prx.CodecPFOR)
 			singleton := fr.docs == 1 && len(fr.window.Positions) == 1
-			if singleton || fr.plainLen < prx.ZstdMinPlain {
+			if singleton || !prx.Eligible(&fr.window) {
 				want, wantCodec := raw, prx.CodecRaw
 				if !singleton && pfor > 0 && pfor <= raw {
 					want, wantCodec = pfor, prx.CodecPFOR

@@ -90,9 +90,9 @@ func TestPolicyFixedShare(t *testing.T) {
 		}
 		var wantTraded int64
 		for _, td := range d.Terms {
-			for i := range td.Frames {
-				fr := &td.Frames[i]
-				if fr.plainLen < prx.ZstdMinPlain || (fr.docs == 1 && len(fr.window.Positions) == 1) {
+			for i := range td.allUnits() {
+				fr := &td.units[i]
+				if !prx.Eligible(&fr.window) {
 					continue
 				}
 				raw := sizeOf(t, enc, &fr.window, prx.CodecRaw)

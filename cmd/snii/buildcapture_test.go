@@ -17,7 +17,7 @@ func TestBuildCaptureEqualsCapture(t *testing.T) {
 		seg := filepath.Join(dir, "app.snii")
 		fromBuild := filepath.Join(dir, "build.cap")
 		fromSeg := filepath.Join(dir, "seg.cap")
-		args := []string{"build", "-q", "-o", seg, "--capture", fromBuild, demoFile("app.log")}
+		args := []string{"build", "-q", "-o", seg, "--capture", fromBuild, eligibleLog(t)}
 		capArgs := []string{"capture", "-q", seg, "-o", fromSeg}
 		if all {
 			args = append(args, "--capture-all")
@@ -51,5 +51,5 @@ func TestBuildCaptureEqualsCapture(t *testing.T) {
 			t.Fatalf("failed build left %s", e.Name())
 		}
 	}
-	fails(t, 2, "", []string{"build", "-q", "-o", filepath.Join(dir, "y.snii"), "--capture-all", demoFile("app.log")}, "--capture-all needs --capture")
+	fails(t, 2, "", []string{"build", "-q", "-o", filepath.Join(dir, "y.snii"), "--capture-all", eligibleLog(t)}, "--capture-all needs --capture")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,4 +89,25 @@ func golden(t *testing.T, name, got string) {
 	if d := cmp.Diff(string(want), got); d != "" {
 		t.Errorf("%s differs from the golden file (-want +got); if intended, rerun with -update:\n%s", path, d)
 	}
+}
+
+// eligibleLog writes a generated log whose terms have windows with eligible
+// .prx units (several hundred positions each), for the capture and replay tests,
+// and returns its path.
+func eligibleLog(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	x := uint32(12345)
+	for i := 0; i < 3000; i++ {
+		for j := 0; j < 60; j++ {
+			x = x*1664525 + 1013904223
+			fmt.Fprintf(&b, "w%d ", (x>>16)%24)
+		}
+		fmt.Fprintf(&b, "id%d\n", i)
+	}
+	p := filepath.Join(t.TempDir(), "eligible.log")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -1,0 +1,339 @@
+package prx
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// Cursor reads the documents of one window frame in ascending ordinal order,
+// lazily: Seek parses only the unit holding the document (its tf column, and its
+// CRC), Pos and Next decode only the 128-value blocks the caller walks through.
+// A phrase verifier reads a document's term frequency before deciding whether it
+// needs any position, and stops at the first match.
+//
+// A Cursor is reusable (Open resets it) and keeps its own buffers, so several
+// cursors (one per term of a query) can be open at once on one Source. It is used
+// by one goroutine at a time.
+type Cursor struct {
+	src     *Source
+	frame   []byte
+	withCRC bool
+	err     error
+	// multi-unit windows: the unit table, walked forward
+	multi    bool
+	units    int
+	hdrPos   int // next unit entry in the header
+	unitOff  int // offset of the next unit frame
+	nextBase int // first document of the next unit
+	docs     int // documents in the window
+	// the current unit
+	uBase, uDocs int
+	tf, offs     []uint32
+	br           blockReader
+	fp           fpChain
+	buf          []byte // inflated ZSTD payload
+	codec        Codec
+	// the current document
+	doc      int // window ordinal (-1 before the first Seek)
+	v, end   int // next value index and end of the document's values
+	acc      uint64
+	inDoc    bool
+}
+
+// Open makes c read the window frame (CRC form when withCRC, else the inline form)
+// through s (its zstd decoder, limits and stats); docs is the document count the
+// doc postings give for the window (checked against the frame). Open parses only a
+// multi-unit header (and checks its CRC).
+func (s *Source) Open(c *Cursor, frame []byte, withCRC bool, docs int) error {
+	c.src, c.frame, c.withCRC, c.err = s, frame, withCRC, nil
+	c.doc, c.inDoc, c.uDocs, c.uBase = -1, false, 0, 0
+	c.docs = docs
+	c.multi = false
+	if s.closed {
+		return c.fail(fmt.Errorf("prx: decode after Close: %w", ErrClosed))
+	}
+	if len(frame) == 0 {
+		return c.fail(corruptf(CodecRaw, "empty frame"))
+	}
+	if s.stats != nil {
+		s.stats.Windows++
+	}
+	if frame[0] != codecMulti {
+		return nil
+	}
+	if !withCRC {
+		return c.fail(corruptf(CodecRaw, "a window of several units has no inline form"))
+	}
+	nu, p, ok := readUvarint32(frame, 1)
+	if !ok || nu < 2 || int64(nu) > int64(s.limits.MaxDocs) || int64(nu)*2 > int64(len(frame)-p) {
+		return c.fail(corruptf(CodecRaw, "multi-unit header: bad unit count"))
+	}
+	start := p
+	total := 0
+	for u := 0; u < int(nu); u++ {
+		d, q, ok1 := readUvarint32(frame, p)
+		l, q2, ok2 := readUvarint32(frame, q)
+		if !ok1 || !ok2 || d == 0 || l == 0 {
+			return c.fail(corruptf(CodecRaw, "multi-unit header: unit %d: bad entry", u))
+		}
+		total += int(d)
+		if total > s.limits.MaxDocs {
+			return c.fail(corruptf(CodecRaw, "multi-unit header: %d docs over the limit", total))
+		}
+		p = q2
+	}
+	if p+CRCSize > len(frame) {
+		return c.fail(corruptf(CodecRaw, "multi-unit header truncated"))
+	}
+	if got, want := crc32c(frame[:p]), binary.LittleEndian.Uint32(frame[p:]); got != want {
+		return c.fail(corruptf(CodecRaw, "multi-unit header crc32c %#08x, stored %#08x", got, want))
+	}
+	if total != docs {
+		return c.fail(corruptf(CodecRaw, "%d docs, the doc window has %d", total, docs))
+	}
+	if s.stats != nil {
+		s.stats.FrameBytes += int64(p + CRCSize)
+	}
+	c.multi, c.units, c.hdrPos, c.unitOff, c.nextBase = true, int(nu), start, p+CRCSize, 0
+	return nil
+}
+
+func (c *Cursor) fail(err error) error {
+	c.err = err
+	return err
+}
+
+// Err returns the first error the cursor met (Next and Pos report failure as
+// false and keep the error here).
+func (c *Cursor) Err() error { return c.err }
+
+// Seek moves to the document of window ordinal ord (ascending: at or after the
+// current one) and returns its term frequency. Only the unit holding it is parsed.
+func (c *Cursor) Seek(ord int) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	if ord < c.doc || ord >= c.docs {
+		return 0, c.fail(corruptf(c.codec, "doc ordinal %d (after %d) in a window of %d docs", ord, c.doc, c.docs))
+	}
+	if ord >= c.uBase+c.uDocs {
+		if c.multi {
+			// Skip the units before the one holding ord without reading them.
+			for c.units > 1 {
+				d, q, _ := readUvarint32(c.frame, c.hdrPos)
+				if ord < c.nextBase+int(d) {
+					break
+				}
+				l, q2, _ := readUvarint32(c.frame, q)
+				c.nextBase += int(d)
+				c.unitOff += int(l)
+				c.hdrPos = q2
+				c.units--
+			}
+		}
+		if err := c.nextUnit(); err != nil {
+			return 0, err
+		}
+		if ord >= c.uBase+c.uDocs {
+			return 0, c.fail(corruptf(c.codec, "doc ordinal %d past the window's units", ord))
+		}
+	}
+	c.doc, c.inDoc = ord, false
+	j := ord - c.uBase
+	return int(c.tf[j]) + 1, nil
+}
+
+// nextUnit parses the next unit of the window.
+func (c *Cursor) nextUnit() error {
+	s := c.src
+	var b []byte
+	want := -1
+	if !c.multi {
+		if c.uDocs > 0 {
+			return c.fail(corruptf(c.codec, "doc ordinal past the window's %d docs", c.uDocs))
+		}
+		b = c.frame
+	} else {
+		if c.hdrPos < 0 {
+			return c.fail(corruptf(c.codec, "doc ordinal past the window's units"))
+		}
+		d, q, _ := readUvarint32(c.frame, c.hdrPos)
+		l, q2, _ := readUvarint32(c.frame, q)
+		if int(l) > len(c.frame)-c.unitOff {
+			return c.fail(corruptf(CodecRaw, "unit truncated: %d bytes, %d left", l, len(c.frame)-c.unitOff))
+		}
+		b = c.frame[c.unitOff : c.unitOff+int(l)]
+		want = int(d)
+		c.uBase = c.nextBase
+		c.nextBase += int(d)
+		c.unitOff += int(l)
+		c.hdrPos = q2
+		if c.units--; c.units == 0 {
+			c.hdrPos = -1
+		}
+	}
+	// parseUnit fills the Source's tf/offs scratch: swap the cursor's in.
+	s.tf, c.tf = c.tf, s.tf
+	s.offs, c.offs = c.offs, s.offs
+	h, err := s.parseUnit(b, c.withCRC, want)
+	s.tf, c.tf = c.tf, s.tf
+	s.offs, c.offs = c.offs, s.offs
+	if err != nil {
+		return c.fail(err)
+	}
+	if c.multi && h.frameLen != len(b) {
+		return c.fail(corruptf(h.codec, "unit of %d bytes, the header says %d", h.frameLen, len(b)))
+	}
+	if !c.multi && h.docs != c.docs {
+		return c.fail(corruptf(h.codec, "%d docs, the doc window has %d", h.docs, c.docs))
+	}
+	c.codec, c.uDocs = h.codec, h.docs
+	src := h.payload
+	if h.codec == CodecZstd {
+		// Inflate into the cursor's own buffer (the Source's is shared).
+		s.buf, c.buf = c.buf, s.buf
+		src, err = s.inflate(h.payload, h.plainLen)
+		s.buf, c.buf = c.buf, s.buf
+		if err != nil {
+			return c.fail(err)
+		}
+	}
+	c.br = blockReader{src: src, packed: h.codec == CodecPFOR, total: int(c.offs[h.docs]), cur: -1}
+	if !c.br.packed {
+		if err := c.br.initRaw(); err != nil {
+			return c.fail(corruptf(h.codec, "%v", err))
+		}
+	}
+	c.fp = fpChain{doc: -1}
+	if st := s.stats; st != nil {
+		st.Frames[h.codec]++
+		st.FrameBytes += int64(h.frameLen)
+		st.TotalDocs += int64(h.docs)
+		st.TotalPositions += int64(c.offs[h.docs])
+		if h.codec != CodecPFOR {
+			st.PlainBytes += int64(len(src))
+		}
+	}
+	return nil
+}
+
+// Pos starts reading the positions of the current document and returns the first.
+func (c *Cursor) Pos() (uint32, bool) {
+	if c.err != nil || c.doc < 0 {
+		return 0, false
+	}
+	j := c.doc - c.uBase
+	o := int(c.offs[j])
+	b := o / BlockLen
+	vals, err := c.block(b)
+	if err != nil {
+		return 0, false
+	}
+	fp := &c.fp
+	i := j
+	if fp.doc >= 0 && fp.block == b && fp.doc < j {
+		i = fp.doc + 1
+	} else {
+		for i > 0 && int(c.offs[i-1])/BlockLen == b {
+			i--
+		}
+	}
+	var first int64
+	if i > 0 && i == fp.doc+1 && fp.block == b {
+		first = int64(fp.first)
+	}
+	for ; i <= j; i++ {
+		v := vals[int(c.offs[i])-b*BlockLen]
+		if i == 0 || int(c.offs[i-1])/BlockLen != b {
+			first = int64(v)
+		} else {
+			first += unzigzag(v)
+			if first < 0 || first > maxUint32 {
+				c.fail(corruptf(c.codec, "doc %d: first position out of range", c.doc))
+				return 0, false
+			}
+		}
+	}
+	fp.doc, fp.block, fp.first = j, b, uint32(first)
+	c.acc = uint64(first)
+	c.v, c.end = o+1, int(c.offs[j+1])
+	c.inDoc = true
+	if c.src.stats != nil {
+		c.src.stats.SelectedDocs++
+		c.src.stats.SelectedPositions++
+	}
+	return uint32(first), true
+}
+
+// Next returns the next position of the current document (after Pos), or false
+// at its end or on an error (see Err).
+func (c *Cursor) Next() (uint32, bool) {
+	if c.v >= c.end || !c.inDoc {
+		return 0, false
+	}
+	v := c.v
+	bb := v / BlockLen
+	var d uint32
+	if bb == c.br.cur {
+		d = c.br.vals[v-bb*BlockLen]
+	} else {
+		vals, err := c.block(bb)
+		if err != nil {
+			return 0, false
+		}
+		d = vals[v-bb*BlockLen]
+	}
+	c.v++
+	c.acc += uint64(d)
+	if c.acc > maxUint32 {
+		c.fail(corruptf(c.codec, "doc %d: positions overflow uint32", c.doc))
+		return 0, false
+	}
+	if c.src.stats != nil {
+		c.src.stats.SelectedPositions++
+	}
+	return uint32(c.acc), true
+}
+
+// AppendPositions appends all positions of the current document to dst.
+func (c *Cursor) AppendPositions(dst []uint32) ([]uint32, error) {
+	p, ok := c.Pos()
+	if !ok {
+		return dst, c.errOr()
+	}
+	dst = append(dst, p)
+	for {
+		p, ok := c.Next()
+		if !ok {
+			break
+		}
+		dst = append(dst, p)
+	}
+	return dst, c.err
+}
+
+func (c *Cursor) errOr() error {
+	if c.err != nil {
+		return c.err
+	}
+	return c.fail(corruptf(c.codec, "no current document"))
+}
+
+// block decodes block b of the current unit, counting it.
+func (c *Cursor) block(b int) ([]uint32, error) {
+	n := c.br.decoded
+	vals, err := c.br.block(b)
+	if err != nil {
+		return nil, c.fail(corruptf(c.codec, "doc %d: %v", c.doc, err))
+	}
+	if st := c.src.stats; st != nil && c.br.decoded != n {
+		st.Blocks++
+		st.DecodedPositions += int64(len(vals))
+	}
+	return vals, nil
+}
+
+
+// IsMulti reports whether frame is a window of several units (which has no
+// inline form).
+func IsMulti(frame []byte) bool { return len(frame) > 0 && frame[0] == codecMulti }
