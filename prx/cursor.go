@@ -34,10 +34,10 @@ type Cursor struct {
 	buf          []byte // inflated ZSTD payload
 	codec        Codec
 	// the current document
-	doc      int // window ordinal (-1 before the first Seek)
-	v, end   int // next value index and end of the document's values
-	acc      uint64
-	inDoc    bool
+	doc    int // window ordinal (-1 before the first Seek)
+	v, end int // next value index and end of the document's values
+	acc    uint64
+	inDoc  bool
 }
 
 // Open makes c read the window frame (CRC form when withCRC, else the inline form)
@@ -332,7 +332,6 @@ func (c *Cursor) block(b int) ([]uint32, error) {
 	}
 	return vals, nil
 }
-
 
 // IsMulti reports whether frame is a window of several units (which has no
 // inline form).

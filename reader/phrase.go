@@ -23,7 +23,7 @@ type slot struct {
 	offs  []uint32 // the phrase offsets of this slot
 	tf    int      // occurrences in the document being verified
 	pairs []uint64 // several terms: (doc<<32 | term index) of their kept docs
-	pcur  int // the pairs of the document being verified: pairs[pcur:pend]
+	pcur  int      // the pairs of the document being verified: pairs[pcur:pend]
 	pend  int
 	// streaming state (one term at one offset)
 	pos     uint32
@@ -446,6 +446,7 @@ func (x *qctx) planFrames(p *phrasePlan, slotIdx []int) error {
 	}
 	return x.fetchFrames(j0)
 }
+
 // unionTerms returns the union of the terms' kept docs.
 func (x *qctx) unionTerms(dst []uint32, terms []*termRef) []uint32 {
 	u := &x.union

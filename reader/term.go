@@ -30,7 +30,7 @@ type termRef struct {
 	wins  []winInfo // windows that held a kept doc
 	// the decode jobs of the kept docs: x.jobs[job0:job1], in doc order
 	job0, job1 int
-	kcur, jcur int // verification cursors into docs and jobs
+	kcur, jcur int        // verification cursors into docs and jobs
 	cur        prx.Cursor // reads the positions of the window of job jcur
 	open       bool       // cur is open on that window
 }
