@@ -33,7 +33,7 @@ func agentSegment(b *testing.B, policy int) *reader.Segment {
 	if err := w.Close(); err != nil {
 		b.Fatal(err)
 	}
-	s, err := reader.Open(seg)
+	s, err := reader.Open(seg, reader.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -106,7 +106,7 @@ func TestPostingsAndTerms(t *testing.T) {
 	c := corpusOf(docs)
 	for _, o := range []reader.Options{{}, {NoMmap: true, BlockCacheBytes: -1}} {
 		path := build(t, docs, options(0, "host", "text"))
-		s, err := reader.OpenWith(path, o)
+		s, err := reader.Open(path, o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -54,7 +54,7 @@ func corpusOf(docs []oracle.Doc) *oracle.Corpus {
 
 func open(t testing.TB, path string) *reader.Segment {
 	t.Helper()
-	s, err := reader.Open(path)
+	s, err := reader.Open(path, reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func open(t testing.TB, path string) *reader.Segment {
 
 // openBytes opens a segment held in memory (ReaderAt path).
 func openBytes(b []byte) (*reader.Segment, error) {
-	return reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)))
+	return reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{})
 }
 
 // rq converts an oracle query into a reader query.

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/prx"
 )
 
@@ -91,7 +91,7 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 	}
 	if q.prefix {
 		s := p.addSlot()
-		err := f.scanPrefix(x, bytesOf(terms[nExact]), q.maxExp, func(term []byte, e *index.Entry) (bool, error) {
+		err := f.scanPrefix(x, bytesOf(terms[nExact]), q.maxExp, func(term []byte, e *format.Entry) (bool, error) {
 			t, err := x.resolved(f, term, e)
 			if err != nil {
 				return false, err
@@ -498,7 +498,7 @@ func (x *qctx) loadPositions(p *phrasePlan, slotIdx []int) error {
 		j := &x.jobs[i]
 		t := j.t
 		w := &t.wins[j.w]
-		withCRC := t.e.Class != index.ClassInline
+		withCRC := t.e.Class != format.ClassInline
 		sel := t.ords[j.lo:j.hi]
 		if _, err := src.DecodeSelected(j.frame, withCRC, sel, j.win); err != nil {
 			return t.f.seg.wrap(x.prxWinName(t, w), err)
@@ -527,7 +527,7 @@ func (x *qctx) fetchFrames(j0 int) error {
 	x.order = x.order[:0]
 	for i := j0; i < len(x.jobs); i++ {
 		j := &x.jobs[i]
-		if j.t.e.Class == index.ClassInline {
+		if j.t.e.Class == format.ClassInline {
 			j.frame = j.t.e.Frame
 			continue
 		}

@@ -31,7 +31,7 @@ func TestWindowsEqualsWhatTheWriterEncoded(t *testing.T) {
 		return nil
 	}
 	p := build(t, docs, o)
-	seg, err := reader.Open(p)
+	seg, err := reader.Open(p, reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,10 @@ const MaxZstdLevel = 4
 // FieldOptions declares one field; each field is one logical index of the segment.
 type FieldOptions struct {
 	Name     string // required, unique, non-empty
-	Analyzer string // "" = "standard"; see index.NewAnalyzer
+	// Analyzer is the analyzer spec: "" = "standard"; "whitespace",
+	// "keyword", settings such as "standard;max_token_bytes=1024", or an
+	// analyzer registered with index.Register (see index.New).
+	Analyzer string
 }
 
 // Options configure a segment build. The zero value is NOT the default (its
@@ -69,7 +72,7 @@ type Options struct {
 func DefaultOptions(fields ...string) Options {
 	o := Options{MinSavingPercent: budget.PolicyBudget, BudgetPercent: budget.DefaultBudgetPercent}
 	for _, f := range fields {
-		o.Fields = append(o.Fields, FieldOptions{Name: f, Analyzer: index.AnalyzerStandard})
+		o.Fields = append(o.Fields, FieldOptions{Name: f, Analyzer: index.Standard})
 	}
 	return o
 }
@@ -91,12 +94,14 @@ func (o Options) normalize() (Options, error) {
 		if f.Name == "" {
 			return o, errs.Invalidf("writer: options: field %d has an empty name", i)
 		}
-		if f.Analyzer == "" {
-			f.Analyzer = index.AnalyzerStandard
+		sp, err := index.ParseSpec(f.Analyzer)
+		if err == nil {
+			_, err = sp.New()
 		}
-		if _, err := index.NewAnalyzer(f.Analyzer); err != nil {
-			return o, errs.Invalidf("writer: options: field %q: analyzer %q unknown", f.Name, f.Analyzer)
+		if err != nil {
+			return o, errs.Wrapf(errs.InvalidArgument, err, "writer: options: field %q", f.Name)
 		}
+		f.Analyzer = sp.String()
 	}
 	slices.SortFunc(fields, func(a, b FieldOptions) int {
 		return cmp.Compare(a.Name, b.Name)

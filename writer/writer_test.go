@@ -8,6 +8,7 @@ import (
 
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/writer"
@@ -67,14 +68,14 @@ func TestLargeDF(t *testing.T) {
 		if td.Term == "even" {
 			want = 256
 		}
-		if td.Entry.Class != index.ClassWindowed || int(td.Windows[0].Docs) != want {
+		if td.Entry.Class != format.ClassWindowed || int(td.Windows[0].Docs) != want {
 			t.Errorf("term %q: class %v, first window %d docs, want windowed with %d", td.Term, td.Entry.Class, td.Windows[0].Docs, want)
 		}
 	}
 }
 
 func TestEdgeCases(t *testing.T) {
-	long := strings.Repeat("a", index.MaxTokenBytes+45)
+	long := strings.Repeat("a", index.DefaultMaxTokenBytes+45)
 	docs := []writer.Document{
 		{},                                  // no fields at all
 		writer.Doc("text", ""),              // an empty value
@@ -191,7 +192,7 @@ func TestWindowSplit(t *testing.T) {
 		for _, w := range td.Windows {
 			wins[td.Term] = append(wins[td.Term], w.Docs)
 		}
-		if td.Term == "rare" && td.Entry.Class == index.ClassWindowed {
+		if td.Term == "rare" && td.Entry.Class == format.ClassWindowed {
 			t.Errorf("rare: windowed")
 		}
 	}

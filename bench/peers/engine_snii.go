@@ -59,7 +59,7 @@ func BuildSnii(name, docsPath, out string, minSaving, budgetPercent int) (BuildR
 
 // sniiSections splits the segment file by section, from the index metadata.
 func sniiSections(path string) (sec, st map[string]int64, err error) {
-	seg, err := reader.Open(path)
+	seg, err := reader.Open(path, reader.Options{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -123,7 +123,7 @@ type sniiEngine struct {
 
 // OpenSnii opens a segment with reader.Open for the prepared queries.
 func OpenSnii(name, path string, qs []*Query) (Engine, error) {
-	seg, err := reader.Open(path)
+	seg, err := reader.Open(path, reader.Options{})
 	if err != nil {
 		return nil, err
 	}

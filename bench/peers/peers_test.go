@@ -32,7 +32,7 @@ var tricky = []string{
 }
 
 func TestTokenizeMatchesSniiAnalyzer(t *testing.T) {
-	a, err := index.NewAnalyzer(index.AnalyzerStandard)
+	a, err := index.New(index.Standard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,7 +91,7 @@ func startBuildCapture(o *writer.Options, output, path string, all bool) (func(e
 
 // recordOutcomes adds to the capture what each index of the built segment recorded.
 func recordOutcomes(cw *capture.Writer, names []string, ords map[string]int, segment string) error {
-	seg, err := reader.Open(segment)
+	seg, err := reader.Open(segment, reader.Options{})
 	if err != nil {
 		return err
 	}

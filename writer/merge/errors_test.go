@@ -14,6 +14,7 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
@@ -27,10 +28,10 @@ func withVersion(t *testing.T, src, dst string, header, tail uint16) {
 	t.Helper()
 	b := testkit.ReadFile(t, src)
 	binary.LittleEndian.PutUint16(b[4:], header)
-	binary.LittleEndian.PutUint32(b[12:], index.Checksum(b[:12]))
-	tb := b[len(b)-index.TailSize:]
+	binary.LittleEndian.PutUint32(b[12:], format.Checksum(b[:12]))
+	tb := b[len(b)-format.TailSize:]
 	binary.LittleEndian.PutUint16(tb[20:], tail)
-	binary.LittleEndian.PutUint32(tb[28:], index.Checksum(tb[:28]))
+	binary.LittleEndian.PutUint32(tb[28:], format.Checksum(tb[:28]))
 	if err := os.WriteFile(dst, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func TestMergeBadInput(t *testing.T) {
 	a := build(t, src, "a.snii", genOptions(), docs[:300])
 	b := build(t, src, "b.snii", genOptions(), docs[300:])
 	kw := genOptions("text")
-	kw.Fields[0].Analyzer = index.AnalyzerWhitespace
+	kw.Fields[0].Analyzer = index.Whitespace
 	c := build(t, src, "c.snii", kw, genDocs(23, 100, "text"))
 	p0 := genOptions()
 	p0.MinSavingPercent = 0
@@ -57,12 +58,12 @@ func TestMergeBadInput(t *testing.T) {
 	withVersion(t, a, v2, 2, 2)
 	mixed := filepath.Join(src, "mixed.snii")
 	withVersion(t, a, mixed, 1, 2)
-	if seg, err := reader.Open(v2); err != nil {
+	if seg, err := reader.Open(v2, reader.Options{}); err != nil {
 		t.Fatalf("a version-2 segment with min reader 1 should open: %v", err)
 	} else {
 		seg.Close()
 	}
-	sa, err := reader.Open(a)
+	sa, err := reader.Open(a, reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestMergeBadInput(t *testing.T) {
 	if _, err := merge.Merge(a, paths(a, b), merge.Options{}); !errors.Is(err, errs.InvalidArgument) {
 		t.Errorf("destination is a source: %v", err)
 	}
-	if _, err := reader.Open(a); err != nil {
+	if _, err := reader.Open(a, reader.Options{}); err != nil {
 		t.Errorf("source damaged: %v", err)
 	}
 	// A destination directory that does not exist: an error, nothing left in
@@ -156,7 +157,7 @@ func openFailing(t *testing.T, path string, budget int64) (*reader.Segment, *fai
 		budget = 1 << 62
 	}
 	fr.left.Store(budget)
-	seg, err := reader.OpenReaderAt(fr, fi.Size())
+	seg, err := reader.OpenReaderAt(fr, fi.Size(), reader.Options{})
 	if err != nil {
 		return nil, fr
 	}

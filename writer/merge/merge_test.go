@@ -43,7 +43,7 @@ func TestMergeEqualsBuild(t *testing.T) {
 	// Open segments (mapped, as a caller would pass them) give the same bytes.
 	a := build(t, dir, "a.snii", o, docs[:5000])
 	b := build(t, dir, "b.snii", o, docs[5000:])
-	sa, err := reader.Open(a)
+	sa, err := reader.Open(a, reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestMergeEqualsBuild(t *testing.T) {
 // window sizes.
 func checkClasses(t *testing.T, path, field string) {
 	t.Helper()
-	seg, err := reader.Open(path)
+	seg, err := reader.Open(path, reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package index
+package format
 
 import (
 	"bytes"
@@ -131,11 +131,11 @@ func DecodeIndexMeta(b []byte) (IndexMeta, error) {
 	name := r.bytes(r.uvarint())
 	an := r.bytes(r.uvarint())
 	if !r.ok() || len(name) == 0 {
-		return IndexMeta{}, errs.Corruptf("metadata: name truncated or empty")
+		return IndexMeta{}, errs.Corruptf("name truncated or empty")
 	}
 	m.Name, m.Analyzer = string(name), string(an)
 	fail := func(format string, args ...any) (IndexMeta, error) {
-		return IndexMeta{}, errs.Corruptf("metadata of index %q: "+format, append([]any{m.Name}, args...)...)
+		return IndexMeta{}, errs.Corruptf(format, args...)
 	}
 	for _, p := range []*uint64{
 		&m.DocCount, &m.DocsWithField, &m.TermCount, &m.SumDF, &m.SumTTF,
