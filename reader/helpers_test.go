@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/snii-go/snii/internal/segtest"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/segtest"
 
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/oracle"
@@ -20,7 +22,7 @@ var bg = context.Background()
 // policy options: 0 smallest frames, 30 a fixed share, -1 the budget.
 func options(policy int, fields ...string) writer.Options {
 	o := writer.DefaultOptions(fields...)
-	o.MinSavingPercent = policy
+	o.Policy = budget.FromPercents(policy, 8)
 	return o
 }
 

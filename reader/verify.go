@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 
+	"github.com/snii-go/snii/internal/hooks"
+
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/prx"
@@ -62,16 +64,21 @@ type fieldTotals struct {
 	docs                       *roaring.Bitmap
 }
 
-// WindowFunc receives one .prx window of a term: its decoded positions (valid only
-// during the call) and the codec of the frame it is stored in.
-type WindowFunc func(term []byte, w *prx.Window, units []prx.Unit) error
+// WindowFunc receives one .prx window of a term (see hooks.WindowFunc).
+type WindowFunc = hooks.WindowFunc
 
-// Windows calls fn for every stored .prx window of the logical index field, in the
+func init() {
+	hooks.SegmentWindows = func(ctx context.Context, seg any, field string, fn hooks.WindowFunc) error {
+		return seg.(*Segment).windows(ctx, field, fn)
+	}
+}
+
+// windows calls fn for every stored .prx window of the logical index field, in the
 // order the writer emitted them (terms in byte order, windows ascending), decoding
 // the stored frames. It walks and checks the index as Verify does, so a corrupt
 // index fails with the error Verify would give; an error from fn stops the walk
-// and is returned. snii capture reads a segment's windows through it.
-func (s *Segment) Windows(ctx context.Context, field string, fn WindowFunc) error {
+// and is returned. snii capture reads a segment's windows through it (internal/hooks).
+func (s *Segment) windows(ctx context.Context, field string, fn WindowFunc) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}

@@ -215,13 +215,13 @@ func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
 // writeIndex writes one index's posting and dict regions and returns its metadata.
 func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spool, compress func(dst, src []byte) []byte) (format.IndexMeta, error) {
 	o := &w.opts
-	enc, err := prx.NewEncoder(prx.EncoderOptions{ZstdLevel: o.ZstdLevel, Limits: o.Limits, Policy: o.Policy()})
+	enc, err := prx.NewEncoder(prx.EncoderOptions{ZstdLevel: o.ZstdLevel, Limits: o.Limits, Policy: o.Policy})
 	if err != nil {
 		return format.IndexMeta{}, err
 	}
 	defer enc.Close()
 	e := &emitter{
-		name: in.field.Name, docCount: w.docs, enc: enc, onWindow: o.OnWindow, out: cw, postOff: cw.n,
+		name: in.field.Name, docCount: w.docs, enc: enc, onWindow: o.onWindow, out: cw, postOff: cw.n,
 		docSpan: docSpan, dict: dict, compress: compress,
 	}
 	if in.src != nil {
@@ -238,7 +238,7 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 		return format.IndexMeta{}, err
 	}
 	m.DictLen = cw.n - m.DictOff
-	m.Policy, m.ZstdLevel, m.Limits = o.Policy(), o.ZstdLevel, o.Limits
+	m.Policy, m.ZstdLevel, m.Limits = o.Policy, o.ZstdLevel, o.Limits
 	out := enc.Outcome()
 	m.Outcome.Windows, m.Outcome.Bytes, m.Outcome.Budget = out.Windows, out.Bytes, out.Budget
 	m.Blocks, m.FirstTerms = e.blocks, e.first

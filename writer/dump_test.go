@@ -380,16 +380,16 @@ func recount(t *testing.T, d *indexDump) prx.Outcome {
 			if !storeZstd && ev.ZstdWins {
 				out.Budget.Traded += int64(ev.Trade)
 				out.Budget.TradedCount++
-				if m.Policy.MinSavingPercent == 0 {
+				if msp(m.Policy) == 0 {
 					t.Errorf("term %q window %d: policy 0 stored fast %d bytes, smallest %d", td.Term, i, size, ev.Smallest)
 				}
-				if s := m.Policy.MinSavingPercent; s > 0 && ev.Saving >= s {
+				if s := msp(m.Policy); s > 0 && ev.Saving >= s {
 					t.Errorf("term %q window %d: share %d stored fast at saving %d", td.Term, i, s, ev.Saving)
 				}
 			}
-			if m.Policy.MinSavingPercent == budget.PolicyBudget && 100*out.Budget.Traded > int64(m.Policy.BudgetPercent)*out.Budget.SumSmallest {
+			if msp(m.Policy) == -1 && 100*out.Budget.Traded > int64(bpc(m.Policy))*out.Budget.SumSmallest {
 				t.Errorf("term %q window %d: budget bound broken: traded %d of %d smallest bytes at %d%%", td.Term, i,
-					out.Budget.Traded, out.Budget.SumSmallest, m.Policy.BudgetPercent)
+					out.Budget.Traded, out.Budget.SumSmallest, bpc(m.Policy))
 			}
 		}
 	}

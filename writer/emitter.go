@@ -37,7 +37,7 @@ type emitter struct {
 	name     string // index name, for errors
 	docCount uint64 // documents in the segment; doc ids must be below it
 	enc      *prx.Encoder
-	onWindow func(field string, w *prx.Window, f prx.Frame) error // Options.OnWindow, or nil
+	onWindow func(field string, w *prx.Window, f prx.Frame) error // the onWindow hook, or nil
 	out      *countWriter
 	postOff  uint64 // absolute offset of the posting region
 
@@ -260,7 +260,7 @@ func (e *emitter) encodeWindows(lo, hi int) error {
 }
 
 // encode encodes one window with the index's encoder (and so its budget) and
-// reports the stored frame to Options.OnWindow.
+// reports the stored frame to the onWindow hook.
 func (e *emitter) encode(w *prx.Window) (prx.Frame, error) {
 	f, err := e.enc.Encode(w)
 	if err == nil && e.onWindow != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
@@ -328,8 +329,8 @@ func TestOptionsValidation(t *testing.T) {
 		"empty name":    func(o *writer.Options) { o.Fields = append(o.Fields, writer.FieldOptions{}) },
 		"duplicate":     func(o *writer.Options) { o.Fields = append(o.Fields, writer.FieldOptions{Name: "text"}) },
 		"analyzer":      func(o *writer.Options) { o.Fields[0].Analyzer = "klingon" },
-		"policy":        func(o *writer.Options) { o.MinSavingPercent = -2 },
-		"budget":        func(o *writer.Options) { o.BudgetPercent = 101 },
+		"policy":        func(o *writer.Options) { o.Policy = budget.Policy{Kind: budget.FixedShare} },
+		"budget":        func(o *writer.Options) { o.Policy = budget.Policy{Percent: 101} },
 		"zstd level":    func(o *writer.Options) { o.ZstdLevel = 5 },
 		"memory limit":  func(o *writer.Options) { o.MemoryLimit = -1 },
 		"limits raised": func(o *writer.Options) { o.Limits.MaxDocs = prx.DefaultMaxDocs + 1 },

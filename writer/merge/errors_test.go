@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
@@ -49,7 +50,7 @@ func TestMergeBadInput(t *testing.T) {
 	kw.Fields[0].Analyzer = index.Whitespace
 	c := build(t, src, "c.snii", kw, genDocs(23, 100, "text"))
 	p0 := genOptions()
-	p0.MinSavingPercent = 0
+	p0.Policy = budget.FromPercents(0, 8)
 	d := build(t, src, "d.snii", p0, docs[:100])
 	z4 := genOptions()
 	z4.ZstdLevel = 4
@@ -80,15 +81,15 @@ func TestMergeBadInput(t *testing.T) {
 		{"format version 2", paths(a, v2), merge.Options{}, errs.Version, "format version 2"},
 		{"header and tail versions differ", paths(mixed, b), merge.Options{}, errs.Corrupt, "header says 1"},
 		{"deleted id out of range", []merge.Source{{Path: a}, {Path: b, Deleted: roaring.BitmapOf(3, 300)}}, merge.Options{}, errs.InvalidArgument, "deleted doc id 300 out of range"},
-		{"policies differ", paths(a, d), merge.Options{}, errs.InvalidArgument, "set Options.MinSavingPercent"},
+		{"policies differ", paths(a, d), merge.Options{}, errs.InvalidArgument, "set Options.Policy"},
 		{"zstd levels differ", paths(a, z), merge.Options{}, errs.InvalidArgument, "set Options.ZstdLevel"},
 		{"same file twice", paths(a, b, filepath.Join(src, ".", "a.snii")), merge.Options{}, errs.InvalidArgument, "same file"},
 		{"same segment twice", []merge.Source{{Segment: sa}, {Segment: sa}}, merge.Options{}, errs.InvalidArgument, "same segment"},
 		{"no sources", nil, merge.Options{}, errs.InvalidArgument, "no sources"},
 		{"empty source", []merge.Source{{}}, merge.Options{}, errs.InvalidArgument, "neither a segment nor a path"},
 		{"missing file", paths(a, filepath.Join(src, "nope.snii")), merge.Options{}, os.ErrNotExist, "source 1"},
-		{"bad zstd level", paths(a, b), merge.Options{ZstdLevel: merge.Int(9)}, errs.InvalidArgument, "zstd level 9"},
-		{"bad policy", paths(a, b), merge.Options{MinSavingPercent: merge.Int(-2)}, errs.InvalidArgument, "min saving percent"},
+		{"bad zstd level", paths(a, b), merge.Options{ZstdLevel: 9}, errs.InvalidArgument, "zstd level 9"},
+		{"bad policy", paths(a, b), merge.Options{Policy: budget.Policy{Kind: budget.FixedShare}}, errs.InvalidArgument, "share 0%"},
 		{"bad memory limit", paths(a, b), merge.Options{MemoryLimit: -1}, errs.InvalidArgument, "memory limit"},
 		{"bad temp dir", paths(a, b), merge.Options{TempDir: filepath.Join(src, "nope")}, errs.InvalidArgument, "temp dir"},
 	}
@@ -102,7 +103,7 @@ func TestMergeBadInput(t *testing.T) {
 	}
 	// An explicit value settles a disagreement.
 	dir := t.TempDir()
-	if _, err := merge.Merge(filepath.Join(dir, "out.snii"), paths(a, d, z), merge.Options{MinSavingPercent: merge.Int(-1), ZstdLevel: merge.Int(0)}); err != nil {
+	if _, err := merge.Merge(filepath.Join(dir, "out.snii"), paths(a, d, z), merge.Options{Policy: budget.Policy{Percent: 8}, ZstdLevel: merge.DefaultZstdLevel}); err != nil {
 		t.Errorf("explicit policy: %v", err)
 	}
 	// The destination may not be a source.

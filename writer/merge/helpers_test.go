@@ -130,7 +130,7 @@ func genOptions(fields ...string) writer.Options {
 		o.Fields = append(o.Fields, writer.FieldOptions{Name: f, Analyzer: an})
 	}
 	d := writer.DefaultOptions()
-	o.MinSavingPercent, o.BudgetPercent = d.MinSavingPercent, d.BudgetPercent
+	o.Policy = d.Policy
 	return o
 }
 

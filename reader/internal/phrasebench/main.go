@@ -20,6 +20,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/snii-go/snii/budget"
+
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/reader"
@@ -374,7 +376,7 @@ func openCost(path string, docs int) openResult {
 
 func buildSeg(path string, docs []string, policy int) buildInfo {
 	o := writer.DefaultOptions("content")
-	o.MinSavingPercent = policy
+	o.Policy = budget.FromPercents(policy, budget.DefaultBudgetPercent)
 	t0 := time.Now()
 	w, err := writer.Create(path, o)
 	fail(err)

@@ -112,16 +112,16 @@ func loadOne(t testing.TB, data []byte) *Set {
 }
 
 var testPolicies = []budget.Policy{
-	{MinSavingPercent: 0},
-	{MinSavingPercent: 1},
-	{MinSavingPercent: 30},
-	{MinSavingPercent: 60},
-	{MinSavingPercent: 100},
-	{MinSavingPercent: -1, BudgetPercent: 0},
-	{MinSavingPercent: -1, BudgetPercent: 5},
-	{MinSavingPercent: -1, BudgetPercent: 8},
-	{MinSavingPercent: -1, BudgetPercent: 12},
-	{MinSavingPercent: -1, BudgetPercent: 100},
+	budget.FromPercents(0, 8),
+	budget.FromPercents(1, 8),
+	budget.FromPercents(30, 8),
+	budget.FromPercents(60, 8),
+	budget.FromPercents(100, 8),
+	budget.FromPercents(-1, 0),
+	budget.FromPercents(-1, 5),
+	budget.FromPercents(-1, 8),
+	budget.FromPercents(-1, 12),
+	budget.FromPercents(-1, 100),
 }
 
 var testOrders = []Order{{Kind: Captured}, {Kind: Ascending}, {Kind: Descending}, {Kind: Shuffle, Seed: 1}, {Kind: Shuffle, Seed: 99}}
