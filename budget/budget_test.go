@@ -9,7 +9,7 @@ import (
 	"github.com/snii-go/snii"
 )
 
-// refBudget is a literal transcription of DESIGN.md section 6, used as an oracle for
+// refBudget is a literal transcription of the rules of docs/BUDGET.md, used as an oracle for
 // the optimised PrxZstdBudget (which never computes the full share per window).
 type refBudget struct {
 	p, n, sumSmallest, spent int64
