@@ -324,7 +324,7 @@ func (s *Segment) release() {
 }
 
 // Close releases the segment. Queries and Postings still running keep it alive
-// until they end; new queries fail with an error wrapping errs.Closed. Closing
+// until they end; new queries fail with an error wrapping snii.ErrClosed. Closing
 // twice is a no-op.
 func (s *Segment) Close() error {
 	if !s.closed.CompareAndSwap(false, true) {

@@ -21,7 +21,7 @@ import (
 // counts, ascending docs and positions, df and total term frequency); and the
 // index statistics (term, class, df and position totals, byte accounting, docs
 // with the field, frames and bytes per codec). The first problem is returned as
-// an error naming its place; it wraps errs.Corrupt.
+// an error naming its place; it wraps snii.ErrCorrupt.
 func (s *Segment) Verify(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()

@@ -310,7 +310,7 @@ func (w *Writer) Stats() Stats { return w.stats }
 // Close writes the segment and publishes it at the path given to Create
 // (temp file, fsync, rename, fsync of the directory). On error nothing is
 // left at the path and every temp file is removed. Close after Close is an
-// error wrapping errs.Closed.
+// error wrapping snii.ErrClosed.
 func (w *Writer) Close() error {
 	if err := w.usable(); err != nil {
 		return err

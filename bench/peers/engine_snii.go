@@ -6,6 +6,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/snii-go/snii/budget"
+
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -16,11 +18,12 @@ import (
 // the smallest frame; 1..100: a fixed share).
 func BuildSnii(name, docsPath, out string, minSaving, budgetPercent int) (BuildResult, error) {
 	o := writer.DefaultOptions(Field)
-	o.MinSavingPercent = minSaving
-	if budgetPercent > 0 {
-		o.BudgetPercent = budgetPercent
+	if budgetPercent <= 0 {
+		budgetPercent = budget.DefaultBudgetPercent
 	}
-	res := BuildResult{Engine: name, Options: fmt.Sprintf("snii writer.DefaultOptions(%q), standard analyzer, MinSavingPercent %d, BudgetPercent %d, memory limit default", Field, o.MinSavingPercent, o.BudgetPercent)}
+	o.Policy = budget.FromPercents(minSaving, budgetPercent)
+	msp, bp := o.Policy.Percents()
+	res := BuildResult{Engine: name, Options: fmt.Sprintf("snii writer.DefaultOptions(%q), standard analyzer, MinSavingPercent %d, BudgetPercent %d, memory limit default", Field, msp, bp)}
 	if err := os.RemoveAll(out); err != nil {
 		return res, err
 	}

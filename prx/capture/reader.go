@@ -70,7 +70,7 @@ func (r *Reader) All() bool { return r.all }
 func (r *Reader) Indexes() []IndexInfo { return r.infos }
 
 // Next returns the next window, or io.EOF after the end record. Every other error
-// names the record and wraps errs.Corrupt (or the underlying read error).
+// names the record and wraps snii.ErrCorrupt (or the underlying read error).
 func (r *Reader) Next() (Window, error) {
 	for {
 		if r.err != nil {
