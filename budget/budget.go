@@ -1,15 +1,12 @@
 package budget
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/snii-go/snii"
 )
 
 const (
-	// PolicyBudget is the MinSavingPercent value that selects the per-index budget.
-	PolicyBudget = -1
-	// PolicySmallest is the MinSavingPercent value that always stores the smallest frame.
-	PolicySmallest = 0
 	// DefaultBudgetPercent is the default allowance, in percent of the eligible
 	// windows' smallest frames.
 	DefaultBudgetPercent = 8
@@ -17,43 +14,117 @@ const (
 	WarmupWindows = 64
 	// PriorShare is the share used during warm-up.
 	PriorShare = 30
+	// NoAllowance is the Percent of a Budget policy with a zero allowance
+	// (Percent 0 means DefaultBudgetPercent).
+	NoAllowance = -1
 )
 
-// ErrInvalidPolicy is returned by Policy.Validate for out-of-range values.
-var ErrInvalidPolicy = errors.New("budget: invalid policy")
+// Kind is the kind of a codec policy.
+type Kind uint8
 
-// Policy selects how eligible windows are encoded. The zero value is NOT the
-// default; use DefaultPolicy.
+// The policy kinds.
+const (
+	// Budget: the per-index budget (the zero value, and the default).
+	Budget Kind = iota
+	// Smallest: always store the smallest frame.
+	Smallest
+	// FixedShare: store the faster frame when zstd saves less than Percent.
+	FixedShare
+)
+
+// Policy selects how the eligible .prx windows are encoded. The zero value is
+// the default: the budget with an allowance of DefaultBudgetPercent.
+//
+//	budget.Policy{}                                  // the budget, 8%
+//	budget.Policy{Kind: budget.Budget, Percent: 12}  // the budget, 12%
+//	budget.Policy{Kind: budget.Smallest}             // always the smallest frame
+//	budget.Policy{Kind: budget.FixedShare, Percent: 30}
 type Policy struct {
-	// MinSavingPercent: -1 budget (default), 0 smallest frame, 1..100 fixed share.
-	MinSavingPercent int
-	// BudgetPercent is the budget's allowance in percent of the eligible windows'
-	// smallest frames (default 8, range 0..100). Used only when MinSavingPercent is -1.
-	BudgetPercent int
+	Kind Kind
+	// Percent is the kind's parameter. Budget: the allowance in percent of the
+	// eligible windows' smallest frames, 1..100 (0 means DefaultBudgetPercent,
+	// NoAllowance a zero allowance). FixedShare: the share 1..100. Smallest: 0.
+	Percent int
 }
 
-// DefaultPolicy returns the budget policy with an 8% allowance.
-func DefaultPolicy() Policy {
-	return Policy{MinSavingPercent: PolicyBudget, BudgetPercent: DefaultBudgetPercent}
-}
-
-// Validate reports an error wrapping ErrInvalidPolicy when a field is out of range.
-func (p Policy) Validate() error {
-	if p.MinSavingPercent < -1 || p.MinSavingPercent > 100 {
-		return fmt.Errorf("%w: min saving percent %d (want -1 for the budget, 0 for the smallest frame, or a share 1..100)", ErrInvalidPolicy, p.MinSavingPercent)
+// FromPercents returns the policy (in its canonical form: the default budget
+// is the zero Policy) of the two numbers a segment records and
+// the CLI takes (--prx-zstd-min-saving, --budget-percent): minSaving -1 is the
+// budget with an allowance of budgetPercent (0..100), 0 the smallest frame,
+// 1..100 a fixed share (budgetPercent is then ignored). It does not validate.
+func FromPercents(minSaving, budgetPercent int) Policy {
+	switch {
+	case minSaving < 0:
+		switch budgetPercent {
+		case 0:
+			budgetPercent = NoAllowance
+		case DefaultBudgetPercent:
+			budgetPercent = 0 // the zero Policy
+		}
+		return Policy{Kind: Budget, Percent: budgetPercent}
+	case minSaving == 0:
+		return Policy{Kind: Smallest}
 	}
-	if p.BudgetPercent < 0 || p.BudgetPercent > 100 {
-		return fmt.Errorf("%w: budget percent %d (want 0..100)", ErrInvalidPolicy, p.BudgetPercent)
+	return Policy{Kind: FixedShare, Percent: minSaving}
+}
+
+// Percents returns the two numbers of p as FromPercents takes them (a policy
+// that is not the budget reports DefaultBudgetPercent as its budget percent).
+func (p Policy) Percents() (minSaving, budgetPercent int) {
+	switch p.Kind {
+	case Smallest:
+		return 0, DefaultBudgetPercent
+	case FixedShare:
+		return p.Percent, DefaultBudgetPercent
+	}
+	return -1, p.Allowance()
+}
+
+// Allowance returns the budget's allowance in percent (0..100): Percent with
+// 0 meaning DefaultBudgetPercent and NoAllowance meaning 0. It is 0 for the
+// other kinds.
+func (p Policy) Allowance() int {
+	if p.Kind != Budget {
+		return 0
+	}
+	switch p.Percent {
+	case 0:
+		return DefaultBudgetPercent
+	case NoAllowance:
+		return 0
+	}
+	return p.Percent
+}
+
+// Validate reports an error wrapping snii.ErrInvalidArgument when p is out of range.
+func (p Policy) Validate() error {
+	switch p.Kind {
+	case Budget:
+		if p.Percent < NoAllowance || p.Percent > 100 {
+			return fmt.Errorf("budget: budget policy: allowance %d%% (want 1..100, 0 for the default %d%%, or NoAllowance): %w",
+				p.Percent, DefaultBudgetPercent, snii.ErrInvalidArgument)
+		}
+	case Smallest:
+		if p.Percent != 0 {
+			return fmt.Errorf("budget: smallest-frame policy with percent %d (want 0): %w", p.Percent, snii.ErrInvalidArgument)
+		}
+	case FixedShare:
+		if p.Percent < 1 || p.Percent > 100 {
+			return fmt.Errorf("budget: fixed-share policy: share %d%% (want 1..100): %w", p.Percent, snii.ErrInvalidArgument)
+		}
+	default:
+		return fmt.Errorf("budget: unknown policy kind %d: %w", p.Kind, snii.ErrInvalidArgument)
 	}
 	return nil
 }
 
 // String renders the policy the way the CLI accepts it: "budget:8", "0" or "30".
 func (p Policy) String() string {
-	if p.MinSavingPercent == PolicyBudget {
-		return fmt.Sprintf("budget:%d", p.BudgetPercent)
+	ms, bp := p.Percents()
+	if ms < 0 {
+		return fmt.Sprintf("budget:%d", bp)
 	}
-	return fmt.Sprint(p.MinSavingPercent)
+	return fmt.Sprint(ms)
 }
 
 // Eval is the evaluation of one eligible window from its exact frame sizes.

@@ -5,9 +5,11 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/snii-go/snii"
 )
 
-// refBudget is a literal transcription of DESIGN.md section 6, used as an oracle for
+// refBudget is a literal transcription of the rules of docs/BUDGET.md, used as an oracle for
 // the optimised PrxZstdBudget (which never computes the full share per window).
 type refBudget struct {
 	p, n, sumSmallest, spent int64
@@ -106,23 +108,26 @@ func TestFastSize(t *testing.T) {
 }
 
 func TestPolicyValidate(t *testing.T) {
-	for _, p := range []Policy{{-2, 8}, {101, 8}, {-1, -1}, {-1, 101}} {
-		if err := p.Validate(); !errors.Is(err, ErrInvalidPolicy) {
-			t.Errorf("%+v: got %v, want ErrInvalidPolicy", p, err)
+	for _, p := range []Policy{{Budget, -2}, {Budget, 101}, {Smallest, 1}, {FixedShare, 0}, {FixedShare, 101}, {Kind(9), 0}} {
+		if err := p.Validate(); !errors.Is(err, snii.ErrInvalidArgument) {
+			t.Errorf("%+v: got %v, want ErrInvalidArgument", p, err)
 		}
-		if _, err := NewChooser(p); !errors.Is(err, ErrInvalidPolicy) {
+		if _, err := NewChooser(p); !errors.Is(err, snii.ErrInvalidArgument) {
 			t.Errorf("NewChooser(%+v): got %v", p, err)
 		}
 	}
-	for _, p := range []Policy{DefaultPolicy(), {0, 0}, {100, 0}, {30, 8}, {-1, 0}, {-1, 100}} {
+	for _, p := range []Policy{{}, FromPercents(0, 0), FromPercents(100, 0), FromPercents(30, 8), FromPercents(-1, 0), FromPercents(-1, 100)} {
 		if err := p.Validate(); err != nil {
 			t.Errorf("%+v: %v", p, err)
 		}
+		if m, b := p.Percents(); FromPercents(m, b) != p {
+			t.Errorf("%+v: Percents %d %d do not round-trip", p, m, b)
+		}
 	}
-	if got := DefaultPolicy().String(); got != "budget:8" {
+	if got := (Policy{}).String(); got != "budget:8" {
 		t.Errorf("String = %q", got)
 	}
-	if got := (Policy{MinSavingPercent: 30}).String(); got != "30" {
+	if got := (FromPercents(30, 8)).String(); got != "30" {
 		t.Errorf("String = %q", got)
 	}
 }
@@ -262,7 +267,7 @@ func TestChooserFixedShares(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	ws := genWindows(rng, 3000)
 	for _, share := range []int{0, 30, 100} {
-		c, err := NewChooser(Policy{MinSavingPercent: share})
+		c, err := NewChooser(FromPercents(share, 8))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -297,7 +302,7 @@ func TestChooserDeterministic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	ws := genWindows(rng, 2000)
 	run := func() []bool {
-		c, _ := NewChooser(DefaultPolicy())
+		c, _ := NewChooser(Policy{})
 		out := make([]bool, len(ws))
 		for i, w := range ws {
 			out[i], _ = c.Choose(w.fast, w.zstd)
@@ -308,7 +313,7 @@ func TestChooserDeterministic(t *testing.T) {
 	if !slices.Equal(a, b) {
 		t.Fatal("same input gave different decisions")
 	}
-	c, _ := NewChooser(DefaultPolicy())
+	c, _ := NewChooser(Policy{})
 	for _, w := range ws {
 		c.Choose(w.fast, w.zstd)
 	}
@@ -321,7 +326,7 @@ func TestChooserDeterministic(t *testing.T) {
 func BenchmarkChoose(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	ws := genWindows(rng, 4096)
-	c, _ := NewChooser(DefaultPolicy())
+	c, _ := NewChooser(Policy{})
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		w := ws[i&4095]

@@ -15,21 +15,21 @@ type Outcome struct {
 // not safe for concurrent use; each logical index of a build owns one.
 type Chooser struct {
 	policy      Policy
-	budget      *PrxZstdBudget // only for PolicyBudget
+	budget      *PrxZstdBudget // only for the Budget kind
 	eligible    int64
 	sumSmallest int64
 	traded      int64
 	tradedCount int64
 }
 
-// NewChooser returns a chooser for p, or an error wrapping ErrInvalidPolicy.
+// NewChooser returns a chooser for p, or an error wrapping snii.ErrInvalidArgument.
 func NewChooser(p Policy) (*Chooser, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	c := &Chooser{policy: p}
-	if p.MinSavingPercent == PolicyBudget {
-		c.budget = NewPrxZstdBudget(p.BudgetPercent)
+	if p.Kind == Budget {
+		c.budget = NewPrxZstdBudget(p.Allowance())
 	}
 	return c, nil
 }
@@ -41,13 +41,13 @@ func (c *Chooser) Choose(fast, zstd int) (storeZstd bool, e Eval) {
 	c.eligible++
 	c.sumSmallest += int64(e.Smallest)
 	var storeFast bool
-	switch m := c.policy.MinSavingPercent; {
-	case m == PolicyBudget:
+	switch c.policy.Kind {
+	case Budget:
 		storeFast = c.budget.Observe(e)
-	case m == PolicySmallest:
+	case Smallest:
 		storeFast = false
 	default:
-		storeFast = e.ZstdWins && e.Saving < m
+		storeFast = e.ZstdWins && e.Saving < c.policy.Percent
 	}
 	if storeFast {
 		c.traded += int64(e.Trade)
@@ -70,8 +70,8 @@ func (c *Chooser) Outcome() Outcome {
 	case c.budget != nil:
 		o.FinalShare = c.budget.Share()
 		o.Allowance = c.budget.Allowance()
-	case c.policy.MinSavingPercent > 0:
-		o.FinalShare = c.policy.MinSavingPercent
+	case c.policy.Kind == FixedShare:
+		o.FinalShare = c.policy.Percent
 	}
 	return o
 }

@@ -11,11 +11,12 @@
 //	trade    = fast - zstd  if zstd is the smallest, else 0
 //	saving   = floor(100 * trade / fast)   (0..99)
 //
-// Policies (Policy.MinSavingPercent, the CLI's --prx-zstd-min-saving):
+// Policies (Policy; the numbers are what a segment records and the CLI's
+// --prx-zstd-min-saving takes, see FromPercents):
 //
-//	-1      the per-index budget (PrxZstdBudget), the default
-//	 0      always the smallest frame
-//	 1..100 a fixed share: store fast when zstd is the smallest and saving < share
+//	Policy{} / {Kind: Budget, Percent: P}  -1  the per-index budget (PrxZstdBudget), the default (P = 8)
+//	{Kind: Smallest}                        0  always the smallest frame
+//	{Kind: FixedShare, Percent: share}  1..100 store fast when zstd is the smallest and saving < share
 //
 // The budget keeps, per logical index, the number n of eligible windows seen, the
 // sum of their smallest frames, the bytes already traded (spent) and a histogram of

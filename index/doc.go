@@ -1,66 +1,19 @@
-// Package index holds the codecs of what a whole snii segment shares: the file
-// layout (header, directory, tail), the per-index metadata group, term
-// dictionary blocks, doc-postings windows and their preludes, and the
-// analyzers that turn text into terms. It does no I/O: the writer and the
-// reader own files, zstd encoders and decoders, and pass them in.
+// Package index holds the analyzers that turn a field's text into terms and
+// positions, and their registry.
 //
-// All integers are little-endian, varints are unsigned LEB128, every checksum
-// is CRC32C (Castagnoli). The normative description is docs/FORMAT.md.
+// A writer.FieldOptions names its analyzer with a spec string (see Spec):
+// "standard" (the default), "whitespace", "keyword", a setting such as
+// "standard;max_token_bytes=1024", or an analyzer registered with Register. The
+// segment records the spec of every field, and the reader analyzes query text
+// with it, so a phrase is split the same way at build and at query time.
+// Opening a segment whose analyzer (name and version) is not registered in the
+// program fails with an error wrapping snii.ErrNotFound.
 //
-// # File
+// Tokens longer than the analyzer's limit (DefaultMaxTokenBytes, 255 bytes,
+// unless the spec sets max_token_bytes) are skipped but take their position,
+// so phrase adjacency across them is not invented; the build counts them
+// (writer.Stats.SkippedTokens, recorded per index and shown by `snii inspect`).
 //
-//	+------------------------------+ 0
-//	| header (16)                  |  "SNII" | u16 version | u16 min reader | u32 flags | u32 crc
-//	+------------------------------+
-//	| index 0: posting region      |  per term in byte order: prx frames, doc-postings span
-//	| index 0: dict region         |  dict blocks back to back
-//	| index 0: metadata group      |  IndexMeta (CRC in the directory)
-//	| index 1: ...                 |  indexes sorted by name
-//	+------------------------------+
-//	| directory                    |  version | doc count | n × {name, metaOff, metaLen, metaCRC}
-//	+------------------------------+
-//	| tail (32)                    |  u64 dirOff | u64 dirLen | u32 dirCRC | u16 version |
-//	+------------------------------+  u16 min reader | "SNIT" | u32 crc
-//
-// # Doc window
-//
-//	u8 enc | body | [u32 crc32c(enc..body), not in the inline form]
-//	gaps:   g0 = doc0-base, gi = doc_i-doc_{i-1}-1 (base = previous window's lastDoc+1, or 0)
-//	enc 0:  n uvarint gaps
-//	enc 1:  uvarint m | m × u32 words = intcomp.CompressUint32(doc_i - base)
-//
-// The smaller encoding wins, uvarint on ties; windows under 128 docs are
-// always uvarint (intcomp cannot be smaller there).
-//
-// # Prelude (windowed terms)
-//
-//	uvarint nWindows | uvarint entriesLen |
-//	ceil(nWindows/64) × {u32 lastDoc | u32 entryOff | u64 docOff | u64 prxOff} |
-//	nWindows × {uvarint Δlast | uvarint docs | uvarint docLen | uvarint prxLen} | u32 crc
-//
-// # Dict block
-//
-//	uvarint nEntries | uvarint nAnchors | nAnchors × u32 anchorOff | entries
-//	entry: uvarint shared | uvarint suffixLen | suffix | uvarint df | uvarint ttf | u8 class |
-//	       inline: uvarint docLen | docs | uvarint frameLen | frame
-//	       slim, windowed: uvarint offset | uvarint prxLen | uvarint docLen
-//
-// Every AnchorEvery-th entry is an anchor (shared = 0). The stored block is the
-// zstd compression of the plain block when strictly smaller.
-//
-// # Analyzers
-//
-// NewAnalyzer returns "standard" (letters and digits, lowercased), "whitespace"
-// (split on spaces, lowercased) or "keyword" (the whole value, unchanged).
-// Tokens over MaxTokenBytes are dropped but take their position. An Analyzer
-// reuses a scratch buffer, so it allocates nothing per token and is not safe
-// for concurrent use; every other value of this package is either immutable
-// after construction (Block, Prelude, Directory, IndexMeta) or documented as
-// single-goroutine (BlockBuilder, DocWindowEncoder).
-//
-// # Errors
-//
-// Every decoder checks bounds before reading and before allocating, never
-// panics, and returns errors wrapping ErrCorrupt (or ErrVersion) that name the
-// section ("dict block @off", "prelude", "metadata of index %q", ...).
+// The codecs of the segment format itself (layout, dictionary blocks, doc
+// windows, preludes) are internal to the module; docs/FORMAT.md describes them.
 package index

@@ -23,7 +23,7 @@ type EncoderOptions struct {
 	Limits Limits
 	// Policy decides between the zstd and the fast frame of eligible units. The
 	// zero value is NOT the default (it means "always the smallest frame");
-	// callers pass budget.DefaultPolicy().
+	// callers pass budget.Policy{} (the default).
 	Policy budget.Policy
 }
 

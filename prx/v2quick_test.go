@@ -17,7 +17,7 @@ func TestV2Quick(t *testing.T) {
 		}
 		w := genWindow(rng, docs, 1, tfMax, uint32(1+rng.IntN(5000)))
 		for _, pol := range []int{-2, 0, 1, 2} {
-			e, _ := NewEncoder(EncoderOptions{Policy: budget.Policy{MinSavingPercent: 0}})
+			e, _ := NewEncoder(EncoderOptions{Policy: budget.Policy{Kind: budget.Smallest}})
 			var f Frame
 			var err error
 			if pol == -2 {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
@@ -15,7 +16,7 @@ import (
 func agentSegment(b *testing.B, policy int) *reader.Segment {
 	path := testkit.CorpusPath(b, testkit.AgentLogs)
 	o := writer.DefaultOptions("content")
-	o.MinSavingPercent = policy
+	o.Policy = budget.FromPercents(policy, 8)
 	seg := filepath.Join(b.TempDir(), "agent.snii")
 	w, err := writer.Create(seg, o)
 	if err != nil {
@@ -33,7 +34,7 @@ func agentSegment(b *testing.B, policy int) *reader.Segment {
 	if err := w.Close(); err != nil {
 		b.Fatal(err)
 	}
-	s, err := reader.Open(seg)
+	s, err := reader.Open(seg, reader.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

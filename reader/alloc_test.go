@@ -39,7 +39,7 @@ func TestAllocsPerZstdWindow(t *testing.T) {
 	docs := zstdCorpus()
 	c := corpusOf(docs)
 	for _, o := range []reader.Options{{}, {NoMmap: true}} {
-		s, err := reader.OpenWith(build(t, docs, options(0, "text")), o)
+		s, err := reader.Open(build(t, docs, options(0, "text")), o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -59,7 +59,7 @@ func TestAPIErrors(t *testing.T) {
 		t.Errorf("Analyze = %q, %v", terms, err)
 	}
 	info, err := s.Info("text")
-	if err != nil || info.Name != "text" || info.Policy.MinSavingPercent != -1 || info.TermCount == 0 {
+	if err != nil || info.Name != "text" || msp(info.Policy) != -1 || info.TermCount == 0 {
 		t.Errorf("Info = %+v, %v", info, err)
 	}
 	// Empty results are empty, not nil.
@@ -106,7 +106,7 @@ func TestPostingsAndTerms(t *testing.T) {
 	c := corpusOf(docs)
 	for _, o := range []reader.Options{{}, {NoMmap: true, BlockCacheBytes: -1}} {
 		path := build(t, docs, options(0, "host", "text"))
-		s, err := reader.OpenWith(path, o)
+		s, err := reader.Open(path, o)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,7 +17,7 @@ func TestConcurrentQueries(t *testing.T) {
 	c := corpusOf(docs)
 	qs := genQueries(c, "text", 77, 12)
 	for _, o := range []reader.Options{{}, {NoMmap: true, BlockCacheBytes: 4 << 10}} {
-		s, err := reader.OpenWith(build(t, docs, options(-1, "host", "text")), o)
+		s, err := reader.Open(build(t, docs, options(-1, "host", "text")), o)
 		if err != nil {
 			t.Fatal(err)
 		}

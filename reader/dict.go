@@ -8,12 +8,12 @@ import (
 	"unsafe"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/format"
 )
 
 // cachedBlock is a decoded dictionary block kept by the segment.
 type cachedBlock struct {
-	b    index.Block
+	b    format.Block
 	size int64 // bytes it holds (its plain bytes when they are not the mapping)
 	f    *field
 	i    int
@@ -77,7 +77,7 @@ func (s *Segment) decompress(dst, src []byte) ([]byte, error) {
 	if d == nil {
 		var err error
 		d, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1),
-			zstd.WithDecoderMaxMemory(index.MaxBlockPlainLen), zstd.WithDecoderMaxWindow(index.MaxBlockPlainLen))
+			zstd.WithDecoderMaxMemory(format.MaxBlockPlainLen), zstd.WithDecoderMaxWindow(format.MaxBlockPlainLen))
 		if err != nil {
 			return nil, err
 		}
@@ -88,12 +88,12 @@ func (s *Segment) decompress(dst, src []byte) ([]byte, error) {
 }
 
 // blockName names dict block i of a field in errors.
-func (f *field) blockName(i int) string {
-	return fmt.Sprintf("dict block %d of index %q", i, f.meta.Name)
+func (f *field) blockName(i int) place {
+	return place{section: fmt.Sprintf("dict block %d", i), index: f.meta.Name, window: -1}
 }
 
 // block returns dict block i, from the cache or decoded (and cached).
-func (f *field) block(x *qctx, i int) (*index.Block, error) {
+func (f *field) block(x *qctx, i int) (*format.Block, error) {
 	if p := f.slots[i].Load(); p != nil {
 		if !p.ref.Load() {
 			p.ref.Store(true)
@@ -132,7 +132,7 @@ func (f *field) decodeBlock(x *qctx, i int) (*cachedBlock, error) {
 	if info.Flags != 0 || s.data == nil {
 		cb.size += int64(info.PlainLen)
 	}
-	cb.b, err = index.DecodeBlock(stored, info, s.decompress, nil)
+	cb.b, err = format.DecodeBlock(stored, info, s.decompress, nil)
 	if err != nil {
 		return nil, s.wrap(f.blockName(i), err)
 	}
@@ -162,7 +162,7 @@ func (f *field) findBlock(term []byte) int {
 }
 
 // lookup finds a term's dict entry. Inline parts of e alias the block.
-func (f *field) lookup(x *qctx, term []byte, e *index.Entry) (bool, error) {
+func (f *field) lookup(x *qctx, term []byte, e *format.Entry) (bool, error) {
 	bi := f.findBlock(term)
 	if bi < 0 {
 		return false, nil
@@ -180,10 +180,10 @@ func (f *field) lookup(x *qctx, term []byte, e *index.Entry) (bool, error) {
 
 // scanPrefix calls fn for each term starting with prefix, in byte order, at most
 // max terms (max <= 0: all), until fn returns false. term is valid during fn.
-func (f *field) scanPrefix(x *qctx, prefix []byte, max int, fn func(term []byte, e *index.Entry) (bool, error)) error {
+func (f *field) scanPrefix(x *qctx, prefix []byte, max int, fn func(term []byte, e *format.Entry) (bool, error)) error {
 	start := max0(f.findBlock(prefix))
 	n := 0
-	var e index.Entry
+	var e format.Entry
 	for bi := start; bi < len(f.meta.Blocks); bi++ {
 		if bi > start && !bytes.HasPrefix(f.meta.FirstTerms[bi], prefix) {
 			return nil // every later term sorts after the prefix range
@@ -195,7 +195,7 @@ func (f *field) scanPrefix(x *qctx, prefix []byte, max int, fn func(term []byte,
 		if err != nil {
 			return err
 		}
-		var it index.BlockIter
+		var it format.BlockIter
 		if bi == start {
 			if it, err = b.SeekGE(prefix); err != nil {
 				return f.seg.wrap(f.blockName(bi), err)

@@ -76,9 +76,13 @@
 //
 // # Errors
 //
-// Unknown fields are ErrNotFound (listing the fields); bad arguments
-// ErrInvalidArgument; stored bytes failing a check are errs.Corrupt naming the
-// place ("dict block 3 of index \"text\"", "prelude of term \"x\"", "prx window
-// 7 of term ...", "doc window ..."). Nothing panics on damaged input, and no
+// Errors wrap the kinds of package snii (the module root), for errors.Is:
+// unknown fields are snii.ErrNotFound (listing the fields), as is a segment
+// whose analyzer is not registered (at Open); bad arguments
+// snii.ErrInvalidArgument; use after Close snii.ErrClosed; a newer format
+// snii.ErrVersion; stored bytes failing a check snii.ErrCorrupt. Every error
+// about a segment is (or wraps) a *snii.SegmentError carrying the segment's
+// name (Options.Name for OpenReaderAt), the section, the index, the term and
+// the window ("prx window 7 of term \"user\" of index \"text\""). Nothing panics on damaged input, and no
 // allocation is sized by an unchecked on-disk length.
 package reader

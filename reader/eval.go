@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
 )
 
 // lookupEntry returns a copy of a term's dict entry, or nil when absent.
-func (x *qctx) lookupEntry(f *field, term string) (*index.Entry, error) {
+func (x *qctx) lookupEntry(f *field, term string) (*format.Entry, error) {
 	e := &x.entry
 	found, err := f.lookup(x, bytesOf(term), e)
 	if err != nil || !found {
@@ -87,7 +87,7 @@ func (x *qctx) termDocs(f *field, term []byte, filter []uint32, hasFilter bool, 
 func (x *qctx) prefixDocs(f *field, prefix []byte, maxExp int, filter []uint32, hasFilter bool, out []uint32) ([]uint32, error) {
 	u := &x.union
 	u.reset(x.s.docCount)
-	err := f.scanPrefix(x, prefix, maxExp, func(term []byte, e *index.Entry) (bool, error) {
+	err := f.scanPrefix(x, prefix, maxExp, func(term []byte, e *format.Entry) (bool, error) {
 		t, err := x.resolved(f, term, e)
 		if err != nil {
 			return false, err

@@ -42,7 +42,7 @@ func Example() {
 	}
 
 	// Open and query. Segments are immutable and safe for concurrent queries.
-	seg, err := reader.Open(path)
+	seg, err := reader.Open(path, reader.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package reader_test
 import (
 	"encoding/binary"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/format"
 )
 
 // fixCRCs recomputes the CRCs of a (mutated) segment's header, dict blocks,
@@ -12,23 +12,23 @@ import (
 // cannot parse is left as it is.
 func fixCRCs(in []byte) []byte {
 	b := append([]byte(nil), in...)
-	if len(b) < index.HeaderSize+index.TailSize {
+	if len(b) < format.HeaderSize+format.TailSize {
 		return b
 	}
-	binary.LittleEndian.PutUint32(b[12:], index.Checksum(b[:12]))
-	tail := b[len(b)-index.TailSize:]
+	binary.LittleEndian.PutUint32(b[12:], format.Checksum(b[:12]))
+	tail := b[len(b)-format.TailSize:]
 	dirOff := binary.LittleEndian.Uint64(tail)
 	dirLen := binary.LittleEndian.Uint64(tail[8:])
 	defer func() {
-		binary.LittleEndian.PutUint32(tail[28:], index.Checksum(tail[:28]))
+		binary.LittleEndian.PutUint32(tail[28:], format.Checksum(tail[:28]))
 	}()
 	if dirOff > uint64(len(b)) || dirLen > uint64(len(b))-dirOff {
 		return b
 	}
 	dirb := b[dirOff : dirOff+dirLen]
-	dir, err := index.DecodeDirectory(dirb)
+	dir, err := format.DecodeDirectory(dirb)
 	if err != nil {
-		binary.LittleEndian.PutUint32(tail[16:], index.Checksum(dirb))
+		binary.LittleEndian.PutUint32(tail[16:], format.Checksum(dirb))
 		return b
 	}
 	for i := range dir.Indexes {
@@ -37,23 +37,23 @@ func fixCRCs(in []byte) []byte {
 			continue
 		}
 		mb := b[de.MetaOff : de.MetaOff+de.MetaLen]
-		if m, err := index.DecodeIndexMeta(mb); err == nil {
+		if m, err := format.DecodeIndexMeta(mb); err == nil {
 			for k := range m.Blocks {
 				bi := &m.Blocks[k]
 				off := m.DictOff + bi.Offset
 				if off <= uint64(len(b)) && uint64(bi.StoredLen) <= uint64(len(b))-off {
-					bi.CRC = index.Checksum(b[off : off+uint64(bi.StoredLen)])
+					bi.CRC = format.Checksum(b[off : off+uint64(bi.StoredLen)])
 				}
 			}
-			if nm := index.AppendIndexMeta(nil, &m); len(nm) == len(mb) {
+			if nm := format.AppendIndexMeta(nil, &m); len(nm) == len(mb) {
 				copy(mb, nm)
 			}
 		}
-		de.MetaCRC = index.Checksum(mb)
+		de.MetaCRC = format.Checksum(mb)
 	}
-	if nd := index.AppendDirectory(nil, &dir); len(nd) == len(dirb) {
+	if nd := format.AppendDirectory(nil, &dir); len(nd) == len(dirb) {
 		copy(dirb, nd)
 	}
-	binary.LittleEndian.PutUint32(tail[16:], index.Checksum(dirb))
+	binary.LittleEndian.PutUint32(tail[16:], format.Checksum(dirb))
 	return b
 }

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"github.com/snii-go/snii/internal/segtest"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/segtest"
 
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/oracle"
@@ -20,7 +22,7 @@ var bg = context.Background()
 // policy options: 0 smallest frames, 30 a fixed share, -1 the budget.
 func options(policy int, fields ...string) writer.Options {
 	o := writer.DefaultOptions(fields...)
-	o.MinSavingPercent = policy
+	o.Policy = budget.FromPercents(policy, 8)
 	return o
 }
 
@@ -54,7 +56,7 @@ func corpusOf(docs []oracle.Doc) *oracle.Corpus {
 
 func open(t testing.TB, path string) *reader.Segment {
 	t.Helper()
-	s, err := reader.Open(path)
+	s, err := reader.Open(path, reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +66,7 @@ func open(t testing.TB, path string) *reader.Segment {
 
 // openBytes opens a segment held in memory (ReaderAt path).
 func openBytes(b []byte) (*reader.Segment, error) {
-	return reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)))
+	return reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{})
 }
 
 // rq converts an oracle query into a reader query.

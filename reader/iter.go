@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
 )
 
 // TermIter walks every term of one logical index in byte order, pull style,
@@ -23,10 +23,10 @@ type TermIter struct {
 	s    *Segment
 	f    *field
 	x    *qctx
-	bi   int          // index of the current block; -1 before the first
-	blk  *index.Block // the current block
-	it   index.BlockIter
-	e    index.Entry
+	bi   int           // index of the current block; -1 before the first
+	blk  *format.Block // the current block
+	it   format.BlockIter
+	e    format.Entry
 	term []byte // the current term (aliases the block iterator's key)
 	t    *termRef
 	p    TermPostings
@@ -87,7 +87,7 @@ func (it *TermIter) Next() bool {
 
 // block returns dict block i: the cached one, or a fresh decode kept out of
 // the cache.
-func (it *TermIter) block(i int) (*index.Block, error) {
+func (it *TermIter) block(i int) (*format.Block, error) {
 	if p := it.f.slots[i].Load(); p != nil {
 		return &p.b, nil
 	}

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -54,12 +54,12 @@ func TestTermIter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mapped, err := reader.Open(path)
+	mapped, err := reader.Open(path, reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer mapped.Close()
-	viaRA, err := reader.OpenReaderAtWith(bytes.NewReader(data), int64(len(data)), reader.Options{BlockCacheBytes: -1})
+	viaRA, err := reader.OpenReaderAt(bytes.NewReader(data), int64(len(data)), reader.Options{BlockCacheBytes: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestTermIterCorrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seg, err := reader.OpenReaderAt(bytes.NewReader(data), int64(len(data)))
+	seg, err := reader.OpenReaderAt(bytes.NewReader(data), int64(len(data)), reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestTermIterCorrupt(t *testing.T) {
 	for off := m.PostingOff; off < m.PostingOff+m.PostingLen+m.DictLen; off += 97 {
 		b := slices.Clone(data)
 		b[off] ^= 0x5a
-		seg, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)))
+		seg, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{})
 		if err != nil {
 			continue
 		}
@@ -232,13 +232,13 @@ func TestTermIterCorrupt(t *testing.T) {
 
 // TestVersion: Version reads the header and tail versions.
 func TestVersion(t *testing.T) {
-	seg, err := reader.Open(iterSegment(t))
+	seg, err := reader.Open(iterSegment(t), reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer seg.Close()
 	v, err := seg.Version()
-	if err != nil || v.Format != index.FormatVersion || v.MinReader != index.MinReaderVersion {
+	if err != nil || v.Format != format.FormatVersion || v.MinReader != format.MinReaderVersion {
 		t.Errorf("Version: %+v, %v", v, err)
 	}
 }

@@ -37,7 +37,7 @@ func TestOpenReadsOnlyMetadata(t *testing.T) {
 			t.Fatal(err)
 		}
 		cr := &countingReaderAt{r: bytes.NewReader(b)}
-		s, err := reader.OpenReaderAt(cr, int64(len(b)))
+		s, err := reader.OpenReaderAt(cr, int64(len(b)), reader.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func TestOpenReadsOnlyMetadata(t *testing.T) {
 
 func benchCorpus(b *testing.B, n int, policy int) (*reader.Segment, *oracle.Corpus) {
 	docs := oracle.Generate(61, oracle.GenOptions{Docs: n})
-	s, err := reader.Open(build(b, docs, options(policy, "host", "text")))
+	s, err := reader.Open(build(b, docs, options(policy, "host", "text")), reader.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func BenchmarkOpen(b *testing.B) {
 		b.Run(fmt.Sprintf("docs=%d/bytes=%d", n, st.Size()), func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				s, err := reader.Open(path)
+				s, err := reader.Open(path, reader.Options{})
 				if err != nil {
 					b.Fatal(err)
 				}

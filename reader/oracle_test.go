@@ -3,7 +3,7 @@ package reader_test
 import (
 	"testing"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/reader"
 )
@@ -48,8 +48,8 @@ func TestOracleGenerated(t *testing.T) {
 						cc.name, len(docs), info.TermCount, info.InlineTerms, info.SlimTerms, info.WindowedTerms, info.Outcome.Windows, hits)
 					var maxDF uint64
 					s.Terms("text", "", 0, func(_ string, df uint64) bool { maxDF = max(maxDF, df); return true })
-					if cc.name == "dense" && maxDF < index.LargeDF {
-						t.Errorf("dense corpus: largest df %d, want >= %d (1024-doc windows)", maxDF, index.LargeDF)
+					if cc.name == "dense" && maxDF < format.LargeDF {
+						t.Errorf("dense corpus: largest df %d, want >= %d (1024-doc windows)", maxDF, format.LargeDF)
 					}
 					for _, k := range []string{"term", "phrase", "repeated", "phraseprefix", "prefix"} {
 						if hits[k] < cc.n/4 {
@@ -77,7 +77,7 @@ func TestOracleReaderAt(t *testing.T) {
 	qs := genQueries(c, "text", 9, 30)
 	path := build(t, docs, options(-1, "host", "text"))
 	for _, o := range []reader.Options{{NoMmap: true}, {NoMmap: true, BlockCacheBytes: -1}, {BlockCacheBytes: 1 << 10}} {
-		s, err := reader.OpenWith(path, o)
+		s, err := reader.Open(path, o)
 		if err != nil {
 			t.Fatal(err)
 		}

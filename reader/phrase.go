@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/format"
 )
 
 // phrasePlan is the execution state of one phrase (or phrase prefix) query.
@@ -97,7 +97,7 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 	}
 	if q.prefix {
 		s := p.addSlot()
-		err := f.scanPrefix(x, bytesOf(terms[nExact]), q.maxExp, func(term []byte, e *index.Entry) (bool, error) {
+		err := f.scanPrefix(x, bytesOf(terms[nExact]), q.maxExp, func(term []byte, e *format.Entry) (bool, error) {
 			t, err := x.resolved(f, term, e)
 			if err != nil {
 				return false, err
@@ -261,7 +261,7 @@ func (x *qctx) seekTerm(t *termRef, k int) (int, error) {
 	j := &x.jobs[t.jcur]
 	if !t.open {
 		w := &t.wins[j.w]
-		withCRC := t.e.Class != index.ClassInline
+		withCRC := t.e.Class != format.ClassInline
 		if err := x.source().Open(&t.cur, j.frame, withCRC, w.docs); err != nil {
 			return 0, t.f.seg.wrap(x.prxWinName(t, w), err)
 		}
@@ -479,7 +479,7 @@ func (x *qctx) fetchFrames(j0 int) error {
 	x.order = x.order[:0]
 	for i := j0; i < len(x.jobs); i++ {
 		j := &x.jobs[i]
-		if j.t.e.Class == index.ClassInline {
+		if j.t.e.Class == format.ClassInline {
 			j.frame = j.t.e.Frame
 			continue
 		}

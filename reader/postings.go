@@ -3,8 +3,8 @@ package reader
 import (
 	"context"
 
-	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/prx"
 )
 
@@ -109,7 +109,7 @@ func (p *Postings) Advance(target uint32) bool {
 			return true
 		}
 	}
-	if p.t.e.Class != index.ClassWindowed {
+	if p.t.e.Class != format.ClassWindowed {
 		if p.i >= 0 { // the only window is exhausted
 			p.done = true
 			return false
@@ -167,7 +167,7 @@ func (p *Postings) Positions() ([]uint32, error) {
 	if !p.loaded {
 		var frame []byte
 		withCRC := true
-		if p.t.e.Class == index.ClassInline {
+		if p.t.e.Class == format.ClassInline {
 			frame, withCRC = p.t.e.Frame, false
 		} else {
 			b, err := p.x.read(p.w.prxOff, p.w.prxLen)
@@ -221,7 +221,7 @@ func (s *Segment) Terms(name, prefix string, maxExpansions int, fn func(term str
 	defer s.release()
 	x := s.getCtx(context.Background(), false)
 	defer s.putCtx(x)
-	return f.scanPrefix(x, bytesOf(prefix), maxExpansions, func(term []byte, e *index.Entry) (bool, error) {
+	return f.scanPrefix(x, bytesOf(prefix), maxExpansions, func(term []byte, e *format.Entry) (bool, error) {
 		return fn(string(term), e.DF), nil
 	})
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/prx"
 )
 
@@ -53,7 +53,7 @@ type qctx struct {
 	sl       []int    // their slots
 	rows     []int32  // where the survivors of a verification stage are in each slot
 	union    docSet   // unions of many doc lists (prefix expansions)
-	entry    index.Entry
+	entry    format.Entry
 }
 
 // Buffers larger than these are dropped when a query context is pooled.

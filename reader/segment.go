@@ -10,8 +10,10 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/prx"
 )
 
@@ -30,7 +32,13 @@ type Options struct {
 	// decodes its block).
 	BlockCacheBytes int
 	// NoMmap makes Open read the file with pread (ReadAt) instead of mapping it.
+	// OpenReaderAt never maps.
 	NoMmap bool
+	// Name names the segment in errors (snii.SegmentError.Segment) and in
+	// Verify's messages. "" means the path given to Open, or "reader" for
+	// OpenReaderAt: give segments read from object storage or memory a name
+	// ("s3://bucket/key") so that their errors say which one failed.
+	Name string
 }
 
 // Segment is an open, immutable segment. It is safe for any number of
@@ -65,7 +73,7 @@ type Segment struct {
 type field struct {
 	seg  *Segment
 	idx  int
-	meta index.IndexMeta
+	meta format.IndexMeta
 	// the metadata group's place in the file (for Verify's coverage check)
 	metaOff, metaLen uint64
 	// blocks[i] caches the decoded dict block i (see blockCache).
@@ -73,11 +81,14 @@ type field struct {
 }
 
 // Open opens the segment file at path, memory-mapping it on unix (pread
-// elsewhere). It reads only the header, tail, directory and metadata groups.
-func Open(path string) (*Segment, error) { return OpenWith(path, Options{}) }
-
-// OpenWith is Open with options.
-func OpenWith(path string, o Options) (*Segment, error) {
+// elsewhere, or with Options.NoMmap). It reads only the header, tail,
+// directory and metadata groups. The zero Options are the defaults.
+//
+// A damaged file gives an error wrapping snii.ErrCorrupt (a
+// *snii.SegmentError naming the section), a newer format snii.ErrVersion,
+// and a field whose analyzer is not registered (see index.Register)
+// snii.ErrNotFound.
+func Open(path string, o Options) (*Segment, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -88,12 +99,16 @@ func OpenWith(path string, o Options) (*Segment, error) {
 		return nil, err
 	}
 	size := st.Size()
-	s := &Segment{name: path, size: size}
+	name := o.Name
+	if name == "" {
+		name = path
+	}
+	s := &Segment{name: name, size: size}
 	if canMmap && !o.NoMmap {
 		data, unmap, err := mapFile(f, size)
 		if err != nil {
 			f.Close()
-			return nil, fmt.Errorf("segment %s: mmap: %w", path, err)
+			return nil, s.at(place{section: "mmap", window: -1}, err)
 		}
 		f.Close() // the mapping stays valid after the file is closed
 		s.data, s.unmap = data, unmap
@@ -108,17 +123,18 @@ func OpenWith(path string, o Options) (*Segment, error) {
 }
 
 // OpenReaderAt opens a segment of size bytes read through r (which must stay
-// valid until Close; Close does not close it).
-func OpenReaderAt(r io.ReaderAt, size int64) (*Segment, error) {
-	return OpenReaderAtWith(r, size, Options{})
-}
-
-// OpenReaderAtWith is OpenReaderAt with options (NoMmap is implied).
-func OpenReaderAtWith(r io.ReaderAt, size int64, o Options) (*Segment, error) {
-	if r == nil || size < 0 {
-		return nil, errs.Invalidf("reader: OpenReaderAt needs a reader and a size >= 0")
+// valid until Close; Close does not close it), for example an object in
+// object storage behind a ranged-read io.ReaderAt. Options.Name names it in
+// errors ("reader" when empty). Otherwise it is Open.
+func OpenReaderAt(r io.ReaderAt, size int64, o Options) (*Segment, error) {
+	name := o.Name
+	if name == "" {
+		name = "reader"
 	}
-	s := &Segment{name: "reader", ra: r, size: size}
+	if r == nil || size < 0 {
+		return nil, errs.Invalidf("reader: OpenReaderAt(%s) needs a reader and a size >= 0", name)
+	}
+	s := &Segment{name: name, ra: r, size: size}
 	if err := s.init(o); err != nil {
 		return nil, err
 	}
@@ -138,41 +154,41 @@ func (s *Segment) init(o Options) error {
 	}
 	s.blocks = newBlockCache(cacheBytes)
 
-	if s.size < index.HeaderSize+index.TailSize {
-		return s.corrupt("file", "%d bytes, shorter than a header and a tail", s.size)
+	if s.size < format.HeaderSize+format.TailSize {
+		return s.corrupt(sec("file"), "%d bytes, shorter than a header and a tail", s.size)
 	}
 	var buf []byte
-	hdr, err := s.readAt(0, index.HeaderSize, &buf)
+	hdr, err := s.readAt(0, format.HeaderSize, &buf)
 	if err != nil {
-		return s.wrap("header", err)
+		return s.wrap(sec("header"), err)
 	}
-	if err := index.ParseHeader(hdr); err != nil {
-		return s.wrap("header", err)
+	if err := format.ParseHeader(hdr); err != nil {
+		return s.wrap(sec("header"), err)
 	}
-	tb, err := s.readAt(uint64(s.size)-index.TailSize, index.TailSize, &buf)
+	tb, err := s.readAt(uint64(s.size)-format.TailSize, format.TailSize, &buf)
 	if err != nil {
-		return s.wrap("tail", err)
+		return s.wrap(sec("tail"), err)
 	}
-	tail, err := index.ParseTail(tb)
+	tail, err := format.ParseTail(tb)
 	if err != nil {
-		return s.wrap("tail", err)
+		return s.wrap(sec("tail"), err)
 	}
 	if err := tail.CheckFileSize(uint64(s.size)); err != nil {
-		return s.wrap("tail", err)
+		return s.wrap(sec("tail"), err)
 	}
 	db, err := s.readAt(tail.DirOff, tail.DirLen, &buf)
 	if err != nil {
-		return s.wrap("directory", err)
+		return s.wrap(sec("directory"), err)
 	}
-	if got := index.Checksum(db); got != tail.DirCRC {
-		return s.corrupt("directory", "crc %08x, tail says %08x", got, tail.DirCRC)
+	if got := format.Checksum(db); got != tail.DirCRC {
+		return s.corrupt(sec("directory"), "crc %08x, tail says %08x", got, tail.DirCRC)
 	}
-	dir, err := index.DecodeDirectory(db)
+	dir, err := format.DecodeDirectory(db)
 	if err != nil {
-		return s.wrap("directory", err)
+		return s.wrap(sec("directory"), err)
 	}
 	if dir.DocCount > 1<<32-1 {
-		return s.corrupt("directory", "%d documents (doc ids are uint32)", dir.DocCount)
+		return s.corrupt(sec("directory"), "%d documents (doc ids are uint32)", dir.DocCount)
 	}
 	s.docCount = uint32(dir.DocCount)
 	s.dirOff = tail.DirOff
@@ -180,18 +196,18 @@ func (s *Segment) init(o Options) error {
 	s.names = make([]string, len(dir.Indexes))
 	end := tail.DirOff // metadata groups and sections lie before the directory
 	for i, de := range dir.Indexes {
-		sec := fmt.Sprintf("metadata of index %q", de.Name)
-		if de.MetaOff < index.HeaderSize || de.MetaOff > end || de.MetaLen > end-de.MetaOff {
-			return s.corrupt(sec, "[%d, +%d) outside [%d, %d)", de.MetaOff, de.MetaLen, index.HeaderSize, end)
+		sec := place{section: "metadata", index: de.Name, window: -1}
+		if de.MetaOff < format.HeaderSize || de.MetaOff > end || de.MetaLen > end-de.MetaOff {
+			return s.corrupt(sec, "[%d, +%d) outside [%d, %d)", de.MetaOff, de.MetaLen, format.HeaderSize, end)
 		}
 		mb, err := s.readAt(de.MetaOff, de.MetaLen, &buf)
 		if err != nil {
 			return s.wrap(sec, err)
 		}
-		if got := index.Checksum(mb); got != de.MetaCRC {
+		if got := format.Checksum(mb); got != de.MetaCRC {
 			return s.corrupt(sec, "crc %08x, directory says %08x", got, de.MetaCRC)
 		}
-		m, err := index.DecodeIndexMeta(mb)
+		m, err := format.DecodeIndexMeta(mb)
 		if err != nil {
 			return s.wrap(sec, err)
 		}
@@ -200,9 +216,12 @@ func (s *Segment) init(o Options) error {
 			return s.corrupt(sec, "names index %q", m.Name)
 		case m.DocCount != dir.DocCount:
 			return s.corrupt(sec, "%d documents, directory says %d", m.DocCount, dir.DocCount)
-		case m.PostingOff < index.HeaderSize || m.DictOff+m.DictLen > de.MetaOff:
+		case m.PostingOff < format.HeaderSize || m.DictOff+m.DictLen > de.MetaOff:
 			return s.corrupt(sec, "sections [%d, %d) overlap the header or the metadata at %d",
 				m.PostingOff, m.DictOff+m.DictLen, de.MetaOff)
+		}
+		if _, err := index.New(m.Analyzer); err != nil {
+			return s.wrap(sec.in("analyzer"), err)
 		}
 		s.fields[i] = &field{seg: s, idx: i, meta: m, metaOff: de.MetaOff, metaLen: de.MetaLen,
 			slots: make([]atomic.Pointer[cachedBlock], len(m.Blocks))}
@@ -211,18 +230,37 @@ func (s *Segment) init(o Options) error {
 	return nil
 }
 
-// corrupt returns an ErrCorrupt error naming the segment and the section.
-func (s *Segment) corrupt(section, format string, args ...any) error {
-	return fmt.Errorf("segment %s: %s: %s: %w", s.name, section, fmt.Sprintf(format, args...), errs.Corrupt)
+// place is where in the segment an error happened: the fields of a
+// snii.SegmentError but the segment's name.
+type place struct {
+	section, index, term string
+	window               int // -1: none
 }
 
-// wrap prefixes err with the segment and section names.
-func (s *Segment) wrap(section string, err error) error {
-	if strings.HasPrefix(err.Error(), section+": ") { // the index decoders name their section
-		return fmt.Errorf("segment %s: %w", s.name, err)
-	}
-	return fmt.Errorf("segment %s: %s: %w", s.name, section, err)
+// sec returns the place of a whole section ("header", "directory", ...).
+func sec(section string) place { return place{section: section, window: -1} }
+
+// in returns p with its section set (a term's "prelude").
+func (p place) in(section string) place { p.section = section; return p }
+
+// String renders p the way a snii.SegmentError does (without the segment).
+func (p place) String() string {
+	e := snii.SegmentError{Section: p.section, Index: p.index, Term: p.term, Window: p.window}
+	return strings.TrimPrefix(e.Error(), "segment : ")
 }
+
+// at returns a *snii.SegmentError placing err in s.
+func (s *Segment) at(p place, err error) error {
+	return &snii.SegmentError{Segment: s.name, Section: p.section, Index: p.index, Term: p.term, Window: p.window, Err: err}
+}
+
+// corrupt returns an ErrCorrupt error placed in s (a *snii.SegmentError).
+func (s *Segment) corrupt(p place, format string, args ...any) error {
+	return s.at(p, errs.Corruptf(format, args...))
+}
+
+// wrap places err in s (a *snii.SegmentError wrapping err).
+func (s *Segment) wrap(p place, err error) error { return s.at(p, err) }
 
 // readAt returns the n bytes at off: a sub-slice of the mapping, or bytes read
 // into *buf (grown as needed) through the ReaderAt. Reads outside the file are
@@ -254,7 +292,7 @@ func (s *Segment) acquire() error {
 	for {
 		r := s.refs.Load()
 		if r <= 0 || s.closed.Load() {
-			return fmt.Errorf("segment %s: %w", s.name, errs.Closed)
+			return s.at(place{window: -1}, errs.Closed)
 		}
 		if s.refs.CompareAndSwap(r, r+1) {
 			return nil
@@ -286,7 +324,7 @@ func (s *Segment) release() {
 }
 
 // Close releases the segment. Queries and Postings still running keep it alive
-// until they end; new queries fail with an error wrapping errs.Closed. Closing
+// until they end; new queries fail with an error wrapping snii.ErrClosed. Closing
 // twice is a no-op.
 func (s *Segment) Close() error {
 	if !s.closed.CompareAndSwap(false, true) {
@@ -307,13 +345,13 @@ func (s *Segment) Fields() []string { return append([]string(nil), s.names...) }
 // Info returns the metadata of a logical index (stats, sections, policy and
 // outcome, block directory). The returned value shares nothing mutable with the
 // segment except the byte slices of FirstTerms, which must not be modified.
-func (s *Segment) Info(name string) (index.IndexMeta, error) {
+func (s *Segment) Info(name string) (format.IndexMeta, error) {
 	f, err := s.field(name)
 	if err != nil {
-		return index.IndexMeta{}, err
+		return format.IndexMeta{}, err
 	}
 	m := f.meta
-	m.Blocks = append([]index.BlockInfo(nil), m.Blocks...)
+	m.Blocks = append([]format.BlockInfo(nil), m.Blocks...)
 	m.FirstTerms = append([][]byte(nil), m.FirstTerms...)
 	return m, nil
 }
@@ -325,12 +363,12 @@ func (s *Segment) Analyze(name, text string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := index.NewAnalyzer(f.meta.Analyzer)
+	a, err := index.New(f.meta.Analyzer)
 	if err != nil {
-		return nil, fmt.Errorf("segment %s: index %q: %w", s.name, name, err)
+		return nil, s.at(place{index: name, window: -1}, err)
 	}
 	var out []string
-	a.Analyze(text, func(term []byte, _ uint32) { out = append(out, string(term)) })
+	_, _ = a.Analyze(text, func(term []byte, _ uint32) { out = append(out, string(term)) })
 	return out, nil
 }
 
@@ -348,7 +386,7 @@ func (s *Segment) field(name string) (*field, error) {
 	if lo < len(s.fields) && s.names[lo] == name {
 		return s.fields[lo], nil
 	}
-	return nil, errs.NotFoundf("segment %s: no field %q (fields: %s)", s.name, name, strings.Join(s.names, ", "))
+	return nil, s.at(place{window: -1}, errs.NotFoundf("no field %q (fields: %s)", name, strings.Join(s.names, ", ")))
 }
 
 // uvarintAt decodes a uvarint at b[off:] (ok=false when truncated).

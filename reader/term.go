@@ -1,11 +1,10 @@
 package reader
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/prx"
 )
 
@@ -15,10 +14,10 @@ import (
 type termRef struct {
 	f        *field
 	key      []byte // the term (owned copy)
-	e        index.Entry
+	e        format.Entry
 	start    uint64 // absolute offset of the posting data (slim, windowed)
 	docStart uint64 // absolute offset of the first doc window (slim, windowed)
-	pre      index.Prelude
+	pre      format.Prelude
 	preBuf   []byte // the prelude's bytes when read through a ReaderAt
 	nWin     int
 
@@ -46,8 +45,8 @@ type winInfo struct {
 
 func (t *termRef) reset() {
 	t.f = nil
-	t.e = index.Entry{}
-	t.pre = index.Prelude{}
+	t.e = format.Entry{}
+	t.pre = format.Prelude{}
 	t.docs, t.where, t.ords = t.docs[:0], t.where[:0], t.ords[:0]
 	if cap(t.docs) > maxPooledDocs {
 		t.docs, t.where, t.ords = nil, nil, nil
@@ -59,8 +58,8 @@ func (t *termRef) reset() {
 	t.job0, t.job1 = 0, 0
 }
 
-func (t *termRef) name() string {
-	return fmt.Sprintf("term %q of index %q", t.key, t.f.meta.Name)
+func (t *termRef) name() place {
+	return place{index: t.f.meta.Name, term: string(t.key), window: -1}
 }
 
 // newTerm returns a pooled termRef for this query.
@@ -75,7 +74,7 @@ func (x *qctx) newTerm() *termRef {
 
 // resolve looks a term up; nil (and no error) when absent.
 func (x *qctx) resolve(f *field, term []byte) (*termRef, error) {
-	var e index.Entry
+	var e format.Entry
 	found, err := f.lookup(x, term, &e)
 	if err != nil || !found {
 		return nil, err
@@ -85,7 +84,7 @@ func (x *qctx) resolve(f *field, term []byte) (*termRef, error) {
 
 // resolved builds a termRef from a dict entry (reading the prelude of a
 // windowed term).
-func (x *qctx) resolved(f *field, term []byte, e *index.Entry) (*termRef, error) {
+func (x *qctx) resolved(f *field, term []byte, e *format.Entry) (*termRef, error) {
 	t := x.newTerm()
 	t.f = f
 	t.key = append(t.key[:0], term...)
@@ -96,10 +95,10 @@ func (x *qctx) resolved(f *field, term []byte, e *index.Entry) (*termRef, error)
 		return nil, s.corrupt(t.name(), "df %d in a segment of %d documents", e.DF, s.docCount)
 	}
 	switch e.Class {
-	case index.ClassInline:
+	case format.ClassInline:
 		t.nWin = 1
 		return t, nil
-	case index.ClassSlim, index.ClassWindowed:
+	case format.ClassSlim, format.ClassWindowed:
 	default:
 		return nil, s.corrupt(t.name(), "unknown class %d", e.Class)
 	}
@@ -108,41 +107,41 @@ func (x *qctx) resolved(f *field, term []byte, e *index.Entry) (*termRef, error)
 	}
 	t.start = m.PostingOff + e.Offset
 	t.docStart = t.start + e.PrxLen
-	if e.Class == index.ClassSlim {
+	if e.Class == format.ClassSlim {
 		t.nWin = 1
 		return t, nil
 	}
 	// Windowed: read exactly the prelude at the start of the doc-postings span.
 	head, err := x.readInto(t.docStart, min(e.DocLen, 20), &t.preBuf)
 	if err != nil {
-		return nil, s.wrap("prelude of "+t.name(), err)
+		return nil, s.wrap(t.name().in("prelude"), err)
 	}
 	nw, p, ok1 := uvarintAt(head, 0)
 	el, p, ok2 := uvarintAt(head, p)
 	if !ok1 || !ok2 || nw == 0 || nw > e.DocLen || el > e.DocLen {
-		return nil, s.corrupt("prelude of "+t.name(), "bad header (%d windows, %d entry bytes)", nw, el)
+		return nil, s.corrupt(t.name().in("prelude"), "bad header (%d windows, %d entry bytes)", nw, el)
 	}
-	size := uint64(p) + 24*((nw+index.SuperBlockWindows-1)/index.SuperBlockWindows) + el + 4
+	size := uint64(p) + 24*((nw+format.SuperBlockWindows-1)/format.SuperBlockWindows) + el + 4
 	if size > e.DocLen {
-		return nil, s.corrupt("prelude of "+t.name(), "%d bytes in a doc span of %d", size, e.DocLen)
+		return nil, s.corrupt(t.name().in("prelude"), "%d bytes in a doc span of %d", size, e.DocLen)
 	}
 	pb, err := x.readInto(t.docStart, size, &t.preBuf)
 	if err != nil {
-		return nil, s.wrap("prelude of "+t.name(), err)
+		return nil, s.wrap(t.name().in("prelude"), err)
 	}
-	pre, n, err := index.ParsePrelude(pb)
+	pre, n, err := format.ParsePrelude(pb)
 	if err != nil {
-		return nil, s.wrap("prelude of "+t.name(), err)
+		return nil, s.wrap(t.name().in("prelude"), err)
 	}
 	switch {
 	case uint64(n) != size:
-		return nil, s.corrupt("prelude of "+t.name(), "%d bytes, header says %d", n, size)
+		return nil, s.corrupt(t.name().in("prelude"), "%d bytes, header says %d", n, size)
 	case pre.DocCount() != e.DF:
-		return nil, s.corrupt("prelude of "+t.name(), "%d docs, dict entry says df %d", pre.DocCount(), e.DF)
+		return nil, s.corrupt(t.name().in("prelude"), "%d docs, dict entry says df %d", pre.DocCount(), e.DF)
 	case pre.PrxBytes() != e.PrxLen:
-		return nil, s.corrupt("prelude of "+t.name(), "%d prx bytes, dict entry says %d", pre.PrxBytes(), e.PrxLen)
+		return nil, s.corrupt(t.name().in("prelude"), "%d prx bytes, dict entry says %d", pre.PrxBytes(), e.PrxLen)
 	case size+pre.DocBytes() != e.DocLen:
-		return nil, s.corrupt("prelude of "+t.name(), "%d+%d doc bytes, dict entry says %d", size, pre.DocBytes(), e.DocLen)
+		return nil, s.corrupt(t.name().in("prelude"), "%d+%d doc bytes, dict entry says %d", size, pre.DocBytes(), e.DocLen)
 	}
 	t.pre = pre
 	t.nWin = pre.Len()
@@ -153,7 +152,7 @@ func (x *qctx) resolved(f *field, term []byte, e *index.Entry) (*termRef, error)
 // single returns the only window of an inline or slim term.
 func (t *termRef) single() winInfo {
 	w := winInfo{last: math.MaxUint32, docs: int(t.e.DF)}
-	if t.e.Class == index.ClassSlim {
+	if t.e.Class == format.ClassSlim {
 		w.docOff, w.docLen = t.docStart, t.e.DocLen
 		w.prxOff, w.prxLen = t.start, t.e.PrxLen
 	}
@@ -163,14 +162,14 @@ func (t *termRef) single() winInfo {
 // winIter walks the windows of a term from some window on.
 type winIter struct {
 	t    *termRef
-	cur  index.WindowCursor
+	cur  format.WindowCursor
 	i    int
 	done bool
 }
 
 func (t *termRef) windows(from int) winIter {
 	it := winIter{t: t, i: from}
-	if t.e.Class == index.ClassWindowed {
+	if t.e.Class == format.ClassWindowed {
 		it.cur = t.pre.Cursor(from)
 	} else {
 		it.done = from > 0
@@ -180,7 +179,7 @@ func (t *termRef) windows(from int) winIter {
 
 func (it *winIter) next() (winInfo, bool) {
 	t := it.t
-	if t.e.Class != index.ClassWindowed {
+	if t.e.Class != format.ClassWindowed {
 		if it.done {
 			return winInfo{}, false
 		}
@@ -203,12 +202,12 @@ func (it *winIter) next() (winInfo, bool) {
 
 // find returns the first window that may hold doc (nWin when none).
 func (t *termRef) find(doc uint32) (int, error) {
-	if t.e.Class != index.ClassWindowed {
+	if t.e.Class != format.ClassWindowed {
 		return 0, nil
 	}
 	i, err := t.pre.Find(doc)
 	if err != nil {
-		return 0, t.f.seg.wrap("prelude of "+t.name(), err)
+		return 0, t.f.seg.wrap(t.name().in("prelude"), err)
 	}
 	return i, nil
 }
@@ -218,7 +217,7 @@ func (x *qctx) decodeDocs(t *termRef, w *winInfo, dst []uint32) ([]uint32, error
 	s := t.f.seg
 	var src []byte
 	withCRC := true
-	if t.e.Class == index.ClassInline {
+	if t.e.Class == format.ClassInline {
 		src, withCRC = t.e.Docs, false
 	} else {
 		var err error
@@ -231,13 +230,13 @@ func (x *qctx) decodeDocs(t *termRef, w *winInfo, dst []uint32) ([]uint32, error
 	if need := w.docs + len(src)/4 + 16; cap(dst) < need && uint64(w.docs) <= 32*uint64(len(src)) {
 		dst = make([]uint32, 0, need)
 	}
-	docs, err := index.DecodeDocWindow(src, w.docs, w.base, withCRC, dst)
+	docs, err := format.DecodeDocWindow(src, w.docs, w.base, withCRC, dst)
 	if err != nil {
 		return docs, s.wrap(x.docWinName(t, w), err)
 	}
 	x.count.docWindows++
 	lastDoc := docs[len(docs)-1]
-	if t.e.Class == index.ClassWindowed && lastDoc != w.last {
+	if t.e.Class == format.ClassWindowed && lastDoc != w.last {
 		return docs, s.corrupt(x.docWinName(t, w), "last doc %d, prelude says %d", lastDoc, w.last)
 	}
 	if lastDoc >= s.docCount {
@@ -246,12 +245,12 @@ func (x *qctx) decodeDocs(t *termRef, w *winInfo, dst []uint32) ([]uint32, error
 	return docs, nil
 }
 
-func (x *qctx) docWinName(t *termRef, w *winInfo) string {
-	return fmt.Sprintf("doc window %d of %s", w.idx, t.name())
+func (x *qctx) docWinName(t *termRef, w *winInfo) place {
+	return place{section: "doc window", index: t.f.meta.Name, term: string(t.key), window: w.idx}
 }
 
-func (x *qctx) prxWinName(t *termRef, w *winInfo) string {
-	return fmt.Sprintf("prx window %d of %s", w.idx, t.name())
+func (x *qctx) prxWinName(t *termRef, w *winInfo) place {
+	return place{section: "prx window", index: t.f.meta.Name, term: string(t.key), window: w.idx}
 }
 
 // collect fills t.docs/where/ords with the term's docs that are in cands (all

@@ -3,10 +3,11 @@ package reader
 import (
 	"bytes"
 	"context"
-	"fmt"
+
+	"github.com/snii-go/snii/internal/hooks"
 
 	"github.com/RoaringBitmap/roaring/v2"
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/prx"
 )
 
@@ -20,7 +21,7 @@ import (
 // counts, ascending docs and positions, df and total term frequency); and the
 // index statistics (term, class, df and position totals, byte accounting, docs
 // with the field, frames and bytes per codec). The first problem is returned as
-// an error naming its place; it wraps errs.Corrupt.
+// an error naming its place; it wraps snii.ErrCorrupt.
 func (s *Segment) Verify(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
@@ -32,14 +33,14 @@ func (s *Segment) Verify(ctx context.Context) error {
 	x := s.getCtx(ctx, false)
 	defer s.putCtx(x)
 
-	next := uint64(index.HeaderSize)
+	next := uint64(format.HeaderSize)
 	for _, f := range s.fields {
 		m := &f.meta
 		if m.PostingOff != next {
-			return s.corrupt(fmt.Sprintf("index %q", m.Name), "posting region starts at %d, the previous section ends at %d", m.PostingOff, next)
+			return s.corrupt(place{index: m.Name, window: -1}, "posting region starts at %d, the previous section ends at %d", m.PostingOff, next)
 		}
 		if m.DictOff+m.DictLen != f.metaOff {
-			return s.corrupt(fmt.Sprintf("index %q", m.Name), "dict region ends at %d, metadata starts at %d", m.DictOff+m.DictLen, f.metaOff)
+			return s.corrupt(place{index: m.Name, window: -1}, "dict region ends at %d, metadata starts at %d", m.DictOff+m.DictLen, f.metaOff)
 		}
 		next = f.metaOff + f.metaLen
 		if err := f.verify(x, nil); err != nil {
@@ -47,7 +48,7 @@ func (s *Segment) Verify(ctx context.Context) error {
 		}
 	}
 	if next != s.dirOff {
-		return s.corrupt("directory", "starts at %d, the last metadata group ends at %d", s.dirOff, next)
+		return s.corrupt(sec("directory"), "starts at %d, the last metadata group ends at %d", s.dirOff, next)
 	}
 	return nil
 }
@@ -63,16 +64,21 @@ type fieldTotals struct {
 	docs                       *roaring.Bitmap
 }
 
-// WindowFunc receives one .prx window of a term: its decoded positions (valid only
-// during the call) and the codec of the frame it is stored in.
-type WindowFunc func(term []byte, w *prx.Window, units []prx.Unit) error
+// WindowFunc receives one .prx window of a term (see hooks.WindowFunc).
+type WindowFunc = hooks.WindowFunc
 
-// Windows calls fn for every stored .prx window of the logical index field, in the
+func init() {
+	hooks.SegmentWindows = func(ctx context.Context, seg any, field string, fn hooks.WindowFunc) error {
+		return seg.(*Segment).windows(ctx, field, fn)
+	}
+}
+
+// windows calls fn for every stored .prx window of the logical index field, in the
 // order the writer emitted them (terms in byte order, windows ascending), decoding
 // the stored frames. It walks and checks the index as Verify does, so a corrupt
 // index fails with the error Verify would give; an error from fn stops the walk
-// and is returned. snii capture reads a segment's windows through it.
-func (s *Segment) Windows(ctx context.Context, field string, fn WindowFunc) error {
+// and is returned. snii capture reads a segment's windows through it (internal/hooks).
+func (s *Segment) windows(ctx context.Context, field string, fn WindowFunc) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -96,7 +102,7 @@ func (f *field) verify(x *qctx, visit WindowFunc) error {
 	m := &f.meta
 	tot := fieldTotals{docs: roaring.New()}
 	var prev []byte
-	var e index.Entry
+	var e format.Entry
 	for bi := range m.Blocks {
 		if err := x.ctx.Err(); err != nil {
 			return err
@@ -134,7 +140,7 @@ func (f *field) verify(x *qctx, visit WindowFunc) error {
 			return s.corrupt(f.blockName(bi), "%d entries, directory says %d", n, m.Blocks[bi].Entries)
 		}
 	}
-	name := fmt.Sprintf("metadata of index %q", m.Name)
+	name := place{section: "metadata", index: m.Name, window: -1}
 	type check struct {
 		what      string
 		got, want uint64
@@ -143,9 +149,9 @@ func (f *field) verify(x *qctx, visit WindowFunc) error {
 		{"term count", tot.terms, m.TermCount},
 		{"sum of df", tot.sumDF, m.SumDF},
 		{"sum of ttf", tot.sumTTF, m.SumTTF},
-		{"inline terms", tot.classes[index.ClassInline], m.InlineTerms},
-		{"slim terms", tot.classes[index.ClassSlim], m.SlimTerms},
-		{"windowed terms", tot.classes[index.ClassWindowed], m.WindowedTerms},
+		{"inline terms", tot.classes[format.ClassInline], m.InlineTerms},
+		{"slim terms", tot.classes[format.ClassSlim], m.SlimTerms},
+		{"windowed terms", tot.classes[format.ClassWindowed], m.WindowedTerms},
 		{"doc bytes", tot.docBytes, m.DocBytes},
 		{"prelude bytes", tot.preludeBytes, m.PreludeBytes},
 		{"prx bytes", tot.prxBytes, m.PrxBytes},
@@ -168,7 +174,7 @@ func (f *field) verify(x *qctx, visit WindowFunc) error {
 
 // verifyTerm checks one term: class rules, locator, prelude, every doc window
 // and every frame.
-func (f *field) verifyTerm(x *qctx, term []byte, e *index.Entry, tot *fieldTotals, visit WindowFunc) error {
+func (f *field) verifyTerm(x *qctx, term []byte, e *format.Entry, tot *fieldTotals, visit WindowFunc) error {
 	s := f.seg
 	x.nterms = 0 // termRefs are reused term after term
 	t, err := x.resolved(f, term, e)
@@ -182,10 +188,10 @@ func (f *field) verifyTerm(x *qctx, term []byte, e *index.Entry, tot *fieldTotal
 		tot.classes[e.Class]++
 	}
 	switch e.Class {
-	case index.ClassInline:
+	case format.ClassInline:
 		tot.docBytes += uint64(len(e.Docs))
 		tot.inlineFrameBytes += uint64(len(e.Frame))
-		if e.DF >= index.SlimMaxDF {
+		if e.DF >= format.SlimMaxDF {
 			return s.corrupt(t.name(), "inline with df %d", e.DF)
 		}
 	default:
@@ -195,15 +201,15 @@ func (f *field) verifyTerm(x *qctx, term []byte, e *index.Entry, tot *fieldTotal
 		tot.nextOff = e.Offset + e.PrxLen + e.DocLen
 		tot.docBytes += e.DocLen
 		tot.prxBytes += e.PrxLen
-		if e.Class == index.ClassWindowed {
+		if e.Class == format.ClassWindowed {
 			tot.preludeBytes += uint64(t.pre.Size())
 		}
 	}
-	size := index.WindowDocs
-	if e.DF >= index.LargeDF {
-		size = index.WindowDocsLarge
+	size := format.WindowDocs
+	if e.DF >= format.LargeDF {
+		size = format.WindowDocsLarge
 	}
-	if e.Class == index.ClassWindowed && e.DF < index.SlimMaxDF && t.nWin < 2 {
+	if e.Class == format.ClassWindowed && e.DF < format.SlimMaxDF && t.nWin < 2 {
 		return s.corrupt(t.name(), "windowed with df %d in one window", e.DF)
 	}
 
@@ -219,7 +225,7 @@ func (f *field) verifyTerm(x *qctx, term []byte, e *index.Entry, tot *fieldTotal
 		if err := x.ctx.Err(); err != nil {
 			return err
 		}
-		if e.Class == index.ClassWindowed {
+		if e.Class == format.ClassWindowed {
 			if w.docs > size {
 				return s.corrupt(x.docWinName(t, &w), "%d docs, windows of this term hold at most %d", w.docs, size)
 			}
@@ -241,12 +247,12 @@ func (f *field) verifyTerm(x *qctx, term []byte, e *index.Entry, tot *fieldTotal
 		tot.docs.AddMany(d)
 		var frame []byte
 		withCRC := true
-		if e.Class == index.ClassInline {
+		if e.Class == format.ClassInline {
 			frame, withCRC = e.Frame, false
 		} else if frame, err = x.readInto(w.prxOff, w.prxLen, &x.blockBuf); err != nil {
 			return s.wrap(x.prxWinName(t, &w), err)
 		}
-		if e.Class == index.ClassSlim && !prx.IsMulti(frame) && e.DocLen >= 4 && e.PrxLen >= 4 && e.DocLen-4+e.PrxLen-4 <= index.InlineMax {
+		if e.Class == format.ClassSlim && !prx.IsMulti(frame) && e.DocLen >= 4 && e.PrxLen >= 4 && e.DocLen-4+e.PrxLen-4 <= format.InlineMax {
 			return s.corrupt(t.name(), "slim but its postings (%d+%d bytes without CRCs) fit inline", e.DocLen-4, e.PrxLen-4)
 		}
 		n, err := x.source().Decode(frame, withCRC, &x.win)
@@ -292,7 +298,7 @@ func (f *field) verifyTerm(x *qctx, term []byte, e *index.Entry, tot *fieldTotal
 	if ttf != e.TTF {
 		return s.corrupt(t.name(), "windows hold %d positions, ttf %d", ttf, e.TTF)
 	}
-	if e.Class == index.ClassWindowed && prevEnd != t.start+e.PrxLen {
+	if e.Class == format.ClassWindowed && prevEnd != t.start+e.PrxLen {
 		return s.corrupt(t.name(), "frames end at %d, prx length says %d", prevEnd, t.start+e.PrxLen)
 	}
 	return nil

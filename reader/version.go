@@ -3,7 +3,7 @@ package reader
 import (
 	"encoding/binary"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/format"
 )
 
 // Version describes the format versions a segment records: the version of
@@ -22,22 +22,22 @@ func (s *Segment) Version() (Version, error) {
 	}
 	defer s.release()
 	var buf []byte
-	h, err := s.readAt(0, index.HeaderSize, &buf)
+	h, err := s.readAt(0, format.HeaderSize, &buf)
 	if err != nil {
-		return Version{}, s.wrap("header", err)
+		return Version{}, s.wrap(sec("header"), err)
 	}
 	hv := Version{Format: binary.LittleEndian.Uint16(h[4:]), MinReader: binary.LittleEndian.Uint16(h[6:])}
 	var tbuf []byte
-	tb, err := s.readAt(uint64(s.size)-index.TailSize, index.TailSize, &tbuf)
+	tb, err := s.readAt(uint64(s.size)-format.TailSize, format.TailSize, &tbuf)
 	if err != nil {
-		return Version{}, s.wrap("tail", err)
+		return Version{}, s.wrap(sec("tail"), err)
 	}
-	t, err := index.ParseTail(tb)
+	t, err := format.ParseTail(tb)
 	if err != nil {
-		return Version{}, s.wrap("tail", err)
+		return Version{}, s.wrap(sec("tail"), err)
 	}
 	if t.Version != hv.Format || t.MinReader != hv.MinReader {
-		return Version{}, s.corrupt("tail", "format version %d (min reader %d), header says %d (min reader %d)",
+		return Version{}, s.corrupt(sec("tail"), "format version %d (min reader %d), header says %d (min reader %d)",
 			t.Version, t.MinReader, hv.Format, hv.MinReader)
 	}
 	return hv, nil

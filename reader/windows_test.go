@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/snii-go/snii/internal/hooks"
+
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/prx"
@@ -24,14 +26,14 @@ func TestWindowsEqualsWhatTheWriterEncoded(t *testing.T) {
 	docs := oracle.Generate(77, oracle.GenOptions{Docs: 2500})
 	o := writer.DefaultOptions("text", "host")
 	encoded := map[string][]seenWindow{}
-	o.OnWindow = func(field string, w *prx.Window, f prx.Frame) error {
+	hooks.WriterOnWindow(&o, func(field string, w *prx.Window, f prx.Frame) error {
 		for _, u := range f.Units {
 			encoded[field] = append(encoded[field], seenWindow{string(prx.AppendPlain(nil, w.Slice(u.Lo, u.Hi, &prx.Window{}))), u.Codec})
 		}
 		return nil
-	}
+	})
 	p := build(t, docs, o)
-	seg, err := reader.Open(p)
+	seg, err := reader.Open(p, reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +42,7 @@ func TestWindowsEqualsWhatTheWriterEncoded(t *testing.T) {
 		var got []seenWindow
 		var last []byte
 		var codecs [prx.NumCodecs]int64
-		err := seg.Windows(bg, field, func(term []byte, w *prx.Window, units []prx.Unit) error {
+		err := hooks.SegmentWindows(bg, seg, field, func(term []byte, w *prx.Window, units []prx.Unit) error {
 			if bytes.Compare(term, last) < 0 {
 				t.Fatalf("term %q after %q", term, last)
 			}
@@ -63,10 +65,10 @@ func TestWindowsEqualsWhatTheWriterEncoded(t *testing.T) {
 		}
 	}
 	stop := errors.New("stop")
-	if err := seg.Windows(bg, "text", func([]byte, *prx.Window, []prx.Unit) error { return stop }); !errors.Is(err, stop) {
+	if err := hooks.SegmentWindows(bg, seg, "text", func([]byte, *prx.Window, []prx.Unit) error { return stop }); !errors.Is(err, stop) {
 		t.Fatalf("the callback's error must stop the walk: %v", err)
 	}
-	if err := seg.Windows(bg, "nope", func([]byte, *prx.Window, []prx.Unit) error { return nil }); !errors.Is(err, errs.NotFound) {
+	if err := hooks.SegmentWindows(bg, seg, "nope", func([]byte, *prx.Window, []prx.Unit) error { return nil }); !errors.Is(err, errs.NotFound) {
 		t.Fatalf("unknown field: %v", err)
 	}
 }

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/prx"
 )
 
@@ -154,7 +154,7 @@ func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
 	o := &w.opts
 	bw := bufio.NewWriterSize(w.out, outBufferSize)
 	cw := &countWriter{w: bw}
-	if _, err := cw.Write(index.AppendHeader(nil)); err != nil {
+	if _, err := cw.Write(format.AppendHeader(nil)); err != nil {
 		return 0, err
 	}
 	zenc, err := zstd.NewWriter(nil,
@@ -175,7 +175,7 @@ func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
 		return &spool{limit: limit, create: func() (*tempFile, error) { return w.createTemp(spoolPrefix) }}
 	}
 	dict, docSpan := newSpool(dictMemory), newSpool(docSpanMemory)
-	dir := index.Directory{DocCount: w.docs}
+	dir := format.Directory{DocCount: w.docs}
 	var meta []byte
 	for i := range ins {
 		in := &ins[i]
@@ -185,11 +185,11 @@ func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
 		}
 		terms += m.TermCount
 		metaOff := cw.n
-		meta = index.AppendIndexMeta(meta[:0], &m)
+		meta = format.AppendIndexMeta(meta[:0], &m)
 		if _, err := cw.Write(meta); err != nil {
 			return 0, err
 		}
-		dir.Indexes = append(dir.Indexes, index.DirEntry{Name: in.field.Name, MetaOff: metaOff, MetaLen: uint64(len(meta)), MetaCRC: index.Checksum(meta)})
+		dir.Indexes = append(dir.Indexes, format.DirEntry{Name: in.field.Name, MetaOff: metaOff, MetaLen: uint64(len(meta)), MetaCRC: format.Checksum(meta)})
 		if err := dict.reset(); err != nil {
 			return 0, err
 		}
@@ -198,11 +198,11 @@ func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
 		}
 	}
 	dirOff := cw.n
-	db := index.AppendDirectory(nil, &dir)
+	db := format.AppendDirectory(nil, &dir)
 	if _, err := cw.Write(db); err != nil {
 		return 0, err
 	}
-	tail := index.AppendTail(nil, index.Tail{DirOff: dirOff, DirLen: uint64(len(db)), DirCRC: index.Checksum(db)})
+	tail := format.AppendTail(nil, format.Tail{DirOff: dirOff, DirLen: uint64(len(db)), DirCRC: format.Checksum(db)})
 	if _, err := cw.Write(tail); err != nil {
 		return 0, err
 	}
@@ -213,20 +213,20 @@ func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
 }
 
 // writeIndex writes one index's posting and dict regions and returns its metadata.
-func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spool, compress func(dst, src []byte) []byte) (index.IndexMeta, error) {
+func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spool, compress func(dst, src []byte) []byte) (format.IndexMeta, error) {
 	o := &w.opts
-	enc, err := prx.NewEncoder(prx.EncoderOptions{ZstdLevel: o.ZstdLevel, Limits: o.Limits, Policy: o.Policy()})
+	enc, err := prx.NewEncoder(prx.EncoderOptions{ZstdLevel: o.ZstdLevel, Limits: o.Limits, Policy: o.Policy})
 	if err != nil {
-		return index.IndexMeta{}, err
+		return format.IndexMeta{}, err
 	}
 	defer enc.Close()
 	e := &emitter{
-		name: in.field.Name, docCount: w.docs, enc: enc, onWindow: o.OnWindow, out: cw, postOff: cw.n,
+		name: in.field.Name, docCount: w.docs, enc: enc, onWindow: o.onWindow, out: cw, postOff: cw.n,
 		docSpan: docSpan, dict: dict, compress: compress,
 	}
 	if in.src != nil {
 		if err := e.run(in.src); err != nil {
-			return index.IndexMeta{}, err
+			return format.IndexMeta{}, err
 		}
 	}
 	m := e.meta
@@ -235,10 +235,10 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 	m.PostingOff, m.PostingLen = e.postOff, cw.n-e.postOff
 	m.DictOff = cw.n
 	if err := dict.copyTo(cw); err != nil {
-		return index.IndexMeta{}, err
+		return format.IndexMeta{}, err
 	}
 	m.DictLen = cw.n - m.DictOff
-	m.Policy, m.ZstdLevel, m.Limits = o.Policy(), o.ZstdLevel, o.Limits
+	m.Policy, m.ZstdLevel, m.Limits = o.Policy, o.ZstdLevel, o.Limits
 	out := enc.Outcome()
 	m.Outcome.Windows, m.Outcome.Bytes, m.Outcome.Budget = out.Windows, out.Bytes, out.Budget
 	m.Blocks, m.FirstTerms = e.blocks, e.first

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/writer"
 )
@@ -188,7 +189,7 @@ func BenchmarkSizes(b *testing.B) {
 			}{{"p0", 0}, {"budget8", -1}} {
 				b.Run(pol.name, func(b *testing.B) {
 					o := writer.DefaultOptions(c.field)
-					o.MinSavingPercent = pol.msp
+					o.Policy = budget.FromPercents(pol.msp, 8)
 					dir := b.TempDir()
 					var path string
 					for i := 0; i < b.N; i++ {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/prx"
 )
 
@@ -34,15 +34,15 @@ type frameRec struct {
 
 type termDump struct {
 	Term     string
-	Entry    index.Entry
+	Entry    format.Entry
 	Postings []posting
 	Frames   []frameRec
-	Windows  []index.WindowInfo // windowed terms only
+	Windows  []format.WindowInfo // windowed terms only
 	units    []frameRec
 }
 
 type indexDump struct {
-	Meta  index.IndexMeta
+	Meta  format.IndexMeta
 	Terms []termDump
 }
 
@@ -86,13 +86,13 @@ func dumpFile(t *testing.T, path string) *segDump {
 }
 
 func dumpSegment(b []byte) (*segDump, error) {
-	if len(b) < index.HeaderSize+index.TailSize {
+	if len(b) < format.HeaderSize+format.TailSize {
 		return nil, fmt.Errorf("file of %d bytes", len(b))
 	}
-	if err := index.ParseHeader(b[:index.HeaderSize]); err != nil {
+	if err := format.ParseHeader(b[:format.HeaderSize]); err != nil {
 		return nil, err
 	}
-	tail, err := index.ParseTail(b[len(b)-index.TailSize:])
+	tail, err := format.ParseTail(b[len(b)-format.TailSize:])
 	if err != nil {
 		return nil, err
 	}
@@ -100,21 +100,21 @@ func dumpSegment(b []byte) (*segDump, error) {
 		return nil, err
 	}
 	db := b[tail.DirOff : tail.DirOff+tail.DirLen]
-	if index.Checksum(db) != tail.DirCRC {
+	if format.Checksum(db) != tail.DirCRC {
 		return nil, fmt.Errorf("directory crc")
 	}
-	dir, err := index.DecodeDirectory(db)
+	dir, err := format.DecodeDirectory(db)
 	if err != nil {
 		return nil, err
 	}
 	seg := &segDump{Size: len(b), DocCount: dir.DocCount}
-	next := uint64(index.HeaderSize)
+	next := uint64(format.HeaderSize)
 	for _, de := range dir.Indexes {
 		mb := b[de.MetaOff : de.MetaOff+de.MetaLen]
-		if index.Checksum(mb) != de.MetaCRC {
+		if format.Checksum(mb) != de.MetaCRC {
 			return nil, fmt.Errorf("index %q: metadata crc", de.Name)
 		}
-		m, err := index.DecodeIndexMeta(mb)
+		m, err := format.DecodeIndexMeta(mb)
 		if err != nil {
 			return nil, err
 		}
@@ -138,7 +138,7 @@ func dumpSegment(b []byte) (*segDump, error) {
 	return seg, nil
 }
 
-func dumpIndex(b []byte, m *index.IndexMeta) (*indexDump, error) {
+func dumpIndex(b []byte, m *format.IndexMeta) (*indexDump, error) {
 	zdec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
 	if err != nil {
 		return nil, err
@@ -158,7 +158,7 @@ func dumpIndex(b []byte, m *index.IndexMeta) (*indexDump, error) {
 		prev                             []byte
 	)
 	for bi, info := range m.Blocks {
-		blk, err := index.DecodeBlock(dict[info.Offset:info.Offset+uint64(info.StoredLen)], info, decompress, nil)
+		blk, err := format.DecodeBlock(dict[info.Offset:info.Offset+uint64(info.StoredLen)], info, decompress, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -167,7 +167,7 @@ func dumpIndex(b []byte, m *index.IndexMeta) (*indexDump, error) {
 		}
 		it := blk.Iter()
 		for i := 0; ; i++ {
-			var e index.Entry
+			var e format.Entry
 			term, ok, err := it.Next(&e)
 			if err != nil {
 				return nil, err
@@ -191,8 +191,8 @@ func dumpIndex(b []byte, m *index.IndexMeta) (*indexDump, error) {
 			sumDF += e.DF
 			sumTTF += e.TTF
 			switch e.Class {
-			case index.ClassInline:
-				docs, err := index.DecodeDocWindow(e.Docs, int(e.DF), 0, false, nil)
+			case format.ClassInline:
+				docs, err := format.DecodeDocWindow(e.Docs, int(e.DF), 0, false, nil)
 				if err != nil {
 					return nil, fmt.Errorf("term %q: %w", term, err)
 				}
@@ -206,7 +206,7 @@ func dumpIndex(b []byte, m *index.IndexMeta) (*indexDump, error) {
 				if err := td.addWindow(docs, &fr); err != nil {
 					return nil, err
 				}
-			case index.ClassSlim:
+			case format.ClassSlim:
 				if e.Offset != offset {
 					return nil, fmt.Errorf("term %q at %d, want %d (posting region not contiguous)", term, e.Offset, offset)
 				}
@@ -215,7 +215,7 @@ func dumpIndex(b []byte, m *index.IndexMeta) (*indexDump, error) {
 				if err != nil {
 					return nil, fmt.Errorf("term %q: %w", term, err)
 				}
-				docs, err := index.DecodeDocWindow(p[e.PrxLen:], int(e.DF), 0, true, nil)
+				docs, err := format.DecodeDocWindow(p[e.PrxLen:], int(e.DF), 0, true, nil)
 				if err != nil {
 					return nil, fmt.Errorf("term %q: %w", term, err)
 				}
@@ -226,13 +226,13 @@ func dumpIndex(b []byte, m *index.IndexMeta) (*indexDump, error) {
 				offset += e.PrxLen + e.DocLen
 				prxBytes += e.PrxLen
 				docBytes += e.DocLen
-			case index.ClassWindowed:
+			case format.ClassWindowed:
 				if e.Offset != offset {
 					return nil, fmt.Errorf("term %q at %d, want %d (posting region not contiguous)", term, e.Offset, offset)
 				}
 				frames := post[e.Offset : e.Offset+e.PrxLen]
 				span := post[e.Offset+e.PrxLen : e.Offset+e.PrxLen+e.DocLen]
-				pre, n, err := index.ParsePrelude(span)
+				pre, n, err := format.ParsePrelude(span)
 				if err != nil {
 					return nil, fmt.Errorf("term %q: %w", term, err)
 				}
@@ -251,7 +251,7 @@ func dumpIndex(b []byte, m *index.IndexMeta) (*indexDump, error) {
 					}
 					docOff += wi.DocLen
 					prxOff += wi.PrxLen
-					docs, err := index.DecodeDocWindow(span[uint64(n)+wi.DocOff:uint64(n)+wi.DocOff+wi.DocLen], int(wi.Docs), wi.Base, true, nil)
+					docs, err := format.DecodeDocWindow(span[uint64(n)+wi.DocOff:uint64(n)+wi.DocOff+wi.DocLen], int(wi.Docs), wi.Base, true, nil)
 					if err != nil {
 						return nil, fmt.Errorf("term %q window %d: %w", term, w, err)
 					}
@@ -399,16 +399,16 @@ func recount(t *testing.T, d *indexDump) prx.Outcome {
 			if !storeZstd && ev.ZstdWins {
 				out.Budget.Traded += int64(ev.Trade)
 				out.Budget.TradedCount++
-				if m.Policy.MinSavingPercent == 0 {
+				if msp(m.Policy) == 0 {
 					t.Errorf("term %q window %d: policy 0 stored fast %d bytes, smallest %d", td.Term, i, size, ev.Smallest)
 				}
-				if s := m.Policy.MinSavingPercent; s > 0 && ev.Saving >= s {
+				if s := msp(m.Policy); s > 0 && ev.Saving >= s {
 					t.Errorf("term %q window %d: share %d stored fast at saving %d", td.Term, i, s, ev.Saving)
 				}
 			}
-			if m.Policy.MinSavingPercent == budget.PolicyBudget && 100*out.Budget.Traded > int64(m.Policy.BudgetPercent)*out.Budget.SumSmallest {
+			if msp(m.Policy) == -1 && 100*out.Budget.Traded > int64(bpc(m.Policy))*out.Budget.SumSmallest {
 				t.Errorf("term %q window %d: budget bound broken: traded %d of %d smallest bytes at %d%%", td.Term, i,
-					out.Budget.Traded, out.Budget.SumSmallest, m.Policy.BudgetPercent)
+					out.Budget.Traded, out.Budget.SumSmallest, bpc(m.Policy))
 			}
 		}
 	}

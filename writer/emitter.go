@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/prx"
 )
 
@@ -19,12 +19,12 @@ import (
 // ascending.
 //
 // Per term (df known up front):
-//   - df < index.SlimMaxDF: all postings form one window. If the prx frame
-//     and the doc window (both without CRC) fit index.InlineMax bytes, the
+//   - df < format.SlimMaxDF: all postings form one window. If the prx frame
+//     and the doc window (both without CRC) fit format.InlineMax bytes, the
 //     term is inline; otherwise slim: frame (with CRC), then doc window
 //     (with CRC) in the posting region.
-//   - df >= index.SlimMaxDF: windowed, windows of index.WindowDocs docs
-//     (index.WindowDocsLarge once df >= index.LargeDF).
+//   - df >= format.SlimMaxDF: windowed, windows of format.WindowDocs docs
+//     (format.WindowDocsLarge once df >= format.LargeDF).
 //   - A window prx refuses with ErrNeedsSplit is halved at a doc boundary
 //     (first half ceil(n/2) docs) and each half encoded in turn, recursively;
 //     a single-window term that had to be split becomes windowed.
@@ -37,29 +37,29 @@ type emitter struct {
 	name     string // index name, for errors
 	docCount uint64 // documents in the segment; doc ids must be below it
 	enc      *prx.Encoder
-	onWindow func(field string, w *prx.Window, f prx.Frame) error // Options.OnWindow, or nil
+	onWindow func(field string, w *prx.Window, f prx.Frame) error // the onWindow hook, or nil
 	out      *countWriter
 	postOff  uint64 // absolute offset of the posting region
 
-	dwe     index.DocWindowEncoder
+	dwe     format.DocWindowEncoder
 	win     prx.Window // the current window (all docs read for it)
 	docs    []uint32   // doc ids of win
 	sub     prx.Window // a split part of win
 	docBuf  []byte
-	refs    []index.WindowRef
+	refs    []format.WindowRef
 	docSpan *spool
 	winBase uint32 // base of the next doc window of a windowed term
 	prxLen  uint64 // prx bytes of the current term
 	lastDoc int64  // last doc read for the current term (-1 before the first)
 	term    []byte
 
-	bb       index.BlockBuilder
+	bb       format.BlockBuilder
 	dict     *spool
 	compress func(dst, src []byte) []byte
-	blocks   []index.BlockInfo
+	blocks   []format.BlockInfo
 	first    [][]byte
 
-	meta index.IndexMeta // stats and section bytes, filled as terms go
+	meta format.IndexMeta // stats and section bytes, filled as terms go
 }
 
 // countWriter counts the bytes written through it.
@@ -144,11 +144,11 @@ func (e *emitter) endOfTerm(src PostingSource) error {
 }
 
 func (e *emitter) emitTerm(src PostingSource, df uint64) error {
-	ent := index.Entry{DF: df}
+	ent := format.Entry{DF: df}
 	ttf0 := e.meta.SumTTF
 	e.refs, e.winBase, e.prxLen, e.lastDoc = e.refs[:0], 0, 0, -1
 	start := e.out.n - e.postOff
-	if df < index.SlimMaxDF {
+	if df < format.SlimMaxDF {
 		if err := e.readDocs(src, df); err != nil {
 			return err
 		}
@@ -176,9 +176,9 @@ func (e *emitter) emitTerm(src PostingSource, df uint64) error {
 			return e.encodeErr(err, 0)
 		}
 	} else {
-		size := uint64(index.WindowDocs)
-		if df >= index.LargeDF {
-			size = index.WindowDocsLarge
+		size := uint64(format.WindowDocs)
+		if df >= format.LargeDF {
+			size = format.WindowDocsLarge
 		}
 		for left := df; left > 0; {
 			n := min(left, size)
@@ -204,11 +204,11 @@ func (e *emitter) emitTerm(src PostingSource, df uint64) error {
 }
 
 // single stores a term whose postings are one window: inline or slim.
-func (e *emitter) single(f prx.Frame, ent *index.Entry, start uint64) error {
+func (e *emitter) single(f prx.Frame, ent *format.Entry, start uint64) error {
 	e.docBuf = e.dwe.Append(e.docBuf[:0], e.docs, 0, false)
 	inl := f.Inline()
-	if inl != nil && len(e.docBuf)+len(inl) <= index.InlineMax {
-		ent.Class = index.ClassInline
+	if inl != nil && len(e.docBuf)+len(inl) <= format.InlineMax {
+		ent.Class = format.ClassInline
 		ent.Docs, ent.Frame = e.docBuf, inl
 		e.meta.InlineTerms++
 		e.meta.DocBytes += uint64(len(e.docBuf))
@@ -222,7 +222,7 @@ func (e *emitter) single(f prx.Frame, ent *index.Entry, start uint64) error {
 	if _, err := e.out.Write(e.docBuf); err != nil {
 		return err
 	}
-	ent.Class = index.ClassSlim
+	ent.Class = format.ClassSlim
 	ent.Offset, ent.PrxLen, ent.DocLen = start, uint64(len(f.Bytes)), uint64(len(e.docBuf))
 	e.meta.SlimTerms++
 	e.meta.PrxBytes += ent.PrxLen
@@ -253,14 +253,14 @@ func (e *emitter) encodeWindows(lo, hi int) error {
 		return err
 	}
 	last := e.docs[hi-1]
-	e.refs = append(e.refs, index.WindowRef{LastDoc: last, Docs: uint32(hi - lo), DocLen: uint32(len(e.docBuf)), PrxLen: uint32(len(f.Bytes))})
+	e.refs = append(e.refs, format.WindowRef{LastDoc: last, Docs: uint32(hi - lo), DocLen: uint32(len(e.docBuf)), PrxLen: uint32(len(f.Bytes))})
 	e.winBase = last + 1
 	e.prxLen += uint64(len(f.Bytes))
 	return nil
 }
 
 // encode encodes one window with the index's encoder (and so its budget) and
-// reports the stored frame to Options.OnWindow.
+// reports the stored frame to the onWindow hook.
 func (e *emitter) encode(w *prx.Window) (prx.Frame, error) {
 	f, err := e.enc.Encode(w)
 	if err == nil && e.onWindow != nil {
@@ -287,8 +287,8 @@ func (e *emitter) view(lo, hi int) *prx.Window {
 }
 
 // finishWindowed writes the prelude and the doc windows of a windowed term.
-func (e *emitter) finishWindowed(ent *index.Entry, start uint64) error {
-	e.docBuf = index.AppendPrelude(e.docBuf[:0], e.refs)
+func (e *emitter) finishWindowed(ent *format.Entry, start uint64) error {
+	e.docBuf = format.AppendPrelude(e.docBuf[:0], e.refs)
 	if _, err := e.out.Write(e.docBuf); err != nil {
 		return err
 	}
@@ -296,7 +296,7 @@ func (e *emitter) finishWindowed(ent *index.Entry, start uint64) error {
 		return err
 	}
 	pre := uint64(len(e.docBuf))
-	ent.Class = index.ClassWindowed
+	ent.Class = format.ClassWindowed
 	ent.Offset, ent.PrxLen, ent.DocLen = start, e.prxLen, pre+uint64(e.docSpan.Len())
 	e.meta.WindowedTerms++
 	e.meta.PrxBytes += ent.PrxLen
@@ -310,9 +310,9 @@ func (e *emitter) encodeErr(err error, window int) error {
 }
 
 // addEntry adds the term's entry to the current dict block.
-func (e *emitter) addEntry(ent *index.Entry) error {
+func (e *emitter) addEntry(ent *format.Entry) error {
 	e.bb.Add(e.term, ent)
-	if e.bb.PlainLen() >= index.BlockTarget {
+	if e.bb.PlainLen() >= format.BlockTarget {
 		return e.flushBlock()
 	}
 	return nil

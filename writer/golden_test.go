@@ -46,7 +46,7 @@ func goldenDocs() []writer.Document {
 // intended format change, and review the diff of the decoded dump.
 func TestGolden(t *testing.T) {
 	o := writer.DefaultOptions("text")
-	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: index.AnalyzerKeyword})
+	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: index.Keyword})
 	docs := goldenDocs()
 	path, _ := build(t, t.TempDir(), "tiny.snii", o, docs)
 	got := testkit.ReadFile(t, path)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/segtest"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/writer"
@@ -26,7 +27,7 @@ func oracle(t testing.TB, o writer.Options, docs []writer.Document) (map[string]
 	with := make(map[string]uint64)
 	ans := make(map[string]index.Analyzer)
 	for _, f := range o.Fields {
-		an, err := index.NewAnalyzer(f.Analyzer)
+		an, err := index.New(f.Analyzer)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +45,7 @@ func oracle(t testing.TB, o writer.Options, docs []writer.Document) (map[string]
 				}
 				seen[f.Name] = true
 				base := next[f.Name]
-				n := ans[f.Name].Analyze(v, func(term []byte, p uint32) {
+				n, _ := ans[f.Name].Analyze(v, func(term []byte, p uint32) {
 					if pos[f.Name] == nil {
 						pos[f.Name] = make(map[string][]uint32)
 					}
@@ -83,7 +84,7 @@ func checkAgainstOracle(t *testing.T, path string, o writer.Options, docs []writ
 		}
 		an := f.Analyzer
 		if an == "" {
-			an = index.AnalyzerStandard
+			an = index.Standard
 		}
 		if d.Meta.Analyzer != an {
 			t.Errorf("index %q: analyzer %q, want %q", f.Name, d.Meta.Analyzer, an)
@@ -125,25 +126,25 @@ func checkClasses(t *testing.T, d *indexDump) {
 	for _, td := range d.Terms {
 		e := &td.Entry
 		switch e.Class {
-		case index.ClassInline:
-			if e.DF >= index.SlimMaxDF || len(e.Docs)+len(e.Frame) > index.InlineMax {
+		case format.ClassInline:
+			if e.DF >= format.SlimMaxDF || len(e.Docs)+len(e.Frame) > format.InlineMax {
 				t.Errorf("term %q: inline with df %d, %d bytes", td.Term, e.DF, len(e.Docs)+len(e.Frame))
 			}
-		case index.ClassSlim:
-			if e.DF >= index.SlimMaxDF {
+		case format.ClassSlim:
+			if e.DF >= format.SlimMaxDF {
 				t.Errorf("term %q: slim with df %d", td.Term, e.DF)
 			}
 			fr := td.Frames[0]
 			// A window of several units has no inline form: it is slim whatever its size.
-			if inl := fr.stored - 4; len(fr.units) == 1 && docWindowLen(td, false)+inl <= index.InlineMax {
+			if inl := fr.stored - 4; len(fr.units) == 1 && docWindowLen(td, false)+inl <= format.InlineMax {
 				t.Errorf("term %q: slim but fits inline (%d + %d bytes)", td.Term, docWindowLen(td, false), inl)
 			}
-		case index.ClassWindowed:
-			size := uint32(index.WindowDocs)
-			if e.DF >= index.LargeDF {
-				size = index.WindowDocsLarge
+		case format.ClassWindowed:
+			size := uint32(format.WindowDocs)
+			if e.DF >= format.LargeDF {
+				size = format.WindowDocsLarge
 			}
-			if e.DF < index.SlimMaxDF {
+			if e.DF < format.SlimMaxDF {
 				size = uint32(e.DF)
 				if len(td.Windows) < 2 {
 					t.Errorf("term %q: windowed with df %d and %d window(s)", td.Term, e.DF, len(td.Windows))
@@ -164,7 +165,7 @@ func docWindowLen(td termDump, withCRC bool) int {
 	for i, p := range td.Postings {
 		docs[i] = p.Doc
 	}
-	return len(index.AppendDocWindow(nil, docs, 0, withCRC))
+	return len(format.AppendDocWindow(nil, docs, 0, withCRC))
 }
 
 // genDocs generates n log-like documents (testkit.GenLogs with its
@@ -182,6 +183,6 @@ func genDocs(seed uint64, n int) []writer.Document {
 
 func genOptions() writer.Options {
 	o := writer.DefaultOptions("text", "title")
-	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: index.AnalyzerKeyword})
+	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: index.Keyword})
 	return o
 }

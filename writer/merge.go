@@ -59,7 +59,7 @@ func (h *cursorHeap) Pop() any {
 // are those of every source holding it, concatenated in source order, and
 // its df is the sum of theirs. A source out of order (terms not ascending,
 // docs overlapping the previous source's) is reported as an error wrapping
-// errs.Corrupt.
+// snii.ErrCorrupt.
 func MergeSources(srcs ...PostingSource) PostingSource { return newMergeSource(srcs) }
 
 // newMergeSource merges srcs (in doc order). With a single source the

@@ -2,7 +2,10 @@ package writer
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
+
+	"github.com/snii-go/snii/internal/hooks"
 
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/index"
@@ -18,13 +21,17 @@ const MaxZstdLevel = 4
 
 // FieldOptions declares one field; each field is one logical index of the segment.
 type FieldOptions struct {
-	Name     string // required, unique, non-empty
-	Analyzer string // "" = "standard"; see index.NewAnalyzer
+	Name string // required, unique, non-empty
+	// Analyzer is the analyzer spec: "" = "standard"; "whitespace",
+	// "keyword", settings such as "standard;max_token_bytes=1024", or an
+	// analyzer registered with index.Register (see index.New).
+	Analyzer string
 }
 
-// Options configure a segment build. The zero value is NOT the default (its
-// policy would be 0, the smallest frame, with no fields): start from
-// DefaultOptions. Two builds of the same documents with equal Options (apart
+// Options configure a segment build. Every field's zero value means its
+// default (the budget policy, the default zstd level, DefaultMemoryLimit,
+// temp files next to the output, prx's window limits); only Fields is
+// required. DefaultOptions fills Fields with standard-analyzed fields. Two builds of the same documents with equal Options (apart
 // from MemoryLimit and TempDir, which never change the bytes) produce
 // byte-identical segments.
 type Options struct {
@@ -32,13 +39,9 @@ type Options struct {
 	// unique and non-empty. Their order does not matter: indexes are written
 	// sorted by name.
 	Fields []FieldOptions
-	// MinSavingPercent is the codec policy of the .prx windows: -1 the
-	// per-index budget (default), 0 always the smallest frame, 1..100 a fixed
-	// share (store the faster frame when zstd saves less than this percent).
-	MinSavingPercent int
-	// BudgetPercent is the budget's allowance in percent of the eligible
-	// windows' smallest frames (default 8, 0..100). Used with MinSavingPercent -1.
-	BudgetPercent int
+	// Policy is the codec policy of the .prx windows; the zero value is the
+	// per-index budget with an 8% allowance (see budget.Policy).
+	Policy budget.Policy
 	// ZstdLevel is the zstd level of .prx windows and dict blocks: 0 the
 	// library's default speed, 1 fastest .. 4 best compression.
 	ZstdLevel int
@@ -53,30 +56,27 @@ type Options struct {
 	// lowered. A window over a limit is split at doc boundaries; a single
 	// document over a limit fails the build.
 	Limits prx.Limits
-	// OnWindow, when set, is called for every .prx window the build encodes, in
-	// emission order (per index in name order; terms in byte order, windows
-	// ascending), with the window and the frame stored for it. w and f.Bytes are
-	// valid only during the call. An error fails the build. `snii build --capture`
-	// uses it; it never changes the segment's bytes.
-	OnWindow func(field string, w *prx.Window, f prx.Frame) error
+	// onWindow, when set, is called for every .prx window the build encodes
+	// (see internal/hooks.WriterOnWindow, the only way to set it).
+	onWindow func(field string, w *prx.Window, f prx.Frame) error
 
 	faults *faults // test hook: injected failures (nil in production)
 }
 
-// DefaultOptions returns the default options for the given fields, each with
-// the standard analyzer: the budget policy with an 8% allowance, the default
-// zstd level, a 256 MiB memory limit and default window limits.
-func DefaultOptions(fields ...string) Options {
-	o := Options{MinSavingPercent: budget.PolicyBudget, BudgetPercent: budget.DefaultBudgetPercent}
-	for _, f := range fields {
-		o.Fields = append(o.Fields, FieldOptions{Name: f, Analyzer: index.AnalyzerStandard})
+func init() {
+	hooks.WriterOnWindow = func(opts any, fn func(field string, w *prx.Window, f prx.Frame) error) {
+		opts.(*Options).onWindow = fn
 	}
-	return o
 }
 
-// Policy returns the codec policy of the options.
-func (o *Options) Policy() budget.Policy {
-	return budget.Policy{MinSavingPercent: o.MinSavingPercent, BudgetPercent: o.BudgetPercent}
+// DefaultOptions returns the zero Options (every default) with the given
+// fields, each with the standard analyzer.
+func DefaultOptions(fields ...string) Options {
+	var o Options
+	for _, f := range fields {
+		o.Fields = append(o.Fields, FieldOptions{Name: f, Analyzer: index.Standard})
+	}
+	return o
 }
 
 // normalize validates o and returns it with defaults filled in and fields
@@ -91,12 +91,14 @@ func (o Options) normalize() (Options, error) {
 		if f.Name == "" {
 			return o, errs.Invalidf("writer: options: field %d has an empty name", i)
 		}
-		if f.Analyzer == "" {
-			f.Analyzer = index.AnalyzerStandard
+		sp, err := index.ParseSpec(f.Analyzer)
+		if err == nil {
+			_, err = sp.New()
 		}
-		if _, err := index.NewAnalyzer(f.Analyzer); err != nil {
-			return o, errs.Invalidf("writer: options: field %q: analyzer %q unknown", f.Name, f.Analyzer)
+		if err != nil {
+			return o, errs.Wrapf(errs.InvalidArgument, err, "writer: options: field %q", f.Name)
 		}
+		f.Analyzer = sp.String()
 	}
 	slices.SortFunc(fields, func(a, b FieldOptions) int {
 		return cmp.Compare(a.Name, b.Name)
@@ -107,8 +109,8 @@ func (o Options) normalize() (Options, error) {
 		}
 	}
 	o.Fields = fields
-	if err := o.Policy().Validate(); err != nil {
-		return o, errs.Invalidf("writer: options: %v", err)
+	if err := o.Policy.Validate(); err != nil {
+		return o, fmt.Errorf("writer: options: %w", err)
 	}
 	if o.ZstdLevel < 0 || o.ZstdLevel > MaxZstdLevel {
 		return o, errs.Invalidf("writer: options: zstd level %d (want 0..%d)", o.ZstdLevel, MaxZstdLevel)
@@ -120,7 +122,7 @@ func (o Options) normalize() (Options, error) {
 		o.MemoryLimit = DefaultMemoryLimit
 	}
 	if err := o.Limits.Validate(); err != nil {
-		return o, err
+		return o, fmt.Errorf("writer: options: %w", err)
 	}
 	o.Limits = o.Limits.Normalize()
 	return o, nil

@@ -19,7 +19,7 @@ func policyDocs() []writer.Document {
 func TestPolicySmallest(t *testing.T) {
 	docs := policyDocs()
 	o := genOptions()
-	o.MinSavingPercent = budget.PolicySmallest
+	o.Policy = budget.FromPercents(0, 8)
 	path, _ := build(t, t.TempDir(), "p0.snii", o, docs)
 	seg := checkAgainstOracle(t, path, o, docs)
 	for _, d := range seg.Indexes {
@@ -37,12 +37,12 @@ func TestPolicyBudget(t *testing.T) {
 	docs := policyDocs()
 	dir := t.TempDir()
 	o0 := genOptions()
-	o0.MinSavingPercent = 0
+	o0.Policy = budget.FromPercents(0, 8)
 	p0, _ := build(t, dir, "p0.snii", o0, docs)
 	seg0 := dumpFile(t, p0)
 	for _, pct := range []int{8, 0, 30, 100} {
 		o := genOptions()
-		o.BudgetPercent = pct
+		o.Policy = budget.FromPercents(-1, pct)
 		path, _ := build(t, dir, "b.snii", o, docs)
 		seg := checkAgainstOracle(t, path, o, docs)
 		for _, d := range seg.Indexes {
@@ -80,7 +80,7 @@ func TestPolicyFixedShare(t *testing.T) {
 	docs := policyDocs()
 	for _, share := range []int{30, 100} {
 		o := genOptions()
-		o.MinSavingPercent = share
+		o.Policy = budget.FromPercents(share, 8)
 		path, _ := build(t, t.TempDir(), "s.snii", o, docs)
 		seg := checkAgainstOracle(t, path, o, docs)
 		d := seg.index(t, "text")

@@ -44,7 +44,7 @@ func TestReaderRoundTrip(t *testing.T) {
 	if st.Spills == 0 {
 		t.Fatal("no spill")
 	}
-	seg, err := reader.Open(path)
+	seg, err := reader.Open(path, reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
 )
 
 // Spilled runs. All runs of a build go to one temp file (".snii-run-*" in the
@@ -65,7 +66,7 @@ func (bw *blockWriter) flush() error {
 		return nil
 	}
 	binary.LittleEndian.PutUint32(bw.buf, uint32(len(bw.buf)-4))
-	bw.buf = binary.LittleEndian.AppendUint32(bw.buf, index.Checksum(bw.buf))
+	bw.buf = binary.LittleEndian.AppendUint32(bw.buf, format.Checksum(bw.buf))
 	n, err := bw.w.Write(bw.buf)
 	bw.n += int64(n)
 	bw.buf = bw.buf[:4]
@@ -102,7 +103,7 @@ func (br *blockReader) next() ([]byte, error) {
 	if _, err := br.r.ReadAt(b[4:], br.off+4); err != nil {
 		return nil, fmt.Errorf("writer: %s: read block at %d: %w", br.what, br.off, err)
 	}
-	if got, want := index.Checksum(b[:4+n]), binary.LittleEndian.Uint32(b[4+n:]); got != want {
+	if got, want := format.Checksum(b[:4+n]), binary.LittleEndian.Uint32(b[4+n:]); got != want {
 		return nil, errs.Corruptf("writer: %s: block at %d: crc %08x, want %08x", br.what, br.off, got, want)
 	}
 	br.off += runBlockFrame + n
@@ -142,11 +143,11 @@ func (s *runSource) NextTerm() ([]byte, uint64, bool, error) {
 		s.done = true
 		return nil, 0, false, nil
 	}
-	if tl-1 > index.MaxTokenBytes {
+	if tl-1 > index.MaxMaxTokenBytes {
 		return nil, 0, false, errs.Corruptf("writer: %s: term of %d bytes", s.br.what, tl-1)
 	}
-	if cap(s.term) < index.MaxTokenBytes {
-		s.term = make([]byte, 0, index.MaxTokenBytes)
+	if cap(s.term) < int(tl-1) {
+		s.term = make([]byte, 0, max(tl-1, index.DefaultMaxTokenBytes))
 	}
 	s.term = s.term[:tl-1]
 	if err := s.cr.read(s.term); err != nil {

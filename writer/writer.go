@@ -22,15 +22,16 @@ const (
 
 // Stats describe a build so far. Terms and BytesOut are known after Close.
 type Stats struct {
-	Docs         uint64 // documents added
-	Positions    uint64 // tokens indexed (over all fields)
-	BytesIn      int64  // bytes of field values analyzed
-	Spills       int    // sorted runs written to the run file
-	RunBytes     int64  // bytes of the run file
-	Buffered     int64  // memory held by the term buffers now
-	PeakBuffered int64  // the most memory the term buffers held after a document
-	Terms        uint64 // distinct terms over all logical indexes (after Close)
-	BytesOut     int64  // segment file size (after Close)
+	Docs          uint64 // documents added
+	Positions     uint64 // tokens indexed (over all fields)
+	SkippedTokens uint64 // tokens skipped for being over their analyzer's length limit (they take a position)
+	BytesIn       int64  // bytes of field values analyzed
+	Spills        int    // sorted runs written to the run file
+	RunBytes      int64  // bytes of the run file
+	Buffered      int64  // memory held by the term buffers now
+	PeakBuffered  int64  // the most memory the term buffers held after a document
+	Terms         uint64 // distinct terms over all logical indexes (after Close)
+	BytesOut      int64  // segment file size (after Close)
 }
 
 type writerState uint8
@@ -73,11 +74,13 @@ type fieldState struct {
 	docsWith uint64
 
 	// per document
-	next     uint64 // first position of the next value
-	seen     bool   // the field had a value in this document
-	overflow bool   // a position did not fit a uint32
-	full     bool   // the pool is full
-	emit     func(term []byte, pos uint32)
+	next         uint64 // first position of the next value
+	seen         bool   // the field had a value in this document
+	overflow     bool   // a position did not fit a uint32
+	skipped      uint64 // tokens skipped in this document
+	skippedTotal uint64 // tokens skipped in the documents added
+	full         bool   // the pool is full
+	emit         func(term []byte, pos uint32)
 }
 
 // Create starts a segment at path (replaced on Close if it exists). The
@@ -100,7 +103,7 @@ func Create(path string, o Options) (*Writer, error) {
 	}
 	seed := maphash.MakeSeed()
 	for _, f := range o.Fields {
-		an, err := index.NewAnalyzer(f.Analyzer)
+		an, err := index.New(f.Analyzer)
 		if err != nil {
 			return nil, err
 		}
@@ -166,8 +169,9 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 				fs.next += index.ValueGap
 			}
 			fs.seen = true
-			n := fs.an.Analyze(v, fs.emit)
+			n, sk := fs.an.Analyze(v, fs.emit)
 			fs.next += uint64(n)
+			fs.skipped += uint64(sk)
 		}
 	}
 	var failed error
@@ -194,6 +198,8 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 			continue
 		}
 		tokens, ok := fs.buf.finishDoc(id)
+		fs.skippedTotal += fs.skipped
+		w.stats.SkippedTokens += fs.skipped
 		fs.resetDoc()
 		if !ok {
 			return 0, w.fail(w.fullErr(id, fs))
@@ -213,7 +219,7 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 }
 
 func (fs *fieldState) resetDoc() {
-	fs.next, fs.seen, fs.overflow, fs.full = 0, false, false, false
+	fs.next, fs.seen, fs.overflow, fs.full, fs.skipped = 0, false, false, false, 0
 }
 
 // fullErr describes why a term buffer could not take a document.
@@ -304,7 +310,7 @@ func (w *Writer) Stats() Stats { return w.stats }
 // Close writes the segment and publishes it at the path given to Create
 // (temp file, fsync, rename, fsync of the directory). On error nothing is
 // left at the path and every temp file is removed. Close after Close is an
-// error wrapping errs.Closed.
+// error wrapping snii.ErrClosed.
 func (w *Writer) Close() error {
 	if err := w.usable(); err != nil {
 		return err

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/writer"
@@ -67,14 +69,14 @@ func TestLargeDF(t *testing.T) {
 		if td.Term == "even" {
 			want = 256
 		}
-		if td.Entry.Class != index.ClassWindowed || int(td.Windows[0].Docs) != want {
+		if td.Entry.Class != format.ClassWindowed || int(td.Windows[0].Docs) != want {
 			t.Errorf("term %q: class %v, first window %d docs, want windowed with %d", td.Term, td.Entry.Class, td.Windows[0].Docs, want)
 		}
 	}
 }
 
 func TestEdgeCases(t *testing.T) {
-	long := strings.Repeat("a", index.MaxTokenBytes+45)
+	long := strings.Repeat("a", index.DefaultMaxTokenBytes+45)
 	docs := []writer.Document{
 		{},                                  // no fields at all
 		writer.Doc("text", ""),              // an empty value
@@ -191,7 +193,7 @@ func TestWindowSplit(t *testing.T) {
 		for _, w := range td.Windows {
 			wins[td.Term] = append(wins[td.Term], w.Docs)
 		}
-		if td.Term == "rare" && td.Entry.Class == index.ClassWindowed {
+		if td.Term == "rare" && td.Entry.Class == format.ClassWindowed {
 			t.Errorf("rare: windowed")
 		}
 	}
@@ -327,8 +329,8 @@ func TestOptionsValidation(t *testing.T) {
 		"empty name":    func(o *writer.Options) { o.Fields = append(o.Fields, writer.FieldOptions{}) },
 		"duplicate":     func(o *writer.Options) { o.Fields = append(o.Fields, writer.FieldOptions{Name: "text"}) },
 		"analyzer":      func(o *writer.Options) { o.Fields[0].Analyzer = "klingon" },
-		"policy":        func(o *writer.Options) { o.MinSavingPercent = -2 },
-		"budget":        func(o *writer.Options) { o.BudgetPercent = 101 },
+		"policy":        func(o *writer.Options) { o.Policy = budget.Policy{Kind: budget.FixedShare} },
+		"budget":        func(o *writer.Options) { o.Policy = budget.Policy{Percent: 101} },
 		"zstd level":    func(o *writer.Options) { o.ZstdLevel = 5 },
 		"memory limit":  func(o *writer.Options) { o.MemoryLimit = -1 },
 		"limits raised": func(o *writer.Options) { o.Limits.MaxDocs = prx.DefaultMaxDocs + 1 },

@@ -6,6 +6,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/snii-go/snii/budget"
+
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -16,11 +18,12 @@ import (
 // the smallest frame; 1..100: a fixed share).
 func BuildSnii(name, docsPath, out string, minSaving, budgetPercent int) (BuildResult, error) {
 	o := writer.DefaultOptions(Field)
-	o.MinSavingPercent = minSaving
-	if budgetPercent > 0 {
-		o.BudgetPercent = budgetPercent
+	if budgetPercent <= 0 {
+		budgetPercent = budget.DefaultBudgetPercent
 	}
-	res := BuildResult{Engine: name, Options: fmt.Sprintf("snii writer.DefaultOptions(%q), standard analyzer, MinSavingPercent %d, BudgetPercent %d, memory limit default", Field, o.MinSavingPercent, o.BudgetPercent)}
+	o.Policy = budget.FromPercents(minSaving, budgetPercent)
+	msp, bp := o.Policy.Percents()
+	res := BuildResult{Engine: name, Options: fmt.Sprintf("snii writer.DefaultOptions(%q), standard analyzer, MinSavingPercent %d, BudgetPercent %d, memory limit default", Field, msp, bp)}
 	if err := os.RemoveAll(out); err != nil {
 		return res, err
 	}
@@ -59,7 +62,7 @@ func BuildSnii(name, docsPath, out string, minSaving, budgetPercent int) (BuildR
 
 // sniiSections splits the segment file by section, from the index metadata.
 func sniiSections(path string) (sec, st map[string]int64, err error) {
-	seg, err := reader.Open(path)
+	seg, err := reader.Open(path, reader.Options{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -123,7 +126,7 @@ type sniiEngine struct {
 
 // OpenSnii opens a segment with reader.Open for the prepared queries.
 func OpenSnii(name, path string, qs []*Query) (Engine, error) {
-	seg, err := reader.Open(path)
+	seg, err := reader.Open(path, reader.Options{})
 	if err != nil {
 		return nil, err
 	}

@@ -40,7 +40,7 @@ type buildFlags struct {
 func newBuildCmd(e *env, hooks ...buildHook) *cobra.Command {
 	f := &buildFlags{
 		format:   newEnum("auto", "auto", formatLines, formatJSONL),
-		analyzer: newEnum(index.AnalyzerStandard, index.AnalyzerNames()...),
+		analyzer: newEnum(index.Standard, index.Names()...),
 	}
 	cmd := &cobra.Command{
 		Use:   "build -o OUT.snii [flags] INPUT...",
@@ -74,7 +74,7 @@ into place: a failed build leaves nothing at OUT.`,
 	fs.StringVarP(&f.output, "output", "o", "", "the segment file to write (required)")
 	fs.Var(f.format, "format", "input format: auto (by extension), lines or jsonl")
 	fs.StringSliceVar(&f.fields, "field", nil, "jsonl: a dotted JSON path to index as a field (repeat, or separate with commas)")
-	fs.Var(f.analyzer, "analyzer", "analyzer of every field: "+orList(index.AnalyzerNames()))
+	fs.Var(f.analyzer, "analyzer", "analyzer of every field: "+orList(index.Names()))
 	f.policy = addPolicyFlags(fs)
 	fs.BoolVar(&f.skipBad, "skip-bad-lines", false, "skip invalid lines (bad JSON, over-long lines) and count them, instead of failing")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar and no summary")
@@ -226,7 +226,7 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 	ws := w.Stats()
 	rep := buildReport{Output: f.output, Docs: ws.Docs, BadLines: st.BadLines, InputBytes: st.Bytes,
 		FileBytes: ws.BytesOut, Spills: ws.Spills, Seconds: time.Since(start).Seconds()}
-	seg, err := reader.Open(f.output)
+	seg, err := reader.Open(f.output, reader.Options{})
 	if err != nil {
 		return fmt.Errorf("reading back %s: %w", f.output, err)
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/snii-go/snii/internal/hooks"
+
 	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/prx/capture"
 	"github.com/snii-go/snii/reader"
@@ -14,7 +16,7 @@ import (
 )
 
 // captureBuildHook adds `snii build --capture FILE [--capture-all]`: the windows
-// are captured as the writer encodes them (writer.Options.OnWindow), in emission
+// are captured as the writer encodes them (writer.the onWindow hook), in emission
 // order, and each index's recorded outcome is added once the segment is written.
 // The capture is written to a temp file beside FILE and renamed into place only
 // when the build succeeds.
@@ -53,20 +55,20 @@ func startBuildCapture(o *writer.Options, output, path string, all bool) (func(e
 	var names []string
 	for _, f := range o.Fields {
 		names = append(names, f.Name)
-		i, err := cw.AddIndex(capture.IndexInfo{Name: f.Name, Known: true, Policy: o.Policy(), ZstdLevel: o.ZstdLevel, Limits: o.Limits.Normalize()})
+		i, err := cw.AddIndex(capture.IndexInfo{Name: f.Name, Known: true, Policy: o.Policy, ZstdLevel: o.ZstdLevel, Limits: o.Limits.Normalize()})
 		if err != nil {
 			discard()
 			return nil, fmt.Errorf("--capture %s: %w", path, err)
 		}
 		ords[f.Name] = i
 	}
-	o.OnWindow = func(field string, w *prx.Window, f prx.Frame) error {
+	hooks.WriterOnWindow(o, func(field string, w *prx.Window, f prx.Frame) error {
 		i, ok := ords[field]
 		if !ok {
 			return fmt.Errorf("capture: window of undeclared index %q", field)
 		}
 		return cw.Encoded(i, w, f)
-	}
+	})
 	return func(buildErr error) (err error) {
 		defer func() {
 			if err != nil || buildErr != nil {
@@ -91,7 +93,7 @@ func startBuildCapture(o *writer.Options, output, path string, all bool) (func(e
 
 // recordOutcomes adds to the capture what each index of the built segment recorded.
 func recordOutcomes(cw *capture.Writer, names []string, ords map[string]int, segment string) error {
-	seg, err := reader.Open(segment)
+	seg, err := reader.Open(segment, reader.Options{})
 	if err != nil {
 		return err
 	}

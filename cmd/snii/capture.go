@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/snii-go/snii/internal/hooks"
+
 	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/prx/capture"
 	"github.com/snii-go/snii/reader"
@@ -132,7 +134,7 @@ func captureIndex(ctx context.Context, seg *reader.Segment, name string, cw *cap
 	}
 	var plain, last []byte
 	var sub prx.Window
-	err = seg.Windows(ctx, name, func(term []byte, w *prx.Window, units []prx.Unit) error {
+	err = hooks.SegmentWindows(ctx, seg, name, func(term []byte, w *prx.Window, units []prx.Unit) error {
 		if sum.terms == 0 || !bytes.Equal(term, last) {
 			last = append(last[:0], term...)
 			if sum.terms++; sum.terms%1024 == 0 {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/snii-go/snii/prx/replay"
+	"github.com/snii-go/snii/internal/replay"
 )
 
 func replayJSON(t *testing.T, args ...string) replay.Report {

@@ -3,11 +3,14 @@ package main
 import (
 	"container/heap"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
 
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/reader"
 	"github.com/spf13/cobra"
 )
@@ -60,14 +63,25 @@ func segmentFiles(*cobra.Command, []string, string) ([]string, cobra.ShellCompDi
 
 // openSegment opens a segment, naming the file in errors.
 func openSegment(path string) (*reader.Segment, error) {
-	seg, err := reader.Open(path)
+	seg, err := reader.Open(path, reader.Options{})
 	if err != nil {
-		if strings.Contains(err.Error(), path) {
+		if namesFile(err, path) {
 			return nil, err
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return seg, nil
+}
+
+// namesFile reports whether err already names the file at path: a
+// *snii.SegmentError about it, or an *fs.PathError of it.
+func namesFile(err error, path string) bool {
+	var se *snii.SegmentError
+	if errors.As(err, &se) && se.Segment == path {
+		return true
+	}
+	var pe *fs.PathError
+	return errors.As(err, &pe) && pe.Path == path
 }
 
 // pickFields checks the requested fields against the segment (all when none).

@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"strings"
 
-	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/budget"
+
 	"github.com/snii-go/snii/writer/merge"
 )
 
@@ -14,21 +14,24 @@ import (
 // value; the others keep what the sources recorded.
 func mergeSegments(ctx context.Context, dst string, ins []mergeInput, p *policyFlags, changed func(flag string) bool) error {
 	o := merge.Options{MemoryLimit: p.memory.val, TempDir: p.tempDir}
-	if changed("prx-zstd-min-saving") {
-		o.MinSavingPercent = merge.Int(p.minSaving.val)
-	}
-	if changed("budget-percent") {
-		o.BudgetPercent = merge.Int(p.budgetPct.val)
+	if changed("prx-zstd-min-saving") || changed("budget-percent") {
+		o.Policy = budget.FromPercents(p.minSaving.val, p.budgetPct.val)
+		if o.Policy == (budget.Policy{}) { // the default budget, asked for explicitly
+			o.Policy.Percent = budget.DefaultBudgetPercent
+		}
 	}
 	if changed("zstd-level") {
-		o.ZstdLevel = merge.Int(p.zstdLevel.val)
+		o.ZstdLevel = p.zstdLevel.val
+		if o.ZstdLevel == 0 {
+			o.ZstdLevel = merge.DefaultZstdLevel
+		}
 	}
 	srcs := make([]merge.Source, len(ins))
 	for i, in := range ins {
 		srcs[i] = merge.Source{Path: in.path, Deleted: in.deleted}
 	}
 	_, err := merge.MergeContext(ctx, dst, srcs, o)
-	if err != nil && errors.Is(err, errs.InvalidArgument) && strings.Contains(err.Error(), "set Options.") {
+	if _, ok := errors.AsType[*merge.ConflictError](err); ok {
 		return asUsage(hinted{err, "the sources were written with different settings: choose one with --prx-zstd-min-saving, --budget-percent or --zstd-level"})
 	}
 	return err

@@ -17,7 +17,7 @@ type policyFlags struct {
 
 func addPolicyFlags(fs *pflag.FlagSet) *policyFlags {
 	p := &policyFlags{
-		minSaving: newIntRange(budget.PolicyBudget, -1, 100, "-1 (the budget), 0 (always the smallest frame) or a share 1..100"),
+		minSaving: newIntRange(-1, -1, 100, "-1 (the budget), 0 (always the smallest frame) or a share 1..100"),
 		budgetPct: newIntRange(budget.DefaultBudgetPercent, 0, 100, "a percent 0..100"),
 		zstdLevel: newIntRange(0, 0, writer.MaxZstdLevel, "0 (default) or 1 (fastest) .. 4 (best compression)"),
 	}
@@ -31,8 +31,7 @@ func addPolicyFlags(fs *pflag.FlagSet) *policyFlags {
 
 // apply sets the policy fields of writer options.
 func (p *policyFlags) apply(o *writer.Options) {
-	o.MinSavingPercent = p.minSaving.val
-	o.BudgetPercent = p.budgetPct.val
+	o.Policy = budget.FromPercents(p.minSaving.val, p.budgetPct.val)
 	o.ZstdLevel = p.zstdLevel.val
 	o.MemoryLimit = p.memory.val
 	o.TempDir = p.tempDir

@@ -10,7 +10,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/prx/replay"
+	"github.com/snii-go/snii/internal/replay"
 	"github.com/spf13/cobra"
 )
 
@@ -89,11 +89,11 @@ with it. A progress bar is drawn on stderr when it is a terminal (not with --qui
 func runReplay(cmd *cobra.Command, f *replayFlags, path string) error {
 	policies, err := replay.ParsePolicies(f.policies)
 	if err != nil {
-		return usagef("--policies: %v", stripKind(err))
+		return usagef("--policies: %s", parseMsg(err))
 	}
 	orders, err := replay.ParseOrders(f.orders)
 	if err != nil {
-		return usagef("--orders: %v", stripKind(err))
+		return usagef("--orders: %s", parseMsg(err))
 	}
 	switch {
 	case f.cycles < 0:
@@ -156,13 +156,14 @@ func runReplay(cmd *cobra.Command, f *replayFlags, path string) error {
 	return rep.WriteText(out)
 }
 
-// stripKind drops the ": snii: invalid argument" suffix a usage message does not need.
-func stripKind(err error) string {
-	msg := err.Error()
-	if suffix := ": " + errs.InvalidArgument.Error(); len(msg) > len(suffix) && msg[len(msg)-len(suffix):] == suffix {
-		return msg[:len(msg)-len(suffix)]
+// parseMsg returns the message of a replay.ParseError, without the error kind
+// a usage message does not need.
+func parseMsg(err error) string {
+	var pe *replay.ParseError
+	if errors.As(err, &pe) {
+		return pe.Msg
 	}
-	return msg
+	return err.Error()
 }
 
 // writeOutputFile writes a file through a temp file in the same directory and

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/prx"
 )
 
@@ -98,7 +98,8 @@ func counts(a [prx.NumCodecs]int64) codecCounts {
 }
 
 // newIndexReport summarizes the metadata of one logical index.
-func newIndexReport(m *index.IndexMeta) indexReport {
+func newIndexReport(m *format.IndexMeta) indexReport {
+	msp, bp := m.Policy.Percents()
 	r := indexReport{
 		Name: m.Name, Analyzer: m.Analyzer,
 		Docs: m.DocCount, DocsWithField: m.DocsWithField, Terms: m.TermCount, SumDF: m.SumDF, Positions: m.SumTTF,
@@ -109,7 +110,7 @@ func newIndexReport(m *index.IndexMeta) indexReport {
 		},
 		Prx: prxReport{Windows: counts(m.Outcome.Windows), Bytes: counts(m.Outcome.Bytes)},
 		Policy: policyReport{
-			Name: m.Policy.String(), MinSavingPercent: m.Policy.MinSavingPercent, BudgetPercent: m.Policy.BudgetPercent,
+			Name: m.Policy.String(), MinSavingPercent: msp, BudgetPercent: bp,
 			ZstdLevel: m.ZstdLevel, MaxWindowDocs: m.Limits.MaxDocs, MaxWindowPos: m.Limits.MaxPositions, MaxWindowBytes: m.Limits.MaxBytes,
 		},
 		Dictionary: dictReport{Blocks: len(m.Blocks)},
@@ -124,7 +125,7 @@ func newIndexReport(m *index.IndexMeta) indexReport {
 		r.Prx.BitsPerPosition = round2(8 * float64(m.PrxBytes+m.InlineFrameBytes) / float64(m.SumTTF))
 	}
 	for _, bl := range m.Blocks {
-		if bl.Flags&index.BlockFlagZstd != 0 {
+		if bl.Flags&format.BlockFlagZstd != 0 {
 			r.Dictionary.CompressedBlocks++
 		}
 	}

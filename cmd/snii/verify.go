@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -65,7 +64,7 @@ func verifyOne(ctx context.Context, path string) error {
 	}
 	defer seg.Close()
 	if err := seg.Verify(ctx); err != nil {
-		if strings.Contains(err.Error(), path) {
+		if namesFile(err, path) {
 			return fmt.Errorf("verify: %w", err)
 		}
 		return fmt.Errorf("verify %s: %w", path, err)

@@ -1,5 +1,4 @@
-// Package errs holds the sentinel error kinds shared by every snii package.
-//
-// The public packages re-export these values (index.ErrCorrupt is errs.Corrupt), so
-// errors.Is works with whichever name a caller imports.
+// Package errs builds the library's errors: the kinds are the exported values
+// of package snii (the module root), re-declared here under short names, plus
+// helpers that format a context and wrap a kind with %w.
 package errs

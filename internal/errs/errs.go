@@ -1,26 +1,22 @@
 package errs
 
-//lint:file-ignore ST1012 the package name carries the "err": errs.Corrupt is re-exported as index.ErrCorrupt and prx.ErrCorrupt.
+//lint:file-ignore ST1012 the package name carries the "err": errs.Corrupt is snii.ErrCorrupt.
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/snii-go/snii"
 )
 
-// The error kinds. Every error snii returns wraps exactly one of them.
+// The error kinds: the same values as the exported ones of package snii, so
+// errors.Is works with either name.
 var (
-	// Corrupt: stored bytes fail a check (CRC, bounds, counts, trailing bytes).
-	Corrupt = errors.New("snii: corrupt data")
-	// Version: the data was written by a newer, unsupported format version.
-	Version = errors.New("snii: unsupported format version")
-	// InvalidArgument: the caller passed something the API does not accept.
-	InvalidArgument = errors.New("snii: invalid argument")
-	// Limit: a configured or hard limit was exceeded.
-	Limit = errors.New("snii: limit exceeded")
-	// NotFound: a named thing (field, index, term) does not exist.
-	NotFound = errors.New("snii: not found")
-	// Closed: the object was used after Close.
-	Closed = errors.New("snii: use after close")
+	Corrupt         = snii.ErrCorrupt
+	Version         = snii.ErrVersion
+	InvalidArgument = snii.ErrInvalidArgument
+	Limit           = snii.ErrLimit
+	NotFound        = snii.ErrNotFound
+	Closed          = snii.ErrClosed
 )
 
 // Corruptf returns an error of kind Corrupt with a formatted context.
@@ -37,6 +33,15 @@ func Versionf(format string, args ...any) error { return wrap(Version, format, a
 
 // NotFoundf returns an error of kind NotFound with a formatted context.
 func NotFoundf(format string, args ...any) error { return wrap(NotFound, format, args...) }
+
+// Wrapf returns an error with a formatted context that wraps both kind and
+// cause (cause may be nil): errors.Is finds the kind and whatever the cause wraps.
+func Wrapf(kind, cause error, format string, args ...any) error {
+	if cause == nil {
+		return wrap(kind, format, args...)
+	}
+	return fmt.Errorf("%s: %w: %w", fmt.Sprintf(format, args...), cause, kind)
+}
 
 func wrap(kind error, format string, args ...any) error {
 	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), kind)

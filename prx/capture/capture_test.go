@@ -59,7 +59,7 @@ func sampleWindows(n int) []testWin {
 }
 
 var sampleInfos = []IndexInfo{
-	{Name: "body", Known: true, Policy: budget.DefaultPolicy(), ZstdLevel: 3,
+	{Name: "body", Known: true, Policy: budget.Policy{}, ZstdLevel: 3,
 		Limits: prx.DefaultLimits()},
 	{Name: "title"},
 }
@@ -121,7 +121,7 @@ func TestRoundTrip(t *testing.T) {
 			}
 			wantInfos := append([]IndexInfo(nil), sampleInfos...)
 			wantInfos[0].Recorded = &Outcome{Windows: [3]int64{5, 6, 7}, Bytes: [3]int64{100, 200, 300},
-				Budget: budget.Outcome{Policy: budget.DefaultPolicy(), Eligible: 6, SumSmallest: 999, Traded: 12,
+				Budget: budget.Outcome{Policy: budget.Policy{}, Eligible: 6, SumSmallest: 999, Traded: 12,
 					TradedCount: 2, FinalShare: 41, Allowance: 79}}
 			if diff := cmp.Diff(wantInfos, infos); diff != "" {
 				t.Fatalf("indexes (-want +got):\n%s", diff)
@@ -429,7 +429,7 @@ func TestWriterError(t *testing.T) {
 // Encoded keeps what an encoder hook hands it: eligible frames, or all with All,
 // with the window's plain payload.
 func TestEncoded(t *testing.T) {
-	enc, err := prx.NewEncoder(prx.EncoderOptions{Policy: budget.DefaultPolicy()})
+	enc, err := prx.NewEncoder(prx.EncoderOptions{Policy: budget.Policy{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,6 +42,6 @@
 // Reading is bounded: a body length above ReaderOptions.MaxRecord is rejected
 // before anything is allocated, the buffer grows only as bytes actually arrive,
 // and every error names the record number and its byte offset and wraps
-// errs.Corrupt (errs.Version for a newer format). A file without its end record
+// snii.ErrCorrupt (snii.ErrVersion for a newer format). A file without its end record
 // is reported as truncated.
 package capture

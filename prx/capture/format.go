@@ -125,8 +125,9 @@ func appendIndexBody(dst []byte, info *IndexInfo) []byte {
 		known = 1
 	}
 	dst = append(dst, known)
-	dst = binary.AppendVarint(dst, int64(info.Policy.MinSavingPercent))
-	dst = binary.AppendUvarint(dst, uint64(info.Policy.BudgetPercent))
+	msp, bp := info.Policy.Percents()
+	dst = binary.AppendVarint(dst, int64(msp))
+	dst = binary.AppendUvarint(dst, uint64(bp))
 	dst = binary.AppendVarint(dst, int64(info.ZstdLevel))
 	dst = binary.AppendUvarint(dst, uint64(info.Limits.MaxDocs))
 	dst = binary.AppendUvarint(dst, uint64(info.Limits.MaxPositions))

@@ -70,7 +70,7 @@ func (r *Reader) All() bool { return r.all }
 func (r *Reader) Indexes() []IndexInfo { return r.infos }
 
 // Next returns the next window, or io.EOF after the end record. Every other error
-// names the record and wraps errs.Corrupt (or the underlying read error).
+// names the record and wraps snii.ErrCorrupt (or the underlying read error).
 func (r *Reader) Next() (Window, error) {
 	for {
 		if r.err != nil {
@@ -229,10 +229,8 @@ func (r *Reader) parseIndex(c *body) IndexInfo {
 		c.fail("bad known flag %d", known)
 	}
 	info.Known = known == 1
-	info.Policy = budget.Policy{
-		MinSavingPercent: int(c.varint("min saving percent", -1, 100)),
-		BudgetPercent:    int(c.count("budget percent", 100)),
-	}
+	msp := int(c.varint("min saving percent", -1, 100))
+	info.Policy = budget.FromPercents(msp, int(c.count("budget percent", 100)))
 	info.ZstdLevel = int(c.varint("zstd level", -1<<20, 1<<20))
 	info.Limits = prx.Limits{
 		MaxDocs:      int(c.count("max docs", prx.DefaultMaxDocs)),

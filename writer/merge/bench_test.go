@@ -200,7 +200,7 @@ func BenchmarkMergeRSS(b *testing.B) {
 }
 
 func docCount(b *testing.B, path string) int {
-	seg, err := reader.Open(path)
+	seg, err := reader.Open(path, reader.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -257,7 +257,7 @@ func (r *replaySource) NextDoc() (uint32, []uint32, bool, error) {
 func BenchmarkEmitOnly(b *testing.B) {
 	h := agentHalves(b)
 	whole := build(b, h.dir, "whole.snii", h.o, h.docs)
-	seg, err := reader.Open(whole)
+	seg, err := reader.Open(whole, reader.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,7 +11,7 @@
 // # Why merge.Merge and not writer.Merge
 //
 // The house rule is that package writer and package reader never import
-// each other (DESIGN.md section 2). A merge reads its sources through
+// each other, so that neither can depend on the other's internals. A merge reads its sources through
 // reader and writes through writer, so it lives in this subpackage, which
 // imports both; writer exposes what compaction needs (writer.PostingSource,
 // writer.BuildFromSources, writer.MergeSources) and reader exposes a

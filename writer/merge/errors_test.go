@@ -12,8 +12,10 @@ import (
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
@@ -27,10 +29,10 @@ func withVersion(t *testing.T, src, dst string, header, tail uint16) {
 	t.Helper()
 	b := testkit.ReadFile(t, src)
 	binary.LittleEndian.PutUint16(b[4:], header)
-	binary.LittleEndian.PutUint32(b[12:], index.Checksum(b[:12]))
-	tb := b[len(b)-index.TailSize:]
+	binary.LittleEndian.PutUint32(b[12:], format.Checksum(b[:12]))
+	tb := b[len(b)-format.TailSize:]
 	binary.LittleEndian.PutUint16(tb[20:], tail)
-	binary.LittleEndian.PutUint32(tb[28:], index.Checksum(tb[:28]))
+	binary.LittleEndian.PutUint32(tb[28:], format.Checksum(tb[:28]))
 	if err := os.WriteFile(dst, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -45,10 +47,10 @@ func TestMergeBadInput(t *testing.T) {
 	a := build(t, src, "a.snii", genOptions(), docs[:300])
 	b := build(t, src, "b.snii", genOptions(), docs[300:])
 	kw := genOptions("text")
-	kw.Fields[0].Analyzer = index.AnalyzerWhitespace
+	kw.Fields[0].Analyzer = index.Whitespace
 	c := build(t, src, "c.snii", kw, genDocs(23, 100, "text"))
 	p0 := genOptions()
-	p0.MinSavingPercent = 0
+	p0.Policy = budget.FromPercents(0, 8)
 	d := build(t, src, "d.snii", p0, docs[:100])
 	z4 := genOptions()
 	z4.ZstdLevel = 4
@@ -57,12 +59,12 @@ func TestMergeBadInput(t *testing.T) {
 	withVersion(t, a, v2, 3, 3)
 	mixed := filepath.Join(src, "mixed.snii")
 	withVersion(t, a, mixed, 2, 3)
-	if seg, err := reader.Open(v2); err != nil {
+	if seg, err := reader.Open(v2, reader.Options{}); err != nil {
 		t.Fatalf("a version-3 segment with min reader 2 should open: %v", err)
 	} else {
 		seg.Close()
 	}
-	sa, err := reader.Open(a)
+	sa, err := reader.Open(a, reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,15 +81,15 @@ func TestMergeBadInput(t *testing.T) {
 		{"format version 3", paths(a, v2), merge.Options{}, errs.Version, "format version 3"},
 		{"header and tail versions differ", paths(mixed, b), merge.Options{}, errs.Corrupt, "header says 2"},
 		{"deleted id out of range", []merge.Source{{Path: a}, {Path: b, Deleted: roaring.BitmapOf(3, 300)}}, merge.Options{}, errs.InvalidArgument, "deleted doc id 300 out of range"},
-		{"policies differ", paths(a, d), merge.Options{}, errs.InvalidArgument, "set Options.MinSavingPercent"},
+		{"policies differ", paths(a, d), merge.Options{}, errs.InvalidArgument, "set Options.Policy"},
 		{"zstd levels differ", paths(a, z), merge.Options{}, errs.InvalidArgument, "set Options.ZstdLevel"},
 		{"same file twice", paths(a, b, filepath.Join(src, ".", "a.snii")), merge.Options{}, errs.InvalidArgument, "same file"},
 		{"same segment twice", []merge.Source{{Segment: sa}, {Segment: sa}}, merge.Options{}, errs.InvalidArgument, "same segment"},
 		{"no sources", nil, merge.Options{}, errs.InvalidArgument, "no sources"},
 		{"empty source", []merge.Source{{}}, merge.Options{}, errs.InvalidArgument, "neither a segment nor a path"},
 		{"missing file", paths(a, filepath.Join(src, "nope.snii")), merge.Options{}, os.ErrNotExist, "source 1"},
-		{"bad zstd level", paths(a, b), merge.Options{ZstdLevel: merge.Int(9)}, errs.InvalidArgument, "zstd level 9"},
-		{"bad policy", paths(a, b), merge.Options{MinSavingPercent: merge.Int(-2)}, errs.InvalidArgument, "min saving percent"},
+		{"bad zstd level", paths(a, b), merge.Options{ZstdLevel: 9}, errs.InvalidArgument, "zstd level 9"},
+		{"bad policy", paths(a, b), merge.Options{Policy: budget.Policy{Kind: budget.FixedShare}}, errs.InvalidArgument, "share 0%"},
 		{"bad memory limit", paths(a, b), merge.Options{MemoryLimit: -1}, errs.InvalidArgument, "memory limit"},
 		{"bad temp dir", paths(a, b), merge.Options{TempDir: filepath.Join(src, "nope")}, errs.InvalidArgument, "temp dir"},
 	}
@@ -101,14 +103,14 @@ func TestMergeBadInput(t *testing.T) {
 	}
 	// An explicit value settles a disagreement.
 	dir := t.TempDir()
-	if _, err := merge.Merge(filepath.Join(dir, "out.snii"), paths(a, d, z), merge.Options{MinSavingPercent: merge.Int(-1), ZstdLevel: merge.Int(0)}); err != nil {
+	if _, err := merge.Merge(filepath.Join(dir, "out.snii"), paths(a, d, z), merge.Options{Policy: budget.Policy{Percent: 8}, ZstdLevel: merge.DefaultZstdLevel}); err != nil {
 		t.Errorf("explicit policy: %v", err)
 	}
 	// The destination may not be a source.
 	if _, err := merge.Merge(a, paths(a, b), merge.Options{}); !errors.Is(err, errs.InvalidArgument) {
 		t.Errorf("destination is a source: %v", err)
 	}
-	if _, err := reader.Open(a); err != nil {
+	if _, err := reader.Open(a, reader.Options{}); err != nil {
 		t.Errorf("source damaged: %v", err)
 	}
 	// A destination directory that does not exist: an error, nothing left in
@@ -156,7 +158,7 @@ func openFailing(t *testing.T, path string, budget int64) (*reader.Segment, *fai
 		budget = 1 << 62
 	}
 	fr.left.Store(budget)
-	seg, err := reader.OpenReaderAt(fr, fi.Size())
+	seg, err := reader.OpenReaderAt(fr, fi.Size(), reader.Options{})
 	if err != nil {
 		return nil, fr
 	}

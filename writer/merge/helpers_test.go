@@ -34,8 +34,8 @@ func sameSegment(t testing.TB, what, got, want string) {
 		return
 	}
 	t.Errorf("%s: %s (%d bytes) differs from %s (%d bytes)", what, filepath.Base(got), len(g), filepath.Base(want), len(w))
-	sg, err1 := reader.Open(got)
-	sw, err2 := reader.Open(want)
+	sg, err1 := reader.Open(got, reader.Options{})
+	sw, err2 := reader.Open(want, reader.Options{})
 	if err1 != nil || err2 != nil {
 		t.Errorf("open: %v, %v", err1, err2)
 		return
@@ -123,14 +123,14 @@ func genOptions(fields ...string) writer.Options {
 	}
 	var o writer.Options
 	for _, f := range fields {
-		an := index.AnalyzerStandard
+		an := index.Standard
 		if f == "host" {
-			an = index.AnalyzerKeyword
+			an = index.Keyword
 		}
 		o.Fields = append(o.Fields, writer.FieldOptions{Name: f, Analyzer: an})
 	}
 	d := writer.DefaultOptions()
-	o.MinSavingPercent, o.BudgetPercent = d.MinSavingPercent, d.BudgetPercent
+	o.Policy = d.Policy
 	return o
 }
 
@@ -164,7 +164,7 @@ func randomDeletes(seed uint64, n int, frac float64) *roaring.Bitmap {
 // docsOf returns the docs of term in field of the segment at path.
 func docsOf(t testing.TB, path, field, term string) []uint32 {
 	t.Helper()
-	seg, err := reader.Open(path)
+	seg, err := reader.Open(path, reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
-	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/reader"
 )
 
@@ -15,14 +15,14 @@ import (
 // format version this writer writes merge, whatever their min reader.
 func TestCompatible(t *testing.T) {
 	srcs := []*source{{ord: 0, name: "a"}, {ord: 1, name: "b"}}
-	cur := reader.Version{Format: index.FormatVersion, MinReader: index.MinReaderVersion}
+	cur := reader.Version{Format: format.FormatVersion, MinReader: format.MinReaderVersion}
 	if err := compatible(srcs, []reader.Version{cur, cur}); err != nil {
 		t.Errorf("same version: %v", err)
 	}
 	for _, v := range []reader.Version{
-		{Format: index.FormatVersion + 1, MinReader: index.MinReaderVersion},
-		{Format: index.FormatVersion + 1, MinReader: index.FormatVersion + 1},
-		{Format: index.FormatVersion - 1, MinReader: index.MinReaderVersion},
+		{Format: format.FormatVersion + 1, MinReader: format.MinReaderVersion},
+		{Format: format.FormatVersion + 1, MinReader: format.FormatVersion + 1},
+		{Format: format.FormatVersion - 1, MinReader: format.MinReaderVersion},
 	} {
 		err := compatible(srcs, []reader.Version{cur, v})
 		if !errors.Is(err, errs.Version) {

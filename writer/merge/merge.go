@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/snii-go/snii/budget"
+
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/writer"
 )
@@ -98,7 +100,7 @@ func MergeContext(ctx context.Context, dst string, sources []Source, o Options) 
 	level := srcs
 	fan := fanIn(o.MemoryLimit)
 	inter := wo
-	inter.MinSavingPercent, inter.ZstdLevel = 0, intermediateZstdLevel
+	inter.Policy, inter.ZstdLevel = budget.Policy{Kind: budget.Smallest}, intermediateZstdLevel
 	st.Passes = 1
 	for len(level) > fan {
 		var next []*source

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
@@ -43,7 +44,7 @@ func TestMergeEqualsBuild(t *testing.T) {
 	// Open segments (mapped, as a caller would pass them) give the same bytes.
 	a := build(t, dir, "a.snii", o, docs[:5000])
 	b := build(t, dir, "b.snii", o, docs[5000:])
-	sa, err := reader.Open(a)
+	sa, err := reader.Open(a, reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestMergeEqualsBuild(t *testing.T) {
 // window sizes.
 func checkClasses(t *testing.T, path, field string) {
 	t.Helper()
-	seg, err := reader.Open(path)
+	seg, err := reader.Open(path, reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestMergeOneReproduces(t *testing.T) {
 	dir := t.TempDir()
 	for _, pol := range []struct{ msp, bp, zl int }{{-1, 8, 0}, {0, 8, 0}, {30, 8, 1}, {-1, 25, 4}} {
 		o := genOptions()
-		o.MinSavingPercent, o.BudgetPercent, o.ZstdLevel = pol.msp, pol.bp, pol.zl
+		o.Policy, o.ZstdLevel = budget.FromPercents(pol.msp, pol.bp), pol.zl
 		src := build(t, dir, "src.snii", o, docs)
 		got, _ := doMerge(t, dir, "again.snii", paths(src), merge.Options{})
 		sameSegment(t, "merge of one segment", got, src)
@@ -133,7 +134,7 @@ func TestMergePolicyChange(t *testing.T) {
 	docs := genDocs(6, 4000)
 	dir := t.TempDir()
 	old := genOptions()
-	old.MinSavingPercent = 0
+	old.Policy = budget.FromPercents(0, 8)
 	a := build(t, dir, "a.snii", old, docs[:2500])
 	b := build(t, dir, "b.snii", old, docs[2500:])
 	for _, c := range []struct {
@@ -141,10 +142,10 @@ func TestMergePolicyChange(t *testing.T) {
 		o    merge.Options
 		set  func(*writer.Options)
 	}{
-		{"budget 8", merge.Options{MinSavingPercent: merge.Int(-1)}, func(o *writer.Options) { o.MinSavingPercent = -1 }},
-		{"budget 30 level 3", merge.Options{MinSavingPercent: merge.Int(-1), BudgetPercent: merge.Int(30), ZstdLevel: merge.Int(3)},
-			func(o *writer.Options) { o.MinSavingPercent, o.BudgetPercent, o.ZstdLevel = -1, 30, 3 }},
-		{"share 40", merge.Options{MinSavingPercent: merge.Int(40)}, func(o *writer.Options) { o.MinSavingPercent = 40 }},
+		{"budget 8", merge.Options{Policy: budget.Policy{Percent: 8}}, func(o *writer.Options) { o.Policy = budget.Policy{} }},
+		{"budget 30 level 3", merge.Options{Policy: budget.Policy{Percent: 30}, ZstdLevel: 3},
+			func(o *writer.Options) { o.Policy, o.ZstdLevel = budget.FromPercents(-1, 30), 3 }},
+		{"share 40", merge.Options{Policy: budget.Policy{Kind: budget.FixedShare, Percent: 40}}, func(o *writer.Options) { o.Policy = budget.FromPercents(40, 8) }},
 	} {
 		wo := old
 		c.set(&wo)
@@ -158,7 +159,7 @@ func TestMergePolicyChange(t *testing.T) {
 	wo := old
 	wo.Limits = lim
 	want := build(t, dir, "want.snii", wo, docs)
-	got, _ := doMerge(t, dir, "got.snii", paths(a, b), merge.Options{Limits: &lim})
+	got, _ := doMerge(t, dir, "got.snii", paths(a, b), merge.Options{Limits: lim})
 	sameSegment(t, "re-encode with lower window limits", got, want)
 }
 

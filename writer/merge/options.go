@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/budget"
+
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/prx"
@@ -41,23 +44,22 @@ type Source struct {
 	Deleted *roaring.Bitmap
 }
 
-// Options configure a merge. The zero value is valid: the sources' recorded
-// policy, zstd level and window limits, DefaultMemoryLimit, and temp files
-// next to the destination.
+// Options configure a merge. Every field's zero value means its default: the
+// policy, zstd level and window limits the sources recorded (they must agree
+// on each one not set, or Merge fails with a *ConflictError),
+// DefaultMemoryLimit, and temp files next to the destination.
 type Options struct {
-	// MinSavingPercent overrides the codec policy of the .prx windows (-1 the
-	// per-index budget, 0 always the smallest frame, 1..100 a fixed share;
-	// see writer.Options). nil: the sources' recorded value.
-	MinSavingPercent *int
-	// BudgetPercent overrides the budget's allowance (0..100). nil: the
-	// sources' recorded value.
-	BudgetPercent *int
-	// ZstdLevel overrides the zstd level of .prx windows and dict blocks
-	// (0..writer.MaxZstdLevel). nil: the sources' recorded value.
-	ZstdLevel *int
-	// Limits overrides the .prx window limits (they decide where windows are
-	// split). nil: the sources' recorded limits.
-	Limits *prx.Limits
+	// Policy re-encodes the .prx windows with another codec policy. The zero
+	// value keeps the sources' policy; to ask for the default budget
+	// explicitly, write budget.Policy{Percent: budget.DefaultBudgetPercent}.
+	Policy budget.Policy
+	// ZstdLevel re-encodes with another zstd level: 1..writer.MaxZstdLevel,
+	// or DefaultZstdLevel for a build's level 0. 0 keeps the sources' level.
+	ZstdLevel int
+	// Limits re-splits the .prx windows with other window limits (they may only
+	// be lowered). The zero value keeps the sources' limits; prx.DefaultLimits()
+	// asks for the defaults.
+	Limits prx.Limits
 	// MemoryLimit bounds the merge's buffers (bytes): the writer's (counted
 	// as 16 MiB) plus the read state of the sources merged at once (1 MiB
 	// each). With more sources than fit, the merge runs in passes through
@@ -70,8 +72,31 @@ type Options struct {
 	TempDir string
 }
 
-// Int returns a pointer to v, for the override fields of Options.
-func Int(v int) *int { return &v }
+// DefaultZstdLevel is the Options.ZstdLevel that re-encodes with the zstd
+// level a build gets from writer.Options.ZstdLevel 0 (0 itself keeps the
+// sources' level).
+const DefaultZstdLevel = -1
+
+// ConflictError is the error of a merge whose sources recorded different
+// values of a setting that Options does not set. It wraps
+// snii.ErrInvalidArgument.
+type ConflictError struct {
+	// Setting is the Options field to set: "Policy", "ZstdLevel" or "Limits".
+	Setting string
+	// Sources and Indexes are the two disagreeing source indexes (source
+	// numbers as given to Merge) and Values their values.
+	Sources [2]int
+	Indexes [2]string
+	Values  [2]string
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("merge: the sources disagree on %s (source %d index %q: %s, source %d index %q: %s); set Options.%s: %v",
+		e.Setting, e.Sources[0], e.Indexes[0], e.Values[0], e.Sources[1], e.Indexes[1], e.Values[1], e.Setting, snii.ErrInvalidArgument)
+}
+
+// Unwrap returns snii.ErrInvalidArgument.
+func (e *ConflictError) Unwrap() error { return snii.ErrInvalidArgument }
 
 // Stats describe a finished merge.
 type Stats struct {
@@ -98,65 +123,58 @@ type setting struct {
 	value string
 }
 
-// resolveInt picks the override or the value every source index agrees on.
-func resolveInt(name, field string, override *int, vals []int, where []setting) (int, error) {
-	if override != nil {
-		return *override, nil
-	}
+// resolve returns the value every source index agrees on, or a *ConflictError.
+func resolve[T comparable](setting string, vals []T, where []setting) (T, error) {
 	for i := 1; i < len(vals); i++ {
 		if vals[i] != vals[0] {
-			return 0, disagree(name, field, where, 0, i)
+			a, b := where[0], where[i]
+			return vals[0], &ConflictError{Setting: setting, Sources: [2]int{a.src, b.src},
+				Indexes: [2]string{a.index, b.index}, Values: [2]string{a.value, b.value}}
 		}
 	}
 	return vals[0], nil
 }
 
-func disagree(name, field string, where []setting, a, b int) error {
-	return errs.Invalidf("merge: the sources disagree on the %s (source %d index %q: %s, source %d index %q: %s); set Options.%s",
-		name, where[a].src, where[a].index, where[a].value, where[b].src, where[b].index, where[b].value, field)
-}
-
 // writerOptions builds the destination's writer options: the fields with
-// their analyzers, and the policy, zstd level and limits from the overrides
+// their analyzers, and the policy, zstd level and limits from the options
 // or the sources' agreed values.
 func writerOptions(srcs []*source, fields []fieldPlan, o *Options) (writer.Options, error) {
-	var msp, bp, zl []int
+	var pols []budget.Policy
+	var zl []int
 	var lims []prx.Limits
-	var wMsp, wBp, wZl, wLim []setting
+	var wPol, wZl, wLim []setting
 	for _, s := range srcs {
 		for _, name := range s.fields {
 			m := s.metas[name]
-			msp, bp, zl = append(msp, m.Policy.MinSavingPercent), append(bp, m.Policy.BudgetPercent), append(zl, m.ZstdLevel)
+			pols, zl = append(pols, m.Policy), append(zl, m.ZstdLevel)
 			lims = append(lims, m.Limits.Normalize())
-			wMsp = append(wMsp, setting{s.ord, name, fmt.Sprint(m.Policy.MinSavingPercent)})
-			wBp = append(wBp, setting{s.ord, name, fmt.Sprint(m.Policy.BudgetPercent)})
+			wPol = append(wPol, setting{s.ord, name, m.Policy.String()})
 			wZl = append(wZl, setting{s.ord, name, fmt.Sprint(m.ZstdLevel)})
 			wLim = append(wLim, setting{s.ord, name, fmt.Sprintf("%+v", m.Limits.Normalize())})
 		}
 	}
-	wo := writer.Options{MemoryLimit: o.MemoryLimit, TempDir: o.TempDir}
+	wo := writer.Options{MemoryLimit: o.MemoryLimit, TempDir: o.TempDir, Policy: o.Policy, ZstdLevel: o.ZstdLevel, Limits: o.Limits}
 	for _, f := range fields {
 		wo.Fields = append(wo.Fields, writer.FieldOptions{Name: f.name, Analyzer: f.analyzer})
 	}
 	var err error
-	if wo.MinSavingPercent, err = resolveInt("codec policy (min saving percent)", "MinSavingPercent", o.MinSavingPercent, msp, wMsp); err != nil {
-		return wo, err
-	}
-	if wo.BudgetPercent, err = resolveInt("budget percent", "BudgetPercent", o.BudgetPercent, bp, wBp); err != nil {
-		return wo, err
-	}
-	if wo.ZstdLevel, err = resolveInt("zstd level", "ZstdLevel", o.ZstdLevel, zl, wZl); err != nil {
-		return wo, err
-	}
-	if o.Limits != nil {
-		wo.Limits = *o.Limits
-	} else {
-		for i := 1; i < len(lims); i++ {
-			if lims[i] != lims[0] {
-				return wo, disagree("window limits", "Limits", wLim, 0, i)
-			}
+	if o.Policy == (budget.Policy{}) {
+		if wo.Policy, err = resolve("Policy", pols, wPol); err != nil {
+			return wo, err
 		}
-		wo.Limits = lims[0]
+	}
+	if o.ZstdLevel == DefaultZstdLevel {
+		wo.ZstdLevel = 0
+	}
+	if o.ZstdLevel == 0 {
+		if wo.ZstdLevel, err = resolve("ZstdLevel", zl, wZl); err != nil {
+			return wo, err
+		}
+	}
+	if o.Limits == (prx.Limits{}) {
+		if wo.Limits, err = resolve("Limits", lims, wLim); err != nil {
+			return wo, err
+		}
 	}
 	return wo, nil
 }
@@ -177,19 +195,14 @@ func checkOptions(dst string, o *Options) error {
 			return errs.Invalidf("merge: temp dir %s is not a directory", o.TempDir)
 		}
 	}
-	if o.ZstdLevel != nil && (*o.ZstdLevel < 0 || *o.ZstdLevel > writer.MaxZstdLevel) {
-		return errs.Invalidf("merge: zstd level %d (want 0..%d)", *o.ZstdLevel, writer.MaxZstdLevel)
+	if o.ZstdLevel < DefaultZstdLevel || o.ZstdLevel > writer.MaxZstdLevel {
+		return errs.Invalidf("merge: zstd level %d (want DefaultZstdLevel, 0 or 1..%d)", o.ZstdLevel, writer.MaxZstdLevel)
 	}
-	if o.MinSavingPercent != nil && (*o.MinSavingPercent < -1 || *o.MinSavingPercent > 100) {
-		return errs.Invalidf("merge: min saving percent %d (want -1, 0 or 1..100)", *o.MinSavingPercent)
+	if err := o.Policy.Validate(); err != nil {
+		return fmt.Errorf("merge: %w", err)
 	}
-	if o.BudgetPercent != nil && (*o.BudgetPercent < 0 || *o.BudgetPercent > 100) {
-		return errs.Invalidf("merge: budget percent %d (want 0..100)", *o.BudgetPercent)
-	}
-	if o.Limits != nil {
-		if err := o.Limits.Validate(); err != nil {
-			return fmt.Errorf("merge: %w", err)
-		}
+	if err := o.Limits.Validate(); err != nil {
+		return fmt.Errorf("merge: %w", err)
 	}
 	return nil
 }

@@ -9,8 +9,8 @@ import (
 	"os"
 	"slices"
 
-	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/reader"
 )
 
@@ -21,10 +21,10 @@ func openPath(path string) (*reader.Segment, *chunkReader, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	seg, err := reader.OpenReaderAtWith(r, r.size, reader.Options{BlockCacheBytes: -1})
+	seg, err := reader.OpenReaderAt(r, r.size, reader.Options{BlockCacheBytes: -1, Name: path})
 	if err != nil {
 		r.Close()
-		return nil, nil, fmt.Errorf("segment %s: %w", path, err)
+		return nil, nil, err
 	}
 	return seg, r, nil
 }
@@ -46,7 +46,7 @@ type source struct {
 	docs    uint32
 	version reader.Version
 	fields  []string // its logical indexes, by name
-	metas   map[string]index.IndexMeta
+	metas   map[string]format.IndexMeta
 	del     *delSet           // nil: nothing deleted
 	with    map[string]uint64 // surviving docs with at least one token, per field
 }
@@ -165,7 +165,7 @@ func (s *source) inspect() (err error) {
 	}
 	s.docs = s.seg.DocCount()
 	s.fields = s.seg.Fields()
-	s.metas = make(map[string]index.IndexMeta, len(s.fields))
+	s.metas = make(map[string]format.IndexMeta, len(s.fields))
 	s.with = make(map[string]uint64, len(s.fields))
 	for _, name := range s.fields {
 		m, err := s.seg.Info(name)
@@ -205,9 +205,9 @@ func checkVersions(srcs []*source) error {
 // compatible checks the versions read from the sources (vs[i] of srcs[i]).
 func compatible(srcs []*source, vs []reader.Version) error {
 	for i, v := range vs {
-		if v.Format != index.FormatVersion {
+		if v.Format != format.FormatVersion {
 			return errs.Versionf("merge: source %d (%s) has format version %d (min reader %d); merge writes version %d and merges only segments of that version",
-				srcs[i].ord, srcs[i].name, v.Format, v.MinReader, index.FormatVersion)
+				srcs[i].ord, srcs[i].name, v.Format, v.MinReader, format.FormatVersion)
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package index
+package format
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/index")
 
 // goldenDir is the repository's testdata/index directory.
-const goldenDir = "../testdata/index"
+const goldenDir = "../../testdata/index"
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
@@ -32,7 +32,7 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test -run Golden -update ./index/ to create)", err)
+		t.Fatalf("%v (run go test -run Golden -update ./internal/format/ to create)", err)
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s changed:\n got % x\nwant % x", name, got, want)

@@ -2,23 +2,25 @@ package replay
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/snii-go/snii"
+
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/internal/errs"
 )
 
 // DefaultPolicies are the policies replayed when Options.Policies is empty.
 var DefaultPolicies = []budget.Policy{
-	{MinSavingPercent: budget.PolicySmallest},
-	{MinSavingPercent: 30},
-	{MinSavingPercent: budget.PolicyBudget, BudgetPercent: 5},
-	{MinSavingPercent: budget.PolicyBudget, BudgetPercent: 8},
-	{MinSavingPercent: budget.PolicyBudget, BudgetPercent: 12},
+	{Kind: budget.Smallest},
+	{Kind: budget.FixedShare, Percent: 30},
+	{Kind: budget.Budget, Percent: 5},
+	{},
+	{Kind: budget.Budget, Percent: 12},
 }
 
 // DefaultOrders are the orders replayed when Options.Orders is empty.
@@ -32,22 +34,28 @@ func ParsePolicy(s string) (budget.Policy, error) {
 	var p budget.Policy
 	switch {
 	case s == "budget" || s == "-1":
-		p = budget.DefaultPolicy()
+		p = budget.Policy{}
 	case strings.HasPrefix(s, "budget:"):
 		v, err := strconv.Atoi(strings.TrimPrefix(s, "budget:"))
 		if err != nil {
-			return p, errs.Invalidf("replay: policy %q: want budget:P with P in 0..100", s)
+			return p, parseErrorf("replay: policy %q: want budget:P with P in 0..100", s)
 		}
-		p = budget.Policy{MinSavingPercent: budget.PolicyBudget, BudgetPercent: v}
+		if v < 0 {
+			return p, parseErrorf("replay: policy %q: want budget:P with P in 0..100", s)
+		}
+		p = budget.FromPercents(-1, v)
 	default:
 		v, err := strconv.Atoi(s)
 		if err != nil {
-			return p, errs.Invalidf("replay: policy %q: want 0, a share 1..100, or budget:P", s)
+			return p, parseErrorf("replay: policy %q: want 0, a share 1..100, or budget:P", s)
 		}
-		p = budget.Policy{MinSavingPercent: v, BudgetPercent: budget.DefaultBudgetPercent}
+		if v < -1 {
+			return p, parseErrorf("replay: policy %q: want 0, a share 1..100, or budget:P", s)
+		}
+		p = budget.FromPercents(v, budget.DefaultBudgetPercent)
 	}
 	if err := p.Validate(); err != nil {
-		return p, errs.Invalidf("replay: policy %q: %v", s, err)
+		return p, &ParseError{Msg: fmt.Sprintf("replay: policy %q: %v", s, errors.Unwrap(err))}
 	}
 	return p, nil
 }
@@ -66,13 +74,13 @@ func ParsePolicies(list string) ([]budget.Policy, error) {
 			return nil, err
 		}
 		if seen[p.String()] {
-			return nil, errs.Invalidf("replay: policy %s listed twice", p)
+			return nil, parseErrorf("replay: policy %s listed twice", p)
 		}
 		seen[p.String()] = true
 		out = append(out, p)
 	}
 	if len(out) == 0 {
-		return nil, errs.Invalidf("replay: empty policy list")
+		return nil, parseErrorf("replay: empty policy list")
 	}
 	return out, nil
 }
@@ -126,11 +134,11 @@ func ParseOrder(s string) (Order, error) {
 	if seed, ok := strings.CutPrefix(s, "shuffle:"); ok {
 		v, err := strconv.ParseUint(seed, 10, 64)
 		if err != nil {
-			return Order{}, errs.Invalidf("replay: order %q: the seed must be an unsigned integer", s)
+			return Order{}, parseErrorf("replay: order %q: the seed must be an unsigned integer", s)
 		}
 		return Order{Kind: Shuffle, Seed: v}, nil
 	}
-	return Order{}, errs.Invalidf("replay: order %q: want captured, ascending, descending or shuffle:SEED", s)
+	return Order{}, parseErrorf("replay: order %q: want captured, ascending, descending or shuffle:SEED", s)
 }
 
 // ParseOrders parses a comma-separated list of orders (see ParseOrder).
@@ -146,13 +154,13 @@ func ParseOrders(list string) ([]Order, error) {
 			return nil, err
 		}
 		if seen[o] {
-			return nil, errs.Invalidf("replay: order %s listed twice", o)
+			return nil, parseErrorf("replay: order %s listed twice", o)
 		}
 		seen[o] = true
 		out = append(out, o)
 	}
 	if len(out) == 0 {
-		return nil, errs.Invalidf("replay: empty order list")
+		return nil, parseErrorf("replay: empty order list")
 	}
 	return out, nil
 }
@@ -174,4 +182,18 @@ func (o Order) Permute(n int, saving func(i int) int) []int {
 		r.Shuffle(n, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
 	}
 	return perm
+}
+
+// ParseError is the error of ParsePolicy, ParsePolicies, ParseOrder and
+// ParseOrders: Msg is the message for a usage error, and the error wraps
+// snii.ErrInvalidArgument.
+type ParseError struct{ Msg string }
+
+func (e *ParseError) Error() string { return e.Msg + ": " + snii.ErrInvalidArgument.Error() }
+
+// Unwrap returns snii.ErrInvalidArgument.
+func (e *ParseError) Unwrap() error { return snii.ErrInvalidArgument }
+
+func parseErrorf(format string, args ...any) error {
+	return &ParseError{Msg: fmt.Sprintf(format, args...)}
 }

@@ -1,4 +1,4 @@
-package index
+package format
 
 import (
 	"bytes"
@@ -45,29 +45,29 @@ func AppendHeader(dst []byte) []byte {
 // FormatVersion, or when unknown flags are set), ErrCorrupt otherwise.
 func ParseHeader(b []byte) error {
 	if len(b) != HeaderSize {
-		return errs.Corruptf("header: %d bytes, want %d", len(b), HeaderSize)
+		return errs.Corruptf("%d bytes, want %d", len(b), HeaderSize)
 	}
 	if string(b[:4]) != HeaderMagic {
-		return errs.Corruptf("header: bad magic %q (not a snii segment)", b[:4])
+		return errs.Corruptf("bad magic %q (not a snii segment)", b[:4])
 	}
 	if got, want := Checksum(b[:12]), binary.LittleEndian.Uint32(b[12:]); got != want {
-		return errs.Corruptf("header: crc %08x, want %08x", got, want)
+		return errs.Corruptf("crc %08x, want %08x", got, want)
 	}
-	return checkVersions("header", binary.LittleEndian.Uint16(b[4:]), binary.LittleEndian.Uint16(b[6:]), binary.LittleEndian.Uint32(b[8:]))
+	return checkVersions(binary.LittleEndian.Uint16(b[4:]), binary.LittleEndian.Uint16(b[6:]), binary.LittleEndian.Uint32(b[8:]))
 }
 
-func checkVersions(section string, version, minReader uint16, flags uint32) error {
+func checkVersions(version, minReader uint16, flags uint32) error {
 	if minReader == 0 || version < minReader {
-		return errs.Corruptf("%s: format version %d, min reader version %d", section, version, minReader)
+		return errs.Corruptf("format version %d, min reader version %d", version, minReader)
 	}
 	if version < MinReaderVersion {
-		return errs.Versionf("%s: format version %d: this snii reads format %d (.prx windows v2) and cannot read older segments; rebuild the segment from its documents with this snii", section, version, FormatVersion)
+		return errs.Versionf("format version %d: this snii reads format %d (.prx windows v2) and cannot read older segments; rebuild the segment from its documents with this snii", version, FormatVersion)
 	}
 	if minReader > FormatVersion {
-		return errs.Versionf("%s: needs reader version %d (this reader: %d)", section, minReader, FormatVersion)
+		return errs.Versionf("needs reader version %d (this reader: %d)", minReader, FormatVersion)
 	}
 	if flags != 0 {
-		return errs.Versionf("%s: unknown flags %#x", section, flags)
+		return errs.Versionf("unknown flags %#x", flags)
 	}
 	return nil
 }
@@ -106,13 +106,13 @@ func AppendTail(dst []byte, t Tail) []byte {
 // and versions (ErrVersion for a newer minimum reader version).
 func ParseTail(b []byte) (Tail, error) {
 	if len(b) != TailSize {
-		return Tail{}, errs.Corruptf("tail: %d bytes, want %d", len(b), TailSize)
+		return Tail{}, errs.Corruptf("%d bytes, want %d", len(b), TailSize)
 	}
 	if string(b[24:28]) != TailMagic {
-		return Tail{}, errs.Corruptf("tail: bad magic %q (not a snii segment, or truncated)", b[24:28])
+		return Tail{}, errs.Corruptf("bad magic %q (not a snii segment, or truncated)", b[24:28])
 	}
 	if got, want := Checksum(b[:28]), binary.LittleEndian.Uint32(b[28:]); got != want {
-		return Tail{}, errs.Corruptf("tail: crc %08x, want %08x", got, want)
+		return Tail{}, errs.Corruptf("crc %08x, want %08x", got, want)
 	}
 	t := Tail{
 		DirOff:    binary.LittleEndian.Uint64(b),
@@ -121,7 +121,7 @@ func ParseTail(b []byte) (Tail, error) {
 		Version:   binary.LittleEndian.Uint16(b[20:]),
 		MinReader: binary.LittleEndian.Uint16(b[22:]),
 	}
-	if err := checkVersions("tail", t.Version, t.MinReader, 0); err != nil {
+	if err := checkVersions(t.Version, t.MinReader, 0); err != nil {
 		return Tail{}, err
 	}
 	return t, nil
@@ -133,7 +133,7 @@ func ParseTail(b []byte) (Tail, error) {
 func (t Tail) CheckFileSize(fileSize uint64) error {
 	if fileSize < HeaderSize+TailSize || t.DirOff < HeaderSize || t.DirOff > fileSize-TailSize ||
 		t.DirLen != fileSize-TailSize-t.DirOff {
-		return errs.Corruptf("tail: directory [%d, +%d) does not end at the tail of a %d-byte file", t.DirOff, t.DirLen, fileSize)
+		return errs.Corruptf("directory [%d, +%d) does not end at the tail of a %d-byte file", t.DirOff, t.DirLen, fileSize)
 	}
 	return nil
 }
@@ -191,7 +191,7 @@ func DecodeDirectory(b []byte) (Directory, error) {
 	d := Directory{Version: r.uvarint(), DocCount: r.uvarint()}
 	n := r.uvarint()
 	if !r.ok() || d.Version == 0 || d.DocCount > math.MaxUint32+1 || n > uint64(r.remaining()/minDirEntry) {
-		return Directory{}, errs.Corruptf("directory: version %d, %d docs, %d indexes in %d bytes", d.Version, d.DocCount, n, len(b))
+		return Directory{}, errs.Corruptf("version %d, %d docs, %d indexes in %d bytes", d.Version, d.DocCount, n, len(b))
 	}
 	d.Indexes = make([]DirEntry, n)
 	var prev []byte
@@ -199,20 +199,20 @@ func DecodeDirectory(b []byte) (Directory, error) {
 		name := r.bytes(r.uvarint())
 		e := DirEntry{MetaOff: r.uvarint(), MetaLen: r.uvarint(), MetaCRC: r.u32()}
 		if !r.ok() {
-			return Directory{}, errs.Corruptf("directory: entry %d truncated", i)
+			return Directory{}, errs.Corruptf("entry %d truncated", i)
 		}
 		if len(name) == 0 || (i > 0 && bytes.Compare(name, prev) <= 0) {
-			return Directory{}, errs.Corruptf("directory: index name %q empty or out of order", name)
+			return Directory{}, errs.Corruptf("index name %q empty or out of order", name)
 		}
 		if e.MetaOff > math.MaxInt64 || e.MetaLen > math.MaxInt64-e.MetaOff {
-			return Directory{}, errs.Corruptf("directory: metadata of index %q at [%d, +%d) overflows", name, e.MetaOff, e.MetaLen)
+			return Directory{}, errs.Corruptf("metadata of index %q at [%d, +%d) overflows", name, e.MetaOff, e.MetaLen)
 		}
 		e.Name = string(name)
 		d.Indexes[i] = e
 		prev = name
 	}
 	if r.remaining() != 0 {
-		return Directory{}, errs.Corruptf("directory: %d trailing bytes", r.remaining())
+		return Directory{}, errs.Corruptf("%d trailing bytes", r.remaining())
 	}
 	return d, nil
 }

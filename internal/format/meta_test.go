@@ -1,4 +1,4 @@
-package index
+package format
 
 import (
 	"errors"
@@ -21,7 +21,7 @@ func sampleMeta(t testing.TB) IndexMeta {
 		DocCount: 1000, DocsWithField: 990,
 		PostingOff: HeaderSize, PostingLen: 123456,
 		DocBytes: 5000, PreludeBytes: 300, PrxBytes: 100000, InlineFrameBytes: 777,
-		Policy: budget.DefaultPolicy(), ZstdLevel: 3, Limits: prx.DefaultLimits(),
+		Policy: budget.Policy{}, ZstdLevel: 3, Limits: prx.DefaultLimits(),
 	}
 	m.DictOff = m.PostingOff + m.PostingLen
 	m.Outcome.Windows = [prx.NumCodecs]int64{10, 20, 30}
@@ -72,7 +72,7 @@ func TestIndexMetaRoundTrip(t *testing.T) {
 		t.Fatalf("decoded meta aliases its input:\n%s", diff)
 	}
 	// Policies of each kind; an empty index.
-	for _, p := range []budget.Policy{{MinSavingPercent: 0}, {MinSavingPercent: 100, BudgetPercent: 8}, {MinSavingPercent: -1, BudgetPercent: 0}} {
+	for _, p := range []budget.Policy{budget.FromPercents(0, 8), budget.FromPercents(100, 8), budget.FromPercents(-1, 0)} {
 		m2 := m
 		m2.Policy = p
 		m2.Outcome.Budget.Policy = p
@@ -81,7 +81,7 @@ func TestIndexMetaRoundTrip(t *testing.T) {
 			t.Errorf("policy %+v: %+v, %v", p, got.Policy, err)
 		}
 	}
-	empty := IndexMeta{Name: "empty", Policy: budget.DefaultPolicy(), Limits: prx.DefaultLimits(), PostingOff: 16, DictOff: 16}
+	empty := IndexMeta{Name: "empty", Policy: budget.Policy{}, Limits: prx.DefaultLimits(), PostingOff: 16, DictOff: 16}
 	empty.Outcome.Budget.Policy = empty.Policy
 	got, err = DecodeIndexMeta(AppendIndexMeta(nil, &empty))
 	if err != nil {
@@ -105,9 +105,8 @@ func TestDecodeIndexMetaInvalid(t *testing.T) {
 		"dict not after post": func(m *IndexMeta) { m.DictOff++ },
 		"prelude bytes":       func(m *IndexMeta) { m.PreludeBytes = m.DocBytes + 1 },
 		"posting overflow":    func(m *IndexMeta) { m.PostingLen = math.MaxInt64 },
-		"policy":              func(m *IndexMeta) { m.Policy.MinSavingPercent = 101 },
-		"policy -2":           func(m *IndexMeta) { m.Policy.MinSavingPercent = -2 },
-		"budget percent":      func(m *IndexMeta) { m.Policy.BudgetPercent = 101 },
+		"policy":              func(m *IndexMeta) { m.Policy = budget.Policy{Kind: budget.FixedShare, Percent: 101} },
+		"budget percent":      func(m *IndexMeta) { m.Policy = budget.Policy{Percent: 101} },
 		"limits":              func(m *IndexMeta) { m.Limits.MaxDocs = prx.DefaultMaxDocs + 1 },
 		"negative outcome":    func(m *IndexMeta) { m.Outcome.Bytes[1] = -1 },
 		"final share":         func(m *IndexMeta) { m.Outcome.Budget.FinalShare = 101 },
@@ -171,7 +170,7 @@ func TestIndexMetaCorruption(t *testing.T) {
 func FuzzDecodeIndexMeta(f *testing.F) {
 	m := sampleMeta(f)
 	f.Add(AppendIndexMeta(nil, &m))
-	empty := IndexMeta{Name: "x", Policy: budget.DefaultPolicy()}
+	empty := IndexMeta{Name: "x", Policy: budget.Policy{}}
 	f.Add(AppendIndexMeta(nil, &empty))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got, err := DecodeIndexMeta(b)

@@ -22,12 +22,12 @@ import (
 // Applying a policy with budget.Chooser on the prepared frames stores exactly
 // what prx.Encoder stores under that policy, window by window, in every order.
 func TestApplyEqualsEncoder(t *testing.T) {
-	s := loadOne(t, captureOf(t, genWindows(1, 500), budget.DefaultPolicy(), false))
+	s := loadOne(t, captureOf(t, genWindows(1, 500), budget.Policy{}, false))
 	if len(s.Eligible) < 150 {
 		t.Fatalf("only %d eligible windows", len(s.Eligible))
 	}
 	for _, p := range testPolicies {
-		if p.MinSavingPercent == 1 || p.MinSavingPercent == 60 {
+		if msp(p) == 1 || msp(p) == 60 {
 			continue // shares are order-independent; 30 and 100 cover them
 		}
 		for _, o := range testOrders[:4] {
@@ -44,8 +44,8 @@ func TestApplyEqualsEncoder(t *testing.T) {
 
 // Verify notices a replay that stores something else than the encoder.
 func TestVerifyDetectsDifference(t *testing.T) {
-	s := loadOne(t, captureOf(t, genWindows(2, 200), budget.DefaultPolicy(), false))
-	a, _ := s.Apply(budget.Policy{MinSavingPercent: 0}, Order{Kind: Captured})
+	s := loadOne(t, captureOf(t, genWindows(2, 200), budget.Policy{}, false))
+	a, _ := s.Apply(budget.FromPercents(0, 8), Order{Kind: Captured})
 	k := slices.IndexFunc(s.Eligible, func(i int) bool { return s.Windows[i].Eval.ZstdWins })
 	a.StoreZstd[k] = false
 	if err := s.Verify(a); !errors.Is(err, errs.Corrupt) {
@@ -58,8 +58,8 @@ func TestVerifyDetectsDifference(t *testing.T) {
 // capture of all windows for every codec.
 func TestReproducesRecordedOutcome(t *testing.T) {
 	wins := genWindows(3, 400)
-	for _, p := range []budget.Policy{budget.DefaultPolicy(), {MinSavingPercent: 30}, {MinSavingPercent: 0},
-		{MinSavingPercent: -1, BudgetPercent: 12}} {
+	for _, p := range []budget.Policy{budget.Policy{}, budget.FromPercents(30, 8), budget.FromPercents(0, 8),
+		budget.FromPercents(-1, 12)} {
 		for _, all := range []bool{false, true} {
 			data := captureOf(t, wins, p, all)
 			s := loadOne(t, data)
@@ -89,7 +89,7 @@ func TestReproducesRecordedOutcome(t *testing.T) {
 
 // A replay whose frames differ from the recorded ones (another zstd level) says so.
 func TestRecordedMismatchReported(t *testing.T) {
-	data := captureOf(t, genWindows(4, 300), budget.DefaultPolicy(), true)
+	data := captureOf(t, genWindows(4, 300), budget.Policy{}, true)
 	sets, err := Load(bytes.NewReader(data), PrepareOptions{ZstdLevel: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -112,16 +112,16 @@ func TestRecordedMismatchReported(t *testing.T) {
 // saves less than the share; policy 0 adds nothing.
 func TestPolicyProperties(t *testing.T) {
 	for seed := range uint64(4) {
-		s := loadOne(t, captureOf(t, genWindows(10+seed, 500), budget.DefaultPolicy(), true))
+		s := loadOne(t, captureOf(t, genWindows(10+seed, 500), budget.Policy{}, true))
 		orders := append(slices.Clone(testOrders), Order{Kind: Shuffle, Seed: seed + 1000})
 		rep := runNoTiming(t, []*Set{s}, Options{Policies: testPolicies, Orders: orders})
 		for _, r := range rep.Indexes[0].Results {
 			a, _ := s.Apply(r.policy, r.order)
 			p := r.policy
 			switch {
-			case p.MinSavingPercent == budget.PolicyBudget:
-				if 100*r.Extra > int64(p.BudgetPercent)*r.Smallest {
-					t.Errorf("%s %s: extra %d > %d%% of %d", r.Policy, r.Order, r.Extra, p.BudgetPercent, r.Smallest)
+			case msp(p) == -1:
+				if 100*r.Extra > int64(bpc(p))*r.Smallest {
+					t.Errorf("%s %s: extra %d > %d%% of %d", r.Policy, r.Order, r.Extra, bpc(p), r.Smallest)
 				}
 				// The bound holds after every window, not only at the end.
 				var extra, smallest int64
@@ -129,11 +129,11 @@ func TestPolicyProperties(t *testing.T) {
 					w := &s.Windows[s.Eligible[k]]
 					smallest += int64(w.Eval.Smallest)
 					extra += int64(len(w.Stored(a.StoreZstd[k]))) - int64(w.Eval.Smallest)
-					if 100*extra > int64(p.BudgetPercent)*smallest {
-						t.Fatalf("%s %s: prefix extra %d > %d%% of %d", r.Policy, r.Order, extra, p.BudgetPercent, smallest)
+					if 100*extra > int64(bpc(p))*smallest {
+						t.Fatalf("%s %s: prefix extra %d > %d%% of %d", r.Policy, r.Order, extra, bpc(p), smallest)
 					}
 				}
-			case p.MinSavingPercent == 0:
+			case msp(p) == 0:
 				if r.Extra != 0 || r.Stored != r.Smallest || r.TradedCount != 0 {
 					t.Errorf("policy 0 %s: extra %d", r.Order, r.Extra)
 				}
@@ -141,9 +141,9 @@ func TestPolicyProperties(t *testing.T) {
 				var want int64
 				for k, wi := range s.Eligible {
 					e := s.Windows[wi].Eval
-					fast := e.ZstdWins && e.Saving < p.MinSavingPercent
+					fast := e.ZstdWins && e.Saving < msp(p)
 					if a.StoreZstd[k] == fast && e.ZstdWins {
-						t.Fatalf("share %d: window saving %d stores zstd=%v", p.MinSavingPercent, e.Saving, a.StoreZstd[k])
+						t.Fatalf("share %d: window saving %d stores zstd=%v", msp(p), e.Saving, a.StoreZstd[k])
 					}
 					if fast {
 						want += int64(e.Trade)
@@ -154,7 +154,7 @@ func TestPolicyProperties(t *testing.T) {
 				}
 			}
 			// A fixed share and policy 0 do not depend on the order.
-			if p.MinSavingPercent >= 0 && r.Order != "captured" {
+			if msp(p) >= 0 && r.Order != "captured" {
 				base := rep.Indexes[0].Results[slices.IndexFunc(rep.Indexes[0].Results, func(x Result) bool {
 					return x.Policy == r.Policy && x.Order == "captured"
 				})]
@@ -286,7 +286,7 @@ func TestEmptyCapture(t *testing.T) {
 }
 
 func TestCorruptCaptureNamesRecord(t *testing.T) {
-	data := captureOf(t, genWindows(5, 50), budget.DefaultPolicy(), false)
+	data := captureOf(t, genWindows(5, 50), budget.Policy{}, false)
 	bad := bytes.Clone(data)
 	bad[len(bad)/2] ^= 0x10
 	if _, err := Load(bytes.NewReader(bad), PrepareOptions{}); !errors.Is(err, errs.Corrupt) ||
@@ -320,7 +320,7 @@ func TestEligibilityMismatch(t *testing.T) {
 // A timed run: decode ratios, choice costs, CSV samples and a chart that parses
 // as XML with one point per policy and order.
 func TestTimedRunOutputs(t *testing.T) {
-	s := loadOne(t, captureOf(t, genWindows(6, 100), budget.DefaultPolicy(), false))
+	s := loadOne(t, captureOf(t, genWindows(6, 100), budget.Policy{}, false))
 	var progress []int
 	o := Options{Cycles: 2, Blocks: 1, ChunkBytes: 4096, ChoiceWindows: 2000, KeepSamples: true, Verify: true,
 		Progress: func(done, total int) { progress = append(progress, done) }}

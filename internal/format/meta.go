@@ -1,4 +1,4 @@
-package index
+package format
 
 import (
 	"bytes"
@@ -76,8 +76,9 @@ func AppendIndexMeta(dst []byte, m *IndexMeta) []byte {
 	} {
 		dst = u(dst, v)
 	}
-	dst = binary.AppendVarint(dst, int64(m.Policy.MinSavingPercent))
-	dst = u(dst, uint64(m.Policy.BudgetPercent))
+	msp, bp := m.Policy.Percents()
+	dst = binary.AppendVarint(dst, int64(msp))
+	dst = u(dst, uint64(bp))
 	dst = u(dst, uint64(m.ZstdLevel))
 	dst = u(dst, uint64(m.Limits.MaxDocs))
 	dst = u(dst, uint64(m.Limits.MaxPositions))
@@ -131,11 +132,11 @@ func DecodeIndexMeta(b []byte) (IndexMeta, error) {
 	name := r.bytes(r.uvarint())
 	an := r.bytes(r.uvarint())
 	if !r.ok() || len(name) == 0 {
-		return IndexMeta{}, errs.Corruptf("metadata: name truncated or empty")
+		return IndexMeta{}, errs.Corruptf("name truncated or empty")
 	}
 	m.Name, m.Analyzer = string(name), string(an)
 	fail := func(format string, args ...any) (IndexMeta, error) {
-		return IndexMeta{}, errs.Corruptf("metadata of index %q: "+format, append([]any{m.Name}, args...)...)
+		return IndexMeta{}, errs.Corruptf(format, args...)
 	}
 	for _, p := range []*uint64{
 		&m.DocCount, &m.DocsWithField, &m.TermCount, &m.SumDF, &m.SumTTF,
@@ -164,7 +165,11 @@ func DecodeIndexMeta(b []byte) (IndexMeta, error) {
 	}
 	ms := r.uvarint()
 	msp := int64(ms>>1) ^ -int64(ms&1) // zigzag
-	m.Policy = budget.Policy{MinSavingPercent: int(max(min(msp, 1000), -1000)), BudgetPercent: int(r.uvarintMax(1000))}
+	bp := r.uvarintMax(1000)
+	if msp < -1 {
+		return fail("min saving percent %d", msp)
+	}
+	m.Policy = budget.FromPercents(int(min(msp, 1000)), int(bp))
 	m.ZstdLevel = int(r.uvarintMax(math.MaxInt32))
 	m.Limits.MaxDocs = int(r.uvarintMax(math.MaxInt32))
 	m.Limits.MaxPositions = int(r.uvarintMax(math.MaxInt32))

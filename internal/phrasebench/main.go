@@ -20,6 +20,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/snii-go/snii/budget"
+
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/reader"
@@ -60,10 +62,10 @@ func main() {
 	pathA := filepath.Join(*work, "policy0.snii")
 	pathB := filepath.Join(*work, "budget.snii")
 	rep.Build = append(rep.Build, buildSeg(pathA, docs, 0), buildSeg(pathB, docs, -1))
-	a, err := reader.Open(pathA)
+	a, err := reader.Open(pathA, reader.Options{})
 	fail(err)
 	defer a.Close()
-	b, err := reader.Open(pathB)
+	b, err := reader.Open(pathB, reader.Options{})
 	fail(err)
 	defer b.Close()
 
@@ -357,7 +359,7 @@ func openCost(path string, docs int) openResult {
 	var ts []float64
 	for i := 0; i < 300; i++ {
 		t0 := time.Now()
-		s, err := reader.Open(path)
+		s, err := reader.Open(path, reader.Options{})
 		fail(err)
 		s.Close()
 		ts = append(ts, float64(time.Since(t0).Nanoseconds())/1e3)
@@ -366,7 +368,7 @@ func openCost(path string, docs int) openResult {
 	fail(err)
 	defer f.Close()
 	cr := &countingReaderAt{r: f}
-	s, err := reader.OpenReaderAt(cr, st.Size())
+	s, err := reader.OpenReaderAt(cr, st.Size(), reader.Options{})
 	fail(err)
 	s.Close()
 	return openResult{Docs: docs, FileBytes: st.Size(), MedianMicros: median(ts), BytesRead: cr.bytes.Load(), Reads: cr.reads.Load()}
@@ -374,7 +376,7 @@ func openCost(path string, docs int) openResult {
 
 func buildSeg(path string, docs []string, policy int) buildInfo {
 	o := writer.DefaultOptions("content")
-	o.MinSavingPercent = policy
+	o.Policy = budget.FromPercents(policy, budget.DefaultBudgetPercent)
 	t0 := time.Now()
 	w, err := writer.Create(path, o)
 	fail(err)
@@ -387,7 +389,7 @@ func buildSeg(path string, docs []string, policy int) buildInfo {
 	st, err := os.Stat(path)
 	fail(err)
 	bi.Bytes = st.Size()
-	s, err := reader.Open(path)
+	s, err := reader.Open(path, reader.Options{})
 	fail(err)
 	defer s.Close()
 	info, err := s.Info("content")

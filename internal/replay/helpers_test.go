@@ -90,7 +90,8 @@ func captureOf(t testing.TB, wins []prx.Window, p budget.Policy, all bool) []byt
 			t.Fatal(err)
 		}
 	}
-	if err := cw.SetOutcome(idx, capture.Outcome(enc.Outcome())); err != nil {
+	out := enc.Outcome()
+	if err := cw.SetOutcome(idx, capture.Outcome{Windows: out.Windows, Bytes: out.Bytes, Budget: out.Budget}); err != nil {
 		t.Fatal(err)
 	}
 	if err := cw.Close(); err != nil {
@@ -112,16 +113,16 @@ func loadOne(t testing.TB, data []byte) *Set {
 }
 
 var testPolicies = []budget.Policy{
-	{MinSavingPercent: 0},
-	{MinSavingPercent: 1},
-	{MinSavingPercent: 30},
-	{MinSavingPercent: 60},
-	{MinSavingPercent: 100},
-	{MinSavingPercent: -1, BudgetPercent: 0},
-	{MinSavingPercent: -1, BudgetPercent: 5},
-	{MinSavingPercent: -1, BudgetPercent: 8},
-	{MinSavingPercent: -1, BudgetPercent: 12},
-	{MinSavingPercent: -1, BudgetPercent: 100},
+	budget.FromPercents(0, 8),
+	budget.FromPercents(1, 8),
+	budget.FromPercents(30, 8),
+	budget.FromPercents(60, 8),
+	budget.FromPercents(100, 8),
+	budget.FromPercents(-1, 0),
+	budget.FromPercents(-1, 5),
+	budget.FromPercents(-1, 8),
+	budget.FromPercents(-1, 12),
+	budget.FromPercents(-1, 100),
 }
 
 var testOrders = []Order{{Kind: Captured}, {Kind: Ascending}, {Kind: Descending}, {Kind: Shuffle, Seed: 1}, {Kind: Shuffle, Seed: 99}}

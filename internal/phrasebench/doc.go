@@ -4,7 +4,7 @@
 // latency; allocations per query; open time against index size. Every phrase
 // query is checked against the brute-force oracle on both segments first.
 //
-//	go run ./reader/internal/phrasebench -out docs/bench
+//	go run ./internal/phrasebench -out docs/bench
 //
 // It writes <out>/reader-phrase-agent.csv (raw samples), reader-phrase-agent.json
 // (summary) and reader-phrase-agent.txt (the tables it prints).

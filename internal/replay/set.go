@@ -150,7 +150,7 @@ func Prepare(info capture.IndexInfo, all bool, wins []capture.Window, o PrepareO
 	}
 	// Policy 0 stores the smallest frame; the chooser is consulted only to learn the sizes.
 	enc, err := prx.NewEncoder(prx.EncoderOptions{ZstdLevel: s.ZstdLevel, Limits: s.Limits,
-		Policy: budget.Policy{MinSavingPercent: budget.PolicySmallest}})
+		Policy: budget.Policy{Kind: budget.Smallest}})
 	if err != nil {
 		return nil, fmt.Errorf("replay: index %q: %w", info.Name, err)
 	}

@@ -1,0 +1,8 @@
+package replay
+
+import "github.com/snii-go/snii/budget"
+
+// msp and bpc return the two numbers of a policy (see budget.Policy.Percents).
+func msp(p budget.Policy) int { m, _ := p.Percents(); return m }
+
+func bpc(p budget.Policy) int { _, b := p.Percents(); return b }
