@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -215,6 +216,21 @@ func TestDirectory(t *testing.T) {
 		}
 		if _, err := DecodeDirectory(c); err != nil && !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("byte %d: err = %v", i, err)
+		}
+	}
+}
+
+// A malformed varint in the directory's leading fields is reported as such,
+// not as the zeros the failed reads return ("version 0, 0 docs").
+func TestDirectoryMalformedVarint(t *testing.T) {
+	for _, b := range [][]byte{
+		{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, // version over 64 bits
+		{0x01, 0x80},             // doc count truncated
+		{0x01, 0x05, 0x80, 0x80}, // index count truncated
+	} {
+		_, err := DecodeDirectory(b)
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "malformed varint") || strings.Contains(err.Error(), "version 0") {
+			t.Errorf("% x: err = %v, want a malformed varint error", b, err)
 		}
 	}
 }
