@@ -87,6 +87,10 @@ func OpenWith(path string, o Options) (*Segment, error) {
 		f.Close()
 		return nil, err
 	}
+	if st.IsDir() {
+		f.Close()
+		return nil, errs.Invalidf("segment %s: is a directory, not a segment file", path)
+	}
 	size := st.Size()
 	s := &Segment{name: path, size: size}
 	if canMmap && !o.NoMmap {

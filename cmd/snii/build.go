@@ -204,6 +204,10 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 			doc.Fields = append(doc.Fields, writer.Field{Name: x.Name, Values: x.Values})
 		}
 		if _, err := w.Add(doc); err != nil {
+			if !errors.Is(err, errs.InvalidArgument) && !errors.Is(err, errs.Limit) {
+				// I/O of the spilled runs (temp dir, disk full): not this document's fault.
+				return notLineError{err}
+			}
 			return err
 		}
 		bar.addDoc()

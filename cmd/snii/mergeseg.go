@@ -28,8 +28,15 @@ func mergeSegments(ctx context.Context, dst string, ins []mergeInput, p *policyF
 		srcs[i] = merge.Source{Path: in.path, Deleted: in.deleted}
 	}
 	_, err := merge.MergeContext(ctx, dst, srcs, o)
-	if err != nil && errors.Is(err, errs.InvalidArgument) && strings.Contains(err.Error(), "set Options.") {
-		return asUsage(hinted{err, "the sources were written with different settings: choose one with --prx-zstd-min-saving, --budget-percent or --zstd-level"})
+	if err != nil && errors.Is(err, errs.InvalidArgument) {
+		// One rule for merge: what the command line asks for is impossible
+		// (a source twice, the output a source, a deleted id out of range,
+		// settings the sources disagree on) is a usage error, exit 2; an
+		// unreadable or corrupt file is a failure, exit 1.
+		if strings.Contains(err.Error(), "set Options.") {
+			return asUsage(hinted{err, "the sources were written with different settings: choose one with --prx-zstd-min-saving, --budget-percent or --zstd-level"})
+		}
+		return asUsage(err)
 	}
 	return err
 }
