@@ -71,7 +71,7 @@ func TestTempDirErrorNamesNoLine(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	e := &env{stdout: &stdout, stderr: &stderr, stdin: &removingReader{r: strings.NewReader(in), dir: tmp}}
 	code := execute(context.Background(), newRootCmdEnv(e), []string{"build", "-q", "-o", filepath.Join(dir, "x.snii"), "--memory", "1KiB", "--temp-dir", tmp, "-"}, &stderr)
-	if code != exitFailure || !strings.Contains(stderr.String(), "temp file") {
+	if code != exitFailure || !strings.Contains(stderr.String(), tmp) {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	if strings.Contains(stderr.String(), "<stdin>:") {
@@ -128,5 +128,26 @@ func TestInspectJSONInvalidUTF8(t *testing.T) {
 	r = ok(t, "inspect", buildDemo(t, dir), "--json", "--top", "3")
 	if strings.Contains(r.stdout, "term_base64") {
 		t.Errorf("term_base64 on valid terms:\n%s", r.stdout)
+	}
+}
+
+// Issue 16 item 6: a --field that matches nothing.
+func TestFieldMatchesNothing(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "e.jsonl")
+	os.WriteFile(in, []byte("{\"msg\":\"hello world\"}\n{\"msg\":\"bye\"}\n"), 0o644)
+	out := filepath.Join(dir, "x.snii")
+	fails(t, exitFailure, "", []string{"build", "-q", "-o", out, "--field", "mgs", in},
+		"warning: --field mgs matched no value in 2 documents", "no --field matched any value", "--allow-empty")
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a failed build left %s", out)
+	}
+	r := cli(t, "", "build", "-q", "-o", out, "--field", "mgs", "--allow-empty", in)
+	if r.code != 0 || !strings.Contains(r.stderr, "warning: --field mgs matched no value") {
+		t.Errorf("--allow-empty: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = cli(t, "", "build", "-q", "-o", out, "--field", "msg,user.name", in)
+	if r.code != 0 || !strings.Contains(r.stderr, "warning: --field user.name matched no value") || strings.Contains(r.stderr, "--field msg ") {
+		t.Errorf("one field without values: exit %d, stderr %q", r.code, r.stderr)
 	}
 }

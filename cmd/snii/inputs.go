@@ -292,7 +292,7 @@ func (l *lineReader) next() ([]byte, error) {
 	b = bytes.TrimSuffix(b, []byte{'\n'})
 	b = bytes.TrimSuffix(b, []byte{'\r'})
 	if len(b) > l.max {
-		return nil, badLinef("line longer than %s", formatBytes(int64(l.max)))
+		return nil, badLinef("line longer than %s (--max-line-bytes; a document's buffers come on top of --memory)", formatBytes(int64(l.max)))
 	}
 	return b, nil
 }
