@@ -21,7 +21,7 @@ import (
 // index statistics (term, class, df and position totals, byte accounting, docs
 // with the field, frames and bytes per codec). The first problem is returned as
 // an error naming its place; it wraps errs.Corrupt.
-func (s *Segment) Verify(ctx context.Context) error {
+func (s *Segment) Verify(ctx context.Context) (err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -31,6 +31,9 @@ func (s *Segment) Verify(ctx context.Context) error {
 	defer s.release()
 	x := s.getCtx(ctx, false)
 	defer s.putCtx(x)
+	if s.guarding() {
+		defer s.faultGuard(&err, x, enableFaults())
+	}
 
 	next := uint64(index.HeaderSize)
 	for _, f := range s.fields {
@@ -72,7 +75,7 @@ type WindowFunc func(term []byte, w *prx.Window, units []prx.Unit) error
 // the stored frames. It walks and checks the index as Verify does, so a corrupt
 // index fails with the error Verify would give; an error from fn stops the walk
 // and is returned. snii capture reads a segment's windows through it.
-func (s *Segment) Windows(ctx context.Context, field string, fn WindowFunc) error {
+func (s *Segment) Windows(ctx context.Context, field string, fn WindowFunc) (err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -86,6 +89,9 @@ func (s *Segment) Windows(ctx context.Context, field string, fn WindowFunc) erro
 	}
 	x := s.getCtx(ctx, false)
 	defer s.putCtx(x)
+	if s.guarding() {
+		defer s.faultGuard(&err, x, enableFaults())
+	}
 	return f.verify(x, fn)
 }
 
