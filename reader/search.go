@@ -42,7 +42,7 @@ func (s *Segment) Count(ctx context.Context, q Query, o *SearchOptions) (uint64,
 }
 
 // search runs q with a pooled query context and hands the result to emit.
-func (s *Segment) search(ctx context.Context, q Query, o *SearchOptions, countOnly bool, emit func([]uint32)) (uint64, error) {
+func (s *Segment) search(ctx context.Context, q Query, o *SearchOptions, countOnly bool, emit func([]uint32)) (_ uint64, err error) {
 	if q == nil {
 		return 0, errs.Invalidf("reader: nil query")
 	}
@@ -63,11 +63,13 @@ func (s *Segment) search(ctx context.Context, q Query, o *SearchOptions, countOn
 	}
 	x := s.getCtx(ctx, prof != nil)
 	defer s.putCtx(x)
+	if s.guarding() {
+		defer s.faultGuard(&err, x, enableFaults())
+	}
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
 	var n uint64
-	var err error
 	if countOnly {
 		n, err = x.countQuery(q)
 	} else {

@@ -98,6 +98,10 @@ func Open(path string, o Options) (*Segment, error) {
 		f.Close()
 		return nil, err
 	}
+	if st.IsDir() {
+		f.Close()
+		return nil, errs.Invalidf("segment %s: is a directory, not a segment file", path)
+	}
 	size := st.Size()
 	name := o.Name
 	if name == "" {

@@ -22,7 +22,7 @@ import (
 // index statistics (term, class, df and position totals, byte accounting, docs
 // with the field, frames and bytes per codec). The first problem is returned as
 // an error naming its place; it wraps snii.ErrCorrupt.
-func (s *Segment) Verify(ctx context.Context) error {
+func (s *Segment) Verify(ctx context.Context) (err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -32,6 +32,9 @@ func (s *Segment) Verify(ctx context.Context) error {
 	defer s.release()
 	x := s.getCtx(ctx, false)
 	defer s.putCtx(x)
+	if s.guarding() {
+		defer s.faultGuard(&err, x, enableFaults())
+	}
 
 	next := uint64(format.HeaderSize)
 	for _, f := range s.fields {
@@ -78,7 +81,7 @@ func init() {
 // the stored frames. It walks and checks the index as Verify does, so a corrupt
 // index fails with the error Verify would give; an error from fn stops the walk
 // and is returned. snii capture reads a segment's windows through it (internal/hooks).
-func (s *Segment) windows(ctx context.Context, field string, fn WindowFunc) error {
+func (s *Segment) windows(ctx context.Context, field string, fn WindowFunc) (err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -92,6 +95,9 @@ func (s *Segment) windows(ctx context.Context, field string, fn WindowFunc) erro
 	}
 	x := s.getCtx(ctx, false)
 	defer s.putCtx(x)
+	if s.guarding() {
+		defer s.faultGuard(&err, x, enableFaults())
+	}
 	return f.verify(x, fn)
 }
 

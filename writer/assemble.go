@@ -2,6 +2,7 @@ package writer
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -106,9 +107,9 @@ func (w *Writer) finish() error {
 		switch len(srcs) {
 		case 0:
 		case 1:
-			ins[i].src = srcs[0]
+			ins[i].src = &ctxSource{ctx: w.ctx, src: srcs[0]}
 		default:
-			ins[i].src = newMergeSource(srcs)
+			ins[i].src = &ctxSource{ctx: w.ctx, src: newMergeSource(srcs)}
 		}
 	}
 	return w.publish(ins)
@@ -130,6 +131,9 @@ func (w *Writer) publish(ins []indexInput) error {
 	}
 	if err := w.out.f.Close(); err != nil {
 		return fmt.Errorf("writer: close %s: %w", w.out.path, err)
+	}
+	if err := w.ctx.Err(); err != nil { // the last moment to stop: nothing is published yet
+		return fmt.Errorf("writer: %s: %w", w.path, err)
 	}
 	if fl != nil && fl.failRename {
 		fl.failed = true
@@ -256,4 +260,34 @@ func zstdLevel(l int) zstd.EncoderLevel {
 		return zstd.SpeedBestCompression
 	}
 	return zstd.SpeedDefault
+}
+
+// ctxSource stops a PostingSource when the build's context is done: the run
+// merge and the emitter may go a while without writing (a long term's
+// postings), so the source checks every 1024 calls too.
+type ctxSource struct {
+	ctx context.Context
+	src PostingSource
+	n   uint32
+}
+
+func (c *ctxSource) check() error {
+	if c.n++; c.n%1024 == 0 {
+		return c.ctx.Err()
+	}
+	return nil
+}
+
+func (c *ctxSource) NextTerm() ([]byte, uint64, bool, error) {
+	if err := c.check(); err != nil {
+		return nil, 0, false, err
+	}
+	return c.src.NextTerm()
+}
+
+func (c *ctxSource) NextDoc() (uint32, []uint32, bool, error) {
+	if err := c.check(); err != nil {
+		return 0, nil, false, err
+	}
+	return c.src.NextDoc()
 }

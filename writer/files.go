@@ -2,19 +2,31 @@ package writer
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/snii-go/snii/internal/tmpfile"
 )
 
-// Temp file name prefixes. Every file a build creates carries one of them, so
-// a crashed build's leftovers are easy to find.
+// Temp file name prefixes. Every file a build creates carries one of them and
+// the ID of the build's lock file (see internal/tmpfile), so a killed build's
+// leftovers can be found and removed safely (snii clean).
 const (
-	tmpPrefix   = ".snii-tmp-"   // the segment being written, in the destination directory
-	runPrefix   = ".snii-run-"   // spilled runs, in the temp dir
-	spoolPrefix = ".snii-spool-" // dict region / doc span overflow, in the temp dir
+	tmpPrefix   = tmpfile.TmpPrefix   // the segment being written, in the destination directory
+	runPrefix   = tmpfile.RunPrefix   // spilled runs, in the temp dir
+	spoolPrefix = tmpfile.SpoolPrefix // dict region / doc span overflow, in the temp dir
+)
+
+// File modes before the umask: the segment is created like any file a user
+// writes (0666 &^ umask, e.g. 0644 under umask 022); the scratch files the
+// build removes again stay private.
+const (
+	segmentPerm = 0o666
+	scratchPerm = 0o600
 )
 
 // faults injects failures into a build. Only this package's tests set it
@@ -39,18 +51,27 @@ type tempFile struct {
 	path   string
 	size   int64
 	faults *faults
+	ctx    context.Context // nil: never cancelled
 }
 
-func createTemp(dir, prefix string, fl *faults) (*tempFile, error) {
-	f, err := os.CreateTemp(dir, prefix+"*")
+// createTemp creates a temp file named by owner's claim on its directory.
+func createTemp(owner *tmpfile.Owner, prefix string, perm os.FileMode, fl *faults) (*tempFile, error) {
+	f, err := owner.Create(prefix, perm)
 	if err != nil {
-		return nil, fmt.Errorf("writer: create temp file in %s: %w", dir, err)
+		return nil, fmt.Errorf("writer: create temp file in %s: %w", owner.Dir(), err)
 	}
 	return &tempFile{f: f, path: f.Name(), faults: fl}, nil
 }
 
-// Write appends p at the end of the file.
+// Write appends p at the end of the file. It fails once the build's context
+// is done: every long phase of a build (spill, run merge, emit, assemble)
+// writes through here, so cancellation stops it within one buffer.
 func (t *tempFile) Write(p []byte) (int, error) {
+	if t.ctx != nil {
+		if err := t.ctx.Err(); err != nil {
+			return 0, fmt.Errorf("writer: write %s: %w", filepath.Base(t.path), err)
+		}
+	}
 	q := p
 	var injected bool
 	if fl := t.faults; fl != nil && fl.failAfter >= 0 {

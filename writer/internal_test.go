@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/snii-go/snii/internal/tmpfile"
 	"hash/maphash"
 	"math/rand/v2"
 	"testing"
@@ -120,7 +121,7 @@ func TestRunsAndMerge(t *testing.T) {
 	fillBuffer(t, ref, 0, 300, docTerms)
 	want := drain(t, newMemSource(ref, ref.sortedIDs(nil)))
 
-	f, err := createTemp(t.TempDir(), runPrefix, nil)
+	f, err := testTemp(t)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func TestRunCorruption(t *testing.T) {
 	var cache blockCache
 	b := newTermBuffer(&cache, maphash.MakeSeed())
 	fillBuffer(t, b, 0, 20, docTerms)
-	f, err := createTemp(t.TempDir(), runPrefix, nil)
+	f, err := testTemp(t)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,4 +248,15 @@ func TestTermBufferMemory(t *testing.T) {
 	if b.pool.size() != 0 || !b.empty() || len(cache.free) == 0 || len(b.slots) != 0 || len(b.pages) != 0 || b.memory() > m1/10 {
 		t.Errorf("after reset: pool %d, empty %v, free blocks %d", b.pool.size(), b.empty(), len(cache.free))
 	}
+}
+
+// testTemp creates a run file in a fresh temp dir.
+func testTemp(t *testing.T) (*tempFile, error) {
+	t.Helper()
+	o, err := tmpfile.Claim(t.TempDir())
+	if err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() { o.Release() })
+	return createTemp(o, runPrefix, scratchPerm, nil)
 }

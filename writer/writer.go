@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"context"
 	"fmt"
 	"hash/maphash"
 	"math"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/tmpfile"
 )
 
 const (
@@ -53,10 +55,12 @@ type Writer struct {
 	byName    map[string]*fieldState
 	cache     blockCache
 
-	out    *tempFile   // the segment being written (destination directory)
-	runs   *tempFile   // all spilled runs (temp dir); nil before the first spill
-	spills [][]section // per spill, per field
-	temps  []*tempFile // every temp file, for cleanup
+	ctx    context.Context  // the build's context (CreateContext); never nil
+	owners []*tmpfile.Owner // claims on the directories holding our temp files
+	out    *tempFile        // the segment being written (destination directory)
+	runs   *tempFile        // all spilled runs (temp dir); nil before the first spill
+	spills [][]section      // per spill, per field
+	temps  []*tempFile      // every temp file, for cleanup
 
 	docs  uint64
 	stats Stats
@@ -87,6 +91,18 @@ type fieldState struct {
 // segment is written to a temp file in path's directory and renamed into
 // place by Close; nothing appears at path before that.
 func Create(path string, o Options) (*Writer, error) {
+	return CreateContext(context.Background(), path, o)
+}
+
+// CreateContext is Create with a context: once ctx is done, the build stops
+// at its next check (spills, the merge of the runs, the window emitter and
+// the assembly all check it within one output buffer), Add and Close return
+// an error wrapping ctx's error, nothing is published at path and every temp
+// file is removed.
+func CreateContext(ctx context.Context, path string, o Options) (*Writer, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	o, err := o.normalize()
 	if err != nil {
 		return nil, err
@@ -94,7 +110,7 @@ func Create(path string, o Options) (*Writer, error) {
 	if path == "" {
 		return nil, errs.Invalidf("writer: empty path")
 	}
-	w := &Writer{path: path, dir: filepath.Dir(path), opts: o, byName: make(map[string]*fieldState)}
+	w := &Writer{ctx: ctx, path: path, dir: filepath.Dir(path), opts: o, byName: make(map[string]*fieldState)}
 	if w.opts.TempDir == "" {
 		w.opts.TempDir = w.dir
 	}
@@ -112,13 +128,38 @@ func Create(path string, o Options) (*Writer, error) {
 		w.fields = append(w.fields, fs)
 		w.byName[f.Name] = fs
 	}
-	out, err := createTemp(w.dir, tmpPrefix, o.faults)
+	out, err := w.createIn(w.dir, tmpPrefix, segmentPerm)
 	if err != nil {
+		_ = w.cleanup()
 		return nil, err
 	}
 	w.out = out
-	w.temps = append(w.temps, out)
 	return w, nil
+}
+
+// createIn creates a temp file in dir, claiming dir on first use.
+func (w *Writer) createIn(dir, prefix string, perm os.FileMode) (*tempFile, error) {
+	var owner *tmpfile.Owner
+	for _, o := range w.owners {
+		if o.Dir() == dir {
+			owner = o
+		}
+	}
+	if owner == nil {
+		o, err := tmpfile.Claim(dir)
+		if err != nil {
+			return nil, fmt.Errorf("writer: %w", err)
+		}
+		owner = o
+		w.owners = append(w.owners, o)
+	}
+	f, err := createTemp(owner, prefix, perm, w.opts.faults)
+	if err != nil {
+		return nil, err
+	}
+	f.ctx = w.ctx
+	w.temps = append(w.temps, f)
+	return f, nil
 }
 
 // add is the analyzer callback of the field (bound once, so Add allocates nothing).
@@ -150,6 +191,9 @@ func (w *Writer) usable() error {
 func (w *Writer) Add(doc Document) (uint32, error) {
 	if err := w.usable(); err != nil {
 		return 0, err
+	}
+	if err := w.ctx.Err(); err != nil {
+		return 0, w.fail(fmt.Errorf("writer: %s: %w", w.path, err))
 	}
 	for _, f := range doc.Fields {
 		if _, ok := w.byName[f.Name]; !ok {
@@ -296,12 +340,7 @@ func (w *Writer) spill() error {
 }
 
 func (w *Writer) createTemp(prefix string) (*tempFile, error) {
-	f, err := createTemp(w.opts.TempDir, prefix, w.opts.faults)
-	if err != nil {
-		return nil, err
-	}
-	w.temps = append(w.temps, f)
-	return f, nil
+	return w.createIn(w.opts.TempDir, prefix, scratchPerm)
 }
 
 // Stats returns the build's counters so far.
@@ -355,7 +394,8 @@ func (w *Writer) release() {
 	_ = w.cache.close()
 }
 
-// cleanup closes and removes every temp file.
+// cleanup closes and removes every temp file, then releases the claims on
+// their directories.
 func (w *Writer) cleanup() error {
 	var first error
 	for _, f := range w.temps {
@@ -364,5 +404,11 @@ func (w *Writer) cleanup() error {
 		}
 	}
 	w.temps = nil
+	for _, o := range w.owners {
+		if err := o.Release(); err != nil && first == nil {
+			first = fmt.Errorf("writer: %w", err)
+		}
+	}
+	w.owners = nil
 	return first
 }

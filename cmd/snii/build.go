@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -35,6 +36,10 @@ type buildFlags struct {
 	skipBad  bool
 	quiet    bool
 	json     bool
+	// allowEmpty: write the segment even when no --field got a value.
+	allowEmpty bool
+	// maxLine: the longest line (document) accepted; 0: min(64MiB, --memory/4).
+	maxLine sizeValue
 }
 
 func newBuildCmd(e *env, hooks ...buildHook) *cobra.Command {
@@ -77,6 +82,8 @@ into place: a failed build leaves nothing at OUT.`,
 	fs.Var(f.analyzer, "analyzer", "analyzer of every field: "+orList(index.Names()))
 	f.policy = addPolicyFlags(fs)
 	fs.BoolVar(&f.skipBad, "skip-bad-lines", false, "skip invalid lines (bad JSON, over-long lines) and count them, instead of failing")
+	fs.BoolVar(&f.allowEmpty, "allow-empty", false, "jsonl: write the segment even when no --field matched any value (else exit 1)")
+	fs.Var(&f.maxLine, "max-line-bytes", "the longest input line (one document) accepted, e.g. 16MiB; longer lines are bad lines (default: --memory/4, at most 64MiB)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar and no summary")
 	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
 	_ = cmd.MarkFlagFilename("output", "snii")
@@ -177,7 +184,8 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 			finishers = append(finishers, fin)
 		}
 	}
-	w, err := writer.Create(f.output, o)
+	cleanLeftovers(e, f.quiet, filepath.Dir(f.output), o.TempDir)
+	w, err := writer.CreateContext(ctx, f.output, o)
 	if err != nil {
 		if errors.Is(err, errs.InvalidArgument) {
 			return asUsage(err)
@@ -194,22 +202,34 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 	}
 	bar := newProgress(e.stderr, e.tty && !f.quiet && !f.json, total, "reading")
 	doc := writer.Document{}
+	values := make(map[string]int64, len(fields)) // values per field, for the --field warnings
 	st, err := readInputs(ctx, ins, e.stdin, inputOptions{
 		Fields:       f.fields,
 		SkipBadLines: f.skipBad,
+		MaxLineBytes: maxLineFor(f.maxLine.val, o.MemoryLimit),
 		OnBytes:      bar.addBytes,
 	}, func(d []docField) error {
 		doc.Fields = doc.Fields[:0]
 		for _, x := range d {
 			doc.Fields = append(doc.Fields, writer.Field{Name: x.Name, Values: x.Values})
+			values[x.Name] += int64(len(x.Values))
 		}
 		if _, err := w.Add(doc); err != nil {
+			if !errors.Is(err, errs.InvalidArgument) && !errors.Is(err, errs.Limit) {
+				// I/O of the spilled runs (temp dir, disk full): not this document's fault.
+				return notLineError{err}
+			}
 			return err
 		}
 		bar.addDoc()
 		return nil
 	})
 	if err != nil {
+		bar.finish()
+		_ = w.Abort()
+		return err
+	}
+	if err := checkFieldValues(e, f.fields, values, st.Docs, f.allowEmpty); err != nil {
 		bar.finish()
 		_ = w.Abort()
 		return err
@@ -242,4 +262,44 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 		return writeJSON(e.stdout, rep)
 	}
 	return printBuildReport(e.stdout, &rep)
+}
+
+// maxLineFor returns the longest line accepted: the --max-line-bytes flag, or
+// by default a quarter of the memory limit, at most maxLineBytes. A document's
+// own buffers (the line, its string, its postings before the spill) are not
+// part of the memory limit, so this bounds them (README: the memory bound).
+func maxLineFor(flag, memory int64) int {
+	if flag > 0 {
+		return int(min(flag, 1<<40))
+	}
+	if memory <= 0 {
+		memory = writer.DefaultMemoryLimit
+	}
+	return int(max(min(memory/4, maxLineBytes), 64<<10))
+}
+
+// checkFieldValues warns for every jsonl --field path that got no value, and
+// fails when the build has --field paths and no field got a value (unless
+// allowEmpty): such a segment is empty, most likely from a wrong path.
+func checkFieldValues(e *env, paths []string, values map[string]int64, docs int64, allowEmpty bool) error {
+	if len(paths) == 0 {
+		return nil // lines inputs only
+	}
+	total := int64(0)
+	for _, n := range values {
+		total += n
+	}
+	warned := map[string]bool{}
+	for _, p := range paths {
+		p = strings.TrimSpace(p)
+		if values[p] == 0 && !warned[p] {
+			warned[p] = true
+			fmt.Fprintf(e.stderr, "snii: warning: --field %s matched no value in %s\n", p, plural(docs, "document", "documents"))
+		}
+	}
+	if total == 0 && !allowEmpty {
+		return fmt.Errorf("no --field matched any value in %s: the segment would be empty "+
+			"(check the JSON paths, e.g. user.name for {\"user\":{\"name\":...}}; --allow-empty writes it anyway)", plural(docs, "document", "documents"))
+	}
+	return nil
 }

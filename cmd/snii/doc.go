@@ -54,7 +54,8 @@
 //
 //	0  success (a query without matches included)
 //	1  failure: I/O error, missing or unreadable input, invalid input line, corrupt
-//	   segment, failed verification, interrupted
+//	   segment, failed verification
 //	2  usage: unknown command or flag, missing argument, bad flag value, query
-//	   syntax error, unknown field
+//	   syntax error, unknown field, a merge the sources cannot give
+//	128+N  stopped by signal N (130 SIGINT, 129 SIGHUP, 143 SIGTERM)
 package main

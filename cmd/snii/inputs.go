@@ -169,13 +169,18 @@ func readInput(ctx context.Context, in input, stdin io.Reader, o inputOptions, s
 	cr := &countingReader{r: src, fn: o.OnBytes}
 	defer func() { st.Bytes += cr.n }()
 	br := bufio.NewReaderSize(cr, 256<<10)
+	gzipped := false
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		gz, err := gzip.NewReader(br)
 		if err != nil {
-			return fmt.Errorf("%s: %w", in.label, err)
+			return gzipErr(in.label, 0, err)
 		}
 		defer gz.Close()
 		br = bufio.NewReaderSize(gz, 256<<10)
+		gzipped = true
+	} else if strings.HasSuffix(strings.ToLower(in.name), ".gz") {
+		return fmt.Errorf("%s: not a gzip file (it does not start with the gzip magic bytes 1f 8b); "+
+			"rename it without .gz, or pipe it to - (stdin), to index it as plain text", in.label)
 	}
 	lr := lineReader{r: br, max: o.MaxLineBytes}
 	if lr.max <= 0 {
@@ -190,7 +195,10 @@ func readInput(ctx context.Context, in input, stdin io.Reader, o inputOptions, s
 		}
 		where := fmt.Sprintf("%s:%d", in.label, lr.line)
 		if err != nil && !isBadLine(err) {
-			return fmt.Errorf("%s: %w", where, err)
+			if gzipped {
+				return gzipErr(in.label, lr.line-1, err)
+			}
+			return fmt.Errorf("%s: read after line %d: %w", in.label, lr.line-1, err)
 		}
 		if lr.line%1024 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -223,10 +231,31 @@ func readInput(ctx context.Context, in input, stdin io.Reader, o inputOptions, s
 			return fmt.Errorf("%s: %w%s", where, err, hint)
 		}
 		if err := emit(d); err != nil {
+			var nl notLineError
+			if errors.As(err, &nl) {
+				return nl.err // about the build (temp dir, disk), not this line
+			}
 			return fmt.Errorf("%s: %w", where, err)
 		}
 		st.Docs++
 	}
+}
+
+// notLineError marks an error of emit that is not caused by the document it
+// was given (a full disk, an unwritable temp dir): readInputs returns it
+// without naming the input line.
+type notLineError struct{ err error }
+
+func (e notLineError) Error() string { return e.err.Error() }
+func (e notLineError) Unwrap() error { return e.err }
+
+// gzipErr describes a failure to decompress a gzip input after line lines: a
+// truncated file says so (gzip itself reports only "unexpected EOF").
+func gzipErr(label string, lines int, err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return fmt.Errorf("%s: gzip file truncated after line %d (the compressed stream ends early): %w", label, lines, err)
+	}
+	return fmt.Errorf("%s: corrupt gzip data after line %d: %w", label, lines, err)
 }
 
 // lineReader splits a stream into lines without their "\n" or "\r\n".
@@ -263,7 +292,7 @@ func (l *lineReader) next() ([]byte, error) {
 	b = bytes.TrimSuffix(b, []byte{'\n'})
 	b = bytes.TrimSuffix(b, []byte{'\r'})
 	if len(b) > l.max {
-		return nil, badLinef("line longer than %s", formatBytes(int64(l.max)))
+		return nil, badLinef("line longer than %s (--max-line-bytes; a document's buffers come on top of --memory)", formatBytes(int64(l.max)))
 	}
 	return b, nil
 }

@@ -2,16 +2,44 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 )
 
 //go:generate go run ./internal/gendemo -o ../../testdata/demo
 
+// stopSignals stop a command: the first cancels its context (a build or merge
+// removes its temp files and publishes nothing), a second exits at once.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, stopSignals...)
+	var got atomic.Int32
+	go func() {
+		s := <-sigs
+		got.Store(int32(signalNumber(s)))
+		cancel()
+		s = <-sigs
+		fmt.Fprintf(os.Stderr, "snii: %v again: exiting now; temp files may be left (snii clean removes them)\n", s)
+		os.Exit(128 + signalNumber(s))
+	}()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Stdin)
-	stop()
+	signal.Stop(sigs)
+	if n := got.Load(); n != 0 && code != exitOK {
+		code = 128 + int(n) // the shell convention: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP
+	}
+	cancel()
 	os.Exit(code)
+}
+
+func signalNumber(s os.Signal) int {
+	if n, ok := s.(syscall.Signal); ok {
+		return int(n)
+	}
+	return 2
 }

@@ -150,6 +150,7 @@ func runMerge(ctx context.Context, e *env, f *mergeFlags, args []string) error {
 			return usagef("the output %s is also a source; write to a new file", f.output)
 		}
 	}
+	cleanLeftovers(e, f.quiet || f.json, filepath.Dir(f.output), f.policy.tempDir)
 	if err := mergeSegments(ctx, f.output, ins, f.policy, f.changed); err != nil {
 		return err
 	}

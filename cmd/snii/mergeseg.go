@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/budget"
 
 	"github.com/snii-go/snii/writer/merge"
@@ -33,6 +34,12 @@ func mergeSegments(ctx context.Context, dst string, ins []mergeInput, p *policyF
 	_, err := merge.MergeContext(ctx, dst, srcs, o)
 	if _, ok := errors.AsType[*merge.ConflictError](err); ok {
 		return asUsage(hinted{err, "the sources were written with different settings: choose one with --prx-zstd-min-saving, --budget-percent or --zstd-level"})
+	}
+	if err != nil && errors.Is(err, snii.ErrInvalidArgument) {
+		// One rule for merge: what the command line asks for is impossible
+		// (a source twice, the output a source, a deleted id out of range) is
+		// a usage error, exit 2; an unreadable or corrupt file is a failure, exit 1.
+		return asUsage(err)
 	}
 	return err
 }

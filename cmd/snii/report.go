@@ -1,8 +1,11 @@
 package main
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/prx"
+	"unicode/utf8"
 )
 
 // The --json shapes of build and inspect. Field names are stable: add fields,
@@ -91,6 +94,23 @@ type dictReport struct {
 type termDF struct {
 	Term string `json:"term"`
 	DF   uint64 `json:"df"`
+}
+
+// MarshalJSON writes {"term", "df"}, plus "term_base64" (the exact bytes,
+// standard base64) when the term is not valid UTF-8: JSON strings cannot hold
+// such bytes, and "term" then shows them as U+FFFD, so distinct terms could
+// print alike.
+func (t termDF) MarshalJSON() ([]byte, error) {
+	type plain struct {
+		Term       string `json:"term"`
+		DF         uint64 `json:"df"`
+		TermBase64 string `json:"term_base64,omitempty"`
+	}
+	p := plain{Term: t.Term, DF: t.DF}
+	if !utf8.ValidString(t.Term) {
+		p.TermBase64 = base64.StdEncoding.EncodeToString([]byte(t.Term))
+	}
+	return json.Marshal(p)
 }
 
 func counts(a [prx.NumCodecs]int64) codecCounts {

@@ -27,7 +27,8 @@ PFOR or zstd; a per-index size budget keeps the windows zstd shrinks least in a 
 frame, so phrase queries decode far fewer zstd windows for a few percent more bytes.
 
 Exit codes: 0 success, 1 failure (I/O, corrupt data, a failed check, bad input data),
-2 usage (unknown command or flag, bad flag value, query syntax error).`,
+2 usage (unknown command or flag, bad flag value, query syntax error, a merge the
+sources cannot give), 128+N stopped by signal N (130 Ctrl-C, 129 SIGHUP, 143 SIGTERM).`,
 		Example: `  snii build -o app.snii testdata/demo/app.log
   snii inspect app.snii
   snii query app.snii '"connection refused"' --profile
@@ -59,6 +60,7 @@ Exit codes: 0 success, 1 failure (I/O, corrupt data, a failed check, bad input d
 		newVerifyCmd(e),
 		newCaptureCmd(),
 		newReplayCmd(),
+		newCleanCmd(e),
 	)
 	return root
 }

@@ -190,7 +190,10 @@ func DecodeDirectory(b []byte) (Directory, error) {
 	r := reader{b: b}
 	d := Directory{Version: r.uvarint(), DocCount: r.uvarint()}
 	n := r.uvarint()
-	if !r.ok() || d.Version == 0 || d.DocCount > math.MaxUint32+1 || n > uint64(r.remaining()/minDirEntry) {
+	if !r.ok() {
+		return Directory{}, errs.Corruptf("malformed varint in the version, doc count or index count (%d bytes)", len(b))
+	}
+	if d.Version == 0 || d.DocCount > math.MaxUint32+1 || n > uint64(r.remaining()/minDirEntry) {
 		return Directory{}, errs.Corruptf("version %d, %d docs, %d indexes in %d bytes", d.Version, d.DocCount, n, len(b))
 	}
 	d.Indexes = make([]DirEntry, n)

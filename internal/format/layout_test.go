@@ -222,3 +222,18 @@ func TestDirectory(t *testing.T) {
 		}
 	}
 }
+
+// A malformed varint in the directory's leading fields is reported as such,
+// not as the zeros the failed reads return ("version 0, 0 docs").
+func TestDirectoryMalformedVarint(t *testing.T) {
+	for _, b := range [][]byte{
+		{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, // version over 64 bits
+		{0x01, 0x80},             // doc count truncated
+		{0x01, 0x05, 0x80, 0x80}, // index count truncated
+	} {
+		_, err := DecodeDirectory(b)
+		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "malformed varint") || strings.Contains(err.Error(), "version 0") {
+			t.Errorf("% x: err = %v, want a malformed varint error", b, err)
+		}
+	}
+}

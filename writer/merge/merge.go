@@ -10,12 +10,14 @@ import (
 	"github.com/snii-go/snii/budget"
 
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/tmpfile"
 	"github.com/snii-go/snii/writer"
 )
 
 // intermediatePrefix names the intermediate segments of a multi-pass merge
-// in the temp dir.
-const intermediatePrefix = ".snii-merge-"
+// in the temp dir (with the ID of the merge's claim on it: see
+// internal/tmpfile).
+const intermediatePrefix = tmpfile.MergePrefix
 
 // intermediateZstdLevel is the zstd level of intermediate segments: their
 // frames are decoded again by the next pass, so only speed matters.
@@ -48,11 +50,15 @@ func MergeContext(ctx context.Context, dst string, sources []Source, o Options) 
 	if err != nil {
 		return Stats{}, err
 	}
-	var temps []*source // intermediate segments
+	var temps []*source      // intermediate segments
+	var owner *tmpfile.Owner // claim on tempDir, taken with the first intermediate segment
 	defer func() {
 		cerr := removeAll(srcs)
 		if terr := removeAll(temps); cerr == nil {
 			cerr = terr
+		}
+		if oerr := owner.Release(); cerr == nil && oerr != nil {
+			cerr = oerr
 		}
 		if err == nil && cerr != nil {
 			err = fmt.Errorf("merge: closing sources: %w", cerr)
@@ -110,7 +116,12 @@ func MergeContext(ctx context.Context, dst string, sources []Source, o Options) 
 				next = append(next, group[0])
 				continue
 			}
-			s, err := mergeIntermediate(ctx, tempDir, group, fields, inter, &temps)
+			if owner == nil {
+				if owner, err = tmpfile.Claim(tempDir); err != nil {
+					return Stats{}, fmt.Errorf("merge: %w", err)
+				}
+			}
+			s, err := mergeIntermediate(ctx, owner, group, fields, inter, &temps)
 			if err != nil {
 				return Stats{}, err
 			}
@@ -141,10 +152,10 @@ func MergeContext(ctx context.Context, dst string, sources []Source, o Options) 
 
 // mergeIntermediate merges a group of sources into a new intermediate
 // segment in tempDir and returns it as a source.
-func mergeIntermediate(ctx context.Context, tempDir string, group []*source, fields []fieldPlan, wo writer.Options, temps *[]*source) (*source, error) {
-	f, err := os.CreateTemp(tempDir, intermediatePrefix+"*")
+func mergeIntermediate(ctx context.Context, owner *tmpfile.Owner, group []*source, fields []fieldPlan, wo writer.Options, temps *[]*source) (*source, error) {
+	f, err := owner.Create(intermediatePrefix, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("merge: create intermediate segment in %s: %w", tempDir, err)
+		return nil, fmt.Errorf("merge: create intermediate segment in %s: %w", owner.Dir(), err)
 	}
 	path := f.Name()
 	s := &source{ord: group[0].ord, name: path, path: path, temp: true}
