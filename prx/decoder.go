@@ -35,8 +35,10 @@ type Source struct {
 }
 
 // Units returns the units read by the last successful Decode or DecodeSelected (all
-// units for Decode): their codec, documents, positions and stored frame length
-// (without CRC in the inline form). The slice is valid until the next decode.
+// units for Decode): their codec, documents, positions, plain length (the RAW
+// positions payload length, stored by RAW and ZSTD units; 0 for a PFOR unit, which
+// does not store it) and stored frame length (without CRC in the inline form). The
+// other fields are zero. The slice is valid until the next decode.
 func (s *Source) Units() []Unit { return s.units }
 
 // NewSource returns a Source that rejects frames over limits. Zero fields are the
@@ -300,7 +302,11 @@ func (s *Source) decodeUnit(b []byte, withCRC bool, base int, ords []uint32, ful
 	}
 	s.unitCodec, s.unitDocs = h.codec, h.docs
 	c := h.codec
-	s.units = append(s.units, Unit{Codec: c, Lo: base, Hi: base + h.docs, Positions: int(s.offs[h.docs]), PlainLen: h.plainLen, Len: h.frameLen})
+	plain := h.plainLen
+	if c == CodecPFOR {
+		plain = 0 // a PFOR unit does not store its RAW payload length
+	}
+	s.units = append(s.units, Unit{Codec: c, Lo: base, Hi: base + h.docs, Positions: int(s.offs[h.docs]), PlainLen: plain, Len: h.frameLen})
 	info.units[c]++
 	info.read += h.frameLen
 	info.positions += int(s.offs[h.docs])
