@@ -295,7 +295,9 @@ func TestBudgetBound(t *testing.T) {
 	orders := map[string][]*Window{"ascending": slices.Clone(ws), "descending": slices.Clone(ws), "shuffled": slices.Clone(ws)}
 	sort.SliceStable(orders["ascending"], func(i, j int) bool { return saving[orders["ascending"][i]] < saving[orders["ascending"][j]] })
 	sort.SliceStable(orders["descending"], func(i, j int) bool { return saving[orders["descending"][i]] > saving[orders["descending"][j]] })
-	rng.Shuffle(len(ws), func(i, j int) { orders["shuffled"][i], orders["shuffled"][j] = orders["shuffled"][j], orders["shuffled"][i] })
+	rng.Shuffle(len(ws), func(i, j int) {
+		orders["shuffled"][i], orders["shuffled"][j] = orders["shuffled"][j], orders["shuffled"][i]
+	})
 	for _, pct := range []int{0, 5, 8, 20, 100} {
 		for name, order := range orders {
 			p := budget.Policy{MinSavingPercent: budget.PolicyBudget, BudgetPercent: pct}

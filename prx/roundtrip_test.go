@@ -351,11 +351,11 @@ func TestPlainRoundTrip(t *testing.T) {
 func TestEncodeInvalid(t *testing.T) {
 	e := newTestEncoder(t, budget.Policy{})
 	bad := []*Window{
-		{},                                    // no docs
-		newWindow([]uint32{}),                 // a doc without positions
-		newWindow([]uint32{1}, []uint32{}),    // a later doc without positions
-		newWindow([]uint32{MaxPosition + 1}),  // above MaxPosition
-		newWindow([]uint32{5, 3}),             // not ascending
+		{},                                   // no docs
+		newWindow([]uint32{}),                // a doc without positions
+		newWindow([]uint32{1}, []uint32{}),   // a later doc without positions
+		newWindow([]uint32{MaxPosition + 1}), // above MaxPosition
+		newWindow([]uint32{5, 3}),            // not ascending
 		{Offsets: []uint32{1, 2}, Positions: []uint32{1, 2}},
 		{Offsets: []uint32{0, 3}, Positions: []uint32{1}},
 		{Positions: []uint32{1}},
