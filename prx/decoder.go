@@ -316,6 +316,9 @@ func (s *Source) decodeUnit(b []byte, withCRC bool, base int, ords []uint32, ful
 	info.units[c]++
 	info.read += h.frameLen
 	info.positions += int(s.offs[h.docs])
+	if info.positions > s.limits.MaxPositions { // the units read, together
+		return 0, corruptf(c, "%d positions in the window, over the limit %d", info.positions, s.limits.MaxPositions)
+	}
 	src := h.payload
 	if c == CodecZstd {
 		if src, err = s.inflate(h.payload, h.plainLen); err != nil {
