@@ -35,8 +35,10 @@ type Source struct {
 }
 
 // Units returns the units read by the last successful Decode or DecodeSelected (all
-// units for Decode): their codec, documents, positions and stored frame length
-// (without CRC in the inline form). The slice is valid until the next decode.
+// units for Decode): their codec, documents, positions, plain length (the RAW
+// positions payload length, stored by RAW and ZSTD units; 0 for a PFOR unit, which
+// does not store it) and stored frame length (without CRC in the inline form). The
+// other fields are zero. The slice is valid until the next decode.
 func (s *Source) Units() []Unit { return s.units }
 
 // NewSource returns a Source that rejects frames over limits. Zero fields are the
@@ -283,9 +285,15 @@ func (s *Source) parseUnit(b []byte, withCRC bool, wantDocs int) (unitHead, erro
 		}
 		h.frameLen += CRCSize
 	}
-	// Every RAW value takes at least one byte.
-	if c != CodecPFOR && int64(s.offs[h.docs]) > int64(h.plainLen) {
-		return h, corruptf(c, "%d positions in a payload of %d bytes", s.offs[h.docs], h.plainLen)
+	// A RAW payload of n values in nb blocks holds nb-1 directory entries of two
+	// bytes (a full block takes 128..640 bytes) and n uvarints of one to five bytes:
+	// its length is within [n + 2(nb-1), 5n + 2(nb-1)]. Checked before a ZSTD unit
+	// allocates its declared length.
+	if n := int64(s.offs[h.docs]); c != CodecPFOR {
+		dir := 2 * ((n+BlockLen-1)/BlockLen - 1)
+		if u := int64(h.plainLen); u < n+dir || u > 5*n+dir {
+			return h, corruptf(c, "%d positions in a payload of %d bytes", n, h.plainLen)
+		}
 	}
 	return h, nil
 }
@@ -308,6 +316,9 @@ func (s *Source) decodeUnit(b []byte, withCRC bool, base int, ords []uint32, ful
 	info.units[c]++
 	info.read += h.frameLen
 	info.positions += int(s.offs[h.docs])
+	if info.positions > s.limits.MaxPositions { // the units read, together
+		return 0, corruptf(c, "%d positions in the window, over the limit %d", info.positions, s.limits.MaxPositions)
+	}
 	src := h.payload
 	if c == CodecZstd {
 		if src, err = s.inflate(h.payload, h.plainLen); err != nil {
@@ -546,7 +557,7 @@ func (s *Source) inflate(payload []byte, plainLen int) ([]byte, error) {
 		return nil, corruptf(CodecZstd, "zstd header declares %d bytes (known %v, dictionary %d), the frame says %d",
 			zh.FrameContentSize, zh.HasFCS, zh.DictionaryID, plainLen)
 	}
-	if err := checkZstdBlocks(payload, zh.HeaderSize, zh.HasCheckSum); err != nil {
+	if err := checkZstdBlocks(payload, zh.HeaderSize, zh.HasCheckSum, plainLen); err != nil {
 		return nil, err
 	}
 	if s.dec == nil {
@@ -578,11 +589,17 @@ func (s *Source) inflate(payload []byte, plainLen int) ([]byte, error) {
 	return out, nil
 }
 
+// zstdMaxBlock is the most bytes one zstd block regenerates (Block_Maximum_Size).
+const zstdMaxBlock = 128 << 10
+
 // checkZstdBlocks walks the block headers of the zstd frame at the start of payload
 // (its frame header is hdr bytes) and checks that the frame ends exactly at the end
-// of payload: a ZSTD payload is one zstd frame, nothing after it.
-func checkZstdBlocks(payload []byte, hdr int, checksum bool) error {
+// of payload (a ZSTD payload is one zstd frame, nothing after it) and that its
+// blocks can regenerate plainLen bytes, before that much is allocated: a raw or RLE
+// block regenerates its size, a compressed block at most zstdMaxBlock bytes.
+func checkZstdBlocks(payload []byte, hdr int, checksum bool, plainLen int) error {
 	p := hdr
+	most := 0
 	for {
 		if p+3 > len(payload) {
 			return corruptf(CodecZstd, "zstd block header truncated at byte %d", p)
@@ -590,10 +607,15 @@ func checkZstdBlocks(payload []byte, hdr int, checksum bool) error {
 		bh := int(payload[p]) | int(payload[p+1])<<8 | int(payload[p+2])<<16
 		p += 3
 		switch size := bh >> 3; bh >> 1 & 3 {
-		case 0, 2: // raw, compressed
+		case 0: // raw
 			p += size
+			most += size
+		case 2: // compressed
+			p += size
+			most += zstdMaxBlock
 		case 1: // RLE: one byte repeated
 			p++
+			most += size
 		default:
 			return corruptf(CodecZstd, "zstd reserved block type")
 		}
@@ -609,6 +631,9 @@ func checkZstdBlocks(payload []byte, hdr int, checksum bool) error {
 	}
 	if p != len(payload) {
 		return corruptf(CodecZstd, "zstd frame of %d bytes in a payload of %d", p, len(payload))
+	}
+	if plainLen > most {
+		return corruptf(CodecZstd, "zstd blocks regenerate at most %d bytes, the frame says %d", most, plainLen)
 	}
 	return nil
 }

@@ -158,9 +158,9 @@ func Eligible(w *Window) bool {
 //
 // Errors: ErrInvalidArgument for a malformed window (see Window.Validate), a
 // document without positions or a position above MaxPosition; for a window over a
-// limit (docs, positions, plain bytes), ErrNeedsSplit when it has more than one
-// document and ErrLimit when it is a single document. Nothing is counted for a
-// window that fails.
+// limit (docs, positions, plain bytes of the window or of one of its units),
+// ErrNeedsSplit when it has more than one document and ErrLimit when it is a single
+// document. Nothing is counted for a window that fails.
 func (e *Encoder) Encode(w *Window) (Frame, error) {
 	return e.encode(w, -1)
 }
@@ -182,6 +182,9 @@ func (e *Encoder) encode(w *Window, force int) (Frame, error) {
 		return Frame{}, err
 	}
 	e.cuts = cutUnits(w.Offsets, e.cuts)
+	if err := e.checkUnitPayloads(w); err != nil {
+		return Frame{}, err
+	}
 	e.units = e.units[:0]
 	e.body = e.body[:0]
 	var counts [NumCodecs]int64
@@ -355,6 +358,34 @@ func (e *Encoder) prepare(w *Window) error {
 		}
 		return errs.Limitf("prx: a single document with %d positions (%d plain bytes) is over the window limits (%d positions, %d bytes)",
 			s.positions, s.plain, l.MaxPositions, l.MaxBytes)
+	}
+	return nil
+}
+
+// checkUnitPayloads refuses a window that has a unit whose RAW positions payload
+// (the plain length a reader checks against MaxBytes) is over MaxBytes, before any
+// unit is chosen. The window's plain payload may be within MaxBytes when a unit's is
+// not: a zigzag delta can be longer than the absolute first position it replaces, and
+// a long document adds its block directory. A unit payload takes at most 5 bytes per
+// value plus 2 per block boundary, so the units are measured only when that bound of
+// the whole window is over MaxBytes.
+func (e *Encoder) checkUnitPayloads(w *Window) error {
+	n := len(w.Positions)
+	if 5*n+2*(n/BlockLen) <= e.limits.MaxBytes {
+		return nil
+	}
+	p := &e.plan
+	for u := 0; u+1 < len(e.cuts); u++ {
+		p.vals, p.tfs = unitStream(w, e.cuts[u], e.cuts[u+1], p.vals, p.tfs)
+		l := rawPositionsSize(p.vals)
+		if l <= e.limits.MaxBytes {
+			continue
+		}
+		if w.Docs() > 1 {
+			return fmt.Errorf("prx: window of %d docs has a unit (docs %d..%d) of %d plain bytes, over the limit %d: %w",
+				w.Docs(), e.cuts[u], e.cuts[u+1]-1, l, e.limits.MaxBytes, ErrNeedsSplit)
+		}
+		return errs.Limitf("prx: a single document with %d positions has %d plain bytes, over the limit %d", n, l, e.limits.MaxBytes)
 	}
 	return nil
 }

@@ -3,11 +3,16 @@ package prx
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"sort"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/budget"
 )
 
@@ -20,34 +25,53 @@ func newWindow(docs ...[]uint32) *Window {
 	return w
 }
 
-// genWindow generates docs documents with tf in [tfMin, tfMax] and gaps in [0, maxGap].
+// genWindow generates docs documents with tf in [tfMin, tfMax] (tfMin >= 1) and
+// gaps in [0, maxGap]; the first position of a doc is a gap from 0. Positions are
+// capped at MaxPosition.
 func genWindow(rng *rand.Rand, docs, tfMin, tfMax int, maxGap uint32) *Window {
 	w := &Window{Offsets: []uint32{0}}
 	var pos []uint32
 	for i := 0; i < docs; i++ {
-		tf := tfMin
-		if tfMax > tfMin {
-			tf += rng.IntN(tfMax - tfMin + 1)
+		tf := max(1, tfMin)
+		if tfMax > tf {
+			tf += rng.IntN(tfMax - tf + 1)
 		}
 		pos = pos[:0]
-		p := uint32(0)
+		p := uint64(0)
 		for j := 0; j < tf; j++ {
-			g := uint32(0)
+			g := uint64(0)
 			if maxGap > 0 {
-				g = rng.Uint32N(maxGap + 1)
+				g = uint64(rng.Uint32N(maxGap + 1))
 			}
-			if j == 0 || uint64(p)+uint64(g) <= maxUint32 {
-				if j == 0 {
-					p = g
-				} else {
-					p += g
-				}
-			}
-			pos = append(pos, p)
+			p = min(p+g, MaxPosition)
+			pos = append(pos, uint32(p))
 		}
 		w.AppendDoc(pos)
 	}
 	return w
+}
+
+// tfWindow builds a window whose doc i has tfs[i] positions 0, 1, 2, ... (plus
+// the doc's index, so first positions differ).
+func tfWindow(tfs ...int) *Window {
+	w := &Window{Offsets: []uint32{0}}
+	for i, tf := range tfs {
+		pos := make([]uint32, tf)
+		for j := range pos {
+			pos[j] = uint32(i + j)
+		}
+		w.AppendDoc(pos)
+	}
+	return w
+}
+
+// repeatTF returns n copies of tf.
+func repeatTF(n, tf int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = tf
+	}
+	return out
 }
 
 // oracleSelect returns the CSR window of the selected docs of w, built the simple way.
@@ -68,6 +92,16 @@ func canon(w *Window) *Window {
 	return c
 }
 
+// diffWindow returns "" when want and got hold the same docs, else a go-cmp diff
+// (-want +got). The fast path keeps large loops cheap.
+func diffWindow(want, got *Window) string {
+	a, b := canon(want), canon(got)
+	if slices.Equal(a.Offsets, b.Offsets) && slices.Equal(a.Positions, b.Positions) {
+		return ""
+	}
+	return cmp.Diff(a, b)
+}
+
 func newTestEncoder(t testing.TB, p budget.Policy) *Encoder {
 	t.Helper()
 	e, err := NewEncoder(EncoderOptions{Policy: p})
@@ -78,90 +112,300 @@ func newTestEncoder(t testing.TB, p budget.Policy) *Encoder {
 	return e
 }
 
-// frameOf builds the frame of w with codec c (a copy, with CRC).
+// frameOf builds the window frame of w with codec c for every unit (a copy, CRC form).
 func frameOf(t testing.TB, c Codec, w *Window) []byte {
 	t.Helper()
-	e := newTestEncoder(t, budget.Policy{})
+	e := newTestEncoder(t, budget.Policy{Kind: budget.Smallest})
 	f, err := e.EncodeCodec(w, c)
 	if err != nil {
 		t.Fatalf("EncodeCodec(%s): %v", c, err)
 	}
-	return append([]byte(nil), f.Bytes...)
+	return slices.Clone(f.Bytes)
 }
 
-// recrc rewrites the CRC of a CRC-form frame after the caller edited it.
+// recrc rewrites the CRC at the end of a CRC-form unit frame (or multi-unit header)
+// after the caller edited it.
 func recrc(f []byte) []byte {
 	binary.LittleEndian.PutUint32(f[len(f)-4:], crc32c(f[:len(f)-4]))
 	return f
 }
 
-// assemble builds a CRC-form frame from a codec, header uvarints and a payload.
-func assemble(c Codec, payload []byte, lens ...uint32) []byte {
-	b := []byte{byte(c)}
-	for _, l := range lens {
-		b = binary.AppendUvarint(b, uint64(l))
+// withCRC appends the CRC32C of b.
+func withCRC(b []byte) []byte { return binary.LittleEndian.AppendUint32(b, crc32c(b)) }
+
+func uv(dst []byte, vs ...uint64) []byte {
+	for _, v := range vs {
+		dst = binary.AppendUvarint(dst, v)
 	}
-	b = append(b, payload...)
-	return binary.LittleEndian.AppendUint32(b, crc32c(b))
+	return dst
 }
 
-// testWindows is the round-trip corpus: named windows covering the edge cases.
-func testWindows() map[string]*Window {
-	rng := rand.New(rand.NewPCG(1, 2))
-	ws := map[string]*Window{
-		"zero-docs":        {},
-		"one-empty-doc":    newWindow([]uint32{}),
-		"empty-docs":       newWindow([]uint32{}, []uint32{1, 2}, []uint32{}, []uint32{}, []uint32{5}, []uint32{}),
-		"duplicates":       newWindow([]uint32{3, 3, 3, 7, 7}, []uint32{0, 0}, []uint32{9}),
-		"jump-1e6":         newWindow([]uint32{0, 1000000}, []uint32{1000000}, []uint32{5, 999999, 1000000}),
-		"max-u32-one-doc":  newWindow([]uint32{maxUint32}),
-		"max-u32-dups":     newWindow([]uint32{0, maxUint32, maxUint32}),
-		"max-u32-overflow": newWindow([]uint32{maxUint32}, []uint32{1}), // no PFOR: running positions overflow
-		"max-u32-fits":     newWindow([]uint32{}, []uint32{maxUint32}, []uint32{}, []uint32{0, 0}),
-		"singleton":        newWindow([]uint32{42}),
-		"one-doc-tf17":     genWindow(rng, 1, 17, 17, 50),
-		"1024-docs-tf1":    genWindow(rng, 1024, 1, 1, 300),
-		"1024-docs-tf1-8":  genWindow(rng, 1024, 1, 8, 200),
-		"256-docs-tf17":    genWindow(rng, 256, 17, 17, 40),
-		"big-gaps":         genWindow(rng, 300, 1, 5, 1<<20),
-		"all-zero":         genWindow(rng, 200, 3, 3, 0),
+func isInvalid(err error) bool { return errors.Is(err, ErrInvalidArgument) }
+func isCorrupt(err error) bool { return errors.Is(err, ErrCorrupt) }
+
+func allOrds(n int) []uint32 {
+	out := make([]uint32, n)
+	for i := range out {
+		out[i] = uint32(i)
 	}
-	// PFOR block edges: columns of 127/128/129 and 255/256/257 values.
+	return out
+}
+
+// randomOrds returns k distinct ascending ordinals below n.
+func randomOrds(rng *rand.Rand, n, k int) []uint32 {
+	perm := rng.Perm(n)[:min(k, n)]
+	sort.Ints(perm)
+	out := make([]uint32, len(perm))
+	for i, p := range perm {
+		out[i] = uint32(p)
+	}
+	return out
+}
+
+// ---------------------------------------------------------------------------
+// A reference encoder, written from the format description independently of the
+// package's encoder: the tests compare the encoder's bytes with it.
+
+// refCuts cuts the docs of w into units: a unit takes the next doc while its
+// positions stay within UnitValues, or while it is empty.
+func refCuts(w *Window) []int {
+	cuts := []int{0}
+	n := 0
+	for i := 0; i < w.Docs(); i++ {
+		tf := len(w.Doc(i))
+		if n > 0 && n+tf > UnitValues {
+			cuts = append(cuts, i)
+			n = 0
+		}
+		n += tf
+	}
+	return append(cuts, w.Docs())
+}
+
+// refStream returns the value stream and the tf-1 column of docs lo..hi-1.
+func refStream(w *Window, lo, hi int) (vals, tfs []uint32) {
+	prevStartBlock, prevFirst := -1, int64(0)
+	for i := lo; i < hi; i++ {
+		pos := w.Doc(i)
+		tfs = append(tfs, uint32(len(pos)-1))
+		blk := len(vals) / BlockLen
+		if blk != prevStartBlock {
+			vals = append(vals, pos[0]) // first doc starting in this block: absolute
+		} else {
+			d := int64(pos[0]) - prevFirst
+			vals = append(vals, uint32(d<<1)^uint32(d>>63)) // zigzag
+		}
+		prevStartBlock, prevFirst = blk, int64(pos[0])
+		for j := 1; j < len(pos); j++ {
+			vals = append(vals, pos[j]-pos[j-1])
+		}
+	}
+	return vals, tfs
+}
+
+// refParams tries every width and keeps the smallest block with at most 3
+// exceptions; ties: fewer exceptions, then the smaller width.
+func refParams(vals []uint32) (w uint, nx, size int) {
+	size = -1
+	for cw := uint(0); cw <= 32; cw++ {
+		n, s := 0, 1+(len(vals)*int(cw)+7)/8
+		for _, v := range vals {
+			if bits.Len32(v) > int(cw) {
+				n++
+				s += 1 + len(binary.AppendUvarint(nil, uint64(v>>cw)))
+			}
+		}
+		if n > 3 {
+			continue
+		}
+		if size < 0 || s < size || (s == size && n < nx) {
+			w, nx, size = cw, n, s
+		}
+	}
+	return w, nx, size
+}
+
+// refPackBlock packs vals bit by bit.
+func refPackBlock(dst []byte, vals []uint32) []byte {
+	w, nx, _ := refParams(vals)
+	dst = append(dst, byte(w)|byte(nx)<<6)
+	nbits := len(vals) * int(w)
+	packed := make([]byte, (nbits+7)/8)
+	for i, v := range vals {
+		for b := 0; b < int(w); b++ {
+			if v>>b&1 != 0 {
+				bit := i*int(w) + b
+				packed[bit/8] |= 1 << (bit % 8)
+			}
+		}
+	}
+	dst = append(dst, packed...)
+	for i, v := range vals {
+		if w < 32 && v>>w != 0 {
+			dst = append(dst, byte(i))
+			dst = binary.AppendUvarint(dst, uint64(v>>w))
+		}
+	}
+	return dst
+}
+
+func refPackedColumn(dst []byte, vals []uint32) []byte {
+	for b := 0; b < len(vals); b += BlockLen {
+		dst = refPackBlock(dst, vals[b:min(b+BlockLen, len(vals))])
+	}
+	return dst
+}
+
+// refRawPayload: the byte lengths of every block but the last, then every value.
+func refRawPayload(vals []uint32) []byte {
+	var dir, data []byte
+	for b := 0; b < len(vals); b += BlockLen {
+		start := len(data)
+		for _, v := range vals[b:min(b+BlockLen, len(vals))] {
+			data = binary.AppendUvarint(data, uint64(v))
+		}
+		if b+BlockLen < len(vals) {
+			dir = binary.AppendUvarint(dir, uint64(len(data)-start))
+		}
+	}
+	return append(dir, data...)
+}
+
+// refZstd compresses like the encoder (default level, one segment, no checksum).
+func refZstd(t testing.TB, plain []byte) []byte {
+	t.Helper()
+	refZstdOnce.Do(func() {
+		refZstdEnc, refZstdErr = zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false),
+			zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithSingleSegment(true))
+	})
+	if refZstdErr != nil {
+		t.Fatal(refZstdErr)
+	}
+	return refZstdEnc.EncodeAll(plain, nil)
+}
+
+var (
+	refZstdOnce sync.Once
+	refZstdEnc  *zstd.Encoder
+	refZstdErr  error
+)
+
+// refUnit builds the unit frame (CRC form) of docs lo..hi-1 with codec c.
+func refUnit(t testing.TB, c Codec, w *Window, lo, hi int) []byte {
+	vals, tfs := refStream(w, lo, hi)
+	b := []byte{byte(c)}
+	b = uv(b, uint64(hi-lo))
+	if c == CodecRaw {
+		for _, v := range tfs {
+			b = uv(b, uint64(v))
+		}
+	} else {
+		b = refPackedColumn(b, tfs)
+	}
+	switch c {
+	case CodecRaw:
+		p := refRawPayload(vals)
+		b = append(uv(b, uint64(len(p))), p...)
+	case CodecPFOR:
+		p := refPackedColumn(nil, vals)
+		b = append(uv(b, uint64(len(p))), p...)
+	case CodecZstd:
+		p := refRawPayload(vals)
+		z := refZstd(t, p)
+		b = append(uv(b, uint64(len(p)), uint64(len(z))), z...)
+	}
+	return withCRC(b)
+}
+
+// refFrame builds the window frame of w, unit u with codec codecs[u].
+func refFrame(t testing.TB, w *Window, codecs func(u int) Codec) []byte {
+	cuts := refCuts(w)
+	var units [][]byte
+	for u := 0; u+1 < len(cuts); u++ {
+		units = append(units, refUnit(t, codecs(u), w, cuts[u], cuts[u+1]))
+	}
+	if len(units) == 1 {
+		return units[0]
+	}
+	h := uv([]byte{3}, uint64(len(units)))
+	for u, f := range units {
+		h = uv(h, uint64(cuts[u+1]-cuts[u]), uint64(len(f)))
+	}
+	h = withCRC(h)
+	for _, f := range units {
+		h = append(h, f...)
+	}
+	return h
+}
+
+// ---------------------------------------------------------------------------
+
+type namedWindow struct {
+	name string
+	w    *Window
+}
+
+// testWindows is the round-trip corpus: windows covering the edge cases of v2.
+func testWindows() []namedWindow {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const mp = MaxPosition
+	ws := []namedWindow{
+		{"singleton", newWindow([]uint32{42})},
+		{"singleton-0", newWindow([]uint32{0})},
+		{"singleton-max", newWindow([]uint32{mp})},
+		{"two-docs", newWindow([]uint32{1, 5}, []uint32{2})},
+		{"duplicates", newWindow([]uint32{3, 3, 3, 7, 7}, []uint32{0, 0}, []uint32{9})},
+		{"near-max", newWindow([]uint32{mp - 5, mp - 1, mp, mp}, []uint32{mp}, []uint32{0, mp}, []uint32{mp - 1})},
+		{"alternating-extremes", alternating(300, 0, mp)},
+		{"zigzag-descending", descending(400, 1_000_000, 2_500)},
+		{"one-doc-tf1024", tfWindow(1024)},
+		{"one-doc-tf1025", tfWindow(1025)},
+		{"one-doc-tf3000", genWindow(rng, 1, 3000, 3000, 40)},
+		{"tf3000-alone", tfWindow(append(append(repeatTF(5, 10), 3000), repeatTF(5, 10)...)...)},
+		{"tf1024-then-1", tfWindow(1024, 1)},
+		{"1024-docs-tf1", genWindow(rng, 1024, 1, 1, 300)},
+		{"1025-docs-tf1", genWindow(rng, 1025, 1, 1, 300)},
+		{"2000-docs-tf1-8", genWindow(rng, 2000, 1, 8, 200)},
+		{"256-docs-tf17", genWindow(rng, 256, 17, 17, 40)},
+		{"big-gaps", genWindow(rng, 300, 1, 5, 1<<26)},
+		{"all-zero", genWindow(rng, 200, 3, 3, 0)},
+		{"1024-docs-tf30", genWindow(rng, 1024, 30, 30, 20)},
+	}
+	// Block edges: streams of 127/128/129 and 255/256/257 values.
 	for _, n := range []int{127, 128, 129, 255, 256, 257} {
-		ws["docs-"+itoa(n)+"-tf1"] = genWindow(rng, n, 1, 1, 1000)
-		ws["one-doc-"+itoa(n)+"-positions"] = genWindow(rng, 1, n, n, 100)
-		ws["docs-"+itoa(n)+"-tf0-2"] = genWindow(rng, n, 0, 2, 70)
+		ws = append(ws,
+			namedWindow{fmt.Sprintf("docs-%d-tf1", n), genWindow(rng, n, 1, 1, 1000)},
+			namedWindow{fmt.Sprintf("one-doc-%d-positions", n), genWindow(rng, 1, n, n, 100)},
+			namedWindow{fmt.Sprintf("docs-tf3-%d-values", n), tfWindow(append(repeatTF(n/3, 3), repeatTF(n%3, 1)...)...)},
+		)
 	}
 	return ws
 }
 
-func itoa(n int) string {
-	b := []byte{}
-	if n == 0 {
-		return "0"
+// alternating returns n one-position docs alternating between a and b.
+func alternating(n int, a, b uint32) *Window {
+	w := &Window{}
+	for i := 0; i < n; i++ {
+		p := a
+		if i%2 == 1 {
+			p = b
+		}
+		w.AppendDoc([]uint32{p, p})
 	}
-	for n > 0 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		n /= 10
-	}
-	return string(b)
+	return w
 }
 
-// pforRepresentable reports whether the running positions of w fit in uint32.
-func pforRepresentable(w *Window) bool {
-	s, err := scanWindow(w)
-	return err == nil && s.pforOK
-}
-
-func isInvalid(err error) bool { return errors.Is(err, ErrInvalidArgument) }
-func isClosed(err error) bool  { return errors.Is(err, ErrClosed) }
-
-// diffWindow returns "" when want and got hold the same docs, else a go-cmp diff
-// (-want +got). The fast path keeps large loops cheap.
-func diffWindow(want, got *Window) string {
-	a, b := canon(want), canon(got)
-	if slices.Equal(a.Offsets, b.Offsets) && slices.Equal(a.Positions, b.Positions) {
-		return ""
+// descending returns n docs whose first positions decrease by step from start
+// (negative zigzag deltas), each with two positions.
+func descending(n int, start, step uint32) *Window {
+	w := &Window{}
+	for i := 0; i < n; i++ {
+		p := start - uint32(i)*step
+		w.AppendDoc([]uint32{p, p + 3})
 	}
-	return cmp.Diff(a, b)
+	return w
 }
+
+var allCodecs = []Codec{CodecRaw, CodecZstd, CodecPFOR}
+
+func isClosedErr(err error) bool { return errors.Is(err, ErrClosed) }

@@ -13,10 +13,13 @@ const BlockLen = 128
 const maxExceptions = 3
 
 // packParams chooses the bit width and the exception count of a packed block of
-// vals (1..BlockLen values): the smallest block, and on a tie the fewer exceptions.
-// An exception is a value that does not fit in w bits.
+// vals (1..BlockLen values): the smallest block over every width 0..32 that leaves
+// at most maxExceptions values over it; on a tie the fewer exceptions, then the
+// smaller width. An exception is a value that does not fit in w bits; only the
+// maxExceptions largest values can be exceptions, so the widths worth trying run
+// from the bit length of the (maxExceptions+1)-th largest value to that of the largest.
 func packParams(vals []uint32) (w uint, nx int, size int) {
-	// The four largest values, descending.
+	// The four largest values, descending (zero when there are fewer values).
 	var top [maxExceptions + 1]uint32
 	for _, v := range vals {
 		if v <= top[maxExceptions] {
@@ -31,21 +34,17 @@ func packParams(vals []uint32) (w uint, nx int, size int) {
 	}
 	c := len(vals)
 	size = -1
-	for k := 0; k <= maxExceptions; k++ {
-		cw := uint(bits.Len32(top[k]))
+	for cw := uint(bits.Len32(top[maxExceptions])); cw <= uint(bits.Len32(top[0])); cw++ {
 		n := 0
 		s := 1 + (c*int(cw)+7)/8
-		for i := 0; i < k; i++ {
+		for i := 0; i < maxExceptions; i++ {
 			if bits.Len32(top[i]) > int(cw) {
 				n++
 				s += 1 + uvarintLen32(top[i]>>cw)
 			}
 		}
-		if size < 0 || s < size {
+		if size < 0 || s < size || (s == size && n < nx) {
 			w, nx, size = cw, n, s
-		}
-		if k >= c {
-			break
 		}
 	}
 	return w, nx, size

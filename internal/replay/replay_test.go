@@ -23,7 +23,7 @@ import (
 // what prx.Encoder stores under that policy, window by window, in every order.
 func TestApplyEqualsEncoder(t *testing.T) {
 	s := loadOne(t, captureOf(t, genWindows(1, 500), budget.Policy{}, false))
-	if len(s.Eligible) < 150 {
+	if len(s.Eligible) < 100 {
 		t.Fatalf("only %d eligible windows", len(s.Eligible))
 	}
 	for _, p := range testPolicies {
@@ -446,7 +446,7 @@ func TestSeveralIndexes(t *testing.T) {
 			idx = b
 		}
 		pl := prx.AppendPlain(nil, &wins[i])
-		if err := w.Window(idx, len(pl) >= prx.ZstdMinPlain && !(wins[i].Docs() == 1 && len(wins[i].Positions) == 1), pl); err != nil {
+		if err := w.Window(idx, prx.Eligible(&wins[i]), pl); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -452,7 +452,7 @@ func TestEncoded(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := w.Encoded(idx, &prx.Window{Offsets: []uint32{0, 5}}, prx.Frame{Eligible: true}); !errors.Is(err, errs.InvalidArgument) {
+		if err := w.Encoded(idx, &prx.Window{Offsets: []uint32{0, 5}}, prx.Frame{Units: []prx.Unit{{Lo: 0, Hi: 1, Eligible: true}}}); !errors.Is(err, errs.InvalidArgument) {
 			t.Fatalf("invalid window: %v", err)
 		}
 		if err := w.Close(); err != nil {

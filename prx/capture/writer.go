@@ -111,9 +111,15 @@ func (w *Writer) Window(index int, eligible bool, plain []byte) error {
 // prx.Encoder made of it. Without All, a frame that is not eligible is dropped
 // before its plain payload is built.
 func (w *Writer) Encoded(index int, win *prx.Window, f prx.Frame) error {
+	if err := win.Validate(); err != nil {
+		return errs.Invalidf("capture: invalid window (%d offsets, %d positions): %v", len(win.Offsets), len(win.Positions), err)
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, u := range f.Units {
+		if u.Lo < 0 || u.Lo >= u.Hi || u.Hi > win.Docs() {
+			return errs.Invalidf("capture: unit of docs %d..%d in a window of %d docs", u.Lo, u.Hi, win.Docs())
+		}
 		if !u.Eligible && !w.all {
 			continue
 		}

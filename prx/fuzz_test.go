@@ -1,0 +1,337 @@
+package prx
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/snii-go/snii/budget"
+)
+
+// fuzzWindows are small windows for seeds (small inputs keep minimization fast):
+// block edges, zigzag deltas, extremes, exceptions, a multi-unit window.
+func fuzzWindows() []*Window {
+	rng := rand.New(rand.NewPCG(71, 72))
+	ws := []*Window{
+		newWindow([]uint32{42}),
+		newWindow([]uint32{100, 127}, []uint32{40}),
+		newWindow([]uint32{MaxPosition}, []uint32{0}, []uint32{MaxPosition - 1, MaxPosition}),
+		newWindow([]uint32{5}, []uint32{6}, []uint32{4}, []uint32{8}),
+		tfWindow(130),
+		tfWindow(repeatTF(130, 1)...),
+		genWindow(rng, 50, 1, 4, 30),
+		descending(70, 100000, 1000),
+		tfWindow(1024, 1), // multi-unit: a PFOR unit of zeros and a singleton
+	}
+	var z Window
+	for i := 0; i < 130; i++ {
+		z.AppendDoc([]uint32{1, 2, 3, 4})
+	}
+	return append(ws, &z)
+}
+
+// fuzzSeeds returns frames of every codec (and the chosen mix) over fuzzWindows.
+func fuzzSeeds(f *testing.F) [][]byte {
+	e, err := NewEncoder(EncoderOptions{Policy: budget.Policy{Kind: budget.Smallest}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer e.Close()
+	var out [][]byte
+	for _, w := range fuzzWindows() {
+		for _, c := range allCodecs {
+			fr, err := e.EncodeCodec(w, c)
+			if err == nil && len(fr.Bytes) <= 800 {
+				out = append(out, slices.Clone(fr.Bytes))
+			}
+		}
+		if fr, err := e.Encode(w); err == nil && len(fr.Bytes) <= 800 {
+			out = append(out, slices.Clone(fr.Bytes))
+		}
+	}
+	return out
+}
+
+// fixCRCs recomputes, in place and best-effort, the CRCs of the multi-unit header
+// and of the unit frames of data, so that the fuzzer reaches the parsers behind them.
+func fixCRCs(data []byte) {
+	if len(data) == 0 {
+		return
+	}
+	fixUnit := func(b []byte) {
+		if len(b) == 0 || b[0] >= NumCodecs {
+			return
+		}
+		src := NewSource(Limits{})
+		if h, err := src.parseUnit(b, false, -1); err == nil && h.frameLen+CRCSize <= len(b) {
+			recrc(b[:h.frameLen+CRCSize])
+		}
+	}
+	if data[0] != codecMulti {
+		fixUnit(data)
+		return
+	}
+	nu, p, ok := readUvarint32(data, 1)
+	if !ok || nu > 1<<12 {
+		return
+	}
+	var lens []int
+	for u := 0; u < int(nu); u++ {
+		var d, l uint32
+		var ok1, ok2 bool
+		d, p, ok1 = readUvarint32(data, p)
+		l, p, ok2 = readUvarint32(data, p)
+		if !ok1 || !ok2 || d == 0 {
+			return
+		}
+		lens = append(lens, int(l))
+	}
+	if p+CRCSize > len(data) {
+		return
+	}
+	recrc(data[:p+CRCSize])
+	off := p + CRCSize
+	for _, l := range lens {
+		if off+l > len(data) {
+			return
+		}
+		fixUnit(data[off : off+l])
+		off += l
+	}
+}
+
+// checkFuzzDecode asserts the properties of a successful full decode of frame: a
+// valid window whose docs all have positions, Units() that add up to its docs in
+// order, selective decodes (all, every other, none) that agree with it, and, when
+// the encoder accepts the window, a re-encoding that decodes to the same window.
+func checkFuzzDecode(t *testing.T, src *Source, frame []byte, withCRC bool, n int, w *Window) {
+	t.Helper()
+	if err := w.Validate(); err != nil || n <= 0 || n > len(frame) {
+		t.Fatalf("decoded an invalid window (%v), consumed %d of %d", err, n, len(frame))
+	}
+	lo := 0
+	for _, u := range src.Units() {
+		if u.Lo != lo || u.Hi <= u.Lo || u.Positions != int(w.Offsets[u.Hi]-w.Offsets[u.Lo]) {
+			t.Fatalf("unit %+v after doc %d", u, lo)
+		}
+		lo = u.Hi
+	}
+	if lo != w.Docs() || w.Docs() == 0 || src.WindowDocs() != w.Docs() {
+		t.Fatalf("units end at %d, window %d docs", lo, w.Docs())
+	}
+	for i := 0; i < w.Docs(); i++ {
+		if len(w.Doc(i)) == 0 {
+			t.Fatalf("doc %d has no positions", i)
+		}
+	}
+	full := canon(w)
+	var odd []uint32
+	for i := 1; i < full.Docs(); i += 2 {
+		odd = append(odd, uint32(i))
+	}
+	var sel Window
+	for _, ords := range [][]uint32{allOrds(full.Docs()), odd, nil} {
+		if _, err := src.DecodeSelected(frame, withCRC, ords, &sel); err != nil {
+			t.Fatalf("selective decode failed after a full decode succeeded: %v", err)
+		}
+		if d := diffWindow(oracleSelect(full, ords), &sel); d != "" {
+			t.Fatalf("selective decode differs (-want +got):\n%s", d)
+		}
+	}
+	if len(full.Positions) > 1<<16 {
+		return
+	}
+	e, err := NewEncoder(EncoderOptions{Policy: budget.Policy{Kind: budget.Smallest}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	f, err := e.Encode(full)
+	if err != nil {
+		if errors.Is(err, ErrInvalidArgument) { // positions above MaxPosition
+			return
+		}
+		t.Fatalf("re-encode: %v", err)
+	}
+	var again Window
+	if _, err := src.Decode(f.Bytes, true, &again); err != nil || diffWindow(full, &again) != "" {
+		t.Fatalf("re-encoded window does not decode to itself: %v", err)
+	}
+}
+
+func FuzzDecodeFrame(f *testing.F) {
+	for _, s := range fuzzSeeds(f) {
+		f.Add(s, true, false)
+		if s[0] != codecMulti {
+			f.Add(s[:len(s)-CRCSize], false, false)
+		}
+	}
+	src := NewSource(Limits{MaxDocs: 1 << 16, MaxPositions: 1 << 18, MaxBytes: 1 << 20})
+	f.Fuzz(func(t *testing.T, data []byte, withCRC, fixCRC bool) {
+		if withCRC && fixCRC {
+			fixCRCs(data)
+		}
+		var w Window
+		n, err := src.Decode(data, withCRC, &w)
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("error of another kind: %v", err)
+			}
+			if w.Docs() != 0 {
+				t.Fatal("dst not reset on error")
+			}
+			return
+		}
+		checkFuzzDecode(t, src, data, withCRC, n, &w)
+	})
+}
+
+func FuzzDecodeSelected(f *testing.F) {
+	for _, s := range fuzzSeeds(f) {
+		f.Add(s, []byte{0, 1, 5, 3})
+		f.Add(s, []byte{})
+	}
+	src := NewSource(Limits{MaxDocs: 1 << 16, MaxPositions: 1 << 18, MaxBytes: 1 << 20})
+	f.Fuzz(func(t *testing.T, frame []byte, sel []byte) {
+		fixCRCs(frame)
+		// Ordinals: running sums of the selector bytes (strictly ascending).
+		var ords []uint32
+		next := uint32(0)
+		for i, b := range sel {
+			if i > 0 {
+				next += uint32(b) + 1
+			} else {
+				next = uint32(b)
+			}
+			ords = append(ords, next)
+		}
+		var got, full Window
+		_, serr := src.DecodeSelected(frame, true, ords, &got)
+		if serr != nil && !errors.Is(serr, ErrCorrupt) {
+			t.Fatalf("selective error of another kind: %v", serr)
+		}
+		if serr == nil {
+			if err := got.Validate(); err != nil || got.Docs() != len(ords) {
+				t.Fatalf("selective decode: %d docs for %d ordinals (%v)", got.Docs(), len(ords), err)
+			}
+			for _, u := range src.Units() { // only units holding a selected doc, unless single
+				if len(src.Units()) > 1 || frame[0] == codecMulti {
+					hit := false
+					for _, o := range ords {
+						hit = hit || int(o) >= u.Lo && int(o) < u.Hi
+					}
+					if !hit {
+						t.Fatalf("unit %+v read without a selected doc", u)
+					}
+				}
+			}
+		}
+		if _, ferr := src.Decode(frame, true, &full); ferr != nil {
+			return // a selective decode may succeed where the full one fails (units and blocks not read)
+		}
+		inRange := len(ords) == 0 || int(ords[len(ords)-1]) < full.Docs()
+		if inRange != (serr == nil) {
+			t.Fatalf("full decode of %d docs ok, ordinals %v: selective err %v", full.Docs(), ords, serr)
+		}
+		if serr == nil {
+			if d := diffWindow(oracleSelect(&full, ords), &got); d != "" {
+				t.Fatalf("selective decode differs (-want +got):\n%s", d)
+			}
+		}
+	})
+}
+
+func FuzzDecodePlain(f *testing.F) {
+	for _, w := range fuzzWindows() {
+		f.Add(AppendPlain(nil, w))
+	}
+	f.Add([]byte{2, 0, 1, 5})
+	src := NewSource(Limits{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var w Window
+		err := DecodePlain(data, Limits{MaxDocs: 1 << 16, MaxPositions: 1 << 18, MaxBytes: 1 << 20}, &w)
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("error of another kind: %v", err)
+			}
+			if w.Docs() != 0 {
+				t.Fatal("dst not reset on error")
+			}
+			return
+		}
+		if err := w.Validate(); err != nil {
+			t.Fatalf("decoded an invalid window: %v", err)
+		}
+		if !bytes.Equal(AppendPlain(nil, &w), data) || PlainSize(&w) != len(data) {
+			t.Fatal("plain payload does not re-encode to itself")
+		}
+		// A window the encoder accepts (docs with positions up to MaxPosition)
+		// round-trips through every codec.
+		e, err := NewEncoder(EncoderOptions{Policy: budget.Policy{Kind: budget.Smallest}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		for _, c := range allCodecs {
+			fr, err := e.EncodeCodec(&w, c)
+			if err != nil {
+				if !errors.Is(err, ErrInvalidArgument) {
+					t.Fatalf("%s: %v", c, err)
+				}
+				return
+			}
+			var got Window
+			if _, err := src.Decode(fr.Bytes, true, &got); err != nil || diffWindow(&w, &got) != "" {
+				t.Fatalf("%s: does not round-trip: %v", c, err)
+			}
+		}
+	})
+}
+
+// FuzzPackBlock: any up to 128 values pack with packParams into the smallest block
+// and unpack to themselves; any bytes given to unpackBlock and skipBlock are safe,
+// and when both accept a full block they agree on its end.
+func FuzzPackBlock(f *testing.F) {
+	f.Add([]byte{1, 0, 0, 0, 0xe8, 3, 0, 0, 2, 0, 0, 0}, []byte{0x42, 0xb1, 0x01, 0xfa, 0x01})
+	f.Add(bytes.Repeat([]byte{0xff}, 512), []byte{0x20})
+	f.Add([]byte{}, []byte{})
+	f.Fuzz(func(t *testing.T, vb []byte, raw []byte) {
+		n := min(len(vb)/4, BlockLen)
+		if n > 0 {
+			vals := make([]uint32, n)
+			for i := range vals {
+				vals[i] = binary.LittleEndian.Uint32(vb[4*i:])
+			}
+			w, nx, size := packParams(vals)
+			if rw, rnx, rsize := refParams(vals); w != rw || nx != rnx || size != rsize {
+				t.Fatalf("packParams (%d, %d, %d), smallest (%d, %d, %d)", w, nx, size, rw, rnx, rsize)
+			}
+			blk := appendPackBlock(nil, vals, w, nx)
+			if len(blk) != size {
+				t.Fatalf("block of %d bytes, size %d", len(blk), size)
+			}
+			out := make([]uint32, n)
+			if next, ok := unpackBlock(blk, 0, out); !ok || next != size || !slices.Equal(out, vals) {
+				t.Fatalf("round trip: ok %v next %d", ok, next)
+			}
+		}
+		c := 1 + len(vb)%BlockLen
+		out := make([]uint32, c)
+		next, ok := unpackBlock(raw, 0, out)
+		if ok && (next > len(raw) || next < 1) {
+			t.Fatalf("unpackBlock ended at %d of %d", next, len(raw))
+		}
+		full := make([]uint32, BlockLen)
+		n1, ok1 := unpackBlock(raw, 0, full)
+		n2, ok2 := skipBlock(raw, 0, BlockLen)
+		if ok2 && n2 > len(raw) {
+			t.Fatalf("skipBlock ended at %d of %d", n2, len(raw))
+		}
+		if ok1 && (!ok2 || n1 != n2) {
+			t.Fatalf("unpackBlock ok at %d, skipBlock %v at %d", n1, ok2, n2)
+		}
+	})
+}
