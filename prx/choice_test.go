@@ -264,9 +264,6 @@ func TestChoiceFixedShare(t *testing.T) {
 	}
 }
 
-// eligibleUnit is one eligible unit's exact sizes.
-type eligibleUnit struct{ fast, zstd int }
-
 // Under the budget, after every window, the bytes traded stay within P% of the
 // eligible units' smallest frames, in any order of the windows; and the encoder's
 // decisions are exactly those of a budget.Chooser fed the same units.

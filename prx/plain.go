@@ -108,38 +108,6 @@ func readPosCount(src []byte, p, i, total int, lim *Limits, c Codec, standalone 
 	return pc, next, nil
 }
 
-// readPositions decodes len(out) position uvarints of doc i at src[p:] into out. One-
-// and two-byte uvarints are decoded inline, longer ones by the checked decoder. The
-// running sum is 64-bit and cannot wrap (at most 2^26 deltas below 2^32), so it is
-// checked against uint32 once, at the end of the doc.
-func readPositions(src []byte, p int, out []uint32, i int, c Codec, standalone bool) (next int, err error) {
-	var acc uint64
-	for j := range out {
-		if p >= len(src) {
-			return p, plainCorruptf(c, standalone, "doc %d: positions truncated", i)
-		}
-		if b := src[p]; b < 0x80 {
-			acc += uint64(b)
-			p++
-		} else if p+1 < len(src) && src[p+1]-1 < 0x7f { // two bytes, canonical
-			acc += uint64(b&0x7f) | uint64(src[p+1])<<7
-			p += 2
-		} else {
-			d, q, ok := readUvarint32Slow(src, p)
-			if !ok {
-				return p, plainCorruptf(c, standalone, "doc %d: position %d: bad uvarint", i, j)
-			}
-			acc += uint64(d)
-			p = q
-		}
-		out[j] = uint32(acc)
-	}
-	if acc > maxUint32 {
-		return p, plainCorruptf(c, standalone, "doc %d: positions overflow uint32", i)
-	}
-	return p, nil
-}
-
 // decodePlain decodes the whole plain payload src into dst and returns its position
 // count. dst is left in an undefined state on error.
 func decodePlain(src []byte, lim *Limits, dst *Window, c Codec, standalone bool) (positions int, err error) {

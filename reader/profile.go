@@ -25,6 +25,10 @@ type Profile struct {
 	DictBlocksRead int64
 	// DocWindowsRead is the doc-id windows decoded; WindowsRead the .prx windows.
 	DocWindowsRead, WindowsRead int64
+	// DocsVisited is the doc ids stepped over while intersecting a term's doc
+	// windows with the candidates: a work counter that grows with the docs
+	// and candidates, never with their product.
+	DocsVisited int64
 	// VerifyTime is the time spent checking phrase positions, TotalTime the
 	// whole query.
 	VerifyTime, TotalTime time.Duration
@@ -41,6 +45,7 @@ func (p *Profile) Add(o *Profile) {
 	p.DictBlocksRead += o.DictBlocksRead
 	p.DocWindowsRead += o.DocWindowsRead
 	p.WindowsRead += o.WindowsRead
+	p.DocsVisited += o.DocsVisited
 	p.VerifyTime += o.VerifyTime
 	p.TotalTime += o.TotalTime
 }
@@ -55,6 +60,7 @@ func (p *Profile) fill(x *qctx, total time.Duration) {
 		DictBlocksRead: x.count.dictBlocks,
 		DocWindowsRead: x.count.docWindows,
 		WindowsRead:    x.count.prxWindows,
+		DocsVisited:    x.count.docsVisited,
 		VerifyTime:     x.count.verify,
 		TotalTime:      total,
 	}

@@ -10,12 +10,13 @@ import (
 
 // counters are the reader's own profile counters (prx.Stats holds the codec's).
 type counters struct {
-	bytesRead  int64
-	ranges     int64
-	dictBlocks int64
-	docWindows int64
-	prxWindows int64
-	verify     time.Duration
+	bytesRead   int64
+	ranges      int64
+	dictBlocks  int64
+	docWindows  int64
+	prxWindows  int64
+	docsVisited int64
+	verify      time.Duration
 }
 
 // qctx is the state of one query on one segment: its decode source (taken from
@@ -41,18 +42,12 @@ type qctx struct {
 	plans    []*phrasePlan
 	nplans   int
 	jobs     []frameJob
-	wins     []*prx.Window // decoded windows of the jobs (pooled)
 	order    []int
 	ranges   []span
 	lists    [][]uint32
 	posBufs  [][]uint32 // per slot: positions of the document being verified
 	cur      []int
-	scratch  []uint32
-	surv     []uint32 // phrase candidates still standing after a verification stage
-	offs     []uint32 // phrase positions covered by a verification stage
-	sl       []int    // their slots
-	rows     []int32  // where the survivors of a verification stage are in each slot
-	union    docSet   // unions of many doc lists (prefix expansions)
+	union    docSet // unions of many doc lists (prefix expansions)
 	entry    format.Entry
 }
 
@@ -97,14 +92,8 @@ func (s *Segment) putCtx(x *qctx) {
 	if cap(x.docSrc) > maxPooledBytes {
 		x.docSrc = nil
 	}
-	if cap(x.surv) > maxPooledDocs {
-		x.surv = nil
-	}
 	if cap(x.union.bits) > maxPooledDocs/8 || cap(x.union.buf) > maxPooledDocs {
 		x.union = docSet{}
-	}
-	if cap(x.rows) > maxPooledDocs {
-		x.rows = nil
 	}
 	kept := x.free[:0]
 	for _, b := range x.free {

@@ -139,7 +139,7 @@ func matchSome(lists [][]uint32, offs []uint32, sl []int, cur []int) bool {
 	}
 	// A slot that must occur more often than it does rules the doc out.
 	var cntBuf [32]int
-	cnt := cntBuf[:0]
+	var cnt []int
 	if len(lists) <= len(cntBuf) {
 		cnt = cntBuf[:len(lists)]
 	} else {

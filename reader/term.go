@@ -332,6 +332,7 @@ func (x *qctx) collect(t *termRef, cands []uint32, all bool) error {
 // galloping in the window when it is much larger than the candidates).
 func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32) {
 	if len(cands)*gallopRatio <= len(docs) {
+		x.count.docsVisited += int64(len(cands))
 		j := 0
 		for _, c := range cands {
 			j = seekGE(docs, j, c)
@@ -352,6 +353,7 @@ func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32) {
 		// docs of a frequent term): gallop in the candidates, so the cost
 		// follows the docs, not the candidates.
 		i := 0
+		x.count.docsVisited += int64(len(docs))
 		for j, d := range docs {
 			i = seekGE(cands, i, d)
 			if i == len(cands) {
@@ -367,6 +369,7 @@ func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32) {
 		return
 	}
 	i, j := 0, 0
+	defer func() { x.count.docsVisited += int64(i + j) }()
 	for i < len(cands) && j < len(docs) {
 		switch c, d := cands[i], docs[j]; {
 		case c < d:
