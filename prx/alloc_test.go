@@ -23,6 +23,9 @@ func allocsPerRun(fn func()) float64 {
 // codec, single- and multi-unit, full and selective, CRC and inline form, with
 // and without stats.
 func TestDecodeAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under the race detector")
+	}
 	rng := rand.New(rand.NewPCG(31, 32))
 	small := genWindow(rng, 256, 1, 8, 300)  // one unit
 	large := genWindow(rng, 2000, 1, 8, 300) // multi-unit
@@ -87,6 +90,9 @@ func TestDecodeAllocatesNothing(t *testing.T) {
 // Encoding into a warmed Encoder allocates nothing either, for Encode (every rule,
 // multi-unit windows) and EncodeCodec.
 func TestEncodeAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under the race detector")
+	}
 	rng := rand.New(rand.NewPCG(33, 34))
 	ws := append(eligibleWindows(rng, 6), genWindow(rng, 20, 1, 3, 100), newWindow([]uint32{5}),
 		genWindow(rng, 200, 1, 1, 10), genWindow(rng, 3000, 1, 5, 50), tfWindow(3000, 1))

@@ -1,0 +1,5 @@
+//go:build !race
+
+package prx
+
+const raceEnabled = false
