@@ -86,7 +86,7 @@ func captureOf(t testing.TB, wins []prx.Window, p budget.Policy, all bool) []byt
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := cw.Window(idx, f.Eligible, prx.AppendPlain(nil, &wins[i])); err != nil {
+		if err := cw.Encoded(idx, &wins[i], f); err != nil { // one record per unit
 			t.Fatal(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -472,5 +473,57 @@ func TestSeveralIndexes(t *testing.T) {
 	rep := runNoTiming(t, sets, Options{})
 	if len(rep.Indexes) != 2 || rep.Indexes[1].Windows != 20 || rep.Indexes[0].Check != nil {
 		t.Fatalf("report of two indexes: %+v", rep.Indexes)
+	}
+}
+
+// A capture records units: with All, one record per unit of every window (some
+// windows have several units), and replay verifies them unit by unit.
+// A record that holds more than one unit is refused.
+func TestCaptureRecordsUnits(t *testing.T) {
+	wins := genWindows(11, 300)
+	r := rand.New(rand.NewPCG(11, 12))
+	for k := range 6 { // multi-unit windows
+		var w prx.Window
+		for range 600 + 300*k {
+			w.AppendDoc(ascending(r, 1+r.IntN(3), uint32(10+200*k)))
+		}
+		wins = append(wins, w)
+	}
+	units := 0
+	for i := range wins {
+		units += len(prx.UnitBounds(&wins[i])) - 1
+	}
+	if units <= len(wins) {
+		t.Fatalf("coverage: %d units in %d windows", units, len(wins))
+	}
+	s := loadOne(t, captureOf(t, wins, budget.Policy{}, true))
+	if len(s.Windows) != units {
+		t.Fatalf("%d records, %d units", len(s.Windows), units)
+	}
+	for _, o := range testOrders[:2] {
+		a, err := s.Apply(budget.Policy{}, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Verify(a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A two-unit payload as one record.
+	var two prx.Window
+	for d := range 1100 {
+		two.AppendDoc([]uint32{uint32(d)})
+	}
+	var buf bytes.Buffer
+	w, _ := capture.NewWriter(&buf, capture.WriterOptions{All: true})
+	idx, _ := w.Index("f")
+	if err := w.Window(idx, false, prx.AppendPlain(nil, &two)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(bytes.NewReader(buf.Bytes()), PrepareOptions{}); !errors.Is(err, errs.Corrupt) {
+		t.Fatalf("a record of two units: %v", err)
 	}
 }

@@ -168,6 +168,9 @@ func Prepare(info capture.IndexInfo, all bool, wins []capture.Window, o PrepareO
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", where(), err)
 		}
+		if len(f.Units) != 1 {
+			return nil, errs.Corruptf("%s: the captured payload holds %d units; a capture record is one unit", where(), len(f.Units))
+		}
 		if f.Eligible != cw.Eligible {
 			return nil, errs.Corruptf("%s: captured as eligible=%v, but its %d-byte plain payload makes it eligible=%v",
 				where(), cw.Eligible, f.PlainLen, f.Eligible)

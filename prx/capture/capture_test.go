@@ -426,24 +426,32 @@ func TestWriterError(t *testing.T) {
 	}
 }
 
-// Encoded keeps what an encoder hook hands it: eligible frames, or all with All,
-// with the window's plain payload.
+// Encoded keeps what an encoder hook hands it: one record per unit, the eligible
+// units (or all with All), each with its docs' plain payload.
 func TestEncoded(t *testing.T) {
 	enc, err := prx.NewEncoder(prx.EncoderOptions{Policy: budget.Policy{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer enc.Close()
-	var small, big prx.Window
+	var small, big, multi prx.Window
 	small.AppendDoc([]uint32{1, 5})
 	for d := range 200 {
 		big.AppendDoc([]uint32{uint32(d), uint32(d + 7), uint32(4*d + 7)})
+	}
+	for d := range 900 { // 2700 positions: three units, the last one short
+		multi.AppendDoc([]uint32{uint32(d), uint32(d + 7), uint32(4*d + 7)})
 	}
 	for _, all := range []bool{false, true} {
 		var buf bytes.Buffer
 		w, _ := NewWriter(&buf, WriterOptions{All: all})
 		idx, _ := w.Index("f")
-		for _, win := range []*prx.Window{&small, &big} {
+		type rec struct {
+			plain    []byte
+			eligible bool
+		}
+		var want []rec
+		for _, win := range []*prx.Window{&small, &big, &multi} {
 			f, err := enc.Encode(win)
 			if err != nil {
 				t.Fatal(err)
@@ -451,9 +459,20 @@ func TestEncoded(t *testing.T) {
 			if err := w.Encoded(idx, win, f); err != nil {
 				t.Fatal(err)
 			}
+			var sub prx.Window
+			for _, u := range f.Units {
+				if u.Eligible || all {
+					want = append(want, rec{prx.AppendPlain(nil, win.Slice(u.Lo, u.Hi, &sub)), u.Eligible})
+				}
+			}
 		}
-		if err := w.Encoded(idx, &prx.Window{Offsets: []uint32{0, 5}}, prx.Frame{Units: []prx.Unit{{Lo: 0, Hi: 1, Eligible: true}}}); !errors.Is(err, errs.InvalidArgument) {
+		bad := prx.Frame{Units: []prx.Unit{{Lo: 0, Hi: 1, Eligible: true}}}
+		if err := w.Encoded(idx, &prx.Window{Offsets: []uint32{0, 5}}, bad); !errors.Is(err, errs.InvalidArgument) {
 			t.Fatalf("invalid window: %v", err)
+		}
+		bad.Units[0].Hi = 2
+		if err := w.Encoded(idx, &small, bad); !errors.Is(err, errs.InvalidArgument) {
+			t.Fatalf("unit outside the window: %v", err)
 		}
 		if err := w.Close(); err != nil {
 			t.Fatal(err)
@@ -462,16 +481,12 @@ func TestEncoded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []*prx.Window{&big}
-		if all {
-			want = []*prx.Window{&small, &big}
-		}
-		if len(wins) != len(want) {
-			t.Fatalf("all=%v: %d windows", all, len(wins))
+		if len(wins) != len(want) || len(want) < 3 {
+			t.Fatalf("all=%v: %d records, want %d", all, len(wins), len(want))
 		}
 		for i, win := range wins {
-			if !bytes.Equal(win.Plain, prx.AppendPlain(nil, want[i])) || win.Eligible != (want[i] == &big) {
-				t.Fatalf("all=%v: window %d differs", all, i)
+			if !bytes.Equal(win.Plain, want[i].plain) || win.Eligible != want[i].eligible {
+				t.Fatalf("all=%v: record %d differs", all, i)
 			}
 		}
 	}

@@ -1,11 +1,14 @@
-// Package capture reads and writes capture files: the .prx windows of one or more
-// logical indexes, as plain payloads in the order the writer emitted them, so that
-// codec policies can be replayed on them (package prx/replay, `snii replay`).
+// Package capture reads and writes capture files: the .prx units of one or more
+// logical indexes (a unit is the part of a .prx window that gets its own codec; a
+// window of up to 1024 positions is one unit), as plain payloads in the order the
+// writer emitted them, so that codec policies can be replayed on them (package
+// prx/replay, `snii replay`). Records and counts below say "window" for a unit.
 //
 // A capture is written while building a segment (`snii build --capture`) or read
-// back from a segment (`snii capture`). By default it keeps the eligible windows
-// only (those that get a zstd frame: plain payload of 512 bytes or more, not a
-// singleton); a capture made with All also keeps the fast-path windows.
+// back from a segment (`snii capture`). By default it keeps the eligible units
+// only (those that get a zstd frame: a RAW positions payload of 512 bytes or more,
+// not a singleton; see prx.Eligible); a capture made with All also keeps the
+// fast-path units.
 //
 // Integers are little-endian, varints are unsigned LEB128, zigzag varints are Go's
 // binary.PutVarint, CRCs are CRC32C (Castagnoli).

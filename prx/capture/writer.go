@@ -108,8 +108,10 @@ func (w *Writer) Window(index int, eligible bool, plain []byte) error {
 }
 
 // Encoded adds a window the way an encoder hook sees it: the window and the frame
-// prx.Encoder made of it. Without All, a frame that is not eligible is dropped
-// before its plain payload is built.
+// prx.Encoder made of it, one record per unit (the plain payload of the unit's
+// documents, eligible as the unit). Without All, a unit that is not eligible is
+// dropped before its plain payload is built. An invalid window, or a unit outside
+// it, is an invalid-argument error.
 func (w *Writer) Encoded(index int, win *prx.Window, f prx.Frame) error {
 	if err := win.Validate(); err != nil {
 		return errs.Invalidf("capture: invalid window (%d offsets, %d positions): %v", len(win.Offsets), len(win.Positions), err)
