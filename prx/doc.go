@@ -1,82 +1,94 @@
-// Package prx encodes and decodes one .prx window: the positions of one term in one
-// window of documents (the same documents, in the same order, as the term's doc
-// postings window). It builds the exact RAW, PFOR and ZSTD frames of a window, chooses
-// one with the index's budget (package budget), and decodes frames fully or
-// selectively (only the documents a query still needs).
+// Package prx encodes and decodes one .prx window (format version 2): the positions
+// of one term in one window of documents (the same documents, in the same order, as
+// the term's doc postings window). It cuts a window into units, builds the exact RAW,
+// PFOR and ZSTD frames of each unit, chooses one per unit with the index's budget
+// (package budget), and decodes windows fully or selectively (only the units, and in
+// them only the 128-value blocks, that hold the documents a query still needs).
 //
-// All varints are unsigned LEB128 ("uvarint"), canonical (shortest form) and at
-// most 5 bytes (values fit in uint32); fixed-size integers are little-endian; the
-// checksum is CRC32C (Castagnoli). docs/FORMAT.md ("## .prx windows") is the
-// normative description; this is a summary.
+// docs/FORMAT.md ("## .prx windows") is the normative description, with annotated
+// examples of the golden frames in testdata/prx; this is a summary. All varints are
+// unsigned LEB128 ("uvarint"), canonical (shortest form) and at most 5 bytes (values
+// fit in uint32); fixed-size integers are little-endian; checksums are CRC32C
+// (Castagnoli); zigzag(d) = (d << 1) ^ (d >> 63).
 //
-// # Plain payload
+// # Windows and units
 //
-// The plain payload is the canonical, uncompressed form of a window:
+// A window has at least one document; every document has at least one position,
+// non-decreasing, at most MaxPosition (2^31 - 1). Its documents are cut into units
+// greedily: a unit takes the next document while its positions stay within
+// UnitValues (1024), or while it is empty (UnitBounds). Each unit has its own codec
+// and CRC.
 //
-//	+------------------+----------------------------------------------------------+
-//	| uvarint doc_count| doc_count times:                                         |
-//	|                  |   uvarint pos_count | pos_count uvarints:                |
-//	|                  |     first position (absolute), then deltas (may be 0)    |
-//	+------------------+----------------------------------------------------------+
+// The positions of a unit form one value stream cut into blocks of BlockLen (128)
+// values: per document its first value, then the deltas to the previous position.
+// The first value is the absolute first position for the unit's first document and
+// for a document whose values start in another block than the previous document's;
+// otherwise it is zigzag(first - previous document's first). So any block decodes
+// on its own, and a document's block is found from the prefix sums of the tf column
+// (the unit's documents' tf-1).
 //
-// Positions are uint32 and non-decreasing within a document; a document may have no
-// positions. Example: docs {3, 3, 7} and {} and {300}:
+// # Packed block
 //
-//	03 | 03 03 00 04 | 00 | 01 ac 02
+//	+--------------------------------+----------------------+--------------------------+
+//	| u8 token: width w (bits 0..5), | ceil(c*w/8) bytes:   | nx × (u8 index,          |
+//	| exceptions nx (bits 6..7, <=3) | low w bits of each   | uvarint value >> w)      |
+//	|                                | value, LSB first     |                          |
+//	+--------------------------------+----------------------+--------------------------+
 //
-// # Frame
+// c is 128 or, for the last block of a column, the values left. The encoder picks,
+// over every width 0..32 leaving at most 3 exceptions, the smallest block; on a tie
+// the fewer exceptions, then the smaller width. Readers accept any valid block.
 //
-//	+---------+-------------+------------------------+---------+--------------------+
-//	| u8 codec| uvarint len | uvarint comp_len       | payload | u32 crc32c         |
-//	|         |             | (ZSTD only)            |         | (codec..payload)   |
-//	+---------+-------------+------------------------+---------+--------------------+
+// # Unit frame
 //
-//	codec 0 RAW : len = payload length; payload = the plain payload
-//	codec 1 ZSTD: len = plain length; payload = comp_len bytes, one zstd frame of the
-//	              plain payload (no zstd checksum) that must inflate to exactly len bytes
-//	codec 2 PFOR: len = payload length; payload below
+//	+---------+--------------+-----------+-------------+---------------------+---------+------------+
+//	| u8 codec| uvarint docs | tf column | uvarint len | uvarint comp_len    | payload | u32 crc32c |
+//	|         |              |           |             | (ZSTD only)         |         | (absent    |
+//	|         |              |           |             |                     |         |  inline)   |
+//	+---------+--------------+-----------+-------------+---------------------+---------+------------+
 //
-// The inline form, used for a frame stored inside a dictionary entry, is the same
-// without the trailing CRC (the dictionary block's CRC covers it). Exact frame sizes,
-// with U the plain length, P the PFOR payload length and C the zstd length:
+//	codec 0 RAW : tf column as uvarints; len = U; payload = the RAW positions payload:
+//	              the byte lengths of every block but the last (uvarints), then all
+//	              values as uvarints
+//	codec 1 ZSTD: tf column packed; len = U; payload = comp_len bytes, one zstd frame
+//	              (no checksum, content size declared) of the RAW positions payload
+//	codec 2 PFOR: tf column packed; len = P; payload = the packed blocks of the stream
 //
-//	raw  = 1 + vlen(U) + U + 4
-//	pfor = 1 + vlen(P) + P + 4
-//	zstd = 1 + vlen(U) + vlen(C) + C + 4
+// U, the RAW positions payload length, is the unit's plain length. Exact sizes:
 //
-// # PFOR payload
+//	raw  = 1 + vlen(docs) + tfRaw    + vlen(U) + U + 4
+//	pfor = 1 + vlen(docs) + tfPacked + vlen(P) + P + 4
+//	zstd = 1 + vlen(docs) + tfPacked + vlen(U) + vlen(C) + C + 4
 //
-//	+-------------------+-------------------------+----------------+----------------+
-//	| uvarint doc_count | uvarint total_positions | offsets column | running column |
-//	+-------------------+-------------------------+----------------+----------------+
+// # Multi-unit window
 //
-// The offsets column holds the doc_count cumulative position counts (Offsets[1..n]
-// of the CSR window, so intcomp's delta coding stores the per-document counts); the
-// running column holds total_positions running positions: each document's positions
-// offset by the running position of the last position before it (0 for the first),
-// so the stream never decreases. A window whose running positions overflow uint32
-// has no PFOR frame. A column of v values is what intcomp.CompressUint32 (ronanh/intcomp
-// v1.1.1) returns for them minus its final word, as little-endian words:
+//	+------+---------------+----------------------------------------+------------+-------------+
+//	| u8 3 | uvarint units | per unit: uvarint docs, uvarint length | u32 crc32c | unit frames |
+//	|      | (>= 2)        |                                        | (header)   | (CRC form)  |
+//	+------+---------------+----------------------------------------+------------+-------------+
 //
-//	v >= 128: bit-packed group | u32 count (v - v%128) | u32 words (incl. these 3) | u32 first value |
-//	          per 128 values: u32 bit widths (4 × {1 bit zigzag, 7 bits width}) | packed deltas
-//	v%128 > 0: variable-byte block | u32 count (v%128) | u32 words (incl. these 2) |
-//	          delta bytes (base 128, low group first), 4 per word most significant first,
-//	          the last word padded with 0x80
-//
-// No length prefix is needed: the counts and the block headers delimit the columns,
-// and the decoder checks every header before intcomp sees the words.
+// A window of one unit is its unit frame; it alone has an inline form (without the
+// CRC, inside a dictionary entry whose block CRC covers it).
 //
 // # Choice
 //
-// Encoder.Encode: a singleton window (one document, one position) is RAW; a plain
-// payload under 512 bytes takes the smaller of PFOR and RAW (PFOR on a tie); any other
-// window is eligible: its RAW, PFOR and zstd frames are built and the index's
-// budget.Chooser decides between zstd and fast = min(PFOR, RAW).
+// Encoder.Encode chooses per unit: a singleton unit (one document, one position) is
+// RAW; a unit whose plain length is under ZstdMinPlain (512) takes the smaller of
+// PFOR and RAW (PFOR on a tie); any other unit is eligible: its frames are measured
+// and the index's budget.Chooser decides between zstd and fast = min(PFOR, RAW).
 //
 // # Decoding
 //
-// A Source checks the header against its Limits before allocating, the CRC before
-// decoding, and every count against the bytes left; it decodes fully (Decode) or only
-// selected documents (DecodeSelected), reusing its buffers and one zstd decoder.
+// A Source checks every header against its Limits before allocating (a ZSTD unit's
+// declared length also against what its positions and its zstd blocks can hold), every
+// CRC before decoding, and every count against the bytes left. Decode reads the whole
+// window; DecodeSelected reads only the units holding a selected document and, in
+// them, decodes only the blocks holding its values (a RAW block is reached through
+// the block directory, a PFOR block by summing the sizes of the blocks before it; a
+// ZSTD unit is inflated whole). Units reports the units read and Stats counts them.
+//
+// prx no longer uses intcomp (format 1's PFOR columns): its per-column headers of 8
+// to 12 bytes and more outweigh the packed bits of short columns, and its deltas run
+// across a whole column, so a 128-value block cannot be decoded alone; a packed block
+// with a one-byte width token is addressable by arithmetic over the tokens before it.
 package prx
