@@ -110,7 +110,7 @@ func corpusWindows(path string, docsPerWindow, maxWindows int) ([]*Window, error
 
 // benchFrames encodes every window with codec c.
 func benchFrames(b *testing.B, ws []*Window, c Codec) [][]byte {
-	e, err := NewEncoder(EncoderOptions{Policy: budget.Policy{}})
+	e, err := NewEncoder(EncoderOptions{Policy: budget.Policy{Kind: budget.Smallest}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -186,11 +186,11 @@ func BenchmarkDecode(b *testing.B) {
 	b.Run("agentlogs", func(b *testing.B) { benchDecode(b, logWindows(b)) })
 }
 
-// BenchmarkEncode: one window through Encode (all frames measured, default budget).
+// BenchmarkEncode: one window through Encode (all frames measured, the default budget).
 func BenchmarkEncode(b *testing.B) {
 	sets := generatedSets()
 	run := func(b *testing.B, ws []*Window) {
-		e, err := NewEncoder(EncoderOptions{Policy: budget.DefaultPolicy()})
+		e, err := NewEncoder(EncoderOptions{Policy: budget.Policy{}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -226,7 +226,7 @@ func BenchmarkEncode(b *testing.B) {
 // sizes (FastSize and Chooser.Choose), with the default budget and with policy 0.
 func BenchmarkChoose(b *testing.B) {
 	var sizes []Sizes
-	e, err := NewEncoder(EncoderOptions{Policy: budget.Policy{}})
+	e, err := NewEncoder(EncoderOptions{Policy: budget.Policy{Kind: budget.Smallest}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func BenchmarkChoose(b *testing.B) {
 	for _, tc := range []struct {
 		name   string
 		policy budget.Policy
-	}{{"budget", budget.DefaultPolicy()}, {"smallest", budget.Policy{}}} {
+	}{{"budget", budget.Policy{}}, {"smallest", budget.Policy{Kind: budget.Smallest}}} {
 		b.Run(tc.name, func(b *testing.B) {
 			ch, err := budget.NewChooser(tc.policy)
 			if err != nil {
