@@ -211,7 +211,8 @@ func FuzzOpenQuery(f *testing.F) {
 		}
 		s, err := openBytes(b)
 		if err != nil {
-			if !isKind(err, errs.Corrupt, errs.Version, errs.Limit) {
+			// NotFound: a mutated analyzer name that is not registered.
+			if !isKind(err, errs.Corrupt, errs.Version, errs.Limit, errs.NotFound) {
 				t.Fatalf("Open: unexpected error kind: %v", err)
 			}
 			return

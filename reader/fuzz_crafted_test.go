@@ -48,7 +48,7 @@ func FuzzCraftedMeta(f *testing.F) {
 		}
 		s, err := openBytes(b)
 		if err != nil {
-			if !isKind(err, errs.Corrupt, errs.Version, errs.Limit) {
+			if !isKind(err, errs.Corrupt, errs.Version, errs.Limit, errs.NotFound) {
 				t.Fatalf("Open: unexpected error kind: %v", err)
 			}
 			return
