@@ -198,7 +198,7 @@ func (c *Cursor) nextUnit() error {
 			return c.fail(err)
 		}
 	}
-	c.br = blockReader{src: src, packed: h.codec == CodecPFOR, total: int(c.offs[h.docs]), cur: -1}
+	c.br = blockReader{src: src, packed: h.codec == CodecPFOR, total: int(c.offs[h.docs]), cur: -1, pb: -1}
 	if !c.br.packed {
 		if err := c.br.initRaw(); err != nil {
 			return c.fail(corruptf(h.codec, "%v", err))
@@ -225,36 +225,30 @@ func (c *Cursor) Pos() (uint32, bool) {
 	j := c.doc - c.uBase
 	o := int(c.offs[j])
 	b := o / BlockLen
-	vals, err := c.block(b)
-	if err != nil {
-		return 0, false
-	}
+	// The first position: the block's base (the absolute first value of the
+	// first document starting in block b, cached per block) plus this
+	// document's zigzag delta to it.
 	fp := &c.fp
-	i := j
-	if fp.doc >= 0 && fp.block == b && fp.doc < j {
-		i = fp.doc + 1
-	} else {
-		for i > 0 && int(c.offs[i-1])/BlockLen == b {
-			i--
+	if fp.doc < 0 || fp.block != b {
+		i0 := blockFirstDoc(c.offs, j, b)
+		v, ok := c.value(int(c.offs[i0]))
+		if !ok {
+			return 0, false
+		}
+		fp.doc, fp.block, fp.first = i0, b, v
+	}
+	first := int64(fp.first)
+	if j != fp.doc {
+		v, ok := c.value(o)
+		if !ok {
+			return 0, false
+		}
+		first += unzigzag(v)
+		if first < 0 || first > maxUint32 {
+			c.fail(corruptf(c.codec, "doc %d: first position out of range", c.doc))
+			return 0, false
 		}
 	}
-	var first int64
-	if i > 0 && i == fp.doc+1 && fp.block == b {
-		first = int64(fp.first)
-	}
-	for ; i <= j; i++ {
-		v := vals[int(c.offs[i])-b*BlockLen]
-		if i == 0 || int(c.offs[i-1])/BlockLen != b {
-			first = int64(v)
-		} else {
-			first += unzigzag(v)
-			if first < 0 || first > maxUint32 {
-				c.fail(corruptf(c.codec, "doc %d: first position out of range", c.doc))
-				return 0, false
-			}
-		}
-	}
-	fp.doc, fp.block, fp.first = j, b, uint32(first)
 	c.acc = uint64(first)
 	c.v, c.end = o+1, int(c.offs[j+1])
 	c.inDoc = true
@@ -271,17 +265,9 @@ func (c *Cursor) Next() (uint32, bool) {
 	if c.v >= c.end || !c.inDoc {
 		return 0, false
 	}
-	v := c.v
-	bb := v / BlockLen
-	var d uint32
-	if bb == c.br.cur {
-		d = c.br.vals[v-bb*BlockLen]
-	} else {
-		vals, err := c.block(bb)
-		if err != nil {
-			return 0, false
-		}
-		d = vals[v-bb*BlockLen]
+	d, ok := c.value(c.v)
+	if !ok {
+		return 0, false
 	}
 	c.v++
 	c.acc += uint64(d)
@@ -317,6 +303,38 @@ func (c *Cursor) errOr() error {
 		return c.err
 	}
 	return c.fail(corruptf(c.codec, "no current document"))
+}
+
+// value returns value v of the current unit's stream: a PFOR unit reads it
+// straight from its packed block (no block is unpacked), a RAW or inflated ZSTD
+// unit from its decoded block.
+func (c *Cursor) value(v int) (uint32, bool) {
+	if !c.br.packed {
+		b := v / BlockLen
+		if b == c.br.cur {
+			return c.br.vals[v-b*BlockLen], true
+		}
+		vals, err := c.block(b)
+		if err != nil {
+			return 0, false
+		}
+		return vals[v-b*BlockLen], true
+	}
+	r := &c.br
+	b := v / BlockLen
+	if b != r.pb {
+		if err := r.locate(b); err != nil {
+			c.fail(corruptf(c.codec, "doc %d: %v", c.doc, err))
+			return 0, false
+		}
+		if st := c.src.stats; st != nil {
+			st.Blocks++
+		}
+	}
+	if st := c.src.stats; st != nil {
+		st.DecodedPositions++
+	}
+	return r.packedValue(v - b*BlockLen), true
 }
 
 // block decodes block b of the current unit, counting it.

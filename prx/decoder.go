@@ -328,7 +328,7 @@ func (s *Source) decodeUnit(b []byte, withCRC bool, base int, ords []uint32, ful
 	if c != CodecPFOR {
 		info.plain += len(src)
 	}
-	br := blockReader{src: src, packed: c == CodecPFOR, total: int(s.offs[h.docs]), cur: -1}
+	br := blockReader{src: src, packed: c == CodecPFOR, total: int(s.offs[h.docs]), cur: -1, pb: -1}
 	if !br.packed {
 		if err := br.initRaw(); err != nil {
 			return 0, corruptf(c, "%v", err)
@@ -363,11 +363,28 @@ func (s *Source) decodeUnit(b []byte, withCRC bool, base int, ords []uint32, ful
 	return h.frameLen, nil
 }
 
-// fpChain is where the first positions of a block's documents were resolved up to.
+// fpChain caches the base of the block last read: its first document starting
+// in it and that document's (absolute) first position.
 type fpChain struct {
-	doc   int    // the last document resolved (-1: none)
-	block int    // its block
-	first uint32 // its first position
+	doc   int    // the block's first document (-1: none)
+	block int    // the block
+	first uint32 // that document's first position
+}
+
+// blockFirstDoc returns the first document (of 0..j, offs ascending) whose
+// values start in block b; document j starts in b.
+func blockFirstDoc(offs []uint32, j, b int) int {
+	lo, hi := 0, j
+	start := uint32(b * BlockLen)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if offs[m] >= start {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo
 }
 
 // appendDoc appends the positions of unit document j to dst.
@@ -378,32 +395,19 @@ func (s *Source) appendDoc(br *blockReader, fp *fpChain, j int, dst *Window) err
 	if err != nil {
 		return err
 	}
-	// Resolve the first position: walk the documents that start in block b from
-	// the first of them (or from the last resolved one) up to j.
-	i := j
-	if fp.doc >= 0 && fp.block == b && fp.doc < j {
-		i = fp.doc + 1
-	} else {
-		for i > 0 && int(s.offs[i-1])/BlockLen == b {
-			i--
+	// The first position: the block's base (the first value of its first
+	// document, cached per block) plus this document's zigzag delta to it.
+	if fp.doc < 0 || fp.block != b {
+		i0 := blockFirstDoc(s.offs, j, b)
+		fp.doc, fp.block, fp.first = i0, b, vals[int(s.offs[i0])-b*BlockLen]
+	}
+	first := int64(fp.first)
+	if j != fp.doc {
+		first += unzigzag(vals[o-b*BlockLen])
+		if first < 0 || first > maxUint32 {
+			return fmt.Errorf("first position out of range")
 		}
 	}
-	var first int64
-	if i > 0 && i == fp.doc+1 && fp.block == b {
-		first = int64(fp.first)
-	}
-	for ; i <= j; i++ {
-		v := vals[int(s.offs[i])-b*BlockLen]
-		if i == 0 || int(s.offs[i-1])/BlockLen != b {
-			first = int64(v)
-		} else {
-			first += unzigzag(v)
-			if first < 0 || first > maxUint32 {
-				return fmt.Errorf("first position out of range")
-			}
-		}
-	}
-	fp.doc, fp.block, fp.first = j, b, uint32(first)
 	acc := uint64(first)
 	dst.Positions = append(dst.Positions, uint32(acc))
 	end := int(s.offs[j+1])
@@ -439,9 +443,16 @@ type blockReader struct {
 	walkBlock, walkOff int
 	cur                int // the block in vals (-1: none)
 	vals               [BlockLen]uint32
-	decoded            int // blocks decoded
-	values             int // values decoded
-	lastEnd            int // end of the last block decoded (full decodes check the payload ends there)
+	// PFOR random access (Cursor): block pb is located; its width, packed
+	// bits and exceptions.
+	pb, pdata, pnx int
+	pw             uint
+	pmask          uint64
+	pexIdx         [maxExceptions]int
+	pexHi          [maxExceptions]uint32
+	decoded        int // blocks decoded
+	values         int // values decoded
+	lastEnd        int // end of the last block decoded (full decodes check the payload ends there)
 }
 
 func (r *blockReader) blocks() int { return (r.total + BlockLen - 1) / BlockLen }
@@ -526,6 +537,83 @@ func (r *blockReader) block(b int) ([]uint32, error) {
 	r.decoded++
 	r.values += c
 	return out, nil
+}
+
+// locate finds packed block b (walking the headers before it) and parses its
+// header and exceptions, so that packedValue reads its values directly.
+func (r *blockReader) locate(b int) error {
+	c := r.count(b)
+	if c <= 0 {
+		return fmt.Errorf("block %d of %d", b, r.blocks())
+	}
+	if b < r.walkBlock {
+		r.walkBlock, r.walkOff = 0, 0
+	}
+	for r.walkBlock < b {
+		q, ok := skipBlock(r.src, r.walkOff, BlockLen)
+		if !ok {
+			return fmt.Errorf("block %d: malformed", r.walkBlock)
+		}
+		r.walkBlock, r.walkOff = r.walkBlock+1, q
+	}
+	p := r.walkOff
+	if p >= len(r.src) {
+		return fmt.Errorf("block %d: truncated", b)
+	}
+	tok := r.src[p]
+	w, nx := uint(tok&0x3f), int(tok>>6)
+	if w > 32 {
+		return fmt.Errorf("block %d: width %d", b, w)
+	}
+	p++
+	nbytes := (c*int(w) + 7) / 8
+	if nbytes > len(r.src)-p {
+		return fmt.Errorf("block %d: truncated", b)
+	}
+	r.pdata, r.pw, r.pnx = p, w, nx
+	r.pmask = uint64(1)<<w - 1
+	p += nbytes
+	last := -1
+	for i := 0; i < nx; i++ {
+		if p >= len(r.src) {
+			return fmt.Errorf("block %d: exceptions truncated", b)
+		}
+		idx := int(r.src[p])
+		hi, q, ok := readUvarint32(r.src, p+1)
+		if !ok || idx <= last || idx >= c || hi == 0 || w == 32 || hi > maxUint32>>w {
+			return fmt.Errorf("block %d: malformed exception", b)
+		}
+		r.pexIdx[i], r.pexHi[i] = idx, hi<<w
+		last, p = idx, q
+	}
+	r.walkBlock, r.walkOff = b+1, p
+	r.pb = b
+	r.decoded++
+	return nil
+}
+
+// packedValue returns value i of the located packed block.
+func (r *blockReader) packedValue(i int) uint32 {
+	var x uint32
+	if r.pw > 0 {
+		bit := uint(i) * r.pw
+		at := r.pdata + int(bit>>3)
+		if at+8 <= len(r.src) {
+			x = uint32(binary.LittleEndian.Uint64(r.src[at:]) >> (bit & 7) & r.pmask)
+		} else {
+			var v uint64
+			for k := 0; k < 8 && at+k < len(r.src); k++ {
+				v |= uint64(r.src[at+k]) << (8 * k)
+			}
+			x = uint32(v >> (bit & 7) & r.pmask)
+		}
+	}
+	for k := 0; k < r.pnx; k++ {
+		if r.pexIdx[k] == i {
+			x |= r.pexHi[k]
+		}
+	}
+	return x
 }
 
 // count returns the number of values of block b.

@@ -23,8 +23,9 @@
 // values: per document its first value, then the deltas to the previous position.
 // The first value is the absolute first position for the unit's first document and
 // for a document whose values start in another block than the previous document's;
-// otherwise it is zigzag(first - previous document's first). So any block decodes
-// on its own, and a document's block is found from the prefix sums of the tf column
+// otherwise it is zigzag(first - the first position of the first document starting
+// in the same block). So any block decodes on its own, any document's first
+// position is two value reads away, and a document's block is found from the prefix sums of the tf column
 // (the unit's documents' tf-1).
 //
 // # Packed block

@@ -97,9 +97,10 @@ func goldenCases() []goldenCase {
 	mh := withCRC([]byte{0x03, 0x02, 0x01, byte(len(u0)), 0x01, byte(len(u1))})
 	multi := append(append(mh, u0...), u1...)
 
-	// Inline: docs {5} {6} {4} {8}: tf column 00 (width 0); values 5, zigzag(1) = 2,
-	// zigzag(-2) = 3, zigzag(4) = 8 at width 4: 25 83. No CRC.
-	inline := []byte{0x02, 0x04, 0x00, 0x03, 0x04, 0x25, 0x83}
+	// Inline: docs {5} {6} {4} {8}: tf column 00 (width 0); values 5, then the
+	// zigzag deltas to the block's first doc: zigzag(1) = 2, zigzag(-1) = 1,
+	// zigzag(3) = 6, at width 3: 55 0c. No CRC.
+	inline := []byte{0x02, 0x04, 0x00, 0x03, 0x03, 0x55, 0x0c}
 
 	return []goldenCase{
 		{"raw.golden", "prx v2 RAW unit frame: docs {100, 127} {40}\nhand-assembled in golden_test.go; annotated in docs/FORMAT.md",

@@ -191,11 +191,11 @@ func refStream(w *Window, lo, hi int) (vals, tfs []uint32) {
 		blk := len(vals) / BlockLen
 		if blk != prevStartBlock {
 			vals = append(vals, pos[0]) // first doc starting in this block: absolute
+			prevStartBlock, prevFirst = blk, int64(pos[0])
 		} else {
-			d := int64(pos[0]) - prevFirst
+			d := int64(pos[0]) - prevFirst // relative to the block's first doc
 			vals = append(vals, uint32(d<<1)^uint32(d>>63)) // zigzag
 		}
-		prevStartBlock, prevFirst = blk, int64(pos[0])
 		for j := 1; j < len(pos); j++ {
 			vals = append(vals, pos[j]-pos[j-1])
 		}

@@ -76,22 +76,6 @@ func TestLimitsNeedsSplit(t *testing.T) {
 // positions; a long doc adds its block directory) is refused, and every window
 // the encoder accepts decodes under the same limits.
 func TestLimitsUnitPayload(t *testing.T) {
-	// 15 docs alternating MaxPosition and 0: plain 63 bytes, unit payload 75.
-	alt := &Window{}
-	for i := 0; i < 15; i++ {
-		p := uint32(MaxPosition)
-		if i%2 == 1 {
-			p = 0
-		}
-		alt.AppendDoc([]uint32{p})
-	}
-	l := Limits{MaxBytes: 64}
-	if PlainSize(alt) > 64 {
-		t.Fatalf("plain %d", PlainSize(alt))
-	}
-	if _, err := encodeWith(t, l, alt); !errors.Is(err, ErrNeedsSplit) {
-		t.Fatalf("unit payload over MaxBytes: %v", err)
-	}
 	// One doc of 600 positions with deltas of 1: plain 1+2+600 = 603 bytes, unit
 	// payload 600 + 2*4 = 608.
 	long := tfWindow(600)

@@ -44,7 +44,8 @@ func UnitBounds(w *Window) []int {
 // document its first position, then the deltas to the previous position. The first
 // position of a document is stored as is when it is the first document whose values
 // start in its 128-value block, and otherwise as the zigzag delta to the first
-// position of the document before it. tfs receives tf-1 of each document.
+// position of that block's first document (so any document's first position is two
+// value reads away). tfs receives tf-1 of each document.
 func unitStream(w *Window, lo, hi int, vals, tfs []uint32) ([]uint32, []uint32) {
 	vals, tfs = vals[:0], tfs[:0]
 	prevFirst := uint32(0)
@@ -55,10 +56,10 @@ func unitStream(w *Window, lo, hi int, vals, tfs []uint32) ([]uint32, []uint32) 
 		b := len(vals) / BlockLen
 		if b != prevBlock {
 			vals = append(vals, pos[0])
+			prevFirst, prevBlock = pos[0], b
 		} else {
 			vals = append(vals, zigzag(int64(pos[0])-int64(prevFirst)))
 		}
-		prevFirst, prevBlock = pos[0], b
 		prev := pos[0]
 		for _, p := range pos[1:] {
 			vals = append(vals, p-prev)
