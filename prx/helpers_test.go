@@ -193,7 +193,7 @@ func refStream(w *Window, lo, hi int) (vals, tfs []uint32) {
 			vals = append(vals, pos[0]) // first doc starting in this block: absolute
 			prevStartBlock, prevFirst = blk, int64(pos[0])
 		} else {
-			d := int64(pos[0]) - prevFirst // relative to the block's first doc
+			d := int64(pos[0]) - prevFirst                  // relative to the block's first doc
 			vals = append(vals, uint32(d<<1)^uint32(d>>63)) // zigzag
 		}
 		for j := 1; j < len(pos); j++ {
