@@ -46,7 +46,7 @@ func TestAPIErrors(t *testing.T) {
 	if _, err := s.Info("nope"); !errors.Is(err, errs.NotFound) {
 		t.Errorf("Info(nope) = %v", err)
 	}
-	if _, err := s.Postings("nope", "a"); !errors.Is(err, errs.NotFound) {
+	if _, err := s.Postings(t.Context(), "nope", "a"); !errors.Is(err, errs.NotFound) {
 		t.Errorf("Postings(nope) = %v", err)
 	}
 	ctx, cancel := context.WithCancel(bg)
@@ -66,13 +66,13 @@ func TestAPIErrors(t *testing.T) {
 	if d, err := s.Docs(bg, reader.Term("text", "zzzz-absent"), nil); err != nil || d == nil || len(d) != 0 {
 		t.Errorf("absent term: %v, %v", d, err)
 	}
-	p, err := s.Postings("text", "zzzz-absent")
+	p, err := s.Postings(t.Context(), "text", "zzzz-absent")
 	if err != nil || p.Next() || p.Advance(0) || p.Err() != nil || p.DF() != 0 {
 		t.Errorf("absent term postings: %v", err)
 	}
 	p.Close()
 	// Close: later queries fail with errs.Closed; a second Close is a no-op.
-	p, err = s.Postings("text", "the")
+	p, err = s.Postings(t.Context(), "text", "the")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,11 +114,11 @@ func TestPostingsAndTerms(t *testing.T) {
 		for _, field := range []string{"host", "text"} {
 			vocab := c.Vocabulary(field)
 			var got []oracle.TermStat
-			err := s.Terms(field, "", 0, func(term string, df uint64) bool {
+			terms, errf := s.Terms(t.Context(), field, "", 0)
+			for term, df := range terms {
 				got = append(got, oracle.TermStat{Term: term, DF: int(df)})
-				return true
-			})
-			if err != nil {
+			}
+			if err := errf(); err != nil {
 				t.Fatal(err)
 			}
 			if len(got) != len(vocab) {
@@ -134,7 +134,7 @@ func TestPostingsAndTerms(t *testing.T) {
 					continue // every third rare term, every common term
 				}
 				want := c.Eval(oracle.Term{Field: field, Term: v.Term})
-				p, err := s.Postings(field, v.Term)
+				p, err := s.Postings(t.Context(), field, v.Term)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -161,7 +161,7 @@ func TestPostingsAndTerms(t *testing.T) {
 				}
 				p.Close()
 				// Advance to random targets.
-				p, _ = s.Postings(field, v.Term)
+				p, _ = s.Postings(t.Context(), field, v.Term)
 				target := uint32(0)
 				for {
 					target += uint32(rng.IntN(200))
@@ -189,7 +189,13 @@ func TestPostingsAndTerms(t *testing.T) {
 			for _, pre := range []string{"", "a", "b", "na", "x", "zzz", "é"} {
 				for _, max := range []int{0, 1, 5} {
 					var terms []string
-					s.Terms(field, pre, max, func(term string, _ uint64) bool { terms = append(terms, term); return true })
+					seq, errf := s.Terms(t.Context(), field, pre, max)
+					for term := range seq {
+						terms = append(terms, term)
+					}
+					if err := errf(); err != nil {
+						t.Fatal(err)
+					}
 					if want := c.Expand(field, pre, max); !slices.Equal(terms, want) {
 						t.Fatalf("Terms(%s, %q, %d) = %q, oracle %q", field, pre, max, terms, want)
 					}
@@ -254,7 +260,11 @@ func TestEmptySegment(t *testing.T) {
 	if err := s.Verify(bg); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Terms("text", "", 0, func(string, uint64) bool { t.Error("a term"); return true }); err != nil {
+	terms, errf := s.Terms(t.Context(), "text", "", 0)
+	for range terms {
+		t.Error("a term")
+	}
+	if err := errf(); err != nil {
 		t.Fatal(err)
 	}
 }

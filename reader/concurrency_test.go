@@ -54,7 +54,7 @@ func TestConcurrentQueries(t *testing.T) {
 						return
 					}
 					if k%10 == 0 { // postings iterators alongside
-						p, err := s.Postings("text", "the")
+						p, err := s.Postings(t.Context(), "text", "the")
 						if err != nil {
 							errc <- err
 							return

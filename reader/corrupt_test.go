@@ -228,10 +228,11 @@ func FuzzOpenQuery(f *testing.F) {
 		}
 		for _, field := range s.Fields() {
 			n := 0
-			s.Terms(field, "", 20, func(term string, _ uint64) bool {
-				p, err := s.Postings(field, term)
+			terms, _ := s.Terms(bg, field, "", 20)
+			for term := range terms {
+				p, err := s.Postings(bg, field, term)
 				if err != nil {
-					return true
+					continue
 				}
 				for p.Next() && n < 2000 {
 					p.Positions()
@@ -239,8 +240,7 @@ func FuzzOpenQuery(f *testing.F) {
 				}
 				p.Advance(p.Doc() + 3)
 				p.Close()
-				return true
-			})
+			}
 		}
 		if err := s.Verify(bg); err != nil && !isKind(err, errs.Corrupt, errs.Limit) {
 			t.Fatalf("Verify: unexpected error kind: %v", err)

@@ -35,8 +35,10 @@ type TermIter struct {
 }
 
 // TermIter returns an iterator over every term of the named logical index;
-// an unknown index is an ErrNotFound error. Close it when done.
-func (s *Segment) TermIter(name string) (*TermIter, error) {
+// an unknown index is an snii.ErrNotFound error. Once ctx is done, Next
+// returns false and Err returns ctx's error (checked at each dict block and,
+// through the TermPostings, at each doc window). Close it when done.
+func (s *Segment) TermIter(ctx context.Context, name string) (*TermIter, error) {
 	f, err := s.field(name)
 	if err != nil {
 		return nil, err
@@ -44,7 +46,7 @@ func (s *Segment) TermIter(name string) (*TermIter, error) {
 	if err := s.acquire(); err != nil {
 		return nil, err
 	}
-	return &TermIter{s: s, f: f, x: s.getCtx(context.Background(), false), bi: -1}, nil
+	return &TermIter{s: s, f: f, x: s.getCtx(ctx, false), bi: -1}, nil
 }
 
 // Next moves to the next term; false at the end or on error (see Err).
@@ -75,6 +77,9 @@ func (it *TermIter) Next() bool {
 		if it.bi >= len(it.f.meta.Blocks) {
 			it.done, it.blk, it.term = true, nil, nil
 			return false
+		}
+		if err := x.ctx.Err(); err != nil {
+			return it.fail(err)
 		}
 		b, err := it.block(it.bi)
 		if err != nil {

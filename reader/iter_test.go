@@ -76,11 +76,15 @@ func TestTermIter(t *testing.T) {
 		df   uint64
 	}
 	var want []termDF
-	if err := mapped.Terms("text", "", 0, func(term string, df uint64) bool { want = append(want, termDF{term, df}); return true }); err != nil {
+	terms, errf := mapped.Terms(t.Context(), "text", "", 0)
+	for term, df := range terms {
+		want = append(want, termDF{term, df})
+	}
+	if err := errf(); err != nil {
 		t.Fatal(err)
 	}
 	for _, seg := range []*reader.Segment{mapped, viaRA} {
-		it, err := seg.TermIter("text")
+		it, err := seg.TermIter(t.Context(), "text")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +121,7 @@ func TestTermIter(t *testing.T) {
 			if uint64(len(list)) != it.DF() || ttf != it.TTF() {
 				t.Fatalf("term %q: %d docs, %d positions; df %d ttf %d", term, len(list), ttf, it.DF(), it.TTF())
 			}
-			ref, err := seg.Postings("text", term)
+			ref, err := seg.Postings(t.Context(), "text", term)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,7 +144,7 @@ func TestTermIter(t *testing.T) {
 	}
 
 	// Advance skips within and across windows; the common term is windowed.
-	it, err := mapped.TermIter("text")
+	it, err := mapped.TermIter(t.Context(), "text")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +165,7 @@ func TestTermIter(t *testing.T) {
 	}
 
 	// An index without terms, an unknown index, Postings without a term.
-	e, err := mapped.TermIter("empty")
+	e, err := mapped.TermIter(t.Context(), "empty")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +176,7 @@ func TestTermIter(t *testing.T) {
 		t.Errorf("Postings at the end: %v", err)
 	}
 	e.Close()
-	if _, err := mapped.TermIter("nope"); !errors.Is(err, errs.NotFound) {
+	if _, err := mapped.TermIter(t.Context(), "nope"); !errors.Is(err, errs.NotFound) {
 		t.Errorf("unknown index: %v", err)
 	}
 }
@@ -196,7 +200,7 @@ func TestTermIterCorrupt(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		it, err := seg.TermIter("text")
+		it, err := seg.TermIter(t.Context(), "text")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package reader
 
 import (
 	"context"
+	"iter"
 
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
@@ -28,8 +29,10 @@ type Postings struct {
 
 // Postings returns an iterator over the documents of term in field. An absent
 // term gives an empty iterator (the first Next returns false); an unknown field
-// is an ErrNotFound error. Close the iterator when done.
-func (s *Segment) Postings(name, term string) (*Postings, error) {
+// is an snii.ErrNotFound error. Once ctx is done, Next and Advance return false
+// and Err returns ctx's error (checked as doc windows are loaded). Close the
+// iterator when done.
+func (s *Segment) Postings(ctx context.Context, name, term string) (*Postings, error) {
 	f, err := s.field(name)
 	if err != nil {
 		return nil, err
@@ -37,7 +40,7 @@ func (s *Segment) Postings(name, term string) (*Postings, error) {
 	if err := s.acquire(); err != nil {
 		return nil, err
 	}
-	x := s.getCtx(context.Background(), false)
+	x := s.getCtx(ctx, false)
 	p := &Postings{s: s, x: x, i: -1}
 	t, err := x.resolve(f, []byte(term))
 	if err != nil {
@@ -64,6 +67,10 @@ func (p *Postings) DF() uint64 {
 // loadWindow decodes the doc ids of the iterator's next window.
 func (p *Postings) loadWindow() bool {
 	p.x.arena = p.x.arena[:0] // the previous window's frame is no longer needed
+	if err := p.x.check(); err != nil {
+		p.err, p.done = err, true
+		return false
+	}
 	w, ok := p.it.next()
 	if !ok {
 		p.done = true
@@ -205,9 +212,30 @@ func (p *Postings) Close() {
 	p.s.release()
 }
 
-// Terms calls fn for each term of field starting with prefix, in byte order,
-// with its df, at most maxExpansions terms (0: all), until fn returns false.
-func (s *Segment) Terms(name, prefix string, maxExpansions int, fn func(term string, df uint64) bool) error {
+// Terms returns the terms of field starting with prefix, in byte order, each
+// with its document frequency, at most maxExpansions terms (0: all):
+//
+//	terms, errf := seg.Terms(ctx, "body", "conn", 0)
+//	for term, df := range terms {
+//		...
+//	}
+//	if err := errf(); err != nil {
+//		...
+//	}
+//
+// The sequence stops early at the first error (a negative maxExpansions, an
+// unknown field, a damaged block, ctx done); errf reports it once the loop
+// is over (nil after a complete or a broken-off loop). Each range over terms
+// scans the dictionary again.
+func (s *Segment) Terms(ctx context.Context, name, prefix string, maxExpansions int) (terms iter.Seq2[string, uint64], errf func() error) {
+	var err error
+	seq := func(yield func(string, uint64) bool) {
+		err = s.terms(ctx, name, prefix, maxExpansions, yield)
+	}
+	return seq, func() error { return err }
+}
+
+func (s *Segment) terms(ctx context.Context, name, prefix string, maxExpansions int, yield func(string, uint64) bool) error {
 	if maxExpansions < 0 {
 		return errs.Invalidf("reader: negative max expansions %d", maxExpansions)
 	}
@@ -219,9 +247,12 @@ func (s *Segment) Terms(name, prefix string, maxExpansions int, fn func(term str
 		return err
 	}
 	defer s.release()
-	x := s.getCtx(context.Background(), false)
+	x := s.getCtx(ctx, false)
 	defer s.putCtx(x)
+	if err := x.ctx.Err(); err != nil {
+		return err
+	}
 	return f.scanPrefix(x, bytesOf(prefix), maxExpansions, func(term []byte, e *format.Entry) (bool, error) {
-		return fn(string(term), e.DF), nil
+		return yield(string(term), e.DF), nil
 	})
 }

@@ -33,7 +33,10 @@ type IndexInput struct {
 // remapped, concatenated postings of each term. Every field of o.Fields is
 // written; fields without an input get an empty index. Same options and
 // postings give the same bytes as building the documents with a Writer.
-func BuildFromSources(path string, o Options, docCount uint64, inputs []IndexInput) (Stats, error) {
+//
+// Once ctx is done the build stops as with CreateContext: the error wraps
+// ctx's error and nothing is published at path.
+func BuildFromSources(ctx context.Context, path string, o Options, docCount uint64, inputs []IndexInput) (Stats, error) {
 	o, err := o.normalize()
 	if err != nil {
 		return Stats{}, err
@@ -60,7 +63,7 @@ func BuildFromSources(path string, o Options, docCount uint64, inputs []IndexInp
 		}
 		ins[i].src, ins[i].docsWith = in.Postings, in.DocsWithField
 	}
-	w, err := Create(path, o)
+	w, err := CreateContext(ctx, path, o)
 	if err != nil {
 		return Stats{}, err
 	}

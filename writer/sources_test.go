@@ -81,7 +81,7 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 		})
 	}
 	merged := filepath.Join(dir, "merged.snii")
-	mst, err := writer.BuildFromSources(merged, o, uint64(len(docs)), ins)
+	mst, err := writer.BuildFromSources(t.Context(), merged, o, uint64(len(docs)), ins)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 		})
 	}
 	merged2 := filepath.Join(dir, "merged2.snii")
-	if _, err := writer.BuildFromSources(merged2, o, uint64(len(docs)), ins); err != nil {
+	if _, err := writer.BuildFromSources(t.Context(), merged2, o, uint64(len(docs)), ins); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(testkit.ReadFile(t, merged2), testkit.ReadFile(t, whole)) {
@@ -112,7 +112,7 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 	}
 	// Swapped sources overlap in doc order: an error, nothing written.
 	da, db := segA.index(t, "text"), segB.index(t, "text")
-	_, err = writer.BuildFromSources(filepath.Join(dir, "bad.snii"), o, uint64(len(docs)), []writer.IndexInput{{
+	_, err = writer.BuildFromSources(t.Context(), filepath.Join(dir, "bad.snii"), o, uint64(len(docs)), []writer.IndexInput{{
 		Name: "text",
 		Postings: writer.MergeSources(newDumpSource([]*indexDump{db}, []uint32{uint32(cut)}),
 			newDumpSource([]*indexDump{da}, []uint32{0})),
@@ -124,7 +124,7 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 	// Re-feed one segment (only "text"; the other fields come out empty).
 	d := dumpFile(t, whole).index(t, "text")
 	again := filepath.Join(dir, "again.snii")
-	if _, err := writer.BuildFromSources(again, o, uint64(len(docs)), []writer.IndexInput{
+	if _, err := writer.BuildFromSources(t.Context(), again, o, uint64(len(docs)), []writer.IndexInput{
 		{Name: "text", DocsWithField: d.Meta.DocsWithField, Postings: newDumpSource([]*indexDump{d}, []uint32{0})},
 	}); err != nil {
 		t.Fatal(err)
@@ -181,12 +181,12 @@ func TestBuildFromSourcesErrors(t *testing.T) {
 		"windowed short":      {terms: []string{"a"}, dfs: []uint64{600}, docs: [][]uint32{{0, 1, 2}}},
 	}
 	for name, src := range cases {
-		_, err := writer.BuildFromSources(filepath.Join(dir, "x.snii"), o, 10, []writer.IndexInput{{Name: "text", Postings: src}})
+		_, err := writer.BuildFromSources(t.Context(), filepath.Join(dir, "x.snii"), o, 10, []writer.IndexInput{{Name: "text", Postings: src}})
 		if !errors.Is(err, errs.InvalidArgument) {
 			t.Errorf("%s: %v, want an invalid-argument error", name, err)
 		}
 	}
-	if _, err := writer.BuildFromSources(filepath.Join(dir, "x.snii"), o, 10, []writer.IndexInput{{Name: "nope"}}); !errors.Is(err, errs.InvalidArgument) {
+	if _, err := writer.BuildFromSources(t.Context(), filepath.Join(dir, "x.snii"), o, 10, []writer.IndexInput{{Name: "nope"}}); !errors.Is(err, errs.InvalidArgument) {
 		t.Errorf("unknown field: %v", err)
 	}
 	if names := testkit.ListDir(t, dir); len(names) != 0 {

@@ -145,16 +145,16 @@ func runInspect(ctx context.Context, e *env, path string, fields []string, top i
 // df (ties: the term first in byte order), in that order.
 func topTerms(seg *reader.Segment, field string, n int) ([]termDF, error) {
 	h := &termHeap{}
-	err := seg.Terms(field, "", 0, func(term string, df uint64) bool {
+	terms, errf := seg.Terms(context.Background(), field, "", 0)
+	for term, df := range terms {
 		if h.Len() < n {
 			heap.Push(h, termDF{term, df})
 		} else if worse((*h)[0], termDF{term, df}) {
 			(*h)[0] = termDF{term, df}
 			heap.Fix(h, 0)
 		}
-		return true
-	})
-	if err != nil {
+	}
+	if err := errf(); err != nil {
 		return nil, err
 	}
 	out := make([]termDF, h.Len())

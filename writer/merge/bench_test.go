@@ -262,7 +262,7 @@ func BenchmarkEmitOnly(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer seg.Close()
-	it, err := seg.TermIter("content")
+	it, err := seg.TermIter(b.Context(), "content")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -296,7 +296,7 @@ func BenchmarkEmitOnly(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		src.i = 0
 		in := []writer.IndexInput{{Name: "content", DocsWithField: m.DocsWithField, Postings: src}}
-		if _, err := writer.BuildFromSources(out, h.o, uint64(seg.DocCount()), in); err != nil {
+		if _, err := writer.BuildFromSources(b.Context(), out, h.o, uint64(seg.DocCount()), in); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -52,7 +52,7 @@ func (c *cursor) NextTerm() ([]byte, uint64, bool, error) {
 		return nil, 0, false, nil
 	}
 	if c.it == nil {
-		it, err := c.src.seg.TermIter(c.field)
+		it, err := c.src.seg.TermIter(c.ctx, c.field)
 		if err != nil {
 			return nil, 0, false, c.fail(c.src.wrap(err))
 		}

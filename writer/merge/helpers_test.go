@@ -169,7 +169,7 @@ func docsOf(t testing.TB, path, field, term string) []uint32 {
 		t.Fatal(err)
 	}
 	defer seg.Close()
-	p, err := seg.Postings(field, term)
+	p, err := seg.Postings(t.Context(), field, term)
 	if err != nil {
 		t.Fatal(err)
 	}

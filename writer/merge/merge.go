@@ -225,7 +225,7 @@ func build(ctx context.Context, path string, srcs []*source, fields []fieldPlan,
 		}
 		inputs = append(inputs, in)
 	}
-	wst, err := writer.BuildFromSources(path, wo, docs, inputs)
+	wst, err := writer.BuildFromSources(ctx, path, wo, docs, inputs)
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
 			err = fmt.Errorf("%w (%w)", cerr, err)

@@ -303,7 +303,7 @@ func (s *source) survivorsWith(ctx context.Context, field string, recorded uint6
 	// Look each deleted doc up in the postings of the field's terms (by
 	// skipping), dropping it from the search once found.
 	unc := slices.Clone(s.del.ids)
-	it, err := s.seg.TermIter(field)
+	it, err := s.seg.TermIter(ctx, field)
 	if err != nil {
 		return 0, s.wrap(err)
 	}
