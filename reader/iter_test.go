@@ -2,6 +2,7 @@ package reader_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -245,4 +246,63 @@ func TestVersion(t *testing.T) {
 	if err != nil || v.Format != format.FormatVersion || v.MinReader != format.MinReaderVersion {
 		t.Errorf("Version: %+v, %v", v, err)
 	}
+}
+
+// TestIteratorsContext: a done context stops Terms, TermIter and Postings
+// with the context's error; a loop broken off early leaves no error.
+func TestIteratorsContext(t *testing.T) {
+	seg, err := reader.Open(iterSegment(t), reader.Options{BlockCacheBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer seg.Close()
+	done, cancel := context.WithCancel(t.Context())
+	cancel()
+
+	terms, errf := seg.Terms(done, "text", "", 0)
+	for range terms {
+		t.Fatal("Terms yielded a term after cancel")
+	}
+	if err := errf(); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Terms: %v, want context.Canceled", err)
+	}
+	terms, errf = seg.Terms(t.Context(), "text", "mod", 0)
+	n := 0
+	for range terms {
+		if n++; n == 3 {
+			break
+		}
+	}
+	if err := errf(); err != nil || n != 3 {
+		t.Fatalf("broken-off Terms: %d terms, %v", n, err)
+	}
+	if _, errf := seg.Terms(t.Context(), "nope", "", 0); errf() != nil {
+		t.Fatal("error before the loop ran")
+	}
+	terms, errf = seg.Terms(t.Context(), "nope", "", 0)
+	for range terms {
+	}
+	if err := errf(); !errors.Is(err, errs.NotFound) {
+		t.Fatalf("unknown field: %v", err)
+	}
+
+	it, err := seg.TermIter(done, "text")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it.Next() || !errors.Is(it.Err(), context.Canceled) {
+		t.Fatalf("TermIter after cancel: %v", it.Err())
+	}
+	it.Close()
+
+	p, err := seg.Postings(done, "text", "common")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 100 && p.Next(); i++ {
+	}
+	if p.Next() || !errors.Is(p.Err(), context.Canceled) {
+		t.Fatalf("Postings after cancel: %v", p.Err())
+	}
+	p.Close()
 }

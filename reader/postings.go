@@ -67,7 +67,7 @@ func (p *Postings) DF() uint64 {
 // loadWindow decodes the doc ids of the iterator's next window.
 func (p *Postings) loadWindow() bool {
 	p.x.arena = p.x.arena[:0] // the previous window's frame is no longer needed
-	if err := p.x.check(); err != nil {
+	if err := p.x.ctx.Err(); err != nil {
 		p.err, p.done = err, true
 		return false
 	}
