@@ -23,6 +23,7 @@ const (
 type IndexInput struct {
 	Name          string        // must be one of Options.Fields
 	DocsWithField uint64        // documents with at least one token in the index
+	SkippedTokens uint64        // tokens the analyzer skipped (recorded in the index metadata)
 	Postings      PostingSource // nil: the index has no terms
 }
 
@@ -61,7 +62,7 @@ func BuildFromSources(ctx context.Context, path string, o Options, docCount uint
 		if in.DocsWithField > docCount {
 			return Stats{}, errs.Invalidf("writer: %s: field %q: %d docs with the field of %d", path, in.Name, in.DocsWithField, docCount)
 		}
-		ins[i].src, ins[i].docsWith = in.Postings, in.DocsWithField
+		ins[i].src, ins[i].docsWith, ins[i].skipped = in.Postings, in.DocsWithField, in.SkippedTokens
 	}
 	w, err := CreateContext(ctx, path, o)
 	if err != nil {
@@ -81,6 +82,7 @@ func BuildFromSources(ctx context.Context, path string, o Options, docCount uint
 type indexInput struct {
 	field    FieldOptions
 	docsWith uint64
+	skipped  uint64        // tokens the analyzer skipped
 	src      PostingSource // nil: no terms
 }
 
@@ -97,7 +99,7 @@ func (w *Writer) finish() error {
 	}
 	ins := make([]indexInput, len(w.fields))
 	for i, fs := range w.fields {
-		ins[i] = indexInput{field: fs.opt, docsWith: fs.docsWith}
+		ins[i] = indexInput{field: fs.opt, docsWith: fs.docsWith, skipped: fs.skippedTotal}
 		var srcs []PostingSource
 		for k, secs := range w.spills {
 			if secs[i].n > 0 {
@@ -238,7 +240,7 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 	}
 	m := e.meta
 	m.Name, m.Analyzer = in.field.Name, in.field.Analyzer
-	m.DocCount, m.DocsWithField = w.docs, in.docsWith
+	m.DocCount, m.DocsWithField, m.SkippedTokens = w.docs, in.docsWith, in.skipped
 	m.PostingOff, m.PostingLen = e.postOff, cw.n-e.postOff
 	m.DictOff = cw.n
 	if err := dict.copyTo(cw); err != nil {

@@ -8,6 +8,8 @@ import (
 	"math"
 	"slices"
 	"unsafe"
+
+	"github.com/snii-go/snii/index"
 )
 
 // termBuffer is the SPIMI buffer of one logical index: a hash table from term
@@ -50,7 +52,7 @@ type termState struct {
 	df      uint32 // records in the stream
 	head    int32  // first position in the current document (docPos index), -1 if none
 	tail    int32  // last position in the current document
-	termLen uint8
+	termLen uint32 // at most index.MaxMaxTokenBytes (uint32: the struct stays 40 bytes)
 }
 
 const (
@@ -106,7 +108,7 @@ func (b *termBuffer) add(term []byte, pos uint32) bool {
 
 // lookup returns the id of term, inserting it when new.
 func (b *termBuffer) lookup(term []byte) (uint32, bool) {
-	if len(term) > 255 {
+	if len(term) > index.MaxMaxTokenBytes {
 		return 0, false
 	}
 	if len(b.slots) == 0 && !b.mapSlots(minSlots) {
@@ -148,7 +150,7 @@ func (b *termBuffer) newTerm(term []byte) (uint32, bool) {
 		b.pages = append(b.pages, unsafe.Slice((*termState)(unsafe.Pointer(unsafe.SliceData(blk))), pageStates))
 	}
 	st := b.state(id)
-	*st = termState{termLen: uint8(len(term)), head: -1, tail: -1}
+	*st = termState{termLen: uint32(len(term)), head: -1, tail: -1}
 	if len(term) > 0 {
 		a, ok := b.pool.alloc(uint32(len(term)))
 		if !ok {

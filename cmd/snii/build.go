@@ -32,6 +32,8 @@ type buildFlags struct {
 	format   *enumValue
 	fields   []string
 	analyzer *enumValue
+	// maxToken: the analyzer's max_token_bytes; longer tokens are skipped and counted.
+	maxToken int
 	policy   *policyFlags
 	skipBad  bool
 	quiet    bool
@@ -63,7 +65,9 @@ Formats (--format, by default from the extension: .jsonl, .ndjson and .json are 
 An invalid JSON line stops the build with its file and line, unless --skip-bad-lines,
 which skips and counts such lines. A progress bar is drawn on stderr when it is a
 terminal (not with --quiet). At the end a summary gives the documents, terms and bytes
-per section of each logical index. The segment is written to a temp file and renamed
+per section of each logical index, and the tokens skipped for being longer than
+--max-token-bytes (default 255, as Lucene's standard tokenizer; such tokens, e.g.
+long hex strings, are not indexed but still take a position). The segment is written to a temp file and renamed
 into place: a failed build leaves nothing at OUT.`,
 		Example: `  snii build -o app.snii testdata/demo/app.log
   snii build -o events.snii --field msg --field user.name --field tags testdata/demo/events.jsonl
@@ -80,6 +84,8 @@ into place: a failed build leaves nothing at OUT.`,
 	fs.Var(f.format, "format", "input format: auto (by extension), lines or jsonl")
 	fs.StringSliceVar(&f.fields, "field", nil, "jsonl: a dotted JSON path to index as a field (repeat, or separate with commas)")
 	fs.Var(f.analyzer, "analyzer", "analyzer of every field: "+orList(index.Names()))
+	fs.IntVar(&f.maxToken, "max-token-bytes", index.DefaultMaxTokenBytes,
+		fmt.Sprintf("longest token indexed, in bytes (1..%d); longer tokens are skipped and counted in the summary and by inspect", index.MaxMaxTokenBytes))
 	f.policy = addPolicyFlags(fs)
 	fs.BoolVar(&f.skipBad, "skip-bad-lines", false, "skip invalid lines (bad JSON, over-long lines) and count them, instead of failing")
 	fs.BoolVar(&f.allowEmpty, "allow-empty", false, "jsonl: write the segment even when no --field matched any value (else exit 1)")
@@ -132,14 +138,16 @@ func buildFields(ins []input, paths []string) ([]string, error) {
 
 // buildReport is the --json summary of snii build.
 type buildReport struct {
-	Output     string        `json:"output"`
-	Docs       uint64        `json:"docs"`
-	BadLines   int64         `json:"bad_lines"`
-	InputBytes int64         `json:"input_bytes"`
-	FileBytes  int64         `json:"file_bytes"`
-	Spills     int           `json:"spills"`
-	Seconds    float64       `json:"seconds"`
-	Indexes    []indexReport `json:"indexes"`
+	Output   string `json:"output"`
+	Docs     uint64 `json:"docs"`
+	BadLines int64  `json:"bad_lines"`
+	// SkippedTokens: tokens longer than --max-token-bytes, over all indexes (not indexed).
+	SkippedTokens uint64        `json:"skipped_tokens"`
+	InputBytes    int64         `json:"input_bytes"`
+	FileBytes     int64         `json:"file_bytes"`
+	Spills        int           `json:"spills"`
+	Seconds       float64       `json:"seconds"`
+	Indexes       []indexReport `json:"indexes"`
 }
 
 func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, args []string) (err error) {
@@ -159,9 +167,13 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 	if err != nil {
 		return err
 	}
+	if f.maxToken < 1 || f.maxToken > index.MaxMaxTokenBytes {
+		return usagef("--max-token-bytes %d: want 1..%d", f.maxToken, index.MaxMaxTokenBytes)
+	}
+	spec := index.Spec{Name: f.analyzer.val, MaxTokenBytes: f.maxToken}.String()
 	o := writer.DefaultOptions(fields...)
 	for i := range o.Fields {
-		o.Fields[i].Analyzer = f.analyzer.val
+		o.Fields[i].Analyzer = spec
 	}
 	f.policy.apply(&o)
 	var finishers []func(error) error
@@ -244,7 +256,7 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 		return nil
 	}
 	ws := w.Stats()
-	rep := buildReport{Output: f.output, Docs: ws.Docs, BadLines: st.BadLines, InputBytes: st.Bytes,
+	rep := buildReport{Output: f.output, Docs: ws.Docs, BadLines: st.BadLines, SkippedTokens: ws.SkippedTokens, InputBytes: st.Bytes,
 		FileBytes: ws.BytesOut, Spills: ws.Spills, Seconds: time.Since(start).Seconds()}
 	seg, err := reader.Open(f.output, reader.Options{})
 	if err != nil {

@@ -40,19 +40,33 @@ func printBuildReport(w io.Writer, r *buildReport) error {
 	if r.Spills > 0 {
 		fmt.Fprintf(w, "spilled %s to temp files (raise --memory to avoid it)\n", plural(int64(r.Spills), "sorted run", "sorted runs"))
 	}
+	if r.SkippedTokens > 0 {
+		fmt.Fprintf(w, "skipped %s longer than the analyzers' max_token_bytes (not indexed; see --max-token-bytes)\n",
+			plural(int64(r.SkippedTokens), "token", "tokens"))
+	}
 	return printIndexTable(w, r.Indexes)
 }
 
-// printIndexTable prints one row per logical index: docs, terms, bytes per section.
+// printIndexTable prints one row per logical index: docs, terms, skipped
+// tokens and bytes per section. The byte columns add up to total: the
+// dictionary column includes the inline terms (their doc postings and prx
+// frames sit inside dict entries), the doc postings and prx frames columns
+// are the posting region's; a note below gives the inline frames' share.
 func printIndexTable(w io.Writer, indexes []indexReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "index\tdocs\tterms\tdictionary\tdoc postings\tprx frames\tinline frames\ttotal\tbits/pos\t")
+	fmt.Fprintln(tw, "index\tdocs\tterms\tskipped\tdictionary\tdoc postings\tprx frames\ttotal\tbits/pos\t")
+	var inline uint64
 	for _, x := range indexes {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n", x.Name, x.DocsWithField, x.Terms,
-			ub(x.Bytes.Dictionary), ub(x.Bytes.DocPostings), ub(x.Bytes.PrxFrames), ub(x.Bytes.InlineFrames),
-			ub(x.Bytes.Total), x.Prx.BitsPerPosition)
+		b := &x.Bytes
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%.2f\t\n", x.Name, x.DocsWithField, x.Terms, x.SkippedTokens,
+			ub(b.Dictionary), ub(b.PostingRegion-b.PrxFrames), ub(b.PrxFrames), ub(b.Total), x.Prx.BitsPerPosition)
+		inline += b.InlineFrames
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "dictionary + doc postings + prx frames = total; the dictionary includes the inline terms' postings and prx frames (%s of prx frames)\n", ub(inline))
+	return err
 }
 
 // printIndexReport prints one logical index for snii inspect.
@@ -65,6 +79,7 @@ func printIndexReport(w io.Writer, x *indexReport) error {
 	row("docs", "%d with the field, of %d", x.DocsWithField, x.Docs)
 	row("terms", "%d: %d inline, %d slim, %d windowed", x.Terms, x.Classes.Inline, x.Classes.Slim, x.Classes.Windowed)
 	row("positions", "%d (sum of df %d)", x.Positions, x.SumDF)
+	row("skipped tokens", "%d longer than the analyzer's max_token_bytes (not indexed; each takes a position)", x.SkippedTokens)
 	b := x.Bytes
 	row("bytes", "%s = dictionary %s + posting region %s", ub(b.Total), ub(b.Dictionary), ub(b.PostingRegion))
 	row("  doc postings", "%s (preludes %s; inline terms' postings included)", ub(b.DocPostings), ub(b.Prelude))

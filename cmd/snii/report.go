@@ -19,7 +19,8 @@ type indexReport struct {
 	DocsWithField uint64       `json:"docs_with_field"` // documents with a token in this index
 	Terms         uint64       `json:"terms"`
 	SumDF         uint64       `json:"sum_df"`
-	Positions     uint64       `json:"positions"` // sum of term frequencies
+	Positions     uint64       `json:"positions"`      // sum of term frequencies
+	SkippedTokens uint64       `json:"skipped_tokens"` // tokens over the analyzer's max_token_bytes, not indexed
 	Classes       classReport  `json:"classes"`
 	Bytes         bytesReport  `json:"bytes"`
 	Prx           prxReport    `json:"prx"`
@@ -123,7 +124,8 @@ func newIndexReport(m *format.IndexMeta) indexReport {
 	r := indexReport{
 		Name: m.Name, Analyzer: m.Analyzer,
 		Docs: m.DocCount, DocsWithField: m.DocsWithField, Terms: m.TermCount, SumDF: m.SumDF, Positions: m.SumTTF,
-		Classes: classReport{Inline: m.InlineTerms, Slim: m.SlimTerms, Windowed: m.WindowedTerms},
+		SkippedTokens: m.SkippedTokens,
+		Classes:       classReport{Inline: m.InlineTerms, Slim: m.SlimTerms, Windowed: m.WindowedTerms},
 		Bytes: bytesReport{
 			Total: m.PostingLen + m.DictLen, Dictionary: m.DictLen, PostingRegion: m.PostingLen,
 			DocPostings: m.DocBytes, Prelude: m.PreludeBytes, PrxFrames: m.PrxBytes, InlineFrames: m.InlineFrameBytes,

@@ -21,6 +21,7 @@ type IndexMeta struct {
 	TermCount     uint64 // dict entries
 	SumDF         uint64 // sum of df over all terms
 	SumTTF        uint64 // sum of ttf (positions) over all terms
+	SkippedTokens uint64 // tokens the analyzer skipped (over its max_token_bytes); they take a position but are not indexed
 
 	// Class counts (they sum to TermCount).
 	InlineTerms, SlimTerms, WindowedTerms uint64
@@ -50,7 +51,7 @@ type IndexMeta struct {
 // AppendIndexMeta appends the metadata group of m:
 //
 //	uvarint nameLen | name | uvarint analyzerLen | analyzer
-//	stats:    uvarint docCount | docsWithField | termCount | sumDF | sumTTF
+//	stats:    uvarint docCount | docsWithField | termCount | sumDF | sumTTF | skippedTokens
 //	classes:  uvarint inlineTerms | slimTerms | windowedTerms
 //	sections: uvarint postingOff | postingLen | dictOff | dictLen
 //	bytes:    uvarint docBytes | preludeBytes | prxBytes | inlineFrameBytes
@@ -69,7 +70,7 @@ func AppendIndexMeta(dst []byte, m *IndexMeta) []byte {
 	dst = u(dst, uint64(len(m.Analyzer)))
 	dst = append(dst, m.Analyzer...)
 	for _, v := range []uint64{
-		m.DocCount, m.DocsWithField, m.TermCount, m.SumDF, m.SumTTF,
+		m.DocCount, m.DocsWithField, m.TermCount, m.SumDF, m.SumTTF, m.SkippedTokens,
 		m.InlineTerms, m.SlimTerms, m.WindowedTerms,
 		m.PostingOff, m.PostingLen, m.DictOff, m.DictLen,
 		m.DocBytes, m.PreludeBytes, m.PrxBytes, m.InlineFrameBytes,
@@ -139,7 +140,7 @@ func DecodeIndexMeta(b []byte) (IndexMeta, error) {
 		return IndexMeta{}, errs.Corruptf(format, args...)
 	}
 	for _, p := range []*uint64{
-		&m.DocCount, &m.DocsWithField, &m.TermCount, &m.SumDF, &m.SumTTF,
+		&m.DocCount, &m.DocsWithField, &m.TermCount, &m.SumDF, &m.SumTTF, &m.SkippedTokens,
 		&m.InlineTerms, &m.SlimTerms, &m.WindowedTerms,
 		&m.PostingOff, &m.PostingLen, &m.DictOff, &m.DictLen,
 		&m.DocBytes, &m.PreludeBytes, &m.PrxBytes, &m.InlineFrameBytes,

@@ -18,7 +18,7 @@ func sampleMeta(t testing.TB) IndexMeta {
 	var bb BlockBuilder
 	m := IndexMeta{
 		Name: "body", Analyzer: "standard",
-		DocCount: 1000, DocsWithField: 990,
+		DocCount: 1000, DocsWithField: 990, SkippedTokens: 7,
 		PostingOff: HeaderSize, PostingLen: 123456,
 		DocBytes: 5000, PreludeBytes: 300, PrxBytes: 100000, InlineFrameBytes: 777,
 		Policy: budget.Policy{}, ZstdLevel: 3, Limits: prx.DefaultLimits(),

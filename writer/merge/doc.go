@@ -57,6 +57,11 @@
 // up (by skipping) in the postings of the index's terms until each is found
 // or the terms run out.
 //
+// SkippedTokens of a destination index (tokens its analyzer skipped for
+// being over max_token_bytes) is the sum of the sources' counts. The count is
+// not kept per document, so a source with deletes passes on its whole count:
+// after deletes it is an upper bound.
+//
 // # Memory
 //
 // A merge holds the writer's fixed buffers (counted as 16 MiB: its dict and

@@ -212,6 +212,9 @@ func build(ctx context.Context, path string, srcs []*source, fields []fieldPlan,
 			if s.survivors() == 0 {
 				continue
 			}
+			// Skipped tokens are not recorded per document: a source with
+			// deletions passes on its whole count (an upper bound).
+			in.SkippedTokens += s.metas[f.name].SkippedTokens
 			c := &cursor{ctx: ctx, src: s, field: f.name, base: bases[i], n: &n}
 			all = append(all, c)
 			ps = append(ps, c)
