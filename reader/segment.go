@@ -184,8 +184,8 @@ func (s *Segment) init(o Options) error {
 	if err != nil {
 		return s.wrap(sec("directory"), err)
 	}
-	if got := format.Checksum(db); got != tail.DirCRC {
-		return s.corrupt(sec("directory"), "crc %08x, tail says %08x", got, tail.DirCRC)
+	if err := format.VerifyChecksum(db, tail.DirCRC, "tail"); err != nil {
+		return s.wrap(sec("directory"), err)
 	}
 	dir, err := format.DecodeDirectory(db)
 	if err != nil {
@@ -208,8 +208,8 @@ func (s *Segment) init(o Options) error {
 		if err != nil {
 			return s.wrap(sec, err)
 		}
-		if got := format.Checksum(mb); got != de.MetaCRC {
-			return s.corrupt(sec, "crc %08x, directory says %08x", got, de.MetaCRC)
+		if err := format.VerifyChecksum(mb, de.MetaCRC, "directory"); err != nil {
+			return s.wrap(sec, err)
 		}
 		m, err := format.DecodeIndexMeta(mb)
 		if err != nil {

@@ -23,12 +23,13 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // section of a segment.
 func Checksum(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
 
-// VerifyChecksum returns an error wrapping ErrCorrupt and naming section when
-// the CRC32C of b is not want (for the directory, whose CRC is in the tail,
-// and metadata groups, whose CRCs are in the directory).
-func VerifyChecksum(section string, b []byte, want uint32) error {
+// VerifyChecksum returns an error wrapping ErrCorrupt when the CRC32C of b is
+// not want, which the section named by from records: the directory's CRC is
+// in the "tail", the metadata groups' in the "directory". The caller places
+// the error (the reader wraps it in a *snii.SegmentError naming the section).
+func VerifyChecksum(b []byte, want uint32, from string) error {
 	if got := Checksum(b); got != want {
-		return errs.Corruptf("%s: crc %08x, want %08x", section, got, want)
+		return errs.Corruptf("crc %08x, %s says %08x", got, from, want)
 	}
 	return nil
 }

@@ -214,7 +214,7 @@ func TestDirectory(t *testing.T) {
 	for i := range b {
 		c := slices.Clone(b)
 		c[i] ^= 0x41
-		if err := VerifyChecksum("directory", c, crc); !errors.Is(err, ErrCorrupt) {
+		if err := VerifyChecksum(c, crc, "tail"); !errors.Is(err, ErrCorrupt) {
 			t.Fatalf("byte %d: checksum not caught", i)
 		}
 		if _, err := DecodeDirectory(c); err != nil && !errors.Is(err, ErrCorrupt) {

@@ -149,7 +149,7 @@ func TestIndexMetaCorruption(t *testing.T) {
 		for _, x := range []byte{1, 0x80, 0xff} {
 			c := slices.Clone(b)
 			c[i] ^= x
-			if err := VerifyChecksum("metadata", c, crc); !errors.Is(err, ErrCorrupt) {
+			if err := VerifyChecksum(c, crc, "directory"); !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("byte %d: checksum not caught", i)
 			}
 			// Without the CRC: an error, or a faithful decode.
