@@ -7,6 +7,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/zstdopt"
 )
 
 // zstdSlack is the room left after a zstd output so klauspost's decoder can use its
@@ -649,14 +650,9 @@ func (s *Source) inflate(payload []byte, plainLen int) ([]byte, error) {
 		return nil, err
 	}
 	if s.dec == nil {
-		d, err := zstd.NewReader(nil,
-			zstd.WithDecoderConcurrency(1),
-			zstd.WithDecoderMaxMemory(uint64(s.limits.MaxBytes)),
-			zstd.WithDecodeAllCapLimit(true),
-			zstd.IgnoreChecksum(true), // snii writes none; the frame's CRC32C covers the payload
-		)
+		d, err := zstdopt.NewDecoder(s.limits.MaxBytes)
 		if err != nil {
-			return nil, fmt.Errorf("prx: zstd decoder: %w", err)
+			return nil, fmt.Errorf("prx: %w", err)
 		}
 		s.dec = d
 	}

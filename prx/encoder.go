@@ -7,6 +7,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/zstdopt"
 )
 
 // ZstdMinPlain is the plain length (RAW positions payload) from which a unit gets a
@@ -85,7 +86,7 @@ type Outcome struct {
 // at the first eligible unit) and reusable buffers. It is not safe for concurrent use.
 type Encoder struct {
 	limits  Limits
-	level   zstd.EncoderLevel
+	level   int // zstd level option (see EncoderOptions.ZstdLevel)
 	chooser *budget.Chooser
 	zenc    *zstd.Encoder
 	plan    unitPlan
@@ -102,21 +103,6 @@ type Encoder struct {
 	closed  bool
 }
 
-// ZstdLevel maps a level option (0 = default, 1..4) to klauspost's encoder level.
-func ZstdLevel(l int) (zstd.EncoderLevel, error) {
-	switch l {
-	case 0, 2:
-		return zstd.SpeedDefault, nil
-	case 1:
-		return zstd.SpeedFastest, nil
-	case 3:
-		return zstd.SpeedBetterCompression, nil
-	case 4:
-		return zstd.SpeedBestCompression, nil
-	}
-	return 0, errs.Invalidf("prx: zstd level %d (want 0 for the default, or 1..4)", l)
-}
-
 // NewEncoder returns an encoder, or an error wrapping ErrInvalidArgument for invalid
 // options (zstd level, limits above the defaults, policy out of range).
 func NewEncoder(o EncoderOptions) (*Encoder, error) {
@@ -124,15 +110,14 @@ func NewEncoder(o EncoderOptions) (*Encoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	level, err := ZstdLevel(o.ZstdLevel)
-	if err != nil {
-		return nil, err
+	if _, err := zstdopt.Level(o.ZstdLevel); err != nil {
+		return nil, fmt.Errorf("prx: %w", err)
 	}
 	ch, err := budget.NewChooser(o.Policy)
 	if err != nil {
 		return nil, fmt.Errorf("prx: encoder policy: %w: %w", errs.InvalidArgument, err)
 	}
-	return &Encoder{limits: lim, level: level, chooser: ch}, nil
+	return &Encoder{limits: lim, level: o.ZstdLevel, chooser: ch}, nil
 }
 
 // Eligible reports whether Encode would build a zstd frame for the window w taken as
@@ -316,14 +301,9 @@ func (e *Encoder) encodeUnit(w *Window, lo, hi int, force int) (Unit, error) {
 // compress builds the zstd payload of the unit's RAW positions payload into e.zcomp.
 func (e *Encoder) compress(p *unitPlan) ([]byte, error) {
 	if e.zenc == nil {
-		z, err := zstd.NewWriter(nil,
-			zstd.WithEncoderConcurrency(1),
-			zstd.WithEncoderCRC(false),
-			zstd.WithEncoderLevel(e.level),
-			zstd.WithSingleSegment(true),
-		)
+		z, err := zstdopt.NewEncoder(e.level)
 		if err != nil {
-			return nil, fmt.Errorf("prx: zstd encoder: %w", err)
+			return nil, fmt.Errorf("prx: %w", err)
 		}
 		e.zenc = z
 	}

@@ -126,7 +126,7 @@ func TestLimitsValidate(t *testing.T) {
 		t.Errorf("policy 101: %v", err)
 	}
 	for l := 0; l <= 4; l++ {
-		if _, err := ZstdLevel(l); err != nil {
+		if _, err := NewEncoder(EncoderOptions{ZstdLevel: l}); err != nil {
 			t.Errorf("level %d: %v", l, err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/zstdopt"
 )
 
 // cachedBlock is a decoded dictionary block kept by the segment.
@@ -76,8 +77,7 @@ func (s *Segment) decompress(dst, src []byte) ([]byte, error) {
 	d, _ := s.zstd.Get().(*zstd.Decoder)
 	if d == nil {
 		var err error
-		d, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1),
-			zstd.WithDecoderMaxMemory(format.MaxBlockPlainLen), zstd.WithDecoderMaxWindow(format.MaxBlockPlainLen))
+		d, err = zstdopt.NewDecoder(format.MaxBlockPlainLen)
 		if err != nil {
 			return nil, err
 		}

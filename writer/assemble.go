@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/zstdopt"
 	"github.com/snii-go/snii/prx"
 )
 
@@ -166,14 +166,9 @@ func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
 	if _, err := cw.Write(format.AppendHeader(nil)); err != nil {
 		return 0, err
 	}
-	zenc, err := zstd.NewWriter(nil,
-		zstd.WithEncoderConcurrency(1),
-		zstd.WithEncoderCRC(false),
-		zstd.WithEncoderLevel(zstdLevel(o.ZstdLevel)),
-		zstd.WithSingleSegment(true),
-	)
+	zenc, err := zstdopt.NewEncoder(o.ZstdLevel)
 	if err != nil {
-		return 0, fmt.Errorf("writer: zstd encoder: %w", err)
+		return 0, fmt.Errorf("writer: %w", err)
 	}
 	defer zenc.Close()
 	compress := func(dst, src []byte) []byte { return zenc.EncodeAll(src, dst) }
@@ -252,19 +247,6 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 	m.Outcome.Windows, m.Outcome.Bytes, m.Outcome.Budget = out.Windows, out.Bytes, out.Budget
 	m.Blocks, m.FirstTerms = e.blocks, e.first
 	return m, nil
-}
-
-// zstdLevel maps Options.ZstdLevel to klauspost's levels, as prx does.
-func zstdLevel(l int) zstd.EncoderLevel {
-	switch l {
-	case 1:
-		return zstd.SpeedFastest
-	case 3:
-		return zstd.SpeedBetterCompression
-	case 4:
-		return zstd.SpeedBestCompression
-	}
-	return zstd.SpeedDefault
 }
 
 // ctxSource stops a PostingSource when the build's context is done: the run

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/zstdopt"
 
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/index"
@@ -18,6 +19,9 @@ const DefaultMemoryLimit = 256 << 20
 
 // MaxZstdLevel is the highest Options.ZstdLevel.
 const MaxZstdLevel = 4
+
+// MaxZstdLevel is zstdopt.MaxLevel (the expression fails to compile otherwise).
+const _ = uint(MaxZstdLevel-zstdopt.MaxLevel) + uint(zstdopt.MaxLevel-MaxZstdLevel)
 
 // FieldOptions declares one field; each field is one logical index of the segment.
 type FieldOptions struct {

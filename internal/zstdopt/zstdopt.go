@@ -1,0 +1,70 @@
+// Package zstdopt is the one place where snii configures zstd: the mapping of
+// its level option to the encoder's levels, and the options of every encoder
+// (prx frames, dictionary blocks) and decoder.
+package zstdopt
+
+import (
+	"fmt"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/snii-go/snii/internal/errs"
+)
+
+// MaxLevel is the highest level option.
+const MaxLevel = 4
+
+// Level maps a level option to the encoder's level: 0 is the default (as 2),
+// 1 the fastest, 3 better and 4 the best compression. Another value is an
+// error wrapping snii.ErrInvalidArgument.
+func Level(l int) (zstd.EncoderLevel, error) {
+	switch l {
+	case 0, 2:
+		return zstd.SpeedDefault, nil
+	case 1:
+		return zstd.SpeedFastest, nil
+	case 3:
+		return zstd.SpeedBetterCompression, nil
+	case 4:
+		return zstd.SpeedBestCompression, nil
+	}
+	return 0, errs.Invalidf("zstd level %d (want 0 for the default, or 1..%d)", l, MaxLevel)
+}
+
+// NewEncoder returns a single-threaded encoder at level (see Level) for
+// EncodeAll: single-segment frames (they declare their content size, which
+// decoders check) without zstd's own checksum (snii's sections carry a
+// CRC32C).
+func NewEncoder(level int) (*zstd.Encoder, error) {
+	lv, err := Level(level)
+	if err != nil {
+		return nil, err
+	}
+	e, err := zstd.NewWriter(nil,
+		zstd.WithEncoderConcurrency(1),
+		zstd.WithEncoderCRC(false),
+		zstd.WithEncoderLevel(lv),
+		zstd.WithSingleSegment(true),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("zstd encoder: %w", err)
+	}
+	return e, nil
+}
+
+// NewDecoder returns a single-threaded decoder for DecodeAll that never
+// allocates beyond maxBytes of output (its memory, window and DecodeAll's
+// capacity are capped) and ignores zstd checksums (snii writes none; a
+// CRC32C covers each frame or block).
+func NewDecoder(maxBytes int) (*zstd.Decoder, error) {
+	d, err := zstd.NewReader(nil,
+		zstd.WithDecoderConcurrency(1),
+		zstd.WithDecoderMaxMemory(uint64(maxBytes)),
+		zstd.WithDecoderMaxWindow(uint64(max(maxBytes, zstd.MinWindowSize))),
+		zstd.WithDecodeAllCapLimit(true),
+		zstd.IgnoreChecksum(true),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("zstd decoder: %w", err)
+	}
+	return d, nil
+}
