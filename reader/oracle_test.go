@@ -1,8 +1,10 @@
 package reader_test
 
 import (
+	"slices"
 	"testing"
 
+	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/reader"
@@ -89,5 +91,48 @@ func TestOracleReaderAt(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.Close()
+	}
+}
+
+// TestOracleAnalyzers runs the query set on a segment whose "text" field uses
+// the whitespace analyzer and "host" the keyword analyzer, against the
+// oracle tokenizing the same way.
+func TestOracleAnalyzers(t *testing.T) {
+	docs := oracle.Generate(17, oracle.GenOptions{Docs: 1500})
+	c := oracle.New()
+	c.SetAnalyzer("text", index.Whitespace)
+	c.SetAnalyzer("host", index.Keyword)
+	for _, d := range docs {
+		c.Add(d)
+	}
+	n := 40
+	if raceEnabled {
+		n /= 5
+	}
+	qs := genQueries(c, "text", 23, n)
+	hostQs := genQueries(c, "host", 29, 10)
+	o := options(-1, "host", "text")
+	for i := range o.Fields {
+		o.Fields[i].Analyzer = map[string]string{"text": index.Whitespace, "host": index.Keyword}[o.Fields[i].Name]
+	}
+	s := open(t, build(t, docs, o))
+	hits := checkQueries(t, s, qs, "whitespace")
+	checkQueries(t, s, hostQs, "keyword")
+	for _, k := range []string{"term", "phrase", "prefix"} {
+		if hits[k] < n/4 {
+			t.Errorf("only %d of %d whitespace %s queries hit: the test is too weak", hits[k], n, k)
+		}
+	}
+	// The keyword field keeps case and punctuation: one term per host.
+	terms, errf := s.Terms(t.Context(), "host", "", 0)
+	var hosts []string
+	for term := range terms {
+		hosts = append(hosts, term)
+	}
+	if err := errf(); err != nil || !slices.Contains(hosts, "Édge-1") || !slices.Contains(hosts, "db-primary") {
+		t.Errorf("keyword terms %q, %v", hosts, err)
+	}
+	if err := s.Verify(bg); err != nil {
+		t.Fatal(err)
 	}
 }

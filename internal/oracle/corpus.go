@@ -32,6 +32,7 @@ type Corpus struct {
 	terms  []string
 	fields map[string]*fieldData
 	nDocs  uint32
+	an     map[string]string // analyzer per field (SetAnalyzer); absent: standard
 	mu     sync.Mutex // guards the lazily sorted vocabularies
 }
 
@@ -63,6 +64,16 @@ func (fd *fieldData) find(doc uint32) *docData {
 // New returns an empty corpus.
 func New() *Corpus {
 	return &Corpus{ids: map[string]int32{}, fields: map[string]*fieldData{}}
+}
+
+// SetAnalyzer makes Add analyze field with the named built-in analyzer (see
+// TokenizeWith) instead of the standard one. Call it before adding documents.
+func (c *Corpus) SetAnalyzer(field, analyzer string) {
+	TokenizeWith(analyzer, "") // panics on an unknown name
+	if c.an == nil {
+		c.an = map[string]string{}
+	}
+	c.an[field] = analyzer
 }
 
 // DocCount returns the number of documents added.
@@ -106,7 +117,7 @@ func (c *Corpus) Add(d Doc) uint32 {
 				a.base += ValueGap
 			}
 			a.any = true
-			toks, used := Tokenize(v)
+			toks, used := TokenizeWith(c.an[f.Name], v)
 			for _, t := range toks {
 				p := a.base + t.Pos
 				for uint32(len(a.seq)) <= p {

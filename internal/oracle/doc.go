@@ -16,6 +16,15 @@
 //	values    = the values of a multi-value field are laid out one after the
 //	            other: value i+1 starts at start(i) + positions(i) + ValueGap
 //
+// The whitespace and keyword analyzers (TokenizeWith, Corpus.SetAnalyzer):
+//
+//	whitespace = maximal runs of runes that are not unicode.IsSpace, lowercased
+//	             rune by rune; an invalid UTF-8 byte is kept inside the token
+//	keyword    = the whole value, bytes unchanged, at position 0; an empty value
+//	             gives no token and takes no position
+//
+// Both skip a token longer than MaxTokenBytes but give it its position.
+//
 // Query semantics (what the oracle answers):
 //
 //	Term(f, t)                 docs whose field f holds term t

@@ -62,3 +62,60 @@ func Terms(text string) []string {
 	}
 	return out
 }
+
+// TokenizeWith splits text by the named built-in analyzer ("standard", "",
+// "whitespace" or "keyword"; see the package documentation) with the default
+// token-length limit, MaxTokenBytes. It panics on another name.
+func TokenizeWith(analyzer, text string) (tokens []Token, used uint32) {
+	switch analyzer {
+	case "", "standard":
+		return Tokenize(text)
+	case "whitespace":
+		return tokenizeWhitespace(text)
+	case "keyword":
+		switch {
+		case text == "":
+			return nil, 0
+		case len(text) > MaxTokenBytes:
+			return nil, 1
+		}
+		return []Token{{Term: text, Pos: 0}}, 1
+	}
+	panic("oracle: no analyzer " + analyzer)
+}
+
+// tokenizeWhitespace: maximal runs of runes that are not unicode.IsSpace,
+// lowercased rune by rune; an invalid UTF-8 byte is kept inside the token.
+func tokenizeWhitespace(text string) (tokens []Token, used uint32) {
+	var cur []byte
+	inTok := false
+	flush := func() {
+		if !inTok {
+			return
+		}
+		if len(cur) <= MaxTokenBytes {
+			tokens = append(tokens, Token{Term: string(cur), Pos: used})
+		}
+		used++
+		cur = cur[:0]
+		inTok = false
+	}
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if r == utf8.RuneError && size <= 1 {
+			cur = append(cur, text[i])
+			inTok = true
+			i++
+			continue
+		}
+		i += size
+		if unicode.IsSpace(r) {
+			flush()
+			continue
+		}
+		cur = utf8.AppendRune(cur, unicode.ToLower(r))
+		inTok = true
+	}
+	flush()
+	return tokens, used
+}
