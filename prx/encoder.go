@@ -17,14 +17,13 @@ const ZstdMinPlain = 512
 
 // EncoderOptions configure an Encoder.
 type EncoderOptions struct {
-	// ZstdLevel: 0 = zstd.SpeedDefault; 1..4 = klauspost levels SpeedFastest,
-	// SpeedDefault, SpeedBetterCompression, SpeedBestCompression.
+	// ZstdLevel: 0 is the default level (as 2); 1 the fastest, 3 better, 4
+	// the best compression.
 	ZstdLevel int
 	// Limits bound each window; zero fields are the defaults (see Limits).
 	Limits Limits
-	// Policy decides between the zstd and the fast frame of eligible units. The
-	// zero value is NOT the default (it means "always the smallest frame");
-	// callers pass budget.Policy{} (the default).
+	// Policy decides between the zstd and the fast frame of eligible units;
+	// the zero value is the default (the budget, see budget.Policy).
 	Policy budget.Policy
 }
 

@@ -68,3 +68,43 @@ func Example() {
 	// [connection refused] [1 2]
 	// 2 docs mention db and connection ref*
 }
+
+// List the terms of an index that start with a prefix, with their document
+// frequencies.
+func ExampleSegment_Terms() {
+	dir, err := os.MkdirTemp("", "snii-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "logs.snii")
+	w, err := writer.Create(path, writer.DefaultOptions("text"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, line := range []string{"conn reset", "connection refused", "connect timeout", "connection closed"} {
+		if _, err := w.Add(writer.Doc("text", line)); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+	seg, err := reader.Open(path, reader.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer seg.Close()
+
+	terms, errf := seg.Terms(context.Background(), "text", "conn", 0)
+	for term, df := range terms {
+		fmt.Println(term, df)
+	}
+	if err := errf(); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// conn 1
+	// connect 1
+	// connection 2
+}

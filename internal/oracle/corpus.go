@@ -33,7 +33,7 @@ type Corpus struct {
 	fields map[string]*fieldData
 	nDocs  uint32
 	an     map[string]string // analyzer per field (SetAnalyzer); absent: standard
-	mu     sync.Mutex // guards the lazily sorted vocabularies
+	mu     sync.Mutex        // guards the lazily sorted vocabularies
 }
 
 type fieldData struct {

@@ -1,8 +1,10 @@
 // Package capture reads and writes capture files: the .prx units of one or more
 // logical indexes (a unit is the part of a .prx window that gets its own codec; a
 // window of up to 1024 positions is one unit), as plain payloads in the order the
-// writer emitted them, so that codec policies can be replayed on them (package
-// prx/replay, `snii replay`). Records and counts below say "window" for a unit.
+// writer emitted them, so that codec policies can be replayed on them (`snii
+// replay`; its engine is internal, and the package example shows a replay
+// with prx.DecodePlain and a prx.Encoder). Records and counts below say
+// "window" for a unit.
 //
 // A capture is written while building a segment (`snii build --capture`) or read
 // back from a segment (`snii capture`). By default it keeps the eligible units
