@@ -126,6 +126,9 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 		ca, cb := p.slots[a].cost, p.slots[b].cost
 		return cmp.Compare(ca, cb)
 	})
+	if !hasFilter && simplePhrase(p) {
+		return x.phraseLeapfrog(p, out, countOnly)
+	}
 	var cands []uint32
 	for k, si := range p.order {
 		s := &p.slots[si]

@@ -46,6 +46,7 @@ type qctx struct {
 	ranges   []span
 	lists    [][]uint32
 	posBufs  [][]uint32 // per slot: positions of the document being verified
+	leaps    []leap     // the leapfrog walk of a simple phrase
 	cur      []int
 	union    docSet // unions of many doc lists (prefix expansions)
 	entry    format.Entry
