@@ -19,29 +19,18 @@ type leap struct {
 	open bool
 }
 
-// simplePhrase reports whether every slot of p is one term at one phrase
-// offset (no repeated term, no prefix expansions): the leapfrog case.
-func simplePhrase(p *phrasePlan) bool {
+// leapfrogPhrase reports whether every slot of p is one term (no prefix
+// expansions; a term may repeat): the leapfrog case.
+func leapfrogPhrase(p *phrasePlan) bool {
 	for i := range p.slots {
 		if len(p.slots[i].terms) != 1 {
 			return false
 		}
 	}
-	seen := 0
-	for _, si := range p.slotOf {
-		if si < 64 {
-			if seen&(1<<si) != 0 {
-				return false
-			}
-			seen |= 1 << si
-		} else {
-			return false
-		}
-	}
-	return len(p.slots) > 1
+	return len(p.slots) > 1 || len(p.slotOf) > 1
 }
 
-// phraseLeapfrog evaluates a simple phrase in one pass: the rarest term leads,
+// phraseLeapfrog evaluates a phrase of single terms in one pass: the rarest term leads,
 // the others are advanced to each of its docs (galloping inside a decoded doc
 // window, skipping windows through the prelude), and a doc that all terms hold
 // is verified at once from the tf columns and positions of its windows. No
@@ -178,13 +167,39 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap) (bool, error) {
 				return false, t.f.seg.wrap(x.prxWinName(t, &l.w), err)
 			}
 			x.count.prxWindows++
-			l.open = true
+			l.open, t.curWin = true, l.w
 		}
 		tf, err := t.cur.Seek(l.k)
 		if err != nil {
 			return false, t.f.seg.wrap(x.prxWinName(t, &l.w), err)
 		}
-		p.slots[p.order[i]].tf = tf
+		s := &p.slots[p.order[i]]
+		if s.tf = tf; tf < len(s.offs) {
+			return false, nil // the phrase needs this term more often than the doc has it
+		}
 	}
-	return x.matchStream(p)
+	repeated := false
+	for i := range p.slots {
+		if len(p.slots[i].offs) > 1 {
+			repeated = true
+			break
+		}
+	}
+	if !repeated {
+		return x.matchStream(p)
+	}
+	// A repeated term: its positions (and the others') are read once into
+	// lists, and the match is anchored on the fewest.
+	lists := x.lists[:0]
+	for i := range p.slots {
+		t := p.slots[i].terms[0]
+		buf, err := t.cur.AppendPositions(x.slotBuf(i))
+		x.setSlotBuf(i, buf)
+		if err != nil {
+			return false, x.termErr(t)
+		}
+		lists = append(lists, buf)
+	}
+	x.lists = lists
+	return matchPhrase(lists, p.slotOf, x.cur[:0]), nil
 }

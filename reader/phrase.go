@@ -126,7 +126,7 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 		ca, cb := p.slots[a].cost, p.slots[b].cost
 		return cmp.Compare(ca, cb)
 	})
-	if !hasFilter && simplePhrase(p) {
+	if !hasFilter && leapfrogPhrase(p) {
 		return x.phraseLeapfrog(p, out, countOnly)
 	}
 	var cands []uint32
@@ -269,7 +269,7 @@ func (x *qctx) seekTerm(t *termRef, k int) (int, error) {
 			return 0, t.f.seg.wrap(x.prxWinName(t, w), err)
 		}
 		x.count.prxWindows++
-		t.open = true
+		t.open, t.curWin = true, *w
 	}
 	tf, err := t.cur.Seek(int(t.ords[k]))
 	if err != nil {
@@ -282,7 +282,7 @@ func (x *qctx) seekTerm(t *termRef, k int) (int, error) {
 // termErr wraps the cursor error of t, if any.
 func (x *qctx) termErr(t *termRef) error {
 	if err := t.cur.Err(); err != nil {
-		return t.f.seg.wrap(x.prxWinName(t, &t.wins[x.jobs[t.jcur].w]), err)
+		return t.f.seg.wrap(x.prxWinName(t, &t.curWin), err)
 	}
 	return nil
 }

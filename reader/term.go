@@ -32,6 +32,7 @@ type termRef struct {
 	kcur, jcur int        // verification cursors into docs and jobs
 	cur        prx.Cursor // reads the positions of the window of job jcur
 	open       bool       // cur is open on that window
+	curWin     winInfo    // the window cur reads (for errors)
 }
 
 // winInfo locates one window of a term (absolute offsets).
