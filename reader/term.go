@@ -329,6 +329,13 @@ func (x *qctx) collect(t *termRef, cands []uint32, all bool) error {
 	return nil
 }
 
+// addDoc keeps doc d, found at ordinal ord of the term's window wIdx.
+func (t *termRef) addDoc(d uint32, wIdx int32, ord int) {
+	t.docs = append(t.docs, d)
+	t.where = append(t.where, wIdx)
+	t.ords = append(t.ords, uint32(ord))
+}
+
 // matchWindow appends the candidates found in a window's docs (merging, or
 // galloping in the window when it is much larger than the candidates).
 func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32) {
@@ -341,9 +348,7 @@ func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32) {
 				return
 			}
 			if docs[j] == c {
-				t.docs = append(t.docs, c)
-				t.where = append(t.where, wIdx)
-				t.ords = append(t.ords, uint32(j))
+				t.addDoc(c, wIdx, j)
 				j++
 			}
 		}
@@ -361,9 +366,7 @@ func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32) {
 				return
 			}
 			if cands[i] == d {
-				t.docs = append(t.docs, d)
-				t.where = append(t.where, wIdx)
-				t.ords = append(t.ords, uint32(j))
+				t.addDoc(d, wIdx, j)
 				i++
 			}
 		}
@@ -378,9 +381,7 @@ func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32) {
 		case c > d:
 			j++
 		default:
-			t.docs = append(t.docs, c)
-			t.where = append(t.where, wIdx)
-			t.ords = append(t.ords, uint32(j))
+			t.addDoc(c, wIdx, j)
 			i++
 			j++
 		}

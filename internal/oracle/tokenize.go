@@ -21,35 +21,48 @@ type Token struct {
 // documentation). It returns the kept tokens and the number of positions the text
 // used, counting the skipped over-long tokens.
 func Tokenize(text string) (tokens []Token, used uint32) {
-	var cur []byte
-	inTok := false
-	flush := func() {
-		if !inTok {
-			return
-		}
-		if len(cur) <= MaxTokenBytes {
-			tokens = append(tokens, Token{Term: string(cur), Pos: used})
-		}
-		used++
-		cur = cur[:0]
-		inTok = false
-	}
+	var tb tokenBuilder
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		i += size
 		if r == utf8.RuneError && size <= 1 {
-			flush() // invalid UTF-8 separates
+			tb.flush() // invalid UTF-8 separates
 			continue
 		}
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			cur = utf8.AppendRune(cur, unicode.ToLower(r))
-			inTok = true
+			tb.addRune(r)
 			continue
 		}
-		flush()
+		tb.flush()
 	}
-	flush()
-	return tokens, used
+	tb.flush()
+	return tb.tokens, tb.used
+}
+
+// tokenBuilder collects the current token's lowercased bytes and the tokens
+// kept, counting a position for every token (kept or too long).
+type tokenBuilder struct {
+	cur    []byte
+	inTok  bool
+	tokens []Token
+	used   uint32
+}
+
+func (b *tokenBuilder) addRune(r rune) {
+	b.cur = utf8.AppendRune(b.cur, unicode.ToLower(r))
+	b.inTok = true
+}
+
+func (b *tokenBuilder) flush() {
+	if !b.inTok {
+		return
+	}
+	if len(b.cur) <= MaxTokenBytes {
+		b.tokens = append(b.tokens, Token{Term: string(b.cur), Pos: b.used})
+	}
+	b.used++
+	b.cur = b.cur[:0]
+	b.inTok = false
 }
 
 // Terms returns only the terms of Tokenize(text), in order (for building queries
@@ -87,35 +100,22 @@ func TokenizeWith(analyzer, text string) (tokens []Token, used uint32) {
 // tokenizeWhitespace: maximal runs of runes that are not unicode.IsSpace,
 // lowercased rune by rune; an invalid UTF-8 byte is kept inside the token.
 func tokenizeWhitespace(text string) (tokens []Token, used uint32) {
-	var cur []byte
-	inTok := false
-	flush := func() {
-		if !inTok {
-			return
-		}
-		if len(cur) <= MaxTokenBytes {
-			tokens = append(tokens, Token{Term: string(cur), Pos: used})
-		}
-		used++
-		cur = cur[:0]
-		inTok = false
-	}
+	var tb tokenBuilder
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		if r == utf8.RuneError && size <= 1 {
-			cur = append(cur, text[i])
-			inTok = true
+			tb.cur = append(tb.cur, text[i])
+			tb.inTok = true
 			i++
 			continue
 		}
 		i += size
 		if unicode.IsSpace(r) {
-			flush()
+			tb.flush()
 			continue
 		}
-		cur = utf8.AppendRune(cur, unicode.ToLower(r))
-		inTok = true
+		tb.addRune(r)
 	}
-	flush()
-	return tokens, used
+	tb.flush()
+	return tb.tokens, tb.used
 }
