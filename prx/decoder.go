@@ -26,6 +26,7 @@ type Source struct {
 	offs   []uint32 // cumulative position counts of the current unit (len docs+1)
 	blk    []uint32 // the values of one decoded block
 	stats  *Stats
+	mem    Memory // called before each ZSTD unit is inflated (nil: none)
 	pool   *SourcePool
 	docs   int // document count of the window last decoded successfully
 	closed bool
@@ -657,9 +658,19 @@ func (s *Source) inflate(payload []byte, plainLen int) ([]byte, error) {
 		s.dec = d
 	}
 	need := plainLen + zstdSlack
+	alloc := 0
 	if cap(s.buf) < need {
-		c := max(need, min(2*cap(s.buf), s.limits.MaxBytes+zstdSlack))
-		s.buf = make([]byte, c)
+		// Grow by doubling while the buffer stays poolable; a larger one is
+		// allocated to fit (it is dropped when the query ends).
+		alloc = max(need, min(2*cap(s.buf), maxPooledBuffer))
+	}
+	if s.mem != nil {
+		if err := s.mem.Reserve(plainLen, alloc); err != nil {
+			return nil, fmt.Errorf("prx: %s unit of %d bytes: %w", CodecZstd, plainLen, err)
+		}
+	}
+	if alloc > 0 {
+		s.buf = make([]byte, alloc)
 	}
 	// The capacity bounds the output (WithDecodeAllCapLimit): the declared content
 	// size fits it, and klauspost fails a frame whose blocks produce more than declared.
@@ -730,6 +741,6 @@ func (s *Source) Close() {
 		s.dec = nil
 	}
 	s.buf, s.tf, s.offs = nil, nil, nil
-	s.stats = nil
+	s.stats, s.mem = nil, nil
 	s.closed = true
 }

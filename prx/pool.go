@@ -5,10 +5,6 @@ import (
 	"sync"
 )
 
-// maxPooledBuffer is the largest zstd buffer a pooled Source keeps; a larger one (from
-// a huge window) is dropped on Put so the pool does not pin memory.
-const maxPooledBuffer = 8 << 20
-
 // SourcePool hands out Sources that share limits (typically one pool per segment).
 // It keeps up to a bounded number of idle Sources, with their zstd decoders and
 // buffers. It is safe for concurrent use.
@@ -48,7 +44,7 @@ func (p *SourcePool) Put(s *Source) {
 	if s == nil || s.closed {
 		return
 	}
-	s.stats = nil
+	s.stats, s.mem = nil, nil
 	if s.pool != p {
 		s.Close()
 		return

@@ -30,6 +30,7 @@ type qctx struct {
 	profile bool
 	count   counters
 	ticks   int
+	held    int64 // bytes of decode memory charged to the segment's budget
 
 	win      prx.Window
 	blockBuf []byte // stored zstd dict blocks read through ReaderAt
@@ -112,6 +113,7 @@ func (s *Segment) putCtx(x *qctx) {
 		x.plans[i].reset()
 	}
 	x.nplans = 0
+	x.releaseMemory() // the source and the cursors dropped their large buffers
 	x.jobs = x.jobs[:0]
 	x.ranges = x.ranges[:0]
 	for i := range x.lists {
@@ -133,6 +135,7 @@ func (x *qctx) check() error {
 func (x *qctx) source() *prx.Source {
 	if x.src == nil {
 		x.src = x.s.pool.Get()
+		x.src.SetMemory(x)
 		if x.profile {
 			x.src.SetStats(&x.stats)
 		} else {

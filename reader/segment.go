@@ -31,6 +31,17 @@ type Options struct {
 	// 0 means DefaultBlockCacheBytes, negative disables the cache (every lookup
 	// decodes its block).
 	BlockCacheBytes int
+	// MaxUnitBytes caps the RAW payload one ZSTD unit of a .prx window may
+	// declare, which decoding it inflates into memory: a unit over it is an error
+	// of kind snii.ErrLimit (the data may be sound, but larger than this reader
+	// accepts), raised before anything is allocated. 0 means DefaultMaxUnitBytes
+	// (16 MiB); at most prx.DefaultMaxBytes. See DefaultMaxUnitBytes for when to
+	// raise it.
+	MaxUnitBytes int
+	// DecodeBudget bounds the inflation buffers held at once by the queries of
+	// every segment sharing it (see DecodeBudget). nil means
+	// DefaultDecodeBudget(), shared by all segments opened without one.
+	DecodeBudget *DecodeBudget
 	// NoMmap makes Open read the file with pread (ReadAt) instead of mapping it.
 	// OpenReaderAt never maps.
 	NoMmap bool
@@ -52,6 +63,9 @@ type Segment struct {
 	unmap  func() error
 	file   *os.File
 	limits prx.Limits
+
+	maxUnit int           // Options.MaxUnitBytes, normalized
+	budget  *DecodeBudget // Options.DecodeBudget, or the default one
 
 	docCount uint32
 	dirOff   uint64
@@ -150,6 +164,17 @@ func (s *Segment) init(o Options) error {
 		return err
 	}
 	s.limits = o.Limits.Normalize()
+	if o.MaxUnitBytes < 0 || o.MaxUnitBytes > prx.DefaultMaxBytes {
+		return errs.Invalidf("reader: MaxUnitBytes = %d (want 0 for the default %d, or 1..%d)", o.MaxUnitBytes, DefaultMaxUnitBytes, prx.DefaultMaxBytes)
+	}
+	s.maxUnit = o.MaxUnitBytes
+	if s.maxUnit == 0 {
+		s.maxUnit = DefaultMaxUnitBytes
+	}
+	s.budget = o.DecodeBudget
+	if s.budget == nil {
+		s.budget = defaultBudget
+	}
 	s.refs.Store(1)
 	s.pool = prx.NewSourcePool(s.limits)
 	cacheBytes := int64(o.BlockCacheBytes)

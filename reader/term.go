@@ -57,6 +57,7 @@ func (t *termRef) reset() {
 	}
 	t.wins = t.wins[:0]
 	t.job0, t.job1 = 0, 0
+	t.cur.Release() // drops a large inflation buffer
 }
 
 func (t *termRef) name() place {
