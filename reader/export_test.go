@@ -1,0 +1,19 @@
+package reader
+
+import "context"
+
+// NewDecodeBudgetHold makes a stand-in query hold n bytes of b (it runs, holding
+// them); the returned func gives them back.
+func NewDecodeBudgetHold(b *DecodeBudget, n int64) func() {
+	if err := b.acquire(context.Background(), 0, n); err != nil {
+		panic(err)
+	}
+	return func() { b.release(n) }
+}
+
+// DecodeBudgetAcquire and DecodeBudgetRelease expose the budget's protocol.
+func DecodeBudgetAcquire(b *DecodeBudget, ctx context.Context, held, n int64) error {
+	return b.acquire(ctx, held, n)
+}
+
+func DecodeBudgetRelease(b *DecodeBudget, n int64) { b.release(n) }
