@@ -19,6 +19,7 @@ type captureFlags struct {
 	fields []string
 	all    bool
 	quiet  bool
+	dec    decodeFlags
 }
 
 func newCaptureCmd() *cobra.Command {
@@ -52,6 +53,7 @@ renamed into place.`,
 	fs.StringSliceVar(&f.fields, "field", nil, "only these logical indexes (default: all)")
 	fs.BoolVar(&f.all, "all", false, "keep the fast-path windows too (default: eligible windows only)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar and no summary")
+	f.dec.add(fs)
 	_ = cmd.MarkFlagFilename("output", "cap")
 	return cmd
 }
@@ -60,7 +62,11 @@ func runCapture(cmd *cobra.Command, f *captureFlags, path string) error {
 	if f.output == "" {
 		return usagef("--output (-o) is required: the capture file to write")
 	}
-	seg, err := openSegment(path)
+	o, err := f.dec.options()
+	if err != nil {
+		return err
+	}
+	seg, err := openSegment(path, o)
 	if err != nil {
 		return err
 	}

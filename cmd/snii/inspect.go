@@ -61,9 +61,14 @@ func segmentFiles(*cobra.Command, []string, string) ([]string, cobra.ShellCompDi
 	return []string{"snii"}, cobra.ShellCompDirectiveFilterFileExt
 }
 
-// openSegment opens a segment, naming the file in errors.
-func openSegment(path string) (*reader.Segment, error) {
-	seg, err := reader.Open(path, reader.Options{})
+// openSegment opens a segment, naming the file in errors; o is optional (the
+// first one is used).
+func openSegment(path string, o ...reader.Options) (*reader.Segment, error) {
+	var opts reader.Options
+	if len(o) > 0 {
+		opts = o[0]
+	}
+	seg, err := reader.Open(path, opts)
 	if err != nil {
 		if namesFile(err, path) {
 			return nil, err

@@ -20,6 +20,7 @@ type queryFlags struct {
 	maxExp  int
 	profile bool
 	json    bool
+	dec     decodeFlags
 }
 
 func newQueryCmd(e *env) *cobra.Command {
@@ -72,6 +73,7 @@ what was expected, and exits with code 2. No match is not an error (exit code 0)
 	fs.IntVar(&f.maxExp, "max-expansions", 0, "expand a prefix to at most N terms, the first in byte order (0: unlimited)")
 	fs.BoolVar(&f.profile, "profile", false, "print what the query did: frames per codec, bytes read, windows decoded, timings")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
+	f.dec.add(fs)
 	return cmd
 }
 
@@ -119,7 +121,11 @@ func newProfileReport(p *reader.Profile) *profileReport {
 }
 
 func runQuery(ctx context.Context, e *env, f *queryFlags, path, q string) error {
-	seg, err := openSegment(path)
+	o, err := f.dec.options()
+	if err != nil {
+		return err
+	}
+	seg, err := openSegment(path, o)
 	if err != nil {
 		return err
 	}

@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/snii-go/snii/reader"
+
 	"github.com/spf13/cobra"
 )
 
 func newVerifyCmd(e *env) *cobra.Command {
 	var quiet bool
+	var dec decodeFlags
 	cmd := &cobra.Command{
 		Use:   "verify SEGMENT...",
 		Short: "Check every byte of segments: structure, checksums, postings, positions",
@@ -21,19 +24,24 @@ next segment; the exit code is 1 when any segment failed, 0 when all are sound.`
   snii verify segments/*.snii && echo all good`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runVerify(cmd.Context(), e, args, quiet)
+			o, err := dec.options()
+			if err != nil {
+				return err
+			}
+			return runVerify(cmd.Context(), e, args, quiet, o)
 		},
 		ValidArgsFunction: segmentFiles,
 	}
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print nothing for sound segments")
+	dec.add(cmd.Flags())
 	return cmd
 }
 
-func runVerify(ctx context.Context, e *env, paths []string, quiet bool) error {
+func runVerify(ctx context.Context, e *env, paths []string, quiet bool, o reader.Options) error {
 	failed := 0
 	var first error
 	for _, p := range paths {
-		err := verifyOne(ctx, p)
+		err := verifyOne(ctx, p, o)
 		if err != nil {
 			failed++
 			if first == nil {
@@ -57,8 +65,8 @@ func runVerify(ctx context.Context, e *env, paths []string, quiet bool) error {
 	return fmt.Errorf("%d of %d segments failed verification", failed, len(paths))
 }
 
-func verifyOne(ctx context.Context, path string) error {
-	seg, err := openSegment(path)
+func verifyOne(ctx context.Context, path string, o reader.Options) error {
+	seg, err := openSegment(path, o)
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Issue 16, item 1: --max-unit-bytes and --max-decode-memory reach the reader
+// (query, verify, capture) and are checked.
+func TestDecodeMemoryFlags(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.log")
+	// One line holds "aa bb" 40,000 times: each term's unit has about 40 KiB of
+	// positions payload, compressed; the phrase inflates both.
+	lines := strings.Repeat("aa bb ", 40000) + "\nfiller aa bb\nother line\n"
+	if err := os.WriteFile(in, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	seg := filepath.Join(dir, "x.snii")
+	ok(t, "build", "-q", "-o", seg, in)
+	q := `"aa bb"`
+	ok(t, "query", seg, q, "--count")
+	ok(t, "verify", "-q", seg)
+	fails(t, exitFailure, "", []string{"query", seg, q, "--max-unit-bytes", "16KiB"},
+		"limit exceeded", "term \"aa\"", "--max-unit-bytes")
+	fails(t, exitFailure, "", []string{"verify", seg, "--max-unit-bytes", "16KiB"}, "--max-unit-bytes")
+	fails(t, exitFailure, "", []string{"query", seg, q, "--max-decode-memory", "48KiB", "--max-unit-bytes", "40KiB"},
+		"limit exceeded", "whole bound", "--max-decode-memory")
+	fails(t, exitFailure, "", []string{"capture", seg, "--all", "-q", "-o", filepath.Join(dir, "x.cap"), "--max-unit-bytes", "16KiB"},
+		"--max-unit-bytes")
+	r := ok(t, "query", seg, q, "--count", "--max-decode-memory", "1MiB", "--max-unit-bytes", "1MiB")
+	if strings.TrimSpace(r.stdout) != "2" {
+		t.Fatalf("count: %q", r.stdout)
+	}
+	fails(t, exitUsage, "", []string{"query", seg, q, "--max-unit-bytes", "1GiB"}, "at most 256")
+	fails(t, exitUsage, "", []string{"verify", seg, "--max-unit-bytes", "1MiB", "--max-decode-memory", "64KiB"}, "smaller than")
+	fails(t, exitUsage, "", []string{"query", seg, q, "--max-decode-memory", "lots"}, "max-decode-memory")
+}
