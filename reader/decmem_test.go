@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -27,10 +28,10 @@ import (
 // one unit of a few kilobytes, stored in the .prx section); doc 1 holds "aa bb"
 // 60,000 times (each term one ZSTD unit of about 60 KiB of RAW payload: a
 // phrase query inflates two of them); the others are filler.
-func decmemDocs() []oracle.Doc {
+func decmemDocs(victims int) []oracle.Doc {
 	r := rand.New(rand.NewPCG(16, 1))
 	var v strings.Builder
-	for i := 0; i < 3000; i++ {
+	for i := 0; i < victims; i++ {
 		v.WriteString("victim")
 		for k := r.IntN(40); k > 0; k-- {
 			fmt.Fprintf(&v, " w%d", r.IntN(50))
@@ -50,6 +51,10 @@ func decmemDocs() []oracle.Doc {
 // buildDecmem builds the segment and returns its bytes and the stored frame of
 // the window of term (one unit, CRC form).
 func buildDecmem(t *testing.T, term string) (seg, frame []byte) {
+	return buildDecmemN(t, term, 3000)
+}
+
+func buildDecmemN(t *testing.T, term string, victims int) (seg, frame []byte) {
 	t.Helper()
 	o := writer.DefaultOptions("text")
 	var frames [][]byte
@@ -59,7 +64,7 @@ func buildDecmem(t *testing.T, term string) (seg, frame []byte) {
 		}
 		return nil
 	})
-	p := build(t, decmemDocs(), o)
+	p := build(t, decmemDocs(victims), o)
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -85,6 +90,9 @@ func craftZstdUnit(n, maxPlain int) (frame []byte, plain int) {
 		blocks := zlen - 9 // magic, descriptor, 4-byte content size
 		k := min(maxPlain/(128<<10), (blocks-3)/4)
 		r := blocks - 4*k - 3
+		for k > 0 && k<<17+r > maxPlain {
+			k, r = k-1, r+4
+		}
 		if k <= 0 || r < 0 {
 			return nil, 0
 		}
@@ -115,9 +123,13 @@ func craftZstdUnit(n, maxPlain int) (frame []byte, plain int) {
 // crafted returns a segment whose "victim" frame is replaced by a same-length
 // ZSTD unit of RLE blocks declaring more than the default unit ceiling.
 func crafted(t *testing.T) ([]byte, int) {
+	return craftedN(t, 3000, prx.DefaultMaxBytes)
+}
+
+func craftedN(t *testing.T, victims, maxPlain int) ([]byte, int) {
 	t.Helper()
-	b, f := buildDecmem(t, "victim")
-	c, plain := craftZstdUnit(len(f), prx.DefaultMaxBytes)
+	b, f := buildDecmemN(t, "victim", victims)
+	c, plain := craftZstdUnit(len(f), maxPlain)
 	if c == nil || plain <= reader.DefaultMaxUnitBytes {
 		t.Fatalf("frame of %d bytes: cannot declare more than %d bytes (%d)", len(f), reader.DefaultMaxUnitBytes, plain)
 	}
@@ -335,4 +347,40 @@ func TestDecodeBudgetStandstill(t *testing.T) {
 	if err := reader.DecodeBudgetAcquire(b, bg, 100, 60); !errors.Is(err, snii.ErrLimit) {
 		t.Fatalf("over the whole bound: %v", err)
 	}
+}
+
+// TestDecodeMemoryRSS is the measurement of docs/BENCHMARKS.md, run by hand:
+// SNII_CRAFT_OUT=path writes a crafted segment whose unit declares 2^28 bytes;
+// SNII_RSS_SEG=path SNII_RSS_N=n runs n concurrent phrase queries on it (with
+// SNII_RSS_OLD=1 under the old bounds: the format's maximum, no budget; 2: the
+// maximum ceiling and the default budget).
+func TestDecodeMemoryRSS(t *testing.T) {
+	if out := os.Getenv("SNII_CRAFT_OUT"); out != "" {
+		b, plain := craftedN(t, 20000, prx.DefaultMaxBytes)
+		if err := os.WriteFile(out, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d bytes, a unit declaring %d", out, len(b), plain)
+	}
+	p := os.Getenv("SNII_RSS_SEG")
+	if p == "" {
+		t.Skip("SNII_RSS_SEG not set")
+	}
+	n, _ := strconv.Atoi(os.Getenv("SNII_RSS_N"))
+	o := reader.Options{}
+	switch os.Getenv("SNII_RSS_OLD") {
+	case "1": // the old bounds
+		o = reader.Options{MaxUnitBytes: prx.DefaultMaxBytes, DecodeBudget: reader.NewDecodeBudget(1 << 40)}
+	case "2": // the ceiling raised to the maximum, the default budget
+		o = reader.Options{MaxUnitBytes: prx.DefaultMaxBytes}
+	}
+	s, err := reader.Open(p, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	parallel(n, func(int) {
+		_, err := s.Docs(bg, reader.Phrase("text", "victim", "w1"), nil)
+		t.Log(err)
+	})
 }

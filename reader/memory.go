@@ -209,8 +209,7 @@ func (b *DecodeBudget) release(n int64) {
 func (x *qctx) Reserve(plain, alloc int) error {
 	s := x.s
 	if plain > s.maxUnit {
-		return errs.Limitf("the unit declares %d bytes of positions, over the ceiling of %d per unit "+
-			"(reader.Options.MaxUnitBytes, snii --max-unit-bytes)", plain, s.maxUnit)
+		return errs.Limitf("over the ceiling of %d bytes per unit (reader.Options.MaxUnitBytes, snii --max-unit-bytes)", s.maxUnit)
 	}
 	if alloc <= 0 {
 		return nil
