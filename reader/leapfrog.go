@@ -61,6 +61,11 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 	target := uint32(0)
 	ticks := 0
 	for {
+		if ticks++; ticks&255 == 0 {
+			if err := x.ctx.Err(); err != nil {
+				return out, n, err
+			}
+		}
 		d, err := x.advance(&ls[0], target)
 		if err != nil || ls[0].done {
 			return out, n, err
@@ -78,11 +83,6 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		}
 		if !match {
 			continue
-		}
-		if ticks++; ticks&63 == 0 {
-			if err := x.check(); err != nil {
-				return out, n, err
-			}
 		}
 		ok, err := x.verifyLeap(p, ls)
 		if err != nil {
