@@ -2,6 +2,7 @@ package prx
 
 import (
 	"encoding/binary"
+	"github.com/snii-go/snii/internal/testkit"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -229,7 +230,7 @@ func TestCorruptCrafted(t *testing.T) {
 		withCRC := name != "multi: inline form"
 		var dst Window
 		var err error
-		n := allocBytes(func() { _, err = src.Decode(frame, withCRC, &dst) })
+		n := testkit.AllocBytes(func() { _, err = src.Decode(frame, withCRC, &dst) })
 		if !isCorrupt(err) {
 			t.Errorf("%s: %v", name, err)
 		}

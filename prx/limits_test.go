@@ -2,7 +2,7 @@ package prx
 
 import (
 	"errors"
-	"runtime"
+	"github.com/snii-go/snii/internal/testkit"
 	"testing"
 
 	"github.com/snii-go/snii/budget"
@@ -161,16 +161,6 @@ func zstdUnit(tf int, plain int, z []byte) []byte {
 	return withCRC(append(b, z...))
 }
 
-// allocBytes returns the bytes allocated while fn runs.
-func allocBytes(fn func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	fn()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
 // Declared lengths are checked before anything is allocated: over MaxBytes; a
 // ZSTD unit declaring 256 MiB that its positions or its zstd blocks cannot fill.
 func TestDeclaredLengthsBeforeAllocating(t *testing.T) {
@@ -196,14 +186,14 @@ func TestDeclaredLengthsBeforeAllocating(t *testing.T) {
 		src := NewSource(c.l)
 		var dst Window
 		var err error
-		n := allocBytes(func() { _, err = src.Decode(c.frame, true, &dst) })
+		n := testkit.AllocBytes(func() { _, err = src.Decode(c.frame, true, &dst) })
 		if !isCorrupt(err) {
 			t.Errorf("%s: %v", name, err)
 		}
 		if n > 1<<20 {
 			t.Errorf("%s: %d bytes allocated", name, n)
 		}
-		n = allocBytes(func() { _, err = src.DecodeSelected(c.frame, true, []uint32{0}, &dst) })
+		n = testkit.AllocBytes(func() { _, err = src.DecodeSelected(c.frame, true, []uint32{0}, &dst) })
 		if !isCorrupt(err) || n > 1<<20 {
 			t.Errorf("%s selective: %v, %d bytes allocated", name, err, n)
 		}

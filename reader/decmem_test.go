@@ -6,10 +6,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/snii-go/snii/internal/testkit"
 	"hash/crc32"
 	"math/rand/v2"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -138,16 +138,6 @@ func craftedN(t *testing.T, victims, maxPlain int) ([]byte, int) {
 	return fixCRCs(b), plain
 }
 
-// totalAlloc returns the bytes allocated while fn runs.
-func totalAlloc(fn func()) uint64 {
-	var a, b runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&a)
-	fn()
-	runtime.ReadMemStats(&b)
-	return b.TotalAlloc - a.TotalAlloc
-}
-
 // Issue 16, item 1: a crafted unit declaring tens of MiB (a valid zstd frame of
 // RLE blocks) fails with ErrLimit under the default ceiling, naming the term
 // and window, without allocating what it declares; Verify too. Raising the
@@ -166,7 +156,7 @@ func TestCraftedUnitOverTheCeiling(t *testing.T) {
 	}
 	for _, q := range queries {
 		var qerr error
-		alloc := totalAlloc(func() { _, qerr = s.Docs(bg, q, nil) })
+		alloc := testkit.AllocBytes(func() { _, qerr = s.Docs(bg, q, nil) })
 		if !errors.Is(qerr, snii.ErrLimit) {
 			t.Fatalf("%v: %v, want ErrLimit", q, qerr)
 		}
@@ -179,7 +169,7 @@ func TestCraftedUnitOverTheCeiling(t *testing.T) {
 		}
 	}
 	var verr error
-	alloc := totalAlloc(func() { verr = s.Verify(bg) })
+	alloc := testkit.AllocBytes(func() { verr = s.Verify(bg) })
 	if !errors.Is(verr, snii.ErrLimit) || alloc > 4<<20 {
 		t.Fatalf("Verify: %v after allocating %d bytes, want ErrLimit", verr, alloc)
 	}
