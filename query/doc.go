@@ -22,4 +22,4 @@
 //
 // Errors are *SyntaxError values carrying a 1-based column counted in characters
 // (runes), e.g. `at column 7: expected closing quote for the phrase opened at column 3`.
-package querylang
+package query
