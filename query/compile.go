@@ -138,4 +138,3 @@ func compileText(n *Text, a Analyzer, o *Options) (reader.Query, error) {
 	}
 	return reader.Phrase(field, terms...), nil
 }
-

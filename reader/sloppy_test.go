@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/reader"
-	"github.com/snii-go/snii"
 )
 
 // sloppyQueries draws n sloppy phrases and n AndNot queries with the oracle's

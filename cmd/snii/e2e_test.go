@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/snii-go/snii/query"
 	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/query"
 )
 
 // demoLines returns the lines of testdata/demo/app.log (doc id = index).

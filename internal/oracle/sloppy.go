@@ -22,7 +22,9 @@ func (q SloppyPhrase) String() string {
 	return fmt.Sprintf("phrase(%s:%q~%d)", q.Field, strings.Join(q.Terms, " "), q.Slop)
 }
 
-func (q AndNot) String() string { return "andnot(" + q.Include.String() + ", " + q.Exclude.String() + ")" }
+func (q AndNot) String() string {
+	return "andnot(" + q.Include.String() + ", " + q.Exclude.String() + ")"
+}
 
 func (q AndNot) eval(c *Corpus) []uint32 {
 	ex := q.Exclude.eval(c)
