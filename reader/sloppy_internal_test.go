@@ -56,10 +56,7 @@ func TestSloppyMatchExhaustive(t *testing.T) {
 		for i := range phrase {
 			phrase[i] = rng.IntN(voc)
 		}
-		slotOf := make([]int, n)
-		for i := range phrase {
-			slotOf[i] = phrase[i]
-		}
+		slotOf := phrase // a word is its own slot
 		lists := make([][]uint32, voc)
 		for p, w := range doc {
 			lists[w] = append(lists[w], uint32(p))
