@@ -7,7 +7,10 @@
 //	go run ./cmd/peers -corpus agent -queries queries/agent.txt -cycles 10 -out ../docs/bench/peers
 //
 // The subcommands build and conc are the children it starts itself; profile
-// loops chosen queries on a snii segment under the CPU profiler.
+// loops chosen queries on a snii segment under the CPU profiler; sloppy
+// compares snii's sloppy phrases with Lucene's (hit sets, then timings):
+//
+//	go run ./cmd/peers sloppy -corpus agent -cycles 6 -out ../docs/bench/peers
 package main
 
 import (
@@ -38,6 +41,9 @@ func main() {
 			return
 		case "render":
 			exit(renderCmd(os.Args[2:]))
+			return
+		case "sloppy":
+			exit(sloppyCmd(os.Args[2:]))
 			return
 		}
 	}
@@ -234,4 +240,52 @@ func reportArgs(args []string) []string {
 		out = append(out, a)
 	}
 	return out
+}
+
+// sloppyCmd compares sloppy phrases with Lucene and writes
+// SLOPPY-<corpus>.md; it fails when a hit set differs.
+func sloppyCmd(args []string) error {
+	fs := flag.NewFlagSet("sloppy", flag.ExitOnError)
+	corpus := fs.String("corpus", peers.CorpusAgent, "corpus: agent or service")
+	corpora := fs.String("corpora", "", "shared corpora folder (default: found by walking up to shared/corpora)")
+	queries := fs.String("queries", "", "query file whose phrases seed the sloppy queries (default queries/<corpus>.txt)")
+	out := fs.String("out", "../docs/bench/peers", "folder for SLOPPY-<corpus>.md")
+	cycles := fs.Int("cycles", 6, "timed cycles (0: compare hit sets only)")
+	minSample := fs.Duration("min-sample", 5*time.Millisecond, "each sample repeats a query about this long")
+	luceneSrc := fs.String("lucene-src", "lucene/LuceneBench.java", "the Lucene program")
+	jars := fs.String("lucene-jars", "/usr/share/java", "folder of the Lucene jars")
+	warm := fs.Duration("lucene-warmup", 8*time.Second, "JVM warm-up before timing")
+	fs.Parse(args)
+	root := *corpora
+	if root == "" {
+		root = peers.FindCorpora()
+	}
+	if root == "" {
+		return errors.New("shared/corpora not found (use -corpora)")
+	}
+	if *queries == "" {
+		*queries = filepath.Join("queries", *corpus+".txt")
+	}
+	wd, err := os.MkdirTemp("", "snii-sloppy-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(wd)
+	rep, err := peers.RunSloppy(peers.SloppyConfig{
+		Corpus: *corpus, CorporaRoot: root, QueriesPath: *queries, WorkDir: wd,
+		LuceneSrc: *luceneSrc, LuceneJars: *jars, LuceneWarmup: *warm,
+		Cycles: *cycles, MinSample: *minSample, Log: os.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(*out, "SLOPPY-"+*corpus+".md")
+	if err := os.WriteFile(path, []byte(rep.Markdown("go run ./cmd/peers sloppy "+strings.Join(args, " "))), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "wrote %s\n", path)
+	if len(rep.Mismatches) > 0 {
+		return fmt.Errorf("%d sloppy queries differ from Lucene (see %s)", len(rep.Mismatches), path)
+	}
+	return nil
 }
