@@ -371,21 +371,10 @@ func Run(cfg Config) (*Report, error) {
 			}
 		}
 		for i := range qs {
-			var best time.Duration
-			for k := 0; k < 3; k++ {
-				_, t, err := e.Run(i, 1)
-				if err != nil {
-					return nil, err
-				}
-				if k == 0 || t.Wall < best {
-					best = t.Wall
-				}
+			reps, err := calibrate(e, i, cfg.MinSample, cfg.MaxReps)
+			if err != nil {
+				return nil, err
 			}
-			reps := 1
-			if best > 0 {
-				reps = int(cfg.MinSample / best)
-			}
-			reps = max(1, min(reps, cfg.MaxReps))
 			rep.Queries[i].Reps[e.Name()] = reps
 		}
 	}
@@ -480,6 +469,26 @@ func Run(cfg Config) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// calibrate returns how many calls of query qi make a sample of about
+// minSample (at most maxReps), from the best of three single calls.
+func calibrate(e Engine, qi int, minSample time.Duration, maxReps int) (int, error) {
+	var best time.Duration
+	for k := 0; k < 3; k++ {
+		_, t, err := e.Run(qi, 1)
+		if err != nil {
+			return 0, err
+		}
+		if k == 0 || t.Wall < best {
+			best = t.Wall
+		}
+	}
+	reps := 1
+	if best > 0 {
+		reps = int(minSample / best)
+	}
+	return max(1, min(reps, maxReps)), nil
 }
 
 // BuildEngine builds one Go engine's index in this process. Besides the

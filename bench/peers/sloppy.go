@@ -171,21 +171,9 @@ func RunSloppy(cfg SloppyConfig) (*SloppyReport, error) {
 	reps := make([][2]int, len(qs))
 	for i := range qs {
 		for k, e := range engines {
-			var best time.Duration
-			for r := 0; r < 3; r++ {
-				_, t, err := e.Run(i, 1)
-				if err != nil {
-					return nil, err
-				}
-				if r == 0 || t.Wall < best {
-					best = t.Wall
-				}
+			if reps[i][k], err = calibrate(e, i, cfg.MinSample, cfg.MaxReps); err != nil {
+				return nil, err
 			}
-			n := cfg.MaxReps
-			if best > 0 {
-				n = int(cfg.MinSample / best)
-			}
-			reps[i][k] = max(1, min(n, cfg.MaxReps))
 		}
 	}
 	rep.Env.LoadBefore = LoadAvg()

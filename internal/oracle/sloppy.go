@@ -64,16 +64,19 @@ func (q SloppyPhrase) eval(c *Corpus) []uint32 {
 			}
 			ok = ok && len(pos[i]) > 0
 		}
-		if ok && sloppyFits(pos, q.Slop) {
+		if ok && SloppyFits(pos, q.Slop) {
 			out = append(out, d.doc)
 		}
 	}
 	return out
 }
 
-// sloppyFits tries every window start s (some pi-i): each term i must take a
-// position in [s+i, s+i+slop] not taken by an earlier term (backtracking).
-func sloppyFits(pos [][]int, slop int) bool {
+// SloppyFits reports whether terms with the ascending document positions
+// pos[i] (term i of the phrase) can be placed within slop: it tries every
+// window start s (some pi-i), and each term i must take a position in
+// [s+i, s+i+slop] not taken by an earlier term (backtracking). A repeated
+// term has the same positions at each of its phrase offsets.
+func SloppyFits(pos [][]int, slop int) bool {
 	used := map[int]bool{}
 	var place func(i, s int) bool
 	place = func(i, s int) bool {

@@ -79,12 +79,9 @@ func runCmd(args []string) error {
 	if *cycles < 6 {
 		return errors.New("-cycles: at least 6")
 	}
-	root := *corpora
-	if root == "" {
-		root = peers.FindCorpora()
-	}
-	if root == "" {
-		return errors.New("shared/corpora not found (use -corpora)")
+	root, err := corporaRoot(*corpora)
+	if err != nil {
+		return err
 	}
 	if *queries == "" {
 		*queries = filepath.Join("queries", *corpus+".txt")
@@ -256,12 +253,9 @@ func sloppyCmd(args []string) error {
 	jars := fs.String("lucene-jars", "/usr/share/java", "folder of the Lucene jars")
 	warm := fs.Duration("lucene-warmup", 8*time.Second, "JVM warm-up before timing")
 	fs.Parse(args)
-	root := *corpora
-	if root == "" {
-		root = peers.FindCorpora()
-	}
-	if root == "" {
-		return errors.New("shared/corpora not found (use -corpora)")
+	root, err := corporaRoot(*corpora)
+	if err != nil {
+		return err
 	}
 	if *queries == "" {
 		*queries = filepath.Join("queries", *corpus+".txt")
@@ -288,4 +282,16 @@ func sloppyCmd(args []string) error {
 		return fmt.Errorf("%d sloppy queries differ from Lucene (see %s)", len(rep.Mismatches), path)
 	}
 	return nil
+}
+
+// corporaRoot returns the -corpora folder, or shared/corpora found by
+// walking up from the working directory.
+func corporaRoot(flagValue string) (string, error) {
+	if flagValue != "" {
+		return flagValue, nil
+	}
+	if root := peers.FindCorpora(); root != "" {
+		return root, nil
+	}
+	return "", errors.New("shared/corpora not found (use -corpora)")
 }
