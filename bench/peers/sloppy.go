@@ -13,9 +13,11 @@ import (
 // SloppyConfig is one sloppy-phrase comparison of snii with Lucene on one
 // corpus (RunSloppy).
 type SloppyConfig struct {
-	Corpus       string // agent or service
-	CorporaRoot  string
-	QueriesPath  string // the corpus's query file: its phrases are the seeds
+	Corpus       string   // agent or service, or a label when Docs is set
+	CorporaRoot  string   // shared/corpora
+	Docs         []string // documents (instead of loading Corpus)
+	QueriesPath  string   // the corpus's query file: its phrases are the seeds
+	Seeds        []*Query // seed queries (instead of QueriesPath)
 	WorkDir      string
 	Slops        []int // default 0, 1, 2, 3
 	LuceneSrc    string
@@ -91,15 +93,22 @@ func RunSloppy(cfg SloppyConfig) (*SloppyReport, error) {
 	if err := os.MkdirAll(cfg.WorkDir, 0o755); err != nil {
 		return nil, err
 	}
-	c, err := LoadCorpus(cfg.CorporaRoot, cfg.Corpus)
-	if err != nil {
-		return nil, err
+	docs := cfg.Docs
+	if docs == nil {
+		c, err := LoadCorpus(cfg.CorporaRoot, cfg.Corpus)
+		if err != nil {
+			return nil, err
+		}
+		docs = c.Docs
 	}
-	seeds, err := LoadQueries(cfg.QueriesPath)
-	if err != nil {
-		return nil, err
+	seeds := cfg.Seeds
+	if seeds == nil {
+		var err error
+		if seeds, err = LoadQueries(cfg.QueriesPath); err != nil {
+			return nil, err
+		}
 	}
-	rep := &SloppyReport{Corpus: cfg.Corpus, Docs: len(c.Docs), Env: CaptureEnv(), Cycles: cfg.Cycles}
+	rep := &SloppyReport{Corpus: cfg.Corpus, Docs: len(docs), Env: CaptureEnv(), Cycles: cfg.Cycles}
 	var qs []*Query
 	for _, s := range seeds {
 		if s.Kind != KindPhrase {
@@ -119,10 +128,10 @@ func RunSloppy(cfg SloppyConfig) (*SloppyReport, error) {
 		}
 	}
 	docsPath := filepath.Join(cfg.WorkDir, "docs.bin")
-	if err := WriteDocsFile(docsPath, c.Docs); err != nil {
+	if err := WriteDocsFile(docsPath, docs); err != nil {
 		return nil, err
 	}
-	c = nil
+	docs, cfg.Docs = nil, nil
 	lu, err := SetupLucene(cfg.LuceneSrc, cfg.LuceneJars, cfg.WorkDir)
 	if err != nil {
 		return nil, err
