@@ -22,7 +22,7 @@ type Text struct {
 	Raw    string // the text with quotes, escapes and a trailing '*' removed
 	Prefix bool   // a trailing '*': the last token is a prefix
 	Quoted bool   // written in double quotes
-	Slop   int    // "~N" after a quoted phrase: a sloppy phrase (0: exact)
+	Slop   int    // "~N" after a quoted phrase: a sloppy phrase (0: exact); rendered only when Quoted
 	Col    int
 }
 
