@@ -9,6 +9,9 @@ import (
 // the last block of a column may hold fewer.
 const BlockLen = 128
 
+// blockShift is log2(BlockLen).
+const blockShift = 7
+
 // maxExceptions is the most values of a packed block stored as exceptions.
 const maxExceptions = 3
 
