@@ -56,6 +56,7 @@ func runCmd(args []string) error {
 	corpus := fs.String("corpus", peers.CorpusAgent, "corpus: agent or service")
 	corpora := fs.String("corpora", "", "shared corpora folder (default: found by walking up to shared/corpora)")
 	queries := fs.String("queries", "", "query file (default queries/<corpus>.txt)")
+	copies := fs.Int("copies", 1, "the corpus repeated this many times (a scale test; the report is REPORT-<corpus>-xN)")
 	out := fs.String("out", "../docs/bench/peers", "folder for REPORT-<corpus>.{md,json,csv}")
 	work := fs.String("work", "", "work folder for indexes (default a temp folder, removed at the end)")
 	keep := fs.Bool("keep", false, "keep the work folder")
@@ -99,7 +100,7 @@ func runCmd(args []string) error {
 		return err
 	}
 	cfg := peers.Config{
-		Corpus: *corpus, CorporaRoot: root, QueriesPath: *queries, WorkDir: wd,
+		Corpus: *corpus, Copies: *copies, CorporaRoot: root, QueriesPath: *queries, WorkDir: wd,
 		Engines: strings.Split(*engines, ","), Cycles: *cycles, MinSample: *minSample, BuildRuns: *buildRuns,
 		LuceneSrc: *luceneSrc, LuceneJars: *jars, LuceneWarmup: *warm, Self: self,
 		ConcOps: *concOps, Log: os.Stderr,
