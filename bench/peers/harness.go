@@ -32,7 +32,7 @@ type Config struct {
 	Docs        []string // documents (instead of loading Corpus)
 	// Copies repeats the documents this many times, in order, doc ids running
 	// on (the "same file four times over" scale test); 0 or 1: once.
-	Copies int
+	Copies      int
 	QueriesPath string   // query file
 	Queries     []*Query // queries (instead of QueriesPath)
 
