@@ -175,7 +175,8 @@ func profileCmd(args []string) error {
 	queries := fs.String("queries", "", "query file")
 	ids := fs.String("ids", "", "query ids (comma-separated; default all)")
 	secs := fs.Duration("duration", 10*time.Second, "how long to loop")
-	cpu := fs.String("cpuprofile", "cpu.pprof", "CPU profile output")
+	rounds := fs.Int("rounds", 0, "loop exactly this many rounds of the queries instead of -duration (a fixed work for instruction counts, e.g. under valgrind --tool=callgrind)")
+	cpu := fs.String("cpuprofile", "cpu.pprof", "CPU profile output (empty: none)")
 	fs.Parse(args)
 	qs, err := peers.LoadQueries(*queries)
 	if err != nil {
@@ -195,7 +196,7 @@ func profileCmd(args []string) error {
 			pick = append(pick, n)
 		}
 	}
-	return peers.ProfileSnii(*seg, qs, pick, *secs, *cpu, os.Stdout)
+	return peers.ProfileSnii(*seg, qs, pick, *secs, *rounds, *cpu, os.Stdout)
 }
 
 // renderCmd rewrites REPORT-<corpus>.{md,json,csv} from a report's JSON
