@@ -30,6 +30,9 @@ type Config struct {
 	Corpus      string   // corpus name (agent, service) or a label when Docs is set
 	CorporaRoot string   // shared/corpora
 	Docs        []string // documents (instead of loading Corpus)
+	// Copies repeats the documents this many times, in order, doc ids running
+	// on (the "same file four times over" scale test); 0 or 1: once.
+	Copies      int
 	QueriesPath string   // query file
 	Queries     []*Query // queries (instead of QueriesPath)
 
@@ -223,6 +226,14 @@ func Run(cfg Config) (*Report, error) {
 			return nil, err
 		}
 		docs, rep.Corpus.Sources = c.Docs, c.Sources
+	}
+	if cfg.Copies > 1 {
+		one := docs
+		docs = make([]string, 0, len(one)*cfg.Copies)
+		for range cfg.Copies {
+			docs = append(docs, one...)
+		}
+		rep.Corpus.Name = fmt.Sprintf("%s-x%d", cfg.Corpus, cfg.Copies)
 	}
 	rep.Corpus.Docs = len(docs)
 	for _, d := range docs {

@@ -62,6 +62,7 @@ func runCmd(args []string) error {
 	corpus := fs.String("corpus", peers.CorpusAgent, "corpus: agent or service")
 	corpora := fs.String("corpora", "", "shared corpora folder (default: found by walking up to shared/corpora)")
 	queries := fs.String("queries", "", "query file (default queries/<corpus>.txt)")
+	copies := fs.Int("copies", 1, "the corpus repeated this many times (a scale test; the report is REPORT-<corpus>-xN)")
 	out := fs.String("out", "../docs/bench/peers", "folder for REPORT-<corpus>.{md,json,csv}")
 	work := fs.String("work", "", "work folder for indexes (default a temp folder, removed at the end)")
 	keep := fs.Bool("keep", false, "keep the work folder")
@@ -102,7 +103,7 @@ func runCmd(args []string) error {
 		return err
 	}
 	cfg := peers.Config{
-		Corpus: *corpus, CorporaRoot: root, QueriesPath: *queries, WorkDir: wd,
+		Corpus: *corpus, Copies: *copies, CorporaRoot: root, QueriesPath: *queries, WorkDir: wd,
 		Engines: strings.Split(*engines, ","), Cycles: *cycles, MinSample: *minSample, BuildRuns: *buildRuns,
 		LuceneSrc: *luceneSrc, LuceneJars: *jars, LuceneWarmup: *warm, Self: self,
 		ConcOps: *concOps, Log: os.Stderr,
@@ -177,7 +178,8 @@ func profileCmd(args []string) error {
 	queries := fs.String("queries", "", "query file")
 	ids := fs.String("ids", "", "query ids (comma-separated; default all)")
 	secs := fs.Duration("duration", 10*time.Second, "how long to loop")
-	cpu := fs.String("cpuprofile", "cpu.pprof", "CPU profile output")
+	rounds := fs.Int("rounds", 0, "loop exactly this many rounds of the queries instead of -duration (a fixed work for instruction counts, e.g. under valgrind --tool=callgrind)")
+	cpu := fs.String("cpuprofile", "cpu.pprof", "CPU profile output (empty: none)")
 	fs.Parse(args)
 	qs, err := peers.LoadQueries(*queries)
 	if err != nil {
@@ -197,7 +199,7 @@ func profileCmd(args []string) error {
 			pick = append(pick, n)
 		}
 	}
-	return peers.ProfileSnii(*seg, qs, pick, *secs, *cpu, os.Stdout)
+	return peers.ProfileSnii(*seg, qs, pick, *secs, *rounds, *cpu, os.Stdout)
 }
 
 // renderCmd rewrites REPORT-<corpus>.{md,json,csv} from a report's JSON
