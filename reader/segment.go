@@ -310,7 +310,7 @@ func (s *Segment) readAt(off, n uint64, buf *[]byte) ([]byte, error) {
 		*buf = b
 	}
 	b = b[:n]
-	if _, err := s.ra.ReadAt(b, int64(off)); err != nil && !(errors.Is(err, io.EOF) && n > 0) {
+	if err := readFull(s.ra, b, int64(off)); err != nil {
 		return nil, fmt.Errorf("read [%d, +%d): %w", off, n, err)
 	}
 	return b, nil
@@ -428,4 +428,19 @@ func uvarintAt(b []byte, off int) (uint64, int, bool) {
 		return 0, off, false
 	}
 	return v, off + n, true
+}
+
+// readFull fills b from r at off. io.ReaderAt lets a reader return io.EOF
+// with all the bytes asked for (at the end of its data); fewer bytes than
+// asked is an error wrapping io.ErrUnexpectedEOF whatever the reader said, so
+// that a short read never leaves stale bytes in b to be taken as data.
+func readFull(r io.ReaderAt, b []byte, off int64) error {
+	n, err := r.ReadAt(b, off)
+	if n == len(b) && (err == nil || errors.Is(err, io.EOF)) {
+		return nil
+	}
+	if err == nil || errors.Is(err, io.EOF) {
+		return fmt.Errorf("got %d of %d bytes: %w", n, len(b), io.ErrUnexpectedEOF)
+	}
+	return err
 }
