@@ -117,10 +117,14 @@ func (f *field) decodeBlock(x *qctx, i int) (*cachedBlock, error) {
 	var stored []byte
 	var err error
 	var own []byte // a fresh buffer: a plain block read through ReaderAt aliases it
+	buf := &x.blockBuf
 	if s.data == nil && info.Flags == 0 {
-		stored, err = s.readAt(f.meta.DictOff+info.Offset, uint64(info.StoredLen), &own)
+		buf = &own
+	}
+	if r := s.remote(); r != nil {
+		stored, err = x.readRemote(r, f.meta.DictOff+info.Offset, uint64(info.StoredLen), buf)
 	} else {
-		stored, err = s.readAt(f.meta.DictOff+info.Offset, uint64(info.StoredLen), &x.blockBuf)
+		stored, err = s.readAt(f.meta.DictOff+info.Offset, uint64(info.StoredLen), buf)
 	}
 	if err != nil {
 		return nil, s.wrap(f.blockName(i), err)

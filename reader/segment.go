@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -81,6 +82,8 @@ type Segment struct {
 	ctxs   sync.Pool // *qctx
 	zstd   sync.Pool // *zstd.Decoder for dict blocks
 	blocks *blockCache
+
+	openCost Fetch // what Open read from a RemoteReaderAt
 }
 
 // field is one logical index of the segment.
@@ -133,7 +136,7 @@ func Open(path string, o Options) (*Segment, error) {
 	} else {
 		s.ra, s.file = f, f
 	}
-	if err := s.init(o); err != nil {
+	if err := s.init(context.Background(), o); err != nil {
 		s.release()
 		return nil, err
 	}
@@ -145,6 +148,14 @@ func Open(path string, o Options) (*Segment, error) {
 // object storage behind a ranged-read io.ReaderAt. Options.Name names it in
 // errors ("reader" when empty). Otherwise it is Open.
 func OpenReaderAt(r io.ReaderAt, size int64, o Options) (*Segment, error) {
+	return OpenReaderAtContext(context.Background(), r, size, o)
+}
+
+// OpenReaderAtContext is OpenReaderAt with a context for its reads: when r is
+// a RemoteReaderAt the context travels with them, the metadata groups are
+// fetched in one round (none when r already holds them, as an object opened
+// with a large enough suffix does), and OpenCost reports what opening cost.
+func OpenReaderAtContext(ctx context.Context, r io.ReaderAt, size int64, o Options) (*Segment, error) {
 	name := o.Name
 	if name == "" {
 		name = "reader"
@@ -153,13 +164,13 @@ func OpenReaderAt(r io.ReaderAt, size int64, o Options) (*Segment, error) {
 		return nil, errs.Invalidf("reader: OpenReaderAt(%s) needs a reader and a size >= 0", name)
 	}
 	s := &Segment{name: name, ra: r, size: size}
-	if err := s.init(o); err != nil {
+	if err := s.init(ctx, o); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-func (s *Segment) init(o Options) error {
+func (s *Segment) init(ctx context.Context, o Options) error {
 	if err := o.Limits.Validate(); err != nil {
 		return err
 	}
@@ -187,14 +198,22 @@ func (s *Segment) init(o Options) error {
 		return s.corrupt(sec("file"), "%d bytes, shorter than a header and a tail", s.size)
 	}
 	var buf []byte
-	hdr, err := s.readAt(0, format.HeaderSize, &buf)
+	x := &qctx{s: s, ctx: ctx} // attributes remote reads to openCost
+	defer func() { s.openCost = x.count.fetch }()
+	readAt := func(off, n uint64, buf *[]byte) ([]byte, error) {
+		if r := s.remote(); r != nil {
+			return x.readRemote(r, off, n, buf)
+		}
+		return s.readAt(off, n, buf)
+	}
+	hdr, err := readAt(0, format.HeaderSize, &buf)
 	if err != nil {
 		return s.wrap(sec("header"), err)
 	}
 	if err := format.ParseHeader(hdr); err != nil {
 		return s.wrap(sec("header"), err)
 	}
-	tb, err := s.readAt(uint64(s.size)-format.TailSize, format.TailSize, &buf)
+	tb, err := readAt(uint64(s.size)-format.TailSize, format.TailSize, &buf)
 	if err != nil {
 		return s.wrap(sec("tail"), err)
 	}
@@ -205,7 +224,7 @@ func (s *Segment) init(o Options) error {
 	if err := tail.CheckFileSize(uint64(s.size)); err != nil {
 		return s.wrap(sec("tail"), err)
 	}
-	db, err := s.readAt(tail.DirOff, tail.DirLen, &buf)
+	db, err := readAt(tail.DirOff, tail.DirLen, &buf)
 	if err != nil {
 		return s.wrap(sec("directory"), err)
 	}
@@ -224,12 +243,19 @@ func (s *Segment) init(o Options) error {
 	s.fields = make([]*field, len(dir.Indexes))
 	s.names = make([]string, len(dir.Indexes))
 	end := tail.DirOff // metadata groups and sections lie before the directory
+	metas := make([]Range, 0, len(dir.Indexes))
+	for _, de := range dir.Indexes {
+		if de.MetaOff <= end && de.MetaLen <= end-de.MetaOff {
+			metas = append(metas, Range{Off: int64(de.MetaOff), Len: int64(de.MetaLen)})
+		}
+	}
+	x.prefetch(metas) // one round for them all (none if already held)
 	for i, de := range dir.Indexes {
 		sec := place{section: "metadata", index: de.Name, window: -1}
 		if de.MetaOff < format.HeaderSize || de.MetaOff > end || de.MetaLen > end-de.MetaOff {
 			return s.corrupt(sec, "[%d, +%d) outside [%d, %d)", de.MetaOff, de.MetaLen, format.HeaderSize, end)
 		}
-		mb, err := s.readAt(de.MetaOff, de.MetaLen, &buf)
+		mb, err := readAt(de.MetaOff, de.MetaLen, &buf)
 		if err != nil {
 			return s.wrap(sec, err)
 		}
@@ -364,6 +390,11 @@ func (s *Segment) Close() error {
 	defer s.relMu.Unlock()
 	return s.relErr
 }
+
+// OpenCost returns what opening the segment read through a RemoteReaderAt
+// (zero otherwise), not counting what the reader fetched before it was
+// given to OpenReaderAtContext.
+func (s *Segment) OpenCost() Fetch { return s.openCost }
 
 // DocCount returns the number of documents in the segment.
 func (s *Segment) DocCount() uint32 { return s.docCount }
