@@ -64,6 +64,7 @@ type Object struct {
 	etag        string
 	open        reader.Fetch
 	closed      atomic.Bool
+	pin         atomic.Pointer[pinned] // what Open fetched, until Unpin
 
 	rounds, requests, bytes atomic.Int64
 }
@@ -104,7 +105,8 @@ func (c *Client) Open(ctx context.Context, bucket, key string, suffix int64) (*O
 	}
 	o.size, o.etag = sizes[1], etags[1]
 	n := min(suffix, o.size)
-	c.cache.add(o.id, o.size-n, tail[:n])
+	pin := &pinned{tailOff: o.size - n, tail: tail[:n]}
+	o.pin.Store(pin)
 	if err := errsOf[0]; err != nil {
 		// An object under 16 bytes answers the head with a short response: its
 		// suffix holds it all, and reading it is the reader's business.
@@ -116,9 +118,40 @@ func (c *Client) Open(ctx context.Context, bucket, key string, suffix int64) (*O
 		o.Close()
 		return nil, errs.Corruptf("s3://%s/%s: open: the object changed while it was opened", bucket, key)
 	} else {
-		c.cache.add(o.id, 0, head[:])
+		pin.head = head[:]
 	}
 	return o, nil
+}
+
+// pinned is what Open fetched: the object's first 16 bytes and its suffix.
+type pinned struct {
+	head    []byte
+	tailOff int64
+	tail    []byte
+}
+
+// read copies [off, off+len(p)) into p when the pinned bytes hold it all.
+func (pn *pinned) read(p []byte, off int64) bool {
+	switch end := off + int64(len(p)); {
+	case end <= int64(len(pn.head)):
+		copy(p, pn.head[off:])
+	case off >= pn.tailOff && end <= pn.tailOff+int64(len(pn.tail)):
+		copy(p, pn.tail[off-pn.tailOff:])
+	default:
+		return false
+	}
+	return true
+}
+
+// Unpin moves the bytes Open fetched into the client's cache, under its
+// bound. Until then the object holds them on its own (Suffix bytes outside
+// the cache's bound), so that opening a segment never loses them to eviction;
+// Client.OpenSegment unpins once the segment is open.
+func (o *Object) Unpin() {
+	if pn := o.pin.Swap(nil); pn != nil {
+		o.c.cache.add(o.id, 0, pn.head)
+		o.c.cache.add(o.id, pn.tailOff, pn.tail)
+	}
 }
 
 // checkBucketKey rejects an empty bucket or key (snii.ErrInvalidArgument).
@@ -155,6 +188,7 @@ func (o *Object) count(f reader.Fetch) {
 // Close drops the object's bytes from the cache. Reads after Close fail.
 func (o *Object) Close() error {
 	if o.closed.CompareAndSwap(false, true) {
+		o.pin.Store(nil)
 		o.c.cache.drop(o.id)
 	}
 	return nil
@@ -181,6 +215,9 @@ func (o *Object) ReadAtContext(ctx context.Context, p []byte, off int64) (reader
 	}
 	if int64(len(p)) > o.size-off {
 		return reader.Fetch{}, fmt.Errorf("%s: read [%d, +%d) past the end at %d: %w", o.Name(), off, len(p), o.size, io.EOF)
+	}
+	if pn := o.pin.Load(); pn != nil && pn.read(p, off) {
+		return reader.Fetch{}, nil
 	}
 	n := o.c.cache.read(o.id, p, off)
 	if n == len(p) {
@@ -209,6 +246,9 @@ func (o *Object) Prefetch(ctx context.Context, rs []reader.Range) (reader.Fetch,
 	var miss []rng
 	for _, r := range rs {
 		off, end := max(r.Off, 0), min(r.Off+r.Len, o.size)
+		if pn := o.pin.Load(); pn != nil && off >= pn.tailOff {
+			continue // held by the pinned suffix
+		}
 		if off < end {
 			miss = o.c.cache.missing(miss, o.id, off, end-off)
 		}
