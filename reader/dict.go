@@ -7,9 +7,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/zstdopt"
 )
 
 // cachedBlock is a decoded dictionary block kept by the segment.
@@ -74,16 +72,12 @@ func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)
 
 // decompress decodes a zstd dict block with a pooled single-threaded decoder.
 func (s *Segment) decompress(dst, src []byte) ([]byte, error) {
-	d, _ := s.zstd.Get().(*zstd.Decoder)
-	if d == nil {
-		var err error
-		d, err = zstdopt.NewDecoder(format.MaxBlockPlainLen)
-		if err != nil {
-			return nil, err
-		}
+	d, err := s.dec.getDict()
+	if err != nil {
+		return nil, err
 	}
 	out, err := d.DecodeAll(src, dst)
-	s.zstd.Put(d)
+	s.dec.putDict(d)
 	return out, err
 }
 

@@ -78,7 +78,7 @@ func (s *Segment) getCtx(ctx context.Context, profile bool) *qctx {
 // pool.
 func (s *Segment) putCtx(x *qctx) {
 	if x.src != nil {
-		s.pool.Put(x.src)
+		s.dec.sources.Put(x.src)
 		x.src = nil
 	}
 	x.stats = prx.Stats{}
@@ -135,7 +135,7 @@ func (x *qctx) check() error {
 // source returns the query's decode source, taking one from the pool first.
 func (x *qctx) source() *prx.Source {
 	if x.src == nil {
-		x.src = x.s.pool.Get()
+		x.src = x.s.dec.sources.Get()
 		x.src.SetMemory(x)
 		if x.profile {
 			x.src.SetStats(&x.stats)

@@ -30,8 +30,15 @@ type Options struct {
 	Limits prx.Limits
 	// BlockCacheBytes bounds the decoded dictionary blocks kept between lookups:
 	// 0 means DefaultBlockCacheBytes, negative disables the cache (every lookup
-	// decodes its block).
+	// decodes its block). Ignored when BlockCache is set.
 	BlockCacheBytes int
+	// BlockCache, when set, is a cache shared with other segments (see
+	// NewBlockCache): the segment keeps its decoded dictionary blocks there,
+	// within the cache's one bound, instead of in a cache of its own.
+	BlockCache *BlockCache
+	// Decoders, when set, is a decoder pool shared with other segments (see
+	// NewDecoders; made for these Limits); nil gives the segment a pool of its own.
+	Decoders *Decoders
 	// MaxUnitBytes caps the RAW payload one ZSTD unit of a .prx window may
 	// declare, which decoding it inflates into memory: a unit over it is an error
 	// of kind snii.ErrLimit (the data may be sound, but larger than this reader
@@ -78,10 +85,10 @@ type Segment struct {
 	relErr error // error of the final release (unmap, file close)
 	relMu  sync.Mutex
 
-	pool   *prx.SourcePool
-	ctxs   sync.Pool // *qctx
-	zstd   sync.Pool // *zstd.Decoder for dict blocks
-	blocks *blockCache
+	dec    *Decoders // Options.Decoders, or the segment's own (ownDec)
+	ownDec bool
+	ctxs   sync.Pool   // *qctx
+	blocks *blockCache // Options.BlockCache's, or the segment's own
 
 	openCost Fetch // what Open read from a RemoteReaderAt
 }
@@ -187,12 +194,9 @@ func (s *Segment) init(ctx context.Context, o Options) error {
 		s.budget = defaultBudget
 	}
 	s.refs.Store(1)
-	s.pool = prx.NewSourcePool(s.limits)
-	cacheBytes := int64(o.BlockCacheBytes)
-	if cacheBytes == 0 {
-		cacheBytes = DefaultBlockCacheBytes
+	if err := s.useShared(o); err != nil {
+		return err
 	}
-	s.blocks = newBlockCache(cacheBytes)
 
 	if s.size < format.HeaderSize+format.TailSize {
 		return s.corrupt(sec("file"), "%d bytes, shorter than a header and a tail", s.size)
@@ -362,8 +366,11 @@ func (s *Segment) release() {
 	}
 	s.relMu.Lock()
 	defer s.relMu.Unlock()
-	if s.pool != nil {
-		s.pool.Close() // idle decode sources and their zstd decoders
+	if s.dec != nil && s.ownDec {
+		s.dec.close() // idle decode sources and zstd decoders
+	}
+	if s.blocks != nil {
+		s.blocks.purge(s) // a shared cache must not keep a closed segment's blocks
 	}
 	if s.unmap != nil {
 		s.relErr = s.unmap()
