@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/snii-go/snii/objstore/s3"
 	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/reader"
 	"github.com/spf13/cobra"
@@ -21,6 +22,7 @@ type queryFlags struct {
 	profile bool
 	json    bool
 	dec     decodeFlags
+	s3      s3Flags
 }
 
 func newQueryCmd(e *env) *cobra.Command {
@@ -74,6 +76,7 @@ what was expected, and exits with code 2. No match is not an error (exit code 0)
 	fs.BoolVar(&f.profile, "profile", false, "print what the query did: frames per codec, bytes read, windows decoded, timings")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
 	f.dec.add(fs)
+	f.s3.add(fs)
 	return cmd
 }
 
@@ -102,6 +105,9 @@ type profileReport struct {
 	DictBlocksRead    int64       `json:"dict_blocks_read"`
 	DocWindowsRead    int64       `json:"doc_windows_read"`
 	PrxWindowsRead    int64       `json:"prx_windows_read"`
+	Rounds            int64       `json:"rounds,omitempty"`        // remote segments: round trips,
+	Requests          int64       `json:"requests,omitempty"`      // requests sent
+	FetchedBytes      int64       `json:"fetched_bytes,omitempty"` // and bytes received
 	DecodeMillis      float64     `json:"decode_ms"`
 	VerifyMillis      float64     `json:"verify_ms"`
 	TotalMillis       float64     `json:"total_ms"`
@@ -116,6 +122,7 @@ func newProfileReport(p *reader.Profile) *profileReport {
 		TotalDocs: p.TotalDocs, SelectedDocs: p.SelectedDocs, TotalPositions: p.TotalPositions, SelectedPositions: p.SelectedPositions,
 		BytesRead: p.BytesRead, ReadRanges: p.ReadRanges, DictBlocksRead: p.DictBlocksRead,
 		DocWindowsRead: p.DocWindowsRead, PrxWindowsRead: p.WindowsRead,
+		Rounds: p.Rounds, Requests: p.Requests, FetchedBytes: p.FetchedBytes,
 		DecodeMillis: ms(p.DecodeTime()), VerifyMillis: ms(p.VerifyTime), TotalMillis: ms(p.TotalTime),
 	}
 }
@@ -125,7 +132,16 @@ func runQuery(ctx context.Context, e *env, f *queryFlags, path, q string) error 
 	if err != nil {
 		return err
 	}
-	seg, err := openSegment(path, o)
+	if s3.IsURL(path) {
+		u, err := parseS3(path)
+		if err != nil {
+			return err
+		}
+		if u.IsPrefix() || u.IsGlob() {
+			return runQueryMany(ctx, e, f, u, q, o)
+		}
+	}
+	seg, err := openAny(ctx, &f.s3, path, o)
 	if err != nil {
 		return err
 	}
@@ -180,25 +196,40 @@ func printQueryReport(w io.Writer, r *queryReport, countOnly bool) error {
 	fmt.Fprintf(tw, "plan\t%s\n", r.Plan)
 	fmt.Fprintf(tw, "matches\t%d\n", r.Count)
 	if !countOnly && r.Count > 0 {
-		ids := make([]string, len(r.Docs))
-		for i, d := range r.Docs {
-			ids[i] = fmt.Sprint(d)
-		}
-		s := strings.Join(ids, " ")
-		if r.Truncated {
-			s += fmt.Sprintf(" ... (first %d of %d; --limit 0 prints all)", len(r.Docs), r.Count)
-		}
-		fmt.Fprintf(tw, "docs\t%s\n", s)
+		fmt.Fprintf(tw, "docs\t%s\n", formatDocs(r.Docs, r.Truncated, r.Count))
 	}
-	if p := r.Profile; p != nil {
-		fmt.Fprintf(tw, "time\t%.3f ms total, %.3f ms decoding .prx frames, %.3f ms verifying positions\n", p.TotalMillis, p.DecodeMillis, p.VerifyMillis)
-		fmt.Fprintf(tw, "read\t%s in %s; %s, %s, %s\n", formatBytes(p.BytesRead), plural(p.ReadRanges, "range", "ranges"),
-			plural(p.DictBlocksRead, "dict block", "dict blocks"), plural(p.DocWindowsRead, "doc window", "doc windows"),
-			plural(p.PrxWindowsRead, "prx window", "prx windows"))
-		fmt.Fprintf(tw, "prx frames\traw %d, pfor %d, zstd %d: %s stored, %s plain parsed\n",
-			p.Frames.Raw, p.Frames.PFOR, p.Frames.Zstd, formatBytes(p.FrameBytes), formatBytes(p.PlainBytes))
-		fmt.Fprintf(tw, "candidates\t%d of %d docs and %d of %d positions in the decoded windows were needed\n",
-			p.SelectedDocs, p.TotalDocs, p.SelectedPositions, p.TotalPositions)
-	}
+	printProfileRows(tw, r.Profile)
 	return tw.Flush()
+}
+
+// formatDocs renders doc ids for the "docs" row, saying when they are the
+// first of more.
+func formatDocs[T uint32 | uint64](docs []T, truncated bool, count uint64) string {
+	ids := make([]string, len(docs))
+	for i, d := range docs {
+		ids[i] = fmt.Sprint(d)
+	}
+	s := strings.Join(ids, " ")
+	if truncated {
+		s += fmt.Sprintf(" ... (first %d of %d; --limit 0 prints all)", len(docs), count)
+	}
+	return s
+}
+
+// printProfileRows prints the rows of a --profile (nothing when p is nil).
+func printProfileRows(tw io.Writer, p *profileReport) {
+	if p == nil {
+		return
+	}
+	fmt.Fprintf(tw, "time\t%.3f ms total, %.3f ms decoding .prx frames, %.3f ms verifying positions\n", p.TotalMillis, p.DecodeMillis, p.VerifyMillis)
+	fmt.Fprintf(tw, "read\t%s in %s; %s, %s, %s\n", formatBytes(p.BytesRead), plural(p.ReadRanges, "range", "ranges"),
+		plural(p.DictBlocksRead, "dict block", "dict blocks"), plural(p.DocWindowsRead, "doc window", "doc windows"),
+		plural(p.PrxWindowsRead, "prx window", "prx windows"))
+	if p.Requests > 0 {
+		fmt.Fprintf(tw, "fetched\t%s in %s, %s\n", formatBytes(p.FetchedBytes), plural(p.Rounds, "round", "rounds"), plural(p.Requests, "request", "requests"))
+	}
+	fmt.Fprintf(tw, "prx frames\traw %d, pfor %d, zstd %d: %s stored, %s plain parsed\n",
+		p.Frames.Raw, p.Frames.PFOR, p.Frames.Zstd, formatBytes(p.FrameBytes), formatBytes(p.PlainBytes))
+	fmt.Fprintf(tw, "candidates\t%d of %d docs and %d of %d positions in the decoded windows were needed\n",
+		p.SelectedDocs, p.TotalDocs, p.SelectedPositions, p.TotalPositions)
 }

@@ -1,6 +1,7 @@
 package s3
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"os"
@@ -68,6 +69,10 @@ type Config struct {
 	Transport http.RoundTripper
 }
 
+// ErrNoCredentials is wrapped (with snii.ErrInvalidArgument) by the error of
+// New when no credentials were given or found in the environment.
+var ErrNoCredentials = errors.New("no S3 credentials")
+
 // resolved is a Config with every default and environment variable applied.
 type resolved struct {
 	Config
@@ -97,8 +102,8 @@ func (c Config) resolve() (resolved, error) {
 			}
 		}
 		if r.AccessKeyID == "" || r.SecretAccessKey == "" {
-			return r, errs.Invalidf("s3: no credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN for temporary ones), " +
-				"or pass them explicitly; public buckets need anonymous access")
+			return r, errs.Wrapf(errs.InvalidArgument, ErrNoCredentials, "s3: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY "+
+				"(and AWS_SESSION_TOKEN for temporary ones), or pass them explicitly; public buckets need anonymous access")
 		}
 	}
 	if r.Retries == 0 {
