@@ -58,15 +58,7 @@ func (x *qctx) readRemote(r RemoteReaderAt, off, n uint64, buf *[]byte) ([]byte,
 	if off > uint64(s.size) || n > uint64(s.size)-off {
 		return s.readAt(off, n, buf) // the bounds error
 	}
-	if buf == nil {
-		buf = new([]byte)
-	}
-	b := *buf
-	if uint64(cap(b)) < n {
-		b = make([]byte, n)
-		*buf = b
-	}
-	b = b[:n]
+	b := grow(buf, n)
 	f, err := r.ReadAtContext(x.ctx, b, int64(off))
 	x.count.fetch.Add(f)
 	if err != nil {

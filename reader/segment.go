@@ -331,15 +331,7 @@ func (s *Segment) readAt(off, n uint64, buf *[]byte) ([]byte, error) {
 	if s.data != nil {
 		return s.data[off : off+n : off+n], nil
 	}
-	if buf == nil {
-		buf = new([]byte)
-	}
-	b := *buf
-	if uint64(cap(b)) < n {
-		b = make([]byte, n)
-		*buf = b
-	}
-	b = b[:n]
+	b := grow(buf, n)
 	if err := readFull(s.ra, b, int64(off)); err != nil {
 		return nil, fmt.Errorf("read [%d, +%d): %w", off, n, err)
 	}
@@ -466,6 +458,18 @@ func uvarintAt(b []byte, off int) (uint64, int, bool) {
 		return 0, off, false
 	}
 	return v, off + n, true
+}
+
+// grow returns (*buf)[:n], growing *buf first when it is too small (buf may
+// be nil: a fresh buffer).
+func grow(buf *[]byte, n uint64) []byte {
+	if buf == nil {
+		return make([]byte, n)
+	}
+	if uint64(cap(*buf)) < n {
+		*buf = make([]byte, n)
+	}
+	return (*buf)[:n]
 }
 
 // readFull fills b from r at off. io.ReaderAt lets a reader return io.EOF

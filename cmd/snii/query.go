@@ -154,66 +154,100 @@ func runQuery(ctx context.Context, e *env, f *queryFlags, path, q string) error 
 	if err != nil {
 		return err
 	}
-	rep := queryReport{Query: parsed.String(), Field: field, Plan: rq.String()}
-	var opts *reader.SearchOptions
-	var prof reader.Profile
-	if f.profile {
-		opts = &reader.SearchOptions{Profile: &prof}
-	}
-	if f.count {
-		rep.Count, err = seg.Count(ctx, rq, opts)
-	} else {
-		var docs []uint32
-		docs, err = seg.Docs(ctx, rq, opts)
-		rep.Count = uint64(len(docs))
-		if f.limit > 0 && len(docs) > f.limit {
-			docs, rep.Truncated = docs[:f.limit], true
-		}
-		rep.Docs = docs
-	}
+	res, err := runSearch(f,
+		func(p *reader.Profile) (uint64, error) { return seg.Count(ctx, rq, searchOptions(p)) },
+		func(p *reader.Profile) ([]uint32, error) { return seg.Docs(ctx, rq, searchOptions(p)) })
 	if err != nil {
 		return fmt.Errorf("query %s: %w", path, err)
 	}
-	if f.profile {
-		rep.Profile = newProfileReport(&prof)
+	rep := queryReport{Query: parsed.String(), Field: field, Plan: rq.String(),
+		Count: res.count, Docs: res.docs, Truncated: res.truncated, Profile: res.profile}
+	return writeResult(e, f, &rep, rep.Count, func() error { return printQueryReport(e.stdout, &rep, f.count) })
+}
+
+func searchOptions(p *reader.Profile) *reader.SearchOptions {
+	if p == nil {
+		return nil
 	}
-	if f.json {
-		if !f.count && rep.Docs == nil {
-			rep.Docs = []uint32{}
+	return &reader.SearchOptions{Profile: p}
+}
+
+// queryResult is what a query returned, for the reports.
+type queryResult[T uint32 | uint64] struct {
+	count     uint64
+	docs      []T // nil with --count
+	truncated bool
+	profile   *profileReport
+}
+
+// runSearch runs a query (count or docs, per the flags) and keeps --limit docs.
+func runSearch[T uint32 | uint64](f *queryFlags, count func(*reader.Profile) (uint64, error), docs func(*reader.Profile) ([]T, error)) (queryResult[T], error) {
+	var r queryResult[T]
+	var prof reader.Profile
+	var p *reader.Profile
+	if f.profile {
+		p = &prof
+	}
+	var err error
+	if f.count {
+		r.count, err = count(p)
+	} else {
+		var d []T
+		d, err = docs(p)
+		r.count = uint64(len(d))
+		if f.limit > 0 && len(d) > f.limit {
+			d, r.truncated = d[:f.limit], true
 		}
+		r.docs = d
+	}
+	if err != nil {
+		return r, err
+	}
+	if f.profile {
+		r.profile = newProfileReport(&prof)
+	}
+	return r, nil
+}
+
+// writeResult prints a query's report: JSON, the bare count, or the table.
+func writeResult(e *env, f *queryFlags, rep any, count uint64, table func() error) error {
+	if f.json {
 		return writeJSON(e.stdout, rep)
 	}
 	if f.count && !f.profile {
-		_, err := fmt.Fprintln(e.stdout, rep.Count)
+		_, err := fmt.Fprintln(e.stdout, count)
 		return err
 	}
-	return printQueryReport(e.stdout, &rep, f.count)
+	return table()
 }
 
 func printQueryReport(w io.Writer, r *queryReport, countOnly bool) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "query\t%s\n", r.Query)
-	fmt.Fprintf(tw, "plan\t%s\n", r.Plan)
-	fmt.Fprintf(tw, "matches\t%d\n", r.Count)
-	if !countOnly && r.Count > 0 {
-		fmt.Fprintf(tw, "docs\t%s\n", formatDocs(r.Docs, r.Truncated, r.Count))
-	}
-	printProfileRows(tw, r.Profile)
-	return tw.Flush()
+	return printQueryTable(w, "", r.Query, r.Plan, queryResult[uint32]{r.Count, r.Docs, r.Truncated, r.Profile}, countOnly)
 }
 
-// formatDocs renders doc ids for the "docs" row, saying when they are the
-// first of more.
-func formatDocs[T uint32 | uint64](docs []T, truncated bool, count uint64) string {
-	ids := make([]string, len(docs))
-	for i, d := range docs {
-		ids[i] = fmt.Sprint(d)
+// printQueryTable prints a query's table: the head row (if any), the query,
+// the plan, the matches, the docs (first of more when truncated), the profile.
+func printQueryTable[T uint32 | uint64](w io.Writer, head, query, plan string, r queryResult[T], countOnly bool) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if head != "" {
+		fmt.Fprintln(tw, head)
 	}
-	s := strings.Join(ids, " ")
-	if truncated {
-		s += fmt.Sprintf(" ... (first %d of %d; --limit 0 prints all)", len(docs), count)
+	fmt.Fprintf(tw, "query\t%s\n", query)
+	fmt.Fprintf(tw, "plan\t%s\n", plan)
+	fmt.Fprintf(tw, "matches\t%d\n", r.count)
+	if !countOnly && r.count > 0 {
+		ids := make([]string, len(r.docs))
+		for i, d := range r.docs {
+			ids[i] = fmt.Sprint(d)
+		}
+		s := strings.Join(ids, " ")
+		if r.truncated {
+			s += fmt.Sprintf(" ... (first %d of %d; --limit 0 prints all)", len(r.docs), r.count)
+		}
+		fmt.Fprintf(tw, "docs\t%s\n", s)
 	}
-	return s
+	printProfileRows(tw, r.profile)
+	return tw.Flush()
 }
 
 // printProfileRows prints the rows of a --profile (nothing when p is nil).

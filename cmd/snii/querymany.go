@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/snii-go/snii/objstore/s3"
 	"github.com/snii-go/snii/reader"
@@ -70,54 +69,21 @@ func runQueryMany(ctx context.Context, e *env, f *queryFlags, u s3.URL, q string
 	if err != nil {
 		return err
 	}
-	rep := manyReport{Query: parsed.String(), Field: field, Plan: rq.String()}
-	for i, k := range rs.keys {
-		rep.Segments = append(rep.Segments, segmentReport{URL: "s3://" + u.Bucket + "/" + k, Base: sr.Base(i), Docs: segs[i].DocCount()})
-	}
-	var prof reader.Profile
-	var so *search.SearchOptions
-	if f.profile {
-		so = &search.SearchOptions{Profile: &prof}
-	}
-	if f.count {
-		rep.Count, err = sr.Count(ctx, rq, so)
-	} else {
-		var docs []uint64
-		docs, err = sr.Docs(ctx, rq, so)
-		rep.Count = uint64(len(docs))
-		if f.limit > 0 && len(docs) > f.limit {
-			docs, rep.Truncated = docs[:f.limit], true
-		}
-		rep.Docs = docs
-	}
+	res, err := runSearch(f,
+		func(p *reader.Profile) (uint64, error) { return sr.Count(ctx, rq, &search.SearchOptions{Profile: p}) },
+		func(p *reader.Profile) ([]uint64, error) { return sr.Docs(ctx, rq, &search.SearchOptions{Profile: p}) })
 	if err != nil {
 		return fmt.Errorf("query %s: %w", u, err)
 	}
-	if f.profile {
-		rep.Profile = newProfileReport(&prof)
+	rep := manyReport{Query: parsed.String(), Field: field, Plan: rq.String(),
+		Count: res.count, Docs: res.docs, Truncated: res.truncated, Profile: res.profile}
+	for i, k := range rs.keys {
+		rep.Segments = append(rep.Segments, segmentReport{URL: "s3://" + u.Bucket + "/" + k, Base: sr.Base(i), Docs: segs[i].DocCount()})
 	}
-	if f.json {
-		if !f.count && rep.Docs == nil {
-			rep.Docs = []uint64{}
-		}
-		return writeJSON(e.stdout, rep)
-	}
-	if f.count && !f.profile {
-		_, err := fmt.Fprintln(e.stdout, rep.Count)
-		return err
-	}
-	return printManyReport(e.stdout, &rep, f.count)
+	return writeResult(e, f, &rep, rep.Count, func() error { return printManyReport(e.stdout, &rep, f.count) })
 }
 
 func printManyReport(w io.Writer, r *manyReport, countOnly bool) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "segments\t%d (doc ids are global: a segment's base + its own id; --json lists the bases)\n", len(r.Segments))
-	fmt.Fprintf(tw, "query\t%s\n", r.Query)
-	fmt.Fprintf(tw, "plan\t%s\n", r.Plan)
-	fmt.Fprintf(tw, "matches\t%d\n", r.Count)
-	if !countOnly && r.Count > 0 {
-		fmt.Fprintf(tw, "docs\t%s\n", formatDocs(r.Docs, r.Truncated, r.Count))
-	}
-	printProfileRows(tw, r.Profile)
-	return tw.Flush()
+	head := fmt.Sprintf("segments\t%d (doc ids are global: a segment's base + its own id; --json lists the bases)", len(r.Segments))
+	return printQueryTable(w, head, r.Query, r.Plan, queryResult[uint64]{r.Count, r.Docs, r.Truncated, r.Profile}, countOnly)
 }
