@@ -65,6 +65,9 @@ type Config struct {
 	// Gap is the largest gap between two ranges of a round fetched as one
 	// request (0: DefaultGap; negative: never merge ranges that do not touch).
 	Gap int64
+	// Suffix is how much of an object's end OpenSegment fetches in its first
+	// round (0: DefaultSuffix).
+	Suffix int64
 	// Transport carries the requests (nil: a default transport of this client).
 	Transport http.RoundTripper
 }

@@ -27,9 +27,11 @@ import (
 // the same segment read locally (docs/BENCHMARKS.md, "Object storage"). It
 // runs only with SNII_S3_REPORT=1 (a few minutes) and the shared corpora.
 func TestAgentS3Report(t *testing.T) {
-	if os.Getenv("SNII_S3_REPORT") != "1" {
+	part := os.Getenv("SNII_S3_REPORT") // 1: all; else one of latency, gap, many, thousand
+	if part == "" {
 		t.Skip("set SNII_S3_REPORT=1 to run the S3 report on the agent logs")
 	}
+	run := func(p string) bool { return part == "1" || part == p }
 	srv := s3test.Shared(t)
 	srv.MakeBucket(t, "agent")
 	ctx := t.Context()
@@ -47,6 +49,9 @@ func TestAgentS3Report(t *testing.T) {
 	qs := agentQueries(t)
 	cycles := 6
 	for _, lat := range []time.Duration{0, 5 * time.Millisecond} {
+		if !run("latency") {
+			break
+		}
 		px := s3test.NewProxy(srv.Endpoint)
 		px.Latency.Store(int64(lat))
 		t.Logf("## latency %v per request", lat)
@@ -94,9 +99,18 @@ func TestAgentS3Report(t *testing.T) {
 		}
 		px.Close()
 	}
-	gapSweep(t, srv, qs)
-	manySegments(t, srv, len(parts), qs)
-	thousandOpen(t, srv, len(parts))
+	if run("probe") {
+		probe(t, srv)
+	}
+	if run("gap") {
+		gapSweep(t, srv, qs)
+	}
+	if run("many") {
+		manySegments(t, srv, len(parts), qs)
+	}
+	if run("thousand") {
+		thousandOpen(t, srv, len(parts))
+	}
 }
 
 type agentQuery struct {
@@ -274,7 +288,8 @@ func manySegments(t *testing.T, srv *s3test.Server, n int, qs []agentQuery) {
 	defer px.Close()
 	px.Latency.Store(int64(5 * time.Millisecond))
 	openSet := func() ([]*reader.Segment, time.Duration) {
-		c := client(t, px.URL, s3.Config{}, s3.NewCache(256<<20))
+		// A small suffix: the segments (about 60 KiB each) are not read whole at open.
+		c := client(t, px.URL, s3.Config{Suffix: 8 << 10}, s3.NewCache(256<<20))
 		o := reader.Options{BlockCache: reader.NewBlockCache(64 << 20)}
 		segs := make([]*reader.Segment, n)
 		t0 := time.Now()
@@ -389,4 +404,33 @@ func memNow() (rss, heap int64) {
 		}
 	}
 	return rss, heap
+}
+
+// probe times one 4 KiB ranged GET, sequentially, straight to the server and
+// through the proxy (0 ms added): what a round costs here before any
+// injected latency.
+func probe(t *testing.T, srv *s3test.Server) {
+	ctx := t.Context()
+	px := s3test.NewProxy(srv.Endpoint)
+	defer px.Close()
+	for _, ep := range []struct{ name, url string }{{"direct", srv.Endpoint}, {"proxy", px.URL}} {
+		c := client(t, ep.url, s3.Config{}, nil)
+		o, err := c.Open(ctx, "agent", "whole.snii", 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := make([]byte, 4096)
+		var ts []time.Duration
+		for i := range 200 {
+			t0 := time.Now()
+			if _, err := o.ReadAtContext(ctx, p, int64(i)*25_000); err != nil {
+				t.Fatal(err)
+			}
+			ts = append(ts, time.Since(t0))
+		}
+		o.Close()
+		slices.Sort(ts)
+		t.Logf("## one 4 KiB ranged GET, %s, 0 ms added: median %v, p90 %v (200 sequential requests)", ep.name,
+			ts[len(ts)/2].Round(10*time.Microsecond), ts[len(ts)*9/10].Round(10*time.Microsecond))
+	}
 }

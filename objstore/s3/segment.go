@@ -15,11 +15,11 @@ type Segment struct {
 }
 
 // OpenSegment opens s3://bucket/key as a segment: Client.Open (one round,
-// with DefaultSuffix) then reader.OpenReaderAtContext (a second round only
+// with Config.Suffix) then reader.OpenReaderAtContext (a second round only
 // when the suffix missed metadata groups). o.Name defaults to
 // "s3://bucket/key".
 func (c *Client) OpenSegment(ctx context.Context, bucket, key string, o reader.Options) (*Segment, error) {
-	obj, err := c.Open(ctx, bucket, key, 0)
+	obj, err := c.Open(ctx, bucket, key, c.cfg.Suffix)
 	if err != nil {
 		return nil, err
 	}
