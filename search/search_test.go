@@ -64,12 +64,16 @@ func TestSearcherOracle(t *testing.T) {
 	segs := openAll(t, split(t, docs, sizes), func([]byte) reader.Options { return reader.Options{} })
 	g := oracle.NewGen(c, "text", 4)
 	var qs []oracle.Query
-	for range 30 {
+	n, pars := 30, []int{0, 1, 3, 16}
+	if raceEnabled {
+		n, pars = 8, []int{1, 16}
+	}
+	for range n {
 		for _, q := range []oracle.Query{g.Term(), g.Phrase(), g.PhrasePrefix(), g.Prefix(), g.Bool(), g.Repeated()} {
 			qs = append(qs, unlimited(q))
 		}
 	}
-	for _, par := range []int{0, 1, 3, 16} {
+	for _, par := range pars {
 		s, err := search.New(segs, search.Options{Parallel: par})
 		if err != nil {
 			t.Fatal(err)

@@ -61,7 +61,11 @@ func TestSegmentOracle(t *testing.T) {
 		data := buildSegment(t, docs)
 		key := fmt.Sprintf("c%d/seg.snii", ci)
 		srv.Put(t, "segs", key, data)
-		qs, kinds, want := oracleQueries(c, "text", uint64(ci), 25)
+		n := 25
+		if raceEnabled {
+			n = 5
+		}
+		qs, kinds, want := oracleQueries(c, "text", uint64(ci), n)
 		for _, cacheBytes := range []int64{0, 64 << 10} { // default, and one that evicts
 			cl := client(t, srv.Endpoint, s3.Config{}, s3.NewCache(cacheBytes))
 			seg, err := cl.OpenSegment(ctx, "segs", key, reader.Options{})
@@ -111,10 +115,14 @@ func TestSegmentOracle(t *testing.T) {
 func TestRoundsCold(t *testing.T) {
 	srv := s3test.Shared(t)
 	srv.MakeBucket(t, "cold")
-	for ci, gen := range []oracle.GenOptions{
+	gens := []oracle.GenOptions{
 		{Docs: 20000, Vocab: 2000, Zipf: 1.2, MaxValues: 2, MaxTokens: 30},
 		{Docs: 30000, Vocab: 300, Zipf: 1.4, MaxValues: 2, MaxTokens: 30}, // large windowed terms
-	} {
+	}
+	if raceEnabled {
+		gens = gens[1:]
+	}
+	for ci, gen := range gens {
 		coldRounds(t, fmt.Sprintf("c%d.snii", ci), oracle.Generate(uint64(41+ci), gen))
 	}
 	checkNoLeaks(t)
@@ -129,7 +137,11 @@ func coldRounds(t *testing.T, key string, docs []oracle.Doc) {
 	}
 	data := buildSegment(t, docs)
 	srv.Put(t, "cold", key, data)
-	qs, kinds, want := oracleQueries(c, "text", 5, 8)
+	n := 8
+	if raceEnabled {
+		n = 3
+	}
+	qs, kinds, want := oracleQueries(c, "text", 5, n)
 	bound := map[string]int64{"term": 2, "phrase": 4, "repeated": 4}
 	most := map[string]int64{}
 	var fetched, needed int64
