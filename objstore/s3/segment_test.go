@@ -2,6 +2,7 @@ package s3_test
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -66,8 +67,23 @@ func TestSegmentOracle(t *testing.T) {
 			n = 5
 		}
 		qs, kinds, want := oracleQueries(c, "text", uint64(ci), n)
-		for _, cacheBytes := range []int64{0, 64 << 10} { // default, and one that evicts
-			cl := client(t, srv.Endpoint, s3.Config{}, s3.NewCache(cacheBytes))
+		// Faults on every third request (503, reset, dropped and short
+		// bodies in turn) must not change an answer: the retries absorb them.
+		px := s3test.NewProxy(srv.Endpoint)
+		defer px.Close()
+		faults := []s3test.Fault{s3test.SlowDown, s3test.Reset, s3test.Truncate, s3test.ShortBody}
+		px.Choose = func(n int64, _ *http.Request) s3test.Fault {
+			if n%3 == 0 {
+				return faults[(n/3)%int64(len(faults))]
+			}
+			return s3test.Pass
+		}
+		for _, run := range []struct {
+			endpoint   string
+			cacheBytes int64
+		}{{srv.Endpoint, 0}, {srv.Endpoint, 64 << 10}, {px.URL, 0}} { // default cache, one that evicts, faults
+			cacheBytes := run.cacheBytes
+			cl := client(t, run.endpoint, s3.Config{Retries: 6}, s3.NewCache(cacheBytes))
 			seg, err := cl.OpenSegment(ctx, "segs", key, reader.Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -94,13 +110,16 @@ func TestSegmentOracle(t *testing.T) {
 					t.Errorf("%s: profile %+v: bytes without requests", q, prof)
 				}
 			}
-			t.Logf("corpus %d (%d bytes), cache %d: open %+v; most rounds per query kind (Docs, cold): %v; cache %d bytes used of %d",
-				ci, len(data), cacheBytes, seg.OpenCost(), maxRounds, cl.Cache().Used(), cl.Cache().Limit())
+			t.Logf("corpus %d (%d bytes), cache %d, %s: open %+v; most rounds per query kind (Docs): %v; cache %d bytes used of %d",
+				ci, len(data), cacheBytes, run.endpoint, seg.OpenCost(), maxRounds, cl.Cache().Used(), cl.Cache().Limit())
 			if used := cl.Cache().Used(); used > cl.Cache().Limit() {
 				t.Errorf("cache holds %d bytes, over its bound %d", used, cl.Cache().Limit())
 			}
 			if err := seg.Verify(ctx); err != nil {
 				t.Fatal(err)
+			}
+			if run.endpoint == px.URL && px.Faults() == 0 {
+				t.Errorf("corpus %d: no fault was injected", ci)
 			}
 			seg.Close()
 		}
