@@ -55,6 +55,17 @@ type anySegment struct {
 	*reader.Segment
 	size  int64 // bytes of the file or object
 	close func() error
+	obj   *s3.Object // nil for a file
+	cache *s3.Cache
+}
+
+// prefetchAll fetches a remote segment whole in one round when it fits in
+// half the client's cache (verify reads every byte; piece by piece each
+// read would be a round trip).
+func (a *anySegment) prefetchAll(ctx context.Context) {
+	if a.obj != nil && a.size <= a.cache.Limit()/2 {
+		_, _ = a.obj.Prefetch(ctx, []reader.Range{{Off: 0, Len: a.size}})
+	}
 }
 
 // Close closes the segment (and its object).
@@ -89,7 +100,7 @@ func openAny(ctx context.Context, s *s3Flags, p string, o reader.Options) (*anyS
 	if err != nil {
 		return nil, err
 	}
-	return &anySegment{Segment: rs.Segment, size: rs.Object.Size(), close: rs.Close}, nil
+	return &anySegment{Segment: rs.Segment, size: rs.Object.Size(), close: rs.Close, obj: rs.Object, cache: c.Cache()}, nil
 }
 
 // remoteSegments is every segment under an s3:// prefix or glob, opened with

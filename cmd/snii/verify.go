@@ -73,6 +73,7 @@ func verifyOne(ctx context.Context, s3f *s3Flags, path string, o reader.Options)
 		return fmt.Errorf("verify: %w", err)
 	}
 	defer seg.Close()
+	seg.prefetchAll(ctx)
 	if err := seg.Verify(ctx); err != nil {
 		if namesFile(err, path) {
 			return fmt.Errorf("verify: %w", err)
