@@ -89,7 +89,7 @@ func Start(dir string, bin string) (*Server, error) {
 	if err := os.MkdirAll(root, 0o755); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, "--port", addr, "--quiet", "posix", root)
+	cmd := exec.Command(bin, "--port", addr, "--quiet", "--keep-alive", "posix", root)
 	cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY="+AccessKey, "ROOT_SECRET_KEY="+SecretKey)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
