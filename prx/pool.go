@@ -19,7 +19,24 @@ type SourcePool struct {
 // NewSourcePool returns a pool of Sources with the given limits (normalized as by
 // NewSource). It keeps at most 2×GOMAXPROCS (at least 4) idle Sources.
 func NewSourcePool(limits Limits) *SourcePool {
-	return &SourcePool{limits: limits.clamped(), max: max(4, 2*runtime.GOMAXPROCS(0))}
+	return NewSourcePoolSize(limits, 0)
+}
+
+// NewSourcePoolSize is NewSourcePool keeping at most maxIdle idle Sources
+// (<= 0: 2×GOMAXPROCS, at least 4): a pool shared by many segments bounds
+// their idle zstd decoders together.
+func NewSourcePoolSize(limits Limits, maxIdle int) *SourcePool {
+	if maxIdle <= 0 {
+		maxIdle = max(4, 2*runtime.GOMAXPROCS(0))
+	}
+	return &SourcePool{limits: limits.clamped(), max: maxIdle}
+}
+
+// Idle returns the number of idle Sources the pool keeps.
+func (p *SourcePool) Idle() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.free)
 }
 
 // Get returns an idle Source, or a new one.

@@ -7,9 +7,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/zstdopt"
 )
 
 // cachedBlock is a decoded dictionary block kept by the segment.
@@ -74,16 +72,12 @@ func bytesOf(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)
 
 // decompress decodes a zstd dict block with a pooled single-threaded decoder.
 func (s *Segment) decompress(dst, src []byte) ([]byte, error) {
-	d, _ := s.zstd.Get().(*zstd.Decoder)
-	if d == nil {
-		var err error
-		d, err = zstdopt.NewDecoder(format.MaxBlockPlainLen)
-		if err != nil {
-			return nil, err
-		}
+	d, err := s.dec.getDict()
+	if err != nil {
+		return nil, err
 	}
 	out, err := d.DecodeAll(src, dst)
-	s.zstd.Put(d)
+	s.dec.putDict(d)
 	return out, err
 }
 
@@ -117,10 +111,14 @@ func (f *field) decodeBlock(x *qctx, i int) (*cachedBlock, error) {
 	var stored []byte
 	var err error
 	var own []byte // a fresh buffer: a plain block read through ReaderAt aliases it
+	buf := &x.blockBuf
 	if s.data == nil && info.Flags == 0 {
-		stored, err = s.readAt(f.meta.DictOff+info.Offset, uint64(info.StoredLen), &own)
+		buf = &own
+	}
+	if r := s.remote(); r != nil {
+		stored, err = x.readRemote(r, f.meta.DictOff+info.Offset, uint64(info.StoredLen), buf)
 	} else {
-		stored, err = s.readAt(f.meta.DictOff+info.Offset, uint64(info.StoredLen), &x.blockBuf)
+		stored, err = s.readAt(f.meta.DictOff+info.Offset, uint64(info.StoredLen), buf)
 	}
 	if err != nil {
 		return nil, s.wrap(f.blockName(i), err)

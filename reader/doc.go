@@ -22,13 +22,38 @@
 // OpenReaderAt, or Options.NoMmap, bytes are fetched with ReadAt into buffers
 // owned by the query.
 //
+// A ReaderAt returning fewer bytes than asked is an error wrapping
+// io.ErrUnexpectedEOF (whatever error it gave), never data.
+//
+// # Remote segments: read rounds
+//
+// When the ReaderAt given to OpenReaderAtContext is a RemoteReaderAt (object
+// storage: package objstore/s3), every read is a round trip, and what a query
+// costs is its number of sequential rounds. The reader then hands each
+// stage's byte ranges to Prefetch at once (one round of parallel, coalesced
+// requests) and runs the stage reading what was fetched:
+//
+//	open:   [header + suffix: tail, directory, metadata]  (the store's Open: 1 round)
+//	        [metadata groups the suffix missed]          (0 or 1 round)
+//	query:  1. dict blocks of every term and prefix       (0 when cached)
+//	        2. heads: slim postings, preludes, small doc spans, the rarest phrase term's doc span
+//	        3. doc windows holding candidates (phrases: the rarest slot, then all the others at once)
+//	        4. .prx frames of the windows holding candidates (each verification stage)
+//
+// Profile.Rounds, Requests and FetchedBytes count what the query fetched, and
+// Segment.OpenCost what opening did. A simple phrase on a remote segment uses
+// the staged conjunction instead of the leapfrog (which reads window by
+// window). Many segments share one BlockCache and one Decoders (Options), so
+// their decoded blocks and idle decoders stay within those bounds.
+//
 // # Term lookup
 //
 //	sampled index (resident)  --binary search-->  dict block i (CRC, zstd: pooled decoder)
 //	  --anchor binary search + scan of <= 16 front-coded entries-->  entry {df, ttf, class, ...}
 //
 // Decoded dict blocks are kept in a small bounded cache shared by the
-// segment's queries (Options.BlockCacheBytes; lookups are lock-free).
+// segment's queries (Options.BlockCacheBytes; lookups are lock-free), or by
+// every segment given the same Options.BlockCache.
 //
 // # Postings of a term
 //

@@ -31,7 +31,7 @@ func FuzzDictBlockDecompress(f *testing.F) {
 	// A frame header declaring 2^28 content bytes, then one RLE block.
 	f.Add([]byte{0x28, 0xb5, 0x2f, 0xfd, 0x80, 0x00, 0x00, 0x00, 0x10, 0x03, 0x00, 0x20, 0x41}, uint32(1<<28))
 	enc.Close()
-	s := &Segment{}
+	s := &Segment{dec: &Decoders{max: 1}}
 	f.Fuzz(func(t *testing.T, stored []byte, plainLen uint32) {
 		info := format.BlockInfo{StoredLen: uint32(len(stored)), PlainLen: plainLen, Entries: 40, Flags: format.BlockFlagZstd, CRC: format.Checksum(stored)}
 		out, err := s.decompress(nil, stored)

@@ -26,13 +26,7 @@ func options(policy int, fields ...string) writer.Options {
 	return o
 }
 
-func writerDoc(d oracle.Doc) writer.Document {
-	var wd writer.Document
-	for _, f := range d {
-		wd.Fields = append(wd.Fields, writer.Field{Name: f.Name, Values: f.Values})
-	}
-	return wd
-}
+func writerDoc(d oracle.Doc) writer.Document { return segtest.Document(d) }
 
 // build writes docs into a new segment file and returns its path.
 func build(t testing.TB, docs []oracle.Doc, o writer.Options) string {
@@ -70,35 +64,7 @@ func openBytes(b []byte) (*reader.Segment, error) {
 }
 
 // rq converts an oracle query into a reader query.
-func rq(q oracle.Query) reader.Query {
-	switch q := q.(type) {
-	case oracle.Term:
-		return reader.Term(q.Field, q.Term)
-	case oracle.Phrase:
-		return reader.Phrase(q.Field, q.Terms...)
-	case oracle.SloppyPhrase:
-		return reader.SloppyPhrase(q.Field, q.Slop, q.Terms...)
-	case oracle.AndNot:
-		return reader.AndNot(rq(q.Include), rq(q.Exclude))
-	case oracle.PhrasePrefix:
-		return reader.PhrasePrefix(q.Field, q.Terms, q.MaxExpansions)
-	case oracle.Prefix:
-		return reader.Prefix(q.Field, q.Prefix, q.MaxExpansions)
-	case oracle.And:
-		qs := make([]reader.Query, len(q))
-		for i, c := range q {
-			qs[i] = rq(c)
-		}
-		return reader.And(qs...)
-	case oracle.Or:
-		qs := make([]reader.Query, len(q))
-		for i, c := range q {
-			qs[i] = rq(c)
-		}
-		return reader.Or(qs...)
-	}
-	panic("unknown oracle query")
-}
+func rq(q oracle.Query) reader.Query { return segtest.Query(q) }
 
 // querySet is a list of queries with the oracle's answers.
 type querySet struct {

@@ -129,9 +129,11 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 		ca, cb := p.slots[a].cost, p.slots[b].cost
 		return cmp.Compare(ca, cb)
 	})
+	// (The leapfrog reads window by window: on a remote segment each would be a
+	// round, so there the conjunction below plans its reads by stage.)
 	if p.slop > 0 {
 		p.sloppy.setup(p.slotOf)
-	} else if !hasFilter && leapfrogPhrase(p) {
+	} else if !hasFilter && leapfrogPhrase(p) && x.s.remote() == nil {
 		return x.phraseLeapfrog(p, out, countOnly)
 	}
 	var cands []uint32
@@ -142,6 +144,7 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 		if k == 0 && hasFilter {
 			in = filter
 		}
+		x.planSlots(p, k, in, all) // remote segments: one round for k = 0, one for the rest
 		for _, t := range s.terms {
 			if err := x.collect(t, in, all); err != nil {
 				return out, 0, err
@@ -500,6 +503,7 @@ func (x *qctx) fetchFrames(j0 int) error {
 		oa, ob := x.jobs[a].t.wins[x.jobs[a].w].prxOff, x.jobs[b].t.wins[x.jobs[b].w].prxOff
 		return cmp.Compare(oa, ob)
 	})
+	x.planFrameReads() // remote segments: one round
 	gap := uint64(coalesceGap)
 	if x.s.data != nil {
 		gap = 0

@@ -21,6 +21,11 @@ type Profile struct {
 	// BytesRead is the bytes fetched from the file (mapped bytes touched, or
 	// bytes read through the ReaderAt), in ReadRanges reads.
 	BytesRead, ReadRanges int64
+	// Rounds, Requests and FetchedBytes are what reading a segment opened on a
+	// RemoteReaderAt cost (zero otherwise): sequential round trips, requests
+	// sent and bytes received (FetchedBytes against BytesRead: the bytes
+	// fetched against the bytes needed).
+	Rounds, Requests, FetchedBytes int64
 	// DictBlocksRead is the dictionary blocks decoded (cache misses).
 	DictBlocksRead int64
 	// DocWindowsRead is the doc-id windows decoded; WindowsRead the .prx windows.
@@ -42,6 +47,9 @@ func (p *Profile) Add(o *Profile) {
 	p.Stats.Add(&o.Stats)
 	p.BytesRead += o.BytesRead
 	p.ReadRanges += o.ReadRanges
+	p.Rounds += o.Rounds
+	p.Requests += o.Requests
+	p.FetchedBytes += o.FetchedBytes
 	p.DictBlocksRead += o.DictBlocksRead
 	p.DocWindowsRead += o.DocWindowsRead
 	p.WindowsRead += o.WindowsRead
@@ -57,6 +65,9 @@ func (p *Profile) fill(x *qctx, total time.Duration) {
 		Stats:          *st,
 		BytesRead:      x.count.bytesRead,
 		ReadRanges:     x.count.ranges,
+		Rounds:         x.count.fetch.Rounds,
+		Requests:       x.count.fetch.Requests,
+		FetchedBytes:   x.count.fetch.Bytes,
 		DictBlocksRead: x.count.dictBlocks,
 		DocWindowsRead: x.count.docWindows,
 		WindowsRead:    x.count.prxWindows,

@@ -17,6 +17,7 @@ type counters struct {
 	prxWindows  int64
 	docsVisited int64
 	verify      time.Duration
+	fetch       Fetch // remote storage: rounds, requests, bytes received
 }
 
 // qctx is the state of one query on one segment: its decode source (taken from
@@ -77,7 +78,7 @@ func (s *Segment) getCtx(ctx context.Context, profile bool) *qctx {
 // pool.
 func (s *Segment) putCtx(x *qctx) {
 	if x.src != nil {
-		s.pool.Put(x.src)
+		s.dec.sources.Put(x.src)
 		x.src = nil
 	}
 	x.stats = prx.Stats{}
@@ -134,7 +135,7 @@ func (x *qctx) check() error {
 // source returns the query's decode source, taking one from the pool first.
 func (x *qctx) source() *prx.Source {
 	if x.src == nil {
-		x.src = x.s.pool.Get()
+		x.src = x.s.dec.sources.Get()
 		x.src.SetMemory(x)
 		if x.profile {
 			x.src.SetStats(&x.stats)
@@ -167,6 +168,9 @@ func (x *qctx) put(b []uint32) {
 func (x *qctx) readInto(off, n uint64, buf *[]byte) ([]byte, error) {
 	x.count.bytesRead += int64(n)
 	x.count.ranges++
+	if r := x.s.remote(); r != nil {
+		return x.readRemote(r, off, n, buf)
+	}
 	return x.s.readAt(off, n, buf)
 }
 
@@ -187,7 +191,12 @@ func (x *qctx) read(off, n uint64) ([]byte, error) {
 	}
 	start := len(x.arena)
 	b := x.arena[start : start+int(n) : start+int(n)]
-	b, err := s.readAt(off, n, &b)
+	var err error
+	if r := s.remote(); r != nil {
+		b, err = x.readRemote(r, off, n, &b)
+	} else {
+		b, err = s.readAt(off, n, &b)
+	}
 	if err != nil {
 		return nil, err
 	}

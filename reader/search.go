@@ -82,6 +82,7 @@ func (s *Segment) search(ctx context.Context, q Query, o *SearchOptions, countOn
 	if err != nil {
 		return 0, err
 	}
+	x.planQuery(q, countOnly) // remote segments: stages 1 and 2 in two rounds
 	var n uint64
 	if countOnly && !hasFilter {
 		n, err = x.countQuery(q)

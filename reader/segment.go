@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -29,8 +30,15 @@ type Options struct {
 	Limits prx.Limits
 	// BlockCacheBytes bounds the decoded dictionary blocks kept between lookups:
 	// 0 means DefaultBlockCacheBytes, negative disables the cache (every lookup
-	// decodes its block).
+	// decodes its block). Ignored when BlockCache is set.
 	BlockCacheBytes int
+	// BlockCache, when set, is a cache shared with other segments (see
+	// NewBlockCache): the segment keeps its decoded dictionary blocks there,
+	// within the cache's one bound, instead of in a cache of its own.
+	BlockCache *BlockCache
+	// Decoders, when set, is a decoder pool shared with other segments (see
+	// NewDecoders; made for these Limits); nil gives the segment a pool of its own.
+	Decoders *Decoders
 	// MaxUnitBytes caps the RAW payload one ZSTD unit of a .prx window may
 	// declare, which decoding it inflates into memory: a unit over it is an error
 	// of kind snii.ErrLimit (the data may be sound, but larger than this reader
@@ -77,10 +85,12 @@ type Segment struct {
 	relErr error // error of the final release (unmap, file close)
 	relMu  sync.Mutex
 
-	pool   *prx.SourcePool
-	ctxs   sync.Pool // *qctx
-	zstd   sync.Pool // *zstd.Decoder for dict blocks
-	blocks *blockCache
+	dec    *Decoders // Options.Decoders, or the segment's own (ownDec)
+	ownDec bool
+	ctxs   sync.Pool   // *qctx
+	blocks *blockCache // Options.BlockCache's, or the segment's own
+
+	openCost Fetch // what Open read from a RemoteReaderAt
 }
 
 // field is one logical index of the segment.
@@ -133,7 +143,7 @@ func Open(path string, o Options) (*Segment, error) {
 	} else {
 		s.ra, s.file = f, f
 	}
-	if err := s.init(o); err != nil {
+	if err := s.init(context.Background(), o); err != nil {
 		s.release()
 		return nil, err
 	}
@@ -145,6 +155,14 @@ func Open(path string, o Options) (*Segment, error) {
 // object storage behind a ranged-read io.ReaderAt. Options.Name names it in
 // errors ("reader" when empty). Otherwise it is Open.
 func OpenReaderAt(r io.ReaderAt, size int64, o Options) (*Segment, error) {
+	return OpenReaderAtContext(context.Background(), r, size, o)
+}
+
+// OpenReaderAtContext is OpenReaderAt with a context for its reads: when r is
+// a RemoteReaderAt the context travels with them, the metadata groups are
+// fetched in one round (none when r already holds them, as an object opened
+// with a large enough suffix does), and OpenCost reports what opening cost.
+func OpenReaderAtContext(ctx context.Context, r io.ReaderAt, size int64, o Options) (*Segment, error) {
 	name := o.Name
 	if name == "" {
 		name = "reader"
@@ -153,13 +171,13 @@ func OpenReaderAt(r io.ReaderAt, size int64, o Options) (*Segment, error) {
 		return nil, errs.Invalidf("reader: OpenReaderAt(%s) needs a reader and a size >= 0", name)
 	}
 	s := &Segment{name: name, ra: r, size: size}
-	if err := s.init(o); err != nil {
+	if err := s.init(ctx, o); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-func (s *Segment) init(o Options) error {
+func (s *Segment) init(ctx context.Context, o Options) error {
 	if err := o.Limits.Validate(); err != nil {
 		return err
 	}
@@ -176,25 +194,30 @@ func (s *Segment) init(o Options) error {
 		s.budget = defaultBudget
 	}
 	s.refs.Store(1)
-	s.pool = prx.NewSourcePool(s.limits)
-	cacheBytes := int64(o.BlockCacheBytes)
-	if cacheBytes == 0 {
-		cacheBytes = DefaultBlockCacheBytes
+	if err := s.useShared(o); err != nil {
+		return err
 	}
-	s.blocks = newBlockCache(cacheBytes)
 
 	if s.size < format.HeaderSize+format.TailSize {
 		return s.corrupt(sec("file"), "%d bytes, shorter than a header and a tail", s.size)
 	}
 	var buf []byte
-	hdr, err := s.readAt(0, format.HeaderSize, &buf)
+	x := &qctx{s: s, ctx: ctx} // attributes remote reads to openCost
+	defer func() { s.openCost = x.count.fetch }()
+	readAt := func(off, n uint64, buf *[]byte) ([]byte, error) {
+		if r := s.remote(); r != nil {
+			return x.readRemote(r, off, n, buf)
+		}
+		return s.readAt(off, n, buf)
+	}
+	hdr, err := readAt(0, format.HeaderSize, &buf)
 	if err != nil {
 		return s.wrap(sec("header"), err)
 	}
 	if err := format.ParseHeader(hdr); err != nil {
 		return s.wrap(sec("header"), err)
 	}
-	tb, err := s.readAt(uint64(s.size)-format.TailSize, format.TailSize, &buf)
+	tb, err := readAt(uint64(s.size)-format.TailSize, format.TailSize, &buf)
 	if err != nil {
 		return s.wrap(sec("tail"), err)
 	}
@@ -205,7 +228,7 @@ func (s *Segment) init(o Options) error {
 	if err := tail.CheckFileSize(uint64(s.size)); err != nil {
 		return s.wrap(sec("tail"), err)
 	}
-	db, err := s.readAt(tail.DirOff, tail.DirLen, &buf)
+	db, err := readAt(tail.DirOff, tail.DirLen, &buf)
 	if err != nil {
 		return s.wrap(sec("directory"), err)
 	}
@@ -224,12 +247,19 @@ func (s *Segment) init(o Options) error {
 	s.fields = make([]*field, len(dir.Indexes))
 	s.names = make([]string, len(dir.Indexes))
 	end := tail.DirOff // metadata groups and sections lie before the directory
+	metas := make([]Range, 0, len(dir.Indexes))
+	for _, de := range dir.Indexes {
+		if de.MetaOff <= end && de.MetaLen <= end-de.MetaOff {
+			metas = append(metas, Range{Off: int64(de.MetaOff), Len: int64(de.MetaLen)})
+		}
+	}
+	x.prefetch(metas) // one round for them all (none if already held)
 	for i, de := range dir.Indexes {
 		sec := place{section: "metadata", index: de.Name, window: -1}
 		if de.MetaOff < format.HeaderSize || de.MetaOff > end || de.MetaLen > end-de.MetaOff {
 			return s.corrupt(sec, "[%d, +%d) outside [%d, %d)", de.MetaOff, de.MetaLen, format.HeaderSize, end)
 		}
-		mb, err := s.readAt(de.MetaOff, de.MetaLen, &buf)
+		mb, err := readAt(de.MetaOff, de.MetaLen, &buf)
 		if err != nil {
 			return s.wrap(sec, err)
 		}
@@ -301,16 +331,8 @@ func (s *Segment) readAt(off, n uint64, buf *[]byte) ([]byte, error) {
 	if s.data != nil {
 		return s.data[off : off+n : off+n], nil
 	}
-	if buf == nil {
-		buf = new([]byte)
-	}
-	b := *buf
-	if uint64(cap(b)) < n {
-		b = make([]byte, n)
-		*buf = b
-	}
-	b = b[:n]
-	if _, err := s.ra.ReadAt(b, int64(off)); err != nil && !(errors.Is(err, io.EOF) && n > 0) {
+	b := grow(buf, n)
+	if err := readFull(s.ra, b, int64(off)); err != nil {
 		return nil, fmt.Errorf("read [%d, +%d): %w", off, n, err)
 	}
 	return b, nil
@@ -336,8 +358,11 @@ func (s *Segment) release() {
 	}
 	s.relMu.Lock()
 	defer s.relMu.Unlock()
-	if s.pool != nil {
-		s.pool.Close() // idle decode sources and their zstd decoders
+	if s.dec != nil && s.ownDec {
+		s.dec.close() // idle decode sources and zstd decoders
+	}
+	if s.blocks != nil {
+		s.blocks.purge(s) // a shared cache must not keep a closed segment's blocks
 	}
 	if s.unmap != nil {
 		s.relErr = s.unmap()
@@ -364,6 +389,11 @@ func (s *Segment) Close() error {
 	defer s.relMu.Unlock()
 	return s.relErr
 }
+
+// OpenCost returns what opening the segment read through a RemoteReaderAt
+// (zero otherwise), not counting what the reader fetched before it was
+// given to OpenReaderAtContext.
+func (s *Segment) OpenCost() Fetch { return s.openCost }
 
 // DocCount returns the number of documents in the segment.
 func (s *Segment) DocCount() uint32 { return s.docCount }
@@ -428,4 +458,31 @@ func uvarintAt(b []byte, off int) (uint64, int, bool) {
 		return 0, off, false
 	}
 	return v, off + n, true
+}
+
+// grow returns (*buf)[:n], growing *buf first when it is too small (buf may
+// be nil: a fresh buffer).
+func grow(buf *[]byte, n uint64) []byte {
+	if buf == nil {
+		return make([]byte, n)
+	}
+	if uint64(cap(*buf)) < n {
+		*buf = make([]byte, n)
+	}
+	return (*buf)[:n]
+}
+
+// readFull fills b from r at off. io.ReaderAt lets a reader return io.EOF
+// with all the bytes asked for (at the end of its data); fewer bytes than
+// asked is an error wrapping io.ErrUnexpectedEOF whatever the reader said, so
+// that a short read never leaves stale bytes in b to be taken as data.
+func readFull(r io.ReaderAt, b []byte, off int64) error {
+	n, err := r.ReadAt(b, off)
+	if n == len(b) && (err == nil || errors.Is(err, io.EOF)) {
+		return nil
+	}
+	if err == nil || errors.Is(err, io.EOF) {
+		return fmt.Errorf("got %d of %d bytes: %w", n, len(b), io.ErrUnexpectedEOF)
+	}
+	return err
 }

@@ -264,6 +264,7 @@ func (x *qctx) collect(t *termRef, cands []uint32, all bool) error {
 	if !all && len(cands) == 0 {
 		return nil
 	}
+	x.planDocWindows(t, cands, all) // remote segments: one round
 	sparse := len(cands)*gallopRatio < t.nWin
 	it := t.windows(0)
 	ci := 0

@@ -11,6 +11,7 @@ import (
 
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/objstore/s3"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 	"github.com/spf13/cobra"
@@ -42,6 +43,7 @@ type buildFlags struct {
 	allowEmpty bool
 	// maxLine: the longest line (document) accepted; 0: min(64MiB, --memory/4).
 	maxLine sizeValue
+	s3      s3Flags
 }
 
 func newBuildCmd(e *env, hooks ...buildHook) *cobra.Command {
@@ -80,13 +82,15 @@ into place: a failed build leaves nothing at OUT.`,
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVarP(&f.output, "output", "o", "", "the segment file to write (required)")
+	fs.StringVarP(&f.output, "output", "o", "", "the segment file to write (required), or s3://bucket/key: built in a temp "+
+		"directory (--temp-dir), then uploaded")
 	fs.Var(f.format, "format", "input format: auto (by extension), lines or jsonl")
 	fs.StringSliceVar(&f.fields, "field", nil, "jsonl: a dotted JSON path to index as a field (repeat, or separate with commas)")
 	fs.Var(f.analyzer, "analyzer", "analyzer of every field: "+orList(index.Names()))
 	fs.IntVar(&f.maxToken, "max-token-bytes", index.DefaultMaxTokenBytes,
 		fmt.Sprintf("longest token indexed, in bytes (1..%d); longer tokens are skipped and counted in the summary and by inspect", index.MaxMaxTokenBytes))
 	f.policy = addPolicyFlags(fs)
+	f.s3.add(fs)
 	fs.BoolVar(&f.skipBad, "skip-bad-lines", false, "skip invalid lines (bad JSON, over-long lines) and count them, instead of failing")
 	fs.BoolVar(&f.allowEmpty, "allow-empty", false, "jsonl: write the segment even when no --field matched any value (else exit 1)")
 	fs.Var(&f.maxLine, "max-line-bytes", "the longest input line (one document) accepted, e.g. 16MiB; longer lines are bad lines (default: --memory/4, at most 64MiB)")
@@ -176,6 +180,18 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 		o.Fields[i].Analyzer = spec
 	}
 	f.policy.apply(&o)
+	output := f.output // what the report names
+	var up *s3Upload
+	if s3.IsURL(f.output) {
+		// Check the URL, the credentials and the bucket before reading anything.
+		if up, err = f.s3.prepareUpload(ctx, f.output, o.TempDir); err != nil {
+			return err
+		}
+		defer up.cleanup()
+		local := *f
+		local.output = up.local
+		f = &local
+	}
 	var finishers []func(error) error
 	defer func() {
 		for _, fin := range finishers {
@@ -252,11 +268,16 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 	if err != nil {
 		return err
 	}
+	if up != nil {
+		if err := up.upload(ctx, e, e.tty && !f.quiet && !f.json); err != nil {
+			return err
+		}
+	}
 	if f.quiet && !f.json {
 		return nil
 	}
 	ws := w.Stats()
-	rep := buildReport{Output: f.output, Docs: ws.Docs, BadLines: st.BadLines, SkippedTokens: ws.SkippedTokens, InputBytes: st.Bytes,
+	rep := buildReport{Output: output, Docs: ws.Docs, BadLines: st.BadLines, SkippedTokens: ws.SkippedTokens, InputBytes: st.Bytes,
 		FileBytes: ws.BytesOut, Spills: ws.Spills, Seconds: time.Since(start).Seconds()}
 	seg, err := reader.Open(f.output, reader.Options{})
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 
@@ -28,6 +27,7 @@ func newInspectCmd(e *env) *cobra.Command {
 		top    int
 		fields []string
 		asJSON bool
+		s3f    s3Flags
 	)
 	cmd := &cobra.Command{
 		Use:   "inspect SEGMENT",
@@ -45,7 +45,7 @@ and the terms with the highest document frequency.`,
 			if top < 0 {
 				return usagef("--top %d: want 0 or more", top)
 			}
-			return runInspect(cmd.Context(), e, args[0], fields, top, asJSON)
+			return runInspect(cmd.Context(), e, &s3f, args[0], fields, top, asJSON)
 		},
 		ValidArgsFunction: segmentFiles,
 	}
@@ -53,6 +53,7 @@ and the terms with the highest document frequency.`,
 	fs.IntVar(&top, "top", 10, "show the N terms with the highest document frequency (0: none)")
 	fs.StringSliceVar(&fields, "field", nil, "only these logical indexes (default: all)")
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
+	s3f.add(fs)
 	return cmd
 }
 
@@ -103,20 +104,17 @@ func pickFields(seg *reader.Segment, want []string) ([]string, error) {
 	return want, nil
 }
 
-func runInspect(ctx context.Context, e *env, path string, fields []string, top int, asJSON bool) error {
-	seg, err := openSegment(path)
+func runInspect(ctx context.Context, e *env, s3f *s3Flags, path string, fields []string, top int, asJSON bool) error {
+	seg, err := openAny(ctx, s3f, path, reader.Options{})
 	if err != nil {
 		return err
 	}
 	defer seg.Close()
-	fields, err = pickFields(seg, fields)
+	fields, err = pickFields(seg.Segment, fields)
 	if err != nil {
 		return err
 	}
-	rep := inspectReport{File: path, Docs: seg.DocCount()}
-	if st, err := os.Stat(path); err == nil {
-		rep.FileBytes = st.Size()
-	}
+	rep := inspectReport{File: path, Docs: seg.DocCount(), FileBytes: seg.size}
 	for _, name := range fields {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -127,7 +125,7 @@ func runInspect(ctx context.Context, e *env, path string, fields []string, top i
 		}
 		r := newIndexReport(&m)
 		if top > 0 {
-			if r.TopTerms, err = topTerms(seg, name, top); err != nil {
+			if r.TopTerms, err = topTerms(seg.Segment, name, top); err != nil {
 				return err
 			}
 		}

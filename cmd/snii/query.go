@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/snii-go/snii/objstore/s3"
 	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/reader"
 	"github.com/spf13/cobra"
@@ -21,6 +22,7 @@ type queryFlags struct {
 	profile bool
 	json    bool
 	dec     decodeFlags
+	s3      s3Flags
 }
 
 func newQueryCmd(e *env) *cobra.Command {
@@ -77,6 +79,7 @@ and exits with code 2, as does an unknown field. No match is not an error (exit 
 	fs.BoolVar(&f.profile, "profile", false, "print what the query did: frames per codec, bytes read, windows decoded, timings")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
 	f.dec.add(fs)
+	f.s3.add(fs)
 	return cmd
 }
 
@@ -105,6 +108,9 @@ type profileReport struct {
 	DictBlocksRead    int64       `json:"dict_blocks_read"`
 	DocWindowsRead    int64       `json:"doc_windows_read"`
 	PrxWindowsRead    int64       `json:"prx_windows_read"`
+	Rounds            int64       `json:"rounds,omitempty"`        // remote segments: round trips,
+	Requests          int64       `json:"requests,omitempty"`      // requests sent
+	FetchedBytes      int64       `json:"fetched_bytes,omitempty"` // and bytes received
 	DecodeMillis      float64     `json:"decode_ms"`
 	VerifyMillis      float64     `json:"verify_ms"`
 	TotalMillis       float64     `json:"total_ms"`
@@ -119,6 +125,7 @@ func newProfileReport(p *reader.Profile) *profileReport {
 		TotalDocs: p.TotalDocs, SelectedDocs: p.SelectedDocs, TotalPositions: p.TotalPositions, SelectedPositions: p.SelectedPositions,
 		BytesRead: p.BytesRead, ReadRanges: p.ReadRanges, DictBlocksRead: p.DictBlocksRead,
 		DocWindowsRead: p.DocWindowsRead, PrxWindowsRead: p.WindowsRead,
+		Rounds: p.Rounds, Requests: p.Requests, FetchedBytes: p.FetchedBytes,
 		DecodeMillis: ms(p.DecodeTime()), VerifyMillis: ms(p.VerifyTime), TotalMillis: ms(p.TotalTime),
 	}
 }
@@ -128,7 +135,16 @@ func runQuery(ctx context.Context, e *env, f *queryFlags, path, q string) error 
 	if err != nil {
 		return err
 	}
-	seg, err := openSegment(path, o)
+	if s3.IsURL(path) {
+		u, err := parseS3(path)
+		if err != nil {
+			return err
+		}
+		if u.IsPrefix() || u.IsGlob() {
+			return runQueryMany(ctx, e, f, u, q, o)
+		}
+	}
+	seg, err := openAny(ctx, &f.s3, path, o)
 	if err != nil {
 		return err
 	}
@@ -141,67 +157,116 @@ func runQuery(ctx context.Context, e *env, f *queryFlags, path, q string) error 
 	if err != nil {
 		return err
 	}
-	rep := queryReport{Query: parsed.String(), Field: field, Plan: rq.String()}
-	var opts *reader.SearchOptions
-	var prof reader.Profile
-	if f.profile {
-		opts = &reader.SearchOptions{Profile: &prof}
-	}
-	if f.count {
-		rep.Count, err = seg.Count(ctx, rq, opts)
-	} else {
-		var docs []uint32
-		docs, err = seg.Docs(ctx, rq, opts)
-		rep.Count = uint64(len(docs))
-		if f.limit > 0 && len(docs) > f.limit {
-			docs, rep.Truncated = docs[:f.limit], true
-		}
-		rep.Docs = docs
-	}
+	res, err := runSearch(f,
+		func(p *reader.Profile) (uint64, error) { return seg.Count(ctx, rq, searchOptions(p)) },
+		func(p *reader.Profile) ([]uint32, error) { return seg.Docs(ctx, rq, searchOptions(p)) })
 	if err != nil {
 		return fmt.Errorf("query %s: %w", path, err)
 	}
-	if f.profile {
-		rep.Profile = newProfileReport(&prof)
+	rep := queryReport{Query: parsed.String(), Field: field, Plan: rq.String(),
+		Count: res.count, Docs: res.docs, Truncated: res.truncated, Profile: res.profile}
+	return writeResult(e, f, &rep, rep.Count, func() error { return printQueryReport(e.stdout, &rep, f.count) })
+}
+
+func searchOptions(p *reader.Profile) *reader.SearchOptions {
+	if p == nil {
+		return nil
 	}
-	if f.json {
-		if !f.count && rep.Docs == nil {
-			rep.Docs = []uint32{}
+	return &reader.SearchOptions{Profile: p}
+}
+
+// queryResult is what a query returned, for the reports.
+type queryResult[T uint32 | uint64] struct {
+	count     uint64
+	docs      []T // nil with --count
+	truncated bool
+	profile   *profileReport
+}
+
+// runSearch runs a query (count or docs, per the flags) and keeps --limit docs.
+func runSearch[T uint32 | uint64](f *queryFlags, count func(*reader.Profile) (uint64, error), docs func(*reader.Profile) ([]T, error)) (queryResult[T], error) {
+	var r queryResult[T]
+	var prof reader.Profile
+	var p *reader.Profile
+	if f.profile {
+		p = &prof
+	}
+	var err error
+	if f.count {
+		r.count, err = count(p)
+	} else {
+		var d []T
+		d, err = docs(p)
+		r.count = uint64(len(d))
+		if f.limit > 0 && len(d) > f.limit {
+			d, r.truncated = d[:f.limit], true
 		}
+		r.docs = d
+	}
+	if err != nil {
+		return r, err
+	}
+	if f.profile {
+		r.profile = newProfileReport(&prof)
+	}
+	return r, nil
+}
+
+// writeResult prints a query's report: JSON, the bare count, or the table.
+func writeResult(e *env, f *queryFlags, rep any, count uint64, table func() error) error {
+	if f.json {
 		return writeJSON(e.stdout, rep)
 	}
 	if f.count && !f.profile {
-		_, err := fmt.Fprintln(e.stdout, rep.Count)
+		_, err := fmt.Fprintln(e.stdout, count)
 		return err
 	}
-	return printQueryReport(e.stdout, &rep, f.count)
+	return table()
 }
 
 func printQueryReport(w io.Writer, r *queryReport, countOnly bool) error {
+	return printQueryTable(w, "", r.Query, r.Plan, queryResult[uint32]{r.Count, r.Docs, r.Truncated, r.Profile}, countOnly)
+}
+
+// printQueryTable prints a query's table: the head row (if any), the query,
+// the plan, the matches, the docs (first of more when truncated), the profile.
+func printQueryTable[T uint32 | uint64](w io.Writer, head, query, plan string, r queryResult[T], countOnly bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "query\t%s\n", r.Query)
-	fmt.Fprintf(tw, "plan\t%s\n", r.Plan)
-	fmt.Fprintf(tw, "matches\t%d\n", r.Count)
-	if !countOnly && r.Count > 0 {
-		ids := make([]string, len(r.Docs))
-		for i, d := range r.Docs {
+	if head != "" {
+		fmt.Fprintln(tw, head)
+	}
+	fmt.Fprintf(tw, "query\t%s\n", query)
+	fmt.Fprintf(tw, "plan\t%s\n", plan)
+	fmt.Fprintf(tw, "matches\t%d\n", r.count)
+	if !countOnly && r.count > 0 {
+		ids := make([]string, len(r.docs))
+		for i, d := range r.docs {
 			ids[i] = fmt.Sprint(d)
 		}
 		s := strings.Join(ids, " ")
-		if r.Truncated {
-			s += fmt.Sprintf(" ... (first %d of %d; --limit 0 prints all)", len(r.Docs), r.Count)
+		if r.truncated {
+			s += fmt.Sprintf(" ... (first %d of %d; --limit 0 prints all)", len(r.docs), r.count)
 		}
 		fmt.Fprintf(tw, "docs\t%s\n", s)
 	}
-	if p := r.Profile; p != nil {
-		fmt.Fprintf(tw, "time\t%.3f ms total, %.3f ms decoding .prx frames, %.3f ms verifying positions\n", p.TotalMillis, p.DecodeMillis, p.VerifyMillis)
-		fmt.Fprintf(tw, "read\t%s in %s; %s, %s, %s\n", formatBytes(p.BytesRead), plural(p.ReadRanges, "range", "ranges"),
-			plural(p.DictBlocksRead, "dict block", "dict blocks"), plural(p.DocWindowsRead, "doc window", "doc windows"),
-			plural(p.PrxWindowsRead, "prx window", "prx windows"))
-		fmt.Fprintf(tw, "prx frames\traw %d, pfor %d, zstd %d: %s stored, %s plain parsed\n",
-			p.Frames.Raw, p.Frames.PFOR, p.Frames.Zstd, formatBytes(p.FrameBytes), formatBytes(p.PlainBytes))
-		fmt.Fprintf(tw, "candidates\t%d of %d docs and %d of %d positions in the decoded windows were needed\n",
-			p.SelectedDocs, p.TotalDocs, p.SelectedPositions, p.TotalPositions)
-	}
+	printProfileRows(tw, r.profile)
 	return tw.Flush()
+}
+
+// printProfileRows prints the rows of a --profile (nothing when p is nil).
+func printProfileRows(tw io.Writer, p *profileReport) {
+	if p == nil {
+		return
+	}
+	fmt.Fprintf(tw, "time\t%.3f ms total, %.3f ms decoding .prx frames, %.3f ms verifying positions\n", p.TotalMillis, p.DecodeMillis, p.VerifyMillis)
+	fmt.Fprintf(tw, "read\t%s in %s; %s, %s, %s\n", formatBytes(p.BytesRead), plural(p.ReadRanges, "range", "ranges"),
+		plural(p.DictBlocksRead, "dict block", "dict blocks"), plural(p.DocWindowsRead, "doc window", "doc windows"),
+		plural(p.PrxWindowsRead, "prx window", "prx windows"))
+	if p.Requests > 0 {
+		fmt.Fprintf(tw, "fetched\t%s in %s, %s\n", formatBytes(p.FetchedBytes), plural(p.Rounds, "round", "rounds"), plural(p.Requests, "request", "requests"))
+	}
+	fmt.Fprintf(tw, "prx frames\traw %d, pfor %d, zstd %d: %s stored, %s plain parsed\n",
+		p.Frames.Raw, p.Frames.PFOR, p.Frames.Zstd, formatBytes(p.FrameBytes), formatBytes(p.PlainBytes))
+	fmt.Fprintf(tw, "candidates\t%d of %d docs and %d of %d positions in the decoded windows were needed\n",
+		p.SelectedDocs, p.TotalDocs, p.SelectedPositions, p.TotalPositions)
 }

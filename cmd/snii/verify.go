@@ -12,6 +12,7 @@ import (
 func newVerifyCmd(e *env) *cobra.Command {
 	var quiet bool
 	var dec decodeFlags
+	var s3f s3Flags
 	cmd := &cobra.Command{
 		Use:   "verify SEGMENT...",
 		Short: "Check every byte of segments: structure, checksums, postings, positions",
@@ -28,20 +29,21 @@ next segment; the exit code is 1 when any segment failed, 0 when all are sound.`
 			if err != nil {
 				return err
 			}
-			return runVerify(cmd.Context(), e, args, quiet, o)
+			return runVerify(cmd.Context(), e, &s3f, args, quiet, o)
 		},
 		ValidArgsFunction: segmentFiles,
 	}
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print nothing for sound segments")
 	dec.add(cmd.Flags())
+	s3f.add(cmd.Flags())
 	return cmd
 }
 
-func runVerify(ctx context.Context, e *env, paths []string, quiet bool, o reader.Options) error {
+func runVerify(ctx context.Context, e *env, s3f *s3Flags, paths []string, quiet bool, o reader.Options) error {
 	failed := 0
 	var first error
 	for _, p := range paths {
-		err := verifyOne(ctx, p, o)
+		err := verifyOne(ctx, s3f, p, o)
 		if err != nil {
 			failed++
 			if first == nil {
@@ -65,12 +67,13 @@ func runVerify(ctx context.Context, e *env, paths []string, quiet bool, o reader
 	return fmt.Errorf("%d of %d segments failed verification", failed, len(paths))
 }
 
-func verifyOne(ctx context.Context, path string, o reader.Options) error {
-	seg, err := openSegment(path, o)
+func verifyOne(ctx context.Context, s3f *s3Flags, path string, o reader.Options) error {
+	seg, err := openAny(ctx, s3f, path, o)
 	if err != nil {
 		return fmt.Errorf("verify: %w", err)
 	}
 	defer seg.Close()
+	seg.prefetchAll(ctx)
 	if err := seg.Verify(ctx); err != nil {
 		if namesFile(err, path) {
 			return fmt.Errorf("verify: %w", err)

@@ -1,0 +1,48 @@
+// Package s3 reads snii segments from S3-compatible object storage: an
+// Object is an io.ReaderAt over one object and a reader.RemoteReaderAt, so
+// reader.OpenReaderAtContext plans each stage of a query as one round of
+// parallel ranged GETs instead of one round trip per read.
+//
+// # Client
+//
+// Requests go through minio-go v7 (Apache-2.0): one module with few
+// dependencies, against the dozens of modules of aws-sdk-go-v2, and it speaks
+// to any S3-compatible endpoint (AWS, MinIO, versitygw, Ceph, R2, ...) with
+// path-style addressing and SigV4 signing. Only its low-level ranged GET is
+// used; retries are this package's own (minio's are off).
+//
+// Endpoint, region and credentials come from Config, else from the standard
+// environment variables: AWS_ENDPOINT_URL_S3 / AWS_ENDPOINT_URL,
+// AWS_REGION / AWS_DEFAULT_REGION (default us-east-1, always set so that no
+// request is spent on the bucket's location), AWS_ACCESS_KEY_ID,
+// AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN.
+//
+// # Rounds
+//
+// What a remote query costs is its number of sequential round trips (rounds),
+// not its bytes. Open is one round of two parallel requests: the first 16
+// bytes (the header) and the last Suffix bytes (tail, directory and the
+// metadata groups of most segments), which also give the object's size and
+// etag; reader.OpenReaderAtContext then fetches the metadata groups the
+// suffix missed in a second round, if any. Each query stage (dictionary
+// blocks, postings heads, doc windows, .prx frames) hands its ranges to
+// Prefetch, which fetches the ones the cache lacks in one round: ranges
+// closer than Config.Gap become one request, and up to Config.Parallel
+// requests run at once.
+//
+//	query stage ranges --> minus cached --> sort, merge gaps < Gap --> GET Range: bytes=a-b  (parallel)
+//	                                                                      |
+//	ReadAtContext <-- copy from the Cache <-- spans kept (LRU, byte-bounded, shared by objects)
+//
+// # Failures
+//
+// A request failing with a 5xx status, SlowDown, a reset or refused
+// connection or a truncated body is retried (Config.Retries times, jittered
+// exponential backoff from Config.RetryDelay), within the caller's context. A
+// response shorter than its range is never data: after the retries it is an
+// error wrapping io.ErrUnexpectedEOF. Every request after Open carries
+// If-Match with the etag seen at Open: an object replaced meanwhile fails with
+// snii.ErrCorrupt rather than mixing two versions. A missing bucket or key is
+// snii.ErrNotFound, missing credentials or a malformed endpoint
+// snii.ErrInvalidArgument.
+package s3

@@ -1,0 +1,259 @@
+package s3
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/minio/minio-go/v7"
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/reader"
+)
+
+// rng is a byte range [off, off+n).
+type rng struct{ off, n int64 }
+
+func (r rng) end() int64 { return r.off + r.n }
+
+// errShortBody marks a response body that ended before its range did.
+var errShortBody = errors.New("s3: response body shorter than its range")
+
+// kindOf maps a final request error to the error the package returns: a
+// missing bucket or key is snii.ErrNotFound, a changed object snii.ErrCorrupt,
+// a truncated body io.ErrUnexpectedEOF; the rest is wrapped as it is.
+func (o *Object) kindOf(err error, what string) error {
+	where := "s3://" + o.bucket + "/" + o.key
+	er := minio.ToErrorResponse(err)
+	switch {
+	case errors.Is(err, errShortBody) || errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%s: %s: truncated response: %w", where, what, io.ErrUnexpectedEOF)
+	case er.Code == minio.NoSuchBucket:
+		return errs.Wrapf(errs.NotFound, err, "%s: %s: no bucket %q", where, what, o.bucket)
+	case er.Code == minio.NoSuchKey || er.Code == "NotFound" || er.StatusCode == http.StatusNotFound:
+		return errs.Wrapf(errs.NotFound, err, "%s: %s: no such key", where, what)
+	case er.Code == "PreconditionFailed" || er.StatusCode == http.StatusPreconditionFailed:
+		return errs.Wrapf(errs.Corrupt, err, "%s: %s: the object changed since it was opened (etag %s)", where, what, o.etag)
+	case er.Code == "InvalidRange" || er.StatusCode == http.StatusRequestedRangeNotSatisfiable:
+		return errs.Wrapf(errs.Corrupt, err, "%s: %s: range outside the object", where, what)
+	}
+	return fmt.Errorf("%s: %s: %w", where, what, err)
+}
+
+// retryable reports whether a failed attempt may succeed when repeated: a 5xx
+// status, SlowDown and its kin, a reset or refused connection, a truncated
+// body, a timeout that is not the caller's.
+func retryable(err error) bool {
+	er := minio.ToErrorResponse(err)
+	switch er.Code {
+	case "SlowDown", "ServiceUnavailable", "InternalError", "RequestTimeout", "RequestTimeTooSkewed", "Throttling":
+		return true
+	}
+	if er.StatusCode >= 500 || er.StatusCode == http.StatusTooManyRequests {
+		return true
+	}
+	if er.StatusCode != 0 {
+		return false
+	}
+	if errors.Is(err, errShortBody) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, syscall.ECONNABORTED) {
+		return true
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return true
+	}
+	var oe *net.OpError
+	return errors.As(err, &oe) || strings.Contains(err.Error(), "connection reset")
+}
+
+// withRetry runs attempt until it succeeds, fails for good, or the retries
+// or ctx run out, sleeping a jittered exponential delay between attempts. It
+// returns the number of attempts made.
+func (c *Client) withRetry(ctx context.Context, attempt func() error) (int, error) {
+	delay := c.cfg.RetryDelay
+	for n := 1; ; n++ {
+		err := attempt()
+		if err == nil {
+			return n, nil
+		}
+		if ctx.Err() != nil {
+			return n, fmt.Errorf("%w (last attempt: %v)", ctx.Err(), err)
+		}
+		if n > c.cfg.Retries || !retryable(err) {
+			if n > 1 {
+				err = fmt.Errorf("after %d attempts: %w", n, err)
+			}
+			return n, err
+		}
+		d := delay/2 + rand.N(delay/2+1)
+		t := time.NewTimer(d)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return n, fmt.Errorf("%w (last attempt: %v)", ctx.Err(), err)
+		case <-t.C:
+		}
+		delay = min(2*delay, MaxRetryDelay)
+	}
+}
+
+// get fetches the range r of the object into p (len(p) == r.n), or with a
+// negative r.off the last r.n bytes, with retries. It returns the object's
+// size (from Content-Range) and etag, and the attempts made and bytes received.
+func (o *Object) get(ctx context.Context, p []byte, r rng) (size int64, etag string, f reader.Fetch, err error) {
+	c := o.c
+	n, err := c.withRetry(ctx, func() error {
+		opts := minio.GetObjectOptions{}
+		if o.etag != "" {
+			if err := opts.SetMatchETag(o.etag); err != nil {
+				return err
+			}
+		}
+		var err error
+		if r.off < 0 {
+			err = opts.SetRange(0, -r.n)
+		} else {
+			err = opts.SetRange(r.off, r.end()-1)
+		}
+		if err != nil {
+			return err
+		}
+		body, info, hdr, err := c.core.GetObject(ctx, o.bucket, o.key, opts)
+		if err != nil {
+			return err
+		}
+		defer body.Close()
+		var start int64
+		start, size, err = contentRange(hdr, info.Size)
+		if err != nil {
+			return err
+		}
+		etag = info.ETag
+		want, wantStart := int64(len(p)), r.off
+		if r.off < 0 {
+			want = min(r.n, size)
+			wantStart = size - want
+		}
+		if info.Size < want && start == wantStart {
+			return fmt.Errorf("asked %d bytes at %d, the response holds %d: %w", want, wantStart, info.Size, errShortBody)
+		}
+		if info.Size != want || start != wantStart {
+			return fmt.Errorf("s3: asked %d bytes at %d, the response holds %d at %d (%q)", want, wantStart, info.Size, start, hdr.Get("Content-Range"))
+		}
+		m, err := io.ReadFull(body, p[:want])
+		f.Bytes += int64(m)
+		if err != nil {
+			return fmt.Errorf("%d of %d bytes: %w (%w)", m, want, errShortBody, err)
+		}
+		return nil
+	})
+	f.Requests += int64(n)
+	return size, etag, f, err
+}
+
+// contentRange reads the first byte and the object's size from
+// "Content-Range: bytes a-b/size"; a response without it holds the whole
+// object (of length bytes).
+func contentRange(h http.Header, length int64) (start, size int64, err error) {
+	cr := h.Get("Content-Range")
+	if cr == "" {
+		return 0, length, nil
+	}
+	bad := fmt.Errorf("s3: bad Content-Range %q", cr)
+	rest, ok := strings.CutPrefix(cr, "bytes ")
+	if !ok {
+		return 0, 0, bad
+	}
+	a, rest, ok1 := strings.Cut(rest, "-")
+	_, total, ok2 := strings.Cut(rest, "/")
+	if !ok1 || !ok2 {
+		return 0, 0, bad
+	}
+	start, err1 := strconv.ParseInt(a, 10, 64)
+	size, err2 := strconv.ParseInt(total, 10, 64)
+	if err1 != nil || err2 != nil || start < 0 || size < 0 {
+		return 0, 0, bad
+	}
+	return start, size, nil
+}
+
+// plan merges sorted, disjoint ranges closer than gap into requests.
+func plan(rs []rng, gap int64) []rng {
+	var out []rng
+	for _, r := range rs {
+		if k := len(out) - 1; k >= 0 && r.off <= out[k].end()+gap {
+			out[k].n = max(out[k].end(), r.end()) - out[k].off
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// fetchAll runs the requests in parallel (at most Config.Parallel at once),
+// keeping each range's bytes in the cache; the first failure cancels the rest.
+// It counts one round.
+func (o *Object) fetchAll(ctx context.Context, reqs []rng) (reader.Fetch, error) {
+	total := reader.Fetch{Rounds: 1}
+	if len(reqs) == 0 {
+		return reader.Fetch{}, nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	sem := make(chan struct{}, o.c.cfg.Parallel)
+	for _, r := range reqs {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			buf := make([]byte, r.n)
+			_, _, f, err := o.get(ctx, buf, r)
+			mu.Lock()
+			defer mu.Unlock()
+			total.Requests += f.Requests
+			total.Bytes += f.Bytes
+			if err != nil {
+				if firstErr == nil {
+					firstErr = o.kindOf(err, fmt.Sprintf("read [%d, +%d)", r.off, r.n))
+					cancel()
+				}
+				return
+			}
+			o.c.cache.add(o.id, r.off, buf)
+		}()
+	}
+	wg.Wait()
+	if firstErr == nil && ctx.Err() != nil {
+		firstErr = ctx.Err()
+	}
+	return total, firstErr
+}
+
+// sortRngs sorts ranges by offset (plan merges the overlapping ones).
+func sortRngs(rs []rng) {
+	slices.SortFunc(rs, func(a, b rng) int { return cmp.Compare(a.off, b.off) })
+}
