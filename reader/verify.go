@@ -42,8 +42,11 @@ func (s *Segment) Verify(ctx context.Context) (err error) {
 		if m.PostingOff != next {
 			return s.corrupt(place{index: m.Name, window: -1}, "posting region starts at %d, the previous section ends at %d", m.PostingOff, next)
 		}
-		if m.DictOff+m.DictLen != f.metaOff {
-			return s.corrupt(place{index: m.Name, window: -1}, "dict region ends at %d, metadata starts at %d", m.DictOff+m.DictLen, f.metaOff)
+		if m.End() != f.metaOff {
+			return s.corrupt(place{index: m.Name, window: -1}, "dict region and norms end at %d, metadata starts at %d", m.End(), f.metaOff)
+		}
+		if _, err := f.loadNorms(x); err != nil {
+			return err
 		}
 		next = f.metaOff + f.metaLen
 		if err := f.verify(x, nil); err != nil {

@@ -79,3 +79,12 @@ func CheckNorms(b []byte, docCount uint64, crc uint32) error {
 	}
 	return nil
 }
+
+// End returns where the index's sections end: after its norms when it has
+// some, else after its dict region. Its metadata group starts there.
+func (m *IndexMeta) End() uint64 {
+	if m.HasNorms {
+		return m.NormsOff + m.DocCount
+	}
+	return m.DictOff + m.DictLen
+}
