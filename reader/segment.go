@@ -92,8 +92,10 @@ type field struct {
 	metaOff, metaLen uint64
 	// blocks[i] caches the decoded dict block i (see blockCache).
 	slots []atomic.Pointer[cachedBlock]
-	// norms caches the checked norms section (see loadNorms).
-	norms atomic.Pointer[[]byte]
+	// norms caches the checked norms section (see loadNorms); minNormV its
+	// smallest non-zero byte + 1 (0: not computed yet).
+	norms    atomic.Pointer[[]byte]
+	minNormV atomic.Uint32
 }
 
 // Open opens the segment file at path, memory-mapping it on unix (pread

@@ -1,0 +1,211 @@
+package reader_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/reader"
+)
+
+// topQueries returns the ranked query set: terms, 2-3-term disjunctions and
+// conjunctions, phrases (repeated terms too) and the generator's boolean
+// mixes (which include prefixes, scored 1).
+func topQueries(c *oracle.Corpus, field string, seed uint64, n int) []oracle.Query {
+	g := oracle.NewGen(c, field, seed)
+	var qs []oracle.Query
+	for i := 0; i < n; i++ {
+		qs = append(qs, g.Term(), g.Phrase(), g.Repeated(), g.Bool(),
+			oracle.Or{g.Term(), g.Term()}, oracle.Or{g.Term(), g.Term(), g.Term()},
+			oracle.And{g.Term(), g.Term()}, oracle.Or{g.Phrase(), g.Term()})
+	}
+	return qs
+}
+
+// checkTop compares Top with the oracle's brute-force BM25: the same number
+// of hits, scores within 1e-5 relative rank by rank, and the same documents
+// except where two scores are that close (the oracle computes in float64).
+func checkTop(t *testing.T, s *reader.Segment, c *oracle.Corpus, qs []oracle.Query, ks []int, p reader.BM25, o oracle.BM25Options) (hits int) {
+	t.Helper()
+	o.K1, o.B = float64(p.K1), float64(p.B)
+	for i, q := range qs {
+		k := ks[i%len(ks)]
+		want := c.TopBM25(q, k, o)
+		got, err := s.Top(bg, rq(q), k, &reader.TopOptions{BM25: &p})
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s top %d: %d hits, want %d", q, k, len(got), len(want))
+		}
+		all := map[uint32]float64{}
+		for _, w := range c.TopBM25(q, math.MaxInt32, o) {
+			all[w.Doc] = w.Score
+		}
+		for r := range got {
+			g, w := got[r], want[r]
+			if !near(float64(g.Score), w.Score) {
+				t.Fatalf("%s top %d: rank %d: doc %d score %v, want doc %d score %v", q, k, r, g.Doc, g.Score, w.Doc, w.Score)
+			}
+			if g.Doc != w.Doc {
+				if os, ok := all[g.Doc]; !ok || !near(os, w.Score) {
+					t.Fatalf("%s top %d: rank %d: doc %d (oracle score %v), want doc %d score %v", q, k, r, g.Doc, os, w.Doc, w.Score)
+				}
+			}
+			if r > 0 && (got[r-1].Score < g.Score || got[r-1].Score == g.Score && got[r-1].Doc > g.Doc) {
+				t.Fatalf("%s: hits out of order at rank %d: %+v then %+v", q, r, got[r-1], g)
+			}
+		}
+		if len(got) > 0 {
+			hits++
+		}
+	}
+	return hits
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-5*math.Max(math.Abs(a), math.Abs(b)) }
+
+// TestTopOracle: Top agrees with the brute-force BM25 of the oracle on
+// generated corpora, for several k and BM25 parameters, and with a
+// whitespace text field next to a keyword field (no norms).
+func TestTopOracle(t *testing.T) {
+	n := 40
+	if raceEnabled {
+		n = 8
+	}
+	docs := oracle.Generate(31, oracle.GenOptions{Docs: 3000})
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, options(-1, "host", "text")))
+	qs := topQueries(c, "text", 7, n)
+	ks := []int{10, 1, 3, 50, 1000}
+	for _, p := range []reader.BM25{reader.DefaultBM25(), {K1: 2, B: 0.3}, {K1: 0.5, B: 1}, {K1: 1.2, B: 0}} {
+		if hits := checkTop(t, s, c, qs, ks, p, oracle.BM25Options{}); hits < len(qs)/2 {
+			t.Errorf("only %d of %d queries hit: the test is too weak", hits, len(qs))
+		}
+	}
+	checkTop(t, s, c, topQueries(c, "host", 8, n/4), ks, reader.DefaultBM25(), oracle.BM25Options{})
+
+	// Keyword host (no norms), whitespace text, and a text field without norms.
+	kc := oracle.New()
+	kc.SetAnalyzer("text", index.Whitespace)
+	kc.SetAnalyzer("host", index.Keyword)
+	for _, d := range docs {
+		kc.Add(d)
+	}
+	wo := options(-1, "host", "text")
+	for i := range wo.Fields {
+		wo.Fields[i].Analyzer = map[string]string{"text": index.Whitespace, "host": index.Keyword}[wo.Fields[i].Name]
+	}
+	ks2 := open(t, build(t, docs, wo))
+	checkTop(t, ks2, kc, topQueries(kc, "text", 9, n/2), ks, reader.DefaultBM25(), oracle.BM25Options{})
+	checkTop(t, ks2, kc, topQueries(kc, "host", 10, n/4), ks, reader.DefaultBM25(), oracle.BM25Options{})
+	nn := options(-1, "host", "text")
+	nn.Fields[1].NoNorms = true
+	nns := open(t, build(t, docs, nn))
+	checkTop(t, nns, c, topQueries(c, "text", 11, n/2), ks, reader.DefaultBM25(), oracle.BM25Options{NoNorms: map[string]bool{"text": true}})
+}
+
+// TestTopMaxScoreSkips: a disjunction of a rare and a very common term scores
+// far fewer documents than match when k is small, and the same top k as the
+// oracle (checked by TestTopOracle's machinery).
+func TestTopMaxScoreSkips(t *testing.T) {
+	var docs []oracle.Doc
+	for i := range 5000 {
+		text := "common filler words here"
+		if i%50 == 7 {
+			text += " rare"
+		}
+		if i%3 == 0 {
+			text += " common"
+		}
+		docs = append(docs, oracle.Doc{{Name: "text", Values: []string{text}}})
+	}
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, options(-1, "text")))
+	q := oracle.Or{oracle.Term{Field: "text", Term: "rare"}, oracle.Term{Field: "text", Term: "common"}}
+	checkTop(t, s, c, []oracle.Query{q}, []int{5}, reader.DefaultBM25(), oracle.BM25Options{})
+	hits, scored, err := reader.TopScored(s, bg, rq(q), 5, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 5 || scored > 500 {
+		t.Errorf("%d hits, %d documents scored of 5000 matching: MaxScore did not skip", len(hits), scored)
+	}
+	// A single term is scored in full (no per-window bounds yet).
+	_, scored, err = reader.TopScored(s, bg, reader.Term("text", "rare"), 5, nil)
+	if err != nil || scored != 100 {
+		t.Errorf("term: %d scored, %v; want 100", scored, err)
+	}
+}
+
+func TestTopExplain(t *testing.T) {
+	docs := []oracle.Doc{
+		{{Name: "text", Values: []string{"connection reset by peer"}}},
+		{{Name: "text", Values: []string{"connection refused connection reset"}}},
+		{{Name: "text", Values: []string{"all good"}}},
+	}
+	s := open(t, build(t, docs, options(-1, "text")))
+	q := reader.Or(reader.Term("text", "reset"), reader.Phrase("text", "connection", "reset"))
+	hits, err := s.Top(bg, q, 10, &reader.TopOptions{Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 2 {
+		t.Fatalf("hits %+v", hits)
+	}
+	for _, h := range hits {
+		e := h.Explanation
+		if e == nil || e.Score != h.Score || len(e.Children) != 2 {
+			t.Fatalf("doc %d: explanation %+v", h.Doc, e)
+		}
+		var sum float64
+		for _, k := range e.Children {
+			sum += float64(k.Score)
+			if k.IDF <= 0 || k.Freq != 1 || k.DocCount != 3 || k.K1 != 1.2 || k.B != 0.75 {
+				t.Errorf("doc %d: %+v", h.Doc, k)
+			}
+		}
+		if float32(sum) != e.Score {
+			t.Errorf("doc %d: children add up to %v, score %v", h.Doc, sum, e.Score)
+		}
+		if want := []uint32{4, 4}[h.Doc]; e.Children[0].FieldLength != want {
+			t.Errorf("doc %d: field length %d, want %d", h.Doc, e.Children[0].FieldLength, want)
+		}
+	}
+	if e := hits[0].Explanation.Children[0]; e.DocFreq != 2 || e.AvgFieldLength != float32(10)/3 {
+		t.Errorf("term explanation %+v", e)
+	}
+}
+
+func TestTopErrors(t *testing.T) {
+	docs := oracle.Generate(3, oracle.GenOptions{Docs: 50})
+	s := open(t, build(t, docs, options(-1, "host", "text")))
+	for _, tc := range []struct {
+		q    reader.Query
+		k    int
+		o    *reader.TopOptions
+		kind error
+	}{
+		{nil, 10, nil, snii.ErrInvalidArgument},
+		{reader.Term("text", "a"), 0, nil, snii.ErrInvalidArgument},
+		{reader.Term("nope", "a"), 10, nil, snii.ErrNotFound},
+		{reader.Term("text", "a"), 10, &reader.TopOptions{BM25: &reader.BM25{K1: -1, B: 0.5}}, snii.ErrInvalidArgument},
+		{reader.Term("text", "a"), 10, &reader.TopOptions{BM25: &reader.BM25{K1: 1, B: 2}}, snii.ErrInvalidArgument},
+		{reader.Phrase("text"), 10, nil, snii.ErrInvalidArgument},
+		{reader.Or(reader.Term("text", "a"), nil), 10, nil, snii.ErrInvalidArgument},
+	} {
+		if _, err := s.Top(bg, tc.q, tc.k, tc.o); !errors.Is(err, tc.kind) {
+			t.Errorf("%v k=%d: err = %v, want %v", tc.q, tc.k, err, tc.kind)
+		}
+	}
+	s.Close()
+	if _, err := s.Top(bg, reader.Term("text", "a"), 1, nil); !errors.Is(err, snii.ErrClosed) {
+		t.Errorf("after Close: %v", err)
+	}
+}
+
+var _ = fmt.Sprint
