@@ -49,7 +49,7 @@ func (x *qctx) newTermScorer(t *termRef, sim leafSim, maxInv float32, query stri
 	return ts
 }
 
-func (ts *termScorer) doc() int64       { return ts.cur }
+func (ts *termScorer) doc() int64        { return ts.cur }
 func (ts *termScorer) maxScore() float32 { return ts.ub }
 func (ts *termScorer) cost() uint64      { return ts.t.e.DF }
 

@@ -217,7 +217,7 @@ func compatible(srcs []*source, vs []reader.Version) error {
 type fieldPlan struct {
 	name     string
 	analyzer string
-	norms    bool // the index stores norms
+	norms    bool    // the index stores norms
 	from     *source // the first source holding it (for messages)
 }
 
