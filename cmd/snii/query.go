@@ -20,6 +20,9 @@ type queryFlags struct {
 	maxExp  int
 	profile bool
 	json    bool
+	top     int
+	explain bool
+	k1, b   float32
 	dec     decodeFlags
 }
 
@@ -57,6 +60,9 @@ what was expected, and exits with code 2. No match is not an error (exit code 0)
 			if f.maxExp < 0 {
 				return usagef("--max-expansions %d: want 0 (unlimited) or more", f.maxExp)
 			}
+			if err := f.checkTop(); err != nil {
+				return err
+			}
 			return runQuery(cmd.Context(), e, f, args[0], strings.Join(args[1:], " "))
 		},
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
@@ -73,6 +79,10 @@ what was expected, and exits with code 2. No match is not an error (exit code 0)
 	fs.IntVar(&f.maxExp, "max-expansions", 0, "expand a prefix to at most N terms, the first in byte order (0: unlimited)")
 	fs.BoolVar(&f.profile, "profile", false, "print what the query did: frames per codec, bytes read, windows decoded, timings")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
+	fs.IntVar(&f.top, "top", 0, "print the N best documents by BM25 score, best first (ties by doc id) instead of the matching ids")
+	fs.BoolVar(&f.explain, "explain", false, "with --top: print each hit's score breakdown (idf, frequency, field length)")
+	fs.Float32Var(&f.k1, "k1", 1.2, "with --top: BM25 k1 (term frequency saturation)")
+	fs.Float32Var(&f.b, "b", 0.75, "with --top: BM25 b (length normalization, 0..1)")
 	f.dec.add(fs)
 	return cmd
 }
@@ -83,7 +93,8 @@ type queryReport struct {
 	Field     string         `json:"field"`
 	Plan      string         `json:"plan"` // the analyzed query the segment ran
 	Count     uint64         `json:"count"`
-	Docs      []uint32       `json:"docs,omitempty"` // absent with --count
+	Docs      []uint32       `json:"docs,omitempty"` // absent with --count and --top
+	Hits      *[]hitReport   `json:"hits,omitempty"` // with --top
 	Truncated bool           `json:"truncated,omitempty"`
 	Profile   *profileReport `json:"profile,omitempty"`
 }
@@ -144,7 +155,17 @@ func runQuery(ctx context.Context, e *env, f *queryFlags, path, q string) error 
 	if f.profile {
 		opts = &reader.SearchOptions{Profile: &prof}
 	}
-	if f.count {
+	if f.top > 0 {
+		to := &reader.TopOptions{BM25: &reader.BM25{K1: f.k1, B: f.b}, Explain: f.explain}
+		if f.profile {
+			to.Profile = &prof
+		}
+		var hits []reader.Hit
+		hits, err = seg.Top(ctx, rq, f.top, to)
+		hr := newHitReports(hits)
+		rep.Hits = &hr
+		rep.Count = uint64(len(hits))
+	} else if f.count {
 		rep.Count, err = seg.Count(ctx, rq, opts)
 	} else {
 		var docs []uint32
@@ -162,7 +183,7 @@ func runQuery(ctx context.Context, e *env, f *queryFlags, path, q string) error 
 		rep.Profile = newProfileReport(&prof)
 	}
 	if f.json {
-		if !f.count && rep.Docs == nil {
+		if !f.count && f.top == 0 && rep.Docs == nil {
 			rep.Docs = []uint32{}
 		}
 		return writeJSON(e.stdout, rep)
@@ -178,8 +199,13 @@ func printQueryReport(w io.Writer, r *queryReport, countOnly bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "query\t%s\n", r.Query)
 	fmt.Fprintf(tw, "plan\t%s\n", r.Plan)
-	fmt.Fprintf(tw, "matches\t%d\n", r.Count)
-	if !countOnly && r.Count > 0 {
+	if r.Hits != nil {
+		fmt.Fprintf(tw, "hits\t%d\n", r.Count)
+		printHits(tw, *r.Hits)
+	} else {
+		fmt.Fprintf(tw, "matches\t%d\n", r.Count)
+	}
+	if !countOnly && r.Hits == nil && r.Count > 0 {
 		ids := make([]string, len(r.Docs))
 		for i, d := range r.Docs {
 			ids[i] = fmt.Sprint(d)
