@@ -14,6 +14,7 @@
 //	+------------------------------+
 //	| index 0: posting region      |  per term in byte order: prx frames, doc-postings span
 //	| index 0: dict region         |  dict blocks back to back
+//	| index 0: norms               |  docCount bytes, one norm code each (when stored)
 //	| index 0: metadata group      |  IndexMeta (CRC in the directory)
 //	| index 1: ...                 |  indexes sorted by name
 //	+------------------------------+
