@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/snii-go/snii"
@@ -209,3 +211,58 @@ func TestTopErrors(t *testing.T) {
 }
 
 var _ = fmt.Sprint
+
+// TestNormsCorrupt: a damaged norms byte is a corruption error naming the
+// norms, from FieldLengths, Top and Verify, while unranked queries (which do
+// not read norms) still answer.
+func TestNormsCorrupt(t *testing.T) {
+	docs := oracle.Generate(41, oracle.GenOptions{Docs: 300})
+	path := build(t, docs, options(-1, "host", "text"))
+	s := open(t, path)
+	info, err := s.Info("text")
+	if err != nil || !info.HasNorms {
+		t.Fatalf("text: norms %v, %v", info.HasNorms, err)
+	}
+	norms, err := s.FieldLengths(bg, "text")
+	if err != nil || len(norms) != 300 {
+		t.Fatalf("FieldLengths: %d bytes, %v", len(norms), err)
+	}
+	c := corpusOf(docs)
+	for d := range uint32(300) {
+		l := 0
+		for _, w := range c.Sequence(d, "text") {
+			if w != "" {
+				l++
+			}
+		}
+		if got := reader.FieldLength(norms[d]); int(got) != oracle.QuantizeLength(l) {
+			t.Fatalf("doc %d: field length %d, want %d (of %d)", d, got, oracle.QuantizeLength(l), l)
+		}
+	}
+	s.Close()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[info.NormsOff+17] ^= 0x40
+	s, err = openBytes(b)
+	if err != nil {
+		t.Fatalf("open: %v (norms are not read at Open)", err)
+	}
+	defer s.Close()
+	if _, err := s.FieldLengths(bg, "text"); !errors.Is(err, snii.ErrCorrupt) || !strings.Contains(err.Error(), "norms") {
+		t.Errorf("FieldLengths: %v", err)
+	}
+	if _, err := s.Top(bg, reader.Term("text", c.Vocabulary("text")[0].Term), 3, nil); !errors.Is(err, snii.ErrCorrupt) {
+		t.Errorf("Top: %v", err)
+	}
+	if err := s.Verify(bg); !errors.Is(err, snii.ErrCorrupt) {
+		t.Errorf("Verify: %v", err)
+	}
+	if _, err := s.Docs(bg, reader.Term("text", c.Vocabulary("text")[0].Term), nil); err != nil {
+		t.Errorf("Docs: %v", err)
+	}
+	if norms, err := s.FieldLengths(bg, "host"); err != nil || len(norms) != 300 {
+		t.Errorf("host: %d norms, %v", len(norms), err)
+	}
+}
