@@ -44,6 +44,7 @@ func run() error {
 	cycles := flag.Int("cycles", 0, "timing cycles (0: no timing)")
 	sample := flag.Duration("min-sample", 5*time.Millisecond, "a timing sample repeats a query about this long")
 	jars := flag.String("lucene-jars", "/usr/share/java", "folder of the Lucene jars")
+	csvPath := flag.String("csv", "", "with -cycles: write every timing sample to this CSV file")
 	flag.Parse()
 
 	root := *corpora
@@ -140,7 +141,7 @@ func run() error {
 		fmt.Println("MISMATCH", b)
 	}
 	if *cycles > 0 {
-		if err := timeBoth(seg, lt, qs, rqs, *k, *cycles, *sample, kinds); err != nil {
+		if err := timeBoth(seg, lt, qs, rqs, *k, *cycles, *sample, kinds, *csvPath); err != nil {
 			return err
 		}
 	}
@@ -184,7 +185,7 @@ func rankedQueries(all []*peers.Query, n int) []*peers.Query {
 }
 
 // timeBoth times every query on both engines in interleaved cycles.
-func timeBoth(seg *reader.Segment, lt *peers.LuceneTop, qs []*peers.Query, rqs []reader.Query, k, cycles int, sample time.Duration, kinds []peers.Kind) error {
+func timeBoth(seg *reader.Segment, lt *peers.LuceneTop, qs []*peers.Query, rqs []reader.Query, k, cycles int, sample time.Duration, kinds []peers.Kind, csvPath string) error {
 	reps := make([]int, len(qs))
 	for i := range qs { // calibrate on snii, warm both
 		r := 1
@@ -222,6 +223,19 @@ func timeBoth(seg *reader.Segment, lt *peers.LuceneTop, qs []*peers.Query, rqs [
 					lu[i] = append(lu[i], float64(t.Wall)/float64(reps[i]))
 				}
 			}
+		}
+	}
+	if csvPath != "" {
+		var b strings.Builder
+		b.WriteString("query,kind,text,engine,cycle,reps,ns_per_call\n")
+		for i, q := range qs {
+			for c := range sn[i] {
+				fmt.Fprintf(&b, "%d,%s,%q,snii,%d,%d,%.0f\n", i, q.Kind, q.Text, c, reps[i], sn[i][c])
+				fmt.Fprintf(&b, "%d,%s,%q,lucene,%d,%d,%.0f\n", i, q.Kind, q.Text, c, reps[i], lu[i][c])
+			}
+		}
+		if err := os.WriteFile(csvPath, []byte(b.String()), 0o644); err != nil {
+			return err
 		}
 	}
 	fmt.Printf("\nlatency, %d interleaved cycles (per query: median snii / median Lucene; per kind: geometric mean)\n\n", cycles)
