@@ -119,10 +119,16 @@ func (l *leafSim) bound(maxFreq float32, maxInv float32) float32 {
 	return bm25(l.weight, maxFreq, maxInv)
 }
 
-func (l *leafSim) explain(query string, freq float32, doc uint32, score float32) Explanation {
-	return Explanation{Query: query, Score: score, IDF: l.weight, Freq: freq,
-		FieldLength: format.DecodeNorm(l.norm(doc)), AvgFieldLength: l.avgdl,
-		DocCount: l.docCount, DocFreq: l.df, K1: l.p.K1, B: l.p.B}
+// explainFreq scores doc with the frequency freq returns and explains it.
+func (l *leafSim) explainFreq(freq func() (int, error), doc int64, query string) (Explanation, error) {
+	f, err := freq()
+	if err != nil {
+		return Explanation{}, err
+	}
+	ff := float32(f)
+	return Explanation{Query: query, Score: l.score(ff, uint32(doc)), IDF: l.weight, Freq: ff,
+		FieldLength: format.DecodeNorm(l.norm(uint32(doc))), AvgFieldLength: l.avgdl,
+		DocCount: l.docCount, DocFreq: l.df, K1: l.p.K1, B: l.p.B}, nil
 }
 
 // fieldSim is what every leaf of one field shares in a query.

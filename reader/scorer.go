@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/snii-go/snii/internal/format"
@@ -164,21 +165,14 @@ func (ts *termScorer) score() (float32, error) {
 }
 
 func (ts *termScorer) explain() (Explanation, error) {
-	tf, err := ts.freq()
-	if err != nil {
-		return Explanation{}, err
-	}
-	s := ts.sim.score(float32(tf), uint32(ts.cur))
-	return ts.sim.explain(ts.query, float32(tf), uint32(ts.cur), s), nil
+	return ts.sim.explainFreq(ts.freq, ts.cur, ts.query)
 }
 
 // phraseScorer scores an exact phrase: its documents come from the phrase
 // evaluation; its frequency (Lucene's: the number of start positions where
 // the whole phrase matches) from the positions of its distinct terms.
 type phraseScorer struct {
-	docs  []uint32
-	i     int
-	cur   int64
+	listIter
 	terms []*termScorer // distinct terms
 	slot  []int         // phrase position k -> index into terms
 	pos   [][]uint32    // positions of each distinct term in the current doc
@@ -187,21 +181,31 @@ type phraseScorer struct {
 	query string
 }
 
-func (ps *phraseScorer) doc() int64        { return ps.cur }
 func (ps *phraseScorer) maxScore() float32 { return ps.ub }
-func (ps *phraseScorer) cost() uint64      { return uint64(len(ps.docs)) }
 
-func (ps *phraseScorer) advance(target int64) (int64, error) {
-	if ps.cur >= target || ps.cur == exhausted {
-		return ps.cur, nil
+// listIter walks an ascending doc list (cur -1 before the first).
+type listIter struct {
+	docs []uint32
+	i    int
+	cur  int64
+}
+
+func newListIter(docs []uint32) listIter { return listIter{docs: docs, i: -1, cur: -1} }
+
+func (l *listIter) doc() int64   { return l.cur }
+func (l *listIter) cost() uint64 { return uint64(len(l.docs)) }
+
+func (l *listIter) advance(target int64) (int64, error) {
+	if l.cur >= target || l.cur == exhausted {
+		return l.cur, nil
 	}
-	ps.i = seekGE(ps.docs, max(ps.i, 0), uint32(min(target, 1<<32-1)))
-	if ps.i == len(ps.docs) || int64(ps.docs[ps.i]) < target {
-		ps.cur = exhausted
+	l.i = seekGE(l.docs, max(l.i, 0), uint32(min(target, 1<<32-1)))
+	if l.i == len(l.docs) || int64(l.docs[l.i]) < target {
+		l.cur = exhausted
 	} else {
-		ps.cur = int64(ps.docs[ps.i])
+		l.cur = int64(l.docs[l.i])
 	}
-	return ps.cur, nil
+	return l.cur, nil
 }
 
 // freq counts the phrase's start positions in the current document.
@@ -233,52 +237,27 @@ func (ps *phraseScorer) freq() (int, error) {
 }
 
 func (ps *phraseScorer) score() (float32, error) {
-	f, err := ps.freq()
-	if err != nil {
-		return 0, err
-	}
-	return ps.sim.score(float32(f), uint32(ps.cur)), nil
+	e, err := ps.sim.explainFreq(ps.freq, ps.cur, "")
+	return e.Score, err
 }
 
 func (ps *phraseScorer) explain() (Explanation, error) {
-	f, err := ps.freq()
-	if err != nil {
-		return Explanation{}, err
-	}
-	s := ps.sim.score(float32(f), uint32(ps.cur))
-	return ps.sim.explain(ps.query, float32(f), uint32(ps.cur), s), nil
+	return ps.sim.explainFreq(ps.freq, ps.cur, ps.query)
 }
 
 // constScorer gives every document of a list the score 1 (prefix queries, as
 // Lucene's constant-score rewrite of multi-term queries).
 type constScorer struct {
-	docs  []uint32
-	i     int
-	cur   int64
+	listIter
 	query string
 }
 
-func (cs *constScorer) doc() int64        { return cs.cur }
 func (cs *constScorer) maxScore() float32 { return 1 }
-func (cs *constScorer) cost() uint64      { return uint64(len(cs.docs)) }
 func (cs *constScorer) score() (float32, error) {
 	return 1, nil
 }
 func (cs *constScorer) explain() (Explanation, error) {
 	return Explanation{Query: cs.query, Score: 1}, nil
-}
-
-func (cs *constScorer) advance(target int64) (int64, error) {
-	if cs.cur >= target || cs.cur == exhausted {
-		return cs.cur, nil
-	}
-	cs.i = seekGE(cs.docs, max(cs.i, 0), uint32(min(target, 1<<32-1)))
-	if cs.i == len(cs.docs) || int64(cs.docs[cs.i]) < target {
-		cs.cur = exhausted
-	} else {
-		cs.cur = int64(cs.docs[cs.i])
-	}
-	return cs.cur, nil
 }
 
 // sumScore adds child scores as Lucene's boolean scorers do: in float64,
@@ -297,7 +276,7 @@ func (b *sumScore) maxScore() float32 { return b.ub }
 type conjScorer struct{ sumScore }
 
 func newConj(kids []scorer, query string) *conjScorer {
-	slices.SortStableFunc(kids, func(a, b scorer) int { return cmpU64(a.cost(), b.cost()) })
+	slices.SortStableFunc(kids, func(a, b scorer) int { return cmp.Compare(a.cost(), b.cost()) })
 	var ub float64
 	for _, k := range kids {
 		ub += float64(k.maxScore())
@@ -431,14 +410,4 @@ func roundUp(v float64) float32 {
 		f = nextUp(f)
 	}
 	return f
-}
-
-func cmpU64(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"math"
@@ -196,7 +197,7 @@ func (t *topRun) phraseScorer(q *phraseQuery) (scorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps := &phraseScorer{docs: docs, cur: -1, i: -1, query: q.String()}
+	ps := &phraseScorer{listIter: newListIter(docs), query: q.String()}
 	dfs := make([]uint64, len(q.terms))
 	var maxFreq uint64 = math.MaxUint64
 	for k, term := range q.terms {
@@ -229,7 +230,7 @@ func (t *topRun) constScorer(q Query) (scorer, error) {
 	if err != nil || len(docs) == 0 {
 		return nil, err
 	}
-	return &constScorer{docs: docs, cur: -1, i: -1, query: q.String()}, nil
+	return &constScorer{listIter: newListIter(docs), query: q.String()}, nil
 }
 
 // run collects the top k.
@@ -305,7 +306,7 @@ func (t *topRun) all(root scorer) error {
 func (t *topRun) maxScore(kids []scorer) error {
 	kids = slices.Clone(kids)
 	slices.SortStableFunc(kids, func(a, b scorer) int {
-		return cmpF32(a.maxScore(), b.maxScore())
+		return cmp.Compare(a.maxScore(), b.maxScore())
 	})
 	sums := make([]float64, len(kids)) // sums[i] = bounds of kids[0..i]
 	var acc float64
@@ -389,7 +390,7 @@ func (t *topRun) explain(q Query, hits []Hit) error {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return cmpU64(uint64(hits[a].Doc), uint64(hits[b].Doc)) })
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(hits[a].Doc, hits[b].Doc) })
 	for _, i := range order {
 		d, err := root.advance(int64(hits[i].Doc))
 		if err != nil {
@@ -425,16 +426,6 @@ func (h *hitHeap) Pop() any {
 	v := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return v
-}
-
-func cmpF32(a, b float32) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func nextUp(f float32) float32 { return math.Nextafter32(f, float32(math.Inf(1))) }
