@@ -237,7 +237,7 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 	defer enc.Close()
 	e := &emitter{
 		name: in.field.Name, docCount: w.docs, enc: enc, onWindow: o.onWindow, out: cw, postOff: cw.n,
-		docSpan: docSpan, dict: dict, compress: compress,
+		docSpan: docSpan, dict: dict, compress: compress, norms: in.norms, hasNorms: in.field.StoresNorms(),
 	}
 	if in.src != nil {
 		if err := e.run(in.src); err != nil {
