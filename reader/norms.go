@@ -57,3 +57,27 @@ func (s *Segment) FieldLengths(ctx context.Context, name string) (_ []byte, err 
 // steps growing by about 12.5% (Lucene 8's norm code, so that BM25 scores
 // agree with Lucene's).
 func FieldLength(norm byte) uint32 { return format.DecodeNorm(norm) }
+
+// verifyImpact checks a window's impact bounds (its prelude entry) against
+// its decoded docs (in x.win) and the field's norms.
+func (f *field) verifyImpact(x *qctx, t *termRef, w *winInfo, docs []uint32) error {
+	norms, err := f.loadNorms(x)
+	if err != nil {
+		return err
+	}
+	var maxTF uint32
+	minNorm := byte(0)
+	if norms != nil {
+		minNorm = 255
+	}
+	for k, d := range docs {
+		maxTF = max(maxTF, uint32(len(x.win.Doc(k))))
+		if norms != nil {
+			minNorm = min(minNorm, norms[d])
+		}
+	}
+	if maxTF != w.maxTF || minNorm != w.minNorm {
+		return f.seg.corrupt(x.docWinName(t, w), "impact bounds max tf %d, min norm %d; the window holds %d, %d", w.maxTF, w.minNorm, maxTF, minNorm)
+	}
+	return nil
+}

@@ -21,6 +21,11 @@ type scorer interface {
 	score() (float32, error)
 	// maxScore bounds score() over every document.
 	maxScore() float32
+	// shallow returns a bound of score() over the documents in [target,
+	// upTo] and upTo (exhausted when no document is left), without moving:
+	// a term reads the impact bounds of the window holding target from its
+	// prelude.
+	shallow(target int64) (upTo int64, bound float32, err error)
 	cost() uint64
 	explain() (Explanation, error)
 }
@@ -45,9 +50,46 @@ type termScorer struct {
 
 func (x *qctx) newTermScorer(t *termRef, sim leafSim, maxInv float32, query string) *termScorer {
 	ts := &termScorer{x: x, t: t, it: t.windows(0), i: -1, cur: -1, sim: sim, query: query}
-	maxFreq := float32(t.e.TTF - t.e.DF + 1) // no document holds more
-	ts.ub = sim.bound(maxFreq, maxInv)
+	if t.e.Class != format.ClassWindowed || sim.inv == nil {
+		maxFreq := float32(t.e.TTF - t.e.DF + 1) // no document holds more
+		ts.ub = sim.bound(maxFreq, maxInv)
+		return ts
+	}
+	// The largest of the windows' bounds.
+	c := t.pre.Cursor(0)
+	for w, ok := c.Next(); ok; w, ok = c.Next() {
+		ts.ub = max(ts.ub, ts.winBound(w.MaxTF, w.MinNorm))
+	}
 	return ts
+}
+
+// winBound is the bound of a window of the term with these impact bounds.
+func (ts *termScorer) winBound(maxTF uint32, minNorm byte) float32 {
+	if ts.sim.norms == nil {
+		minNorm = 1 // scored as Lucene without norms
+	}
+	return ts.sim.bound(float32(maxTF), ts.sim.inv[minNorm])
+}
+
+func (ts *termScorer) shallow(target int64) (int64, float32, error) {
+	if ts.cur == exhausted {
+		return exhausted, 0, nil
+	}
+	if ts.t.e.Class != format.ClassWindowed {
+		return exhausted - 1, ts.ub, nil
+	}
+	if ts.i >= 0 && target <= int64(ts.docs[len(ts.docs)-1]) {
+		return int64(ts.w.last), ts.winBound(ts.w.maxTF, ts.w.minNorm), nil
+	}
+	j, err := ts.t.find(uint32(min(target, 1<<32-1)))
+	if err != nil || j >= ts.t.nWin {
+		return exhausted, 0, err
+	}
+	w, err := ts.t.pre.Window(j)
+	if err != nil {
+		return exhausted, 0, ts.x.s.wrap(ts.t.name().in("prelude"), err)
+	}
+	return int64(w.LastDoc), ts.winBound(w.MaxTF, w.MinNorm), nil
 }
 
 func (ts *termScorer) doc() int64        { return ts.cur }
@@ -182,6 +224,17 @@ type phraseScorer struct {
 }
 
 func (ps *phraseScorer) maxScore() float32 { return ps.ub }
+func (ps *phraseScorer) shallow(target int64) (int64, float32, error) {
+	return wholeBound(ps.cur, ps.ub)
+}
+
+// wholeBound is the shallow answer of a scorer without finer bounds.
+func wholeBound(cur int64, ub float32) (int64, float32, error) {
+	if cur == exhausted {
+		return exhausted, 0, nil
+	}
+	return exhausted - 1, ub, nil
+}
 
 // listIter walks an ascending doc list (cur -1 before the first).
 type listIter struct {
@@ -253,6 +306,9 @@ type constScorer struct {
 }
 
 func (cs *constScorer) maxScore() float32 { return 1 }
+func (cs *constScorer) shallow(target int64) (int64, float32, error) {
+	return wholeBound(cs.cur, 1)
+}
 func (cs *constScorer) score() (float32, error) {
 	return 1, nil
 }
@@ -271,6 +327,9 @@ type sumScore struct {
 
 func (b *sumScore) doc() int64        { return b.cur }
 func (b *sumScore) maxScore() float32 { return b.ub }
+func (b *sumScore) shallow(target int64) (int64, float32, error) {
+	return wholeBound(b.cur, b.ub)
+}
 
 // conjScorer matches the documents all its children match.
 type conjScorer struct{ sumScore }

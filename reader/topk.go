@@ -106,13 +106,14 @@ func (s *Segment) top(ctx context.Context, q Query, k int, o *TopOptions) (_ []H
 
 // topRun is one Top search.
 type topRun struct {
-	x      *qctx
-	p      BM25
-	o      *TopOptions
-	k      int
-	fields []*fieldSim
-	h      hitHeap
-	scored int64 // documents scored (for tests: MaxScore skips some)
+	x       *qctx
+	p       BM25
+	o       *TopOptions
+	k       int
+	fields  []*fieldSim
+	h       hitHeap
+	scored  int64 // documents scored (for tests: MaxScore skips some)
+	skipped int64 // blocks skipped by their bounds
 }
 
 // build returns the scorer of q, or nil when q matches nothing.
@@ -278,23 +279,46 @@ func (t *topRun) collect(doc int64, score float32) {
 	}
 }
 
-// all scores every document of root, stopping once root cannot beat the
-// threshold.
+// all scores the documents of root that can enter the top k: once k are
+// collected, a block whose bound (root.shallow) cannot beat the threshold is
+// skipped without decoding, and the search stops once root cannot.
 func (t *topRun) all(root scorer) error {
-	for d, err := root.advance(0); d != exhausted; d, err = root.advance(d + 1) {
-		if err != nil {
-			return err
-		}
-		if root.maxScore() <= t.threshold() {
+	target := int64(0)
+	for {
+		th := t.threshold()
+		if root.maxScore() <= th {
 			return nil
+		}
+		if len(t.h) == t.k {
+			upTo, b, err := root.shallow(target)
+			if err != nil || upTo == exhausted {
+				return err
+			}
+			if b <= th {
+				t.skipped++
+				target = upTo + 1
+				continue
+			}
+			d, err := root.advance(target)
+			if err != nil || d == exhausted {
+				return err
+			}
+			if d > upTo { // in a later block: check its bound first
+				target = d
+				continue
+			}
+		}
+		d, err := root.advance(target)
+		if err != nil || d == exhausted {
+			return err
 		}
 		s, err := root.score()
 		if err != nil {
 			return err
 		}
 		t.collect(d, s)
+		target = d + 1
 	}
-	return nil
 }
 
 // maxScore runs MaxScore over the clauses of a top-level Or: clauses sorted
@@ -337,6 +361,31 @@ func (t *topRun) maxScore(kids []scorer) error {
 		}
 		if cand == exhausted {
 			return nil
+		}
+		// Block-max: the essential clauses' bounds up to the end of their
+		// nearest block, plus every non-essential bound.
+		if len(t.h) == t.k {
+			bound, upTo := 0.0, exhausted
+			if ess > 0 {
+				bound = sums[ess-1]
+			}
+			for _, k := range kids[ess:] {
+				u, b, err := k.shallow(cand)
+				if err != nil {
+					return err
+				}
+				bound += float64(b)
+				upTo = min(upTo, u)
+			}
+			if bound <= th && upTo != exhausted {
+				t.skipped++
+				for _, k := range kids[ess:] {
+					if _, err := k.advance(upTo + 1); err != nil {
+						return err
+					}
+				}
+				continue
+			}
 		}
 		var score float64
 		for _, k := range kids[ess:] {

@@ -274,6 +274,11 @@ func (f *field) verifyTerm(x *qctx, term []byte, e *format.Entry, tot *fieldTota
 		if x.win.Docs() != len(d) {
 			return s.corrupt(x.prxWinName(t, &w), "%d docs, the doc window has %d", x.win.Docs(), len(d))
 		}
+		if e.Class == format.ClassWindowed {
+			if err := f.verifyImpact(x, t, &w, d); err != nil {
+				return err
+			}
+		}
 		for k := 0; k < len(d); k++ {
 			ps := x.win.Doc(k)
 			if len(ps) == 0 {
