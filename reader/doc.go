@@ -98,10 +98,14 @@
 // occurrences from the positions of those documents only. A top-level Or runs
 // MaxScore: its clauses sorted by score bound, the prefix whose bounds add up
 // to no more than the current k-th score only scores documents the others
-// bring; a query whose bound cannot beat the k-th score stops. A term's bound
-// is its score at frequency ttf − df + 1 in the field's shortest document.
-// There are no per-window bounds (block-max) yet, so a lone term scores all
-// its documents.
+// bring; a query whose bound cannot beat the k-th score stops. Block-max:
+// each window of a windowed term records its largest frequency and its
+// smallest norm (the prelude's impact bounds), which bound its documents'
+// scores; a lone term skips the windows that cannot beat the k-th score
+// without decoding them, and MaxScore skips the ranges where the essential
+// clauses' current windows cannot. A term's overall bound is its best
+// window's (a single-window term: its score at frequency ttf − df + 1 in the
+// field's shortest document).
 //
 // # Errors
 //

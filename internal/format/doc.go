@@ -37,7 +37,8 @@
 //
 //	uvarint nWindows | uvarint entriesLen |
 //	ceil(nWindows/64) × {u32 lastDoc | u32 entryOff | u64 docOff | u64 prxOff} |
-//	nWindows × {uvarint Δlast | uvarint docs | uvarint docLen | uvarint prxLen} | u32 crc
+//	nWindows × {uvarint Δlast | uvarint docs | uvarint docLen | uvarint prxLen |
+//	            uvarint maxTF-1 | u8 minNorm} | u32 crc
 //
 // # Dict block
 //
