@@ -1,10 +1,12 @@
 package reader_test
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -274,5 +276,81 @@ func TestNormsCorrupt(t *testing.T) {
 	}
 	if norms, err := s.FieldLengths(bg, "host"); err != nil || len(norms) != 300 {
 		t.Errorf("host: %d norms, %v", len(norms), err)
+	}
+}
+
+// sumStats is the collection statistics of several segments (the hook a
+// multi-segment searcher uses).
+type sumStats []*reader.Segment
+
+func (ss sumStats) Field(field string) (docCount, sumTTF uint64) {
+	for _, s := range ss {
+		if m, err := s.Info(field); err == nil {
+			docCount += m.DocsWithField
+			sumTTF += m.SumTTF
+		}
+	}
+	return docCount, sumTTF
+}
+
+func (ss sumStats) DocFreq(field, term string) uint64 {
+	var df uint64
+	for _, s := range ss {
+		terms, _ := s.Terms(bg, field, term, 1)
+		for t, d := range terms {
+			if t == term {
+				df += d
+			}
+		}
+	}
+	return df
+}
+
+// TestTopCollectionStats: two segments scored with their summed statistics
+// and merged by score (ties by global doc id) give exactly the top k of one
+// segment holding all the documents, scores included (with per-segment
+// statistics they do not).
+func TestTopCollectionStats(t *testing.T) {
+	docs := oracle.Generate(61, oracle.GenOptions{Docs: 2000})
+	c := corpusOf(docs)
+	whole := open(t, build(t, docs, options(-1, "host", "text")))
+	cut := 777
+	a := open(t, build(t, docs[:cut], options(-1, "host", "text")))
+	b := open(t, build(t, docs[cut:], options(-1, "host", "text")))
+	merged := func(r reader.Query, o *reader.TopOptions) []reader.Hit {
+		ha, err1 := a.Top(bg, r, 10, o)
+		hb, err2 := b.Top(bg, r, 10, o)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		for i := range hb {
+			hb[i].Doc += uint32(cut)
+		}
+		got := append(ha, hb...)
+		slices.SortStableFunc(got, func(x, y reader.Hit) int {
+			if x.Score != y.Score {
+				return cmp.Compare(y.Score, x.Score)
+			}
+			return cmp.Compare(x.Doc, y.Doc)
+		})
+		return got[:min(10, len(got))]
+	}
+	st := &reader.TopOptions{Stats: sumStats{a, b}}
+	differ := 0
+	for _, q := range topQueries(c, "text", 5, 10) {
+		r := rq(q)
+		want, err := whole.Top(bg, r, 10, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := merged(r, st); !slices.Equal(got, want) {
+			t.Fatalf("%s: merged per-segment top 10\n%v\nwant\n%v", q, got, want)
+		}
+		if !slices.Equal(merged(r, nil), want) {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("per-segment statistics give the same hits: the test proves nothing")
 	}
 }
