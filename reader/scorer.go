@@ -46,6 +46,10 @@ type termScorer struct {
 	sim    leafSim
 	ub     float32
 	query  string
+	// shallow's window walk (windowed terms): sw is the window sc returned last
+	sc     format.WindowCursor
+	sw     format.WindowInfo
+	sValid bool
 }
 
 func (x *qctx) newTermScorer(t *termRef, sim leafSim, maxInv float32, query string) *termScorer {
@@ -81,15 +85,26 @@ func (ts *termScorer) shallow(target int64) (int64, float32, error) {
 	if ts.i >= 0 && target <= int64(ts.docs[len(ts.docs)-1]) {
 		return int64(ts.w.last), ts.winBound(ts.w.maxTF, ts.w.minNorm), nil
 	}
-	j, err := ts.t.find(uint32(min(target, 1<<32-1)))
-	if err != nil || j >= ts.t.nWin {
-		return exhausted, 0, err
+	// Walk on from the window returned last (a few steps), else search.
+	if ts.sValid && target >= int64(ts.sw.Base) {
+		for n := 0; int64(ts.sw.LastDoc) < target && n < 8; n++ {
+			w, ok := ts.sc.Next()
+			if !ok {
+				return exhausted, 0, nil
+			}
+			ts.sw = w
+		}
 	}
-	w, err := ts.t.pre.Window(j)
-	if err != nil {
-		return exhausted, 0, ts.x.s.wrap(ts.t.name().in("prelude"), err)
+	if !ts.sValid || target < int64(ts.sw.Base) || int64(ts.sw.LastDoc) < target {
+		j, err := ts.t.find(uint32(min(target, 1<<32-1)))
+		if err != nil || j >= ts.t.nWin {
+			return exhausted, 0, err
+		}
+		ts.sc = ts.t.pre.Cursor(j)
+		ts.sw, _ = ts.sc.Next()
+		ts.sValid = true
 	}
-	return int64(w.LastDoc), ts.winBound(w.MaxTF, w.MinNorm), nil
+	return int64(ts.sw.LastDoc), ts.winBound(ts.sw.MaxTF, ts.sw.MinNorm), nil
 }
 
 func (ts *termScorer) doc() int64        { return ts.cur }
