@@ -134,6 +134,10 @@ func (ts *termScorer) advance(target int64) (int64, error) {
 	if ts.cur >= target || ts.cur == exhausted {
 		return ts.cur, nil
 	}
+	if target >= exhausted {
+		ts.cur = exhausted
+		return ts.cur, nil
+	}
 	if ts.i >= 0 && target <= int64(ts.docs[len(ts.docs)-1]) {
 		ts.i = seekGE(ts.docs, ts.i, uint32(target))
 		ts.cur = int64(ts.docs[ts.i])

@@ -285,6 +285,9 @@ func (t *topRun) collect(doc int64, score float32) {
 func (t *topRun) all(root scorer) error {
 	target := int64(0)
 	for {
+		if err := t.x.check(); err != nil {
+			return err
+		}
 		th := t.threshold()
 		if root.maxScore() <= th {
 			return nil

@@ -2,6 +2,7 @@ package reader_test
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -215,6 +216,11 @@ func TestTopErrors(t *testing.T) {
 		if _, err := s.Top(bg, tc.q, tc.k, tc.o); !errors.Is(err, tc.kind) {
 			t.Errorf("%v k=%d: err = %v, want %v", tc.q, tc.k, err, tc.kind)
 		}
+	}
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	if _, err := s.Top(ctx, reader.Prefix("text", "", 0), 1, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("canceled: %v", err)
 	}
 	s.Close()
 	if _, err := s.Top(bg, reader.Term("text", "a"), 1, nil); !errors.Is(err, snii.ErrClosed) {
