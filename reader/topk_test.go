@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"math"
 	"os"
 	"slices"
@@ -228,7 +227,6 @@ func TestTopErrors(t *testing.T) {
 	}
 }
 
-var _ = fmt.Sprint
 
 // TestNormsCorrupt: a damaged norms byte is a corruption error naming the
 // norms, from FieldLengths, Top and Verify, while unranked queries (which do
