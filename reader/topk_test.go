@@ -164,9 +164,13 @@ func TestTopExplain(t *testing.T) {
 	}
 	s := open(t, build(t, docs, options(-1, "text")))
 	q := reader.Or(reader.Term("text", "reset"), reader.Phrase("text", "connection", "reset"))
-	hits, err := s.Top(bg, q, 10, &reader.TopOptions{Explain: true})
+	var prof reader.Profile
+	hits, err := s.Top(bg, q, 10, &reader.TopOptions{Explain: true, Profile: &prof})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if prof.DictBlocksRead == 0 {
+		t.Errorf("profile %+v", prof)
 	}
 	if len(hits) != 2 {
 		t.Fatalf("hits %+v", hits)
