@@ -231,7 +231,6 @@ func TestTopErrors(t *testing.T) {
 	}
 }
 
-
 // TestNormsCorrupt: a damaged norms byte is a corruption error naming the
 // norms, from FieldLengths, Top and Verify, while unranked queries (which do
 // not read norms) still answer.
