@@ -225,6 +225,9 @@ func FuzzOpenQuery(f *testing.F) {
 			if _, err := s.Count(bg, q, nil); err != nil && !isKind(err, errs.Corrupt, errs.NotFound, errs.Limit) {
 				t.Fatalf("%s: unexpected error kind: %v", q, err)
 			}
+			if _, err := s.Top(bg, q, 5, nil); err != nil && !isKind(err, errs.Corrupt, errs.NotFound, errs.Limit) {
+				t.Fatalf("%s: Top: unexpected error kind: %v", q, err)
+			}
 		}
 		for _, field := range s.Fields() {
 			n := 0

@@ -120,6 +120,39 @@
 // A warmed query allocates nothing per window and a bounded number of objects
 // per query (the result slice of Docs, or none for Count).
 //
+// # Ranked search
+//
+// Top returns the k best documents by BM25, Lucene 8's BM25Similarity to the
+// float32 operation (so its scores equal Lucene 8.8's for the same
+// statistics): a term or phrase scores idf · f / (f + k1 · (1 − b + b · dl /
+// avgdl)), where dl comes from the field's norms, a byte per document read
+// and CRC-checked at the first ranked query (FieldLengths), and N, avgdl and
+// df from the segment's metadata and dictionary. A phrase's f is the number
+// of positions where it starts and its idf the sum of its terms'; And and Or
+// add their matching parts in float64 and round once; prefixes score 1.
+//
+// Statistics are per segment by default, so the same document scores
+// differently in two segments of different contents. TopOptions.Stats
+// (CollectionStats) takes collection-wide N, sumTTF and df instead: a
+// searcher over several segments sums them over its segments (Info gives the
+// per-field sums, Terms or Postings the df) and passes them to every segment's
+// Top, then merges the per-segment hits by score (ties by its global doc id).
+//
+// Execution: a scorer per query node walks doc ids window by window; a term
+// reads its frequency from the .prx window's tf column (no position decoded),
+// a phrase takes its documents from the phrase engine and counts its
+// occurrences from the positions of those documents only. A top-level Or runs
+// MaxScore: its clauses sorted by score bound, the prefix whose bounds add up
+// to no more than the current k-th score only scores documents the others
+// bring; a query whose bound cannot beat the k-th score stops. Block-max:
+// each window of a windowed term records its largest frequency and its
+// smallest norm (the prelude's impact bounds), which bound its documents'
+// scores; a lone term skips the windows that cannot beat the k-th score
+// without decoding them, and MaxScore skips the ranges where the essential
+// clauses' current windows cannot. A term's overall bound is its best
+// window's (a single-window term: its score at frequency ttf − df + 1 in the
+// field's shortest document).
+//
 // # Errors
 //
 // Errors wrap the kinds of package snii (the module root), for errors.Is:

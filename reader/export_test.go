@@ -17,3 +17,8 @@ func DecodeBudgetAcquire(b *DecodeBudget, ctx context.Context, held, n int64) er
 }
 
 func DecodeBudgetRelease(b *DecodeBudget, n int64) { b.release(n) }
+
+// TopScored is Segment.Top, also returning the documents it scored in full.
+func TopScored(s *Segment, ctx context.Context, q Query, k int, o *TopOptions) ([]Hit, int64, error) {
+	return s.top(ctx, q, k, o)
+}

@@ -51,7 +51,7 @@ func TestOpenReadsOnlyMetadata(t *testing.T) {
 				next, _ := s.Info(s.Fields()[k+1])
 				end = next.PostingOff
 			}
-			meta += int64(end - (info.DictOff + info.DictLen))
+			meta += int64(end - info.End())
 		}
 		want += meta
 		if got := cr.bytes.Load(); got != want {

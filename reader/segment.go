@@ -102,6 +102,10 @@ type field struct {
 	metaOff, metaLen uint64
 	// blocks[i] caches the decoded dict block i (see blockCache).
 	slots []atomic.Pointer[cachedBlock]
+	// norms caches the checked norms section (see loadNorms); minNormV its
+	// smallest non-zero byte + 1 (0: not computed yet).
+	norms    atomic.Pointer[[]byte]
+	minNormV atomic.Uint32
 }
 
 // Open opens the segment file at path, memory-mapping it on unix (pread
@@ -275,9 +279,9 @@ func (s *Segment) init(ctx context.Context, o Options) error {
 			return s.corrupt(sec, "names index %q", m.Name)
 		case m.DocCount != dir.DocCount:
 			return s.corrupt(sec, "%d documents, directory says %d", m.DocCount, dir.DocCount)
-		case m.PostingOff < format.HeaderSize || m.DictOff+m.DictLen > de.MetaOff:
+		case m.PostingOff < format.HeaderSize || m.End() > de.MetaOff:
 			return s.corrupt(sec, "sections [%d, %d) overlap the header or the metadata at %d",
-				m.PostingOff, m.DictOff+m.DictLen, de.MetaOff)
+				m.PostingOff, m.End(), de.MetaOff)
 		}
 		if _, err := index.New(m.Analyzer); err != nil {
 			return s.wrap(sec.in("analyzer"), err)

@@ -42,6 +42,8 @@ type winInfo struct {
 	docs           int
 	docOff, docLen uint64
 	prxOff, prxLen uint64
+	maxTF          uint32 // windowed: the largest tf of the window (0: unknown)
+	minNorm        byte   // windowed: the smallest norm byte of the window
 }
 
 func (t *termRef) reset() {
@@ -197,6 +199,7 @@ func (it *winIter) next() (winInfo, bool) {
 		idx: it.i, base: w.Base, last: w.LastDoc, docs: int(w.Docs),
 		docOff: t.docStart + w.DocOff, docLen: w.DocLen,
 		prxOff: t.start + w.PrxOff, prxLen: w.PrxLen,
+		maxTF: w.MaxTF, minNorm: w.MinNorm,
 	}
 	it.i++
 	return wi, true

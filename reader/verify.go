@@ -42,8 +42,11 @@ func (s *Segment) Verify(ctx context.Context) (err error) {
 		if m.PostingOff != next {
 			return s.corrupt(place{index: m.Name, window: -1}, "posting region starts at %d, the previous section ends at %d", m.PostingOff, next)
 		}
-		if m.DictOff+m.DictLen != f.metaOff {
-			return s.corrupt(place{index: m.Name, window: -1}, "dict region ends at %d, metadata starts at %d", m.DictOff+m.DictLen, f.metaOff)
+		if m.End() != f.metaOff {
+			return s.corrupt(place{index: m.Name, window: -1}, "dict region and norms end at %d, metadata starts at %d", m.End(), f.metaOff)
+		}
+		if _, err := f.loadNorms(x); err != nil {
+			return err
 		}
 		next = f.metaOff + f.metaLen
 		if err := f.verify(x, nil); err != nil {
@@ -270,6 +273,11 @@ func (f *field) verifyTerm(x *qctx, term []byte, e *format.Entry, tot *fieldTota
 		}
 		if x.win.Docs() != len(d) {
 			return s.corrupt(x.prxWinName(t, &w), "%d docs, the doc window has %d", x.win.Docs(), len(d))
+		}
+		if e.Class == format.ClassWindowed {
+			if err := f.verifyImpact(x, t, &w, d); err != nil {
+				return err
+			}
 		}
 		for k := 0; k < len(d); k++ {
 			ps := x.win.Doc(k)

@@ -25,6 +25,10 @@ type IndexInput struct {
 	DocsWithField uint64        // documents with at least one token in the index
 	SkippedTokens uint64        // tokens the analyzer skipped (recorded in the index metadata)
 	Postings      PostingSource // nil: the index has no terms
+	// Norms are the index's norm bytes (format.EncodeNorm of each document's
+	// length), docCount of them, for a field that stores norms; nil means
+	// every document has length 0. A field without norms takes none.
+	Norms []byte
 }
 
 // BuildFromSources writes a segment of docCount documents whose logical
@@ -62,7 +66,13 @@ func BuildFromSources(ctx context.Context, path string, o Options, docCount uint
 		if in.DocsWithField > docCount {
 			return Stats{}, errs.Invalidf("writer: %s: field %q: %d docs with the field of %d", path, in.Name, in.DocsWithField, docCount)
 		}
-		ins[i].src, ins[i].docsWith, ins[i].skipped = in.Postings, in.DocsWithField, in.SkippedTokens
+		switch {
+		case in.Norms != nil && !ins[i].field.StoresNorms():
+			return Stats{}, errs.Invalidf("writer: %s: field %q stores no norms but its input has some", path, in.Name)
+		case in.Norms != nil && uint64(len(in.Norms)) != docCount:
+			return Stats{}, errs.Invalidf("writer: %s: field %q: %d norms for %d documents", path, in.Name, len(in.Norms), docCount)
+		}
+		ins[i].src, ins[i].docsWith, ins[i].skipped, ins[i].norms = in.Postings, in.DocsWithField, in.SkippedTokens, in.Norms
 	}
 	w, err := CreateContext(ctx, path, o)
 	if err != nil {
@@ -83,6 +93,7 @@ type indexInput struct {
 	field    FieldOptions
 	docsWith uint64
 	skipped  uint64        // tokens the analyzer skipped
+	norms    []byte        // norm bytes (nil: all 0) when field.StoresNorms()
 	src      PostingSource // nil: no terms
 }
 
@@ -99,7 +110,7 @@ func (w *Writer) finish() error {
 	}
 	ins := make([]indexInput, len(w.fields))
 	for i, fs := range w.fields {
-		ins[i] = indexInput{field: fs.opt, docsWith: fs.docsWith, skipped: fs.skippedTotal}
+		ins[i] = indexInput{field: fs.opt, docsWith: fs.docsWith, skipped: fs.skippedTotal, norms: fs.norms}
 		var srcs []PostingSource
 		for k, secs := range w.spills {
 			if secs[i].n > 0 {
@@ -226,7 +237,7 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 	defer enc.Close()
 	e := &emitter{
 		name: in.field.Name, docCount: w.docs, enc: enc, onWindow: o.onWindow, out: cw, postOff: cw.n,
-		docSpan: docSpan, dict: dict, compress: compress,
+		docSpan: docSpan, dict: dict, compress: compress, norms: in.norms, hasNorms: in.field.StoresNorms(),
 	}
 	if in.src != nil {
 		if err := e.run(in.src); err != nil {
@@ -242,6 +253,13 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 		return format.IndexMeta{}, err
 	}
 	m.DictLen = cw.n - m.DictOff
+	if in.field.StoresNorms() {
+		if err := writeNorms(cw, in.norms, w.docs); err != nil {
+			return format.IndexMeta{}, err
+		}
+		m.HasNorms, m.NormsOff = true, m.DictOff+m.DictLen
+		m.NormsCRC = normsCRC(in.norms, w.docs)
+	}
 	m.Policy, m.ZstdLevel, m.Limits = o.Policy, o.ZstdLevel, o.Limits
 	out := enc.Outcome()
 	m.Outcome.Windows, m.Outcome.Bytes, m.Outcome.Budget = out.Windows, out.Bytes, out.Budget

@@ -44,6 +44,7 @@ type termDump struct {
 type indexDump struct {
 	Meta  format.IndexMeta
 	Terms []termDump
+	Norms []byte // nil when the index stores none
 }
 
 type segDump struct {
@@ -121,7 +122,7 @@ func dumpSegment(b []byte) (*segDump, error) {
 		if m.Name != de.Name || m.DocCount != dir.DocCount {
 			return nil, fmt.Errorf("index %q: metadata names %q, %d docs", de.Name, m.Name, m.DocCount)
 		}
-		if m.PostingOff != next || m.DictOff+m.DictLen != de.MetaOff {
+		if m.PostingOff != next || m.End() != de.MetaOff {
 			return nil, fmt.Errorf("index %q: sections not contiguous: posting at %d (want %d), dict end %d, meta at %d",
 				m.Name, m.PostingOff, next, m.DictOff+m.DictLen, de.MetaOff)
 		}
@@ -150,6 +151,12 @@ func dumpIndex(b []byte, m *format.IndexMeta) (*indexDump, error) {
 	post := b[m.PostingOff : m.PostingOff+m.PostingLen]
 	dict := b[m.DictOff : m.DictOff+m.DictLen]
 	d := &indexDump{Meta: *m}
+	if m.HasNorms {
+		d.Norms = b[m.NormsOff : m.NormsOff+m.DocCount]
+		if err := format.CheckNorms(d.Norms, m.DocCount, m.NormsCRC); err != nil {
+			return nil, err
+		}
+	}
 	var (
 		offset                           uint64
 		sumDF, sumTTF, docBytes, prelude uint64

@@ -40,6 +40,10 @@ type emitter struct {
 	onWindow func(field string, w *prx.Window, f prx.Frame) error // the onWindow hook, or nil
 	out      *countWriter
 	postOff  uint64 // absolute offset of the posting region
+	// norms of the index's documents for the windows' impact bounds
+	// (hasNorms false: the index stores none; norms nil: all 0)
+	norms    []byte
+	hasNorms bool
 
 	dwe     format.DocWindowEncoder
 	win     prx.Window // the current window (all docs read for it)
@@ -253,10 +257,28 @@ func (e *emitter) encodeWindows(lo, hi int) error {
 		return err
 	}
 	last := e.docs[hi-1]
-	e.refs = append(e.refs, format.WindowRef{LastDoc: last, Docs: uint32(hi - lo), DocLen: uint32(len(e.docBuf)), PrxLen: uint32(len(f.Bytes))})
+	maxTF, minNorm := e.impact(w, e.docs[lo:hi])
+	e.refs = append(e.refs, format.WindowRef{LastDoc: last, Docs: uint32(hi - lo), DocLen: uint32(len(e.docBuf)), PrxLen: uint32(len(f.Bytes)),
+		MaxTF: maxTF, MinNorm: minNorm})
 	e.winBase = last + 1
 	e.prxLen += uint64(len(f.Bytes))
 	return nil
+}
+
+// impact returns a window's largest term frequency and smallest norm byte
+// (0 when the index stores no norms).
+func (e *emitter) impact(w *prx.Window, docs []uint32) (maxTF uint32, minNorm byte) {
+	for i := range docs {
+		maxTF = max(maxTF, w.Offsets[i+1]-w.Offsets[i])
+	}
+	if !e.hasNorms || e.norms == nil {
+		return maxTF, 0
+	}
+	minNorm = 255
+	for _, d := range docs {
+		minNorm = min(minNorm, e.norms[d])
+	}
+	return maxTF, minNorm
 }
 
 // encode encodes one window with the index's encoder (and so its budget) and

@@ -91,6 +91,7 @@ func checkAgainstOracle(t *testing.T, path string, o writer.Options, docs []writ
 		}
 		checkClasses(t, d)
 		recount(t, d)
+		checkNorms(t, f, d, want[f.Name], len(docs))
 	}
 	return seg
 }
@@ -185,4 +186,33 @@ func genOptions() writer.Options {
 	o := writer.DefaultOptions("text", "title")
 	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: index.Keyword})
 	return o
+}
+
+// checkNorms compares an index's norms with the lengths the oracle's
+// postings give (a document's length is its positions over all terms).
+func checkNorms(t *testing.T, f writer.FieldOptions, d *indexDump, want map[string][]posting, docs int) {
+	t.Helper()
+	if !f.StoresNorms() {
+		if d.Meta.HasNorms || d.Norms != nil {
+			t.Errorf("index %q: norms stored, want none", f.Name)
+		}
+		return
+	}
+	lengths := make([]uint64, docs)
+	for _, ps := range want {
+		for _, p := range ps {
+			lengths[p.Doc] += uint64(len(p.Pos))
+		}
+	}
+	if len(d.Norms) != docs {
+		t.Fatalf("index %q: %d norms for %d docs", f.Name, len(d.Norms), docs)
+	}
+	bad := 0
+	for doc, l := range lengths {
+		if got, w := d.Norms[doc], format.EncodeNorm(l); got != w {
+			if bad++; bad <= 5 {
+				t.Errorf("index %q doc %d: norm %d, want %d (length %d)", f.Name, doc, got, w, l)
+			}
+		}
+	}
 }

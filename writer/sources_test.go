@@ -78,6 +78,7 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 			Name:          f.Name,
 			DocsWithField: da.Meta.DocsWithField + db.Meta.DocsWithField,
 			Postings:      newDumpSource([]*indexDump{da, db}, []uint32{0, uint32(cut)}),
+			Norms:         concatNorms(da, db),
 		})
 	}
 	merged := filepath.Join(dir, "merged.snii")
@@ -101,6 +102,7 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 			DocsWithField: da.Meta.DocsWithField + db.Meta.DocsWithField,
 			Postings: writer.MergeSources(newDumpSource([]*indexDump{da}, []uint32{0}),
 				newDumpSource([]*indexDump{db}, []uint32{uint32(cut)})),
+			Norms: concatNorms(da, db),
 		})
 	}
 	merged2 := filepath.Join(dir, "merged2.snii")
@@ -192,4 +194,14 @@ func TestBuildFromSourcesErrors(t *testing.T) {
 	if names := testkit.ListDir(t, dir); len(names) != 0 {
 		t.Errorf("files left: %v", names)
 	}
+}
+
+// concatNorms is the norms of indexes whose documents are concatenated (nil
+// when they store none).
+func concatNorms(ds ...*indexDump) []byte {
+	var out []byte
+	for _, d := range ds {
+		out = append(out, d.Norms...)
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/tmpfile"
 )
 
@@ -76,6 +77,8 @@ type fieldState struct {
 	an       index.Analyzer
 	buf      *termBuffer
 	docsWith uint64
+	norms    []byte // one norm byte per document added (nil when the field stores none)
+	hasNorms bool
 
 	// per document
 	next         uint64 // first position of the next value
@@ -123,7 +126,7 @@ func CreateContext(ctx context.Context, path string, o Options) (*Writer, error)
 		if err != nil {
 			return nil, err
 		}
-		fs := &fieldState{opt: f, an: an, buf: newTermBuffer(&w.cache, seed)}
+		fs := &fieldState{opt: f, an: an, buf: newTermBuffer(&w.cache, seed), hasNorms: f.StoresNorms()}
 		fs.emit = fs.add
 		w.fields = append(w.fields, fs)
 		w.byName[f.Name] = fs
@@ -239,9 +242,15 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 	}
 	for _, fs := range w.fields {
 		if !fs.seen {
+			if fs.hasNorms {
+				fs.norms = append(fs.norms, 0)
+			}
 			continue
 		}
 		tokens, ok := fs.buf.finishDoc(id)
+		if fs.hasNorms {
+			fs.norms = append(fs.norms, format.EncodeNorm(uint64(tokens)))
+		}
 		fs.skippedTotal += fs.skipped
 		w.stats.SkippedTokens += fs.skipped
 		fs.resetDoc()

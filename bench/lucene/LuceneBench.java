@@ -2,16 +2,21 @@
 // It is compiled at run time against the Debian liblucene8-java jars and
 // driven by the Go harness:
 //
-//   java LuceneBench build <docs.bin> <indexDir>
+//   java LuceneBench build <docs.bin> <indexDir> [norms]
 //       Index every document of docs.bin (big-endian u32 length + UTF-8 bytes,
 //       one text field) with the shared analyzer, forceMerge(1), no compound
-//       file, norms off, positions on. Prints one JSON line with the build time.
+//       file, norms off (on with "norms", for BM25), positions on. Prints one
+//       JSON line with the build time.
 //
 //   java LuceneBench serve <indexDir> <queries.tsv>
 //       Open the index and answer commands on stdin, one line each:
 //         warmup <millis>   run every query in a loop for that long  -> "ok <rounds>"
 //         run <qi> <reps>   count query qi reps times (timed here)  -> "<count> <wall ns> <thread cpu ns>"
 //         ids <qi>          matching doc ids                         -> "<n> id id ..."
+//         top <qi> <k>      BM25 top k (IndexSearcher.search(q, k), default
+//                           BM25Similarity; ties by doc id)          -> "<n> id:score ..."
+//                           (scores as Float.toString: exact float32)
+//         time <qi> <k> <reps>  run top k reps times (timed here)   -> "<n> <wall ns> <thread cpu ns>"
 //         quit
 //       The harness sends "run" commands in the same interleaved cycle as the
 //       Go engines, so Lucene is timed in the same cycles as snii and bleve;
@@ -19,8 +24,9 @@
 //
 // queries.tsv: one query a line, "<kind>\t<term> <term> ..." with terms
 // already analyzed by the harness; kinds term, phrase, prefix, phraseprefix
-// (the last term of prefix kinds is the prefix; every expansion is used) and
-// sloppy<N> (a PhraseQuery with slop N).
+// (the last term of prefix kinds is the prefix; every expansion is used),
+// sloppy<N> (a PhraseQuery with slop N) and or (a BooleanQuery of one SHOULD
+// TermQuery per term).
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.DataInputStream;
@@ -60,7 +66,11 @@ import org.apache.lucene.index.MultiTerms;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.MultiPhraseQuery;
 import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.PrefixQuery;
@@ -125,22 +135,22 @@ public final class LuceneBench {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 3 && args[0].equals("build")) {
-            build(Paths.get(args[1]), Paths.get(args[2]));
+        if ((args.length == 3 || args.length == 4 && args[3].equals("norms")) && args[0].equals("build")) {
+            build(Paths.get(args[1]), Paths.get(args[2]), args.length == 4);
         } else if (args.length == 3 && args[0].equals("serve")) {
             serve(Paths.get(args[1]), Paths.get(args[2]));
         } else {
-            System.err.println("usage: LuceneBench build <docs.bin> <indexDir> | serve <indexDir> <queries.tsv>");
+            System.err.println("usage: LuceneBench build <docs.bin> <indexDir> [norms] | serve <indexDir> <queries.tsv>");
             System.exit(2);
         }
     }
 
-    static void build(Path docs, Path dir) throws IOException {
+    static void build(Path docs, Path dir, boolean norms) throws IOException {
         long start = System.nanoTime();
         FieldType ft = new FieldType();
         ft.setTokenized(true);
         ft.setStored(false);
-        ft.setOmitNorms(true);
+        ft.setOmitNorms(!norms);
         ft.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS);
         ft.freeze();
         IndexWriterConfig cfg = new IndexWriterConfig(analyzer());
@@ -234,6 +244,13 @@ public final class LuceneBench {
                 return new PhraseQuery(FIELD, q.terms);
             case "prefix":
                 return new PrefixQuery(new Term(FIELD, q.terms[0]));
+            case "or": {
+                BooleanQuery.Builder b = new BooleanQuery.Builder();
+                for (String t : q.terms) {
+                    b.add(new TermQuery(new Term(FIELD, t)), BooleanClause.Occur.SHOULD);
+                }
+                return b.build();
+            }
             case "phraseprefix": {
                 Terms terms = MultiTerms.getTerms(s.getIndexReader(), FIELD);
                 if (terms == null) {
@@ -373,6 +390,36 @@ public final class LuceneBench {
                             }
                         }
                         out.write(sb.append('\n').toString());
+                        break;
+                    }
+                    case "top": {
+                        Query query = query(s, qs.get(Integer.parseInt(f[1])));
+                        StringBuilder sb = new StringBuilder();
+                        if (query == null) {
+                            sb.append("0");
+                        } else {
+                            TopDocs td = s.search(query, Integer.parseInt(f[2]));
+                            sb.append(td.scoreDocs.length);
+                            for (ScoreDoc sd : td.scoreDocs) {
+                                sb.append(' ').append(sd.doc).append(':').append(Float.toString(sd.score));
+                            }
+                        }
+                        out.write(sb.append('\n').toString());
+                        break;
+                    }
+                    case "time": {
+                        Query query = query(s, qs.get(Integer.parseInt(f[1])));
+                        int k = Integer.parseInt(f[2]);
+                        int reps = Integer.parseInt(f[3]);
+                        int n = 0;
+                        long c0 = threads.getCurrentThreadCpuTime();
+                        long t0 = System.nanoTime();
+                        for (int i = 0; i < reps && query != null; i++) {
+                            n = s.search(query, k).scoreDocs.length;
+                        }
+                        long ns = System.nanoTime() - t0;
+                        long cpu = threads.getCurrentThreadCpuTime() - c0;
+                        out.write(n + " " + ns + " " + cpu + "\n");
                         break;
                     }
                     case "quit":

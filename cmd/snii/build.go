@@ -35,6 +35,7 @@ type buildFlags struct {
 	analyzer *enumValue
 	// maxToken: the analyzer's max_token_bytes; longer tokens are skipped and counted.
 	maxToken int
+	noNorms  bool
 	policy   *policyFlags
 	skipBad  bool
 	quiet    bool
@@ -87,6 +88,7 @@ into place: a failed build leaves nothing at OUT.`,
 	fs.Var(f.format, "format", "input format: auto (by extension), lines or jsonl")
 	fs.StringSliceVar(&f.fields, "field", nil, "jsonl: a dotted JSON path to index as a field (repeat, or separate with commas)")
 	fs.Var(f.analyzer, "analyzer", "analyzer of every field: "+orList(index.Names()))
+	fs.BoolVar(&f.noNorms, "no-norms", false, "store no norms (per-document field lengths, 1 byte per document per field, used by query --top); keyword fields never store them")
 	fs.IntVar(&f.maxToken, "max-token-bytes", index.DefaultMaxTokenBytes,
 		fmt.Sprintf("longest token indexed, in bytes (1..%d); longer tokens are skipped and counted in the summary and by inspect", index.MaxMaxTokenBytes))
 	f.policy = addPolicyFlags(fs)
@@ -178,6 +180,7 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 	o := writer.DefaultOptions(fields...)
 	for i := range o.Fields {
 		o.Fields[i].Analyzer = spec
+		o.Fields[i].NoNorms = f.noNorms
 	}
 	f.policy.apply(&o)
 	output := f.output // what the report names

@@ -21,6 +21,9 @@ type queryFlags struct {
 	maxExp  int
 	profile bool
 	json    bool
+	top     int
+	explain bool
+	k1, b   float32
 	dec     decodeFlags
 	s3      s3Flags
 }
@@ -62,6 +65,9 @@ and exits with code 2, as does an unknown field. No match is not an error (exit 
 			if f.maxExp < 0 {
 				return usagef("--max-expansions %d: want 0 (unlimited) or more", f.maxExp)
 			}
+			if err := f.checkTop(); err != nil {
+				return err
+			}
 			return runQuery(cmd.Context(), e, f, args[0], strings.Join(args[1:], " "))
 		},
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
@@ -78,6 +84,10 @@ and exits with code 2, as does an unknown field. No match is not an error (exit 
 	fs.IntVar(&f.maxExp, "max-expansions", 0, "expand a prefix to at most N terms, the first in byte order (0: unlimited)")
 	fs.BoolVar(&f.profile, "profile", false, "print what the query did: frames per codec, bytes read, windows decoded, timings")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
+	fs.IntVar(&f.top, "top", 0, "print the N best documents by BM25 score, best first (ties by doc id) instead of the matching ids")
+	fs.BoolVar(&f.explain, "explain", false, "with --top: print each hit's score breakdown (idf, frequency, field length)")
+	fs.Float32Var(&f.k1, "k1", 1.2, "with --top: BM25 k1 (term frequency saturation)")
+	fs.Float32Var(&f.b, "b", 0.75, "with --top: BM25 b (length normalization, 0..1)")
 	f.dec.add(fs)
 	f.s3.add(fs)
 	return cmd
@@ -89,7 +99,8 @@ type queryReport struct {
 	Field     string         `json:"field"`
 	Plan      string         `json:"plan"` // the analyzed query the segment ran
 	Count     uint64         `json:"count"`
-	Docs      []uint32       `json:"docs,omitempty"` // absent with --count
+	Docs      []uint32       `json:"docs,omitempty"` // absent with --count and --top
+	Hits      *[]hitReport   `json:"hits,omitempty"` // with --top
 	Truncated bool           `json:"truncated,omitempty"`
 	Profile   *profileReport `json:"profile,omitempty"`
 }
@@ -141,6 +152,9 @@ func runQuery(ctx context.Context, e *env, f *queryFlags, path, q string) error 
 			return err
 		}
 		if u.IsPrefix() || u.IsGlob() {
+			if f.top > 0 {
+				return usagef("--top ranks one segment; %s names several", path)
+			}
 			return runQueryMany(ctx, e, f, u, q, o)
 		}
 	}
@@ -156,6 +170,9 @@ func runQuery(ctx context.Context, e *env, f *queryFlags, path, q string) error 
 	rq, parsed, err := compileQuery(seg, field, q, f.maxExp)
 	if err != nil {
 		return err
+	}
+	if f.top > 0 {
+		return runTop(ctx, e, f, seg.Segment, rq, queryReport{Query: parsed.String(), Field: field, Plan: rq.String()}, path)
 	}
 	res, err := runSearch(f,
 		func(p *reader.Profile) (uint64, error) { return seg.Count(ctx, rq, searchOptions(p)) },

@@ -14,6 +14,7 @@
 //	+------------------------------+
 //	| index 0: posting region      |  per term in byte order: prx frames, doc-postings span
 //	| index 0: dict region         |  dict blocks back to back
+//	| index 0: norms               |  docCount bytes, one norm code each (when stored)
 //	| index 0: metadata group      |  IndexMeta (CRC in the directory)
 //	| index 1: ...                 |  indexes sorted by name
 //	+------------------------------+
@@ -36,7 +37,8 @@
 //
 //	uvarint nWindows | uvarint entriesLen |
 //	ceil(nWindows/64) × {u32 lastDoc | u32 entryOff | u64 docOff | u64 prxOff} |
-//	nWindows × {uvarint Δlast | uvarint docs | uvarint docLen | uvarint prxLen} | u32 crc
+//	nWindows × {uvarint Δlast | uvarint docs | uvarint docLen | uvarint prxLen |
+//	            uvarint maxTF-1 | u8 minNorm} | u32 crc
 //
 // # Dict block
 //

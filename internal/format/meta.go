@@ -36,6 +36,13 @@ type IndexMeta struct {
 	PrxBytes         uint64 // prx frames in the posting region
 	InlineFrameBytes uint64 // prx frames stored inline in dict entries
 
+	// Norms: when HasNorms, the norms section (DocCount bytes, see
+	// EncodeNorm) lies at NormsOff == DictOff+DictLen, right after the dict
+	// region, with CRC32C NormsCRC.
+	HasNorms bool
+	NormsOff uint64
+	NormsCRC uint32
+
 	// Codec policy and its outcome. Outcome.Budget.Policy is not stored
 	// separately: DecodeIndexMeta sets it to Policy.
 	Policy    budget.Policy
@@ -55,6 +62,7 @@ type IndexMeta struct {
 //	classes:  uvarint inlineTerms | slimTerms | windowedTerms
 //	sections: uvarint postingOff | postingLen | dictOff | dictLen
 //	bytes:    uvarint docBytes | preludeBytes | prxBytes | inlineFrameBytes
+//	norms:    u8 hasNorms (0 or 1) | when 1: uvarint normsOff | u32 normsCRC
 //	policy:   zigzag varint minSavingPercent | uvarint budgetPercent | zstdLevel | maxDocs | maxPositions | maxBytes
 //	outcome:  3 × uvarint windows | 3 × uvarint bytes (per codec) |
 //	          uvarint eligible | sumSmallest | traded | tradedCount | finalShare | allowance
@@ -76,6 +84,13 @@ func AppendIndexMeta(dst []byte, m *IndexMeta) []byte {
 		m.DocBytes, m.PreludeBytes, m.PrxBytes, m.InlineFrameBytes,
 	} {
 		dst = u(dst, v)
+	}
+	if m.HasNorms {
+		dst = append(dst, 1)
+		dst = u(dst, m.NormsOff)
+		dst = binary.LittleEndian.AppendUint32(dst, m.NormsCRC)
+	} else {
+		dst = append(dst, 0)
 	}
 	msp, bp := m.Policy.Percents()
 	dst = binary.AppendVarint(dst, int64(msp))
@@ -163,6 +178,21 @@ func DecodeIndexMeta(b []byte) (IndexMeta, error) {
 		return fail("sections posting [%d, +%d), dict [%d, +%d)", m.PostingOff, m.PostingLen, m.DictOff, m.DictLen)
 	case m.PreludeBytes > m.DocBytes:
 		return fail("prelude bytes %d > doc bytes %d", m.PreludeBytes, m.DocBytes)
+	}
+	switch r.u8() {
+	case 0:
+	case 1:
+		m.HasNorms = true
+		m.NormsOff = r.uvarint()
+		m.NormsCRC = r.u32()
+		if !r.ok() || m.NormsOff != m.DictOff+m.DictLen || m.DocCount > math.MaxInt64-m.NormsOff {
+			return fail("norms at %d (want %d, right after the dict region)", m.NormsOff, m.DictOff+m.DictLen)
+		}
+	default:
+		return fail("norms flag %d (want 0 or 1)", r.b[r.off-1])
+	}
+	if !r.ok() {
+		return fail("norms truncated")
 	}
 	ms := r.uvarint()
 	msp := int64(ms>>1) ^ -int64(ms&1) // zigzag

@@ -51,6 +51,7 @@ func sampleMeta(t testing.TB) IndexMeta {
 		m.Blocks = append(m.Blocks, info)
 	}
 	m.TermCount = uint64(len(terms))
+	m.HasNorms, m.NormsOff, m.NormsCRC = true, m.DictOff+m.DictLen, 0xabcdef01
 	return m
 }
 
@@ -95,31 +96,32 @@ func TestIndexMetaRoundTrip(t *testing.T) {
 func TestDecodeIndexMetaInvalid(t *testing.T) {
 	base := sampleMeta(t)
 	cases := map[string]func(m *IndexMeta){
-		"no name":             func(m *IndexMeta) { m.Name = "" },
-		"docs with field":     func(m *IndexMeta) { m.DocsWithField = m.DocCount + 1 },
-		"doc count":           func(m *IndexMeta) { m.DocCount = 1<<32 + 1; m.DocsWithField = 0 },
-		"class counts":        func(m *IndexMeta) { m.InlineTerms++ },
-		"class counts 2":      func(m *IndexMeta) { m.SlimTerms = m.TermCount + 1 },
-		"sum df":              func(m *IndexMeta) { m.SumDF = m.TermCount - 1 },
-		"sum ttf":             func(m *IndexMeta) { m.SumTTF = m.SumDF - 1 },
-		"dict not after post": func(m *IndexMeta) { m.DictOff++ },
-		"prelude bytes":       func(m *IndexMeta) { m.PreludeBytes = m.DocBytes + 1 },
-		"posting overflow":    func(m *IndexMeta) { m.PostingLen = math.MaxInt64 },
-		"policy":              func(m *IndexMeta) { m.Policy = budget.Policy{Kind: budget.FixedShare, Percent: 101} },
-		"budget percent":      func(m *IndexMeta) { m.Policy = budget.Policy{Percent: 101} },
-		"limits":              func(m *IndexMeta) { m.Limits.MaxDocs = prx.DefaultMaxDocs + 1 },
-		"negative outcome":    func(m *IndexMeta) { m.Outcome.Bytes[1] = -1 },
-		"final share":         func(m *IndexMeta) { m.Outcome.Budget.FinalShare = 101 },
-		"block offset":        func(m *IndexMeta) { m.Blocks[1].Offset++ },
-		"block plain len":     func(m *IndexMeta) { m.Blocks[0].PlainLen++ },
-		"block plain huge":    func(m *IndexMeta) { m.Blocks[0].PlainLen = MaxBlockPlainLen + 1; m.Blocks[0].Flags = 1 },
-		"block entries":       func(m *IndexMeta) { m.Blocks[0].Entries++ },
-		"block no entries":    func(m *IndexMeta) { m.Blocks[0].Entries = 0 },
-		"block flags":         func(m *IndexMeta) { m.Blocks[0].Flags = 2 },
-		"dict len":            func(m *IndexMeta) { m.DictLen++ },
-		"no blocks":           func(m *IndexMeta) { m.Blocks, m.FirstTerms = nil, nil },
-		"first terms order":   func(m *IndexMeta) { m.FirstTerms[0], m.FirstTerms[1] = m.FirstTerms[1], m.FirstTerms[0] },
-		"first terms equal":   func(m *IndexMeta) { m.FirstTerms[1] = m.FirstTerms[0] },
+		"no name":              func(m *IndexMeta) { m.Name = "" },
+		"docs with field":      func(m *IndexMeta) { m.DocsWithField = m.DocCount + 1 },
+		"doc count":            func(m *IndexMeta) { m.DocCount = 1<<32 + 1; m.DocsWithField = 0 },
+		"class counts":         func(m *IndexMeta) { m.InlineTerms++ },
+		"class counts 2":       func(m *IndexMeta) { m.SlimTerms = m.TermCount + 1 },
+		"sum df":               func(m *IndexMeta) { m.SumDF = m.TermCount - 1 },
+		"sum ttf":              func(m *IndexMeta) { m.SumTTF = m.SumDF - 1 },
+		"dict not after post":  func(m *IndexMeta) { m.DictOff++ },
+		"prelude bytes":        func(m *IndexMeta) { m.PreludeBytes = m.DocBytes + 1 },
+		"posting overflow":     func(m *IndexMeta) { m.PostingLen = math.MaxInt64 },
+		"policy":               func(m *IndexMeta) { m.Policy = budget.Policy{Kind: budget.FixedShare, Percent: 101} },
+		"budget percent":       func(m *IndexMeta) { m.Policy = budget.Policy{Percent: 101} },
+		"limits":               func(m *IndexMeta) { m.Limits.MaxDocs = prx.DefaultMaxDocs + 1 },
+		"negative outcome":     func(m *IndexMeta) { m.Outcome.Bytes[1] = -1 },
+		"final share":          func(m *IndexMeta) { m.Outcome.Budget.FinalShare = 101 },
+		"block offset":         func(m *IndexMeta) { m.Blocks[1].Offset++ },
+		"block plain len":      func(m *IndexMeta) { m.Blocks[0].PlainLen++ },
+		"block plain huge":     func(m *IndexMeta) { m.Blocks[0].PlainLen = MaxBlockPlainLen + 1; m.Blocks[0].Flags = 1 },
+		"block entries":        func(m *IndexMeta) { m.Blocks[0].Entries++ },
+		"block no entries":     func(m *IndexMeta) { m.Blocks[0].Entries = 0 },
+		"block flags":          func(m *IndexMeta) { m.Blocks[0].Flags = 2 },
+		"dict len":             func(m *IndexMeta) { m.DictLen++ },
+		"norms not after dict": func(m *IndexMeta) { m.NormsOff++ },
+		"no blocks":            func(m *IndexMeta) { m.Blocks, m.FirstTerms = nil, nil },
+		"first terms order":    func(m *IndexMeta) { m.FirstTerms[0], m.FirstTerms[1] = m.FirstTerms[1], m.FirstTerms[0] },
+		"first terms equal":    func(m *IndexMeta) { m.FirstTerms[1] = m.FirstTerms[0] },
 	}
 	for name, f := range cases {
 		m := base

@@ -13,8 +13,9 @@ const (
 	SuperBlockWindows = 64
 	// superBlockSize is the fixed size of one super-block record.
 	superBlockSize = 24
-	// minPreludeEntry is the smallest encoding of one window entry (4 uvarints).
-	minPreludeEntry = 4
+	// minPreludeEntry is the smallest encoding of one window entry (5
+	// uvarints and a byte).
+	minPreludeEntry = 6
 )
 
 // WindowRef describes one window of a windowed term, as the writer knows it.
@@ -23,13 +24,26 @@ type WindowRef struct {
 	Docs    uint32 // number of docs (>= 1)
 	DocLen  uint32 // bytes of the doc window (with CRC)
 	PrxLen  uint32 // bytes of the prx frame
+	// Impact bounds: the largest term frequency of the window's docs (>= 1)
+	// and the smallest norm byte among them (0 when the index stores no
+	// norms). No document of the window scores above a document with
+	// frequency MaxTF and norm MinNorm.
+	MaxTF   uint32
+	MinNorm byte
+}
+
+// entryLen is the encoded length of w's entry, d being its last-doc delta.
+func (w *WindowRef) entryLen(d uint32) int {
+	return uvarintLen(uint64(d)) + uvarintLen(uint64(w.Docs)) + uvarintLen(uint64(w.DocLen)) +
+		uvarintLen(uint64(w.PrxLen)) + uvarintLen(uint64(w.MaxTF-1)) + 1
 }
 
 // AppendPrelude appends the prelude of wins (in window order) to dst:
 //
 //	uvarint nWindows | uvarint entriesLen |
 //	ceil(nWindows/64) × {u32 lastDoc | u32 entryOff | u64 docOff | u64 prxOff} |
-//	entries: nWindows × {uvarint lastDoc-prevLastDoc (first: lastDoc) | uvarint docs | uvarint docLen | uvarint prxLen} |
+//	entries: nWindows × {uvarint lastDoc-prevLastDoc (first: lastDoc) | uvarint docs | uvarint docLen | uvarint prxLen |
+//	                     uvarint maxTF-1 | u8 minNorm} |
 //	u32 crc32c(all of the above)
 //
 // wins must be non-empty with strictly ascending LastDoc; otherwise the result
@@ -44,8 +58,7 @@ func AppendPrelude(dst []byte, wins []WindowRef) []byte {
 			d -= prev
 		}
 		prev = w.LastDoc
-		entriesLen += uvarintLen(uint64(d)) + uvarintLen(uint64(w.Docs)) +
-			uvarintLen(uint64(w.DocLen)) + uvarintLen(uint64(w.PrxLen))
+		entriesLen += w.entryLen(d)
 	}
 	dst = binary.AppendUvarint(dst, uint64(len(wins)))
 	dst = binary.AppendUvarint(dst, uint64(entriesLen))
@@ -65,8 +78,7 @@ func AppendPrelude(dst []byte, wins []WindowRef) []byte {
 			d -= prev
 		}
 		prev = w.LastDoc
-		entryOff += uint64(uvarintLen(uint64(d)) + uvarintLen(uint64(w.Docs)) +
-			uvarintLen(uint64(w.DocLen)) + uvarintLen(uint64(w.PrxLen)))
+		entryOff += uint64(w.entryLen(d))
 		docOff += uint64(w.DocLen)
 		prxOff += uint64(w.PrxLen)
 	}
@@ -81,6 +93,8 @@ func AppendPrelude(dst []byte, wins []WindowRef) []byte {
 		dst = binary.AppendUvarint(dst, uint64(w.Docs))
 		dst = binary.AppendUvarint(dst, uint64(w.DocLen))
 		dst = binary.AppendUvarint(dst, uint64(w.PrxLen))
+		dst = binary.AppendUvarint(dst, uint64(w.MaxTF-1))
+		dst = append(dst, w.MinNorm)
 	}
 	return binary.LittleEndian.AppendUint32(dst, Checksum(dst[start:]))
 }
@@ -106,6 +120,8 @@ type WindowInfo struct {
 	DocLen  uint64
 	PrxOff  uint64 // offset of the prx frame, relative to the term's posting data start
 	PrxLen  uint64
+	MaxTF   uint32 // the largest term frequency of the window's docs
+	MinNorm byte   // the smallest norm byte of the window's docs (0: no norms)
 }
 
 // ParsePrelude parses and verifies the prelude at the start of src (a
@@ -149,6 +165,8 @@ func ParsePrelude(src []byte) (p Prelude, n int, err error) {
 		docs := er.uvarintMax(math.MaxUint32)
 		dl := er.uvarintMax(math.MaxUint32)
 		pl := er.uvarintMax(math.MaxUint32)
+		er.uvarintMax(math.MaxUint32 - 1) // maxTF-1
+		er.u8()                           // minNorm
 		if !er.ok() {
 			return Prelude{}, 0, errs.Corruptf("prelude: window %d entry truncated", i)
 		}
@@ -303,7 +321,10 @@ func (c *WindowCursor) next() WindowInfo {
 	docs, off, _ := readUvarint(b, off)
 	dl, off, _ := readUvarint(b, off)
 	pl, off, _ := readUvarint(b, off)
-	w := WindowInfo{Base: c.last + 1, Docs: uint32(docs), DocOff: c.docOff, DocLen: dl, PrxOff: c.prxOff, PrxLen: pl}
+	mt, off, _ := readUvarint(b, off)
+	w := WindowInfo{Base: c.last + 1, Docs: uint32(docs), DocOff: c.docOff, DocLen: dl, PrxOff: c.prxOff, PrxLen: pl,
+		MaxTF: uint32(mt) + 1, MinNorm: b[off]}
+	off++
 	if c.i == 0 {
 		w.Base = 0
 		w.LastDoc = uint32(d)

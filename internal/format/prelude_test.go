@@ -22,7 +22,8 @@ func randWindows(r *rand.Rand, n int) []WindowRef {
 		} else {
 			last += docs - 1
 		}
-		wins[i] = WindowRef{LastDoc: last, Docs: docs, DocLen: uint32(6 + r.IntN(5000)), PrxLen: uint32(6 + r.IntN(1<<uint(r.IntN(25))))}
+		wins[i] = WindowRef{LastDoc: last, Docs: docs, DocLen: uint32(6 + r.IntN(5000)), PrxLen: uint32(6 + r.IntN(1<<uint(r.IntN(25)))),
+			MaxTF: uint32(1 + r.IntN(1<<uint(r.IntN(20)))), MinNorm: byte(r.IntN(256))}
 	}
 	return wins
 }
@@ -36,7 +37,8 @@ func expectedInfos(wins []WindowRef) []WindowInfo {
 		if i > 0 {
 			base = wins[i-1].LastDoc + 1
 		}
-		out = append(out, WindowInfo{Base: base, LastDoc: w.LastDoc, Docs: w.Docs, DocOff: docOff, DocLen: uint64(w.DocLen), PrxOff: prxOff, PrxLen: uint64(w.PrxLen)})
+		out = append(out, WindowInfo{Base: base, LastDoc: w.LastDoc, Docs: w.Docs, DocOff: docOff, DocLen: uint64(w.DocLen), PrxOff: prxOff, PrxLen: uint64(w.PrxLen),
+			MaxTF: w.MaxTF, MinNorm: w.MinNorm})
 		docOff += uint64(w.DocLen)
 		prxOff += uint64(w.PrxLen)
 	}
@@ -127,7 +129,7 @@ func resumPrelude(b []byte) []byte {
 }
 
 func TestParsePreludeInvalid(t *testing.T) {
-	good := []WindowRef{{LastDoc: 10, Docs: 3, DocLen: 8, PrxLen: 9}, {LastDoc: 20, Docs: 10, DocLen: 8, PrxLen: 9}}
+	good := []WindowRef{{LastDoc: 10, Docs: 3, DocLen: 8, PrxLen: 9, MaxTF: 1}, {LastDoc: 20, Docs: 10, DocLen: 8, PrxLen: 9, MaxTF: 7, MinNorm: 3}}
 	mod := func(f func(w []WindowRef)) []byte {
 		w := slices.Clone(good)
 		f(w)
@@ -143,6 +145,7 @@ func TestParsePreludeInvalid(t *testing.T) {
 		"too many docs first": mod(func(w []WindowRef) { w[0].Docs = 12 }),
 		"zero doc len":        mod(func(w []WindowRef) { w[0].DocLen = 0 }),
 		"zero prx len":        mod(func(w []WindowRef) { w[1].PrxLen = 0 }),
+		"zero max tf":         mod(func(w []WindowRef) { w[1].MaxTF = 0 }),
 	}
 	sb := AppendPrelude(nil, good)
 	sb[2] ^= 1 // super-block lastDoc
@@ -166,7 +169,7 @@ func TestParsePreludeInvalid(t *testing.T) {
 		}
 	}
 	// A window ending at 2^32-1 followed by another overflows.
-	ov := AppendPrelude(nil, []WindowRef{{LastDoc: math.MaxUint32, Docs: 1, DocLen: 6, PrxLen: 6}, {LastDoc: 0, Docs: 1, DocLen: 6, PrxLen: 6}})
+	ov := AppendPrelude(nil, []WindowRef{{LastDoc: math.MaxUint32, Docs: 1, DocLen: 6, PrxLen: 6, MaxTF: 1}, {LastDoc: 0, Docs: 1, DocLen: 6, PrxLen: 6, MaxTF: 1}})
 	if _, _, err := ParsePrelude(ov); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("overflow: err = %v", err)
 	}
@@ -231,7 +234,7 @@ func FuzzParsePrelude(f *testing.F) {
 					t.Fatalf("window %d %+v invalid", i, w)
 				}
 				docCount += uint64(w.Docs)
-				wins = append(wins, WindowRef{w.LastDoc, w.Docs, uint32(w.DocLen), uint32(w.PrxLen)})
+				wins = append(wins, WindowRef{w.LastDoc, w.Docs, uint32(w.DocLen), uint32(w.PrxLen), w.MaxTF, w.MinNorm})
 				prev = w
 			}
 			if len(wins) != p.Len() || docCount != p.DocCount() {

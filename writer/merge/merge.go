@@ -220,6 +220,12 @@ func build(ctx context.Context, path string, srcs []*source, fields []fieldPlan,
 			all = append(all, c)
 			ps = append(ps, c)
 		}
+		if f.norms {
+			var err error
+			if in.Norms, err = mergeNorms(ctx, srcs, f.name, docs); err != nil {
+				return writer.Stats{}, n, err
+			}
+		}
 		switch len(ps) {
 		case 0:
 		case 1:

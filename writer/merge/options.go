@@ -162,7 +162,7 @@ func writerOptions(srcs []*source, fields []fieldPlan, o *Options) (writer.Optio
 	}
 	wo := writer.Options{MemoryLimit: o.MemoryLimit, TempDir: o.TempDir, Policy: o.Policy, ZstdLevel: o.ZstdLevel, Limits: o.Limits}
 	for _, f := range fields {
-		wo.Fields = append(wo.Fields, writer.FieldOptions{Name: f.name, Analyzer: f.analyzer})
+		wo.Fields = append(wo.Fields, writer.FieldOptions{Name: f.name, Analyzer: f.analyzer, NoNorms: !f.norms})
 	}
 	var err error
 	if o.Policy == (budget.Policy{}) {

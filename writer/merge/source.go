@@ -227,6 +227,7 @@ func compatible(srcs []*source, vs []reader.Version) error {
 type fieldPlan struct {
 	name     string
 	analyzer string
+	norms    bool    // the index stores norms
 	from     *source // the first source holding it (for messages)
 }
 
@@ -237,16 +238,19 @@ func unionFields(srcs []*source) ([]fieldPlan, error) {
 	var fields []fieldPlan
 	for _, s := range srcs {
 		for _, name := range s.fields {
-			an := s.metas[name].Analyzer
+			an, norms := s.metas[name].Analyzer, s.metas[name].HasNorms
 			if i, ok := byName[name]; ok {
 				if f := fields[i]; f.analyzer != an {
 					return nil, errs.Invalidf("merge: field %q has analyzer %q in source %d (%s) and %q in source %d (%s); segments merge only when a field has one analyzer",
 						name, f.analyzer, f.from.ord, f.from.name, an, s.ord, s.name)
+				} else if f.norms != norms {
+					return nil, errs.Invalidf("merge: field %q stores norms in source %d (%s) but not in source %d (%s); segments merge only when a field stores norms in all or none",
+						name, pick(f.norms, f.from, s).ord, pick(f.norms, f.from, s).name, pick(!f.norms, f.from, s).ord, pick(!f.norms, f.from, s).name)
 				}
 				continue
 			}
 			byName[name] = len(fields)
-			fields = append(fields, fieldPlan{name: name, analyzer: an, from: s})
+			fields = append(fields, fieldPlan{name: name, analyzer: an, norms: norms, from: s})
 		}
 	}
 	if len(fields) == 0 {
@@ -384,4 +388,12 @@ func checkTotal(srcs []*source) (uint64, error) {
 		return 0, errs.Limitf("merge: %d documents in all (a segment holds at most 2^32-1)", total)
 	}
 	return total, nil
+}
+
+// pick returns a when first, else b.
+func pick(first bool, a, b *source) *source {
+	if first {
+		return a
+	}
+	return b
 }

@@ -1,0 +1,491 @@
+package reader
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/prx"
+)
+
+// exhausted is the doc of a scorer past its last document.
+const exhausted = int64(1) << 32
+
+// scorer walks the documents one (sub)query matches, in ascending order, and
+// scores the current one.
+type scorer interface {
+	doc() int64
+	// advance moves to the first document >= target (staying put when the
+	// current one is already there) and returns it, or exhausted.
+	advance(target int64) (int64, error)
+	score() (float32, error)
+	// maxScore bounds score() over every document.
+	maxScore() float32
+	// shallow returns a bound of score() over the documents in [target,
+	// upTo] and upTo (exhausted when no document is left), without moving:
+	// a term reads the impact bounds of the window holding target from its
+	// prelude.
+	shallow(target int64) (upTo int64, bound float32, err error)
+	cost() uint64
+	explain() (Explanation, error)
+}
+
+// termScorer scores one term: doc ids window by window, its frequency from
+// the .prx window's tf column (no position decoded), positions on demand.
+type termScorer struct {
+	x      *qctx
+	t      *termRef
+	it     winIter
+	w      winInfo
+	docs   []uint32
+	i      int
+	cur    int64
+	open   bool // c reads the current window
+	c      prx.Cursor
+	prxBuf []byte
+	sim    leafSim
+	ub     float32
+	query  string
+	// shallow's window walk (windowed terms): sw is the window sc returned last
+	sc     format.WindowCursor
+	sw     format.WindowInfo
+	sValid bool
+}
+
+func (x *qctx) newTermScorer(t *termRef, sim leafSim, maxInv float32, query string) *termScorer {
+	ts := &termScorer{x: x, t: t, it: t.windows(0), i: -1, cur: -1, sim: sim, query: query}
+	if t.e.Class != format.ClassWindowed || sim.inv == nil {
+		maxFreq := float32(t.e.TTF - t.e.DF + 1) // no document holds more
+		ts.ub = sim.bound(maxFreq, maxInv)
+		return ts
+	}
+	// The largest of the windows' bounds.
+	c := t.pre.Cursor(0)
+	for w, ok := c.Next(); ok; w, ok = c.Next() {
+		ts.ub = max(ts.ub, ts.winBound(w.MaxTF, w.MinNorm))
+	}
+	return ts
+}
+
+// winBound is the bound of a window of the term with these impact bounds.
+func (ts *termScorer) winBound(maxTF uint32, minNorm byte) float32 {
+	if ts.sim.norms == nil {
+		minNorm = 1 // scored as Lucene without norms
+	}
+	return ts.sim.bound(float32(maxTF), ts.sim.inv[minNorm])
+}
+
+func (ts *termScorer) shallow(target int64) (int64, float32, error) {
+	if ts.cur == exhausted {
+		return exhausted, 0, nil
+	}
+	if ts.t.e.Class != format.ClassWindowed {
+		return exhausted - 1, ts.ub, nil
+	}
+	if ts.i >= 0 && target <= int64(ts.docs[len(ts.docs)-1]) {
+		return int64(ts.w.last), ts.winBound(ts.w.maxTF, ts.w.minNorm), nil
+	}
+	// Walk on from the window returned last (a few steps), else search.
+	if ts.sValid && target >= int64(ts.sw.Base) {
+		for n := 0; int64(ts.sw.LastDoc) < target && n < 8; n++ {
+			w, ok := ts.sc.Next()
+			if !ok {
+				return exhausted, 0, nil
+			}
+			ts.sw = w
+		}
+	}
+	if !ts.sValid || target < int64(ts.sw.Base) || int64(ts.sw.LastDoc) < target {
+		j, err := ts.t.find(uint32(min(target, 1<<32-1)))
+		if err != nil || j >= ts.t.nWin {
+			return exhausted, 0, err
+		}
+		ts.sc = ts.t.pre.Cursor(j)
+		ts.sw, _ = ts.sc.Next()
+		ts.sValid = true
+	}
+	return int64(ts.sw.LastDoc), ts.winBound(ts.sw.MaxTF, ts.sw.MinNorm), nil
+}
+
+func (ts *termScorer) doc() int64        { return ts.cur }
+func (ts *termScorer) maxScore() float32 { return ts.ub }
+func (ts *termScorer) cost() uint64      { return ts.t.e.DF }
+
+// load decodes the doc ids of the iterator's next window.
+func (ts *termScorer) load() (bool, error) {
+	if err := ts.x.check(); err != nil {
+		return false, err
+	}
+	w, ok := ts.it.next()
+	if !ok {
+		ts.cur = exhausted
+		return false, nil
+	}
+	docs, err := ts.x.decodeDocs(ts.t, &w, ts.docs)
+	ts.docs = docs
+	if err != nil {
+		return false, err
+	}
+	ts.w, ts.i, ts.open = w, 0, false
+	return true, nil
+}
+
+func (ts *termScorer) advance(target int64) (int64, error) {
+	if ts.cur >= target || ts.cur == exhausted {
+		return ts.cur, nil
+	}
+	if target >= exhausted {
+		ts.cur = exhausted
+		return ts.cur, nil
+	}
+	if ts.i >= 0 && target <= int64(ts.docs[len(ts.docs)-1]) {
+		ts.i = seekGE(ts.docs, ts.i, uint32(target))
+		ts.cur = int64(ts.docs[ts.i])
+		return ts.cur, nil
+	}
+	if ts.t.e.Class == format.ClassWindowed {
+		j, err := ts.t.find(uint32(min(target, 1<<32-1)))
+		if err != nil {
+			return 0, err
+		}
+		if j >= ts.t.nWin {
+			ts.cur = exhausted
+			return ts.cur, nil
+		}
+		if j > ts.w.idx || ts.i < 0 {
+			ts.it = ts.t.windows(j)
+		}
+	} else if ts.i >= 0 { // the only window is behind target
+		ts.cur = exhausted
+		return ts.cur, nil
+	}
+	for {
+		ok, err := ts.load()
+		if err != nil || !ok {
+			return ts.cur, err
+		}
+		if target <= int64(ts.docs[len(ts.docs)-1]) {
+			ts.i = seekGE(ts.docs, 0, uint32(max(target, 0)))
+			ts.cur = int64(ts.docs[ts.i])
+			return ts.cur, nil
+		}
+	}
+}
+
+// openWindow makes the cursor read the current window's .prx frame.
+func (ts *termScorer) openWindow() error {
+	if ts.open {
+		return nil
+	}
+	x, t := ts.x, ts.t
+	frame, withCRC := t.e.Frame, false
+	if t.e.Class != format.ClassInline {
+		b, err := x.readInto(ts.w.prxOff, ts.w.prxLen, &ts.prxBuf)
+		if err != nil {
+			return x.s.wrap(x.prxWinName(t, &ts.w), err)
+		}
+		frame, withCRC = b, true
+	}
+	if err := x.source().Open(&ts.c, frame, withCRC, len(ts.docs)); err != nil {
+		return x.s.wrap(x.prxWinName(t, &ts.w), err)
+	}
+	ts.open = true
+	return nil
+}
+
+// freq returns the term frequency in the current document.
+func (ts *termScorer) freq() (int, error) {
+	if err := ts.openWindow(); err != nil {
+		return 0, err
+	}
+	tf, err := ts.c.Seek(ts.i)
+	if err != nil {
+		return 0, ts.x.s.wrap(ts.x.prxWinName(ts.t, &ts.w), err)
+	}
+	return tf, nil
+}
+
+// positions appends the positions of the term in the current document.
+func (ts *termScorer) positions(dst []uint32) ([]uint32, error) {
+	if _, err := ts.freq(); err != nil {
+		return dst, err
+	}
+	dst, err := ts.c.AppendPositions(dst)
+	if err != nil {
+		return dst, ts.x.s.wrap(ts.x.prxWinName(ts.t, &ts.w), err)
+	}
+	return dst, nil
+}
+
+func (ts *termScorer) score() (float32, error) {
+	tf, err := ts.freq()
+	if err != nil {
+		return 0, err
+	}
+	return ts.sim.score(float32(tf), uint32(ts.cur)), nil
+}
+
+func (ts *termScorer) explain() (Explanation, error) {
+	return ts.sim.explainFreq(ts.freq, ts.cur, ts.query)
+}
+
+// phraseScorer scores an exact phrase: its documents come from the phrase
+// evaluation; its frequency (Lucene's: the number of start positions where
+// the whole phrase matches) from the positions of its distinct terms.
+type phraseScorer struct {
+	listIter
+	terms []*termScorer // distinct terms
+	slot  []int         // phrase position k -> index into terms
+	pos   [][]uint32    // positions of each distinct term in the current doc
+	sim   leafSim
+	ub    float32
+	query string
+}
+
+func (ps *phraseScorer) maxScore() float32 { return ps.ub }
+func (ps *phraseScorer) shallow(target int64) (int64, float32, error) {
+	return wholeBound(ps.cur, ps.ub)
+}
+
+// wholeBound is the shallow answer of a scorer without finer bounds.
+func wholeBound(cur int64, ub float32) (int64, float32, error) {
+	if cur == exhausted {
+		return exhausted, 0, nil
+	}
+	return exhausted - 1, ub, nil
+}
+
+// listIter walks an ascending doc list (cur -1 before the first).
+type listIter struct {
+	docs []uint32
+	i    int
+	cur  int64
+}
+
+func newListIter(docs []uint32) listIter { return listIter{docs: docs, i: -1, cur: -1} }
+
+func (l *listIter) doc() int64   { return l.cur }
+func (l *listIter) cost() uint64 { return uint64(len(l.docs)) }
+
+func (l *listIter) advance(target int64) (int64, error) {
+	if l.cur >= target || l.cur == exhausted {
+		return l.cur, nil
+	}
+	l.i = seekGE(l.docs, max(l.i, 0), uint32(min(target, 1<<32-1)))
+	if l.i == len(l.docs) || int64(l.docs[l.i]) < target {
+		l.cur = exhausted
+	} else {
+		l.cur = int64(l.docs[l.i])
+	}
+	return l.cur, nil
+}
+
+// freq counts the phrase's start positions in the current document.
+func (ps *phraseScorer) freq() (int, error) {
+	for k, t := range ps.terms {
+		d, err := t.advance(ps.cur)
+		if err != nil {
+			return 0, err
+		}
+		if d != ps.cur {
+			return 0, t.x.s.corrupt(t.t.name(), "doc %d matches the phrase but does not hold the term", ps.cur)
+		}
+		if ps.pos[k], err = t.positions(ps.pos[k][:0]); err != nil {
+			return 0, err
+		}
+	}
+	n := 0
+	for _, p := range ps.pos[ps.slot[0]] {
+		ok := true
+		for k := 1; k < len(ps.slot) && ok; k++ {
+			_, ok = slices.BinarySearch(ps.pos[ps.slot[k]], p+uint32(k))
+			ok = ok && uint64(p)+uint64(k) <= 1<<32-1
+		}
+		if ok {
+			n++
+		}
+	}
+	return n, nil
+}
+
+func (ps *phraseScorer) score() (float32, error) {
+	e, err := ps.sim.explainFreq(ps.freq, ps.cur, "")
+	return e.Score, err
+}
+
+func (ps *phraseScorer) explain() (Explanation, error) {
+	return ps.sim.explainFreq(ps.freq, ps.cur, ps.query)
+}
+
+// constScorer gives every document of a list the score 1 (prefix queries, as
+// Lucene's constant-score rewrite of multi-term queries).
+type constScorer struct {
+	listIter
+	query string
+}
+
+func (cs *constScorer) maxScore() float32 { return 1 }
+func (cs *constScorer) shallow(target int64) (int64, float32, error) {
+	return wholeBound(cs.cur, 1)
+}
+func (cs *constScorer) score() (float32, error) {
+	return 1, nil
+}
+func (cs *constScorer) explain() (Explanation, error) {
+	return Explanation{Query: cs.query, Score: 1}, nil
+}
+
+// sumScore adds child scores as Lucene's boolean scorers do: in float64,
+// rounded to float32 once.
+type sumScore struct {
+	kids  []scorer
+	cur   int64
+	query string
+	ub    float32
+}
+
+func (b *sumScore) doc() int64        { return b.cur }
+func (b *sumScore) maxScore() float32 { return b.ub }
+func (b *sumScore) shallow(target int64) (int64, float32, error) {
+	return wholeBound(b.cur, b.ub)
+}
+
+// conjScorer matches the documents all its children match.
+type conjScorer struct{ sumScore }
+
+func newConj(kids []scorer, query string) *conjScorer {
+	slices.SortStableFunc(kids, func(a, b scorer) int { return cmp.Compare(a.cost(), b.cost()) })
+	var ub float64
+	for _, k := range kids {
+		ub += float64(k.maxScore())
+	}
+	return &conjScorer{sumScore{kids: kids, cur: -1, query: query, ub: roundUp(ub)}}
+}
+
+func (c *conjScorer) cost() uint64 { return c.kids[0].cost() }
+
+func (c *conjScorer) advance(target int64) (int64, error) {
+	if c.cur >= target || c.cur == exhausted {
+		return c.cur, nil
+	}
+	d := target
+	for {
+		agree := true
+		for _, k := range c.kids {
+			got, err := k.advance(d)
+			if err != nil {
+				return 0, err
+			}
+			if got == exhausted {
+				c.cur = exhausted
+				return c.cur, nil
+			}
+			if got > d {
+				d, agree = got, false
+				break
+			}
+		}
+		if agree {
+			c.cur = d
+			return d, nil
+		}
+	}
+}
+
+func (c *conjScorer) score() (float32, error) {
+	var s float64
+	for _, k := range c.kids {
+		v, err := k.score()
+		if err != nil {
+			return 0, err
+		}
+		s += float64(v)
+	}
+	return float32(s), nil
+}
+
+func (b *sumScore) explainKids(on func(k scorer) bool) (Explanation, error) {
+	e := Explanation{Query: b.query}
+	var s float64
+	for _, k := range b.kids {
+		if !on(k) {
+			continue
+		}
+		ke, err := k.explain()
+		if err != nil {
+			return Explanation{}, err
+		}
+		s += float64(ke.Score)
+		e.Children = append(e.Children, ke)
+	}
+	e.Score = float32(s)
+	return e, nil
+}
+
+func (c *conjScorer) explain() (Explanation, error) {
+	return c.explainKids(func(scorer) bool { return true })
+}
+
+// disjScorer matches the documents any child matches (a nested Or; the top
+// level Or runs MaxScore instead, see topRun.maxScore).
+type disjScorer struct{ sumScore }
+
+func newDisj(kids []scorer, query string) *disjScorer {
+	var ub float64
+	for _, k := range kids {
+		ub += float64(k.maxScore())
+	}
+	return &disjScorer{sumScore{kids: kids, cur: -1, query: query, ub: roundUp(ub)}}
+}
+
+func (d *disjScorer) cost() uint64 {
+	var c uint64
+	for _, k := range d.kids {
+		c += k.cost()
+	}
+	return c
+}
+
+func (d *disjScorer) advance(target int64) (int64, error) {
+	if d.cur >= target || d.cur == exhausted {
+		return d.cur, nil
+	}
+	m := exhausted
+	for _, k := range d.kids {
+		got, err := k.advance(target)
+		if err != nil {
+			return 0, err
+		}
+		m = min(m, got)
+	}
+	d.cur = m
+	return m, nil
+}
+
+func (d *disjScorer) score() (float32, error) {
+	var s float64
+	for _, k := range d.kids {
+		if k.doc() != d.cur {
+			continue
+		}
+		v, err := k.score()
+		if err != nil {
+			return 0, err
+		}
+		s += float64(v)
+	}
+	return float32(s), nil
+}
+
+func (d *disjScorer) explain() (Explanation, error) {
+	return d.explainKids(func(k scorer) bool { return k.doc() == d.cur })
+}
+
+// roundUp rounds a float64 bound up to a float32.
+func roundUp(v float64) float32 {
+	f := float32(v)
+	if float64(f) < v {
+		f = nextUp(f)
+	}
+	return f
+}

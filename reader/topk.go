@@ -1,0 +1,488 @@
+package reader
+
+import (
+	"cmp"
+	"container/heap"
+	"context"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/snii-go/snii/internal/errs"
+)
+
+// TopOptions tune a Top search. A nil *TopOptions is valid: BM25 with k1 =
+// 1.2, b = 0.75 and the segment's own statistics.
+type TopOptions struct {
+	// BM25 overrides the similarity's parameters (nil: DefaultBM25).
+	BM25 *BM25
+	// Stats supplies collection-wide statistics (nil: this segment's). See
+	// CollectionStats.
+	Stats CollectionStats
+	// Explain fills each hit's Explanation.
+	Explain bool
+	// Profile, when set, receives what the search did (overwritten).
+	Profile *Profile
+}
+
+// Hit is one document of a ranked result.
+type Hit struct {
+	Doc         uint32
+	Score       float32
+	Explanation *Explanation // with TopOptions.Explain
+}
+
+// Top returns the k best-scoring documents matching q, best first, ties by
+// ascending doc id (Lucene's order). Term and Phrase queries score with BM25
+// (a phrase's frequency is the number of positions where it starts, its idf
+// the sum of its terms'); And and Or add their matching clauses' scores;
+// Prefix and PhrasePrefix give every match the constant score 1. k <= 0 is
+// an invalid-argument error.
+//
+// Top does not score every match when it need not: a top-level Or runs
+// MaxScore (clauses whose bounds add up to no more than the k-th best score
+// so far only score the documents the others match), and the search ends
+// once no clause can beat the k-th best score. A term's bound is its score
+// at its largest possible frequency (ttf - df + 1) in the field's shortest
+// document.
+func (s *Segment) Top(ctx context.Context, q Query, k int, o *TopOptions) ([]Hit, error) {
+	hits, _, err := s.top(ctx, q, k, o)
+	return hits, err
+}
+
+// top is Top, also returning how many documents it scored in full.
+func (s *Segment) top(ctx context.Context, q Query, k int, o *TopOptions) (_ []Hit, scored int64, err error) {
+	if q == nil {
+		return nil, 0, errs.Invalidf("reader: nil query")
+	}
+	if k <= 0 {
+		return nil, 0, errs.Invalidf("reader: top %d (want k >= 1)", k)
+	}
+	var opts TopOptions
+	if o != nil {
+		opts = *o
+	}
+	p := DefaultBM25()
+	if opts.BM25 != nil {
+		p = *opts.BM25
+	}
+	if err := p.validate(); err != nil {
+		return nil, 0, err
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := s.acquire(); err != nil {
+		return nil, 0, err
+	}
+	defer s.release()
+	var t0 time.Time
+	if opts.Profile != nil {
+		t0 = time.Now()
+	}
+	x := s.getCtx(ctx, opts.Profile != nil)
+	defer s.putCtx(x)
+	if s.guarding() {
+		defer s.faultGuard(&err, x, enableFaults())
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, 0, err
+	}
+	t := &topRun{x: x, p: p, o: &opts, k: k}
+	hits, err := t.run(q)
+	if err != nil {
+		return nil, 0, err
+	}
+	if opts.Explain && len(hits) > 0 {
+		if err := t.explain(q, hits); err != nil {
+			return nil, 0, err
+		}
+	}
+	if opts.Profile != nil {
+		opts.Profile.fill(x, time.Since(t0))
+	}
+	return hits, t.scored, nil
+}
+
+// topRun is one Top search.
+type topRun struct {
+	x       *qctx
+	p       BM25
+	o       *TopOptions
+	k       int
+	fields  []*fieldSim
+	h       hitHeap
+	scored  int64 // documents scored (for tests: MaxScore skips some)
+	skipped int64 // blocks skipped by their bounds
+}
+
+// build returns the scorer of q, or nil when q matches nothing.
+func (t *topRun) build(q Query) (scorer, error) {
+	x := t.x
+	switch q := q.(type) {
+	case *termQuery:
+		return t.termScorer(q.field, q.term, q.String())
+	case *phraseQuery:
+		if err := q.check(); err != nil {
+			return nil, err
+		}
+		if q.slop > 0 {
+			return nil, errs.Invalidf("reader: Top does not rank sloppy phrases yet (%s): use Docs, Bitmap or Count, or an exact phrase", q)
+		}
+		if q.prefix {
+			return t.constScorer(q)
+		}
+		if len(q.terms) == 1 {
+			return t.termScorer(q.field, q.terms[0], q.String())
+		}
+		return t.phraseScorer(q)
+	case *prefixQuery:
+		return t.constScorer(q)
+	case *notQuery:
+		return t.notScorer(q)
+	case *boolQuery:
+		var kids []scorer
+		for _, c := range q.qs {
+			if c == nil {
+				return nil, errs.Invalidf("reader: nil query in %s", q)
+			}
+			k, err := t.build(c)
+			if err != nil {
+				return nil, err
+			}
+			if k == nil {
+				if q.and {
+					return nil, nil
+				}
+				continue
+			}
+			kids = append(kids, k)
+		}
+		if len(kids) == 0 {
+			return nil, nil
+		}
+		if q.and {
+			return newConj(kids, q.String()), nil
+		}
+		return newDisj(kids, q.String()), nil
+	case nil:
+		return nil, errs.Invalidf("reader: nil query")
+	}
+	_ = x
+	return nil, errs.Invalidf("reader: unknown query type %T", q)
+}
+
+func (t *topRun) termScorer(field, term, query string) (scorer, error) {
+	f, err := t.x.s.field(field)
+	if err != nil {
+		return nil, err
+	}
+	tr, err := t.x.resolve(f, bytesOf(term))
+	if err != nil || tr == nil {
+		return nil, err
+	}
+	fs, err := t.simFor(f)
+	if err != nil {
+		return nil, err
+	}
+	sim := t.leaf(fs, []string{term}, []uint64{tr.e.DF})
+	return t.x.newTermScorer(tr, sim, fs.maxInv, query), nil
+}
+
+func (t *topRun) phraseScorer(q *phraseQuery) (scorer, error) {
+	x := t.x
+	f, err := x.s.field(q.field)
+	if err != nil {
+		return nil, err
+	}
+	docs, _, err := x.phrase(f, q, nil, false, x.buf(), false)
+	if err != nil || len(docs) == 0 {
+		return nil, err
+	}
+	fs, err := t.simFor(f)
+	if err != nil {
+		return nil, err
+	}
+	ps := &phraseScorer{listIter: newListIter(docs), query: q.String()}
+	dfs := make([]uint64, len(q.terms))
+	var maxFreq uint64 = math.MaxUint64
+	for k, term := range q.terms {
+		j := slices.Index(q.terms[:k], term)
+		if j >= 0 {
+			ps.slot = append(ps.slot, ps.slot[j])
+			dfs[k] = dfs[j]
+			continue
+		}
+		tr, err := x.resolve(f, bytesOf(term))
+		if err != nil {
+			return nil, err
+		}
+		if tr == nil {
+			return nil, x.s.corrupt(place{index: q.field, term: term, window: -1}, "the phrase matches but the term is absent")
+		}
+		dfs[k] = tr.e.DF
+		maxFreq = min(maxFreq, tr.e.TTF-tr.e.DF+1)
+		ps.slot = append(ps.slot, len(ps.terms))
+		ps.terms = append(ps.terms, x.newTermScorer(tr, leafSim{}, 0, ""))
+	}
+	ps.pos = make([][]uint32, len(ps.terms))
+	ps.sim = t.leaf(fs, q.terms, dfs)
+	ps.ub = ps.sim.bound(float32(maxFreq), fs.maxInv)
+	return ps, nil
+}
+
+func (t *topRun) constScorer(q Query) (scorer, error) {
+	docs, err := t.x.eval(q, nil, false)
+	if err != nil || len(docs) == 0 {
+		return nil, err
+	}
+	return &constScorer{listIter: newListIter(docs), query: q.String()}, nil
+}
+
+// run collects the top k.
+func (t *topRun) run(q Query) ([]Hit, error) {
+	root, err := t.build(q)
+	if err != nil || root == nil {
+		return []Hit{}, err
+	}
+	if d, ok := root.(*disjScorer); ok && len(d.kids) > 1 {
+		err = t.maxScore(d.kids)
+	} else {
+		err = t.all(root)
+	}
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]Hit, len(t.h))
+	for i := len(hits) - 1; i >= 0; i-- {
+		e := heap.Pop(&t.h).(Hit)
+		hits[i] = e
+	}
+	return hits, nil
+}
+
+// threshold returns the score a document must beat to enter the top k
+// (-Inf until k documents are collected).
+func (t *topRun) threshold() float32 {
+	if len(t.h) < t.k {
+		return float32(math.Inf(-1))
+	}
+	return t.h[0].Score
+}
+
+// collect offers a document (documents come in ascending order, so an equal
+// score never displaces an earlier document).
+func (t *topRun) collect(doc int64, score float32) {
+	t.scored++
+	if len(t.h) < t.k {
+		heap.Push(&t.h, Hit{Doc: uint32(doc), Score: score})
+		return
+	}
+	if score > t.h[0].Score {
+		t.h[0] = Hit{Doc: uint32(doc), Score: score}
+		heap.Fix(&t.h, 0)
+	}
+}
+
+// all scores the documents of root that can enter the top k: once k are
+// collected, a block whose bound (root.shallow) cannot beat the threshold is
+// skipped without decoding, and the search stops once root cannot.
+func (t *topRun) all(root scorer) error {
+	target := int64(0)
+	for {
+		if err := t.x.check(); err != nil {
+			return err
+		}
+		th := t.threshold()
+		if root.maxScore() <= th {
+			return nil
+		}
+		if len(t.h) == t.k {
+			upTo, b, err := root.shallow(target)
+			if err != nil || upTo == exhausted {
+				return err
+			}
+			if b <= th {
+				t.skipped++
+				target = upTo + 1
+				continue
+			}
+			d, err := root.advance(target)
+			if err != nil || d == exhausted {
+				return err
+			}
+			if d > upTo { // in a later block: check its bound first
+				target = d
+				continue
+			}
+		}
+		d, err := root.advance(target)
+		if err != nil || d == exhausted {
+			return err
+		}
+		s, err := root.score()
+		if err != nil {
+			return err
+		}
+		t.collect(d, s)
+		target = d + 1
+	}
+}
+
+// maxScore runs MaxScore over the clauses of a top-level Or: clauses sorted
+// by bound; the longest prefix whose bounds add up to no more than the
+// threshold is non-essential (a document matching only those cannot enter),
+// so candidates come from the essential clauses only, and a candidate stops
+// collecting non-essential scores as soon as the rest cannot lift it over the
+// threshold.
+func (t *topRun) maxScore(kids []scorer) error {
+	kids = slices.Clone(kids)
+	slices.SortStableFunc(kids, func(a, b scorer) int {
+		return cmp.Compare(a.maxScore(), b.maxScore())
+	})
+	sums := make([]float64, len(kids)) // sums[i] = bounds of kids[0..i]
+	var acc float64
+	for i, k := range kids {
+		acc += float64(k.maxScore())
+		sums[i] = acc
+	}
+	for _, k := range kids {
+		if _, err := k.advance(0); err != nil {
+			return err
+		}
+	}
+	for {
+		if err := t.x.check(); err != nil {
+			return err
+		}
+		th := float64(t.threshold())
+		ess := 0 // kids[:ess] are non-essential
+		for ess < len(kids) && sums[ess] <= th {
+			ess++
+		}
+		if ess == len(kids) {
+			return nil
+		}
+		cand := exhausted
+		for _, k := range kids[ess:] {
+			cand = min(cand, k.doc())
+		}
+		if cand == exhausted {
+			return nil
+		}
+		// Block-max: the essential clauses' bounds up to the end of their
+		// nearest block, plus every non-essential bound.
+		if len(t.h) == t.k {
+			bound, upTo := 0.0, exhausted
+			if ess > 0 {
+				bound = sums[ess-1]
+			}
+			for _, k := range kids[ess:] {
+				u, b, err := k.shallow(cand)
+				if err != nil {
+					return err
+				}
+				bound += float64(b)
+				upTo = min(upTo, u)
+			}
+			if bound <= th && upTo != exhausted {
+				t.skipped++
+				for _, k := range kids[ess:] {
+					if _, err := k.advance(upTo + 1); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+		}
+		var score float64
+		for _, k := range kids[ess:] {
+			if k.doc() == cand {
+				v, err := k.score()
+				if err != nil {
+					return err
+				}
+				score += float64(v)
+			}
+		}
+		skip := false
+		for j := ess - 1; j >= 0; j-- {
+			if score+sums[j] <= th {
+				skip = true
+				break
+			}
+			d, err := kids[j].advance(cand)
+			if err != nil {
+				return err
+			}
+			if d == cand {
+				v, err := kids[j].score()
+				if err != nil {
+					return err
+				}
+				score += float64(v)
+			}
+		}
+		if !skip {
+			t.collect(cand, float32(score))
+		}
+		for _, k := range kids[ess:] {
+			if k.doc() == cand {
+				if _, err := k.advance(cand + 1); err != nil {
+					return err
+				}
+			}
+		}
+	}
+}
+
+// explain fills the hits' explanations with a fresh scorer tree, walked to
+// each hit in doc order.
+func (t *topRun) explain(q Query, hits []Hit) error {
+	root, err := t.build(q)
+	if err != nil {
+		return err
+	}
+	order := make([]int, len(hits))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(hits[a].Doc, hits[b].Doc) })
+	for _, i := range order {
+		d, err := root.advance(int64(hits[i].Doc))
+		if err != nil {
+			return err
+		}
+		if d != int64(hits[i].Doc) {
+			return errs.Corruptf("reader: explain: doc %d no longer matches %s", hits[i].Doc, q)
+		}
+		e, err := root.explain()
+		if err != nil {
+			return err
+		}
+		hits[i].Explanation = &e
+	}
+	return nil
+}
+
+// hitHeap is a min-heap of the worst hit on top: lower score, or equal score
+// and larger doc.
+type hitHeap []Hit
+
+func (h hitHeap) Len() int { return len(h) }
+func (h hitHeap) Less(i, j int) bool {
+	if h[i].Score != h[j].Score {
+		return h[i].Score < h[j].Score
+	}
+	return h[i].Doc > h[j].Doc
+}
+func (h hitHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *hitHeap) Push(v any)   { *h = append(*h, v.(Hit)) }
+func (h *hitHeap) Pop() any {
+	old := *h
+	v := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return v
+}
+
+func nextUp(f float32) float32 { return math.Nextafter32(f, float32(math.Inf(1))) }

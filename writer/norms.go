@@ -1,0 +1,41 @@
+package writer
+
+import (
+	"hash/crc32"
+	"io"
+)
+
+// zeros is a run of norm bytes of documents of length 0 (nil norms).
+var zeros [4096]byte
+
+// writeNorms writes an index's norms section: norms, or docs zero bytes when
+// norms is nil (the caller has checked its length).
+func writeNorms(w io.Writer, norms []byte, docs uint64) error {
+	if norms != nil {
+		_, err := w.Write(norms)
+		return err
+	}
+	for docs > 0 {
+		n := min(docs, uint64(len(zeros)))
+		if _, err := w.Write(zeros[:n]); err != nil {
+			return err
+		}
+		docs -= n
+	}
+	return nil
+}
+
+// normsCRC is the CRC32C of the section writeNorms writes.
+func normsCRC(norms []byte, docs uint64) uint32 {
+	tab := crc32.MakeTable(crc32.Castagnoli)
+	if norms != nil {
+		return crc32.Checksum(norms, tab)
+	}
+	var c uint32
+	for docs > 0 {
+		n := min(docs, uint64(len(zeros)))
+		c = crc32.Update(c, tab, zeros[:n])
+		docs -= n
+	}
+	return c
+}
