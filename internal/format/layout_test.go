@@ -42,7 +42,7 @@ func golden(t *testing.T, name string, got []byte) {
 func TestGolden(t *testing.T) {
 	h := AppendHeader(nil)
 	golden(t, "header.bin", h)
-	if want := []byte("SNII\x02\x00\x02\x00\x00\x00\x00\x00"); !bytes.Equal(h[:12], want) {
+	if want := []byte("SNII\x03\x00\x03\x00\x00\x00\x00\x00"); !bytes.Equal(h[:12], want) {
 		t.Errorf("header % x", h)
 	}
 	tail := AppendTail(nil, Tail{DirOff: 0x1122334455, DirLen: 77, DirCRC: 0xdeadbeef})
@@ -91,16 +91,19 @@ func TestHeader(t *testing.T) {
 		b = binary.LittleEndian.AppendUint32(b, flags)
 		return binary.LittleEndian.AppendUint32(b, Checksum(b))
 	}
-	if err := ParseHeader(header(3, 2, 0)); err != nil {
-		t.Errorf("newer version readable by v2: %v", err)
+	if err := ParseHeader(header(4, 3, 0)); err != nil {
+		t.Errorf("newer version readable by v3: %v", err)
 	}
-	if err := ParseHeader(header(3, 3, 0)); !errors.Is(err, ErrVersion) {
-		t.Errorf("min reader 3: err = %v, want ErrVersion", err)
+	if err := ParseHeader(header(4, 4, 0)); !errors.Is(err, ErrVersion) {
+		t.Errorf("min reader 4: err = %v, want ErrVersion", err)
 	}
 	if err := ParseHeader(header(1, 1, 0)); !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), "rebuild") {
 		t.Errorf("a v1 segment: err = %v, want ErrVersion saying to rebuild", err)
 	}
-	if err := ParseHeader(header(2, 2, 4)); !errors.Is(err, ErrVersion) {
+	if err := ParseHeader(header(2, 2, 0)); !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), "rebuild") {
+		t.Errorf("a v2 segment (no pair sections): err = %v, want ErrVersion saying to rebuild", err)
+	}
+	if err := ParseHeader(header(3, 3, 4)); !errors.Is(err, ErrVersion) {
 		t.Errorf("flags: err = %v, want ErrVersion", err)
 	}
 	for _, c := range [][2]uint16{{1, 0}, {1, 2}, {0, 0}} {
@@ -135,8 +138,8 @@ func TestTail(t *testing.T) {
 			t.Errorf("truncated to %d: err = %v", l, err)
 		}
 	}
-	if _, err := ParseTail(AppendTail(nil, Tail{Version: 3, MinReader: 3})); !errors.Is(err, ErrVersion) {
-		t.Errorf("min reader 3: err = %v, want ErrVersion", err)
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 4, MinReader: 4})); !errors.Is(err, ErrVersion) {
+		t.Errorf("min reader 4: err = %v, want ErrVersion", err)
 	}
 	if _, err := ParseTail(AppendTail(nil, Tail{Version: 3, MinReader: 2})); err != nil {
 		t.Errorf("version 3, min reader 2: %v", err)

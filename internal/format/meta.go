@@ -43,6 +43,15 @@ type IndexMeta struct {
 	Limits    prx.Limits
 	Outcome   prx.Outcome
 
+	// Pair index (format 3): the pair section follows the dict region
+	// (PairsOff == DictOff+DictLen) and holds PairCount pairs.
+	PairsOff, PairsLen, PairCount uint64
+	PairsPercent                  int    // the budget in percent of the .prx bytes (0: no pairs)
+	PairsMinDF                    uint64 // the configured minimum pair df (0: the default rule)
+	PairsMinDFUsed                uint64 // the minimum pair df applied
+	PairsAllowance                uint64 // the budget in bytes
+	PairsEligible                 uint64 // pairs that met the minimum df with a positive gain
+
 	// Block directory and sampled term index (first term of each block).
 	Blocks     []BlockInfo
 	FirstTerms [][]byte
@@ -58,6 +67,8 @@ type IndexMeta struct {
 //	policy:   zigzag varint minSavingPercent | uvarint budgetPercent | zstdLevel | maxDocs | maxPositions | maxBytes
 //	outcome:  3 × uvarint windows | 3 × uvarint bytes (per codec) |
 //	          uvarint eligible | sumSmallest | traded | tradedCount | finalShare | allowance
+//	pairs:    uvarint pairsOff | pairsLen | pairCount | pairsPercent | pairsMinDF |
+//	          pairsMinDFUsed | pairsAllowance | pairsEligible
 //	blocks:   uvarint nBlocks | nBlocks × {uvarint len | first term} |
 //	          nBlocks × {uvarint offset | storedLen | plainLen | entries | u8 flags | u32 crc}
 //
@@ -94,6 +105,10 @@ func AppendIndexMeta(dst []byte, m *IndexMeta) []byte {
 	b := &o.Budget
 	for _, v := range []int64{b.Eligible, b.SumSmallest, b.Traded, b.TradedCount, int64(b.FinalShare), b.Allowance} {
 		dst = u(dst, uint64(v))
+	}
+	for _, v := range []uint64{m.PairsOff, m.PairsLen, m.PairCount, uint64(m.PairsPercent), m.PairsMinDF,
+		m.PairsMinDFUsed, m.PairsAllowance, m.PairsEligible} {
+		dst = u(dst, v)
 	}
 	dst = u(dst, uint64(len(m.Blocks)))
 	for _, t := range m.FirstTerms {
@@ -198,6 +213,26 @@ func DecodeIndexMeta(b []byte) (IndexMeta, error) {
 	}
 	bo.FinalShare = int(r.uvarintMax(100))
 	bo.Allowance = int64(r.uvarintMax(math.MaxInt64))
+	if !r.ok() {
+		return fail("outcome truncated or out of range")
+	}
+	for _, p := range []*uint64{&m.PairsOff, &m.PairsLen, &m.PairCount} {
+		*p = r.uvarintMax(math.MaxInt64)
+	}
+	m.PairsPercent = int(r.uvarintMax(100))
+	for _, p := range []*uint64{&m.PairsMinDF, &m.PairsMinDFUsed, &m.PairsAllowance, &m.PairsEligible} {
+		*p = r.uvarintMax(math.MaxInt64)
+	}
+	if !r.ok() {
+		return fail("pairs truncated or out of range")
+	}
+	switch {
+	case m.PairsOff != m.DictOff+m.DictLen || m.PairsLen > math.MaxInt64-m.PairsOff:
+		return fail("pair section [%d, +%d), dict region ends at %d", m.PairsOff, m.PairsLen, m.DictOff+m.DictLen)
+	case (m.PairCount == 0) != (m.PairsLen == 0) || m.PairCount > m.PairsLen/8 || m.PairCount > m.PairsEligible ||
+		m.PairsLen > m.PairsAllowance || (m.PairsPercent == 0 && m.PairCount != 0):
+		return fail("%d pairs in %d bytes (%d eligible, allowance %d, %d%%)", m.PairCount, m.PairsLen, m.PairsEligible, m.PairsAllowance, m.PairsPercent)
+	}
 	nb := r.uvarint()
 	if !r.ok() {
 		return fail("outcome truncated or out of range")
