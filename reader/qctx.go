@@ -17,6 +17,8 @@ type counters struct {
 	prxWindows  int64
 	docsVisited int64
 	verify      time.Duration
+	// pairs (see Profile)
+	pairLookups, pairDocs, pairPlans, pairBefore, pairAfter int64
 }
 
 // qctx is the state of one query on one segment: its decode source (taken from
@@ -28,6 +30,7 @@ type qctx struct {
 	src     *prx.Source
 	stats   prx.Stats
 	profile bool
+	noPairs bool // SearchOptions.NoPairs
 	count   counters
 	ticks   int
 	held    int64 // bytes of decode memory charged to the segment's budget
@@ -70,6 +73,7 @@ func (s *Segment) getCtx(ctx context.Context, profile bool) *qctx {
 	}
 	x.ctx = ctx
 	x.profile = profile
+	x.noPairs = false
 	return x
 }
 

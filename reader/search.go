@@ -13,6 +13,9 @@ import (
 type SearchOptions struct {
 	// Profile, when set, receives what the query did (overwritten).
 	Profile *Profile
+	// NoPairs plans phrases without the index's pair section (the answers are
+	// the same; for comparisons).
+	NoPairs bool
 }
 
 // Docs returns the ascending ids of the documents matching q.
@@ -63,6 +66,7 @@ func (s *Segment) search(ctx context.Context, q Query, o *SearchOptions, countOn
 	}
 	x := s.getCtx(ctx, prof != nil)
 	defer s.putCtx(x)
+	x.noPairs = o != nil && o.NoPairs
 	if s.guarding() {
 		defer s.faultGuard(&err, x, enableFaults())
 	}

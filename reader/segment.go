@@ -90,6 +90,8 @@ type field struct {
 	meta format.IndexMeta
 	// the metadata group's place in the file (for Verify's coverage check)
 	metaOff, metaLen uint64
+	// pairs is the pair section (empty when the index has none).
+	pairs *format.PairTable
 	// blocks[i] caches the decoded dict block i (see blockCache).
 	slots []atomic.Pointer[cachedBlock]
 }
@@ -245,14 +247,18 @@ func (s *Segment) init(o Options) error {
 			return s.corrupt(sec, "names index %q", m.Name)
 		case m.DocCount != dir.DocCount:
 			return s.corrupt(sec, "%d documents, directory says %d", m.DocCount, dir.DocCount)
-		case m.PostingOff < format.HeaderSize || m.DictOff+m.DictLen > de.MetaOff:
+		case m.PostingOff < format.HeaderSize || m.PairsOff+m.PairsLen > de.MetaOff:
 			return s.corrupt(sec, "sections [%d, %d) overlap the header or the metadata at %d",
-				m.PostingOff, m.DictOff+m.DictLen, de.MetaOff)
+				m.PostingOff, m.PairsOff+m.PairsLen, de.MetaOff)
+		}
+		pt, err := s.openPairs(&m)
+		if err != nil {
+			return s.wrap(place{section: "pairs", index: m.Name, window: -1}, err)
 		}
 		if _, err := index.New(m.Analyzer); err != nil {
 			return s.wrap(sec.in("analyzer"), err)
 		}
-		s.fields[i] = &field{seg: s, idx: i, meta: m, metaOff: de.MetaOff, metaLen: de.MetaLen,
+		s.fields[i] = &field{seg: s, idx: i, meta: m, metaOff: de.MetaOff, metaLen: de.MetaLen, pairs: pt,
 			slots: make([]atomic.Pointer[cachedBlock], len(m.Blocks))}
 		s.names[i] = m.Name
 	}

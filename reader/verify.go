@@ -42,8 +42,11 @@ func (s *Segment) Verify(ctx context.Context) (err error) {
 		if m.PostingOff != next {
 			return s.corrupt(place{index: m.Name, window: -1}, "posting region starts at %d, the previous section ends at %d", m.PostingOff, next)
 		}
-		if m.DictOff+m.DictLen != f.metaOff {
-			return s.corrupt(place{index: m.Name, window: -1}, "dict region ends at %d, metadata starts at %d", m.DictOff+m.DictLen, f.metaOff)
+		if m.PairsOff+m.PairsLen != f.metaOff {
+			return s.corrupt(place{index: m.Name, window: -1}, "pair section ends at %d, metadata starts at %d", m.PairsOff+m.PairsLen, f.metaOff)
+		}
+		if err := f.verifyPairs(x); err != nil {
+			return err
 		}
 		next = f.metaOff + f.metaLen
 		if err := f.verify(x, nil); err != nil {

@@ -228,8 +228,13 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 		name: in.field.Name, docCount: w.docs, enc: enc, onWindow: o.onWindow, out: cw, postOff: cw.n,
 		docSpan: docSpan, dict: dict, compress: compress,
 	}
-	if in.src != nil {
-		if err := e.run(in.src); err != nil {
+	src := in.src
+	tap := w.newPairTap(src, in.field.Name)
+	if tap != nil {
+		src = tap
+	}
+	if src != nil {
+		if err := e.run(src); err != nil {
 			return format.IndexMeta{}, err
 		}
 	}
@@ -246,6 +251,9 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 	out := enc.Outcome()
 	m.Outcome.Windows, m.Outcome.Bytes, m.Outcome.Budget = out.Windows, out.Bytes, out.Budget
 	m.Blocks, m.FirstTerms = e.blocks, e.first
+	if err := w.writePairs(cw, tap, &m); err != nil {
+		return format.IndexMeta{}, err
+	}
 	return m, nil
 }
 

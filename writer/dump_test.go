@@ -121,9 +121,9 @@ func dumpSegment(b []byte) (*segDump, error) {
 		if m.Name != de.Name || m.DocCount != dir.DocCount {
 			return nil, fmt.Errorf("index %q: metadata names %q, %d docs", de.Name, m.Name, m.DocCount)
 		}
-		if m.PostingOff != next || m.DictOff+m.DictLen != de.MetaOff {
-			return nil, fmt.Errorf("index %q: sections not contiguous: posting at %d (want %d), dict end %d, meta at %d",
-				m.Name, m.PostingOff, next, m.DictOff+m.DictLen, de.MetaOff)
+		if m.PostingOff != next || m.PairsOff+m.PairsLen != de.MetaOff {
+			return nil, fmt.Errorf("index %q: sections not contiguous: posting at %d (want %d), pairs end %d, meta at %d",
+				m.Name, m.PostingOff, next, m.PairsOff+m.PairsLen, de.MetaOff)
 		}
 		next = de.MetaOff + de.MetaLen
 		id, err := dumpIndex(b, &m)

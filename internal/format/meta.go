@@ -230,7 +230,7 @@ func DecodeIndexMeta(b []byte) (IndexMeta, error) {
 	case m.PairsOff != m.DictOff+m.DictLen || m.PairsLen > math.MaxInt64-m.PairsOff:
 		return fail("pair section [%d, +%d), dict region ends at %d", m.PairsOff, m.PairsLen, m.DictOff+m.DictLen)
 	case (m.PairCount == 0) != (m.PairsLen == 0) || m.PairCount > m.PairsLen/8 || m.PairCount > m.PairsEligible ||
-		m.PairsLen > m.PairsAllowance || (m.PairsPercent == 0 && m.PairCount != 0):
+		m.PairsLen > m.PairsAllowance+4 || (m.PairsPercent == 0 && m.PairCount != 0):
 		return fail("%d pairs in %d bytes (%d eligible, allowance %d, %d%%)", m.PairCount, m.PairsLen, m.PairsEligible, m.PairsAllowance, m.PairsPercent)
 	}
 	nb := r.uvarint()

@@ -176,4 +176,3 @@ func FuzzPairTable(f *testing.F) {
 		}
 	})
 }
-
