@@ -56,11 +56,11 @@ func TestMergeBadInput(t *testing.T) {
 	z4.ZstdLevel = 4
 	z := build(t, src, "z.snii", z4, docs[:100])
 	v2 := filepath.Join(src, "v2.snii")
-	withVersion(t, a, v2, 3, 3)
+	withVersion(t, a, v2, 4, 4)
 	mixed := filepath.Join(src, "mixed.snii")
-	withVersion(t, a, mixed, 2, 3)
+	withVersion(t, a, mixed, 3, 4)
 	if seg, err := reader.Open(v2, reader.Options{}); err != nil {
-		t.Fatalf("a version-3 segment with min reader 2 should open: %v", err)
+		t.Fatalf("a version-4 segment with min reader 3 should open: %v", err)
 	} else {
 		seg.Close()
 	}
@@ -78,8 +78,8 @@ func TestMergeBadInput(t *testing.T) {
 		msg  string
 	}{
 		{"different analyzers", paths(a, c), merge.Options{}, errs.InvalidArgument, `field "text" has analyzer "standard"`},
-		{"format version 3", paths(a, v2), merge.Options{}, errs.Version, "format version 3"},
-		{"header and tail versions differ", paths(mixed, b), merge.Options{}, errs.Corrupt, "header says 2"},
+		{"format version 4", paths(a, v2), merge.Options{}, errs.Version, "format version 4"},
+		{"header and tail versions differ", paths(mixed, b), merge.Options{}, errs.Corrupt, "header says 3"},
 		{"deleted id out of range", []merge.Source{{Path: a}, {Path: b, Deleted: roaring.BitmapOf(3, 300)}}, merge.Options{}, errs.InvalidArgument, "deleted doc id 300 out of range"},
 		{"policies differ", paths(a, d), merge.Options{}, errs.InvalidArgument, "set Options.Policy"},
 		{"zstd levels differ", paths(a, z), merge.Options{}, errs.InvalidArgument, "set Options.ZstdLevel"},
