@@ -101,7 +101,7 @@ func TestDecodeIndexMetaInvalid(t *testing.T) {
 		"pairs off the dict":  func(m *IndexMeta) { m.PairsOff++ },
 		"pairs without bytes": func(m *IndexMeta) { m.PairsLen = 0 },
 		"bytes without pairs": func(m *IndexMeta) { m.PairCount = 0 },
-		"pairs over budget":   func(m *IndexMeta) { m.PairsAllowance = m.PairsLen - 1 },
+		"pairs over budget":   func(m *IndexMeta) { m.PairsAllowance = m.PairsLen - 5 },
 		"pairs when off":      func(m *IndexMeta) { m.PairsPercent = 0 },
 		"pairs > eligible":    func(m *IndexMeta) { m.PairsEligible = m.PairCount - 1 },
 		"pairs percent > 100": func(m *IndexMeta) { m.PairsPercent = 101 },
