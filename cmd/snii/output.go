@@ -54,18 +54,18 @@ func printBuildReport(w io.Writer, r *buildReport) error {
 // are the posting region's; a note below gives the inline frames' share.
 func printIndexTable(w io.Writer, indexes []indexReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "index\tdocs\tterms\tskipped\tdictionary\tdoc postings\tprx frames\ttotal\tbits/pos\t")
+	fmt.Fprintln(tw, "index\tdocs\tterms\tskipped\tdictionary\tdoc postings\tprx frames\tpairs\ttotal\tbits/pos\t")
 	var inline uint64
 	for _, x := range indexes {
 		b := &x.Bytes
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%.2f\t\n", x.Name, x.DocsWithField, x.Terms, x.SkippedTokens,
-			ub(b.Dictionary), ub(b.PostingRegion-b.PrxFrames), ub(b.PrxFrames), ub(b.Total), x.Prx.BitsPerPosition)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n", x.Name, x.DocsWithField, x.Terms, x.SkippedTokens,
+			ub(b.Dictionary), ub(b.PostingRegion-b.PrxFrames), ub(b.PrxFrames), ub(b.Pairs), ub(b.Total), x.Prx.BitsPerPosition)
 		inline += b.InlineFrames
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "dictionary + doc postings + prx frames = total; the dictionary includes the inline terms' postings and prx frames (%s of prx frames)\n", ub(inline))
+	_, err := fmt.Fprintf(w, "dictionary + doc postings + prx frames + pairs = total; the dictionary includes the inline terms' postings and prx frames (%s of prx frames)\n", ub(inline))
 	return err
 }
 

@@ -102,6 +102,10 @@ type profileReport struct {
 	DictBlocksRead    int64       `json:"dict_blocks_read"`
 	DocWindowsRead    int64       `json:"doc_windows_read"`
 	PrxWindowsRead    int64       `json:"prx_windows_read"`
+	PairPlans         int64       `json:"pair_plans"`        // phrases planned with the pair section
+	CandidatesBefore  int64       `json:"candidates_before"` // the rarest term's df in those phrases
+	CandidatesAfter   int64       `json:"candidates_after"`  // docs the pairs left
+	PairDocs          int64       `json:"pair_docs"`         // doc ids decoded from pair lists
 	DecodeMillis      float64     `json:"decode_ms"`
 	VerifyMillis      float64     `json:"verify_ms"`
 	TotalMillis       float64     `json:"total_ms"`
@@ -116,6 +120,7 @@ func newProfileReport(p *reader.Profile) *profileReport {
 		TotalDocs: p.TotalDocs, SelectedDocs: p.SelectedDocs, TotalPositions: p.TotalPositions, SelectedPositions: p.SelectedPositions,
 		BytesRead: p.BytesRead, ReadRanges: p.ReadRanges, DictBlocksRead: p.DictBlocksRead,
 		DocWindowsRead: p.DocWindowsRead, PrxWindowsRead: p.WindowsRead,
+		PairPlans: p.PairPlans, CandidatesBefore: p.CandidatesBefore, CandidatesAfter: p.CandidatesAfter, PairDocs: p.PairDocs,
 		DecodeMillis: ms(p.DecodeTime()), VerifyMillis: ms(p.VerifyTime), TotalMillis: ms(p.TotalTime),
 	}
 }
@@ -199,6 +204,12 @@ func printQueryReport(w io.Writer, r *queryReport, countOnly bool) error {
 			p.Frames.Raw, p.Frames.PFOR, p.Frames.Zstd, formatBytes(p.FrameBytes), formatBytes(p.PlainBytes))
 		fmt.Fprintf(tw, "candidates\t%d of %d docs and %d of %d positions in the decoded windows were needed\n",
 			p.SelectedDocs, p.TotalDocs, p.SelectedPositions, p.TotalPositions)
+		if p.PairPlans > 0 {
+			fmt.Fprintf(tw, "pairs\t%s used the pair section: candidates %d -> %d (%d doc ids decoded from pair lists)\n",
+				plural(p.PairPlans, "phrase", "phrases"), p.CandidatesBefore, p.CandidatesAfter, p.PairDocs)
+		} else {
+			fmt.Fprintf(tw, "pairs\tnot used\n")
+		}
 	}
 	return tw.Flush()
 }
