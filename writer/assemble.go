@@ -83,6 +83,7 @@ type indexInput struct {
 	field    FieldOptions
 	docsWith uint64
 	skipped  uint64        // tokens the analyzer skipped
+	tokens   uint64        // tokens indexed, when known (0: unknown); sizes the pair counting's buffer
 	src      PostingSource // nil: no terms
 }
 
@@ -99,7 +100,7 @@ func (w *Writer) finish() error {
 	}
 	ins := make([]indexInput, len(w.fields))
 	for i, fs := range w.fields {
-		ins[i] = indexInput{field: fs.opt, docsWith: fs.docsWith, skipped: fs.skippedTotal}
+		ins[i] = indexInput{field: fs.opt, docsWith: fs.docsWith, skipped: fs.skippedTotal, tokens: fs.tokens}
 		var srcs []PostingSource
 		for k, secs := range w.spills {
 			if secs[i].n > 0 {
@@ -229,7 +230,7 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 		docSpan: docSpan, dict: dict, compress: compress,
 	}
 	src := in.src
-	tap := w.newPairTap(src, in.field.Name)
+	tap := w.newPairTap(src, in.field.Name, in.tokens)
 	if tap != nil {
 		src = tap
 	}

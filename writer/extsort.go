@@ -40,6 +40,7 @@ const extRunBlock = 2048
 type extSorter struct {
 	limit  int
 	buf    []rec
+	spare  []rec // the radix sort's scratch, kept for reuse
 	file   *tempFile
 	create func() (*tempFile, error)
 	runs   []section
@@ -52,6 +53,7 @@ func newExtSorter(limitBytes int64, what string, create func() (*tempFile, error
 	return &extSorter{limit: int(max(limitBytes/recBytes, 1024)), what: what, create: create}
 }
 
+// add adds a record. Records of equal k must come with v ascending.
 func (s *extSorter) add(k uint64, v uint32) error {
 	if len(s.buf) >= s.limit {
 		if err := s.spill(); err != nil {
@@ -74,7 +76,7 @@ func (s *extSorter) spill() error {
 		}
 		s.file = f
 	}
-	slices.SortFunc(s.buf, cmpRec)
+	s.sort()
 	start := s.file.size
 	for i := 0; i < len(s.buf); i += extRunBlock {
 		blk := s.buf[i:min(i+extRunBlock, len(s.buf))]
@@ -94,8 +96,73 @@ func (s *extSorter) spill() error {
 	return nil
 }
 
-// release drops the buffer (the runs stay for iteration).
-func (s *extSorter) release() { s.buf = nil }
+// sort sorts the buffer by k, then v. Callers add records of equal k with
+// v ascending (the contract of add), so a stable LSD radix sort of k (16-bit
+// digits, skipping digits that never vary) gives that order; it needs a
+// scratch copy of the buffer while it runs.
+func (s *extSorter) sort() {
+	if len(s.buf) < 256 {
+		slices.SortFunc(s.buf, cmpRec)
+		return
+	}
+	and, or := ^uint64(0), uint64(0)
+	for _, r := range s.buf {
+		and &= r.k
+		or |= r.k
+	}
+	tmp := s.spare
+	if cap(tmp) < len(s.buf) {
+		tmp = make([]rec, len(s.buf), cap(s.buf))
+	}
+	src, dst := s.buf, tmp[:len(s.buf)]
+	var counts [4][1 << 16]int // one histogram per 16-bit digit, in one pass
+	for _, r := range src {
+		counts[0][r.k&0xffff]++
+		counts[1][r.k>>16&0xffff]++
+		counts[2][r.k>>32&0xffff]++
+		counts[3][r.k>>48]++
+	}
+	for d := uint(0); d < 4; d++ {
+		shift := 16 * d
+		if (and^or)>>shift&0xffff == 0 {
+			continue // every key has the same digit
+		}
+		count := &counts[d]
+		sum := 0
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for _, r := range src {
+			dg := r.k >> shift & 0xffff
+			dst[count[dg]] = r
+			count[dg]++
+		}
+		src, dst = dst, src
+	}
+	s.buf, s.spare = src, dst[:0]
+}
+
+// reserve sizes the buffer for n records (at most the limit) up front.
+func (s *extSorter) reserve(n uint64) {
+	if n > 0 && cap(s.buf) == 0 {
+		s.buf = make([]rec, 0, min(n, uint64(s.limit)))
+	}
+}
+
+// takeSpare hands over the sort's scratch buffer (empty, maybe nil).
+func (s *extSorter) takeSpare() []rec {
+	b := s.spare[:0]
+	s.spare = nil
+	return b
+}
+
+// takeBuf hands over the buffer once iteration is over (the runs stay).
+func (s *extSorter) takeBuf() []rec {
+	b := s.buf[:0]
+	s.buf = nil
+	return b
+}
 
 // recSource is one sorted input of the merge.
 type recSource interface {
@@ -190,12 +257,17 @@ func (h *recHeap) Pop() any {
 	return x
 }
 
-// iter returns an iterator over every record added, in order.
-func (s *extSorter) iter() *recIter {
+// sortBuf sorts the in-memory buffer (once).
+func (s *extSorter) sortBuf() {
 	if !s.sorted {
-		slices.SortFunc(s.buf, cmpRec)
+		s.sort()
 		s.sorted = true
 	}
+}
+
+// iter returns an iterator over every record added, in order.
+func (s *extSorter) iter() *recIter {
+	s.sortBuf()
 	it := &recIter{}
 	for _, r := range s.runs {
 		it.srcs = append(it.srcs, &runRecs{r: bufio.NewReaderSize(io.NewSectionReader(s.file, r.off, r.n), 64<<10), what: s.what})

@@ -142,17 +142,22 @@ type pairWriter struct {
 	enc   format.DocWindowEncoder
 	buf   []byte
 	docs  []uint32
+	ids   []uint64 // the pairs of one doc
 }
 
 // newPairTap wraps src when pairs are on.
-func (w *Writer) newPairTap(src PostingSource, name string) *pairTap {
+// tokens, when not 0, is the index's token count: it sizes the buffer once
+// (no growth by copying).
+func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64) *pairTap {
 	if w.opts.Pairs.EffectivePercent() == 0 || src == nil {
 		return nil
 	}
-	return &pairTap{
+	t := &pairTap{
 		src: src, minDF: w.opts.Pairs.minDFFor(w.docs), cur: -1,
 		toks: newExtSorter(w.opts.MemoryLimit/4, fmt.Sprintf("pair tokens of index %q", name), func() (*tempFile, error) { return w.createTemp(runPrefix) }),
 	}
+	t.toks.reserve(tokens)
+	return t
 }
 
 // writePairs writes the pair section of the index whose metadata is m (its
@@ -172,10 +177,14 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 	}
 	pw := &pairWriter{w: w, tap: tap,
 		pairs: newExtSorter(w.opts.MemoryLimit/4, fmt.Sprintf("pairs of index %q", m.Name), func() (*tempFile, error) { return w.createTemp(runPrefix) })}
+	// A doc holds no more distinct pairs than tracked tokens: the token
+	// sort's scratch becomes the pair buffer, and the token buffer the pair
+	// sort's scratch.
+	pw.pairs.buf = tap.toks.takeSpare()
 	if err := pw.count(); err != nil {
 		return fmt.Errorf("writer: index %q: pairs: %w", m.Name, err)
 	}
-	tap.toks.release()
+	pw.pairs.spare = tap.toks.takeBuf()
 	cands, err := pw.candidates(m.PairsMinDFUsed)
 	if err != nil {
 		return fmt.Errorf("writer: index %q: pairs: %w", m.Name, err)
@@ -196,41 +205,13 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 // count turns the tracked tokens, in (doc, position) order, into (pair, doc)
 // records: one per distinct pair of tracked terms at positions p, p+1 of a doc.
 func (pw *pairWriter) count() error {
-	it := pw.tap.toks.iter()
-	var toks []rec // the current doc's tokens: k = position, v = ordinal
-	var ids []uint64
-	doc, have := uint32(0), false
-	flush := func() error {
-		ids = ids[:0]
-		for i := 0; i < len(toks); {
-			p := toks[i].k
-			end := i + 1
-			for end < len(toks) && toks[end].k == p {
-				end++
-			}
-			if end < len(toks) && toks[end].k == p+1 {
-				e2 := end + 1
-				for e2 < len(toks) && toks[e2].k == p+1 {
-					e2++
-				}
-				for _, a := range toks[i:end] {
-					for _, b := range toks[end:e2] {
-						ids = append(ids, uint64(a.v)<<32|uint64(b.v))
-					}
-				}
-			}
-			i = end
-		}
-		slices.Sort(ids)
-		ids = slices.Compact(ids)
-		for _, id := range ids {
-			if err := pw.pairs.add(id, doc); err != nil {
-				return err
-			}
-		}
-		toks = toks[:0]
-		return nil
+	toks := pw.tap.toks
+	if len(toks.runs) == 0 { // everything in memory: walk the sorted buffer
+		toks.sortBuf()
+		return pw.countDocs(toks.buf)
 	}
+	it := toks.iter()
+	var doc []rec
 	for n := 0; ; n++ {
 		if n&0xffff == 0xffff {
 			if err := pw.w.ctx.Err(); err != nil {
@@ -241,21 +222,68 @@ func (pw *pairWriter) count() error {
 		if err != nil {
 			return err
 		}
-		if !ok {
-			break
+		if !ok || (len(doc) > 0 && r.k>>32 != doc[0].k>>32) {
+			if err := pw.countDocs(doc); err != nil {
+				return err
+			}
+			doc = doc[:0]
 		}
-		d := uint32(r.k >> 32)
-		if have && d != doc {
-			if err := flush(); err != nil {
+		if !ok {
+			return nil
+		}
+		doc = append(doc, r)
+	}
+}
+
+// countDocs adds the pairs of toks: the tokens of whole docs, sorted by
+// (doc, position), then term. A pair repeated in a doc is added once.
+func (pw *pairWriter) countDocs(toks []rec) error {
+	ids := pw.ids[:0]
+	flush := func(doc uint32) error {
+		if len(ids) > 1 {
+			slices.Sort(ids)
+			ids = slices.Compact(ids)
+		}
+		for _, id := range ids {
+			if err := pw.pairs.add(id, doc); err != nil {
 				return err
 			}
 		}
-		doc, have = d, true
-		toks = append(toks, rec{k: r.k & math.MaxUint32, v: r.v})
+		ids = ids[:0]
+		return nil
 	}
-	if have {
-		return flush()
+	for i := 0; i < len(toks); {
+		if i&0xffff == 0xffff {
+			if err := pw.w.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		k := toks[i].k
+		end := i + 1
+		for end < len(toks) && toks[end].k == k {
+			end++
+		}
+		// The tokens at the next position of the same doc (k+1 never
+		// crosses into another doc: a position is at most 2^32-2).
+		if end < len(toks) && toks[end].k == k+1 {
+			e2 := end + 1
+			for e2 < len(toks) && toks[e2].k == k+1 {
+				e2++
+			}
+			for _, a := range toks[i:end] {
+				for _, b := range toks[end:e2] {
+					ids = append(ids, uint64(a.v)<<32|uint64(b.v))
+				}
+			}
+		}
+		if end == len(toks) || toks[end].k>>32 != k>>32 { // the doc ends
+			if err := flush(uint32(k >> 32)); err != nil {
+				return err
+			}
+		}
+		i = end
 	}
+	pw.ids = ids
 	return nil
 }
 
