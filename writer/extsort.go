@@ -65,9 +65,6 @@ func (s *extSorter) add(k uint64, v uint32) error {
 	return nil
 }
 
-// memory returns the bytes the buffer holds.
-func (s *extSorter) memory() int64 { return int64(cap(s.buf)) * recBytes }
-
 func (s *extSorter) spill() error {
 	if s.file == nil {
 		f, err := s.create()

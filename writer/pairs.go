@@ -89,7 +89,6 @@ type pairTap struct {
 	ends  []uint32   // arena end of tracked term i
 	dfs   []uint64   // df of tracked term i
 	cur   int64      // ordinal of the current term, -1 when untracked
-	doc   uint32
 }
 
 func (t *pairTap) NextTerm() ([]byte, uint64, bool, error) {
