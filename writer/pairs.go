@@ -179,6 +179,7 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 	// A doc holds no more distinct pairs than tracked tokens: the token
 	// sort's scratch becomes the pair buffer, and the token buffer the pair
 	// sort's scratch.
+	tap.toks.sortBuf()
 	pw.pairs.buf = tap.toks.takeSpare()
 	if err := pw.count(); err != nil {
 		return fmt.Errorf("writer: index %q: pairs: %w", m.Name, err)
