@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"sort"
 
 	"github.com/snii-go/snii/internal/errs"
 )
@@ -53,19 +54,36 @@ func AppendPairTrailer(dst []byte, offs []uint32) []byte {
 }
 
 // PairTable reads a pair section in place (it aliases the section's bytes,
-// which must stay valid and unchanged while it is used). It is immutable and
+// which must stay valid and unchanged while it is used), with a resident
+// index of its keys' hashes (12 bytes per pair). It is immutable and
 // safe for concurrent use.
 type PairTable struct {
-	b     []byte // entries
-	table []byte // n × u32
-	n     int
-	docs  uint64 // documents in the segment: bound on a pair's df
+	b      []byte // entries
+	table  []byte // n × u32
+	n      int
+	docs   uint64   // documents in the segment: bound on a pair's df
+	hashes []uint64 // pairHash of each key, ascending (built at open)
+	order  []uint32 // the entry of hashes[i]
+}
+
+// pairHash is FNV-1a over len(a), a, b: the resident index of the keys.
+func pairHash(a, b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	h = (h ^ uint64(len(a))) * 1099511628211
+	for _, c := range a {
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	for _, c := range b {
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	return h
 }
 
 // OpenPairTable checks a pair section of n entries of a segment of docCount
 // documents: its length, the table's CRC and that the offsets ascend
-// strictly inside the entries area (the first at 0). Entries are checked
-// when read. Errors wrap ErrCorrupt.
+// strictly inside the entries area (the first at 0), and that every key
+// decodes (to build the hash index). Entries are checked when read. Errors
+// wrap ErrCorrupt.
 func OpenPairTable(sec []byte, n uint64, docCount uint64) (*PairTable, error) {
 	if n == 0 {
 		if len(sec) != 0 {
@@ -90,7 +108,32 @@ func OpenPairTable(sec []byte, n uint64, docCount uint64) (*PairTable, error) {
 		}
 		prev = o
 	}
+	// The resident hash index: a lookup is a binary search over 8-byte
+	// hashes and one key comparison, not a walk over the entries.
+	t.hashes, t.order = make([]uint64, t.n), make([]uint32, t.n)
+	for i := 0; i < t.n; i++ {
+		a, b, err := t.Key(i)
+		if err != nil {
+			return nil, err
+		}
+		t.hashes[i], t.order[i] = pairHash(a, b), uint32(i)
+	}
+	sort.Sort(byHash{t})
 	return t, nil
+}
+
+type byHash struct{ t *PairTable }
+
+func (h byHash) Len() int { return len(h.t.hashes) }
+func (h byHash) Less(i, j int) bool {
+	if h.t.hashes[i] != h.t.hashes[j] {
+		return h.t.hashes[i] < h.t.hashes[j]
+	}
+	return h.t.order[i] < h.t.order[j]
+}
+func (h byHash) Swap(i, j int) {
+	h.t.hashes[i], h.t.hashes[j] = h.t.hashes[j], h.t.hashes[i]
+	h.t.order[i], h.t.order[j] = h.t.order[j], h.t.order[i]
 }
 
 // Len returns the number of pairs.
@@ -126,27 +169,29 @@ func (t *PairTable) Key(i int) (a, b []byte, err error) {
 	return a, b, nil
 }
 
-// Find returns the index of pair (a, b), or -1 when the section lacks it: a
-// binary search over the entries' keys.
+// Find returns the index of pair (a, b), or -1 when the section lacks it:
+// a binary search of the resident key hashes, then a comparison of the
+// keys with that hash.
 func (t *PairTable) Find(a, b []byte) (int, error) {
-	lo, hi := 0, t.n
+	h := pairHash(a, b)
+	hs := t.hashes
+	lo, hi := 0, len(hs)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		ka, kb, err := t.Key(m)
+		if hs[m] < h {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	for ; lo < len(hs) && hs[lo] == h; lo++ {
+		i := int(t.order[lo])
+		ka, kb, err := t.Key(i)
 		if err != nil {
 			return -1, err
 		}
-		c := bytes.Compare(ka, a)
-		if c == 0 {
-			c = bytes.Compare(kb, b)
-		}
-		switch {
-		case c == 0:
-			return m, nil
-		case c < 0:
-			lo = m + 1
-		default:
-			hi = m
+		if bytes.Equal(ka, a) && bytes.Equal(kb, b) {
+			return i, nil
 		}
 	}
 	return -1, nil
