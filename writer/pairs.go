@@ -210,8 +210,24 @@ func (pw *pairWriter) count() error {
 		toks.sortBuf()
 		return pw.countDocs(toks.buf)
 	}
-	it := toks.iter()
 	var doc []rec
+	return pw.walk(toks.iter(), func(r rec, ok bool) error {
+		if !ok || (len(doc) > 0 && r.k>>32 != doc[0].k>>32) {
+			if err := pw.countDocs(doc); err != nil {
+				return err
+			}
+			doc = doc[:0]
+		}
+		if ok {
+			doc = append(doc, r)
+		}
+		return nil
+	})
+}
+
+// walk calls fn for every record of it, in order, then once with ok false;
+// it checks the build's context every 64Ki records.
+func (pw *pairWriter) walk(it *recIter, fn func(r rec, ok bool) error) error {
 	for n := 0; ; n++ {
 		if n&0xffff == 0xffff {
 			if err := pw.w.ctx.Err(); err != nil {
@@ -222,16 +238,9 @@ func (pw *pairWriter) count() error {
 		if err != nil {
 			return err
 		}
-		if !ok || (len(doc) > 0 && r.k>>32 != doc[0].k>>32) {
-			if err := pw.countDocs(doc); err != nil {
-				return err
-			}
-			doc = doc[:0]
+		if err := fn(r, ok); err != nil || !ok {
+			return err
 		}
-		if !ok {
-			return nil
-		}
-		doc = append(doc, r)
 	}
 }
 
@@ -289,19 +298,9 @@ func (pw *pairWriter) countDocs(toks []rec) error {
 
 // groups calls fn for each pair with its ascending docs, in pair order.
 func (pw *pairWriter) groups(fn func(id uint64, docs []uint32) error) error {
-	it := pw.pairs.iter()
 	var id uint64
 	docs := pw.docs[:0]
-	for n := 0; ; n++ {
-		if n&0xffff == 0xffff {
-			if err := pw.w.ctx.Err(); err != nil {
-				return err
-			}
-		}
-		r, ok, err := it.next()
-		if err != nil {
-			return err
-		}
+	err := pw.walk(pw.pairs.iter(), func(r rec, ok bool) error {
 		if !ok || (len(docs) > 0 && r.k != id) {
 			if len(docs) > 0 {
 				if err := fn(id, docs); err != nil {
@@ -310,14 +309,14 @@ func (pw *pairWriter) groups(fn func(id uint64, docs []uint32) error) error {
 			}
 			docs = docs[:0]
 		}
-		if !ok {
-			break
+		if ok {
+			id = r.k
+			docs = append(docs, r.v)
 		}
-		id = r.k
-		docs = append(docs, r.v)
-	}
+		return nil
+	})
 	pw.docs = docs
-	return nil
+	return err
 }
 
 // entry encodes pair id's entry into pw.buf.
