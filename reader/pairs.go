@@ -14,7 +14,9 @@ import (
 //     Docs its list, and no position is read;
 //   - a longer phrase matches only docs in every kept pair of adjacent terms
 //     it contains, so the intersection of those lists is a candidate filter
-//     for the usual plan (which still verifies positions).
+//     for the usual plan (which still verifies positions), used when its
+//     rarest term is in at least pairPlanMinDocs documents and its rarest
+//     kept pair in at most pairPlanPercent% of them.
 //
 // A pair missing from the section says nothing (the writer keeps a budgeted
 // selection), so a phrase without kept pairs runs the plain plan.
@@ -24,6 +26,11 @@ import (
 // it would otherwise start from): decoding the pair lists must buy fewer
 // position checks.
 const pairPlanPercent = 85
+
+// pairPlanMinDocs: a longer phrase whose rarest term is in fewer documents
+// runs the plain plan without looking at pairs (its few candidates are
+// checked faster than pair lists are found and intersected).
+const pairPlanMinDocs = 32
 
 // openPairs opens the pair section of an index (an empty table when none).
 func (s *Segment) openPairs(m *format.IndexMeta) (*format.PairTable, error) {
@@ -95,7 +102,14 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 	if nExact < 2 || (nExact == 2 && !q.prefix) {
 		return x.phrasePlain(f, q, filter, hasFilter, out, countOnly)
 	}
-	cands, ok, err := x.pairCandidates(f, q.terms[:nExact], filter, hasFilter)
+	minDF, err := x.minTermDF(f, q.terms[:nExact])
+	if err != nil {
+		return out, 0, err
+	}
+	if minDF < pairPlanMinDocs { // few candidates (or an absent term)
+		return x.phrasePlain(f, q, filter, hasFilter, out, countOnly)
+	}
+	cands, ok, err := x.pairCandidates(f, q.terms[:nExact], minDF, filter, hasFilter)
 	if err != nil || !ok {
 		if err != nil {
 			return out, 0, err
@@ -156,10 +170,10 @@ func (x *qctx) minTermDF(f *field, terms []string) (uint64, error) {
 	return best, nil
 }
 
-// pairCandidates intersects the kept pairs of adjacent terms (within filter).
-// ok is false when no pair is kept or the pairs would not narrow the
-// candidates enough (see pairPlanPercent).
-func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilter bool) ([]uint32, bool, error) {
+// pairCandidates intersects the kept pairs of adjacent terms (within filter);
+// minDF is the rarest term's df. ok is false when no pair is kept or the
+// pairs would not narrow the candidates enough (see pairPlanPercent).
+func (x *qctx) pairCandidates(f *field, terms []string, minDF uint64, filter []uint32, hasFilter bool) ([]uint32, bool, error) {
 	var es [8]format.PairEntry
 	found := es[:0]
 	for i := 0; i+1 < len(terms); i++ {
@@ -181,13 +195,6 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 	}
 	if len(found) == 0 {
 		return nil, false, nil
-	}
-	minDF, err := x.minTermDF(f, terms)
-	if err != nil {
-		return nil, false, err
-	}
-	if minDF == 0 {
-		return x.buf(), true, nil // a term is absent: no match
 	}
 	if found[0].DF*100 > minDF*pairPlanPercent {
 		return nil, false, nil
