@@ -102,14 +102,7 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 	if nExact < 2 || (nExact == 2 && !q.prefix) {
 		return x.phrasePlain(f, q, filter, hasFilter, out, countOnly)
 	}
-	minDF, err := x.minTermDF(f, q.terms[:nExact])
-	if err != nil {
-		return out, 0, err
-	}
-	if minDF < pairPlanMinDocs { // few candidates (or an absent term)
-		return x.phrasePlain(f, q, filter, hasFilter, out, countOnly)
-	}
-	cands, ok, err := x.pairCandidates(f, q.terms[:nExact], minDF, filter, hasFilter)
+	cands, ok, err := x.pairCandidates(f, q.terms[:nExact], filter, hasFilter)
 	if err != nil || !ok {
 		if err != nil {
 			return out, 0, err
@@ -170,10 +163,11 @@ func (x *qctx) minTermDF(f *field, terms []string) (uint64, error) {
 	return best, nil
 }
 
-// pairCandidates intersects the kept pairs of adjacent terms (within filter);
-// minDF is the rarest term's df. ok is false when no pair is kept or the
+// pairCandidates intersects the kept pairs of adjacent terms (within filter).
+// ok is false when no pair is kept (then no dictionary probe was spent), when
+// the rarest term is in fewer than pairPlanMinDocs documents, or when the
 // pairs would not narrow the candidates enough (see pairPlanPercent).
-func (x *qctx) pairCandidates(f *field, terms []string, minDF uint64, filter []uint32, hasFilter bool) ([]uint32, bool, error) {
+func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilter bool) ([]uint32, bool, error) {
 	var es [8]format.PairEntry
 	found := es[:0]
 	for i := 0; i+1 < len(terms); i++ {
@@ -194,6 +188,13 @@ func (x *qctx) pairCandidates(f *field, terms []string, minDF uint64, filter []u
 		found[k] = e
 	}
 	if len(found) == 0 {
+		return nil, false, nil // no dictionary probe spent
+	}
+	minDF, err := x.minTermDF(f, terms)
+	if err != nil {
+		return nil, false, err
+	}
+	if minDF < pairPlanMinDocs { // few candidates (or an absent term): the plain plan
 		return nil, false, nil
 	}
 	if found[0].DF*100 > minDF*pairPlanPercent {
