@@ -1,6 +1,6 @@
 # snii — build, test, demo, fuzz, bench.
 GO        ?= go
-PKGS      := ./budget/... ./prx/... ./index/... ./writer/... ./reader/... ./internal/... ./cmd/...
+PKGS      := ./...
 FUZZTIME  ?= 30000x
 LONGFUZZ  ?= 2m
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $$($(GO) env GOPATH)/bin/staticcheck)

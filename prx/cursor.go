@@ -38,6 +38,7 @@ type Cursor struct {
 	v, end int // next value index and end of the document's values
 	acc    uint64
 	inDoc  bool
+	st     *Stats // the Source's stats (nil: not counting)
 }
 
 // Open makes c read the window frame (CRC form when withCRC, else the inline form)
@@ -47,7 +48,7 @@ type Cursor struct {
 func (s *Source) Open(c *Cursor, frame []byte, withCRC bool, docs int) error {
 	c.src, c.frame, c.withCRC, c.err = s, frame, withCRC, nil
 	c.doc, c.inDoc, c.uDocs, c.uBase = -1, false, 0, 0
-	c.docs = docs
+	c.docs, c.st = docs, s.stats
 	c.multi = false
 	if s.closed {
 		return c.fail(fmt.Errorf("prx: decode after Close: %w", ErrClosed))
@@ -275,8 +276,8 @@ func (c *Cursor) Next() (uint32, bool) {
 		c.fail(corruptf(c.codec, "doc %d: positions overflow uint32", c.doc))
 		return 0, false
 	}
-	if c.src.stats != nil {
-		c.src.stats.SelectedPositions++
+	if c.st != nil {
+		c.st.SelectedPositions++
 	}
 	return uint32(c.acc), true
 }
@@ -307,8 +308,20 @@ func (c *Cursor) errOr() error {
 
 // value returns value v of the current unit's stream: a PFOR unit reads it
 // straight from its packed block (no block is unpacked), a RAW or inflated ZSTD
-// unit from its decoded block.
+// unit from its decoded block. The common case, a value of the packed block
+// already located, takes no call but packedValue.
 func (c *Cursor) value(v int) (uint32, bool) {
+	r := &c.br
+	if r.packed && v>>blockShift == r.pb {
+		if c.st != nil {
+			c.st.DecodedPositions++
+		}
+		return r.packedValue(v & (BlockLen - 1)), true
+	}
+	return c.valueSlow(v)
+}
+
+func (c *Cursor) valueSlow(v int) (uint32, bool) {
 	if !c.br.packed {
 		b := v / BlockLen
 		if b == c.br.cur {
@@ -327,12 +340,12 @@ func (c *Cursor) value(v int) (uint32, bool) {
 			c.fail(corruptf(c.codec, "doc %d: %v", c.doc, err))
 			return 0, false
 		}
-		if st := c.src.stats; st != nil {
-			st.Blocks++
+		if c.st != nil {
+			c.st.Blocks++
 		}
 	}
-	if st := c.src.stats; st != nil {
-		st.DecodedPositions++
+	if c.st != nil {
+		c.st.DecodedPositions++
 	}
 	return r.packedValue(v - b*BlockLen), true
 }

@@ -451,6 +451,7 @@ type blockReader struct {
 	pw             uint
 	pmask          uint64
 	pexIdx         [maxExceptions]int
+	pexm           [BlockLen / 64]uint64 // bit i set: value i has an exception
 	pexHi          [maxExceptions]uint32
 	decoded        int // blocks decoded
 	values         int // values decoded
@@ -574,6 +575,7 @@ func (r *blockReader) locate(b int) error {
 	}
 	r.pdata, r.pw, r.pnx = p, w, nx
 	r.pmask = uint64(1)<<w - 1
+	r.pexm = [BlockLen / 64]uint64{}
 	p += nbytes
 	last := -1
 	for i := 0; i < nx; i++ {
@@ -586,6 +588,7 @@ func (r *blockReader) locate(b int) error {
 			return fmt.Errorf("block %d: malformed exception", b)
 		}
 		r.pexIdx[i], r.pexHi[i] = idx, hi<<w
+		r.pexm[idx>>6] |= 1 << (idx & 63)
 		last, p = idx, q
 	}
 	r.walkBlock, r.walkOff = b+1, p
@@ -610,9 +613,11 @@ func (r *blockReader) packedValue(i int) uint32 {
 			x = uint32(v >> (bit & 7) & r.pmask)
 		}
 	}
-	for k := 0; k < r.pnx; k++ {
-		if r.pexIdx[k] == i {
-			x |= r.pexHi[k]
+	if r.pexm[(i>>6)&1]>>(i&63)&1 != 0 { // an exception: find its high bits
+		for k := 0; k < r.pnx; k++ {
+			if r.pexIdx[k] == i {
+				x |= r.pexHi[k]
+			}
 		}
 	}
 	return x

@@ -9,6 +9,9 @@ import (
 // the last block of a column may hold fewer.
 const BlockLen = 128
 
+// blockShift is log2(BlockLen).
+const blockShift = 7
+
 // maxExceptions is the most values of a packed block stored as exceptions.
 const maxExceptions = 3
 
@@ -157,11 +160,27 @@ func unpackBits(src []byte, w uint, out []uint32) {
 	mask := uint64(1)<<w - 1
 	c := len(out)
 	i := 0
+	if w <= 8 {
+		// Eight w-bit fields fill exactly w bytes: one 8-byte load per eight
+		// values while 8 bytes remain.
+		for ; i+8 <= c && (i/8)*int(w)+8 <= len(src); i += 8 {
+			x := binary.LittleEndian.Uint64(src[(i/8)*int(w):])
+			o := out[i : i+8 : i+8]
+			o[0] = uint32(x & mask)
+			o[1] = uint32(x >> w & mask)
+			o[2] = uint32(x >> (2 * w) & mask)
+			o[3] = uint32(x >> (3 * w) & mask)
+			o[4] = uint32(x >> (4 * w) & mask)
+			o[5] = uint32(x >> (5 * w) & mask)
+			o[6] = uint32(x >> (6 * w) & mask)
+			o[7] = uint32(x >> (7 * w) & mask)
+		}
+	}
 	// Eight-byte loads while they stay inside src: a field starts at bit i*w and
 	// ends within 7+32 bits of its first byte.
 	if len(src) >= 8 {
 		lim := (len(src) - 8) * 8 // last bit offset whose 8-byte load fits
-		for bit := uint(0); i < c && int(bit) <= lim; i++ {
+		for bit := uint(i) * w; i < c && int(bit) <= lim; i++ {
 			out[i] = uint32(binary.LittleEndian.Uint64(src[bit>>3:]) >> (bit & 7) & mask)
 			bit += w
 		}

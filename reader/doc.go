@@ -1,7 +1,8 @@
 // Package reader opens snii segments and answers queries over them: term,
-// phrase, phrase prefix, prefix and And/Or of these, as ascending doc ids
-// ([]uint32 or a roaring bitmap) or a count, plus postings iterators, term
-// enumeration and a structural Verify.
+// phrase, sloppy phrase, phrase prefix, prefix and And/Or/AndNot of these, as
+// ascending doc ids ([]uint32 or a roaring bitmap) or a count, within a
+// caller's filter bitmap and up to a limit (SearchOptions), plus postings
+// iterators, term enumeration and a structural Verify.
 //
 // # What Open reads
 //
@@ -72,6 +73,26 @@
 //     positions in it: each of its positions p at phrase offset k proposes
 //     the start p-k, and every other phrase position i (of the slots decoded
 //     so far) must hold start+i (forward-only galloping cursors).
+//
+// # Sloppy phrases
+//
+// A SloppyPhrase runs steps 1–3 like a phrase (its conjunction and frame
+// fetches are the same) and then, per candidate, materializes each slot's
+// positions and walks them as Lucene's sloppy matcher does: phrase offset i
+// at document position p stands at p-i; the least of these is advanced
+// until it passes the next least, the match length being the spread
+// between the least and the greatest; a document matches once a spread is
+// at most the slop. Two offsets of a repeated term start on distinct
+// occurrences and, when one moves onto the other's, the lesser moves on.
+//
+// # AndNot, filters and limits
+//
+// AndNot(include, exclude) evaluates include, then exclude with include's
+// documents as its filter, so the excluded side only reads the doc windows
+// and verifies the positions of documents include kept. A
+// SearchOptions.Filter is the same kind of filter handed to the whole query
+// (And passes its running result to each later child the same way).
+// SearchOptions.Limit cuts the ascending result.
 //
 // Prefix expansions (Prefix, and the last slot of a phrase prefix) are united
 // by sorting when few docs are involved and through a bitset of the segment's

@@ -63,6 +63,9 @@ func (x *qctx) eval(q Query, filter []uint32, hasFilter bool) ([]uint32, error) 
 			return x.and(q.qs, filter, hasFilter)
 		}
 		return x.or(q.qs, filter, hasFilter)
+	case *notQuery:
+		x.put(out)
+		return x.andNot(q, filter, hasFilter)
 	case nil:
 		return out, errs.Invalidf("reader: nil query")
 	}
@@ -162,6 +165,8 @@ func (x *qctx) estimate(q Query) (uint64, error) {
 			}
 		}
 		return r, nil
+	case *notQuery:
+		return x.estimate(q.include)
 	}
 	return all, nil
 }

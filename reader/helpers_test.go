@@ -76,6 +76,10 @@ func rq(q oracle.Query) reader.Query {
 		return reader.Term(q.Field, q.Term)
 	case oracle.Phrase:
 		return reader.Phrase(q.Field, q.Terms...)
+	case oracle.SloppyPhrase:
+		return reader.SloppyPhrase(q.Field, q.Slop, q.Terms...)
+	case oracle.AndNot:
+		return reader.AndNot(rq(q.Include), rq(q.Exclude))
 	case oracle.PhrasePrefix:
 		return reader.PhrasePrefix(q.Field, q.Terms, q.MaxExpansions)
 	case oracle.Prefix:

@@ -178,28 +178,10 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap) (bool, error) {
 			return false, nil // the phrase needs this term more often than the doc has it
 		}
 	}
-	repeated := false
 	for i := range p.slots {
 		if len(p.slots[i].offs) > 1 {
-			repeated = true
-			break
+			return x.matchMixed(p)
 		}
 	}
-	if !repeated {
-		return x.matchStream(p)
-	}
-	// A repeated term: its positions (and the others') are read once into
-	// lists, and the match is anchored on the fewest.
-	lists := x.lists[:0]
-	for i := range p.slots {
-		t := p.slots[i].terms[0]
-		buf, err := t.cur.AppendPositions(x.slotBuf(i))
-		x.setSlotBuf(i, buf)
-		if err != nil {
-			return false, x.termErr(t)
-		}
-		lists = append(lists, buf)
-	}
-	x.lists = lists
-	return matchPhrase(lists, p.slotOf, x.cur[:0]), nil
+	return x.matchStream(p)
 }

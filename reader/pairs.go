@@ -83,7 +83,7 @@ func (x *qctx) pairDocs(f *field, e *format.PairEntry) ([]uint32, error) {
 // phrase evaluates a phrase (see phrasePlain), first through the field's
 // pairs when they answer it or narrow its candidates enough.
 func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool, out []uint32, countOnly bool) ([]uint32, int, error) {
-	if x.noPairs || f.pairs.Len() == 0 {
+	if x.noPairs || f.pairs.Len() == 0 || q.slop != 0 { // a sloppy phrase's terms need not be adjacent
 		return x.phrasePlain(f, q, filter, hasFilter, out, countOnly)
 	}
 	nExact := len(q.terms)

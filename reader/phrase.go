@@ -12,6 +12,8 @@ type phrasePlan struct {
 	slots  []slot // distinct slots, later sorted by cost
 	slotOf []int  // phrase position -> index into slots (after sorting)
 	order  []int  // scratch
+	slop   int    // > 0: a sloppy phrase (sloppy.go)
+	sloppy sloppy
 }
 
 // slot is one distinct phrase term, or the set of expansions of a prefix.
@@ -67,6 +69,7 @@ func (p *phrasePlan) addSlot() *slot {
 func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter []uint32, hasFilter bool, out []uint32, countOnly bool) ([]uint32, int, error) {
 	terms := q.terms
 	p := x.newPlan()
+	p.slop = q.slop
 	// Distinct exact terms become one slot each; repeated terms share theirs.
 	nExact := len(terms)
 	if q.prefix {
@@ -126,7 +129,9 @@ func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter []uint32, hasFilter 
 		ca, cb := p.slots[a].cost, p.slots[b].cost
 		return cmp.Compare(ca, cb)
 	})
-	if !hasFilter && leapfrogPhrase(p) {
+	if p.slop > 0 {
+		p.sloppy.setup(p.slotOf)
+	} else if !hasFilter && leapfrogPhrase(p) {
 		return x.phraseLeapfrog(p, out, countOnly)
 	}
 	var cands []uint32
@@ -320,7 +325,7 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, simple bool, lists *[][]uint32)
 			return false, nil
 		}
 	}
-	if simple {
+	if simple && p.slop == 0 {
 		return x.matchStream(p)
 	}
 	// Repeated terms or prefix expansions: materialize each slot's positions of
@@ -349,6 +354,9 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, simple bool, lists *[][]uint32)
 		ls = append(ls, buf)
 	}
 	*lists = ls
+	if p.slop > 0 {
+		return p.sloppy.match(ls, p.slotOf, p.slop), nil
+	}
 	return matchPhrase(ls, p.slotOf, x.cur[:0]), nil
 }
 

@@ -23,6 +23,7 @@ type phraseQuery struct {
 	// prefix: the last term is a prefix expanded to at most maxExp terms.
 	prefix bool
 	maxExp int
+	slop   int // SloppyPhrase; 0 is exact
 }
 
 type prefixQuery struct {
@@ -77,7 +78,7 @@ func (q *phraseQuery) String() string {
 	if q.prefix {
 		return "phraseprefix(" + s + "*,max=" + strconv.Itoa(q.maxExp) + ")"
 	}
-	return "phrase(" + s + ")"
+	return "phrase(" + s + q.sloppySuffix() + ")"
 }
 
 func (q *prefixQuery) String() string {

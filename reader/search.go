@@ -13,6 +13,15 @@ import (
 type SearchOptions struct {
 	// Profile, when set, receives what the query did (overwritten).
 	Profile *Profile
+	// Filter, when set, restricts the search to these documents (a caller's
+	// set such as a time range): only they are considered, so a term decodes
+	// only the doc windows holding one of them and a phrase verifies positions
+	// only there. Ids past the segment's documents are ignored.
+	Filter *roaring.Bitmap
+	// Limit, when > 0, is the most documents a search returns: Docs and Bitmap
+	// keep the lowest Limit ids, Count counts at most Limit. Negative is an
+	// invalid-argument error. The query is still evaluated in full.
+	Limit int
 	// NoPairs plans phrases without the index's pair section (the answers are
 	// the same; for comparisons).
 	NoPairs bool
@@ -73,15 +82,23 @@ func (s *Segment) search(ctx context.Context, q Query, o *SearchOptions, countOn
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
+	filter, hasFilter, err := s.searchFilter(o)
+	if err != nil {
+		return 0, err
+	}
 	var n uint64
-	if countOnly {
+	if countOnly && !hasFilter {
 		n, err = x.countQuery(q)
+		n = limitCount(n, o)
 	} else {
 		var r []uint32
-		r, err = x.eval(q, nil, false)
+		r, err = x.eval(q, filter, hasFilter)
 		if err == nil {
+			r = r[:limitCount(uint64(len(r)), o)]
 			n = uint64(len(r))
-			emit(r)
+			if !countOnly {
+				emit(r)
+			}
 		}
 		x.put(r)
 	}
@@ -133,6 +150,9 @@ func (q *phraseQuery) check() error {
 	}
 	if q.maxExp < 0 {
 		return errs.Invalidf("reader: %s: negative max expansions", q)
+	}
+	if q.slop < 0 {
+		return errs.Invalidf("reader: %s: negative slop", q)
 	}
 	return nil
 }

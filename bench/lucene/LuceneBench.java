@@ -19,7 +19,8 @@
 //
 // queries.tsv: one query a line, "<kind>\t<term> <term> ..." with terms
 // already analyzed by the harness; kinds term, phrase, prefix, phraseprefix
-// (the last term of prefix kinds is the prefix; every expansion is used).
+// (the last term of prefix kinds is the prefix; every expansion is used) and
+// sloppy<N> (a PhraseQuery with slop N).
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.DataInputStream;
@@ -261,6 +262,9 @@ public final class LuceneBench {
                 return b.build();
             }
             default:
+                if (q.kind.startsWith("sloppy")) {
+                    return new PhraseQuery(Integer.parseInt(q.kind.substring(6)), FIELD, q.terms);
+                }
                 throw new IllegalArgumentException("unknown kind " + q.kind);
         }
     }

@@ -140,7 +140,11 @@ func (l *Lucene) Serve(dir, workDir string, qs []*Query) (Engine, error) {
 	qf := filepath.Join(workDir, "lucene-queries.tsv")
 	var b strings.Builder
 	for _, q := range qs {
-		fmt.Fprintf(&b, "%s\t%s\n", q.Kind, strings.Join(q.Terms, " "))
+		kind := string(q.Kind)
+		if q.Kind == KindSloppy {
+			kind += strconv.Itoa(q.Slop) // "sloppy2"
+		}
+		fmt.Fprintf(&b, "%s\t%s\n", kind, strings.Join(q.Terms, " "))
 	}
 	if err := os.WriteFile(qf, []byte(b.String()), 0o644); err != nil {
 		return nil, err

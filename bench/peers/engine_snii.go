@@ -129,6 +129,8 @@ func sniiQuery(q *Query) reader.Query {
 		return reader.Phrase(Field, q.Terms...)
 	case KindPrefix:
 		return reader.Prefix(Field, q.Terms[0], 0)
+	case KindSloppy:
+		return reader.SloppyPhrase(Field, q.Slop, q.Terms...)
 	default:
 		return reader.PhrasePrefix(Field, q.Terms, 0)
 	}

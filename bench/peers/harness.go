@@ -30,6 +30,9 @@ type Config struct {
 	Corpus      string   // corpus name (agent, service) or a label when Docs is set
 	CorporaRoot string   // shared/corpora
 	Docs        []string // documents (instead of loading Corpus)
+	// Copies repeats the documents this many times, in order, doc ids running
+	// on (the "same file four times over" scale test); 0 or 1: once.
+	Copies      int
 	QueriesPath string   // query file
 	Queries     []*Query // queries (instead of QueriesPath)
 
@@ -224,6 +227,14 @@ func Run(cfg Config) (*Report, error) {
 		}
 		docs, rep.Corpus.Sources = c.Docs, c.Sources
 	}
+	if cfg.Copies > 1 {
+		one := docs
+		docs = make([]string, 0, len(one)*cfg.Copies)
+		for range cfg.Copies {
+			docs = append(docs, one...)
+		}
+		rep.Corpus.Name = fmt.Sprintf("%s-x%d", cfg.Corpus, cfg.Copies)
+	}
 	rep.Corpus.Docs = len(docs)
 	for _, d := range docs {
 		rep.Corpus.Bytes += int64(len(d))
@@ -371,21 +382,10 @@ func Run(cfg Config) (*Report, error) {
 			}
 		}
 		for i := range qs {
-			var best time.Duration
-			for k := 0; k < 3; k++ {
-				_, t, err := e.Run(i, 1)
-				if err != nil {
-					return nil, err
-				}
-				if k == 0 || t.Wall < best {
-					best = t.Wall
-				}
+			reps, err := calibrate(e, i, cfg.MinSample, cfg.MaxReps)
+			if err != nil {
+				return nil, err
 			}
-			reps := 1
-			if best > 0 {
-				reps = int(cfg.MinSample / best)
-			}
-			reps = max(1, min(reps, cfg.MaxReps))
 			rep.Queries[i].Reps[e.Name()] = reps
 		}
 	}
@@ -480,6 +480,26 @@ func Run(cfg Config) (*Report, error) {
 		}
 	}
 	return rep, nil
+}
+
+// calibrate returns how many calls of query qi make a sample of about
+// minSample (at most maxReps), from the best of three single calls.
+func calibrate(e Engine, qi int, minSample time.Duration, maxReps int) (int, error) {
+	var best time.Duration
+	for k := 0; k < 3; k++ {
+		_, t, err := e.Run(qi, 1)
+		if err != nil {
+			return 0, err
+		}
+		if k == 0 || t.Wall < best {
+			best = t.Wall
+		}
+	}
+	reps := 1
+	if best > 0 {
+		reps = int(minSample / best)
+	}
+	return max(1, min(reps, maxReps)), nil
 }
 
 // BuildEngine builds one Go engine's index in this process. Besides the

@@ -10,7 +10,7 @@ import (
 
 // ProfileSnii prints the reader.Profile of each picked query, then loops
 // over them for d under the CPU profiler (written to cpuPath).
-func ProfileSnii(seg string, qs []*Query, pick []int, d time.Duration, cpuPath string, w io.Writer) error {
+func ProfileSnii(seg string, qs []*Query, pick []int, d time.Duration, rounds int, cpuPath string, w io.Writer) error {
 	e, err := OpenSnii(EngineSnii, seg, qs)
 	if err != nil {
 		return err
@@ -24,25 +24,31 @@ func ProfileSnii(seg string, qs []*Query, pick []int, d time.Duration, cpuPath s
 		}
 		fmt.Fprintf(w, "%d %s: %+v\n", i, qs[i], p)
 	}
-	f, err := os.Create(cpuPath)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := pprof.StartCPUProfile(f); err != nil {
-		return err
+	if cpuPath != "" {
+		f, err := os.Create(cpuPath)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	n := 0
-	for start := time.Now(); time.Since(start) < d; {
+	start := time.Now()
+	for r := 0; rounds > 0 && r < rounds || rounds <= 0 && time.Since(start) < d; r++ {
 		for _, i := range pick {
 			if _, _, err := se.Run(i, 1); err != nil {
-				pprof.StopCPUProfile()
 				return err
 			}
 			n++
 		}
 	}
-	pprof.StopCPUProfile()
-	fmt.Fprintf(w, "%d calls; profile in %s\n", n, cpuPath)
+	fmt.Fprintf(w, "%d calls in %v", n, time.Since(start).Round(time.Millisecond))
+	if cpuPath != "" {
+		fmt.Fprintf(w, "; profile in %s", cpuPath)
+	}
+	fmt.Fprintln(w)
 	return nil
 }

@@ -17,6 +17,9 @@ const (
 	KindPhrase       Kind = "phrase"       // 2–6 terms, exact and adjacent
 	KindPrefix       Kind = "prefix"       // one prefix, every expansion
 	KindPhrasePrefix Kind = "phraseprefix" // a phrase whose last term is a prefix, every expansion
+	// KindSloppy is a sloppy phrase (Query.Slop); it is not read from query
+	// files: the sloppy comparison (RunSloppy) derives it from their phrases.
+	KindSloppy Kind = "sloppy"
 )
 
 // Query is one line of a query file, analyzed with the shared analyzer.
@@ -26,6 +29,7 @@ type Query struct {
 	Class string   // free label from the file: rare, common, zero, ...
 	Text  string   // the text as written in the file
 	Terms []string // analyzed terms; for prefix kinds the last one is the prefix
+	Slop  int      // KindSloppy: the slop
 }
 
 // String renders q for messages and reports.
@@ -34,6 +38,8 @@ func (q *Query) String() string {
 	switch q.Kind {
 	case KindPrefix, KindPhrasePrefix:
 		s += "*"
+	case KindSloppy:
+		return fmt.Sprintf("%s:%q~%d", q.Kind, s, q.Slop)
 	}
 	return fmt.Sprintf("%s:%q", q.Kind, s)
 }

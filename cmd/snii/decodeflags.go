@@ -7,7 +7,7 @@ import (
 )
 
 // decodeFlags bound the memory of decoding .prx windows (reader.Options
-// MaxUnitBytes and DecodeBudget): flags of query, verify and capture.
+// MaxUnitBytes and DecodeBudget): flags of query, verify, capture and merge.
 type decodeFlags struct {
 	maxUnit sizeValue
 	maxMem  sizeValue

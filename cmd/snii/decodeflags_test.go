@@ -8,7 +8,7 @@ import (
 )
 
 // Issue 16, item 1: --max-unit-bytes and --max-decode-memory reach the reader
-// (query, verify, capture) and are checked.
+// (query, verify, capture, merge) and are checked.
 func TestDecodeMemoryFlags(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.log")
@@ -37,4 +37,16 @@ func TestDecodeMemoryFlags(t *testing.T) {
 	fails(t, exitUsage, "", []string{"query", seg, q, "--max-unit-bytes", "1GiB"}, "at most 256")
 	fails(t, exitUsage, "", []string{"verify", seg, "--max-unit-bytes", "1MiB", "--max-decode-memory", "64KiB"}, "smaller than")
 	fails(t, exitUsage, "", []string{"query", seg, q, "--max-decode-memory", "lots"}, "max-decode-memory")
+
+	// merge opens its sources with the same bounds.
+	out := filepath.Join(dir, "m.snii")
+	fails(t, exitFailure, "", []string{"merge", "-q", "-o", out, seg, seg + "2", "--max-unit-bytes", "16KiB"}, "no such file")
+	ok(t, "build", "-q", "-o", seg+"2", in)
+	fails(t, exitFailure, "", []string{"merge", "-q", "-o", out, seg, seg + "2", "--max-unit-bytes", "16KiB"},
+		"limit exceeded", "--max-unit-bytes")
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("a failed merge left %s: %v", out, err)
+	}
+	fails(t, exitUsage, "", []string{"merge", "-q", "-o", out, seg, seg + "2", "--max-unit-bytes", "1GiB"}, "at most 256")
+	ok(t, "merge", "-q", "-o", out, seg, seg+"2", "--max-unit-bytes", "1MiB")
 }

@@ -29,16 +29,20 @@
 //
 //	error                 a term
 //	"connection refused"  a phrase (exact, ordered, adjacent)
+//	"conn refused"~2      a sloppy phrase (at most 2 position moves)
 //	"timed out after*"    a phrase prefix (the last word is a prefix)
 //	conn*                 a prefix
+//	host:web-01           a word (or phrase) of another field
 //	a b, a AND b          both; AND binds tighter than OR
 //	a OR b                either
+//	a -b, a NOT b         a but not b
 //	( ... )               grouping
 //	\x                    the character x literally
 //
 // Text goes through the field's analyzer; text that analyzes to several terms is
 // a phrase of them. Syntax errors name the column: "at column 7: expected closing
-// quote for the phrase opened at column 3". See package internal/querylang.
+// quote for the phrase opened at column 3". See package query (the module's
+// public query language).
 //
 // # Output
 //

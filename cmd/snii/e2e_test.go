@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/snii-go/snii/cmd/snii/internal/querylang"
 	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/query"
 )
 
 // demoLines returns the lines of testdata/demo/app.log (doc id = index).
@@ -62,21 +62,32 @@ func linesOracle(lines []string) *oracle.Corpus {
 
 // toOracle turns a parsed query into the oracle's query, analyzing with the
 // oracle's own tokenizer (independent of the segment's analyzer).
-func toOracle(t *testing.T, n querylang.Node, field string, maxExp int) oracle.Query {
+func toOracle(t *testing.T, n query.Node, field string, maxExp int) oracle.Query {
 	switch n := n.(type) {
-	case *querylang.And:
+	case *query.And:
 		var qs oracle.And
+		var neg oracle.Or
 		for _, c := range n.Nodes {
-			qs = append(qs, toOracle(t, c, field, maxExp))
+			if nc, ok := c.(*query.Not); ok {
+				neg = append(neg, toOracle(t, nc.Node, field, maxExp))
+			} else {
+				qs = append(qs, toOracle(t, c, field, maxExp))
+			}
+		}
+		if len(neg) > 0 {
+			return oracle.AndNot{Include: qs, Exclude: neg}
 		}
 		return qs
-	case *querylang.Or:
+	case *query.Or:
 		var qs oracle.Or
 		for _, c := range n.Nodes {
 			qs = append(qs, toOracle(t, c, field, maxExp))
 		}
 		return qs
-	case *querylang.Text:
+	case *query.Text:
+		if n.Field != "" {
+			field = n.Field
+		}
 		terms := oracle.Terms(n.Raw)
 		switch {
 		case len(terms) == 0:
@@ -87,6 +98,8 @@ func toOracle(t *testing.T, n querylang.Node, field string, maxExp int) oracle.Q
 			return oracle.PhrasePrefix{Field: field, Terms: terms, MaxExpansions: maxExp}
 		case len(terms) == 1:
 			return oracle.Term{Field: field, Term: terms[0]}
+		case n.Slop > 0:
+			return oracle.SloppyPhrase{Field: field, Terms: terms, Slop: n.Slop}
 		}
 		return oracle.Phrase{Field: field, Terms: terms}
 	}
@@ -98,7 +111,7 @@ func toOracle(t *testing.T, n querylang.Node, field string, maxExp int) oracle.Q
 // the oracle.
 func checkQuery(t *testing.T, c *oracle.Corpus, seg, field, q string, maxExp int) {
 	t.Helper()
-	n, err := querylang.Parse(q)
+	n, err := query.Parse(q)
 	if err != nil {
 		t.Fatalf("test query %q: %v", q, err)
 	}
@@ -139,6 +152,9 @@ var handQueries = []string{
 	`payment AND (declined OR insufficient) AND NOT\ A\ WORD`,
 	`"query took*" customers`,
 	`request_id*`,
+	`"refused connection"~2`, `"refused connection"~1`, `"connection pool exhausted"~3`,
+	`"user logged"~1 -alice`, `ERROR NOT "connection refused" -timeout`,
+	`(ERROR OR WARN) -(connection OR cache*)`, `text:payment -text:"card declined"~1`,
 }
 
 // genQueries derives phrases, phrase prefixes, prefixes and boolean queries
@@ -158,7 +174,7 @@ func genQueries(lines []string, n int) []string {
 		i := next(len(terms) - 3)
 		k := 2 + next(3)
 		ph := terms[i : i+k]
-		switch next(5) {
+		switch next(7) {
 		case 0: // exact phrase
 			out = append(out, `"`+strings.Join(ph, " ")+`"`)
 		case 1: // phrase prefix
@@ -170,6 +186,13 @@ func genQueries(lines []string, n int) []string {
 			out = append(out, w[:1+next(len(w))]+"*")
 		case 3: // AND of two words
 			out = append(out, ph[0]+" "+ph[k-1])
+		case 5: // a sloppy phrase, reversed or not
+			if next(2) == 0 {
+				slices.Reverse(ph)
+			}
+			out = append(out, fmt.Sprintf(`"%s"~%d`, strings.Join(ph, " "), next(4)))
+		case 6: // a word without another
+			out = append(out, ph[0]+" -"+terms[next(len(terms))])
 		default: // OR of a phrase and a word
 			out = append(out, `"`+strings.Join(ph[:2], " ")+`" OR `+terms[next(len(terms))])
 		}

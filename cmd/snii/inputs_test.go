@@ -191,6 +191,11 @@ func TestCompileQuery(t *testing.T) {
 		`a (b OR "c d") OR e*`:     `or(and(term(f:"a"), or(term(f:"b"), phrase(f:"c d"))), prefix(f:"e"*,max=3))`,
 		`x AND y`:                  `and(term(f:"x"), term(f:"y"))`,
 		`"connection refused" foo`: `and(phrase(f:"connection refused"), term(f:"foo"))`,
+		`"a b c"~2`:                `phrase(f:"a b c"~2)`,
+		`"a"~2`:                    `term(f:"a")`,
+		`a -b`:                     `andnot(term(f:"a"), term(f:"b"))`,
+		`a b NOT c -"d e"`:         `andnot(and(term(f:"a"), term(f:"b")), or(term(f:"c"), phrase(f:"d e")))`,
+		`g:x y`:                    `and(term(g:"x"), term(f:"y"))`,
 	} {
 		rq, _, err := compileQuery(fakeAnalyzer{}, "f", q, 3)
 		if err != nil {

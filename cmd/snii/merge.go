@@ -24,6 +24,7 @@ type mergeFlags struct {
 	output  string
 	deleted []string
 	policy  *policyFlags
+	dec     decodeFlags
 	quiet   bool
 	json    bool
 	changed func(flag string) bool // whether a flag was given on the command line
@@ -59,6 +60,7 @@ separated by white space or commas; # starts a comment.`,
 	fs.StringVarP(&f.output, "output", "o", "", "the segment file to write (required)")
 	fs.StringArrayVar(&f.deleted, "deleted", nil, "SEGMENT=FILE: drop the doc ids listed in FILE from that source (repeatable)")
 	f.policy = addPolicyFlags(fs)
+	f.dec.add(fs)
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no summary")
 	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
 	_ = cmd.MarkFlagFilename("output", "snii")
@@ -145,13 +147,17 @@ func runMerge(ctx context.Context, e *env, f *mergeFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	ro, err := f.dec.options()
+	if err != nil {
+		return err
+	}
 	for _, in := range ins {
 		if filepath.Clean(in.path) == filepath.Clean(f.output) {
 			return usagef("the output %s is also a source; write to a new file", f.output)
 		}
 	}
 	cleanLeftovers(e, f.quiet || f.json, filepath.Dir(f.output), f.policy.tempDir)
-	if err := mergeSegments(ctx, f.output, ins, f.policy, f.changed); err != nil {
+	if err := mergeSegments(ctx, f.output, ins, f.policy, ro, f.changed); err != nil {
 		return err
 	}
 	if f.quiet && !f.json {

@@ -7,14 +7,15 @@ import (
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/budget"
 
+	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer/merge"
 )
 
 // mergeSegments writes the merge of ins to dst. A policy flag given on the
 // command line (changed reports which) overrides the sources' recorded
 // value; the others keep what the sources recorded.
-func mergeSegments(ctx context.Context, dst string, ins []mergeInput, p *policyFlags, changed func(flag string) bool) error {
-	o := merge.Options{MemoryLimit: p.memory.val, TempDir: p.tempDir}
+func mergeSegments(ctx context.Context, dst string, ins []mergeInput, p *policyFlags, ro reader.Options, changed func(flag string) bool) error {
+	o := merge.Options{MemoryLimit: p.memory.val, TempDir: p.tempDir, MaxUnitBytes: ro.MaxUnitBytes, DecodeBudget: ro.DecodeBudget}
 	if changed("prx-zstd-min-saving") || changed("budget-percent") {
 		o.Policy = budget.FromPercents(p.minSaving.val, p.budgetPct.val)
 		if o.Policy == (budget.Policy{}) { // the default budget, asked for explicitly

@@ -27,7 +27,7 @@ func newQueryCmd(e *env) *cobra.Command {
 	f := &queryFlags{}
 	cmd := &cobra.Command{
 		Use:   "query SEGMENT QUERY...",
-		Short: "Run a query: terms, phrases, prefixes, AND, OR",
+		Short: "Run a query: terms, phrases, prefixes, AND, OR, NOT",
 		Long: `Run a query against one field of a segment and print the matching doc ids
 (ascending). Several QUERY arguments are joined with spaces. Quote the query for the
 shell so that its double quotes reach snii: '"connection refused"'.
@@ -35,16 +35,19 @@ shell so that its double quotes reach snii: '"connection refused"'.
 Syntax:
   error                 a term
   "connection refused"  an exact phrase (ordered, adjacent)
+  "conn refused"~2      a sloppy phrase: at most 2 position moves (reordered from 2)
   "timed out after*"    a phrase whose last word is a prefix
   conn*                 a prefix
+  host:web-01           a word or phrase of another field than --field
   a b   a AND b         both (AND binds tighter than OR)
   a OR b                either
+  a -b  a NOT b         a but not b (a negation needs something else to match)
   (a OR b) c            grouping
-  \* \" \( \\           a literal character; OR, AND, NOT are operators only in capitals
+  \* \" \( \: \- \\     a literal character; OR, AND, NOT are operators only in capitals
 
 Query text goes through the field's analyzer, so 'User-ID' is the phrase "user id"
-with the standard analyzer. NOT is not supported. A syntax error names the column and
-what was expected, and exits with code 2. No match is not an error (exit code 0).`,
+with the standard analyzer. A syntax error names the column and what was expected,
+and exits with code 2, as does an unknown field. No match is not an error (exit code 0).`,
 		Example: `  snii query app.snii '"connection refused"'
   snii query app.snii '"payment failed" (declined OR insufficient)' --limit 0
   snii query app.snii '"timed out after*"' --count --profile

@@ -46,7 +46,8 @@ func MergeContext(ctx context.Context, dst string, sources []Source, o Options) 
 	if tempDir == "" {
 		tempDir = filepath.Dir(dst)
 	}
-	srcs, err := newSources(sources)
+	ro := readOptions{maxUnit: o.MaxUnitBytes, budget: o.DecodeBudget}
+	srcs, err := newSources(sources, ro)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -159,7 +160,7 @@ func mergeIntermediate(ctx context.Context, owner *tmpfile.Owner, group []*sourc
 		return nil, fmt.Errorf("merge: create intermediate segment in %s: %w", owner.Dir(), err)
 	}
 	path := f.Name()
-	s := &source{ord: group[0].ord, name: path, path: path, temp: true}
+	s := &source{ord: group[0].ord, name: path, path: path, temp: true, ro: group[0].ro}
 	*temps = append(*temps, s) // removed at the end, whatever happens
 	if err := f.Close(); err != nil {
 		return nil, fmt.Errorf("merge: %w", err)

@@ -76,6 +76,13 @@ type Options struct {
 	// TempDir holds intermediate segments and the writer's spool files;
 	// "" = the destination's directory.
 	TempDir string
+	// MaxUnitBytes and DecodeBudget bound the memory of decoding the .prx
+	// units of the sources Merge opens from a Path, as reader.Options'
+	// fields of the same names do (0 and nil: the reader's defaults, 16 MiB
+	// per unit and the process-wide budget). A caller's open Segment keeps
+	// the bounds it was opened with.
+	MaxUnitBytes int
+	DecodeBudget *reader.DecodeBudget
 }
 
 // DefaultZstdLevel is the Options.ZstdLevel that re-encodes with the zstd
@@ -200,6 +207,9 @@ func checkOptions(dst string, o *Options) error {
 	}
 	if o.MemoryLimit < 0 {
 		return errs.Invalidf("merge: memory limit %d", o.MemoryLimit)
+	}
+	if o.MaxUnitBytes < 0 || o.MaxUnitBytes > prx.DefaultMaxBytes {
+		return errs.Invalidf("merge: MaxUnitBytes = %d (want 0 for the reader's default, or 1..%d)", o.MaxUnitBytes, prx.DefaultMaxBytes)
 	}
 	if o.MemoryLimit == 0 {
 		o.MemoryLimit = DefaultMemoryLimit

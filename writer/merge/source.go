@@ -15,18 +15,27 @@ import (
 )
 
 // openPath opens a segment file for a merge: read through a chunkReader (not
-// mapped) and without a dict block cache (a merge reads every block once).
-func openPath(path string) (*reader.Segment, *chunkReader, error) {
+// mapped), without a dict block cache (a merge reads every block once), with
+// the decode bounds of the merge's options.
+func openPath(path string, ro readOptions) (*reader.Segment, *chunkReader, error) {
 	r, err := openChunked(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	seg, err := reader.OpenReaderAt(r, r.size, reader.Options{BlockCacheBytes: -1, Name: path})
+	seg, err := reader.OpenReaderAt(r, r.size, reader.Options{BlockCacheBytes: -1, Name: path,
+		MaxUnitBytes: ro.maxUnit, DecodeBudget: ro.budget})
 	if err != nil {
 		r.Close()
 		return nil, nil, err
 	}
 	return seg, r, nil
+}
+
+// readOptions are the decode bounds of the sources Merge opens
+// (Options.MaxUnitBytes and DecodeBudget).
+type readOptions struct {
+	maxUnit int
+	budget  *reader.DecodeBudget
 }
 
 // source is one segment of a merge: a caller's open segment, a file the
@@ -42,6 +51,7 @@ type source struct {
 
 	seg  *reader.Segment // open: given, or opened from path
 	file *chunkReader    // the file under seg when Merge opened it
+	ro   readOptions     // how path is opened
 
 	docs    uint32
 	version reader.Version
@@ -72,7 +82,7 @@ func (s *source) open() error {
 		s.seg = s.given
 		return nil
 	}
-	seg, f, err := openPath(s.path)
+	seg, f, err := openPath(s.path, s.ro)
 	if err != nil {
 		return s.wrap(err)
 	}
@@ -110,7 +120,7 @@ func (s *source) remove() error {
 
 // newSources checks the caller's sources (each a segment or a path, none
 // given twice) without opening them.
-func newSources(in []Source) ([]*source, error) {
+func newSources(in []Source, ro readOptions) ([]*source, error) {
 	type fileID struct {
 		ord int
 		fi  os.FileInfo
@@ -118,7 +128,7 @@ func newSources(in []Source) ([]*source, error) {
 	var files []fileID
 	srcs := make([]*source, 0, len(in))
 	for i, x := range in {
-		s := &source{ord: i, name: x.Path, path: x.Path, given: x.Segment}
+		s := &source{ord: i, name: x.Path, path: x.Path, given: x.Segment, ro: ro}
 		switch {
 		case x.Segment != nil:
 			s.path = ""

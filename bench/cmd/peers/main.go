@@ -7,7 +7,10 @@
 //	go run ./cmd/peers -corpus agent -queries queries/agent.txt -cycles 10 -out ../docs/bench/peers
 //
 // The subcommands build and conc are the children it starts itself; profile
-// loops chosen queries on a snii segment under the CPU profiler.
+// loops chosen queries on a snii segment under the CPU profiler; sloppy
+// compares snii's sloppy phrases with Lucene's (hit sets, then timings):
+//
+//	go run ./cmd/peers sloppy -corpus agent -cycles 6 -out ../docs/bench/peers
 package main
 
 import (
@@ -39,6 +42,9 @@ func main() {
 		case "render":
 			exit(renderCmd(os.Args[2:]))
 			return
+		case "sloppy":
+			exit(sloppyCmd(os.Args[2:]))
+			return
 		}
 	}
 	exit(runCmd(os.Args[1:]))
@@ -56,6 +62,7 @@ func runCmd(args []string) error {
 	corpus := fs.String("corpus", peers.CorpusAgent, "corpus: agent or service")
 	corpora := fs.String("corpora", "", "shared corpora folder (default: found by walking up to shared/corpora)")
 	queries := fs.String("queries", "", "query file (default queries/<corpus>.txt)")
+	copies := fs.Int("copies", 1, "the corpus repeated this many times (a scale test; the report is REPORT-<corpus>-xN)")
 	out := fs.String("out", "../docs/bench/peers", "folder for REPORT-<corpus>.{md,json,csv}")
 	work := fs.String("work", "", "work folder for indexes (default a temp folder, removed at the end)")
 	keep := fs.Bool("keep", false, "keep the work folder")
@@ -73,12 +80,9 @@ func runCmd(args []string) error {
 	if *cycles < 6 {
 		return errors.New("-cycles: at least 6")
 	}
-	root := *corpora
-	if root == "" {
-		root = peers.FindCorpora()
-	}
-	if root == "" {
-		return errors.New("shared/corpora not found (use -corpora)")
+	root, err := corporaRoot(*corpora)
+	if err != nil {
+		return err
 	}
 	if *queries == "" {
 		*queries = filepath.Join("queries", *corpus+".txt")
@@ -99,7 +103,7 @@ func runCmd(args []string) error {
 		return err
 	}
 	cfg := peers.Config{
-		Corpus: *corpus, CorporaRoot: root, QueriesPath: *queries, WorkDir: wd,
+		Corpus: *corpus, Copies: *copies, CorporaRoot: root, QueriesPath: *queries, WorkDir: wd,
 		Engines: strings.Split(*engines, ","), Cycles: *cycles, MinSample: *minSample, BuildRuns: *buildRuns,
 		LuceneSrc: *luceneSrc, LuceneJars: *jars, LuceneWarmup: *warm, Self: self,
 		ConcOps: *concOps, Log: os.Stderr,
@@ -174,7 +178,8 @@ func profileCmd(args []string) error {
 	queries := fs.String("queries", "", "query file")
 	ids := fs.String("ids", "", "query ids (comma-separated; default all)")
 	secs := fs.Duration("duration", 10*time.Second, "how long to loop")
-	cpu := fs.String("cpuprofile", "cpu.pprof", "CPU profile output")
+	rounds := fs.Int("rounds", 0, "loop exactly this many rounds of the queries instead of -duration (a fixed work for instruction counts, e.g. under valgrind --tool=callgrind)")
+	cpu := fs.String("cpuprofile", "cpu.pprof", "CPU profile output (empty: none)")
 	fs.Parse(args)
 	qs, err := peers.LoadQueries(*queries)
 	if err != nil {
@@ -194,7 +199,7 @@ func profileCmd(args []string) error {
 			pick = append(pick, n)
 		}
 	}
-	return peers.ProfileSnii(*seg, qs, pick, *secs, *cpu, os.Stdout)
+	return peers.ProfileSnii(*seg, qs, pick, *secs, *rounds, *cpu, os.Stdout)
 }
 
 // renderCmd rewrites REPORT-<corpus>.{md,json,csv} from a report's JSON
@@ -234,4 +239,61 @@ func reportArgs(args []string) []string {
 		out = append(out, a)
 	}
 	return out
+}
+
+// sloppyCmd compares sloppy phrases with Lucene and writes
+// SLOPPY-<corpus>.md; it fails when a hit set differs.
+func sloppyCmd(args []string) error {
+	fs := flag.NewFlagSet("sloppy", flag.ExitOnError)
+	corpus := fs.String("corpus", peers.CorpusAgent, "corpus: agent or service")
+	corpora := fs.String("corpora", "", "shared corpora folder (default: found by walking up to shared/corpora)")
+	queries := fs.String("queries", "", "query file whose phrases seed the sloppy queries (default queries/<corpus>.txt)")
+	out := fs.String("out", "../docs/bench/peers", "folder for SLOPPY-<corpus>.md")
+	cycles := fs.Int("cycles", 6, "timed cycles (0: compare hit sets only)")
+	minSample := fs.Duration("min-sample", 5*time.Millisecond, "each sample repeats a query about this long")
+	luceneSrc := fs.String("lucene-src", "lucene/LuceneBench.java", "the Lucene program")
+	jars := fs.String("lucene-jars", "/usr/share/java", "folder of the Lucene jars")
+	warm := fs.Duration("lucene-warmup", 8*time.Second, "JVM warm-up before timing")
+	fs.Parse(args)
+	root, err := corporaRoot(*corpora)
+	if err != nil {
+		return err
+	}
+	if *queries == "" {
+		*queries = filepath.Join("queries", *corpus+".txt")
+	}
+	wd, err := os.MkdirTemp("", "snii-sloppy-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(wd)
+	rep, err := peers.RunSloppy(peers.SloppyConfig{
+		Corpus: *corpus, CorporaRoot: root, QueriesPath: *queries, WorkDir: wd,
+		LuceneSrc: *luceneSrc, LuceneJars: *jars, LuceneWarmup: *warm,
+		Cycles: *cycles, MinSample: *minSample, Log: os.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+	path := filepath.Join(*out, "SLOPPY-"+*corpus+".md")
+	if err := os.WriteFile(path, []byte(rep.Markdown("go run ./cmd/peers sloppy "+strings.Join(args, " "))), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "wrote %s\n", path)
+	if len(rep.Mismatches) > 0 {
+		return fmt.Errorf("%d sloppy queries differ from Lucene (see %s)", len(rep.Mismatches), path)
+	}
+	return nil
+}
+
+// corporaRoot returns the -corpora folder, or shared/corpora found by
+// walking up from the working directory.
+func corporaRoot(flagValue string) (string, error) {
+	if flagValue != "" {
+		return flagValue, nil
+	}
+	if root := peers.FindCorpora(); root != "" {
+		return root, nil
+	}
+	return "", errors.New("shared/corpora not found (use -corpora)")
 }

@@ -1,12 +1,13 @@
-package querylang
+package query
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// Node is a parsed query: *Text, *And or *Or.
+// Node is a parsed query: *Text, *And, *Or or *Not.
 type Node interface {
 	// Column is the 1-based column (in characters) where the node starts.
 	Column() int
@@ -17,10 +18,20 @@ type Node interface {
 
 // Text is a word or a quoted phrase, not yet analyzed.
 type Text struct {
+	Field  string // the field named by a "field:" qualifier; "" for the default field
 	Raw    string // the text with quotes, escapes and a trailing '*' removed
 	Prefix bool   // a trailing '*': the last token is a prefix
 	Quoted bool   // written in double quotes
+	Slop   int    // "~N" after a quoted phrase: a sloppy phrase (0: exact); rendered only when Quoted
 	Col    int
+}
+
+// Not excludes the documents its node matches from the And it stands in
+// ("-x", "NOT x"). Parse puts a Not only in an And that has a child that is
+// not a Not, never directly in another Not.
+type Not struct {
+	Node Node
+	Col  int
 }
 
 // And matches the documents every child matches. It has at least two children,
@@ -40,6 +51,18 @@ type Or struct {
 func (t *Text) node() {}
 func (a *And) node()  {}
 func (o *Or) node()   {}
+func (n *Not) node()  {}
+
+// Column implements Node.
+func (n *Not) Column() int { return n.Col }
+
+// String implements Node.
+func (n *Not) String() string {
+	if t, ok := n.Node.(*Text); ok {
+		return "-" + t.String()
+	}
+	return "-(" + n.Node.String() + ")"
+}
 
 // Column implements Node.
 func (t *Text) Column() int { return t.Col }
@@ -53,6 +76,10 @@ func (o *Or) Column() int { return o.Col }
 // String implements Node.
 func (t *Text) String() string {
 	var b strings.Builder
+	if t.Field != "" {
+		b.WriteString(t.Field)
+		b.WriteByte(':')
+	}
 	if t.Quoted {
 		b.WriteByte('"')
 		writeEscaped(&b, t.Raw, func(r rune) bool { return r == '"' || r == '\\' || r == '*' })
@@ -60,9 +87,13 @@ func (t *Text) String() string {
 			b.WriteByte('*')
 		}
 		b.WriteByte('"')
+		if t.Slop > 0 {
+			b.WriteByte('~')
+			b.WriteString(strconv.Itoa(t.Slop))
+		}
 		return b.String()
 	}
-	if isOperator(t.Raw) {
+	if isOperator(t.Raw) || strings.HasPrefix(t.Raw, "-") {
 		b.WriteByte('\\')
 	}
 	writeEscaped(&b, t.Raw, func(r rune) bool { return isSpecial(r) || unicode.IsSpace(r) })
@@ -110,7 +141,7 @@ func writeEscaped(b *strings.Builder, s string, esc func(rune) bool) {
 // isSpecial reports the runes that end a bare word or have a meaning in it.
 func isSpecial(r rune) bool {
 	switch r {
-	case '"', '(', ')', '*', '\\':
+	case '"', '(', ')', '*', '\\', ':':
 		return true
 	}
 	return false
@@ -130,5 +161,7 @@ func Walk(n Node, fn func(Node)) {
 		for _, c := range n.Nodes {
 			Walk(c, fn)
 		}
+	case *Not:
+		Walk(n.Node, fn)
 	}
 }

@@ -1,4 +1,4 @@
-package querylang
+package query
 
 import (
 	"fmt"
@@ -28,9 +28,10 @@ const (
 )
 
 type token struct {
-	kind tokKind
-	col  int
-	text *Text // tText only
+	kind  tokKind
+	col   int
+	text  *Text // tText only
+	minus bool  // tNot written as '-'
 }
 
 func (t token) describe() string {
@@ -46,6 +47,9 @@ func (t token) describe() string {
 	case tAnd:
 		return "AND"
 	case tNot:
+		if t.minus {
+			return "'-'"
+		}
 		return "NOT"
 	}
 	return "a term"
@@ -98,12 +102,18 @@ func (l *lexer) next() (token, error) {
 		l.advance(size)
 		t, err := l.phrase(col)
 		return token{kind: tText, col: col, text: t}, err
+	case '-':
+		l.advance(size)
+		if r2, size2 := l.peekRune(); size2 == 0 || unicode.IsSpace(r2) {
+			return token{}, &SyntaxError{col, `expected a term, a phrase or '(' right after '-' (write \- for a literal '-')`}
+		}
+		return token{kind: tNot, col: col, minus: true}, nil
 	}
 	t, escaped, err := l.word(col)
 	if err != nil {
 		return token{}, err
 	}
-	if !escaped && !t.Prefix {
+	if !escaped && !t.Prefix && t.Field == "" && !t.Quoted {
 		switch t.Raw {
 		case "OR":
 			return token{kind: tOr, col: col}, nil
@@ -121,16 +131,51 @@ func endsWord(r rune, size int) bool {
 	return size == 0 || unicode.IsSpace(r) || r == '"' || r == '(' || r == ')'
 }
 
+// MaxSlop is the largest slop of a sloppy phrase ("a b"~N).
+const MaxSlop = 1 << 20
+
+// isFieldName reports whether s can name a field before ':' (a letter or '_',
+// then letters, digits, '_', '.' and '-').
+func isFieldName(s string) bool {
+	for i, r := range s {
+		if !(unicode.IsLetter(r) || r == '_' || i > 0 && (unicode.IsDigit(r) || r == '.' || r == '-')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// word lexes a bare word, or "field:" followed by a word or a phrase. It
+// reports whether an escape was used (an escaped word is never an operator).
 func (l *lexer) word(col int) (*Text, bool, error) {
 	var b strings.Builder
 	escaped := false
+	field := ""
 	for {
 		r, size := l.peekRune()
 		if endsWord(r, size) {
-			return &Text{Raw: b.String(), Col: col}, escaped, nil
+			return &Text{Field: field, Raw: b.String(), Col: col}, escaped, nil
 		}
 		c := l.col
 		l.advance(size)
+		if r == ':' && field == "" && !escaped && isFieldName(b.String()) {
+			field = b.String()
+			b.Reset()
+			r2, size2 := l.peekRune()
+			switch {
+			case r2 == '"' && size2 > 0:
+				l.advance(size2)
+				t, err := l.phrase(l.col - 1)
+				if err != nil {
+					return nil, false, err
+				}
+				t.Field, t.Col = field, col
+				return t, false, nil
+			case endsWord(r2, size2):
+				return nil, false, &SyntaxError{c + 1, fmt.Sprintf("expected a term or a phrase after %q (a field applies to one term or phrase; write \\: for a literal ':')", field+":")}
+			}
+			continue
+		}
 		switch r {
 		case '\\':
 			_, size2 := l.peekRune()
@@ -146,7 +191,7 @@ func (l *lexer) word(col int) (*Text, bool, error) {
 			if b.Len() == 0 {
 				return nil, false, &SyntaxError{c, `expected a term before '*'`}
 			}
-			return &Text{Raw: b.String(), Prefix: true, Col: col}, escaped, nil
+			return &Text{Field: field, Raw: b.String(), Prefix: true, Col: col}, escaped, nil
 		default:
 			b.WriteString(l.s[l.i-size : l.i])
 		}
@@ -168,7 +213,8 @@ func (l *lexer) phrase(col int) (*Text, error) {
 			if strings.TrimSpace(b.String()) == "" {
 				return nil, &SyntaxError{col, "empty phrase"}
 			}
-			return &Text{Raw: b.String(), Quoted: true, Col: col}, nil
+			t := &Text{Raw: b.String(), Quoted: true, Col: col}
+			return t, l.slop(t)
 		case '\\':
 			r2, size2 := l.peekRune()
 			if size2 == 0 {
@@ -186,10 +232,39 @@ func (l *lexer) phrase(col int) (*Text, error) {
 				return nil, &SyntaxError{c, `expected a term before '*'`}
 			}
 			l.advance(1)
+			if r2, _ := l.peekRune(); r2 == '~' {
+				return nil, &SyntaxError{l.col, "a phrase prefix cannot have a slop"}
+			}
 			return &Text{Raw: b.String(), Prefix: true, Quoted: true, Col: col}, nil
 		default:
 			b.WriteString(l.s[l.i-size : l.i])
 			lastSpace = unicode.IsSpace(r)
 		}
 	}
+}
+
+// slop lexes an optional "~N" right after a phrase's closing quote.
+func (l *lexer) slop(t *Text) error {
+	if r, _ := l.peekRune(); r != '~' {
+		return nil
+	}
+	c := l.col
+	l.advance(1)
+	n, digits := 0, 0
+	for {
+		r, size := l.peekRune()
+		if size == 0 || r < '0' || r > '9' {
+			break
+		}
+		l.advance(size)
+		digits++
+		if n = n*10 + int(r-'0'); n > MaxSlop {
+			return &SyntaxError{c, fmt.Sprintf("slop larger than %d", MaxSlop)}
+		}
+	}
+	if digits == 0 {
+		return &SyntaxError{c + 1, "expected a number (the slop) after '~'"}
+	}
+	t.Slop = n
+	return nil
 }

@@ -1,4 +1,4 @@
-package querylang
+package query
 
 import "fmt"
 
@@ -20,6 +20,9 @@ func Parse(q string) (Node, error) {
 	}
 	switch p.tok.kind {
 	case tEOF:
+		if !positive(n) {
+			return nil, &SyntaxError{n.Column(), "a query needs something to match besides NOT: write a AND NOT b"}
+		}
 		return n, nil
 	case tRParen:
 		return nil, &SyntaxError{p.tok.col, "unexpected ')' without a matching '('"}
@@ -63,7 +66,29 @@ func (p *parser) or(after string, depth int) (Node, error) {
 		}
 		o.add(n)
 	}
+	for _, c := range o.Nodes {
+		if !positive(c) {
+			return nil, &SyntaxError{c.Column(), "NOT inside OR excludes nothing: a side of OR needs something to match besides NOT"}
+		}
+	}
 	return o, nil
+}
+
+// positive reports whether n matches documents by itself: not a Not, nor an
+// And of Nots only.
+func positive(n Node) bool {
+	switch n := n.(type) {
+	case *Not:
+		return false
+	case *And:
+		for _, c := range n.Nodes {
+			if positive(c) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 func (o *Or) add(n Node) {
@@ -148,7 +173,24 @@ func (p *parser) unary(after string, depth int) (Node, error) {
 		}
 		return n, nil
 	case tNot:
-		return nil, &SyntaxError{t.col, `NOT is not supported (snii has no negation); write "NOT" in quotes to search for the word`}
+		if err := p.advance(); err != nil {
+			return nil, err
+		}
+		ctx := "after NOT"
+		if t.minus {
+			ctx = "after '-'"
+		}
+		if p.tok.kind == tNot {
+			return nil, &SyntaxError{p.tok.col, "a negation cannot be negated again"}
+		}
+		n, err := p.unary(ctx, depth)
+		if err != nil {
+			return nil, err
+		}
+		if !positive(n) { // "-(-a)", "-(-a -b)"
+			return nil, &SyntaxError{n.Column(), "a negation cannot be negated again"}
+		}
+		return &Not{Node: n, Col: t.col}, nil
 	}
 	msg := "expected a term, a phrase or '('"
 	if after != "" {

@@ -1,7 +1,8 @@
-package querylang
+package query
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -18,7 +19,15 @@ func tree(n Node) string {
 		if n.Prefix {
 			s += "*"
 		}
+		if n.Slop > 0 {
+			s += "~" + strconv.Itoa(n.Slop)
+		}
+		if n.Field != "" {
+			s += "{" + n.Field + "}"
+		}
 		return s + "[" + n.Raw + "]"
+	case *Not:
+		return "NOT(" + tree(n.Node) + ")"
 	case *And:
 		parts := make([]string, len(n.Nodes))
 		for i, c := range n.Nodes {
@@ -64,7 +73,35 @@ func TestParse(t *testing.T) {
 		{`"say \"hi\""`, `P[say "hi"]`},
 		{`"a \* b"`, `P[a * b]`},
 		{`"a\\"`, `P[a\]`},
-		{`user-id:42`, `T[user-id:42]`},
+		{`user-id:42`, `T{user-id}[42]`},
+		{`10.0.0.1:8080`, `T[10.0.0.1:8080]`},
+		{`a\:b`, `T[a:b]`},
+		{`\a:b`, `T[a:b]`},
+		{`:a`, `T[:a]`},
+		{`host:web-01`, `T{host}[web-01]`},
+		{`user.name:zo*`, `T*{user.name}[zo]`},
+		{`f:a:b`, `T{f}[a:b]`},
+		{`f:"a b"~3 c`, `AND(P~3{f}[a b],T[c])`},
+		{`f:"a b*"`, `P*{f}[a b]`},
+		{`f:OR`, `T{f}[OR]`},
+		{`f:-x`, `T{f}[-x]`},
+		{`"a b"~2`, `P~2[a b]`},
+		{`"a b"~0`, `P[a b]`},
+		{`"a b"~12x`, `AND(P~12[a b],T[x])`},
+		{`a~2`, `T[a~2]`},
+		{`a -b`, `AND(T[a],NOT(T[b]))`},
+		{`a NOT b`, `AND(T[a],NOT(T[b]))`},
+		{`a AND NOT b`, `AND(T[a],NOT(T[b]))`},
+		{`-b a`, `AND(NOT(T[b]),T[a])`},
+		{`a -"b c"~1`, `AND(T[a],NOT(P~1[b c]))`},
+		{`a -(b OR c)`, `AND(T[a],NOT(OR(T[b],T[c])))`},
+		{`a -(b -c)`, `AND(T[a],NOT(AND(T[b],NOT(T[c]))))`},
+		{`a -f:b`, `AND(T[a],NOT(T{f}[b]))`},
+		{`a-b`, `T[a-b]`},
+		{`\-a`, `T[-a]`},
+		{`a OR b -c`, `OR(T[a],AND(T[b],NOT(T[c])))`},
+		{`(a -b) OR c`, `OR(AND(T[a],NOT(T[b])),T[c])`},
+		{`"NOT"`, `P[NOT]`},
 		{`10.0.0.1 "GET /api"`, `AND(T[10.0.0.1],P[GET /api])`},
 		{`héllo wörld*`, `AND(T[héllo],T*[wörld])`},
 		{`"connection refused" OR "timed out*"`, `OR(P[connection refused],P*[timed out])`},
@@ -139,7 +176,27 @@ func TestParseErrors(t *testing.T) {
 		{`a AND`, 6, "after AND, found the end of the query"},
 		{`a AND OR b`, 7, "after AND, found OR"},
 		{`AND`, 1, "found AND"},
-		{`a NOT b`, 3, "NOT is not supported"},
+		{`NOT b`, 1, "needs something to match besides NOT"},
+		{`-b`, 1, "needs something to match besides NOT"},
+		{`-a -b`, 1, "needs something to match besides NOT"},
+		{`a OR -b`, 6, "NOT inside OR"},
+		{`a OR (-b -c)`, 7, "NOT inside OR"},
+		{`a - b`, 3, "right after '-'"},
+		{`a -`, 3, "right after '-'"},
+		{`a NOT`, 6, "after NOT, found the end of the query"},
+		{`a -)`, 4, "after '-', found ')'"},
+		{`a NOT NOT b`, 7, "cannot be negated again"},
+		{`a --b`, 4, "cannot be negated again"},
+		{`a -(-b)`, 5, "cannot be negated again"},
+		{`a -(-b -c)`, 5, "cannot be negated again"},
+		{`f:`, 3, `expected a term or a phrase after "f:"`},
+		{`f: a`, 3, `expected a term or a phrase after "f:"`},
+		{`f:(a)`, 3, `expected a term or a phrase after "f:"`},
+		{`f:"a`, 5, "expected closing quote for the phrase opened at column 3"},
+		{`"a b"~`, 7, "expected a number"},
+		{`"a b"~x`, 7, "expected a number"},
+		{`"a b"~99999999999`, 6, "slop larger than"},
+		{`"a b*"~2`, 7, "a phrase prefix cannot have a slop"},
 		{strings.Repeat("(", MaxDepth+1) + "a" + strings.Repeat(")", MaxDepth+1), MaxDepth + 1, "nested deeper than"},
 	}
 	for _, c := range cases {
@@ -169,7 +226,7 @@ func TestSyntaxErrorText(t *testing.T) {
 // inside the query (or one past its end); a parsed tree renders to a query that
 // parses to the same tree, with no empty text and well-formed And/Or nodes.
 func FuzzParseQuery(f *testing.F) {
-	for _, s := range []string{`a b`, `"a b c*"`, `a OR (b c*)`, `\OR "x\"y"`, `((a)) OR b AND c`, `"`, `a*b`, "\xff\"\xfe*\"", `NOT a`} {
+	for _, s := range []string{`a -b`, `f:"a b"~2 OR g:c*`, `a NOT (b OR -c)`, `x:\-y`, `a -(b c)`, `a b`, `"a b c*"`, `a OR (b c*)`, `\OR "x\"y"`, `((a)) OR b AND c`, `"`, `a*b`, "\xff\"\xfe*\"", `NOT a`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
@@ -198,12 +255,19 @@ func FuzzParseQuery(f *testing.F) {
 				}
 			case *Or:
 				for _, c := range n.Nodes {
-					if _, ok := c.(*Or); ok || len(n.Nodes) < 2 {
+					if _, ok := c.(*Or); ok || len(n.Nodes) < 2 || !positive(c) {
 						t.Fatalf("Parse(%q): malformed Or %s", q, tree(n))
 					}
 				}
+			case *Not:
+				if !positive(n.Node) {
+					t.Fatalf("Parse(%q): malformed Not %s", q, tree(n))
+				}
 			}
 		})
+		if !positive(n) {
+			t.Fatalf("Parse(%q): nothing to match in %s", q, tree(n))
+		}
 		s := n.String()
 		back, err := Parse(s)
 		if err != nil {

@@ -1,0 +1,269 @@
+package peers
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// SloppyConfig is one sloppy-phrase comparison of snii with Lucene on one
+// corpus (RunSloppy).
+type SloppyConfig struct {
+	Corpus       string   // agent or service, or a label when Docs is set
+	CorporaRoot  string   // shared/corpora
+	Docs         []string // documents (instead of loading Corpus)
+	QueriesPath  string   // the corpus's query file: its phrases are the seeds
+	Seeds        []*Query // seed queries (instead of QueriesPath)
+	WorkDir      string
+	Slops        []int // default 0, 1, 2, 3
+	LuceneSrc    string
+	LuceneJars   string        // default /usr/share/java
+	LuceneWarmup time.Duration // default 8s
+	Cycles       int           // timed cycles (0: compare hit sets only)
+	MinSample    time.Duration // default 5ms
+	MaxReps      int           // default 1000
+	Log          io.Writer
+}
+
+// SloppyRow is one sloppy query's hits and timings.
+type SloppyRow struct {
+	Query   *Query
+	Variant string // as-is, reversed, swapped, dropped
+	Hits    int
+	// Median time per query (ns) and the median of the per-cycle ratios
+	// snii/lucene, over the cycles.
+	SniiNs, LuceneNs, Ratio float64
+}
+
+// SloppyReport is what RunSloppy found.
+type SloppyReport struct {
+	Corpus     string
+	Docs       int
+	Rows       []*SloppyRow
+	Mismatches []Mismatch
+	Env        Env
+	Cycles     int
+}
+
+// sloppyVariants derives the sloppy seeds of a phrase: as written, reversed,
+// its first two terms swapped, and (3+ terms) without its second term.
+func sloppyVariants(terms []string) map[string][]string {
+	v := map[string][]string{"as-is": terms}
+	r := slices.Clone(terms)
+	slices.Reverse(r)
+	v["reversed"] = r
+	if len(terms) >= 3 {
+		s := slices.Clone(terms)
+		s[0], s[1] = s[1], s[0]
+		v["swapped"] = s
+		v["dropped"] = append([]string{terms[0]}, terms[2:]...)
+	}
+	return v
+}
+
+// RunSloppy builds a snii segment and a Lucene index of the corpus, derives
+// sloppy phrases from the phrases of the query file (each variant at each
+// slop), checks that snii's doc ids equal Lucene's for every one, and then,
+// with Cycles > 0, times both in interleaved cycles (snii Count, Lucene
+// TotalHitCountCollector; the order alternates every cycle).
+func RunSloppy(cfg SloppyConfig) (*SloppyReport, error) {
+	if cfg.Slops == nil {
+		cfg.Slops = []int{0, 1, 2, 3}
+	}
+	if cfg.LuceneJars == "" {
+		cfg.LuceneJars = "/usr/share/java"
+	}
+	if cfg.LuceneWarmup <= 0 {
+		cfg.LuceneWarmup = 8 * time.Second
+	}
+	if cfg.MinSample <= 0 {
+		cfg.MinSample = 5 * time.Millisecond
+	}
+	if cfg.MaxReps <= 0 {
+		cfg.MaxReps = 1000
+	}
+	if cfg.Log == nil {
+		cfg.Log = io.Discard
+	}
+	logf := func(format string, args ...any) { fmt.Fprintf(cfg.Log, format+"\n", args...) }
+	if err := os.MkdirAll(cfg.WorkDir, 0o755); err != nil {
+		return nil, err
+	}
+	docs := cfg.Docs
+	if docs == nil {
+		c, err := LoadCorpus(cfg.CorporaRoot, cfg.Corpus)
+		if err != nil {
+			return nil, err
+		}
+		docs = c.Docs
+	}
+	seeds := cfg.Seeds
+	if seeds == nil {
+		var err error
+		if seeds, err = LoadQueries(cfg.QueriesPath); err != nil {
+			return nil, err
+		}
+	}
+	rep := &SloppyReport{Corpus: cfg.Corpus, Docs: len(docs), Env: CaptureEnv(), Cycles: cfg.Cycles}
+	var qs []*Query
+	for _, s := range seeds {
+		if s.Kind != KindPhrase {
+			continue
+		}
+		vs := sloppyVariants(s.Terms)
+		for _, name := range []string{"as-is", "reversed", "swapped", "dropped"} {
+			terms, ok := vs[name]
+			if !ok {
+				continue
+			}
+			for _, slop := range cfg.Slops {
+				q := &Query{ID: len(qs), Kind: KindSloppy, Class: s.Class, Text: s.Text, Terms: terms, Slop: slop}
+				qs = append(qs, q)
+				rep.Rows = append(rep.Rows, &SloppyRow{Query: q, Variant: name})
+			}
+		}
+	}
+	docsPath := filepath.Join(cfg.WorkDir, "docs.bin")
+	if err := WriteDocsFile(docsPath, docs); err != nil {
+		return nil, err
+	}
+	docs, cfg.Docs = nil, nil
+	lu, err := SetupLucene(cfg.LuceneSrc, cfg.LuceneJars, cfg.WorkDir)
+	if err != nil {
+		return nil, err
+	}
+	rep.Env.Java = lu.Version
+	segPath, luDir := filepath.Join(cfg.WorkDir, "snii.snii"), filepath.Join(cfg.WorkDir, "lucene")
+	if _, err := BuildSnii(EngineSnii, docsPath, segPath, -1, 0); err != nil {
+		return nil, err
+	}
+	if _, err := lu.Build(docsPath, luDir); err != nil {
+		return nil, err
+	}
+	logf("%s: %d docs, %d sloppy queries from %d phrases", cfg.Corpus, rep.Docs, len(qs), len(qs)/len(cfg.Slops))
+	sn, err := OpenSnii(EngineSnii, segPath, qs)
+	if err != nil {
+		return nil, err
+	}
+	defer sn.Close()
+	le, err := lu.Serve(luDir, cfg.WorkDir, qs)
+	if err != nil {
+		return nil, err
+	}
+	defer le.Close()
+	engines := []Engine{sn, le}
+
+	for i, q := range qs {
+		want, err := le.Docs(i)
+		if err != nil {
+			return nil, err
+		}
+		got, err := sn.Docs(i)
+		if err != nil || !slices.Equal(got, want) {
+			rep.Mismatches = append(rep.Mismatches, Mismatch{Engine: EngineSnii, Query: q, Want: want, Got: got, Err: err, Details: diffIDs(want, got)})
+		}
+		rep.Rows[i].Hits = len(want)
+	}
+	logf("hit sets: %d of %d queries differ", len(rep.Mismatches), len(qs))
+	if len(rep.Mismatches) > 0 || cfg.Cycles <= 0 {
+		return rep, nil
+	}
+
+	logf("lucene: JVM warm-up %s", cfg.LuceneWarmup)
+	if err := le.(*luceneEngine).Warmup(cfg.LuceneWarmup); err != nil {
+		return nil, err
+	}
+	reps := make([][2]int, len(qs))
+	for i := range qs {
+		for k, e := range engines {
+			if reps[i][k], err = calibrate(e, i, cfg.MinSample, cfg.MaxReps); err != nil {
+				return nil, err
+			}
+		}
+	}
+	rep.Env.LoadBefore = LoadAvg()
+	defer func() { rep.Env.LoadAfter = LoadAvg() }()
+	samples := make([][2][]float64, len(qs))
+	for cy := 0; cy < cfg.Cycles; cy++ {
+		for i := range qs {
+			for j := range engines {
+				k := j
+				if cy%2 == 1 {
+					k = len(engines) - 1 - j
+				}
+				n, t, err := engines[k].Run(i, reps[i][k])
+				if err != nil {
+					return nil, err
+				}
+				if n != rep.Rows[i].Hits {
+					return nil, fmt.Errorf("cycle %d: %s %s counted %d, want %d", cy, engines[k].Name(), qs[i], n, rep.Rows[i].Hits)
+				}
+				samples[i][k] = append(samples[i][k], float64(t.Wall.Nanoseconds())/float64(reps[i][k]))
+			}
+		}
+		logf("cycle %d/%d done", cy+1, cfg.Cycles)
+	}
+	for i, r := range rep.Rows {
+		s := samples[i]
+		r.SniiNs, r.LuceneNs = median(s[0]), median(s[1])
+		ratios := make([]float64, len(s[0]))
+		for k := range ratios {
+			ratios[k] = s[0][k] / s[1][k]
+		}
+		r.Ratio = median(ratios)
+	}
+	return rep, nil
+}
+
+// Markdown renders the report: per slop, the queries, how many hit, the
+// agreement with Lucene and (when timed) the geometric mean of the
+// snii/Lucene ratios; then one line per query.
+func (r *SloppyReport) Markdown(command string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Sloppy phrases: snii vs Lucene 8.8.1, corpus %s (%d docs)\n\n", r.Corpus, r.Docs)
+	fmt.Fprintf(&b, "Command: `%s` (in bench/). Commit %s (dirty: %v), %s, %s, %s, %d CPUs; load before/after the cycles %s / %s.\n\n",
+		command, r.Env.Commit, r.Env.Dirty, r.Env.Go, r.Env.Java, r.Env.CPU, r.Env.NumCPU, r.Env.LoadBefore, r.Env.LoadAfter)
+	fmt.Fprintf(&b, "Hit sets: %d of %d queries differ from Lucene's.\n\n", len(r.Mismatches), len(r.Rows))
+	for _, m := range r.Mismatches {
+		fmt.Fprintf(&b, "- MISMATCH %s: %s %v\n", m.Query, m.Details, m.Err)
+	}
+	bySlop := map[int][]*SloppyRow{}
+	var slops []int
+	for _, row := range r.Rows {
+		if _, ok := bySlop[row.Query.Slop]; !ok {
+			slops = append(slops, row.Query.Slop)
+		}
+		bySlop[row.Query.Slop] = append(bySlop[row.Query.Slop], row)
+	}
+	fmt.Fprintf(&b, "| slop | queries | with hits | hits (sum) | snii/Lucene time, geomean |\n|---|---|---|---|---|\n")
+	for _, s := range slops {
+		var hit, sum int
+		var ratios []float64
+		for _, row := range bySlop[s] {
+			sum += row.Hits
+			if row.Hits > 0 {
+				hit++
+			}
+			if row.Ratio > 0 {
+				ratios = append(ratios, row.Ratio)
+			}
+		}
+		g := "not timed"
+		if len(ratios) > 0 {
+			g = fmt.Sprintf("%.2f×", geomean(ratios))
+		}
+		fmt.Fprintf(&b, "| %d | %d | %d | %d | %s |\n", s, len(bySlop[s]), hit, sum, g)
+	}
+	if r.Cycles > 0 {
+		fmt.Fprintf(&b, "\nTimes: median over %d interleaved cycles (order alternating) of the mean of a sample's calls; ratio: median of the per-cycle snii/Lucene ratios.\n\n", r.Cycles)
+		fmt.Fprintf(&b, "| query | variant | hits | snii µs | Lucene µs | snii/Lucene |\n|---|---|---|---|---|---|\n")
+		for _, row := range r.Rows {
+			fmt.Fprintf(&b, "| `%s`~%d | %s | %d | %.1f | %.1f | %.2f |\n", strings.Join(row.Query.Terms, " "), row.Query.Slop, row.Variant, row.Hits, row.SniiNs/1e3, row.LuceneNs/1e3, row.Ratio)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,98 @@
+package query
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/snii-go/snii"
+)
+
+// words analyzes by lower-casing and splitting at spaces; fields other than
+// "text" and "host" are unknown.
+type words struct{}
+
+var errNoField = fmt.Errorf("no such field: %w", snii.ErrNotFound)
+
+func (words) Analyze(field, text string) ([]string, error) {
+	if field != "text" && field != "host" {
+		return nil, errNoField
+	}
+	return strings.Fields(strings.ToLower(strings.NewReplacer("!", " ", "-", " ").Replace(text))), nil
+}
+
+func TestCompile(t *testing.T) {
+	for q, want := range map[string]string{
+		`Error`:                  `term(text:"error")`,
+		`"a b"~2`:                `phrase(text:"a b"~2)`,
+		`"a"~2`:                  `term(text:"a")`,
+		`a\ b`:                   `phrase(text:"a b")`,
+		`"a b c*"`:               `phraseprefix(text:"a b c"*,max=5)`,
+		`host:Web-01`:            `phrase(host:"web 01")`,
+		`host:we*`:               `prefix(host:"we"*,max=5)`,
+		`a -b`:                   `andnot(term(text:"a"), term(text:"b"))`,
+		`a b -c NOT "d e"~1`:     `andnot(and(term(text:"a"), term(text:"b")), or(term(text:"c"), phrase(text:"d e"~1)))`,
+		`a -(b OR c) OR d`:       `or(andnot(term(text:"a"), or(term(text:"b"), term(text:"c"))), term(text:"d"))`,
+		`a -(b -c)`:              `andnot(term(text:"a"), andnot(term(text:"b"), term(text:"c")))`,
+		`(a OR b) host:x -y`:     `andnot(and(or(term(text:"a"), term(text:"b")), term(host:"x")), term(text:"y"))`,
+		`-a b`:                   `andnot(term(text:"b"), term(text:"a"))`,
+		`"x y"~3 OR "z w*" -q`:   `or(phrase(text:"x y"~3), andnot(phraseprefix(text:"z w"*,max=5), term(text:"q")))`,
+		`NOT\ A\ WORD AND hello`: `and(phrase(text:"not a word"), term(text:"hello"))`,
+	} {
+		n, err := Parse(q)
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		rq, err := Compile(n, words{}, Options{MaxExpansions: 5})
+		if err != nil {
+			t.Errorf("%q: %v", q, err)
+			continue
+		}
+		if rq.String() != want {
+			t.Errorf("%q:\n got %s\nwant %s", q, rq, want)
+		}
+	}
+}
+
+func TestCompileErrors(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		col  int
+		want string
+		is   error
+	}{
+		{`ok "!"`, 4, `"!" has no searchable terms for the analyzer of field "text"`, nil},
+		{`ok nope:x`, 4, `nope:x: field "nope"`, snii.ErrNotFound},
+		{`ok -(a nope:"x y")`, 8, `field "nope"`, snii.ErrNotFound},
+	} {
+		n, err := Parse(c.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Compile(n, words{}, Options{})
+		var ce *CompileError
+		if !errors.As(err, &ce) || ce.Column != c.col || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want column %d and %q", c.q, err, c.col, c.want)
+		}
+		if c.is != nil && !errors.Is(err, c.is) {
+			t.Errorf("%q: %v is not %v", c.q, err, c.is)
+		}
+	}
+	// Trees Parse does not produce, and bad options.
+	a := &Text{Raw: "a", Col: 1}
+	for _, n := range []Node{
+		&Not{Node: a},
+		&And{Nodes: []Node{&Not{Node: a}, &Not{Node: a}}},
+		&Or{Nodes: []Node{a, &Not{Node: a}}},
+		&And{Nodes: []Node{a, &Not{Node: &And{Nodes: []Node{&Not{Node: a}}}}}},
+		&Text{Raw: "a b", Quoted: true, Prefix: true, Slop: 2},
+	} {
+		if _, err := Compile(n, words{}, Options{}); !errors.Is(err, snii.ErrInvalidArgument) {
+			t.Errorf("%#v: %v, want an invalid-argument error", n, err)
+		}
+	}
+	if _, err := Compile(a, words{}, Options{MaxExpansions: -1}); !errors.Is(err, snii.ErrInvalidArgument) {
+		t.Errorf("negative max expansions: %v", err)
+	}
+}

@@ -1,0 +1,73 @@
+// Package query parses snii's query language and compiles it into a
+// reader.Query. The snii command line uses it; a program embedding snii can
+// hand its users the same syntax:
+//
+//	n, err := query.Parse(`"connection reset"~2 host:web-01 -debug`)
+//	...
+//	q, err := query.Compile(n, seg, query.Options{Field: "text"})
+//	docs, err := seg.Docs(ctx, q, nil)
+//
+// # Syntax
+//
+//	error                  a term
+//	"connection refused"   a phrase: the terms adjacent and in order
+//	"connection refused"~2 a sloppy phrase: within 2 position moves (reader.SloppyPhrase)
+//	"timed out after*"     a phrase whose last term is a prefix
+//	conn*                  a prefix
+//	host:web-01            text of another field than the default one
+//	a b    a AND b         both (AND binds tighter than OR)
+//	a OR b                 either
+//	a -b   a NOT b         a but not b (also a AND NOT b)
+//	(a OR b) c             grouping
+//	\* \" \( \: \- \\      a literal character
+//
+// # Grammar
+//
+//	query   = or EOF
+//	or      = and { "OR" and }
+//	and     = unary { [ "AND" ] unary }
+//	unary   = ( "NOT" | "-" ) unary | "(" or ")" | [ field ":" ] ( phrase | word )
+//	phrase  = '"' { char | '\' any } [ "*" ] '"' [ "~" digits ]
+//	word    = { char | '\' any } [ "*" ]
+//	field   = ( letter | "_" ) { letter | digit | "_" | "." | "-" }
+//
+// A word ends at white space, a quote or a parenthesis. OR, AND and NOT are
+// operators only when written in capitals and standing alone; lower-case "or"
+// is an ordinary term, and a quoted or escaped one (`"OR"`, `\OR`) searches for
+// the word. A '-' negates only at the start of a word and must be followed by
+// what it negates ("a-b" is one word, "a - b" an error). A "name:" prefix of a
+// word (the first unescaped ':' after a valid field name) picks the field of
+// that one word or phrase; other colons are literal ("10.0.0.1:8080"), and
+// `\:` keeps a colon literal after a field-like name. A '*' is allowed only
+// at the end of a word or right before a phrase's closing quote, and "~N"
+// (0 ≤ N ≤ MaxSlop) only right after a phrase's closing quote; a phrase
+// prefix takes no slop. A backslash escapes the next character, inside or
+// outside quotes.
+//
+// Negation excludes: every side of an OR, the whole query and what a NOT
+// negates must match something by themselves ("a OR -b", "-b" and "-(-b)"
+// are errors). In an AND, the negated children are excluded from what the
+// others match (reader.AndNot of the And of the others and the Or of the
+// negated).
+//
+// # Trees, rendering and compiling
+//
+// Parse returns a tree of *Text, *And, *Or and *Not; And and Or have at least
+// two children and never a child of their own kind. Every node's String
+// renders it back in the language, and parsing that gives the same tree
+// (checked by FuzzParseQuery).
+//
+// The parser does not analyze text: a Text keeps the raw text, and Compile
+// runs the field's analyzer over it (Analyzer; *reader.Segment is one). A
+// Text whose analysis yields several tokens is a phrase of them (bare or
+// quoted alike); with Prefix set the last token is a prefix (a prefix query
+// for a single token, a phrase prefix otherwise); with a slop, a sloppy
+// phrase. A Text of one token is a term whatever its slop.
+//
+// # Errors
+//
+// Parse errors are *SyntaxError values carrying a 1-based column counted in
+// characters (runes), e.g. `at column 7: expected closing quote for the
+// phrase opened at column 3`. Compile errors about a text (no searchable
+// terms, an unknown field) are *CompileError values with the text's column.
+package query

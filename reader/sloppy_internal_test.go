@@ -1,0 +1,87 @@
+package reader
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/snii-go/snii/internal/oracle"
+)
+
+// sloppyAgrees runs the matcher on a document and a phrase of word ids below
+// voc (a word is its own slot) and compares it with the oracle's exhaustive
+// placement; it returns the matcher's answer.
+func sloppyAgrees(t *testing.T, doc, phrase []int, voc, slop int) bool {
+	t.Helper()
+	lists := make([][]uint32, voc)
+	for p, w := range doc {
+		lists[w] = append(lists[w], uint32(p))
+	}
+	pos := make([][]int, len(phrase))
+	for i, w := range phrase {
+		for _, p := range lists[w] {
+			pos[i] = append(pos[i], int(p))
+		}
+	}
+	var m sloppy
+	m.setup(phrase)
+	got := m.match(lists, phrase, slop)
+	if want := oracle.SloppyFits(pos, slop); got != want {
+		t.Fatalf("doc %v phrase %v slop %d: matcher %v, exhaustive %v", doc, phrase, slop, got, want)
+	}
+	return got
+}
+
+// TestSloppyMatchExhaustive: on random short documents over 1–3 words (so
+// terms repeat in the phrase and the document), the matcher, which walks
+// positions as Lucene's does, accepts exactly the documents the oracle's
+// exhaustive placement accepts.
+func TestSloppyMatchExhaustive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	hits := 0
+	for it := 0; it < 100000; it++ {
+		voc := 1 + rng.IntN(3)
+		doc := make([]int, 2+rng.IntN(10))
+		for i := range doc {
+			doc[i] = rng.IntN(voc)
+		}
+		phrase := make([]int, 2+rng.IntN(3))
+		for i := range phrase {
+			phrase[i] = rng.IntN(voc)
+		}
+		if sloppyAgrees(t, doc, phrase, voc, rng.IntN(5)) {
+			hits++
+		}
+	}
+	if hits < 10000 {
+		t.Fatalf("only %d matches: the test is too weak", hits)
+	}
+}
+
+// FuzzSloppyMatch: the matcher agrees with the exhaustive placement on any
+// document of up to 32 positions over 4 words and any phrase of 2–7 of them.
+// Input: slop, phrase length, then the phrase's words, then the document's.
+func FuzzSloppyMatch(f *testing.F) {
+	f.Add([]byte{2, 2, 0, 1, 1, 0})
+	f.Add([]byte{3, 3, 0, 1, 0, 1, 2, 0, 0, 1, 0})
+	f.Add([]byte{1, 4, 0, 0, 0, 1, 0, 1, 0, 0, 0, 1})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) < 2 {
+			return
+		}
+		slop, n := int(b[0]%8), 2+int(b[1]%6)
+		b = b[2:]
+		if len(b) <= n {
+			return
+		}
+		phrase := make([]int, n)
+		for i := range phrase {
+			phrase[i] = int(b[i] % 4)
+		}
+		b = b[n:min(len(b), n+32)]
+		doc := make([]int, len(b))
+		for i := range doc {
+			doc[i] = int(b[i] % 4)
+		}
+		sloppyAgrees(t, doc, phrase, 4, slop)
+	})
+}
