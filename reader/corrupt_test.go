@@ -11,6 +11,7 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/reader"
+	"github.com/snii-go/snii/writer"
 )
 
 // sectionWords are the names an error about stored bytes must mention.
@@ -188,7 +189,9 @@ func FuzzOpenQuery(f *testing.F) {
 		oracle.Generate(2, oracle.GenOptions{Docs: 60, Vocab: 30, MaxTokens: 10}),
 		oracle.Generate(3, oracle.GenOptions{Docs: 600, Vocab: 50, MaxValues: 1, MaxTokens: 4}),
 	} {
-		p := build(f, docs, options([]int{0, 30, -1}[i], "host", "text"))
+		o := options([]int{0, 30, -1}[i], "host", "text")
+		o.Pairs = writer.Pairs{Percent: 100, MinDF: 2} // a pair section to damage too
+		p := build(f, docs, o)
 		b, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)

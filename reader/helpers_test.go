@@ -127,22 +127,28 @@ func parallel(n int, fn func(i int)) {
 // with the oracle.
 func checkQueries(t *testing.T, s *reader.Segment, qs *querySet, label string) (hits map[string]int) {
 	t.Helper()
+	return checkQueriesWith(t, s, qs, label, nil)
+}
+
+// checkQueriesWith is checkQueries with search options.
+func checkQueriesWith(t *testing.T, s *reader.Segment, qs *querySet, label string, o *reader.SearchOptions) (hits map[string]int) {
+	t.Helper()
 	hits = map[string]int{}
 	for i, q := range qs.qs {
 		r := rq(q)
-		got, err := s.Docs(bg, r, nil)
+		got, err := s.Docs(bg, r, o)
 		if err != nil {
 			t.Fatalf("%s: %s: %v", label, q, err)
 		}
 		if !slices.Equal(got, qs.want[i]) {
 			t.Fatalf("%s: %s:\n got %s\nwant %s", label, q, oracle.Describe(got), oracle.Describe(qs.want[i]))
 		}
-		n, err := s.Count(bg, r, nil)
+		n, err := s.Count(bg, r, o)
 		if err != nil || n != uint64(len(got)) {
 			t.Fatalf("%s: %s: Count = %d, %v; want %d", label, q, n, err, len(got))
 		}
 		if i%7 == 0 {
-			bm, err := s.Bitmap(bg, r, nil)
+			bm, err := s.Bitmap(bg, r, o)
 			if err != nil || !slices.Equal(bm.ToArray(), got) {
 				t.Fatalf("%s: %s: Bitmap disagrees with Docs (%v)", label, q, err)
 			}

@@ -63,10 +63,10 @@ func (p *phrasePlan) addSlot() *slot {
 	return s
 }
 
-// phrase evaluates an exact phrase (prefix=false) or a phrase prefix over field
-// f. With hasFilter only documents in filter are considered. It appends the
+// phrasePlain evaluates an exact phrase (prefix=false) or a phrase prefix over field
+// f from its terms' postings (phrase in pairs.go may call it with pair candidates as the filter). With hasFilter only documents in filter are considered. It appends the
 // matching documents to out (or only counts them when countOnly).
-func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool, out []uint32, countOnly bool) ([]uint32, int, error) {
+func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter []uint32, hasFilter bool, out []uint32, countOnly bool) ([]uint32, int, error) {
 	terms := q.terms
 	p := x.newPlan()
 	p.slop = q.slop

@@ -34,6 +34,14 @@ type Profile struct {
 	// windows with the candidates: a work counter that grows with the docs
 	// and candidates, never with their product.
 	DocsVisited int64
+	// PairPlans is the phrases planned with the index's pairs: a two-term
+	// phrase answered from its pair, or a longer one whose candidates are the
+	// intersection of its kept pairs. For those, CandidatesBefore sums the
+	// candidates the plain plan starts from (the rarest term's df; for a
+	// two-term phrase only counted with a Profile) and CandidatesAfter those
+	// the pairs leave. PairLookups counts pairs found, PairDocs the doc ids
+	// decoded from pair lists.
+	PairPlans, CandidatesBefore, CandidatesAfter, PairLookups, PairDocs int64
 	// VerifyTime is the time spent checking phrase positions, TotalTime the
 	// whole query.
 	VerifyTime, TotalTime time.Duration
@@ -54,6 +62,11 @@ func (p *Profile) Add(o *Profile) {
 	p.DocWindowsRead += o.DocWindowsRead
 	p.WindowsRead += o.WindowsRead
 	p.DocsVisited += o.DocsVisited
+	p.PairPlans += o.PairPlans
+	p.CandidatesBefore += o.CandidatesBefore
+	p.CandidatesAfter += o.CandidatesAfter
+	p.PairLookups += o.PairLookups
+	p.PairDocs += o.PairDocs
 	p.VerifyTime += o.VerifyTime
 	p.TotalTime += o.TotalTime
 }
@@ -62,17 +75,22 @@ func (p *Profile) Add(o *Profile) {
 func (p *Profile) fill(x *qctx, total time.Duration) {
 	st := &x.stats
 	*p = Profile{
-		Stats:          *st,
-		BytesRead:      x.count.bytesRead,
-		ReadRanges:     x.count.ranges,
-		Rounds:         x.count.fetch.Rounds,
-		Requests:       x.count.fetch.Requests,
-		FetchedBytes:   x.count.fetch.Bytes,
-		DictBlocksRead: x.count.dictBlocks,
-		DocWindowsRead: x.count.docWindows,
-		WindowsRead:    x.count.prxWindows,
-		DocsVisited:    x.count.docsVisited,
-		VerifyTime:     x.count.verify,
-		TotalTime:      total,
+		Stats:            *st,
+		BytesRead:        x.count.bytesRead,
+		ReadRanges:       x.count.ranges,
+		Rounds:           x.count.fetch.Rounds,
+		Requests:         x.count.fetch.Requests,
+		FetchedBytes:     x.count.fetch.Bytes,
+		DictBlocksRead:   x.count.dictBlocks,
+		DocWindowsRead:   x.count.docWindows,
+		WindowsRead:      x.count.prxWindows,
+		DocsVisited:      x.count.docsVisited,
+		PairPlans:        x.count.pairPlans,
+		CandidatesBefore: x.count.pairBefore,
+		CandidatesAfter:  x.count.pairAfter,
+		PairLookups:      x.count.pairLookups,
+		PairDocs:         x.count.pairDocs,
+		VerifyTime:       x.count.verify,
+		TotalTime:        total,
 	}
 }

@@ -18,6 +18,8 @@ type counters struct {
 	docsVisited int64
 	verify      time.Duration
 	fetch       Fetch // remote storage: rounds, requests, bytes received
+	// pairs (see Profile)
+	pairLookups, pairDocs, pairPlans, pairBefore, pairAfter int64
 }
 
 // qctx is the state of one query on one segment: its decode source (taken from
@@ -29,6 +31,7 @@ type qctx struct {
 	src     *prx.Source
 	stats   prx.Stats
 	profile bool
+	noPairs bool // SearchOptions.NoPairs
 	count   counters
 	ticks   int
 	held    int64 // bytes of decode memory charged to the segment's budget
@@ -71,6 +74,7 @@ func (s *Segment) getCtx(ctx context.Context, profile bool) *qctx {
 	}
 	x.ctx = ctx
 	x.profile = profile
+	x.noPairs = false
 	return x
 }
 

@@ -22,6 +22,9 @@ type SearchOptions struct {
 	// keep the lowest Limit ids, Count counts at most Limit. Negative is an
 	// invalid-argument error. The query is still evaluated in full.
 	Limit int
+	// NoPairs plans phrases without the index's pair section (the answers are
+	// the same; for comparisons).
+	NoPairs bool
 }
 
 // Docs returns the ascending ids of the documents matching q.
@@ -72,6 +75,7 @@ func (s *Segment) search(ctx context.Context, q Query, o *SearchOptions, countOn
 	}
 	x := s.getCtx(ctx, prof != nil)
 	defer s.putCtx(x)
+	x.noPairs = o != nil && o.NoPairs
 	if s.guarding() {
 		defer s.faultGuard(&err, x, enableFaults())
 	}

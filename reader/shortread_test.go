@@ -73,8 +73,11 @@ func TestShortReadIsAnError(t *testing.T) {
 			sr.short.Store(true)
 			failed := 0
 			for _, q := range qs {
-				n, err := s.Count(bg, rq(q), nil)
+				var p reader.Profile
+				n, err := s.Count(bg, rq(q), &reader.SearchOptions{Profile: &p})
 				switch {
+				case err == nil && n != 0 && p.BytesRead == 0:
+					// answered from memory (a kept pair's df): nothing was read
 				case err == nil && n != 0:
 					t.Errorf("%s, eof %v: %s counted %d from short reads", name, eof, q, n)
 				case err != nil && !errors.Is(err, io.ErrUnexpectedEOF):

@@ -43,7 +43,10 @@ func (s *Segment) Verify(ctx context.Context) (err error) {
 			return s.corrupt(place{index: m.Name, window: -1}, "posting region starts at %d, the previous section ends at %d", m.PostingOff, next)
 		}
 		if m.End() != f.metaOff {
-			return s.corrupt(place{index: m.Name, window: -1}, "dict region and norms end at %d, metadata starts at %d", m.End(), f.metaOff)
+			return s.corrupt(place{index: m.Name, window: -1}, "dict region, norms and pair section end at %d, metadata starts at %d", m.End(), f.metaOff)
+		}
+		if err := f.verifyPairs(x); err != nil {
+			return err
 		}
 		if _, err := f.loadNorms(x); err != nil {
 			return err

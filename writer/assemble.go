@@ -94,6 +94,7 @@ type indexInput struct {
 	docsWith uint64
 	skipped  uint64        // tokens the analyzer skipped
 	norms    []byte        // norm bytes (nil: all 0) when field.StoresNorms()
+	tokens   uint64        // tokens indexed, when known (0: unknown); sizes the pair counting's buffer
 	src      PostingSource // nil: no terms
 }
 
@@ -110,7 +111,7 @@ func (w *Writer) finish() error {
 	}
 	ins := make([]indexInput, len(w.fields))
 	for i, fs := range w.fields {
-		ins[i] = indexInput{field: fs.opt, docsWith: fs.docsWith, skipped: fs.skippedTotal, norms: fs.norms}
+		ins[i] = indexInput{field: fs.opt, docsWith: fs.docsWith, skipped: fs.skippedTotal, norms: fs.norms, tokens: fs.tokens}
 		var srcs []PostingSource
 		for k, secs := range w.spills {
 			if secs[i].n > 0 {
@@ -239,8 +240,13 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 		name: in.field.Name, docCount: w.docs, enc: enc, onWindow: o.onWindow, out: cw, postOff: cw.n,
 		docSpan: docSpan, dict: dict, compress: compress, norms: in.norms, hasNorms: in.field.StoresNorms(),
 	}
-	if in.src != nil {
-		if err := e.run(in.src); err != nil {
+	src := in.src
+	tap := w.newPairTap(src, in.field.Name, in.tokens)
+	if tap != nil {
+		src = tap
+	}
+	if src != nil {
+		if err := e.run(src); err != nil {
 			return format.IndexMeta{}, err
 		}
 	}
@@ -264,6 +270,9 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 	out := enc.Outcome()
 	m.Outcome.Windows, m.Outcome.Bytes, m.Outcome.Budget = out.Windows, out.Bytes, out.Budget
 	m.Blocks, m.FirstTerms = e.blocks, e.first
+	if err := w.writePairs(cw, tap, &m); err != nil {
+		return format.IndexMeta{}, err
+	}
 	return m, nil
 }
 

@@ -55,6 +55,19 @@
 // Section offsets stay in memory. The merge reads each section through a
 // one-block buffer and verifies every block's CRC before using it.
 //
+// # Pair counting (pairs.go)
+//
+// The emitter's source is tapped: every (doc, position) of a term with df >=
+// the minimum pair df is recorded with the term's ordinal. Once the index's
+// terms are written (its .prx bytes known), the records are sorted by (doc,
+// position) (a radix sort; above MemoryLimit/4 of records, sorted runs
+// spill to the temp dir), adjacent positions give (pair, doc) records,
+// sorted by pair in turn; a first walk computes each eligible pair's gain
+// and exact cost, the budget picks the pairs (docs/FORMAT.md, "Pair
+// section"), and a second walk writes them after the dict region. Builds,
+// spilled builds and merges feed the emitter the same postings, so they
+// write the same pairs.
+//
 // # Window emitter
 //
 // Per term, with df known before the first posting:

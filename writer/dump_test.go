@@ -123,8 +123,8 @@ func dumpSegment(b []byte) (*segDump, error) {
 			return nil, fmt.Errorf("index %q: metadata names %q, %d docs", de.Name, m.Name, m.DocCount)
 		}
 		if m.PostingOff != next || m.End() != de.MetaOff {
-			return nil, fmt.Errorf("index %q: sections not contiguous: posting at %d (want %d), dict end %d, meta at %d",
-				m.Name, m.PostingOff, next, m.DictOff+m.DictLen, de.MetaOff)
+			return nil, fmt.Errorf("index %q: sections not contiguous: posting at %d (want %d), sections end %d, meta at %d",
+				m.Name, m.PostingOff, next, m.End(), de.MetaOff)
 		}
 		next = de.MetaOff + de.MetaLen
 		id, err := dumpIndex(b, &m)

@@ -27,6 +27,8 @@ func goldenDocs() []writer.Document {
 		writer.Doc("text", "connection timed out after 30s"),
 		writer.Doc("host", "db-2"),
 		writer.Doc(),
+		writer.Doc("text", "connection reset again"), // a kept pair: "connection reset" (df 2)
+		writer.Doc("text", "reset the connection"),
 	)
 	var big []byte
 	for i := 0; i < 400; i++ {
@@ -47,6 +49,7 @@ func goldenDocs() []writer.Document {
 func TestGolden(t *testing.T) {
 	o := writer.DefaultOptions("text")
 	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: index.Keyword})
+	o.Pairs = writer.Pairs{Percent: 100, MinDF: 2} // pin a pair section too
 	docs := goldenDocs()
 	path, _ := build(t, t.TempDir(), "tiny.snii", o, docs)
 	got := testkit.ReadFile(t, path)
@@ -54,6 +57,9 @@ func TestGolden(t *testing.T) {
 	m := seg.index(t, "text").Meta
 	if m.InlineTerms == 0 || m.SlimTerms == 0 || m.WindowedTerms == 0 {
 		t.Errorf("golden corpus misses a class: %d inline, %d slim, %d windowed", m.InlineTerms, m.SlimTerms, m.WindowedTerms)
+	}
+	if m.PairCount == 0 {
+		t.Errorf("golden corpus keeps no pair (%d eligible, allowance %d)", m.PairsEligible, m.PairsAllowance)
 	}
 	golden := filepath.Join(goldenDir, "tiny.snii")
 	if *update {

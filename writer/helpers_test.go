@@ -185,6 +185,7 @@ func genDocs(seed uint64, n int) []writer.Document {
 func genOptions() writer.Options {
 	o := writer.DefaultOptions("text", "title")
 	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: index.Keyword})
+	o.Pairs = writer.Pairs{Percent: 30, MinDF: 3} // many pairs: every build path must reproduce them
 	return o
 }
 

@@ -75,6 +75,9 @@ type Options struct {
 	// lowered. A window over a limit is split at doc boundaries; a single
 	// document over a limit fails the build.
 	Limits prx.Limits
+	// Pairs configure the phrase-pair index of every logical index; the zero
+	// value is the default budget (see Pairs).
+	Pairs Pairs
 	// onWindow, when set, is called for every .prx window the build encodes
 	// (see internal/hooks.WriterOnWindow, the only way to set it).
 	onWindow func(field string, w *prx.Window, f prx.Frame) error
@@ -129,6 +132,9 @@ func (o Options) normalize() (Options, error) {
 	}
 	o.Fields = fields
 	if err := o.Policy.Validate(); err != nil {
+		return o, fmt.Errorf("writer: options: %w", err)
+	}
+	if err := o.Pairs.Validate(); err != nil {
 		return o, fmt.Errorf("writer: options: %w", err)
 	}
 	if o.ZstdLevel < 0 || o.ZstdLevel > MaxZstdLevel {

@@ -86,6 +86,7 @@ type fieldState struct {
 	overflow     bool   // a position did not fit a uint32
 	skipped      uint64 // tokens skipped in this document
 	skippedTotal uint64 // tokens skipped in the documents added
+	tokens       uint64 // tokens indexed in the documents added (sizes the pair counting)
 	full         bool   // the pool is full
 	emit         func(term []byte, pos uint32)
 }
@@ -260,6 +261,7 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 		if tokens > 0 {
 			fs.docsWith++
 			w.stats.Positions += uint64(tokens)
+			fs.tokens += uint64(tokens)
 		}
 	}
 	w.docs++

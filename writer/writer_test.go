@@ -12,6 +12,7 @@ import (
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
 
@@ -391,6 +392,14 @@ func TestSpillInvariance(t *testing.T) {
 		t.Fatalf("reference build spilled %d times", st.Spills)
 	}
 	want := testkit.ReadFile(t, ref)
+	if seg, err := reader.Open(ref, reader.Options{}); err != nil {
+		t.Fatal(err)
+	} else {
+		if m, _ := seg.Info("text"); m.PairCount == 0 {
+			t.Error("reference keeps no pair: spilled pair counting would go unchecked")
+		}
+		seg.Close()
+	}
 	refSmall, _ := build(t, dir, "ref-small.snii", genOptions(), docs[:300])
 	wantSmall := testkit.ReadFile(t, refSmall)
 	for _, c := range []struct {

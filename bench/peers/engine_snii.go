@@ -17,13 +17,27 @@ import (
 // the per-index budget, at budgetPercent or the default 8% when 0; 0: always
 // the smallest frame; 1..100: a fixed share).
 func BuildSnii(name, docsPath, out string, minSaving, budgetPercent int) (BuildResult, error) {
+	return buildSnii(name, docsPath, out, minSaving, budgetPercent, writer.Pairs{})
+}
+
+// pairsOf returns the pair settings of a pair budget percent (0: none).
+func pairsOf(percent int) writer.Pairs {
+	if percent == 0 {
+		return writer.Pairs{Percent: writer.PairsOff}
+	}
+	return writer.Pairs{Percent: percent}
+}
+
+// buildSnii is BuildSnii with pair settings.
+func buildSnii(name, docsPath, out string, minSaving, budgetPercent int, pairs writer.Pairs) (BuildResult, error) {
 	o := writer.DefaultOptions(Field)
+	o.Pairs = pairs
 	if budgetPercent <= 0 {
 		budgetPercent = budget.DefaultBudgetPercent
 	}
 	o.Policy = budget.FromPercents(minSaving, budgetPercent)
 	msp, bp := o.Policy.Percents()
-	res := BuildResult{Engine: name, Options: fmt.Sprintf("snii writer.DefaultOptions(%q), standard analyzer, MinSavingPercent %d, BudgetPercent %d, memory limit default", Field, msp, bp)}
+	res := BuildResult{Engine: name, Options: fmt.Sprintf("snii writer.DefaultOptions(%q), standard analyzer, MinSavingPercent %d, BudgetPercent %d, pairs %d%%, memory limit default", Field, msp, bp, pairs.EffectivePercent())}
 	if err := os.RemoveAll(out); err != nil {
 		return res, err
 	}
@@ -80,7 +94,8 @@ func sniiSections(path string) (sec, st map[string]int64, err error) {
 		"prx frames (posting region)":             int64(m.PrxBytes),
 		"doc windows + preludes (posting region)": posting - int64(m.PrxBytes),
 		"dictionary (incl. inline terms)":         int64(m.DictLen),
-		"header, metadata, directory, tail":       fi.Size() - posting - int64(m.DictLen),
+		"pair section":                            int64(m.PairsLen),
+		"header, metadata, directory, tail":       fi.Size() - posting - int64(m.DictLen) - int64(m.PairsLen),
 	}
 	st = map[string]int64{
 		"positions":               int64(m.SumTTF),
@@ -94,6 +109,8 @@ func sniiSections(path string) (sec, st map[string]int64, err error) {
 		"budget sum smallest":     m.Outcome.Budget.SumSmallest,
 		"budget traded bytes":     m.Outcome.Budget.Traded,
 		"budget traded windows":   m.Outcome.Budget.TradedCount,
+		"pairs kept":              int64(m.PairCount),
+		"pairs eligible":          int64(m.PairsEligible),
 	}
 	for c, name := range []string{"RAW", "ZSTD", "PFOR"} {
 		st["windows "+name] = m.Outcome.Windows[c]

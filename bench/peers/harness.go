@@ -505,8 +505,15 @@ func calibrate(e Engine, qi int, minSample time.Duration, maxReps int) (int, err
 // BuildEngine builds one Go engine's index in this process. Besides the
 // named engines, "snii-sN" is snii with the fixed share N (MinSavingPercent
 // N, 1..100; 100 stores the fast frame for every eligible window) and
-// "snii-bN" snii with the budget at N percent.
+// "snii-bN" snii with the budget at N percent, "snii-pairsN" snii with the
+// phrase-pair budget at N percent of the .prx bytes (0: no pairs; plain
+// "snii" has the default 10%).
 func BuildEngine(engine, docsPath, out string) (BuildResult, error) {
+	if v, ok := strings.CutPrefix(engine, "snii-pairs"); ok {
+		if n, err := strconv.Atoi(v); err == nil && n >= 0 && n <= 100 {
+			return buildSnii(engine, docsPath, out, -1, 0, pairsOf(n))
+		}
+	}
 	switch engine {
 	case EngineBleve:
 		return BuildBleve(docsPath, out)

@@ -22,6 +22,9 @@ func mergeSegments(ctx context.Context, dst string, ins []mergeInput, p *policyF
 			o.Policy.Percent = budget.DefaultBudgetPercent
 		}
 	}
+	if changed("pairs-budget") {
+		o.Pairs = pairsOf(p.pairsPct.val)
+	}
 	if changed("zstd-level") {
 		o.ZstdLevel = p.zstdLevel.val
 		if o.ZstdLevel == 0 {
@@ -34,7 +37,7 @@ func mergeSegments(ctx context.Context, dst string, ins []mergeInput, p *policyF
 	}
 	_, err := merge.MergeContext(ctx, dst, srcs, o)
 	if _, ok := errors.AsType[*merge.ConflictError](err); ok {
-		return asUsage(hinted{err, "the sources were written with different settings: choose one with --prx-zstd-min-saving, --budget-percent or --zstd-level"})
+		return asUsage(hinted{err, "the sources were written with different settings: choose one with --prx-zstd-min-saving, --budget-percent, --zstd-level or --pairs-budget"})
 	}
 	if err != nil && errors.Is(err, snii.ErrInvalidArgument) {
 		// One rule for merge: what the command line asks for is impossible

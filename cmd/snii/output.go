@@ -54,18 +54,18 @@ func printBuildReport(w io.Writer, r *buildReport) error {
 // are the posting region's; a note below gives the inline frames' share.
 func printIndexTable(w io.Writer, indexes []indexReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "index\tdocs\tterms\tskipped\tdictionary\tdoc postings\tprx frames\ttotal\tbits/pos\t")
+	fmt.Fprintln(tw, "index\tdocs\tterms\tskipped\tdictionary\tdoc postings\tprx frames\tpairs\ttotal\tbits/pos\t")
 	var inline uint64
 	for _, x := range indexes {
 		b := &x.Bytes
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%.2f\t\n", x.Name, x.DocsWithField, x.Terms, x.SkippedTokens,
-			ub(b.Dictionary), ub(b.PostingRegion-b.PrxFrames), ub(b.PrxFrames), ub(b.Total), x.Prx.BitsPerPosition)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n", x.Name, x.DocsWithField, x.Terms, x.SkippedTokens,
+			ub(b.Dictionary), ub(b.PostingRegion-b.PrxFrames), ub(b.PrxFrames), ub(b.Pairs), ub(b.Total), x.Prx.BitsPerPosition)
 		inline += b.InlineFrames
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "dictionary + doc postings + prx frames = total; the dictionary includes the inline terms' postings and prx frames (%s of prx frames)\n", ub(inline))
+	_, err := fmt.Fprintf(w, "dictionary + doc postings + prx frames + pairs = total; the dictionary includes the inline terms' postings and prx frames (%s of prx frames)\n", ub(inline))
 	return err
 }
 
@@ -81,7 +81,7 @@ func printIndexReport(w io.Writer, x *indexReport) error {
 	row("positions", "%d (sum of df %d)", x.Positions, x.SumDF)
 	row("skipped tokens", "%d longer than the analyzer's max_token_bytes (not indexed; each takes a position)", x.SkippedTokens)
 	b := x.Bytes
-	row("bytes", "%s = dictionary %s + posting region %s", ub(b.Total), ub(b.Dictionary), ub(b.PostingRegion))
+	row("bytes", "%s = dictionary %s + posting region %s + pairs %s", ub(b.Total), ub(b.Dictionary), ub(b.PostingRegion), ub(b.Pairs))
 	row("  doc postings", "%s (preludes %s; inline terms' postings included)", ub(b.DocPostings), ub(b.Prelude))
 	row("  prx frames", "%s in the posting region, %s inline in the dictionary", ub(b.PrxFrames), ub(b.InlineFrames))
 	row("  dictionary", "%s in %s (%d zstd-compressed)", ub(b.Dictionary), plural(int64(x.Dictionary.Blocks), "block", "blocks"), x.Dictionary.CompressedBlocks)
@@ -91,6 +91,7 @@ func printIndexReport(w io.Writer, x *indexReport) error {
 	row("bits/position", "%.2f (prx frames, inline ones before dictionary compression)", p.BitsPerPosition)
 	row("policy", "%s", describePolicy(&x.Policy))
 	row("outcome", "%s", describeOutcome(x))
+	row("pairs", "%s", describePairs(&x.Pairs))
 	if len(x.TopTerms) > 0 {
 		parts := make([]string, len(x.TopTerms))
 		for i, t := range x.TopTerms {
@@ -148,4 +149,12 @@ func describeOutcome(x *indexReport) string {
 		s += fmt.Sprintf("; share %d", o.FinalShare)
 	}
 	return s
+}
+
+func describePairs(p *pairsReport) string {
+	if p.BudgetPercent == 0 {
+		return "none (--pairs-budget 0)"
+	}
+	return fmt.Sprintf("%d kept of %d eligible (df >= %d), %s of the %s allowance (%.2f%%; --pairs-budget %d: %d%% of the prx frames)",
+		p.Kept, p.Eligible, p.MinDF, formatBytes(int64(p.Bytes)), formatBytes(int64(p.Allowance)), p.UsedPercent, p.BudgetPercent, p.BudgetPercent)
 }

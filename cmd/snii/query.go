@@ -122,6 +122,10 @@ type profileReport struct {
 	Rounds            int64       `json:"rounds,omitempty"`        // remote segments: round trips,
 	Requests          int64       `json:"requests,omitempty"`      // requests sent
 	FetchedBytes      int64       `json:"fetched_bytes,omitempty"` // and bytes received
+	PairPlans         int64       `json:"pair_plans"`              // phrases planned with the pair section
+	CandidatesBefore  int64       `json:"candidates_before"`       // the rarest term's df in those phrases
+	CandidatesAfter   int64       `json:"candidates_after"`        // docs the pairs left
+	PairDocs          int64       `json:"pair_docs"`               // doc ids decoded from pair lists
 	DecodeMillis      float64     `json:"decode_ms"`
 	VerifyMillis      float64     `json:"verify_ms"`
 	TotalMillis       float64     `json:"total_ms"`
@@ -137,6 +141,7 @@ func newProfileReport(p *reader.Profile) *profileReport {
 		BytesRead: p.BytesRead, ReadRanges: p.ReadRanges, DictBlocksRead: p.DictBlocksRead,
 		DocWindowsRead: p.DocWindowsRead, PrxWindowsRead: p.WindowsRead,
 		Rounds: p.Rounds, Requests: p.Requests, FetchedBytes: p.FetchedBytes,
+		PairPlans: p.PairPlans, CandidatesBefore: p.CandidatesBefore, CandidatesAfter: p.CandidatesAfter, PairDocs: p.PairDocs,
 		DecodeMillis: ms(p.DecodeTime()), VerifyMillis: ms(p.VerifyTime), TotalMillis: ms(p.TotalTime),
 	}
 }
@@ -286,4 +291,10 @@ func printProfileRows(tw io.Writer, p *profileReport) {
 		p.Frames.Raw, p.Frames.PFOR, p.Frames.Zstd, formatBytes(p.FrameBytes), formatBytes(p.PlainBytes))
 	fmt.Fprintf(tw, "candidates\t%d of %d docs and %d of %d positions in the decoded windows were needed\n",
 		p.SelectedDocs, p.TotalDocs, p.SelectedPositions, p.TotalPositions)
+	if p.PairPlans > 0 {
+		fmt.Fprintf(tw, "pairs\t%s used the pair section: candidates %d -> %d (%d doc ids decoded from pair lists)\n",
+			plural(p.PairPlans, "phrase", "phrases"), p.CandidatesBefore, p.CandidatesAfter, p.PairDocs)
+	} else {
+		fmt.Fprintf(tw, "pairs\tnot used\n")
+	}
 }

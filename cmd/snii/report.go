@@ -26,6 +26,7 @@ type indexReport struct {
 	Prx           prxReport    `json:"prx"`
 	Policy        policyReport `json:"policy"`
 	Outcome       outcome      `json:"outcome"`
+	Pairs         pairsReport  `json:"pairs"`
 	Dictionary    dictReport   `json:"dictionary"`
 	TopTerms      []termDF     `json:"top_terms,omitempty"`
 }
@@ -39,13 +40,25 @@ type classReport struct {
 
 // bytesReport is where the bytes of an index go.
 type bytesReport struct {
-	Total         uint64 `json:"total"`          // posting region + dictionary
+	Total         uint64 `json:"total"`          // posting region + dictionary + pair section
 	Dictionary    uint64 `json:"dictionary"`     // dict blocks as stored (inline terms included)
 	PostingRegion uint64 `json:"posting_region"` // prx frames + doc postings of slim and windowed terms
 	DocPostings   uint64 `json:"doc_postings"`   // doc windows and preludes, inline ones included
 	Prelude       uint64 `json:"prelude"`        // preludes of windowed terms
 	PrxFrames     uint64 `json:"prx_frames"`     // prx frames in the posting region
 	InlineFrames  uint64 `json:"inline_frames"`  // prx frames stored inline in dict entries
+	Pairs         uint64 `json:"pairs"`          // the pair section
+}
+
+// pairsReport is the phrase-pair index: docs-only lists of adjacent term pairs.
+type pairsReport struct {
+	BudgetPercent int     `json:"budget_percent"` // of the .prx bytes; 0: no pairs
+	MinDF         uint64  `json:"min_df"`         // the minimum pair df applied
+	Eligible      uint64  `json:"eligible"`       // pairs with df >= min_df and a positive gain
+	Kept          uint64  `json:"kept"`
+	Bytes         uint64  `json:"bytes"`        // the pair section
+	Allowance     uint64  `json:"allowance"`    // the budget in bytes
+	UsedPercent   float64 `json:"used_percent"` // 100 × bytes / allowance
 }
 
 // prxReport is the .prx windows per codec.
@@ -127,7 +140,7 @@ func newIndexReport(m *format.IndexMeta) indexReport {
 		SkippedTokens: m.SkippedTokens,
 		Classes:       classReport{Inline: m.InlineTerms, Slim: m.SlimTerms, Windowed: m.WindowedTerms},
 		Bytes: bytesReport{
-			Total: m.PostingLen + m.DictLen, Dictionary: m.DictLen, PostingRegion: m.PostingLen,
+			Total: m.PostingLen + m.DictLen + m.PairsLen, Dictionary: m.DictLen, PostingRegion: m.PostingLen, Pairs: m.PairsLen,
 			DocPostings: m.DocBytes, Prelude: m.PreludeBytes, PrxFrames: m.PrxBytes, InlineFrames: m.InlineFrameBytes,
 		},
 		Prx: prxReport{Windows: counts(m.Outcome.Windows), Bytes: counts(m.Outcome.Bytes)},
@@ -136,6 +149,11 @@ func newIndexReport(m *format.IndexMeta) indexReport {
 			ZstdLevel: m.ZstdLevel, MaxWindowDocs: m.Limits.MaxDocs, MaxWindowPos: m.Limits.MaxPositions, MaxWindowBytes: m.Limits.MaxBytes,
 		},
 		Dictionary: dictReport{Blocks: len(m.Blocks)},
+	}
+	r.Pairs = pairsReport{BudgetPercent: m.PairsPercent, MinDF: m.PairsMinDFUsed, Eligible: m.PairsEligible,
+		Kept: m.PairCount, Bytes: m.PairsLen, Allowance: m.PairsAllowance}
+	if m.PairsAllowance > 0 {
+		r.Pairs.UsedPercent = round2(100 * float64(m.PairsLen) / float64(m.PairsAllowance))
 	}
 	b := m.Outcome.Budget
 	r.Outcome = outcome{EligibleWindows: b.Eligible, SumSmallest: b.SumSmallest, TradedBytes: b.Traded,

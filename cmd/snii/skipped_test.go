@@ -24,7 +24,7 @@ func TestSkippedTokens(t *testing.T) {
 	if !strings.Contains(r.stdout, "skipped 3 tokens longer than the analyzers' max_token_bytes") {
 		t.Errorf("build summary:\n%s", r.stdout)
 	}
-	if !strings.Contains(r.stdout, "dictionary + doc postings + prx frames = total") {
+	if !strings.Contains(r.stdout, "dictionary + doc postings + prx frames + pairs = total") {
 		t.Errorf("build summary lacks the column note:\n%s", r.stdout)
 	}
 	r = ok(t, "inspect", seg)

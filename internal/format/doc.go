@@ -15,6 +15,7 @@
 //	| index 0: posting region      |  per term in byte order: prx frames, doc-postings span
 //	| index 0: dict region         |  dict blocks back to back
 //	| index 0: norms               |  docCount bytes, one norm code each (when stored)
+//	| index 0: pair section        |  docs-only lists of adjacent term pairs (PairTable; may be empty)
 //	| index 0: metadata group      |  IndexMeta (CRC in the directory)
 //	| index 1: ...                 |  indexes sorted by name
 //	+------------------------------+
@@ -22,6 +23,14 @@
 //	+------------------------------+
 //	| tail (32)                    |  u64 dirOff | u64 dirLen | u32 dirCRC | u16 version |
 //	+------------------------------+  u16 min reader | "SNIT" | u32 crc
+//
+// # Pair section
+//
+//	entries: n × {uvarint len(a) | a | uvarint len(b) | b | uvarint df |
+//	              uvarint docLen | doc window (base 0, no CRC) | u32 crc32c(entry)}
+//	table:   n × u32 entry offset (from the section start) | u32 crc32c(table)
+//
+// Entries ascend by (a, b); n is the metadata's PairCount.
 //
 // # Doc window
 //

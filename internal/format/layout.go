@@ -61,7 +61,7 @@ func checkVersions(version, minReader uint16, flags uint32) error {
 		return errs.Corruptf("format version %d, min reader version %d", version, minReader)
 	}
 	if version < MinReaderVersion {
-		return errs.Versionf("format version %d: this snii reads format %d (norms, .prx windows v2) and cannot read older segments; rebuild the segment from its documents with this snii", version, FormatVersion)
+		return errs.Versionf("format version %d: this snii reads format %d (norms, pair sections, .prx windows v2) and cannot read older segments; rebuild the segment from its documents with this snii", version, FormatVersion)
 	}
 	if minReader > FormatVersion {
 		return errs.Versionf("needs reader version %d (this reader: %d)", minReader, FormatVersion)

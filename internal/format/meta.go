@@ -50,10 +50,24 @@ type IndexMeta struct {
 	Limits    prx.Limits
 	Outcome   prx.Outcome
 
+	// Pair index (format 3): the pair section follows the dict region and
+	// the norms (PairsOff == NormsEnd()) and holds PairCount pairs.
+	PairsOff, PairsLen, PairCount uint64
+	PairsPercent                  int    // the budget in percent of the .prx bytes (0: no pairs)
+	PairsMinDF                    uint64 // the configured minimum pair df (0: the default rule)
+	PairsMinDFUsed                uint64 // the minimum pair df applied
+	PairsAllowance                uint64 // the budget in bytes
+	PairsEligible                 uint64 // pairs that met the minimum df with a positive gain
+
 	// Block directory and sampled term index (first term of each block).
 	Blocks     []BlockInfo
 	FirstTerms [][]byte
 }
+
+// End is the end of the index's sections before its metadata group: the
+// pair section's (which follows the dict region and the norms, and is empty
+// when the index has no pairs).
+func (m *IndexMeta) End() uint64 { return m.PairsOff + m.PairsLen }
 
 // AppendIndexMeta appends the metadata group of m:
 //
@@ -66,6 +80,8 @@ type IndexMeta struct {
 //	policy:   zigzag varint minSavingPercent | uvarint budgetPercent | zstdLevel | maxDocs | maxPositions | maxBytes
 //	outcome:  3 × uvarint windows | 3 × uvarint bytes (per codec) |
 //	          uvarint eligible | sumSmallest | traded | tradedCount | finalShare | allowance
+//	pairs:    uvarint pairsOff | pairsLen | pairCount | pairsPercent | pairsMinDF |
+//	          pairsMinDFUsed | pairsAllowance | pairsEligible
 //	blocks:   uvarint nBlocks | nBlocks × {uvarint len | first term} |
 //	          nBlocks × {uvarint offset | storedLen | plainLen | entries | u8 flags | u32 crc}
 //
@@ -109,6 +125,10 @@ func AppendIndexMeta(dst []byte, m *IndexMeta) []byte {
 	b := &o.Budget
 	for _, v := range []int64{b.Eligible, b.SumSmallest, b.Traded, b.TradedCount, int64(b.FinalShare), b.Allowance} {
 		dst = u(dst, uint64(v))
+	}
+	for _, v := range []uint64{m.PairsOff, m.PairsLen, m.PairCount, uint64(m.PairsPercent), m.PairsMinDF,
+		m.PairsMinDFUsed, m.PairsAllowance, m.PairsEligible} {
+		dst = u(dst, v)
 	}
 	dst = u(dst, uint64(len(m.Blocks)))
 	for _, t := range m.FirstTerms {
@@ -228,6 +248,26 @@ func DecodeIndexMeta(b []byte) (IndexMeta, error) {
 	}
 	bo.FinalShare = int(r.uvarintMax(100))
 	bo.Allowance = int64(r.uvarintMax(math.MaxInt64))
+	if !r.ok() {
+		return fail("outcome truncated or out of range")
+	}
+	for _, p := range []*uint64{&m.PairsOff, &m.PairsLen, &m.PairCount} {
+		*p = r.uvarintMax(math.MaxInt64)
+	}
+	m.PairsPercent = int(r.uvarintMax(100))
+	for _, p := range []*uint64{&m.PairsMinDF, &m.PairsMinDFUsed, &m.PairsAllowance, &m.PairsEligible} {
+		*p = r.uvarintMax(math.MaxInt64)
+	}
+	if !r.ok() {
+		return fail("pairs truncated or out of range")
+	}
+	switch {
+	case m.PairsOff != m.NormsEnd() || m.PairsLen > math.MaxInt64-m.PairsOff:
+		return fail("pair section [%d, +%d), dict region and norms end at %d", m.PairsOff, m.PairsLen, m.NormsEnd())
+	case (m.PairCount == 0) != (m.PairsLen == 0) || m.PairCount > m.PairsLen/8 || m.PairCount > m.PairsEligible ||
+		m.PairsLen > m.PairsAllowance+4 || (m.PairsPercent == 0 && m.PairCount != 0):
+		return fail("%d pairs in %d bytes (%d eligible, allowance %d, %d%%)", m.PairCount, m.PairsLen, m.PairsEligible, m.PairsAllowance, m.PairsPercent)
+	}
 	nb := r.uvarint()
 	if !r.ok() {
 		return fail("outcome truncated or out of range")

@@ -52,6 +52,8 @@ func sampleMeta(t testing.TB) IndexMeta {
 	}
 	m.TermCount = uint64(len(terms))
 	m.HasNorms, m.NormsOff, m.NormsCRC = true, m.DictOff+m.DictLen, 0xabcdef01
+	m.PairsOff, m.PairsLen, m.PairCount = m.NormsEnd(), 900, 30
+	m.PairsPercent, m.PairsMinDF, m.PairsMinDFUsed, m.PairsAllowance, m.PairsEligible = 10, 0, 64, 1000, 77
 	return m
 }
 
@@ -82,7 +84,7 @@ func TestIndexMetaRoundTrip(t *testing.T) {
 			t.Errorf("policy %+v: %+v, %v", p, got.Policy, err)
 		}
 	}
-	empty := IndexMeta{Name: "empty", Policy: budget.Policy{}, Limits: prx.DefaultLimits(), PostingOff: 16, DictOff: 16}
+	empty := IndexMeta{Name: "empty", Policy: budget.Policy{}, Limits: prx.DefaultLimits(), PostingOff: 16, DictOff: 16, PairsOff: 16}
 	empty.Outcome.Budget.Policy = empty.Policy
 	got, err = DecodeIndexMeta(AppendIndexMeta(nil, &empty))
 	if err != nil {
@@ -97,6 +99,13 @@ func TestDecodeIndexMetaInvalid(t *testing.T) {
 	base := sampleMeta(t)
 	cases := map[string]func(m *IndexMeta){
 		"no name":              func(m *IndexMeta) { m.Name = "" },
+		"pairs off the dict":   func(m *IndexMeta) { m.PairsOff++ },
+		"pairs without bytes":  func(m *IndexMeta) { m.PairsLen = 0 },
+		"bytes without pairs":  func(m *IndexMeta) { m.PairCount = 0 },
+		"pairs over budget":    func(m *IndexMeta) { m.PairsAllowance = m.PairsLen - 5 },
+		"pairs when off":       func(m *IndexMeta) { m.PairsPercent = 0 },
+		"pairs > eligible":     func(m *IndexMeta) { m.PairsEligible = m.PairCount - 1 },
+		"pairs percent > 100":  func(m *IndexMeta) { m.PairsPercent = 101 },
 		"docs with field":      func(m *IndexMeta) { m.DocsWithField = m.DocCount + 1 },
 		"doc count":            func(m *IndexMeta) { m.DocCount = 1<<32 + 1; m.DocsWithField = 0 },
 		"class counts":         func(m *IndexMeta) { m.InlineTerms++ },

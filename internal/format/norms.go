@@ -80,9 +80,9 @@ func CheckNorms(b []byte, docCount uint64, crc uint32) error {
 	return nil
 }
 
-// End returns where the index's sections end: after its norms when it has
-// some, else after its dict region. Its metadata group starts there.
-func (m *IndexMeta) End() uint64 {
+// NormsEnd returns where the norms end when the index has some, else where its
+// dict region ends. The pair section starts there.
+func (m *IndexMeta) NormsEnd() uint64 {
 	if m.HasNorms {
 		return m.NormsOff + m.DocCount
 	}

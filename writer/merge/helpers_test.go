@@ -131,6 +131,7 @@ func genOptions(fields ...string) writer.Options {
 	}
 	d := writer.DefaultOptions()
 	o.Policy = d.Policy
+	o.Pairs = writer.Pairs{Percent: 30, MinDF: 3} // many pairs: a merge must recount exactly the build's
 	return o
 }
 

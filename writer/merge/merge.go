@@ -108,6 +108,7 @@ func MergeContext(ctx context.Context, dst string, sources []Source, o Options) 
 	fan := fanIn(o.MemoryLimit)
 	inter := wo
 	inter.Policy, inter.ZstdLevel = budget.Policy{Kind: budget.Smallest}, intermediateZstdLevel
+	inter.Pairs = writer.Pairs{Percent: writer.PairsOff} // the final pass recounts them from the postings
 	st.Passes = 1
 	for len(level) > fan {
 		var next []*source

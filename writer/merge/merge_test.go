@@ -90,6 +90,9 @@ func checkClasses(t *testing.T, path, field string) {
 	if m.Outcome.Budget.Eligible == 0 {
 		t.Error("corpus has no budget-eligible window")
 	}
+	if m.PairCount == 0 {
+		t.Error("corpus keeps no pair: merges would not be checked to recount them")
+	}
 }
 
 // TestMergeOneReproduces: merging one segment with no deletes and the same

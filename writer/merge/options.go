@@ -60,6 +60,12 @@ type Options struct {
 	// be lowered). The zero value keeps the sources' limits; prx.DefaultLimits()
 	// asks for the defaults.
 	Limits prx.Limits
+	// Pairs rebuilds the pair sections with other settings. The zero value
+	// keeps the sources' settings; to ask for the defaults explicitly, write
+	// writer.Pairs{Percent: writer.DefaultPairsPercent}. The pairs are always
+	// recounted from the merged postings, so a merge writes the pairs a build
+	// of the same documents writes.
+	Pairs writer.Pairs
 	// MemoryLimit bounds the merge's buffers (bytes): the writer's (counted
 	// as 16 MiB) plus the read state of the sources merged at once (1 MiB
 	// each). With more sources than fit, the merge runs in passes through
@@ -88,7 +94,7 @@ const DefaultZstdLevel = -1
 // values of a setting that Options does not set. It wraps
 // snii.ErrInvalidArgument.
 type ConflictError struct {
-	// Setting is the Options field to set: "Policy", "ZstdLevel" or "Limits".
+	// Setting is the Options field to set: "Policy", "ZstdLevel", "Limits" or "Pairs".
 	Setting string
 	// Sources and Indexes are the two disagreeing source indexes (source
 	// numbers as given to Merge) and Values their values.
@@ -149,18 +155,21 @@ func writerOptions(srcs []*source, fields []fieldPlan, o *Options) (writer.Optio
 	var pols []budget.Policy
 	var zl []int
 	var lims []prx.Limits
-	var wPol, wZl, wLim []setting
+	var pairs []writer.Pairs
+	var wPol, wZl, wLim, wPairs []setting
 	for _, s := range srcs {
 		for _, name := range s.fields {
 			m := s.metas[name]
 			pols, zl = append(pols, m.Policy), append(zl, m.ZstdLevel)
 			lims = append(lims, m.Limits.Normalize())
+			pairs = append(pairs, writer.PairsFromPercent(m.PairsPercent, m.PairsMinDF))
+			wPairs = append(wPairs, setting{s.ord, name, fmt.Sprintf("%d%%, min df %d", m.PairsPercent, m.PairsMinDF)})
 			wPol = append(wPol, setting{s.ord, name, m.Policy.String()})
 			wZl = append(wZl, setting{s.ord, name, fmt.Sprint(m.ZstdLevel)})
 			wLim = append(wLim, setting{s.ord, name, fmt.Sprintf("%+v", m.Limits.Normalize())})
 		}
 	}
-	wo := writer.Options{MemoryLimit: o.MemoryLimit, TempDir: o.TempDir, Policy: o.Policy, ZstdLevel: o.ZstdLevel, Limits: o.Limits}
+	wo := writer.Options{MemoryLimit: o.MemoryLimit, TempDir: o.TempDir, Policy: o.Policy, ZstdLevel: o.ZstdLevel, Limits: o.Limits, Pairs: o.Pairs}
 	for _, f := range fields {
 		wo.Fields = append(wo.Fields, writer.FieldOptions{Name: f.name, Analyzer: f.analyzer, NoNorms: !f.norms})
 	}
@@ -175,6 +184,11 @@ func writerOptions(srcs []*source, fields []fieldPlan, o *Options) (writer.Optio
 	}
 	if o.ZstdLevel == 0 {
 		if wo.ZstdLevel, err = resolve("ZstdLevel", zl, wZl); err != nil {
+			return wo, err
+		}
+	}
+	if o.Pairs == (writer.Pairs{}) && len(pairs) > 0 {
+		if wo.Pairs, err = resolve("Pairs", pairs, wPairs); err != nil {
 			return wo, err
 		}
 	}
@@ -209,6 +223,9 @@ func checkOptions(dst string, o *Options) error {
 		return errs.Invalidf("merge: zstd level %d (want DefaultZstdLevel, 0 or 1..%d)", o.ZstdLevel, writer.MaxZstdLevel)
 	}
 	if err := o.Policy.Validate(); err != nil {
+		return fmt.Errorf("merge: %w", err)
+	}
+	if err := o.Pairs.Validate(); err != nil {
 		return fmt.Errorf("merge: %w", err)
 	}
 	if err := o.Limits.Validate(); err != nil {

@@ -1,0 +1,241 @@
+package format
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math"
+	"sort"
+
+	"github.com/snii-go/snii/internal/errs"
+)
+
+// The pair section of a logical index (format 3): docs-only postings of
+// adjacent term pairs, in (a, b) order (a's bytes, then b's):
+//
+//	entries: n × { uvarint len(a) | a | uvarint len(b) | b | uvarint df |
+//	               uvarint docLen | doc window (base 0, no CRC) |
+//	               u32 crc32c(the entry's bytes before it) }
+//	table:   n × u32 offset of entry i (from the section start; the first 0)
+//	trailer: u32 crc32c(table)
+//
+// n is the metadata's PairCount; the table starts at len - 4 - 4n.
+
+// PairEntryOverhead is the bytes of a pair beyond its entry: its table slot.
+const PairEntryOverhead = 4
+
+// AppendPairEntry appends the entry of pair (a, b) holding docs (ascending,
+// non-empty), using enc's scratch, and returns the extended slice.
+func AppendPairEntry(dst []byte, enc *DocWindowEncoder, a, b []byte, docs []uint32) []byte {
+	start := len(dst)
+	dst = binary.AppendUvarint(dst, uint64(len(a)))
+	dst = append(dst, a...)
+	dst = binary.AppendUvarint(dst, uint64(len(b)))
+	dst = append(dst, b...)
+	dst = binary.AppendUvarint(dst, uint64(len(docs)))
+	// The doc window's length comes before it: encode, then insert the length.
+	mark := len(dst)
+	dst = enc.Append(dst, docs, 0, false)
+	n := len(dst) - mark
+	var lb [binary.MaxVarintLen64]byte
+	k := binary.PutUvarint(lb[:], uint64(n))
+	dst = append(dst, lb[:k]...)
+	copy(dst[mark+k:], dst[mark:mark+n])
+	copy(dst[mark:], lb[:k])
+	return binary.LittleEndian.AppendUint32(dst, Checksum(dst[start:]))
+}
+
+// AppendPairTrailer appends the table of entry offsets and its CRC.
+func AppendPairTrailer(dst []byte, offs []uint32) []byte {
+	start := len(dst)
+	for _, o := range offs {
+		dst = binary.LittleEndian.AppendUint32(dst, o)
+	}
+	return binary.LittleEndian.AppendUint32(dst, Checksum(dst[start:]))
+}
+
+// PairTable reads a pair section in place (it aliases the section's bytes,
+// which must stay valid and unchanged while it is used), with a resident
+// index of its keys' hashes (12 bytes per pair). It is immutable and
+// safe for concurrent use.
+type PairTable struct {
+	b      []byte // entries
+	table  []byte // n × u32
+	n      int
+	docs   uint64   // documents in the segment: bound on a pair's df
+	hashes []uint64 // pairHash of each key, ascending (built at open)
+	order  []uint32 // the entry of hashes[i]
+}
+
+// pairHash is FNV-1a over len(a), a, b: the resident index of the keys.
+func pairHash(a, b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	h = (h ^ uint64(len(a))) * 1099511628211
+	for _, c := range a {
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	for _, c := range b {
+		h = (h ^ uint64(c)) * 1099511628211
+	}
+	return h
+}
+
+// OpenPairTable checks a pair section of n entries of a segment of docCount
+// documents: its length, the table's CRC and that the offsets ascend
+// strictly inside the entries area (the first at 0), and that every key
+// decodes (to build the hash index). Entries are checked when read. Errors
+// wrap ErrCorrupt.
+func OpenPairTable(sec []byte, n uint64, docCount uint64) (*PairTable, error) {
+	if n == 0 {
+		if len(sec) != 0 {
+			return nil, errs.Corruptf("pair section: %d bytes for 0 pairs", len(sec))
+		}
+		return &PairTable{}, nil
+	}
+	if n > uint64(len(sec))/8 { // every pair takes at least 4 table bytes + more than 4 entry bytes
+		return nil, errs.Corruptf("pair section: %d pairs in %d bytes", n, len(sec))
+	}
+	tEnd := len(sec) - 4
+	tStart := tEnd - 4*int(n)
+	if err := VerifyChecksum(sec[tStart:tEnd], binary.LittleEndian.Uint32(sec[tEnd:]), "pair table"); err != nil {
+		return nil, err
+	}
+	t := &PairTable{b: sec[:tStart], table: sec[tStart:tEnd], n: int(n), docs: docCount}
+	prev := -1
+	for i := 0; i < t.n; i++ {
+		o := int(binary.LittleEndian.Uint32(t.table[4*i:]))
+		if (i == 0 && o != 0) || o <= prev || o >= tStart {
+			return nil, errs.Corruptf("pair section: entry %d at offset %d (previous %d, entries end at %d)", i, o, prev, tStart)
+		}
+		prev = o
+	}
+	// The resident hash index: a lookup is a binary search over 8-byte
+	// hashes and one key comparison, not a walk over the entries.
+	t.hashes, t.order = make([]uint64, t.n), make([]uint32, t.n)
+	for i := 0; i < t.n; i++ {
+		a, b, err := t.Key(i)
+		if err != nil {
+			return nil, err
+		}
+		t.hashes[i], t.order[i] = pairHash(a, b), uint32(i)
+	}
+	sort.Sort(byHash{t})
+	return t, nil
+}
+
+type byHash struct{ t *PairTable }
+
+func (h byHash) Len() int { return len(h.t.hashes) }
+func (h byHash) Less(i, j int) bool {
+	if h.t.hashes[i] != h.t.hashes[j] {
+		return h.t.hashes[i] < h.t.hashes[j]
+	}
+	return h.t.order[i] < h.t.order[j]
+}
+func (h byHash) Swap(i, j int) {
+	h.t.hashes[i], h.t.hashes[j] = h.t.hashes[j], h.t.hashes[i]
+	h.t.order[i], h.t.order[j] = h.t.order[j], h.t.order[i]
+}
+
+// Len returns the number of pairs.
+func (t *PairTable) Len() int { return t.n }
+
+// Bytes returns the section's size.
+func (t *PairTable) Bytes() int {
+	if t.n == 0 {
+		return 0
+	}
+	return len(t.b) + len(t.table) + 4
+}
+
+// entry returns the bytes of entry i.
+func (t *PairTable) entry(i int) []byte {
+	lo := binary.LittleEndian.Uint32(t.table[4*i:])
+	hi := uint32(len(t.b))
+	if i+1 < t.n {
+		hi = binary.LittleEndian.Uint32(t.table[4*i+4:])
+	}
+	return t.b[lo:hi]
+}
+
+// Key returns the pair of entry i without checking its CRC (a damaged key
+// can only make a lookup miss, or find an entry whose CRC then fails).
+func (t *PairTable) Key(i int) (a, b []byte, err error) {
+	r := reader{b: t.entry(i)}
+	a = r.bytes(r.uvarint())
+	b = r.bytes(r.uvarint())
+	if !r.ok() {
+		return nil, nil, errs.Corruptf("pair %d: key truncated", i)
+	}
+	return a, b, nil
+}
+
+// Find returns the index of pair (a, b), or -1 when the section lacks it:
+// a binary search of the resident key hashes, then a comparison of the
+// keys with that hash.
+func (t *PairTable) Find(a, b []byte) (int, error) {
+	h := pairHash(a, b)
+	hs := t.hashes
+	lo, hi := 0, len(hs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if hs[m] < h {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	for ; lo < len(hs) && hs[lo] == h; lo++ {
+		i := int(t.order[lo])
+		ka, kb, err := t.Key(i)
+		if err != nil {
+			return -1, err
+		}
+		if bytes.Equal(ka, a) && bytes.Equal(kb, b) {
+			return i, nil
+		}
+	}
+	return -1, nil
+}
+
+// Entry is one decoded pair: its key, df and encoded doc window.
+type PairEntry struct {
+	A, B   []byte
+	DF     uint64
+	window []byte
+}
+
+// Entry checks entry i's CRC and decodes its header. The doc window is
+// decoded by Docs.
+func (t *PairTable) Entry(i int) (PairEntry, error) {
+	if i < 0 || i >= t.n {
+		return PairEntry{}, errs.Corruptf("pair %d of %d", i, t.n)
+	}
+	e := t.entry(i)
+	if len(e) < 4 {
+		return PairEntry{}, errs.Corruptf("pair %d: %d bytes", i, len(e))
+	}
+	body := e[:len(e)-4]
+	if err := VerifyChecksum(body, binary.LittleEndian.Uint32(e[len(e)-4:]), "pair entry"); err != nil {
+		return PairEntry{}, err
+	}
+	r := reader{b: body}
+	var p PairEntry
+	p.A = r.bytes(r.uvarint())
+	p.B = r.bytes(r.uvarint())
+	p.DF = r.uvarintMax(math.MaxUint32)
+	p.window = r.bytes(r.uvarint())
+	switch {
+	case !r.ok():
+		return PairEntry{}, errs.Corruptf("pair %d: truncated", i)
+	case r.remaining() != 0:
+		return PairEntry{}, errs.Corruptf("pair %d: %d trailing bytes", i, r.remaining())
+	case p.DF == 0 || p.DF > t.docs || len(p.window) == 0:
+		return PairEntry{}, errs.Corruptf("pair %d: df %d (%d documents), %d-byte doc window", i, p.DF, t.docs, len(p.window))
+	}
+	return p, nil
+}
+
+// Docs appends the pair's docs to dst (exactly DF ascending ids).
+func (p *PairEntry) Docs(dst []uint32) ([]uint32, error) {
+	return DecodeDocWindow(p.window, int(p.DF), 0, false, dst)
+}

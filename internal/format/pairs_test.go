@@ -1,0 +1,178 @@
+package format
+
+import (
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// pairSection builds a section of the given pairs (sorted by a then b).
+func pairSection(pairs []testPair) []byte {
+	var enc DocWindowEncoder
+	var b []byte
+	var offs []uint32
+	for _, p := range pairs {
+		offs = append(offs, uint32(len(b)))
+		b = AppendPairEntry(b, &enc, []byte(p.a), []byte(p.b), p.docs)
+	}
+	return AppendPairTrailer(b, offs)
+}
+
+type testPair struct {
+	a, b string
+	docs []uint32
+}
+
+func randPairs(r *rand.Rand, n int) []testPair {
+	seen := map[[2]string]bool{}
+	var ps []testPair
+	for len(ps) < n {
+		a := string(rune('a' + r.IntN(6)))
+		b := string(rune('a'+r.IntN(6))) + string(rune('a'+r.IntN(3)))
+		if seen[[2]string{a, b}] {
+			continue
+		}
+		seen[[2]string{a, b}] = true
+		var docs []uint32
+		d := uint32(r.IntN(5))
+		for k := 1 + r.IntN(300); k > 0; k-- {
+			docs = append(docs, d)
+			d += 1 + uint32(r.IntN(4))
+		}
+		ps = append(ps, testPair{a, b, docs})
+	}
+	slices.SortFunc(ps, func(x, y testPair) int {
+		if x.a != y.a {
+			if x.a < y.a {
+				return -1
+			}
+			return 1
+		}
+		if x.b < y.b {
+			return -1
+		}
+		if x.b > y.b {
+			return 1
+		}
+		return 0
+	})
+	return ps
+}
+
+func TestPairTableRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	ps := randPairs(r, 20)
+	sec := pairSection(ps)
+	tb, err := OpenPairTable(sec, uint64(len(ps)), 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tb.Len() != len(ps) || tb.Bytes() != len(sec) {
+		t.Fatalf("len %d bytes %d, want %d %d", tb.Len(), tb.Bytes(), len(ps), len(sec))
+	}
+	for i, p := range ps {
+		k, err := tb.Find([]byte(p.a), []byte(p.b))
+		if err != nil || k != i {
+			t.Fatalf("find %q %q = %d, %v; want %d", p.a, p.b, k, err, i)
+		}
+		e, err := tb.Entry(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs, err := e.Docs(nil)
+		if err != nil || !slices.Equal(docs, p.docs) || e.DF != uint64(len(p.docs)) {
+			t.Fatalf("pair %d: docs %v (df %d), %v; want %v", i, docs, e.DF, err, p.docs)
+		}
+	}
+	for _, miss := range [][2]string{{"a", "zz"}, {"", ""}, {"g", "a"}, {"aa", "a"}} {
+		if k, err := tb.Find([]byte(miss[0]), []byte(miss[1])); k != -1 || err != nil {
+			t.Errorf("find %q = %d, %v; want -1", miss, k, err)
+		}
+	}
+	// The empty section.
+	if tb, err := OpenPairTable(nil, 0, 10); err != nil || tb.Len() != 0 || tb.Bytes() != 0 {
+		t.Errorf("empty: %v %v", tb, err)
+	}
+}
+
+func TestPairTableCorrupt(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	ps := randPairs(r, 8)
+	sec := pairSection(ps)
+	n := uint64(len(ps))
+	// Any flipped byte: Open or the entry read fails, or every read still
+	// returns the right docs (a flipped key may only make a lookup miss).
+	for i := range sec {
+		b := slices.Clone(sec)
+		b[i] ^= 0x10
+		tb, err := OpenPairTable(b, n, 2000)
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("byte %d: %v", i, err)
+			}
+			continue
+		}
+		detected := false
+		for k := range ps {
+			e, err := tb.Entry(k)
+			if err != nil {
+				if !errors.Is(err, ErrCorrupt) {
+					t.Fatalf("byte %d entry %d: %v", i, k, err)
+				}
+				detected = true
+				continue
+			}
+			docs, err := e.Docs(nil)
+			if err != nil || !slices.Equal(docs, ps[k].docs) {
+				t.Fatalf("byte %d: entry %d read %v, %v without an error", i, k, docs, err)
+			}
+		}
+		if !detected {
+			t.Fatalf("byte %d: flip not detected", i)
+		}
+	}
+	if _, err := OpenPairTable(sec, n+1, 2000); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("wrong count: %v", err)
+	}
+	if _, err := OpenPairTable(sec[:len(sec)-1], n, 2000); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("truncated: %v", err)
+	}
+	if tb, err := OpenPairTable(sec, n, 5); err == nil {
+		if _, err := tb.Entry(0); !errors.Is(err, ErrCorrupt) {
+			t.Errorf("df over the doc count: %v", err)
+		}
+	}
+}
+
+func FuzzPairTable(f *testing.F) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1, 3} {
+		f.Add(pairSection(randPairs(r, n)), uint8(n), []byte("a"), []byte("ba"))
+	}
+	f.Fuzz(func(t *testing.T, sec []byte, n uint8, a, b []byte) {
+		tb, err := OpenPairTable(sec, uint64(n), 1<<16)
+		if err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatal(err)
+			}
+			return
+		}
+		if _, err := tb.Find(a, b); err != nil && !errors.Is(err, ErrCorrupt) {
+			t.Fatal(err)
+		}
+		for i := 0; i < tb.Len(); i++ {
+			e, err := tb.Entry(i)
+			if err != nil {
+				if !errors.Is(err, ErrCorrupt) {
+					t.Fatal(err)
+				}
+				continue
+			}
+			docs, err := e.Docs(nil)
+			if err == nil && (uint64(len(docs)) != e.DF || !slices.IsSorted(docs)) {
+				t.Fatalf("entry %d: %d docs for df %d", i, len(docs), e.DF)
+			}
+		}
+	})
+}

@@ -1,0 +1,287 @@
+package reader
+
+import (
+	"bytes"
+
+	"github.com/snii-go/snii/internal/format"
+)
+
+// Pair planning. A logical index may hold docs-only postings of adjacent term
+// pairs (format 3, docs/FORMAT.md "Pair section"): the docs where term a is at
+// some position p and term b at p+1 of one value. So:
+//
+//   - a two-term phrase "a b" matches exactly the pair's docs: Count is its df,
+//     Docs its list, and no position is read;
+//   - a longer phrase matches only docs in every kept pair of adjacent terms
+//     it contains, so the intersection of those lists is a candidate filter
+//     for the usual plan (which still verifies positions), used when its
+//     rarest term is in at least pairPlanMinDocs documents and its rarest
+//     kept pair in at most pairPlanPercent% of them.
+//
+// A pair missing from the section says nothing (the writer keeps a budgeted
+// selection), so a phrase without kept pairs runs the plain plan.
+
+// pairPlanPercent: a longer phrase uses its pairs only when the smallest pair
+// list holds at most this percent of the rarest term's docs (the candidates
+// it would otherwise start from): decoding the pair lists must buy fewer
+// position checks.
+const pairPlanPercent = 85
+
+// pairPlanMinDocs: a longer phrase whose rarest term is in fewer documents
+// runs the plain plan without looking at pairs (its few candidates are
+// checked faster than pair lists are found and intersected).
+const pairPlanMinDocs = 32
+
+// openPairs opens the pair section of an index (an empty table when none).
+func (s *Segment) openPairs(m *format.IndexMeta) (*format.PairTable, error) {
+	if m.PairCount == 0 {
+		return format.OpenPairTable(nil, 0, m.DocCount)
+	}
+	var b []byte // read through the ReaderAt: kept for the segment's life (readAt checks the range first)
+	sec, err := s.readAt(m.PairsOff, m.PairsLen, &b)
+	if err != nil {
+		return nil, err
+	}
+	return format.OpenPairTable(sec, m.PairCount, m.DocCount)
+}
+
+// pairEntry looks up pair (a, b) of f: one binary search in the section.
+func (x *qctx) pairEntry(f *field, a, b string) (format.PairEntry, bool, error) {
+	if f.pairs.Len() == 0 {
+		return format.PairEntry{}, false, nil
+	}
+	i, err := f.pairs.Find(bytesOf(a), bytesOf(b))
+	if err != nil || i < 0 {
+		return format.PairEntry{}, false, x.pairErr(f, err)
+	}
+	x.count.pairLookups++
+	e, err := f.pairs.Entry(i)
+	if err != nil {
+		return format.PairEntry{}, false, x.pairErr(f, err)
+	}
+	return e, true, nil
+}
+
+func (x *qctx) pairErr(f *field, err error) error {
+	if err == nil {
+		return nil
+	}
+	return x.s.wrap(place{section: "pairs", index: f.meta.Name, window: -1}, err)
+}
+
+// pairDocs decodes e's docs into a context buffer.
+func (x *qctx) pairDocs(f *field, e *format.PairEntry) ([]uint32, error) {
+	docs, err := e.Docs(x.buf())
+	if err != nil {
+		x.put(docs)
+		return nil, x.pairErr(f, err)
+	}
+	x.count.pairDocs += int64(len(docs))
+	return docs, nil
+}
+
+// phrase evaluates a phrase (see phrasePlain), first through the field's
+// pairs when they answer it or narrow its candidates enough.
+func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool, out []uint32, countOnly bool) ([]uint32, int, error) {
+	if x.noPairs || f.pairs.Len() == 0 || q.slop != 0 { // a sloppy phrase's terms need not be adjacent
+		return x.phrasePlain(f, q, filter, hasFilter, out, countOnly)
+	}
+	nExact := len(q.terms)
+	if q.prefix {
+		nExact--
+	}
+	if nExact == 2 && !q.prefix {
+		e, ok, err := x.pairEntry(f, q.terms[0], q.terms[1])
+		if err != nil {
+			return out, 0, err
+		}
+		if ok {
+			return x.phraseFromPair(f, q, &e, filter, hasFilter, out, countOnly)
+		}
+	}
+	if nExact < 2 || (nExact == 2 && !q.prefix) {
+		return x.phrasePlain(f, q, filter, hasFilter, out, countOnly)
+	}
+	cands, ok, err := x.pairCandidates(f, q.terms[:nExact], filter, hasFilter)
+	if err != nil || !ok {
+		if err != nil {
+			return out, 0, err
+		}
+		return x.phrasePlain(f, q, filter, hasFilter, out, countOnly)
+	}
+	defer x.put(cands)
+	if len(cands) == 0 {
+		return out, 0, nil
+	}
+	return x.phrasePlain(f, q, cands, true, out, countOnly)
+}
+
+// phraseFromPair answers the two-term phrase q from its pair e.
+func (x *qctx) phraseFromPair(f *field, q *phraseQuery, e *format.PairEntry, filter []uint32, hasFilter bool, out []uint32, countOnly bool) ([]uint32, int, error) {
+	x.count.pairPlans++
+	if x.profile {
+		before, err := x.minTermDF(f, q.terms)
+		if err != nil {
+			return out, 0, err
+		}
+		x.count.pairBefore += int64(before)
+		x.count.pairAfter += int64(e.DF)
+	}
+	if countOnly && !hasFilter {
+		return out, int(e.DF), nil
+	}
+	docs, err := x.pairDocs(f, e)
+	if err != nil {
+		return out, 0, err
+	}
+	defer x.put(docs)
+	if hasFilter {
+		n0 := len(out)
+		out = intersect(out, docs, filter)
+		n := len(out) - n0
+		if countOnly {
+			out = out[:n0]
+		}
+		return out, n, nil
+	}
+	if !countOnly {
+		out = append(out, docs...)
+	}
+	return out, len(docs), nil
+}
+
+// minTermDF returns the smallest df of terms (0 when one is absent).
+func (x *qctx) minTermDF(f *field, terms []string) (uint64, error) {
+	best := uint64(x.s.docCount)
+	for _, t := range terms {
+		e, err := x.lookupEntry(f, t)
+		if err != nil || e == nil {
+			return 0, err
+		}
+		best = min(best, e.DF)
+	}
+	return best, nil
+}
+
+// pairCandidates intersects the kept pairs of adjacent terms (within filter).
+// ok is false when no pair is kept (then no dictionary probe was spent), when
+// the rarest term is in fewer than pairPlanMinDocs documents, or when the
+// pairs would not narrow the candidates enough (see pairPlanPercent).
+func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilter bool) ([]uint32, bool, error) {
+	var es [8]format.PairEntry
+	found := es[:0]
+	for i := 0; i+1 < len(terms); i++ {
+		e, ok, err := x.pairEntry(f, terms[i], terms[i+1])
+		if err != nil {
+			return nil, false, err
+		}
+		if !ok || hasPair(found, &e) {
+			continue
+		}
+		// Keep them in ascending df: the rarest list leads the intersection.
+		k := len(found)
+		found = append(found, e)
+		for k > 0 && found[k-1].DF > e.DF {
+			found[k] = found[k-1]
+			k--
+		}
+		found[k] = e
+	}
+	if len(found) == 0 {
+		return nil, false, nil // no dictionary probe spent
+	}
+	minDF, err := x.minTermDF(f, terms)
+	if err != nil {
+		return nil, false, err
+	}
+	if minDF < pairPlanMinDocs { // few candidates (or an absent term): the plain plan
+		return nil, false, nil
+	}
+	if found[0].DF*100 > minDF*pairPlanPercent {
+		return nil, false, nil
+	}
+	cur, err := x.pairDocs(f, &found[0])
+	if err != nil {
+		return nil, false, err
+	}
+	if hasFilter {
+		next := intersect(x.buf(), cur, filter)
+		x.put(cur)
+		cur = next
+	}
+	for i := 1; i < len(found) && len(cur) > 0; i++ {
+		docs, err := x.pairDocs(f, &found[i])
+		if err != nil {
+			x.put(cur)
+			return nil, false, err
+		}
+		next := intersect(x.buf(), cur, docs)
+		x.put(cur)
+		x.put(docs)
+		cur = next
+	}
+	x.count.pairPlans++
+	x.count.pairBefore += int64(minDF)
+	x.count.pairAfter += int64(len(cur))
+	return cur, true, nil
+}
+
+func hasPair(es []format.PairEntry, e *format.PairEntry) bool {
+	for i := range es {
+		if bytes.Equal(es[i].A, e.A) && bytes.Equal(es[i].B, e.B) {
+			return true
+		}
+	}
+	return false
+}
+
+// verifyPairs checks every entry of f's pair section: its CRC and doc list,
+// keys strictly ascending, df at least the recorded minimum and at most each
+// term's df (both terms in the dictionary), the section's size.
+func (f *field) verifyPairs(x *qctx) error {
+	s, t, m := f.seg, f.pairs, &f.meta
+	p := place{section: "pairs", index: m.Name, window: -1}
+	if uint64(t.Bytes()) != m.PairsLen {
+		return s.corrupt(p, "%d bytes, metadata says %d", t.Bytes(), m.PairsLen)
+	}
+	var prevA, prevB []byte
+	var docs []uint32
+	for i := 0; i < t.Len(); i++ {
+		if err := x.ctx.Err(); err != nil {
+			return err
+		}
+		e, err := t.Entry(i)
+		if err != nil {
+			return s.wrap(p, err)
+		}
+		if i > 0 {
+			c := bytes.Compare(prevA, e.A)
+			if c == 0 {
+				c = bytes.Compare(prevB, e.B)
+			}
+			if c >= 0 {
+				return s.corrupt(p, "pair %d (%q %q) after (%q %q)", i, e.A, e.B, prevA, prevB)
+			}
+		}
+		prevA, prevB = e.A, e.B
+		if docs, err = e.Docs(docs); err != nil {
+			return s.wrap(p, err)
+		}
+		if last := docs[len(docs)-1]; uint64(last) >= m.DocCount {
+			return s.corrupt(p, "pair %d (%q %q): doc %d of %d", i, e.A, e.B, last, m.DocCount)
+		}
+		if e.DF < m.PairsMinDFUsed {
+			return s.corrupt(p, "pair %d (%q %q): df %d under the minimum %d", i, e.A, e.B, e.DF, m.PairsMinDFUsed)
+		}
+		for _, term := range [][]byte{e.A, e.B} {
+			te, err := x.lookupEntry(f, string(term))
+			if err != nil {
+				return err
+			}
+			if te == nil || te.DF < e.DF {
+				return s.corrupt(p, "pair %d (%q %q): df %d, term %q not in the dictionary or rarer", i, e.A, e.B, e.DF, term)
+			}
+		}
+	}
+	return nil
+}

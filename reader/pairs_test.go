@@ -1,0 +1,165 @@
+package reader_test
+
+import (
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/reader"
+	"github.com/snii-go/snii/writer"
+)
+
+// pairOptions builds with the budget policy and the given pair settings.
+func pairOptions(p writer.Pairs, fields ...string) writer.Options {
+	o := options(-1, fields...)
+	o.Pairs = p
+	return o
+}
+
+// TestOraclePairs runs the oracle query set (phrases within and across the
+// values of a multi-valued field, over-long skipped tokens, repeated terms,
+// phrase prefixes, bools) on segments with many pairs, with the pairs planned
+// and with NoPairs: both must equal the oracle, and the pairs must actually
+// have been used.
+func TestOraclePairs(t *testing.T) {
+	corpora := []struct {
+		name string
+		opts oracle.GenOptions
+		n    int
+	}{
+		{"mixed", oracle.GenOptions{Docs: 3000}, 120},
+		{"dense", oracle.GenOptions{Docs: 6000, Vocab: 300, Zipf: 1.4, MaxValues: 2, MaxTokens: 30}, 40},
+	}
+	for ci, cc := range corpora {
+		if raceEnabled {
+			cc.n /= 5
+		}
+		docs := oracle.Generate(uint64(31+ci), cc.opts)
+		c := corpusOf(docs)
+		qs := genQueries(c, "text", uint64(300+ci), cc.n)
+		for _, p := range []writer.Pairs{{Percent: 100, MinDF: 1}, {Percent: 10, MinDF: 2}, {}} {
+			s := open(t, build(t, docs, pairOptions(p, "host", "text")))
+			info, err := s.Info("text")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s %+v: %d pairs (%d eligible) in %d bytes, allowance %d, prx %d", cc.name, p, info.PairCount, info.PairsEligible, info.PairsLen, info.PairsAllowance, info.PrxBytes+info.InlineFrameBytes)
+			if p.MinDF > 0 && info.PairCount == 0 {
+				t.Fatalf("%s %+v: no pairs kept: the test proves nothing", cc.name, p)
+			}
+			if info.PairsLen > info.PairsAllowance+4 {
+				t.Errorf("pairs take %d bytes, allowance %d", info.PairsLen, info.PairsAllowance)
+			}
+			var used reader.Profile
+			for i, q := range qs.qs {
+				if _, ok := q.(oracle.Phrase); !ok {
+					continue
+				}
+				var pr reader.Profile
+				if _, err := s.Count(bg, rq(q), &reader.SearchOptions{Profile: &pr}); err != nil {
+					t.Fatal(err)
+				}
+				used.Add(&pr)
+				if pr.PairPlans > 0 && pr.CandidatesAfter < int64(len(qs.want[i])) {
+					t.Fatalf("%s: %d candidates after pairs, %d hits", q, pr.CandidatesAfter, len(qs.want[i]))
+				}
+			}
+			checkQueriesWith(t, s, qs, cc.name+"/pairs", nil)
+			checkQueriesWith(t, s, qs, cc.name+"/nopairs", &reader.SearchOptions{NoPairs: true})
+			if p.MinDF > 0 && (used.PairPlans == 0 || used.CandidatesAfter >= used.CandidatesBefore) {
+				t.Errorf("%s %+v: %d pair plans, candidates %d -> %d", cc.name, p, used.PairPlans, used.CandidatesBefore, used.CandidatesAfter)
+			}
+			if err := s.Verify(bg); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestPairsTwoTermCount: a two-term phrase whose pair is kept is counted
+// from the pair's df: no .prx window, doc window or position is read; its
+// docs come from the pair list alone.
+func TestPairsTwoTermCount(t *testing.T) {
+	var docs []oracle.Doc
+	for i := 0; i < 400; i++ {
+		v := "peer reset the connection"
+		switch i % 10 {
+		case 0:
+			v = "connection reset by peer"
+		case 2:
+			v = "reset connection later"
+		}
+		docs = append(docs, oracle.Doc{{Name: "text", Values: []string{v, "connection", "reset"}}})
+	}
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, pairOptions(writer.Pairs{Percent: 100, MinDF: 2}, "text")))
+	q := reader.Phrase("text", "connection", "reset")
+	want := c.Eval(oracle.Phrase{Field: "text", Terms: []string{"connection", "reset"}})
+	var pr reader.Profile
+	n, err := s.Count(bg, q, &reader.SearchOptions{Profile: &pr})
+	if err != nil || n != uint64(len(want)) {
+		t.Fatalf("count %d, %v; want %d", n, err, len(want))
+	}
+	if pr.PairPlans != 1 || pr.WindowsRead != 0 || pr.DocWindowsRead != 0 || pr.PairDocs != 0 || pr.CandidatesAfter != int64(n) {
+		t.Errorf("count profile %+v: want one pair plan reading nothing else", pr)
+	}
+	pr = reader.Profile{}
+	got, err := s.Docs(bg, q, &reader.SearchOptions{Profile: &pr})
+	if err != nil || len(got) != len(want) {
+		t.Fatalf("docs %d, %v; want %d", len(got), err, len(want))
+	}
+	if pr.WindowsRead != 0 || pr.DocWindowsRead != 0 || pr.PairDocs != int64(len(want)) {
+		t.Errorf("docs profile %+v: want the pair list alone", pr)
+	}
+	// Across values ("connection" ends one value, "reset" starts the next) there is no pair.
+	if n, err := s.Count(bg, reader.Phrase("text", "peer", "connection"), nil); err != nil || n != 0 {
+		t.Errorf("phrase across values: %d, %v", n, err)
+	}
+}
+
+// TestPairsCorrupt: damage in the pair section is reported as corruption
+// (when the section is opened, by a query reading the damaged entry, or by
+// Verify), never as a wrong answer.
+func TestPairsCorrupt(t *testing.T) {
+	docs := oracle.Generate(41, oracle.GenOptions{Docs: 1500})
+	c := corpusOf(docs)
+	qs := genQueries(c, "text", 43, 30)
+	path := build(t, docs, pairOptions(writer.Pairs{Percent: 100, MinDF: 1}, "host", "text"))
+	s := open(t, path)
+	info, _ := s.Info("text")
+	s.Close()
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := max(int(info.PairsLen)/200, 1)
+	for off := info.PairsOff; off < info.PairsOff+info.PairsLen; off += uint64(step) {
+		b := append([]byte(nil), orig...)
+		b[off] ^= 0x21
+		s, err := openBytes(b)
+		if err != nil {
+			if !errors.Is(err, snii.ErrCorrupt) {
+				t.Fatalf("byte %d: open: %v", off, err)
+			}
+			continue
+		}
+		for i, q := range qs.qs {
+			got, err := s.Docs(bg, rq(q), nil)
+			if err != nil {
+				if !errors.Is(err, snii.ErrCorrupt) {
+					t.Fatalf("byte %d: %s: %v", off, q, err)
+				}
+				continue
+			}
+			if len(got) != len(qs.want[i]) {
+				t.Fatalf("byte %d: %s: %d docs, want %d, no error", off, q, len(got), len(qs.want[i]))
+			}
+		}
+		if err := s.Verify(bg); !errors.Is(err, snii.ErrCorrupt) {
+			t.Fatalf("byte %d: Verify: %v", off, err)
+		}
+		s.Close()
+	}
+}
