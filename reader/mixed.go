@@ -86,13 +86,6 @@ func (x *qctx) seekPhrasePos(p *phrasePlan, idx []int, j int, want uint32) (uint
 		}
 		return l[k], true
 	}
-	c := &s.terms[0].cur
-	if !s.started {
-		s.pos, s.ok = c.Pos()
-		s.started = true
-	}
-	for s.ok && s.pos < want {
-		s.pos, s.ok = c.Next()
-	}
-	return s.pos, s.ok
+	ok := s.streamTo(want)
+	return s.pos, ok
 }

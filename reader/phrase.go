@@ -373,6 +373,21 @@ func (x *qctx) slotBuf(i int) []uint32 {
 
 func (x *qctx) setSlotBuf(i int, b []uint32) { x.posBufs[i] = b }
 
+// streamTo moves the slot's stream (its one term's positions in the current
+// document, read from the cursor one at a time) to its first position >= want
+// and reports whether there is one (s.pos).
+func (s *slot) streamTo(want uint32) bool {
+	c := &s.terms[0].cur
+	if !s.started {
+		s.pos, s.ok = c.Pos()
+		s.started = true
+	}
+	for s.ok && s.pos < want {
+		s.pos, s.ok = c.Next()
+	}
+	return s.ok
+}
+
 // matchStream matches a phrase of distinct single terms in the current document
 // of every slot's cursor, walking the anchor's positions and moving the others
 // forward only as needed (each position is read at most once).
@@ -409,15 +424,7 @@ func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 			if want < start {
 				return false, nil // overflow: no later start fits
 			}
-			c := &s.terms[0].cur
-			if !s.started {
-				s.pos, s.ok = c.Pos()
-				s.started = true
-			}
-			for s.ok && s.pos < want {
-				s.pos, s.ok = c.Next()
-			}
-			if !s.ok {
+			if !s.streamTo(want) {
 				return false, x.termErr(s.terms[0])
 			}
 			if s.pos != want {
