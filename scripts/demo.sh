@@ -28,6 +28,9 @@ show bin/snii query out/app.snii '"connection refused"' --profile
 show bin/snii query out/app.snii '"payment failed: card declined"' --profile
 show bin/snii query out/app.snii '"timed out after*"' --profile --limit 5
 show bin/snii query out/app.snii '"user alice logged in" OR "session expired for user alice"' --profile
+# A sloppy phrase with a negation, and the three best hits by BM25 with their score breakdown.
+show bin/snii query out/app.snii '"connection refused"~2 -debug' --count
+show bin/snii query out/app.snii 'payment declined' --top 3 --explain
 
 # JSON lines: each --field is a JSON path and becomes a logical index.
 show bin/snii build -o out/events.snii --field msg --field user.name --field tags testdata/demo/events.jsonl
