@@ -127,7 +127,7 @@ func runCmd(args []string) error {
 	if err := rep.WriteFiles(*out); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "wrote %s\n", filepath.Join(*out, "REPORT-"+*corpus+".md"))
+	fmt.Fprintf(os.Stderr, "wrote %s\n", filepath.Join(*out, "REPORT-"+rep.Corpus.Name+".md"))
 	return nil
 }
 
