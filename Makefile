@@ -23,7 +23,7 @@ staticcheck:
 	$(STATICCHECK) ./...
 
 unit:
-	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -race -count=1 -timeout 45m $(PKGS)
 
 # Every fuzz target, FUZZTIME each: an execution count (Nx) in CI, never a duration
 # (see scripts/fuzz.sh for why); `make fuzz` runs each for LONGFUZZ.

@@ -32,30 +32,47 @@ const pairPlanPercent = 85
 // checked faster than pair lists are found and intersected).
 const pairPlanMinDocs = 32
 
-// openPairs opens the pair section of an index (an empty table when none).
-func (s *Segment) openPairs(m *format.IndexMeta) (*format.PairTable, error) {
+// pairTable returns f's pair section, read and opened at its first use (not
+// at Open, which reads only the metadata): a table with no pairs when the index
+// has none. Concurrent first uses may both read it; one table is kept.
+func (f *field) pairTable(x *qctx) (*format.PairTable, error) {
+	if t := f.pairs.Load(); t != nil {
+		return t, nil
+	}
+	m := &f.meta
+	var t *format.PairTable
+	var err error
 	if m.PairCount == 0 {
-		return format.OpenPairTable(nil, 0, m.DocCount)
+		t, err = format.OpenPairTable(nil, 0, m.DocCount)
+	} else {
+		var buf []byte // kept with the table for the segment's life
+		var sec []byte
+		if sec, err = x.readInto(m.PairsOff, m.PairsLen, &buf); err == nil {
+			t, err = format.OpenPairTable(sec, m.PairCount, m.DocCount)
+		}
 	}
-	var b []byte // read through the ReaderAt: kept for the segment's life (readAt checks the range first)
-	sec, err := s.readAt(m.PairsOff, m.PairsLen, &b)
 	if err != nil {
-		return nil, err
+		return nil, x.pairErr(f, err)
 	}
-	return format.OpenPairTable(sec, m.PairCount, m.DocCount)
+	f.pairs.Store(t)
+	return t, nil
 }
 
 // pairEntry looks up pair (a, b) of f: one binary search in the section.
 func (x *qctx) pairEntry(f *field, a, b string) (format.PairEntry, bool, error) {
-	if f.pairs.Len() == 0 {
+	if f.meta.PairCount == 0 {
 		return format.PairEntry{}, false, nil
 	}
-	i, err := f.pairs.Find(bytesOf(a), bytesOf(b))
+	pt, err := f.pairTable(x)
+	if err != nil {
+		return format.PairEntry{}, false, err
+	}
+	i, err := pt.Find(bytesOf(a), bytesOf(b))
 	if err != nil || i < 0 {
 		return format.PairEntry{}, false, x.pairErr(f, err)
 	}
 	x.count.pairLookups++
-	e, err := f.pairs.Entry(i)
+	e, err := pt.Entry(i)
 	if err != nil {
 		return format.PairEntry{}, false, x.pairErr(f, err)
 	}
@@ -83,7 +100,7 @@ func (x *qctx) pairDocs(f *field, e *format.PairEntry) ([]uint32, error) {
 // phrase evaluates a phrase (see phrasePlain), first through the field's
 // pairs when they answer it or narrow its candidates enough.
 func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool, out []uint32, countOnly bool) ([]uint32, int, error) {
-	if x.noPairs || f.pairs.Len() == 0 || q.slop != 0 { // a sloppy phrase's terms need not be adjacent
+	if x.noPairs || f.meta.PairCount == 0 || q.slop != 0 { // a sloppy phrase's terms need not be adjacent
 		return x.phrasePlain(f, q, filter, hasFilter, out, countOnly)
 	}
 	nExact := len(q.terms)
@@ -239,8 +256,12 @@ func hasPair(es []format.PairEntry, e *format.PairEntry) bool {
 // keys strictly ascending, df at least the recorded minimum and at most each
 // term's df (both terms in the dictionary), the section's size.
 func (f *field) verifyPairs(x *qctx) error {
-	s, t, m := f.seg, f.pairs, &f.meta
+	s, m := f.seg, &f.meta
 	p := place{section: "pairs", index: m.Name, window: -1}
+	t, err := f.pairTable(x)
+	if err != nil {
+		return err
+	}
 	if uint64(t.Bytes()) != m.PairsLen {
 		return s.corrupt(p, "%d bytes, metadata says %d", t.Bytes(), m.PairsLen)
 	}

@@ -100,8 +100,8 @@ type field struct {
 	meta format.IndexMeta
 	// the metadata group's place in the file (for Verify's coverage check)
 	metaOff, metaLen uint64
-	// pairs is the pair section (empty when the index has none).
-	pairs *format.PairTable
+	// pairs caches the opened pair section (see pairTable).
+	pairs atomic.Pointer[format.PairTable]
 	// blocks[i] caches the decoded dict block i (see blockCache).
 	slots []atomic.Pointer[cachedBlock]
 	// norms caches the checked norms section (see loadNorms); minNormV its
@@ -285,14 +285,10 @@ func (s *Segment) init(ctx context.Context, o Options) error {
 			return s.corrupt(sec, "sections [%d, %d) overlap the header or the metadata at %d",
 				m.PostingOff, m.End(), de.MetaOff)
 		}
-		pt, err := s.openPairs(&m)
-		if err != nil {
-			return s.wrap(place{section: "pairs", index: m.Name, window: -1}, err)
-		}
 		if _, err := index.New(m.Analyzer); err != nil {
 			return s.wrap(sec.in("analyzer"), err)
 		}
-		s.fields[i] = &field{seg: s, idx: i, meta: m, metaOff: de.MetaOff, metaLen: de.MetaLen, pairs: pt,
+		s.fields[i] = &field{seg: s, idx: i, meta: m, metaOff: de.MetaOff, metaLen: de.MetaLen,
 			slots: make([]atomic.Pointer[cachedBlock], len(m.Blocks))}
 		s.names[i] = m.Name
 	}
