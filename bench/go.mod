@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/blevesearch/bleve/v2 v2.6.3
 	github.com/snii-go/snii v0.0.0
+	golang.org/x/sys v0.50.0
 )
 
 require (
@@ -34,7 +35,6 @@ require (
 	github.com/mschoch/smat v0.2.0 // indirect
 	github.com/ronanh/intcomp v1.1.1 // indirect
 	go.etcd.io/bbolt v1.4.0 // indirect
-	golang.org/x/sys v0.50.0 // indirect
 	google.golang.org/protobuf v1.36.6 // indirect
 )
 

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"golang.org/x/sync/errgroup"
 	"runtime"
 	"slices"
 	"sync"
@@ -150,52 +151,37 @@ func (s *Searcher) each(ctx context.Context, o *SearchOptions, fn func(ctx conte
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		mu       sync.Mutex
-		firstErr error
-		wg       sync.WaitGroup
-		next     = make(chan int)
-	)
 	var total *reader.Profile
 	if o != nil && o.Profile != nil {
 		total = o.Profile
 		*total = reader.Profile{}
 	}
-	for range min(s.parallel, len(s.segs)) {
-		wg.Go(func() {
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(s.parallel)
+	for i := range s.segs {
+		if gctx.Err() != nil {
+			break // a segment failed or the caller's context ended: start no more
+		}
+		g.Go(func() error {
 			var prof reader.Profile
 			var so *reader.SearchOptions
 			if total != nil {
 				so = &reader.SearchOptions{Profile: &prof}
 			}
-			for i := range next {
-				err := fn(ctx, i, so)
+			if err := fn(gctx, i, so); err != nil {
+				return fmt.Errorf("segment %d: %w", i, err)
+			}
+			if total != nil {
 				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = fmt.Errorf("segment %d: %w", i, err)
-					cancel()
-				}
-				if err == nil && total != nil {
-					total.Add(&prof)
-				}
+				total.Add(&prof)
 				mu.Unlock()
 			}
+			return nil
 		})
 	}
-feed:
-	for i := range s.segs {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
+	if err := g.Wait(); err != nil {
+		return err
 	}
-	close(next)
-	wg.Wait()
-	if firstErr == nil {
-		firstErr = ctx.Err() // the caller's context ended (cancel above runs later)
-	}
-	return firstErr
+	return ctx.Err() // the caller's context ended
 }

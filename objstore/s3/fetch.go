@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"golang.org/x/sync/errgroup"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -206,51 +207,32 @@ func plan(rs []rng, gap int64) []rng {
 // keeping each range's bytes in the cache; the first failure cancels the rest.
 // It counts one round.
 func (o *Object) fetchAll(ctx context.Context, reqs []rng) (reader.Fetch, error) {
-	total := reader.Fetch{Rounds: 1}
 	if len(reqs) == 0 {
 		return reader.Fetch{}, nil
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		mu       sync.Mutex
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	sem := make(chan struct{}, o.c.cfg.Parallel)
+	total := reader.Fetch{Rounds: 1}
+	var mu sync.Mutex
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(o.c.cfg.Parallel)
 	for _, r := range reqs {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err // an earlier request failed: send no more
+			}
 			buf := make([]byte, r.n)
 			_, _, f, err := o.get(ctx, buf, r)
 			mu.Lock()
-			defer mu.Unlock()
 			total.Requests += f.Requests
 			total.Bytes += f.Bytes
+			mu.Unlock()
 			if err != nil {
-				if firstErr == nil {
-					firstErr = o.kindOf(err, fmt.Sprintf("read [%d, +%d)", r.off, r.n))
-					cancel()
-				}
-				return
+				return o.kindOf(err, fmt.Sprintf("read [%d, +%d)", r.off, r.n))
 			}
 			o.c.cache.add(o.id, r.off, buf)
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
-	if firstErr == nil && ctx.Err() != nil {
-		firstErr = ctx.Err()
-	}
-	return total, firstErr
+	return total, g.Wait()
 }
 
 // sortRngs sorts ranges by offset (plan merges the overlapping ones).
