@@ -100,7 +100,7 @@ func (s *Source) Open(c *Cursor, frame []byte, withCRC bool, docs int) error {
 }
 
 func (c *Cursor) fail(err error) error {
-	c.err = err
+	c.err, c.uDocs = err, 0
 	return err
 }
 
@@ -111,6 +111,25 @@ func (c *Cursor) Err() error { return c.err }
 // Seek moves to the document of window ordinal ord (ascending: at or after the
 // current one) and returns its term frequency. Only the unit holding it is parsed.
 func (c *Cursor) Seek(ord int) (int, error) {
+	if tf := c.TF(ord); tf > 0 {
+		return tf, nil
+	}
+	return c.seek(ord)
+}
+
+// TF is Seek's common case, small enough to inline in a caller's loop: when
+// ordinal ord (at or after the current document) is in the unit already
+// parsed, it moves there and returns its term frequency (>= 1); otherwise it
+// returns 0 and does nothing (call Seek). A failed cursor always returns 0.
+func (c *Cursor) TF(ord int) int {
+	if j := ord - c.uBase; uint(j) < uint(c.uDocs) && ord >= c.doc {
+		c.doc, c.inDoc = ord, false
+		return int(c.tf[j]) + 1
+	}
+	return 0
+}
+
+func (c *Cursor) seek(ord int) (int, error) {
 	if c.err != nil {
 		return 0, c.err
 	}
@@ -205,7 +224,7 @@ func (c *Cursor) nextUnit() error {
 			return c.fail(corruptf(h.codec, "%v", err))
 		}
 	}
-	c.fp = fpChain{doc: -1}
+	c.fp = fpChain{doc: -1, block: -1}
 	if st := s.stats; st != nil {
 		st.Frames[h.codec]++
 		st.FrameBytes += int64(h.frameLen)
@@ -220,17 +239,20 @@ func (c *Cursor) nextUnit() error {
 
 // Pos starts reading the positions of the current document and returns the first.
 func (c *Cursor) Pos() (uint32, bool) {
-	if c.err != nil || c.doc < 0 {
+	// (fail empties the unit, and Open sets doc to -1 before any unit: both
+	// fail this one test.)
+	j := c.doc - c.uBase
+	if uint(j) >= uint(c.uDocs) {
 		return 0, false
 	}
-	j := c.doc - c.uBase
-	o := int(c.offs[j])
-	b := o / BlockLen
+	offs := c.offs[j : j+2]
+	o := int(offs[0])
+	b := o >> blockShift
 	// The first position: the block's base (the absolute first value of the
 	// first document starting in block b, cached per block) plus this
 	// document's zigzag delta to it.
 	fp := &c.fp
-	if fp.doc < 0 || fp.block != b {
+	if fp.block != b {
 		i0 := blockFirstDoc(c.offs, j, b)
 		v, ok := c.value(int(c.offs[i0]))
 		if !ok {
@@ -244,18 +266,17 @@ func (c *Cursor) Pos() (uint32, bool) {
 		if !ok {
 			return 0, false
 		}
-		first += unzigzag(v)
-		if first < 0 || first > maxUint32 {
+		if first += unzigzag(v); uint64(first) > maxUint32 {
 			c.fail(corruptf(c.codec, "doc %d: first position out of range", c.doc))
 			return 0, false
 		}
 	}
 	c.acc = uint64(first)
-	c.v, c.end = o+1, int(c.offs[j+1])
+	c.v, c.end = o+1, int(offs[1])
 	c.inDoc = true
-	if c.src.stats != nil {
-		c.src.stats.SelectedDocs++
-		c.src.stats.SelectedPositions++
+	if c.st != nil {
+		c.st.SelectedDocs++
+		c.st.SelectedPositions++
 	}
 	return uint32(first), true
 }
@@ -308,46 +329,68 @@ func (c *Cursor) errOr() error {
 
 // value returns value v of the current unit's stream: a PFOR unit reads it
 // straight from its packed block (no block is unpacked), a RAW or inflated ZSTD
-// unit from its decoded block. The common case, a value of the packed block
-// already located, takes no call but packedValue.
+// unit from its decoded block. The common case, a value of the block already
+// located or decoded, takes no call: this is the verifier's innermost step.
 func (c *Cursor) value(v int) (uint32, bool) {
 	r := &c.br
-	if r.packed && v>>blockShift == r.pb {
+	b := v >> blockShift
+	if b == r.cur { // RAW, ZSTD, or a PFOR block read often (below)
+		if r.packed && c.st != nil {
+			c.st.DecodedPositions++
+		}
+		return r.vals[v&(BlockLen-1)], true
+	}
+	if r.packed && b == r.pb {
+		if r.preads++; r.preads == unpackAfter {
+			r.unpackLocated()
+			return c.value(v)
+		}
+		i := v & (BlockLen - 1)
+		bit := uint(i) * r.pw
+		at := r.pdata + int(bit>>3)
+		var x uint32
+		if at+8 <= len(r.src) {
+			x = uint32(binary.LittleEndian.Uint64(r.src[at:]) >> (bit & 7) & r.pmask)
+		} else {
+			x = r.packedTail(at, bit)
+		}
+		if r.pexm[(i>>6)&1]>>(i&63)&1 != 0 { // an exception: add its high bits
+			x |= r.excHigh(i)
+		}
 		if c.st != nil {
 			c.st.DecodedPositions++
 		}
-		return r.packedValue(v & (BlockLen - 1)), true
+		return x, true
 	}
 	return c.valueSlow(v)
 }
 
+// unpackAfter is the number of values a cursor reads from one located PFOR
+// block before it unpacks the whole block: extracting a value from the packed
+// bits costs several times a load from an unpacked block, and unpacking the
+// block costs about as much as a handful of extractions (counted in executed
+// instructions on the phrase sets; see docs/BENCHMARKS.md).
+const unpackAfter = 8
+
+// valueSlow locates (PFOR) or decodes (RAW, ZSTD) the block of value v, then
+// reads it.
 func (c *Cursor) valueSlow(v int) (uint32, bool) {
+	b := v >> blockShift
 	if !c.br.packed {
-		b := v / BlockLen
-		if b == c.br.cur {
-			return c.br.vals[v-b*BlockLen], true
-		}
 		vals, err := c.block(b)
 		if err != nil {
 			return 0, false
 		}
-		return vals[v-b*BlockLen], true
+		return vals[v&(BlockLen-1)], true
 	}
-	r := &c.br
-	b := v / BlockLen
-	if b != r.pb {
-		if err := r.locate(b); err != nil {
-			c.fail(corruptf(c.codec, "doc %d: %v", c.doc, err))
-			return 0, false
-		}
-		if c.st != nil {
-			c.st.Blocks++
-		}
+	if err := c.br.locate(b); err != nil {
+		c.fail(corruptf(c.codec, "doc %d: %v", c.doc, err))
+		return 0, false
 	}
 	if c.st != nil {
-		c.st.DecodedPositions++
+		c.st.Blocks++
 	}
-	return r.packedValue(v - b*BlockLen), true
+	return c.value(v)
 }
 
 // block decodes block b of the current unit, counting it.

@@ -252,13 +252,22 @@ func (s *Source) parseUnit(b []byte, withCRC bool, wantDocs int) (unitHead, erro
 	}
 	s.offs = growU32(s.offs, h.docs+1)
 	s.offs[0] = 0
+	// The prefix sums first, the limit after (t cannot wrap: at most MaxDocs
+	// values below 2^32 each); past the limit, the first document over it is
+	// named.
 	var t uint64
+	offs := s.offs[1 : len(s.tf)+1]
 	for i, v := range s.tf {
 		t += uint64(v) + 1
-		if t > uint64(s.limits.MaxPositions) {
-			return h, corruptf(c, "doc %d: %d positions, over the limit %d", i, t, s.limits.MaxPositions)
+		offs[i] = uint32(t)
+	}
+	if t > uint64(s.limits.MaxPositions) {
+		t = 0
+		for i, v := range s.tf {
+			if t += uint64(v) + 1; t > uint64(s.limits.MaxPositions) {
+				return h, corruptf(c, "doc %d: %d positions, over the limit %d", i, t, s.limits.MaxPositions)
+			}
 		}
-		s.offs[i+1] = uint32(t)
 	}
 	l, p, ok := readUvarint32(b, p)
 	if !ok || int64(l) > int64(s.limits.MaxBytes) {
@@ -340,7 +349,7 @@ func (s *Source) decodeUnit(b []byte, withCRC bool, base int, ords []uint32, ful
 	if !full {
 		n = len(ords)
 	}
-	fp := fpChain{doc: -1}
+	fp := fpChain{doc: -1, block: -1}
 	for k := 0; k < n; k++ {
 		j := k
 		if !full {
@@ -369,7 +378,7 @@ func (s *Source) decodeUnit(b []byte, withCRC bool, base int, ords []uint32, ful
 // in it and that document's (absolute) first position.
 type fpChain struct {
 	doc   int    // the block's first document (-1: none)
-	block int    // the block
+	block int    // the block (-1: none)
 	first uint32 // that document's first position
 }
 
@@ -399,7 +408,7 @@ func (s *Source) appendDoc(br *blockReader, fp *fpChain, j int, dst *Window) err
 	}
 	// The first position: the block's base (the first value of its first
 	// document, cached per block) plus this document's zigzag delta to it.
-	if fp.doc < 0 || fp.block != b {
+	if fp.block != b { // (block -1: none cached)
 		i0 := blockFirstDoc(s.offs, j, b)
 		fp.doc, fp.block, fp.first = i0, b, vals[int(s.offs[i0])-b*BlockLen]
 	}
@@ -448,6 +457,7 @@ type blockReader struct {
 	// PFOR random access (Cursor): block pb is located; its width, packed
 	// bits and exceptions.
 	pb, pdata, pnx int
+	preads         int // values read from block pb since it was located
 	pw             uint
 	pmask          uint64
 	pexIdx         [maxExceptions]int
@@ -543,7 +553,7 @@ func (r *blockReader) block(b int) ([]uint32, error) {
 }
 
 // locate finds packed block b (walking the headers before it) and parses its
-// header and exceptions, so that packedValue reads its values directly.
+// header and exceptions, so that Cursor.value reads its values directly.
 func (r *blockReader) locate(b int) error {
 	c := r.count(b)
 	if c <= 0 {
@@ -592,35 +602,43 @@ func (r *blockReader) locate(b int) error {
 		last, p = idx, q
 	}
 	r.walkBlock, r.walkOff = b+1, p
-	r.pb = b
+	r.pb, r.preads = b, 0
 	r.decoded++
 	return nil
 }
 
-// packedValue returns value i of the located packed block.
-func (r *blockReader) packedValue(i int) uint32 {
-	var x uint32
-	if r.pw > 0 {
-		bit := uint(i) * r.pw
-		at := r.pdata + int(bit>>3)
-		if at+8 <= len(r.src) {
-			x = uint32(binary.LittleEndian.Uint64(r.src[at:]) >> (bit & 7) & r.pmask)
-		} else {
-			var v uint64
-			for k := 0; k < 8 && at+k < len(r.src); k++ {
-				v |= uint64(r.src[at+k]) << (8 * k)
-			}
-			x = uint32(v >> (bit & 7) & r.pmask)
+// unpackLocated unpacks the located block pb into vals (then block pb is the
+// decoded block cur): a cursor reading many values of one block reads them
+// from there, each a load, instead of extracting each from the packed bits.
+func (r *blockReader) unpackLocated() {
+	b := r.pb
+	c := r.count(b)
+	out := r.vals[:c]
+	unpackBits(r.src[r.pdata:r.pdata+(c*int(r.pw)+7)/8], r.pw, out)
+	for k := 0; k < r.pnx; k++ {
+		out[r.pexIdx[k]] |= r.pexHi[k]
+	}
+	r.cur = b
+}
+
+// packedTail reads a packed field that starts in the last 8 bytes of the
+// payload (a width of 0 has a mask of 0).
+func (r *blockReader) packedTail(at int, bit uint) uint32 {
+	var v uint64
+	for k := 0; k < 8 && at+k < len(r.src); k++ {
+		v |= uint64(r.src[at+k]) << (8 * k)
+	}
+	return uint32(v >> (bit & 7) & r.pmask)
+}
+
+// excHigh returns the high bits of value i's exception.
+func (r *blockReader) excHigh(i int) uint32 {
+	for k := 0; k < r.pnx; k++ {
+		if r.pexIdx[k] == i {
+			return r.pexHi[k]
 		}
 	}
-	if r.pexm[(i>>6)&1]>>(i&63)&1 != 0 { // an exception: find its high bits
-		for k := 0; k < r.pnx; k++ {
-			if r.pexIdx[k] == i {
-				x |= r.pexHi[k]
-			}
-		}
-	}
-	return x
+	return 0
 }
 
 // count returns the number of values of block b.

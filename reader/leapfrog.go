@@ -66,15 +66,21 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 				return out, n, err
 			}
 		}
-		d, err := x.advance(&ls[0], target)
-		if err != nil || ls[0].done {
-			return out, n, err
+		d, ok := x.step(&ls[0], target)
+		if !ok {
+			var err error
+			if d, err = x.advance(&ls[0], target); err != nil || ls[0].done {
+				return out, n, err
+			}
 		}
 		match := true
 		for i := 1; i < len(ls); i++ {
-			od, err := x.advance(&ls[i], d)
-			if err != nil || ls[i].done {
-				return out, n, err
+			od, ok := x.step(&ls[i], d)
+			if !ok {
+				var err error
+				if od, err = x.advance(&ls[i], d); err != nil || ls[i].done {
+					return out, n, err
+				}
 			}
 			if od != d {
 				target, match = od, false
@@ -99,6 +105,22 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		}
 		target = d + 1
 	}
+}
+
+// step is advance's common case, small enough to inline: the doc l is on, or
+// the next one, is the first >= target. ok is false when advance must be called.
+func (x *qctx) step(l *leap, target uint32) (uint32, bool) {
+	if k := l.k; k < len(l.docs) {
+		if d := l.docs[k]; d >= target {
+			return d, true
+		}
+		if k+1 < len(l.docs) && l.docs[k+1] >= target {
+			x.count.docsVisited++
+			l.k = k + 1
+			return l.docs[k+1], true
+		}
+	}
+	return 0, false
 }
 
 // advance moves l to its first doc >= target and returns it (l.done when none).
@@ -169,9 +191,12 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap) (bool, error) {
 			x.count.prxWindows++
 			l.open, t.curWin = true, l.w
 		}
-		tf, err := t.cur.Seek(l.k)
-		if err != nil {
-			return false, t.f.seg.wrap(x.prxWinName(t, &l.w), err)
+		tf := t.cur.TF(l.k)
+		if tf == 0 {
+			var err error
+			if tf, err = t.cur.Seek(l.k); err != nil {
+				return false, t.f.seg.wrap(x.prxWinName(t, &l.w), err)
+			}
 		}
 		s := &p.slots[p.order[i]]
 		if s.tf = tf; tf < len(s.offs) {

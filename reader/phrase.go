@@ -393,19 +393,17 @@ func (s *slot) streamTo(want uint32) bool {
 // forward only as needed (each position is read at most once).
 func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 	// The anchor: the fewest occurrences.
+	slots := p.slots
 	a := 0
-	for i := range p.slots {
-		if p.slots[i].tf < p.slots[a].tf {
+	for i := range slots {
+		slots[i].started = false
+		if slots[i].tf < slots[a].tf {
 			a = i
 		}
 	}
-	as := &p.slots[a]
+	as := &slots[a]
 	ac := &as.terms[0].cur
 	aoff := as.offs[0]
-	for i := range p.slots {
-		s := &p.slots[i]
-		s.started = false
-	}
 	pos, ok := ac.Pos()
 	for ok {
 		if pos < aoff {
@@ -415,11 +413,11 @@ func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 		start := pos - aoff
 		next := start // the smallest start the other slots still allow
 		matched := true
-		for i := range p.slots {
+		for i := range slots {
 			if i == a {
 				continue
 			}
-			s := &p.slots[i]
+			s := &slots[i]
 			want := start + s.offs[0]
 			if want < start {
 				return false, nil // overflow: no later start fits
