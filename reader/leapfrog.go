@@ -17,6 +17,8 @@ type leap struct {
 	k    int
 	done bool
 	open bool
+	s    *slot  // the term's slot
+	off  uint32 // its phrase offset (the first, when it repeats)
 }
 
 // leapfrogPhrase reports whether every slot of p is one term (no prefix
@@ -47,9 +49,12 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		x.leaps = make([]leap, len(p.order))
 	}
 	ls := x.leaps[:len(p.order)]
+	mixed := false // a term repeats
 	for i, si := range p.order { // ascending df: ls[0] leads
-		t := p.slots[si].terms[0]
-		ls[i] = leap{t: t, it: t.windows(0), docs: t.docs[:0], k: 0}
+		s := &p.slots[si]
+		t := s.terms[0]
+		ls[i] = leap{t: t, it: t.windows(0), docs: t.docs[:0], k: 0, s: s, off: s.offs[0]}
+		mixed = mixed || len(s.offs) > 1
 	}
 	defer func() {
 		for i := range ls {
@@ -90,7 +95,7 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		if !match {
 			continue
 		}
-		ok, err := x.verifyLeap(p, ls)
+		ok, err := x.verifyLeap(p, ls, mixed)
 		if err != nil {
 			return out, n, err
 		}
@@ -169,44 +174,76 @@ func (x *qctx) advance(l *leap, target uint32) (uint32, error) {
 	}
 }
 
-// verifyLeap verifies the phrase in the doc every leap is on.
-func (x *qctx) verifyLeap(p *phrasePlan, ls []leap) (bool, error) {
+// verifyLeap verifies the phrase in the doc every leap is on. The tf columns
+// come first: a term the doc holds fewer times than the phrase needs it rules
+// the doc out before any position is read, and when every term occurs once (the
+// common case in logs) one first position per term decides it.
+func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
+	single := true
 	for i := range ls {
 		l := &ls[i]
-		t := l.t
 		if !l.open {
-			var frame []byte
-			withCRC := true
-			if t.e.Class == format.ClassInline {
-				frame, withCRC = t.e.Frame, false
-			} else {
-				var err error
-				if frame, err = x.read(l.w.prxOff, l.w.prxLen); err != nil {
-					return false, t.f.seg.wrap(x.prxWinName(t, &l.w), err)
-				}
+			if err := x.openLeap(l); err != nil {
+				return false, err
 			}
-			if err := x.source().Open(&t.cur, frame, withCRC, len(l.docs)); err != nil {
-				return false, t.f.seg.wrap(x.prxWinName(t, &l.w), err)
-			}
-			x.count.prxWindows++
-			l.open, t.curWin = true, l.w
 		}
-		tf := t.cur.TF(l.k)
+		c := &l.t.cur
+		tf := c.TF(l.k)
 		if tf == 0 {
 			var err error
-			if tf, err = t.cur.Seek(l.k); err != nil {
-				return false, t.f.seg.wrap(x.prxWinName(t, &l.w), err)
+			if tf, err = c.Seek(l.k); err != nil {
+				return false, l.t.f.seg.wrap(x.prxWinName(l.t, &l.w), err)
 			}
 		}
-		s := &p.slots[p.order[i]]
-		if s.tf = tf; tf < len(s.offs) {
+		if l.s.tf = tf; tf < len(l.s.offs) {
 			return false, nil // the phrase needs this term more often than the doc has it
 		}
+		single = single && tf == 1
 	}
-	for i := range p.slots {
-		if len(p.slots[i].offs) > 1 {
-			return x.matchMixed(p)
+	if mixed {
+		return x.matchMixed(p)
+	}
+	if !single {
+		return x.matchStream(p)
+	}
+	// Every term once: the phrase matches when every term's one position
+	// minus its offset is the same start.
+	var start uint32
+	for i := range ls {
+		l := &ls[i]
+		pos, ok := l.t.cur.Pos()
+		if !ok {
+			return false, x.termErr(l.t)
+		}
+		if pos < l.off {
+			return false, nil
+		}
+		if i == 0 {
+			start = pos - l.off
+		} else if pos-l.off != start {
+			return false, nil
 		}
 	}
-	return x.matchStream(p)
+	return true, nil
+}
+
+// openLeap opens the prx cursor of l's window.
+func (x *qctx) openLeap(l *leap) error {
+	t := l.t
+	var frame []byte
+	withCRC := true
+	if t.e.Class == format.ClassInline {
+		frame, withCRC = t.e.Frame, false
+	} else {
+		var err error
+		if frame, err = x.read(l.w.prxOff, l.w.prxLen); err != nil {
+			return t.f.seg.wrap(x.prxWinName(t, &l.w), err)
+		}
+	}
+	if err := x.source().Open(&t.cur, frame, withCRC, len(l.docs)); err != nil {
+		return t.f.seg.wrap(x.prxWinName(t, &l.w), err)
+	}
+	x.count.prxWindows++
+	l.open, t.curWin = true, l.w
+	return nil
 }
