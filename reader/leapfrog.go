@@ -49,7 +49,7 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		x.leaps = make([]leap, len(p.order))
 	}
 	ls := x.leaps[:len(p.order)]
-	mixed := false // a term repeats
+	mixed := false               // a term repeats
 	for i, si := range p.order { // ascending df: ls[0] leads
 		s := &p.slots[si]
 		t := s.terms[0]
