@@ -335,3 +335,86 @@ func FuzzPackBlock(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCursor walks arbitrary frames with a Cursor (the phrase verifier's
+// reader): documents picked by the selector's running sums, each read whole or
+// by its first position only (the selector byte's low bit). It must never
+// panic or fail with another kind than ErrCorrupt, and when the frame decodes
+// whole, every frequency and position the cursor returns must equal the full
+// decode's.
+func FuzzCursor(f *testing.F) {
+	for _, s := range fuzzSeeds(f) {
+		f.Add(s, []byte{0, 1, 5, 3})
+		f.Add(s, []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1})
+	}
+	src := NewSource(Limits{MaxDocs: 1 << 16, MaxPositions: 1 << 18, MaxBytes: 1 << 20})
+	f.Fuzz(func(t *testing.T, frame []byte, sel []byte) {
+		fixCRCs(frame)
+		var full Window
+		_, ferr := src.Decode(frame, true, &full)
+		docs := 1 << 16
+		if ferr == nil {
+			docs = full.Docs()
+		}
+		var c Cursor
+		if err := src.Open(&c, frame, true, docs); err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("Open: error of another kind: %v", err)
+			}
+			return
+		}
+		ord := 0
+		for i, b := range sel {
+			if i > 0 {
+				ord += int(b>>1) + 1
+			} else {
+				ord = int(b >> 1)
+			}
+			tf := c.TF(ord)
+			if tf == 0 {
+				var err error
+				if tf, err = c.Seek(ord); err != nil {
+					if !errors.Is(err, ErrCorrupt) {
+						t.Fatalf("Seek(%d): error of another kind: %v", ord, err)
+					}
+					if ferr == nil && ord < docs {
+						t.Fatalf("Seek(%d) failed on a frame that decodes: %v", ord, err)
+					}
+					return
+				}
+			}
+			var got []uint32
+			if b&1 == 0 {
+				var err error
+				if got, err = c.AppendPositions(nil); err != nil {
+					if ferr == nil {
+						t.Fatalf("doc %d: AppendPositions failed on a frame that decodes: %v", ord, err)
+					}
+					return
+				}
+			} else {
+				p, ok := c.Pos()
+				if !ok {
+					if ferr == nil {
+						t.Fatalf("doc %d: Pos failed on a frame that decodes: %v", ord, c.Err())
+					}
+					return
+				}
+				got = []uint32{p}
+			}
+			if ferr != nil {
+				continue
+			}
+			want := full.Positions[full.Offsets[ord]:full.Offsets[ord+1]]
+			if tf != len(want) {
+				t.Fatalf("doc %d: tf %d, want %d", ord, tf, len(want))
+			}
+			if b&1 == 1 {
+				want = want[:1]
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("doc %d: positions %v, want %v", ord, got, want)
+			}
+		}
+	})
+}
