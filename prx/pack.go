@@ -152,19 +152,30 @@ func skipBlock(src []byte, p, c int) (next int, ok bool) {
 
 // unpackBits sets out[i] to the i-th w-bit field of src (least significant bit
 // first); src holds exactly ceil(len(out)*w/8) bytes.
+//
+// A block (at most BlockLen fields) is first copied into a buffer with 8 bytes
+// of slack, so that every field is read with one 8-byte load and no loop
+// handles the last bytes apart: eight fields of up to 8 bits fill exactly w
+// bytes (one load), eight of up to 15 bits two loads (the second four start
+// 4w bits in, within 7 bits of a byte), wider fields one load each.
 func unpackBits(src []byte, w uint, out []uint32) {
 	if w == 0 {
 		clear(out)
 		return
 	}
+	var buf [BlockLen*4 + 8]byte
+	if len(src) > BlockLen*4 {
+		unpackBitsLong(src, w, out)
+		return
+	}
+	copy(buf[:], src)
 	mask := uint64(1)<<w - 1
 	c := len(out)
 	i := 0
-	if w <= 8 {
-		// Eight w-bit fields fill exactly w bytes: one 8-byte load per eight
-		// values while 8 bytes remain.
-		for ; i+8 <= c && (i/8)*int(w)+8 <= len(src); i += 8 {
-			x := binary.LittleEndian.Uint64(src[(i/8)*int(w):])
+	switch {
+	case w <= 8:
+		for ; i+8 <= c; i += 8 {
+			x := binary.LittleEndian.Uint64(buf[(i/8)*int(w):])
 			o := out[i : i+8 : i+8]
 			o[0] = uint32(x & mask)
 			o[1] = uint32(x >> w & mask)
@@ -175,21 +186,35 @@ func unpackBits(src []byte, w uint, out []uint32) {
 			o[6] = uint32(x >> (6 * w) & mask)
 			o[7] = uint32(x >> (7 * w) & mask)
 		}
-	}
-	// Eight-byte loads while they stay inside src: a field starts at bit i*w and
-	// ends within 7+32 bits of its first byte.
-	if len(src) >= 8 {
-		lim := (len(src) - 8) * 8 // last bit offset whose 8-byte load fits
-		for bit := uint(i) * w; i < c && int(bit) <= lim; i++ {
-			out[i] = uint32(binary.LittleEndian.Uint64(src[bit>>3:]) >> (bit & 7) & mask)
-			bit += w
+	case w <= 15:
+		h, sh := int(4*w/8), 4*w%8 // the second four fields: byte and bit
+		for ; i+8 <= c; i += 8 {
+			at := (i / 8) * int(w)
+			x := binary.LittleEndian.Uint64(buf[at:])
+			y := binary.LittleEndian.Uint64(buf[at+h:]) >> sh
+			o := out[i : i+8 : i+8]
+			o[0] = uint32(x & mask)
+			o[1] = uint32(x >> w & mask)
+			o[2] = uint32(x >> (2 * w) & mask)
+			o[3] = uint32(x >> (3 * w) & mask)
+			o[4] = uint32(y & mask)
+			o[5] = uint32(y >> w & mask)
+			o[6] = uint32(y >> (2 * w) & mask)
+			o[7] = uint32(y >> (3 * w) & mask)
 		}
 	}
-	if i == c {
-		return
+	for bit := uint(i) * w; i < c; i++ {
+		out[i] = uint32(binary.LittleEndian.Uint64(buf[bit>>3:]) >> (bit & 7) & mask)
+		bit += w
 	}
-	bit := uint(i) * w
-	for ; i < c; i++ {
+}
+
+// unpackBitsLong is unpackBits for more than a block of fields (not written
+// by this package; kept so the function is total).
+func unpackBitsLong(src []byte, w uint, out []uint32) {
+	mask := uint64(1)<<w - 1
+	bit := uint(0)
+	for i := range out {
 		var v uint64
 		b := bit >> 3
 		for k := uint(0); k < 8 && int(b+k) < len(src); k++ {
