@@ -614,7 +614,7 @@ func (r *blockReader) unpackLocated() {
 	b := r.pb
 	c := r.count(b)
 	out := r.vals[:c]
-	unpackBits(r.src[r.pdata:r.pdata+(c*int(r.pw)+7)/8], r.pw, out)
+	unpackBits(r.src[r.pdata:], r.pw, out)
 	for k := 0; k < r.pnx; k++ {
 		out[r.pexIdx[k]] |= r.pexHi[k]
 	}

@@ -107,7 +107,7 @@ func unpackBlock(src []byte, p int, out []uint32) (next int, ok bool) {
 	if nbytes > len(src)-p {
 		return p, false
 	}
-	unpackBits(src[p:p+nbytes], w, out)
+	unpackBits(src[p:], w, out)
 	p += nbytes
 	last := -1
 	for i := 0; i < nx; i++ {
@@ -151,31 +151,39 @@ func skipBlock(src []byte, p, c int) (next int, ok bool) {
 }
 
 // unpackBits sets out[i] to the i-th w-bit field of src (least significant bit
-// first); src holds exactly ceil(len(out)*w/8) bytes.
+// first); the fields take the first ceil(len(out)*w/8) bytes of src, which may
+// go on (the bytes after them are read, never used).
 //
-// A block (at most BlockLen fields) is first copied into a buffer with 8 bytes
-// of slack, so that every field is read with one 8-byte load and no loop
-// handles the last bytes apart: eight fields of up to 8 bits fill exactly w
-// bytes (one load), eight of up to 15 bits two loads (the second four start
-// 4w bits in, within 7 bits of a byte), wider fields one load each.
+// Every field is read with one 8-byte load, so the fields need 8 bytes after
+// them: when src ends sooner, a block (at most BlockLen fields) is copied into
+// a buffer with that slack first. Eight fields of up to 8 bits fill exactly w
+// bytes (one load), eight of up to 15 bits two loads (the second four start 4w
+// bits in, within 7 bits of a byte), wider fields one load each.
 func unpackBits(src []byte, w uint, out []uint32) {
 	if w == 0 {
 		clear(out)
 		return
 	}
-	var buf [BlockLen*4 + 8]byte
-	if len(src) > BlockLen*4 {
+	if n := (len(out)*int(w) + 7) / 8; n+8 <= len(src) {
+		unpackSlack(src, w, out)
+	} else if n <= BlockLen*4 {
+		var buf [BlockLen*4 + 8]byte
+		copy(buf[:], src[:n])
+		unpackSlack(buf[:], w, out)
+	} else {
 		unpackBitsLong(src, w, out)
-		return
 	}
-	copy(buf[:], src)
+}
+
+// unpackSlack is unpackBits when src holds 8 bytes after the fields.
+func unpackSlack(src []byte, w uint, out []uint32) {
 	mask := uint64(1)<<w - 1
 	c := len(out)
 	i := 0
 	switch {
 	case w <= 8:
 		for ; i+8 <= c; i += 8 {
-			x := binary.LittleEndian.Uint64(buf[(i/8)*int(w):])
+			x := binary.LittleEndian.Uint64(src[(i/8)*int(w):])
 			o := out[i : i+8 : i+8]
 			o[0] = uint32(x & mask)
 			o[1] = uint32(x >> w & mask)
@@ -190,8 +198,8 @@ func unpackBits(src []byte, w uint, out []uint32) {
 		h, sh := int(4*w/8), 4*w%8 // the second four fields: byte and bit
 		for ; i+8 <= c; i += 8 {
 			at := (i / 8) * int(w)
-			x := binary.LittleEndian.Uint64(buf[at:])
-			y := binary.LittleEndian.Uint64(buf[at+h:]) >> sh
+			x := binary.LittleEndian.Uint64(src[at:])
+			y := binary.LittleEndian.Uint64(src[at+h:]) >> sh
 			o := out[i : i+8 : i+8]
 			o[0] = uint32(x & mask)
 			o[1] = uint32(x >> w & mask)
@@ -204,13 +212,13 @@ func unpackBits(src []byte, w uint, out []uint32) {
 		}
 	}
 	for bit := uint(i) * w; i < c; i++ {
-		out[i] = uint32(binary.LittleEndian.Uint64(buf[bit>>3:]) >> (bit & 7) & mask)
+		out[i] = uint32(binary.LittleEndian.Uint64(src[bit>>3:]) >> (bit & 7) & mask)
 		bit += w
 	}
 }
 
-// unpackBitsLong is unpackBits for more than a block of fields (not written
-// by this package; kept so the function is total).
+// unpackBitsLong is unpackBits for more than a block of fields without slack
+// (not written by this package; kept so the function is total).
 func unpackBitsLong(src []byte, w uint, out []uint32) {
 	mask := uint64(1)<<w - 1
 	bit := uint(0)

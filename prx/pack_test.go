@@ -184,18 +184,22 @@ func TestUnpackBlockMalformed(t *testing.T) {
 	}
 }
 
-// unpackBits reads w-bit fields for every width and count, on both sides of its
-// eight-byte fast path.
+// unpackBits reads w-bit fields for every width and count, from fields that
+// end the input (copied to a buffer with slack) and from fields followed by
+// set bits of other data (read in place; none may leak into a field).
 func TestUnpackBits(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 26))
 	for w := uint(1); w <= 32; w++ {
 		for c := 1; c <= BlockLen; c++ {
 			vals := blockOf(rng, c, w, 0)
 			blk := appendPackBlock(nil, vals, w, 0)
-			out := make([]uint32, c)
-			unpackBits(blk[1:], w, out)
-			if !slices.Equal(out, vals) {
-				t.Fatalf("w %d c %d: %v, want %v", w, c, out, vals)
+			for _, tail := range [][]byte{nil, bytes.Repeat([]byte{0xff}, 8), bytes.Repeat([]byte{0xff}, 40)} {
+				src := append(slices.Clone(blk[1:]), tail...)
+				out := make([]uint32, c)
+				unpackBits(src, w, out)
+				if !slices.Equal(out, vals) {
+					t.Fatalf("w %d c %d tail %d: %v, want %v", w, c, len(tail), out, vals)
+				}
 			}
 		}
 	}
