@@ -527,12 +527,20 @@ func (r *blockReader) block(b int) ([]uint32, error) {
 		}
 		p := start
 		for i := range out {
-			if p < len(r.src) && r.src[p] < 0x80 {
-				out[i] = uint32(r.src[p])
-				p++
-				continue
+			// One- and two-byte values (a two-byte value's second byte is
+			// not 0: canonical) inline; longer ones take the checked decoder.
+			if p+1 < len(r.src) {
+				if b0 := r.src[p]; b0 < 0x80 {
+					out[i] = uint32(b0)
+					p++
+					continue
+				} else if b1 := r.src[p+1]; b1 < 0x80 && b1 != 0 {
+					out[i] = uint32(b0&0x7f) | uint32(b1)<<7
+					p += 2
+					continue
+				}
 			}
-			v, q, ok := readUvarint32Slow(r.src, p)
+			v, q, ok := readUvarint32(r.src, p)
 			if !ok {
 				return nil, fmt.Errorf("block %d: value %d: bad uvarint", b, i)
 			}
