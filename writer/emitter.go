@@ -46,8 +46,8 @@ type emitter struct {
 	hasNorms bool
 
 	dwe     format.DocWindowEncoder
-	tfs     []uint32 // term frequencies of a blocked doc window
-	gaps    []uint32 // scratch of AppendBlocked
+	tfs     []uint32   // term frequencies of a blocked doc window
+	gaps    []uint32   // scratch of AppendBlocked
 	win     prx.Window // the current window (all docs read for it)
 	docs    []uint32   // doc ids of win
 	sub     prx.Window // a split part of win
