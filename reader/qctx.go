@@ -16,6 +16,8 @@ type counters struct {
 	docWindows  int64
 	prxWindows  int64
 	docsVisited int64
+	docBlocks   int64 // 128-doc blocks decoded from blocked doc windows
+	docsDecoded int64 // doc ids decoded (whole windows and blocks)
 	verify      time.Duration
 	fetch       Fetch // remote storage: rounds, requests, bytes received
 	// pairs (see Profile)

@@ -24,6 +24,7 @@ type termRef struct {
 	// conjunction state: the term's docs that are still candidates, with the
 	// window (index into wins) and ordinal within it of each.
 	docs  []uint32
+	blks  []format.DocBlock // the block directory of a blocked window (leapfrog)
 	where []int32
 	ords  []uint32
 	wins  []winInfo // windows that held a kept doc
@@ -240,6 +241,7 @@ func (x *qctx) decodeDocs(t *termRef, w *winInfo, dst []uint32) ([]uint32, error
 		return docs, s.wrap(x.docWinName(t, w), err)
 	}
 	x.count.docWindows++
+	x.count.docsDecoded += int64(len(docs))
 	lastDoc := docs[len(docs)-1]
 	if t.e.Class == format.ClassWindowed && lastDoc != w.last {
 		return docs, s.corrupt(x.docWinName(t, w), "last doc %d, prelude says %d", lastDoc, w.last)
