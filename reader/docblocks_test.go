@@ -97,3 +97,38 @@ func openReaderAt(t *testing.T, path string) *reader.Segment {
 	t.Cleanup(func() { s.Close() })
 	return s
 }
+
+// TestTopSkipsBlocksInFirstWindow: a term's top k skips the 128-doc blocks
+// of a window whose bound (max tf, min norm) cannot beat the k-th score, the
+// first window included: only the documents of the first block (until k are
+// in) and of the one block holding better documents are scored.
+func TestTopSkipsBlocksInFirstWindow(t *testing.T) {
+	var docs []oracle.Doc
+	for i := range 5000 {
+		text := "common filler words here" // every document has 4 tokens
+		if i >= 128 && i < 138 {
+			text = "common filler common here" // tf 2, in block 1 of window 0
+		}
+		docs = append(docs, oracle.Doc{{Name: "text", Values: []string{text}}})
+	}
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, options(-1, "text")))
+	q := oracle.Term{Field: "text", Term: "common"}
+	checkTop(t, s, c, []oracle.Query{q}, []int{5}, reader.DefaultBM25(), oracle.BM25Options{})
+	var p reader.Profile
+	hits, scored, err := reader.TopScored(s, bg, rq(q), 5, &reader.TopOptions{Profile: &p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 5 || hits[0].Doc != 128 {
+		t.Fatalf("hits %+v", hits)
+	}
+	// 5 of block 0 until k are in, then 128..132 of block 1; 133 onwards
+	// cannot beat the 5th (equal scores, later docs).
+	if scored > 10 {
+		t.Errorf("%d documents scored, want <= 10 (blocks skipped by their bounds)", scored)
+	}
+	if p.DocBlocksRead > 2 || p.DocsDecoded > 2*128 {
+		t.Errorf("%d doc blocks, %d doc ids decoded; want the first two blocks only", p.DocBlocksRead, p.DocsDecoded)
+	}
+}
