@@ -1,12 +1,18 @@
 package reader_test
 
 import (
+	"bytes"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"os"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/reader"
 )
@@ -130,5 +136,57 @@ func TestTopSkipsBlocksInFirstWindow(t *testing.T) {
 	}
 	if p.DocBlocksRead > 2 || p.DocsDecoded > 2*128 {
 		t.Errorf("%d doc blocks, %d doc ids decoded; want the first two blocks only", p.DocBlocksRead, p.DocsDecoded)
+	}
+}
+
+// TestVerifyBlockImpacts: Verify recomputes each block's impact bounds; a
+// looser (still valid) bound in a block directory, with the window's CRC
+// fixed, leaves queries right but fails Verify naming the block.
+func TestVerifyBlockImpacts(t *testing.T) {
+	docs := make([]oracle.Doc, 600)
+	for i := range docs {
+		docs[i] = oracle.Doc{{Name: "text", Values: []string{fmt.Sprintf("alpha x%d", i%7)}}}
+	}
+	path := build(t, docs, options(-1, "text"))
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := make([]uint32, 256)
+	tf := make([]uint32, 256)
+	norms := make([]byte, 600)
+	for i := range ids {
+		ids[i], tf[i] = uint32(i), 1
+	}
+	for i := range norms {
+		norms[i] = 2
+	}
+	win, _ := format.AppendBlocked(nil, ids, 0, tf, norms, true, nil)
+	at := bytes.Index(b, win)
+	if at < 0 { // (windows 0 and 1 have the same bytes: gaps from their bases)
+		t.Fatal("alpha's first window not found")
+	}
+	s := open(t, path)
+	if err := s.Verify(bg); err != nil {
+		t.Fatalf("intact: %v", err)
+	}
+	// enc | block 0: span 0, maxTF-1, norm | block 1: maxTF-1, norm | blocks
+	if win[2] != 0 {
+		t.Fatalf("directory % x", win[:6])
+	}
+	bad := slices.Clone(b)
+	bad[at+2] = 1 // block 0 max tf 2
+	binary.LittleEndian.PutUint32(bad[at+len(win)-4:], format.Checksum(bad[at:at+len(win)-4]))
+	bs, err := openBytes(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bs.Close()
+	if n, err := bs.Count(bg, reader.Term("text", "alpha"), nil); err != nil || n != 600 {
+		t.Fatalf("count %d, %v", n, err)
+	}
+	err = bs.Verify(bg)
+	if !errors.Is(err, snii.ErrCorrupt) || !strings.Contains(err.Error(), "block 0: impact bounds") {
+		t.Fatalf("Verify: %v, want a corruption naming block 0's impact bounds", err)
 	}
 }
