@@ -65,16 +65,25 @@ func TestPhraseDecodesOnlyCandidateBlocks(t *testing.T) {
 		if name == "ReaderAt" {
 			s = openReaderAt(t, path)
 		}
-		q := reader.Phrase("text", "alpha", "beta")
+		// The leapfrog (a phrase of terms) and the candidate conjunction (a
+		// phrase prefix: its expansions are collected against the candidates).
+		for _, q := range []reader.Query{reader.Phrase("text", "alpha", "beta"), reader.PhrasePrefix("text", []string{"alpha", "bet"}, 0)} {
+			checkCandidateBlocks(t, s, q, name, want, int64(len(cands)))
+		}
+	}
+}
+
+func checkCandidateBlocks(t *testing.T, s *reader.Segment, q reader.Query, name string, want []uint32, k int64) {
+	t.Helper()
+	{
 		var p reader.Profile
 		got, err := s.Docs(bg, q, &reader.SearchOptions{Profile: &p})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(got, want) {
-			t.Fatalf("%s: docs %v, want %v", name, got, want)
+			t.Fatalf("%s %s: docs %v, want %v", name, q, got, want)
 		}
-		k := int64(len(cands))
 		// alpha: at most one 128-doc block per candidate; beta: its one window.
 		if p.DocBlocksRead == 0 || p.DocBlocksRead > k {
 			t.Errorf("%s: %d doc blocks decoded for %d candidates", name, p.DocBlocksRead, k)
@@ -90,7 +99,7 @@ func TestPhraseDecodesOnlyCandidateBlocks(t *testing.T) {
 		if p.Blocks == 0 {
 			t.Errorf("%s: no position block counted", name)
 		}
-		t.Logf("%s: %+v", name, p)
+		t.Logf("%s %s: %+v", name, q, p)
 	}
 }
 

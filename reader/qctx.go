@@ -43,8 +43,9 @@ type qctx struct {
 	arena    []byte // frames read through ReaderAt, reset per query
 	docSrc   []byte // the doc window being decoded, read through ReaderAt
 	docBuf   []uint32
-	free     [][]uint32 // reusable uint32 buffers
-	terms    []*termRef // resolved terms of this query (pooled objects)
+	blks     []format.DocBlock // the directory of a blocked doc window (collect)
+	free     [][]uint32        // reusable uint32 buffers
+	terms    []*termRef        // resolved terms of this query (pooled objects)
 	nterms   int
 	plans    []*phrasePlan
 	nplans   int
