@@ -201,16 +201,17 @@ func (w *BlockedWindow) Decode(b int, dst []uint32) ([]uint32, error) {
 	if !ok || next != end {
 		return dst[:0], errs.Corruptf("doc window: block %d malformed", b)
 	}
-	d := uint64(k.Base)
-	for i, g := range out {
-		d += uint64(g)
-		if i > 0 {
-			d++
-		}
-		if d > uint64(k.Last) {
-			return dst[:0], errs.Corruptf("doc window: block %d doc %d past the block's last doc %d", b, i, k.Last)
-		}
+	// Gaps are non-negative, so the docs ascend and the last is the largest:
+	// one check after the prefix sum covers every doc (no uint64 overflow in
+	// 128 steps of at most 2^32).
+	d := uint64(k.Base) + uint64(out[0])
+	out[0] = uint32(d)
+	for i := 1; i < len(out); i++ {
+		d += uint64(out[i]) + 1
 		out[i] = uint32(d)
+	}
+	if d > uint64(k.Last) {
+		return dst[:0], errs.Corruptf("doc window: block %d ends at %d, past the block's last doc %d", b, d, k.Last)
 	}
 	if uint64(k.Last) != d && (b+1 < len(w.Blocks) || k.Last != math.MaxUint32) {
 		return dst[:0], errs.Corruptf("doc window: block %d ends at %d, directory says %d", b, d, k.Last)
