@@ -179,12 +179,12 @@ func TestVerifyBlockImpacts(t *testing.T) {
 	if err := s.Verify(bg); err != nil {
 		t.Fatalf("intact: %v", err)
 	}
-	// enc | block 0: span 0, maxTF-1, norm | block 1: maxTF-1, norm | blocks
-	if win[2] != 0 {
-		t.Fatalf("directory % x", win[:6])
+	// enc | block 0: span 0, 1 impact: tf-1 0, norm 2 | block 1: ... | blocks
+	if win[2] != 0 || win[3] != 0 || win[4] != 2 {
+		t.Fatalf("directory % x", win[:8])
 	}
 	bad := slices.Clone(b)
-	bad[at+2] = 1 // block 0 max tf 2
+	bad[at+3] = 1 // block 0's impact: tf 2
 	binary.LittleEndian.PutUint32(bad[at+len(win)-4:], format.Checksum(bad[at:at+len(win)-4]))
 	bs, err := openBytes(bad)
 	if err != nil {

@@ -2,6 +2,7 @@ package reader
 
 import (
 	"context"
+	"slices"
 
 	"github.com/snii-go/snii/internal/format"
 )
@@ -96,10 +97,16 @@ func (f *field) verifyImpact(x *qctx, t *termRef, w *winInfo, docs []uint32) err
 	if err != nil {
 		return f.seg.wrap(x.docWinName(t, w), err)
 	}
+	tfs := make([]uint32, len(docs))
+	for k := range tfs {
+		tfs[k] = uint32(len(x.win.Doc(k)))
+	}
+	var imp []format.Impact
 	for b, k := range bw.Blocks {
 		lo, hi := int(k.Ord), int(k.Ord+k.Docs)
-		if maxTF, minNorm := bound(lo, hi); maxTF != k.MaxTF || minNorm != k.MinNorm {
-			return f.seg.corrupt(x.docWinName(t, w), "block %d: impact bounds max tf %d, min norm %d; the block holds %d, %d", b, k.MaxTF, k.MinNorm, maxTF, minNorm)
+		imp = format.BlockImpacts(docs[lo:hi], tfs[lo:hi], norms, imp)
+		if !slices.Equal(imp, k.Impacts[:k.NImpacts]) {
+			return f.seg.corrupt(x.docWinName(t, w), "block %d: impact bounds %v; the block holds %v", b, k.Impacts[:k.NImpacts], imp)
 		}
 		if b+1 < len(bw.Blocks) && k.Last != docs[hi-1] {
 			return f.seg.corrupt(x.docWinName(t, w), "block %d: last doc %d, the block holds %d", b, k.Last, docs[hi-1])

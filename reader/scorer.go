@@ -84,7 +84,11 @@ func (ts *termScorer) shallow(target int64) (int64, float32, error) {
 	if w := &ts.dc.w; ts.i >= 0 && target >= int64(w.base) && target <= int64(w.last) {
 		if ts.dc.blocked { // the bound of the 128-doc block holding target
 			b := &ts.dc.bw.Blocks[ts.dc.bw.Find(0, uint32(target))]
-			return int64(b.Last), ts.winBound(b.MaxTF, b.MinNorm), nil
+			var bound float32
+			for _, p := range b.Impacts[:b.NImpacts] {
+				bound = max(bound, ts.winBound(p.TF, p.Norm))
+			}
+			return int64(b.Last), bound, nil
 		}
 		return int64(w.last), ts.winBound(w.maxTF, w.minNorm), nil
 	}

@@ -1,8 +1,10 @@
 package format
 
 import (
+	"cmp"
 	"encoding/binary"
 	"math"
+	"slices"
 
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/prx"
@@ -22,15 +24,72 @@ const DocBlockLen = prx.BlockLen
 // one block gains nothing from a directory.
 const BlockedMinDocs = DocBlockLen + 1
 
+// MaxImpacts is the most impacts a block's directory entry holds.
+const MaxImpacts = 4
+
+// Impact is a (term frequency, norm byte) pair of a block's impact bound.
+type Impact struct {
+	TF   uint32
+	Norm byte
+}
+
 // DocBlock is one block of a blocked doc window, as its directory gives it.
 type DocBlock struct {
-	Base    uint32 // the smallest doc the block may hold: the previous block's Last + 1, or the window's base
-	Last    uint32 // the block's last doc (the last block: the window's last doc as the caller knows it, or MaxUint32)
-	MaxTF   uint32 // the largest term frequency among the block's docs (>= 1)
-	MinNorm byte   // the smallest norm byte among them (0 without norms)
-	Ord     int32  // ordinal of the block's first doc in the window
-	Docs    int32  // docs in the block
-	off     int32  // offset of the packed block in the window body
+	Base uint32 // the smallest doc the block may hold: the previous block's Last + 1, or the window's base
+	Last uint32 // the block's last doc (the last block: the window's last doc as the caller knows it, or MaxUint32)
+	// Impacts[:NImpacts] bound the block's docs: every doc's (tf, norm) is
+	// dominated by one of them (a frequency at most its TF and a norm at
+	// least its Norm). Ascending in TF and in Norm, both strictly.
+	Impacts  [MaxImpacts]Impact
+	NImpacts int32
+	Ord      int32 // ordinal of the block's first doc in the window
+	Docs     int32 // docs in the block
+	off      int32 // offset of the packed block in the window body
+}
+
+// BlockImpacts returns the impacts of a block's docs (tf[i] and, when norms
+// is not nil, norms[docs[i]]; else norm 0): the (tf, norm) pairs no other
+// pair of the block dominates (a larger or equal tf with a smaller or equal
+// norm), ascending; while there are more than MaxImpacts, the two adjacent
+// pairs closest in tf (the first such) are replaced by the pair of the larger
+// tf and the smaller norm, which dominates both. dst is reused.
+func BlockImpacts(docs, tf []uint32, norms []byte, dst []Impact) []Impact {
+	dst = dst[:0]
+	// Descending tf: keep a pair whose norm is below every norm kept so far
+	// (for equal tf, the smallest norm comes first).
+	for i := range docs {
+		var n byte
+		if norms != nil {
+			n = norms[docs[i]]
+		}
+		dst = append(dst, Impact{tf[i], n})
+	}
+	slices.SortFunc(dst, func(a, b Impact) int {
+		if a.TF != b.TF {
+			return cmp.Compare(b.TF, a.TF)
+		}
+		return cmp.Compare(a.Norm, b.Norm)
+	})
+	k := 0
+	for i, p := range dst {
+		if i == 0 || p.Norm < dst[k-1].Norm {
+			dst[k] = p
+			k++
+		}
+	}
+	dst = dst[:k]
+	slices.Reverse(dst)
+	for len(dst) > MaxImpacts {
+		m := 0
+		for i := 1; i+1 < len(dst); i++ {
+			if dst[i+1].TF-dst[i].TF < dst[m+1].TF-dst[m].TF {
+				m = i
+			}
+		}
+		dst[m+1].Norm = dst[m].Norm
+		dst = slices.Delete(dst, m, m+1)
+	}
+	return dst
 }
 
 // blockCount returns the number of blocks of a window of n docs.
@@ -39,9 +98,10 @@ func blockCount(n int) int { return (n + DocBlockLen - 1) / DocBlockLen }
 // AppendBlocked appends the blocked doc window of docs (strictly ascending,
 // >= base, more than DocBlockLen of them) to dst, with its CRC when withCRC.
 // tf[i] is docs[i]'s term frequency (>= 1); norms, when not nil, is indexed by
-// doc id (the index's norm bytes), else every block's MinNorm is 0. scratch is
-// reused for the gaps (and returned).
+// doc id (the index's norm bytes), else every norm is 0. scratch is reused for
+// the gaps (and returned).
 func AppendBlocked(dst []byte, docs []uint32, base uint32, tf []uint32, norms []byte, withCRC bool, scratch []uint32) ([]byte, []uint32) {
+	var imp [DocBlockLen]Impact
 	start := len(dst)
 	dst = append(dst, DocEncBlocked)
 	nb := blockCount(len(docs))
@@ -52,18 +112,14 @@ func AppendBlocked(dst []byte, docs []uint32, base uint32, tf []uint32, norms []
 		if b < nb-1 {
 			dst = binary.AppendUvarint(dst, uint64(last-bb-(DocBlockLen-1)))
 		}
-		maxTF, minNorm := uint32(0), byte(0)
-		if norms != nil {
-			minNorm = 255
+		ims := BlockImpacts(docs[lo:hi], tf[lo:hi], norms, imp[:0])
+		dst = append(dst, byte(len(ims)-1))
+		prev := uint32(0)
+		for _, p := range ims {
+			dst = binary.AppendUvarint(dst, uint64(p.TF-prev-1))
+			dst = append(dst, p.Norm)
+			prev = p.TF
 		}
-		for i := lo; i < hi; i++ {
-			maxTF = max(maxTF, tf[i])
-			if norms != nil {
-				minNorm = min(minNorm, norms[docs[i]])
-			}
-		}
-		dst = binary.AppendUvarint(dst, uint64(maxTF-1))
-		dst = append(dst, minNorm)
 		bb = last + 1
 	}
 	bb = base
@@ -150,8 +206,20 @@ func ParseBlocked(src []byte, n int, base, last uint32, withCRC bool, dst []DocB
 			}
 			k.Last = last
 		}
-		k.MaxTF = uint32(r.uvarintMax(math.MaxUint32-1)) + 1
-		k.MinNorm = r.u8()
+		k.NImpacts = int32(r.u8()) + 1
+		if k.NImpacts > MaxImpacts {
+			return BlockedWindow{}, errs.Corruptf("doc window: block %d has %d impacts", b, k.NImpacts)
+		}
+		prev := uint64(0)
+		for i := range k.NImpacts {
+			tf := prev + r.uvarintMax(math.MaxUint32-1) + 1
+			n := r.u8()
+			if !r.ok() || tf > math.MaxUint32 || (i > 0 && n <= k.Impacts[i-1].Norm) {
+				return BlockedWindow{}, errs.Corruptf("doc window: block %d impact %d bad", b, i)
+			}
+			k.Impacts[i] = Impact{uint32(tf), n}
+			prev = tf
+		}
 		if !r.ok() {
 			return BlockedWindow{}, errs.Corruptf("doc window: block directory truncated at block %d", b)
 		}

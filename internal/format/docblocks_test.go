@@ -39,23 +39,82 @@ func blockedCases() []blockedCase {
 	return cs
 }
 
-// wantBlock is block b's expected directory entry.
+// wantBlock is block b's expected directory entry, its impacts computed by
+// brute force: the pairs no other pair dominates, then merged as the format
+// says while more than MaxImpacts.
 func (c *blockedCase) wantBlock(b int) DocBlock {
 	lo, hi := b*DocBlockLen, min((b+1)*DocBlockLen, len(c.docs))
 	k := DocBlock{Base: c.base, Last: c.docs[hi-1], Ord: int32(lo), Docs: int32(hi - lo)}
 	if b > 0 {
 		k.Base = c.docs[lo-1] + 1
 	}
-	if c.norms != nil {
-		k.MinNorm = 255
-	}
+	var pairs []Impact
 	for i := lo; i < hi; i++ {
-		k.MaxTF = max(k.MaxTF, c.tf[i])
+		p := Impact{TF: c.tf[i]}
 		if c.norms != nil {
-			k.MinNorm = min(k.MinNorm, c.norms[c.docs[i]])
+			p.Norm = c.norms[c.docs[i]]
+		}
+		pairs = append(pairs, p)
+	}
+	var front []Impact
+	for i, p := range pairs {
+		dominated := false
+		for j, q := range pairs {
+			if q.TF >= p.TF && q.Norm <= p.Norm && (q != p || j < i) {
+				dominated = true
+			}
+		}
+		if !dominated {
+			front = append(front, p)
 		}
 	}
+	slices.SortFunc(front, func(a, b Impact) int { return int(a.TF) - int(b.TF) })
+	for len(front) > MaxImpacts {
+		m, gap := 0, uint32(math.MaxUint32)
+		for i := 0; i+1 < len(front); i++ {
+			if g := front[i+1].TF - front[i].TF; g < gap {
+				m, gap = i, g
+			}
+		}
+		front[m+1].Norm = front[m].Norm
+		front = append(front[:m], front[m+1:]...)
+	}
+	k.NImpacts = int32(copy(k.Impacts[:], front))
 	return k
+}
+
+// TestBlockImpactsBound: every doc's (tf, norm) is dominated by one of its
+// block's impacts, which ascend strictly in both.
+func TestBlockImpactsBound(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	for range 2000 {
+		n := 1 + r.IntN(128)
+		docs := make([]uint32, n)
+		tf := make([]uint32, n)
+		norms := make([]byte, n)
+		for i := range docs {
+			docs[i] = uint32(i)
+			tf[i] = 1 + r.Uint32N(1<<uint(r.IntN(6)))
+			norms[i] = byte(r.IntN(1 << uint(r.IntN(9))))
+		}
+		imp := BlockImpacts(docs, tf, norms, nil)
+		if len(imp) < 1 || len(imp) > MaxImpacts {
+			t.Fatalf("%d impacts", len(imp))
+		}
+		for i := 1; i < len(imp); i++ {
+			if imp[i].TF <= imp[i-1].TF || imp[i].Norm <= imp[i-1].Norm {
+				t.Fatalf("impacts not ascending: %v", imp)
+			}
+		}
+		for i := range docs {
+			if !slices.ContainsFunc(imp, func(p Impact) bool { return p.TF >= tf[i] && p.Norm <= norms[i] }) {
+				t.Fatalf("doc %d (%d, %d) not bounded by %v", i, tf[i], norms[i], imp)
+			}
+		}
+		if nn := BlockImpacts(docs, tf, nil, nil); len(nn) != 1 || nn[0].TF != slices.Max(tf) || nn[0].Norm != 0 {
+			t.Fatalf("no norms: %v", nn)
+		}
+	}
 }
 
 func TestBlockedRoundTrip(t *testing.T) {
@@ -119,16 +178,17 @@ func TestBlockedGolden(t *testing.T) {
 		norms[i] = byte(20 + i%50)
 	}
 	w, _ := AppendBlocked(nil, docs, 4, tf, norms, false, nil)
-	// enc 2 | block 0: span 264-4-127 = 133 (85 01), maxTF-1 6, minNorm 20 (14)
-	// | block 1: maxTF-1 2, minNorm min(norms[266], norms[268]) = 36 (24)
+	// enc 2 | block 0: span 264-4-127 = 133 (85 01), 2 impacts: (tf 1, norm 20) and
+	// doc 20's (7, 40): 01 | 00 14 | 05 28 (7-1-1, 40)
+	// | block 1: doc 266 (1, 36), doc 268 (3, 38): 01 | 00 24 | 01 26
 	// | block 0 packed: gaps 6, then 127 × 1: width 1, one exception (index 0, high 3)
 	// | block 1 packed: gaps 1 (266-265), 1: width 1, 2 values.
-	head := []byte{DocEncBlocked, 0x85, 0x01, 0x06, 0x14, 0x02, 0x24}
+	head := []byte{DocEncBlocked, 0x85, 0x01, 0x01, 0x00, 0x14, 0x05, 0x28, 0x01, 0x00, 0x24, 0x01, 0x26}
 	if !slices.Equal(w[:len(head)], head) {
 		t.Errorf("directory % x, want % x", w[:len(head)], head)
 	}
 	golden(t, "docblocked.bin", w)
-	if len(w) != 7+(1+16+2)+(1+1) {
+	if len(w) != 13+(1+16+2)+(1+1) {
 		t.Errorf("%d bytes: % x", len(w), w)
 	}
 }
@@ -188,7 +248,7 @@ func checkBlocks(t testing.TB, bw *BlockedWindow, n int) {
 	for b := range bw.Blocks {
 		k := bw.Blocks[b]
 		total += int(k.Docs)
-		if k.Docs < 1 || k.Docs > DocBlockLen || k.MaxTF < 1 {
+		if k.Docs < 1 || k.Docs > DocBlockLen || k.NImpacts < 1 || k.Impacts[0].TF < 1 {
 			t.Fatalf("block %d: %+v", b, k)
 		}
 		docs, err := bw.Decode(b, nil)
