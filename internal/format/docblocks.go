@@ -265,18 +265,24 @@ func (w *BlockedWindow) Decode(b int, dst []uint32) ([]uint32, error) {
 	if b+1 < len(w.Blocks) {
 		end = int(w.Blocks[b+1].off)
 	}
-	next, ok := prx.UnpackPacked(w.body[:end], int(k.off), out)
-	if !ok || next != end {
-		return dst[:0], errs.Corruptf("doc window: block %d malformed", b)
-	}
 	// Gaps are non-negative, so the docs ascend and the last is the largest:
 	// one check after the prefix sum covers every doc (no uint64 overflow in
-	// 128 steps of at most 2^32).
-	d := uint64(k.Base) + uint64(out[0])
-	out[0] = uint32(d)
-	for i := 1; i < len(out); i++ {
-		d += uint64(out[i]) + 1
-		out[i] = uint32(d)
+	// 128 steps of at most 2^32). d starts at Base - 1 (mod 2^64): every doc
+	// is the previous one plus its gap plus 1.
+	d := uint64(k.Base) - 1
+	if p := int(k.off); c == DocBlockLen && w.body[p] <= 8 && p+1+16*int(w.body[p]) == end {
+		// A full block of width <= 8 without exceptions (the token is the
+		// width alone): unpack and sum in one pass.
+		d = sumGaps(w.body[p+1:end], uint(w.body[p]), d, out)
+	} else {
+		next, ok := prx.UnpackPacked(w.body[:end], p, out)
+		if !ok || next != end {
+			return dst[:0], errs.Corruptf("doc window: block %d malformed", b)
+		}
+		for i, g := range out {
+			d += uint64(g) + 1
+			out[i] = uint32(d)
+		}
 	}
 	if d > uint64(k.Last) {
 		return dst[:0], errs.Corruptf("doc window: block %d ends at %d, past the block's last doc %d", b, d, k.Last)
@@ -285,6 +291,34 @@ func (w *BlockedWindow) Decode(b int, dst []uint32) ([]uint32, error) {
 		return dst[:0], errs.Corruptf("doc window: block %d ends at %d, directory says %d", b, d, k.Last)
 	}
 	return out, nil
+}
+
+// sumGaps decodes the 128 fields of width w (1..8; 0 is all zeros) in
+// fields (exactly 16w bytes) as gaps and writes the docs d+g0+1, ... to out
+// (128 values); it returns the last doc. Eight fields are one w-byte group,
+// read with one 8-byte load while 8 bytes remain.
+func sumGaps(fields []byte, w uint, d uint64, out []uint32) uint64 {
+	out = out[:DocBlockLen]
+	mask := uint64(1)<<w - 1
+	var buf [8]byte
+	for g := range DocBlockLen / 8 {
+		off := g * int(w)
+		var x uint64
+		if off+8 <= len(fields) {
+			x = binary.LittleEndian.Uint64(fields[off:])
+		} else {
+			copy(buf[:], fields[off:])
+			x = binary.LittleEndian.Uint64(buf[:])
+			clear(buf[:])
+		}
+		o := out[g*8 : g*8+8 : g*8+8]
+		for j := range o {
+			d += x&mask + 1
+			o[j] = uint32(d)
+			x >>= w
+		}
+	}
+	return d
 }
 
 // decodeBlocked decodes a whole blocked window body (enc byte included, no
