@@ -270,10 +270,31 @@ func (w *BlockedWindow) Decode(b int, dst []uint32) ([]uint32, error) {
 	// 128 steps of at most 2^32). d starts at Base - 1 (mod 2^64): every doc
 	// is the previous one plus its gap plus 1.
 	d := uint64(k.Base) - 1
-	if p := int(k.off); c == DocBlockLen && w.body[p] <= 8 && p+1+16*int(w.body[p]) == end {
-		// A full block of width <= 8 without exceptions (the token is the
-		// width alone): unpack and sum in one pass.
-		d = sumGaps(w.body[p+1:end], uint(w.body[p]), d, out)
+	p := int(k.off)
+	if wd, fe := uint(w.body[p]&0x3f), p+1+16*int(w.body[p]&0x3f); c == DocBlockLen && wd <= 8 && fe <= end {
+		// A full block of width <= 8: unpack and sum in one pass, then add
+		// each exception's high part to its doc and every doc after it.
+		d = sumGaps(w.body[p+1:fe], wd, d, out)
+		last, q := -1, fe
+		for range int(w.body[p] >> 6) {
+			if q >= end {
+				return dst[:0], errs.Corruptf("doc window: block %d malformed", b)
+			}
+			idx := int(w.body[q])
+			hi, nq, ok := readUvarint(w.body[:end], q+1)
+			if !ok || idx <= last || idx >= c || hi == 0 || hi > math.MaxUint32>>wd {
+				return dst[:0], errs.Corruptf("doc window: block %d malformed", b)
+			}
+			add := uint32(hi << wd)
+			for i := idx; i < len(out); i++ {
+				out[i] += add
+			}
+			d += hi << wd
+			last, q = idx, nq
+		}
+		if q != end {
+			return dst[:0], errs.Corruptf("doc window: block %d malformed", b)
+		}
 	} else {
 		next, ok := prx.UnpackPacked(w.body[:end], p, out)
 		if !ok || next != end {
@@ -294,7 +315,7 @@ func (w *BlockedWindow) Decode(b int, dst []uint32) ([]uint32, error) {
 }
 
 // sumGaps decodes the 128 fields of width w (1..8; 0 is all zeros) in
-// fields (exactly 16w bytes) as gaps and writes the docs d+g0+1, ... to out
+// fields (exactly 16w bytes; the exceptions are added by the caller) as gaps and writes the docs d+g0+1, ... to out
 // (128 values); it returns the last doc. Eight fields are one w-byte group,
 // read with one 8-byte load while 8 bytes remain.
 func sumGaps(fields []byte, w uint, d uint64, out []uint32) uint64 {

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/snii-go/snii/prx"
 )
 
 // blockedCase is a window with term frequencies and (maybe) norms.
@@ -252,6 +254,10 @@ func checkBlocks(t testing.TB, bw *BlockedWindow, n int) {
 			t.Fatalf("block %d: %+v", b, k)
 		}
 		docs, err := bw.Decode(b, nil)
+		ref, rerr := refDecode(bw, b)
+		if (err == nil) != (rerr == nil) || (err == nil && !slices.Equal(docs, ref)) {
+			t.Fatalf("block %d: Decode %v, %v; the reference %v, %v", b, docs, err, ref, rerr)
+		}
 		if err != nil {
 			if !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("block %d: err = %v", b, err)
@@ -272,6 +278,37 @@ func checkBlocks(t testing.TB, bw *BlockedWindow, n int) {
 	}
 }
 
+// refDecode decodes block b the plain way: prx's packed block, then the
+// prefix sum, then the range checks.
+func refDecode(bw *BlockedWindow, b int) ([]uint32, error) {
+	k := bw.Blocks[b]
+	end := len(bw.body)
+	if b+1 < len(bw.Blocks) {
+		end = int(bw.Blocks[b+1].off)
+	}
+	gaps := make([]uint32, k.Docs)
+	next, ok := prx.UnpackPacked(bw.body[:end], int(k.off), gaps)
+	if !ok || next != end {
+		return nil, ErrCorrupt
+	}
+	out := make([]uint32, len(gaps))
+	d := uint64(k.Base)
+	for i, g := range gaps {
+		if i > 0 {
+			d++
+		}
+		d += uint64(g)
+		if d > uint64(k.Last) {
+			return nil, ErrCorrupt
+		}
+		out[i] = uint32(d)
+	}
+	if d != uint64(k.Last) && (b+1 < len(bw.Blocks) || k.Last != math.MaxUint32) {
+		return nil, ErrCorrupt
+	}
+	return out, nil
+}
+
 func FuzzParseBlocked(f *testing.F) {
 	r := rand.New(rand.NewPCG(15, 16))
 	for _, n := range []int{129, 256, 1000} {
@@ -281,6 +318,14 @@ func FuzzParseBlocked(f *testing.F) {
 			tf[i] = 1 + r.Uint32N(9)
 		}
 		w, _ := AppendBlocked(nil, docs, 7, tf, nil, false, nil)
+		f.Add(w, uint16(n), uint32(7), docs[n-1])
+		// a few large gaps: packed blocks with exceptions
+		for i := 50; i < n; i += 97 {
+			for j := i; j < n; j++ {
+				docs[j] += 5000
+			}
+		}
+		w, _ = AppendBlocked(nil, docs, 7, tf, nil, false, nil)
 		f.Add(w, uint16(n), uint32(7), docs[n-1])
 	}
 	f.Fuzz(func(t *testing.T, src []byte, n16 uint16, base, last uint32) {
