@@ -17,6 +17,7 @@ type docCursor struct {
 	bw      format.BlockedWindow
 	blk     int // the block in docs (blocked)
 	blks    []format.DocBlock
+	gen     uint32 // counts the windows loaded (a cache of a block of the window checks it)
 }
 
 // load makes c read window w of t: a blocked window's directory is read and
@@ -24,6 +25,7 @@ type docCursor struct {
 // whole. Windowed terms only are read by blocks.
 func (x *qctx) loadWindow(t *termRef, c *docCursor, w *winInfo) error {
 	c.w, c.ord0, c.blocked, c.blk = *w, 0, false, -1
+	c.gen++
 	if t.e.Class == format.ClassWindowed && w.docs >= format.BlockedMinDocs {
 		src, err := x.read(w.docOff, w.docLen)
 		if err != nil {

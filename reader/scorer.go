@@ -45,6 +45,10 @@ type termScorer struct {
 	sim    leafSim
 	ub     float32
 	query  string
+	// blockBound's cache: block bbBlk of window bbWin (load generation bbGen)
+	bbBlk, bbWin int
+	bbGen        uint32
+	bbBound      float32
 	// shallow's window walk (windowed terms): sw is the window sc returned last
 	sc     format.WindowCursor
 	sw     format.WindowInfo
@@ -52,7 +56,7 @@ type termScorer struct {
 }
 
 func (x *qctx) newTermScorer(t *termRef, sim leafSim, maxInv float32, query string) *termScorer {
-	ts := &termScorer{x: x, t: t, it: t.windows(0), i: -1, cur: -1, sim: sim, query: query}
+	ts := &termScorer{x: x, t: t, it: t.windows(0), i: -1, cur: -1, sim: sim, query: query, bbBlk: -1}
 	if t.e.Class != format.ClassWindowed || sim.inv == nil {
 		maxFreq := float32(t.e.TTF - t.e.DF + 1) // no document holds more
 		ts.ub = sim.bound(maxFreq, maxInv)
@@ -83,12 +87,7 @@ func (ts *termScorer) shallow(target int64) (int64, float32, error) {
 	}
 	if w := &ts.dc.w; ts.i >= 0 && target >= int64(w.base) && target <= int64(w.last) {
 		if ts.dc.blocked { // the bound of the 128-doc block holding target
-			b := &ts.dc.bw.Blocks[ts.dc.bw.Find(0, uint32(target))]
-			var bound float32
-			for _, p := range b.Impacts[:b.NImpacts] {
-				bound = max(bound, ts.winBound(p.TF, p.Norm))
-			}
-			return int64(b.Last), bound, nil
+			return ts.blockBound(uint32(target))
 		}
 		return int64(w.last), ts.winBound(w.maxTF, w.minNorm), nil
 	}
@@ -112,6 +111,27 @@ func (ts *termScorer) shallow(target int64) (int64, float32, error) {
 		ts.sValid = true
 	}
 	return int64(ts.sw.LastDoc), ts.winBound(ts.sw.MaxTF, ts.sw.MinNorm), nil
+}
+
+// blockBound returns the last doc and the bound of the block of the current
+// (blocked) window that holds target (base <= target <= the window's last),
+// caching the block last asked for: its bound is computed once.
+func (ts *termScorer) blockBound(target uint32) (int64, float32, error) {
+	blks := ts.dc.bw.Blocks
+	j := ts.bbBlk
+	if ts.bbWin != ts.dc.w.idx || ts.bbGen != ts.dc.gen || j >= len(blks) || target < blks[j].Base {
+		j, ts.bbBlk = 0, -1
+	}
+	j = ts.dc.bw.Find(j, target)
+	if j != ts.bbBlk {
+		b := &blks[j]
+		var bound float32
+		for _, p := range b.Impacts[:b.NImpacts] {
+			bound = max(bound, ts.winBound(p.TF, p.Norm))
+		}
+		ts.bbBlk, ts.bbWin, ts.bbGen, ts.bbBound = j, ts.dc.w.idx, ts.dc.gen, bound
+	}
+	return int64(blks[j].Last), ts.bbBound, nil
 }
 
 func (ts *termScorer) doc() int64        { return ts.cur }
