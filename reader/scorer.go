@@ -45,10 +45,11 @@ type termScorer struct {
 	sim    leafSim
 	ub     float32
 	query  string
-	// blockBound's cache: block bbBlk of window bbWin (load generation bbGen)
-	bbBlk, bbWin int
-	bbGen        uint32
-	bbBound      float32
+	// blockBound's cache: block bbBlk (-1: none) of the window of load
+	// generation bbGen (dc.gen)
+	bbBlk   int
+	bbGen   uint32
+	bbBound float32
 	// shallow's window walk (windowed terms): sw is the window sc returned last
 	sc     format.WindowCursor
 	sw     format.WindowInfo
@@ -81,6 +82,11 @@ func (ts *termScorer) winBound(maxTF uint32, minNorm byte) float32 {
 func (ts *termScorer) shallow(target int64) (int64, float32, error) {
 	if ts.cur == exhausted {
 		return exhausted, 0, nil
+	}
+	if ts.bbBlk >= 0 && ts.bbGen == ts.dc.gen { // the block asked for last, still loaded
+		if b := &ts.dc.bw.Blocks[ts.bbBlk]; target >= int64(b.Base) && target <= int64(b.Last) {
+			return int64(b.Last), ts.bbBound, nil
+		}
 	}
 	if ts.t.e.Class != format.ClassWindowed {
 		return exhausted - 1, ts.ub, nil
@@ -119,7 +125,7 @@ func (ts *termScorer) shallow(target int64) (int64, float32, error) {
 func (ts *termScorer) blockBound(target uint32) (int64, float32, error) {
 	blks := ts.dc.bw.Blocks
 	j := ts.bbBlk
-	if ts.bbWin != ts.dc.w.idx || ts.bbGen != ts.dc.gen || j >= len(blks) || target < blks[j].Base {
+	if ts.bbGen != ts.dc.gen || j < 0 || target < blks[j].Base {
 		j, ts.bbBlk = 0, -1
 	}
 	j = ts.dc.bw.Find(j, target)
@@ -129,7 +135,7 @@ func (ts *termScorer) blockBound(target uint32) (int64, float32, error) {
 		for _, p := range b.Impacts[:b.NImpacts] {
 			bound = max(bound, ts.winBound(p.TF, p.Norm))
 		}
-		ts.bbBlk, ts.bbWin, ts.bbGen, ts.bbBound = j, ts.dc.w.idx, ts.dc.gen, bound
+		ts.bbBlk, ts.bbGen, ts.bbBound = j, ts.dc.gen, bound
 	}
 	return int64(blks[j].Last), ts.bbBound, nil
 }
