@@ -191,6 +191,11 @@ func (ts *termScorer) advance(target int64) (int64, error) {
 		return ts.cur, nil
 	}
 	tg := uint32(max(target, 0))
+	if d := ts.dc.docs; ts.i >= 0 && len(d) > 0 && tg <= d[len(d)-1] { // in the docs decoded
+		ts.i = seekGE(d, ts.i, tg)
+		ts.cur = int64(d[ts.i])
+		return ts.cur, nil
+	}
 	if ts.i >= 0 {
 		if ok, err := ts.seekIn(tg); err != nil || ok {
 			return ts.cur, err
