@@ -195,14 +195,20 @@ func TestBlockedGolden(t *testing.T) {
 	}
 }
 
+// randTF returns n term frequencies in 1..max.
+func randTF(r *rand.Rand, n int, max uint32) []uint32 {
+	tf := make([]uint32, n)
+	for i := range tf {
+		tf[i] = 1 + r.Uint32N(max)
+	}
+	return tf
+}
+
 func TestBlockedCorruption(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	for _, n := range []int{129, 300, 1024} {
 		docs := randDocs(r, n, 100, 9)
-		tf := make([]uint32, n)
-		for i := range tf {
-			tf[i] = 1 + r.Uint32N(40)
-		}
+		tf := randTF(r, n, 40)
 		last := docs[n-1]
 		for _, withCRC := range []bool{true, false} {
 			w, _ := AppendBlocked(nil, docs, 100, tf, nil, withCRC, nil)
@@ -228,16 +234,7 @@ func TestBlockedCorruption(t *testing.T) {
 				}
 				checkBlocks(t, &bw, n)
 			}
-			for i := range w {
-				for _, x := range []byte{0x01, 0x80, 0xff} {
-					b := slices.Clone(w)
-					b[i] ^= x
-					check(fmt.Sprintf("byte %d ^ %#x", i, x), b)
-				}
-			}
-			for l := 0; l < len(w); l++ {
-				check(fmt.Sprintf("truncated to %d", l), w[:l])
-			}
+			mutations(w, check)
 		}
 	}
 }
@@ -313,10 +310,7 @@ func FuzzParseBlocked(f *testing.F) {
 	r := rand.New(rand.NewPCG(15, 16))
 	for _, n := range []int{129, 256, 1000} {
 		docs := randDocs(r, n, 7, 4)
-		tf := make([]uint32, n)
-		for i := range tf {
-			tf[i] = 1 + r.Uint32N(9)
-		}
+		tf := randTF(r, n, 9)
 		w, _ := AppendBlocked(nil, docs, 7, tf, nil, false, nil)
 		f.Add(w, uint16(n), uint32(7), docs[n-1])
 		// a few large gaps: packed blocks with exceptions
