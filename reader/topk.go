@@ -315,18 +315,16 @@ func (t *topRun) all(root scorer) error {
 				target = d
 				continue
 			}
-			// Reading the window may give a finer bound (its 128-doc block's)
-			// for a doc past target (the next iteration asks anyway).
-			if d != target {
-				u2, b2, err := root.shallow(d)
-				if err != nil {
-					return err
-				}
-				if b2 <= th {
-					t.skipped++
-					target = u2 + 1
-					continue
-				}
+			// Reading the window may give a finer bound (its 128-doc block's):
+			// check it before scoring (which opens the window's positions).
+			u2, b2, err := root.shallow(d)
+			if err != nil {
+				return err
+			}
+			if b2 <= th {
+				t.skipped++
+				target = u2 + 1
+				continue
 			}
 		}
 		d, err := root.advance(target)
