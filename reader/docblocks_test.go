@@ -199,3 +199,24 @@ func TestVerifyBlockImpacts(t *testing.T) {
 		t.Fatalf("Verify: %v, want a corruption naming block 0's impact bounds", err)
 	}
 }
+
+// TestOpenFormat3: a segment of format 3 (before blocked doc windows) fails to
+// open with a version error that names its version and says to rebuild it.
+func TestOpenFormat3(t *testing.T) {
+	docs := []oracle.Doc{{{Name: "text", Values: []string{"a b"}}}}
+	b, err := os.ReadFile(build(t, docs, options(-1, "text")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary.LittleEndian.PutUint16(b[4:], 3) // header: version, min reader
+	binary.LittleEndian.PutUint16(b[6:], 3)
+	binary.LittleEndian.PutUint32(b[12:], format.Checksum(b[:12]))
+	tl := b[len(b)-format.TailSize:]
+	binary.LittleEndian.PutUint16(tl[20:], 3)
+	binary.LittleEndian.PutUint16(tl[22:], 3)
+	binary.LittleEndian.PutUint32(tl[28:], format.Checksum(tl[:28]))
+	_, err = openBytes(b)
+	if !errors.Is(err, snii.ErrVersion) || !strings.Contains(err.Error(), "format version 3") || !strings.Contains(err.Error(), "rebuild") {
+		t.Fatalf("Open: %v, want a version error naming format version 3 and saying to rebuild", err)
+	}
+}
