@@ -80,8 +80,12 @@
 //  2. Conjunction in ascending df: the rarest slot's docs are the candidates;
 //     every other term decodes only the doc windows whose [base, lastDoc]
 //     holds a candidate (skipping windows by binary search in the prelude when
-//     the candidates are sparse), and matches candidates by merging, or by
-//     galloping when the sizes differ 8× or more.
+//     the candidates are sparse), and in a blocked window (format 4: windows
+//     of more than 128 docs) only the 128-doc blocks that hold one when the
+//     candidates are under a quarter of its docs; it matches candidates by
+//     merging, or by galloping when the sizes differ 8× or more. A phrase of
+//     single terms instead leapfrogs its terms doc by doc, each seek decoding
+//     only the block that can hold its target.
 //  3. Positions are verified in stages, cheapest slots first. The two
 //     cheapest slots' .prx windows that hold a candidate are fetched (byte
 //     ranges sorted and coalesced into one read per range) and decoded
@@ -152,10 +156,13 @@
 // to no more than the current k-th score only scores documents the others
 // bring; a query whose bound cannot beat the k-th score stops. Block-max:
 // each window of a windowed term records its largest frequency and its
-// smallest norm (the prelude's impact bounds), which bound its documents'
-// scores; a lone term skips the windows that cannot beat the k-th score
-// without decoding them, and MaxScore skips the ranges where the essential
-// clauses' current windows cannot. A term's overall bound is its best
+// smallest norm (the prelude's impact bounds), and each 128-doc block of a
+// blocked window its impacts (up to 4 (tf, norm) pairs no other pair of the
+// block beats), which bound its documents' scores; a lone term skips the
+// windows that cannot beat the k-th score without decoding them and, inside
+// the window it reads (the first one too), the blocks that cannot, and
+// MaxScore skips the ranges where the essential clauses' current windows or
+// blocks cannot. A term's overall bound is its best
 // window's (a single-window term: its score at frequency ttf − df + 1 in the
 // field's shortest document).
 //

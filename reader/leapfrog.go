@@ -12,9 +12,8 @@ import (
 type leap struct {
 	t    *termRef
 	it   winIter
-	w    winInfo
-	docs []uint32
-	k    int
+	c    docCursor // the current window's doc ids (a block of them when blocked)
+	k    int       // index into c.docs
 	done bool
 	open bool
 	s    *slot  // the term's slot
@@ -53,12 +52,13 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 	for i, si := range p.order { // ascending df: ls[0] leads
 		s := &p.slots[si]
 		t := s.terms[0]
-		ls[i] = leap{t: t, it: t.windows(0), docs: t.docs[:0], k: 0, s: s, off: s.offs[0]}
+		ls[i] = leap{t: t, it: t.windows(0), c: docCursor{docs: t.docs[:0], blks: t.blks[:0]}, k: 0, s: s, off: s.offs[0]}
 		mixed = mixed || len(s.offs) > 1
 	}
 	defer func() {
 		for i := range ls {
-			ls[i].t.docs = ls[i].docs[:0] // keep the buffer with the term
+			// keep the buffers with the term
+			ls[i].t.docs, ls[i].t.blks = ls[i].c.docs[:0], ls[i].c.blks[:0]
 			ls[i] = leap{}
 		}
 	}()
@@ -115,35 +115,50 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 // step is advance's common case, small enough to inline: the doc l is on, or
 // the next one, is the first >= target. ok is false when advance must be called.
 func (x *qctx) step(l *leap, target uint32) (uint32, bool) {
-	if k := l.k; k < len(l.docs) {
-		if d := l.docs[k]; d >= target {
+	docs := l.c.docs
+	if k := l.k; k < len(docs) {
+		if d := docs[k]; d >= target {
 			return d, true
 		}
-		if k+1 < len(l.docs) && l.docs[k+1] >= target {
+		if k+1 < len(docs) && docs[k+1] >= target {
 			x.count.docsVisited++
 			l.k = k + 1
-			return l.docs[k+1], true
+			return docs[k+1], true
 		}
 	}
 	return 0, false
 }
 
 // advance moves l to its first doc >= target and returns it (l.done when none).
+// In a blocked window only the block that can hold target is decoded.
 func (x *qctx) advance(l *leap, target uint32) (uint32, error) {
+	c := &l.c
 	for {
-		if l.k < len(l.docs) {
-			if l.docs[l.k] >= target {
-				return l.docs[l.k], nil
+		if l.k < len(c.docs) {
+			if c.docs[l.k] >= target {
+				return c.docs[l.k], nil
 			}
-			if last := l.docs[len(l.docs)-1]; last >= target {
+			if last := c.docs[len(c.docs)-1]; last >= target {
 				x.count.docsVisited++
-				l.k = seekGE(l.docs, l.k, target)
-				return l.docs[l.k], nil
+				l.k = seekGE(c.docs, l.k, target)
+				return c.docs[l.k], nil
+			}
+		}
+		t := l.t
+		if c.blocked && l.it.i > 0 && target <= c.w.last {
+			// A later block of the current window.
+			ok, err := x.seekBlock(t, c, target)
+			if err != nil {
+				return 0, err
+			}
+			if ok {
+				x.count.docsVisited++
+				l.k = seekGE(c.docs, 0, target)
+				return c.docs[l.k], nil
 			}
 		}
 		// A later window: skip those that end before target without decoding
 		// them (through the prelude when the term has many windows).
-		t := l.t
 		if t.e.Class == format.ClassWindowed && t.nWin > 8 && l.it.i < t.nWin {
 			j, err := t.find(target)
 			if err != nil {
@@ -153,21 +168,18 @@ func (x *qctx) advance(l *leap, target uint32) (uint32, error) {
 				l.it = t.windows(j)
 			}
 		}
+		var w winInfo
 		for {
-			w, ok := l.it.next()
-			if !ok {
+			var ok bool
+			if w, ok = l.it.next(); !ok {
 				l.done = true
 				return 0, nil
 			}
-			if w.last < target {
-				continue
+			if w.last >= target {
+				break
 			}
-			l.w = w
-			break
 		}
-		docs, err := x.decodeDocs(t, &l.w, l.docs[:0])
-		l.docs = docs
-		if err != nil {
+		if err := x.loadWindow(t, c, &w); err != nil {
 			return 0, err
 		}
 		l.k, l.open = 0, false
@@ -188,11 +200,12 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
 			}
 		}
 		c := &l.t.cur
-		tf := c.TF(l.k)
+		ord := l.c.ord0 + l.k
+		tf := c.TF(ord)
 		if tf == 0 {
 			var err error
-			if tf, err = c.Seek(l.k); err != nil {
-				return false, l.t.f.seg.wrap(x.prxWinName(l.t, &l.w), err)
+			if tf, err = c.Seek(ord); err != nil {
+				return false, l.t.f.seg.wrap(x.prxWinName(l.t, &l.c.w), err)
 			}
 		}
 		if l.s.tf = tf; tf < len(l.s.offs) {
@@ -236,14 +249,14 @@ func (x *qctx) openLeap(l *leap) error {
 		frame, withCRC = t.e.Frame, false
 	} else {
 		var err error
-		if frame, err = x.read(l.w.prxOff, l.w.prxLen); err != nil {
-			return t.f.seg.wrap(x.prxWinName(t, &l.w), err)
+		if frame, err = x.read(l.c.w.prxOff, l.c.w.prxLen); err != nil {
+			return t.f.seg.wrap(x.prxWinName(t, &l.c.w), err)
 		}
 	}
-	if err := x.source().Open(&t.cur, frame, withCRC, len(l.docs)); err != nil {
-		return t.f.seg.wrap(x.prxWinName(t, &l.w), err)
+	if err := x.source().Open(&t.cur, frame, withCRC, l.c.w.docs); err != nil {
+		return t.f.seg.wrap(x.prxWinName(t, &l.c.w), err)
 	}
 	x.count.prxWindows++
-	l.open, t.curWin = true, l.w
+	l.open, t.curWin = true, l.c.w
 	return nil
 }

@@ -2,6 +2,7 @@ package reader
 
 import (
 	"context"
+	"slices"
 
 	"github.com/snii-go/snii/internal/format"
 )
@@ -65,19 +66,51 @@ func (f *field) verifyImpact(x *qctx, t *termRef, w *winInfo, docs []uint32) err
 	if err != nil {
 		return err
 	}
-	var maxTF uint32
-	minNorm := byte(0)
-	if norms != nil {
-		minNorm = 255
-	}
-	for k, d := range docs {
-		maxTF = max(maxTF, uint32(len(x.win.Doc(k))))
+	bound := func(lo, hi int) (maxTF uint32, minNorm byte) {
 		if norms != nil {
-			minNorm = min(minNorm, norms[d])
+			minNorm = 255
 		}
+		for k := lo; k < hi; k++ {
+			maxTF = max(maxTF, uint32(len(x.win.Doc(k))))
+			if norms != nil {
+				minNorm = min(minNorm, norms[docs[k]])
+			}
+		}
+		return maxTF, minNorm
 	}
-	if maxTF != w.maxTF || minNorm != w.minNorm {
+	if maxTF, minNorm := bound(0, len(docs)); maxTF != w.maxTF || minNorm != w.minNorm {
 		return f.seg.corrupt(x.docWinName(t, w), "impact bounds max tf %d, min norm %d; the window holds %d, %d", w.maxTF, w.minNorm, maxTF, minNorm)
+	}
+	// A window of more than one block is blocked (format 4), and each block's
+	// directory entry holds its own bounds.
+	src, err := x.readInto(w.docOff, w.docLen, &x.docSrc)
+	if err != nil {
+		return f.seg.wrap(x.docWinName(t, w), err)
+	}
+	if blocked := format.IsBlocked(src); blocked != (len(docs) >= format.BlockedMinDocs) {
+		return f.seg.corrupt(x.docWinName(t, w), "%d docs, blocked %v: windows of more than %d docs are blocked, the others not", len(docs), blocked, format.DocBlockLen)
+	}
+	if !format.IsBlocked(src) {
+		return nil
+	}
+	bw, err := format.ParseBlocked(src, len(docs), w.base, w.last, true, nil)
+	if err != nil {
+		return f.seg.wrap(x.docWinName(t, w), err)
+	}
+	tfs := make([]uint32, len(docs))
+	for k := range tfs {
+		tfs[k] = uint32(len(x.win.Doc(k)))
+	}
+	var imp []format.Impact
+	for b, k := range bw.Blocks {
+		lo, hi := int(k.Ord), int(k.Ord+k.Docs)
+		imp = format.BlockImpacts(docs[lo:hi], tfs[lo:hi], norms, imp)
+		if !slices.Equal(imp, k.Impacts[:k.NImpacts]) {
+			return f.seg.corrupt(x.docWinName(t, w), "block %d: impact bounds %v; the block holds %v", b, k.Impacts[:k.NImpacts], imp)
+		}
+		if b+1 < len(bw.Blocks) && k.Last != docs[hi-1] {
+			return f.seg.corrupt(x.docWinName(t, w), "block %d: last doc %d, the block holds %d", b, k.Last, docs[hi-1])
+		}
 	}
 	return nil
 }

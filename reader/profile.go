@@ -34,6 +34,11 @@ type Profile struct {
 	// windows with the candidates: a work counter that grows with the docs
 	// and candidates, never with their product.
 	DocsVisited int64
+	// DocBlocksRead is the 128-doc blocks decoded from blocked doc windows
+	// (a seek in such a window decodes only the block that can hold its
+	// target; DocWindowsRead counts the window once); DocsDecoded the doc ids
+	// decoded, from whole windows and from blocks.
+	DocBlocksRead, DocsDecoded int64
 	// PairPlans is the phrases planned with the index's pairs: a two-term
 	// phrase answered from its pair, or a longer one whose candidates are the
 	// intersection of its kept pairs. For those, CandidatesBefore sums the
@@ -62,6 +67,8 @@ func (p *Profile) Add(o *Profile) {
 	p.DocWindowsRead += o.DocWindowsRead
 	p.WindowsRead += o.WindowsRead
 	p.DocsVisited += o.DocsVisited
+	p.DocBlocksRead += o.DocBlocksRead
+	p.DocsDecoded += o.DocsDecoded
 	p.PairPlans += o.PairPlans
 	p.CandidatesBefore += o.CandidatesBefore
 	p.CandidatesAfter += o.CandidatesAfter
@@ -85,6 +92,8 @@ func (p *Profile) fill(x *qctx, total time.Duration) {
 		DocWindowsRead:   x.count.docWindows,
 		WindowsRead:      x.count.prxWindows,
 		DocsVisited:      x.count.docsVisited,
+		DocBlocksRead:    x.count.docBlocks,
+		DocsDecoded:      x.count.docsDecoded,
 		PairPlans:        x.count.pairPlans,
 		CandidatesBefore: x.count.pairBefore,
 		CandidatesAfter:  x.count.pairAfter,

@@ -16,6 +16,8 @@ type counters struct {
 	docWindows  int64
 	prxWindows  int64
 	docsVisited int64
+	docBlocks   int64 // 128-doc blocks decoded from blocked doc windows
+	docsDecoded int64 // doc ids decoded (whole windows and blocks)
 	verify      time.Duration
 	fetch       Fetch // remote storage: rounds, requests, bytes received
 	// pairs (see Profile)
@@ -41,8 +43,9 @@ type qctx struct {
 	arena    []byte // frames read through ReaderAt, reset per query
 	docSrc   []byte // the doc window being decoded, read through ReaderAt
 	docBuf   []uint32
-	free     [][]uint32 // reusable uint32 buffers
-	terms    []*termRef // resolved terms of this query (pooled objects)
+	blks     []format.DocBlock // the directory of a blocked doc window (collect)
+	free     [][]uint32        // reusable uint32 buffers
+	terms    []*termRef        // resolved terms of this query (pooled objects)
 	nterms   int
 	plans    []*phrasePlan
 	nplans   int

@@ -36,9 +36,8 @@ type termScorer struct {
 	x      *qctx
 	t      *termRef
 	it     winIter
-	w      winInfo
-	docs   []uint32
-	i      int
+	dc     docCursor // the current window's doc ids (or block of them)
+	i      int       // index into dc.docs; -1 before the first window
 	cur    int64
 	open   bool // c reads the current window
 	c      prx.Cursor
@@ -46,6 +45,11 @@ type termScorer struct {
 	sim    leafSim
 	ub     float32
 	query  string
+	// blockBound's cache: block bbBlk (-1: none) of the window of load
+	// generation bbGen (dc.gen)
+	bbBlk   int
+	bbGen   uint32
+	bbBound float32
 	// shallow's window walk (windowed terms): sw is the window sc returned last
 	sc     format.WindowCursor
 	sw     format.WindowInfo
@@ -53,7 +57,7 @@ type termScorer struct {
 }
 
 func (x *qctx) newTermScorer(t *termRef, sim leafSim, maxInv float32, query string) *termScorer {
-	ts := &termScorer{x: x, t: t, it: t.windows(0), i: -1, cur: -1, sim: sim, query: query}
+	ts := &termScorer{x: x, t: t, it: t.windows(0), i: -1, cur: -1, sim: sim, query: query, bbBlk: -1}
 	if t.e.Class != format.ClassWindowed || sim.inv == nil {
 		maxFreq := float32(t.e.TTF - t.e.DF + 1) // no document holds more
 		ts.ub = sim.bound(maxFreq, maxInv)
@@ -79,11 +83,19 @@ func (ts *termScorer) shallow(target int64) (int64, float32, error) {
 	if ts.cur == exhausted {
 		return exhausted, 0, nil
 	}
+	if ts.bbBlk >= 0 && ts.bbGen == ts.dc.gen { // the block asked for last, still loaded
+		if b := &ts.dc.bw.Blocks[ts.bbBlk]; target >= int64(b.Base) && target <= int64(b.Last) {
+			return int64(b.Last), ts.bbBound, nil
+		}
+	}
 	if ts.t.e.Class != format.ClassWindowed {
 		return exhausted - 1, ts.ub, nil
 	}
-	if ts.i >= 0 && target <= int64(ts.docs[len(ts.docs)-1]) {
-		return int64(ts.w.last), ts.winBound(ts.w.maxTF, ts.w.minNorm), nil
+	if w := &ts.dc.w; ts.i >= 0 && target >= int64(w.base) && target <= int64(w.last) {
+		if ts.dc.blocked { // the bound of the 128-doc block holding target
+			return ts.blockBound(uint32(target))
+		}
+		return int64(w.last), ts.winBound(w.maxTF, w.minNorm), nil
 	}
 	// Walk on from the window returned last (a few steps), else search.
 	if ts.sValid && target >= int64(ts.sw.Base) {
@@ -107,11 +119,32 @@ func (ts *termScorer) shallow(target int64) (int64, float32, error) {
 	return int64(ts.sw.LastDoc), ts.winBound(ts.sw.MaxTF, ts.sw.MinNorm), nil
 }
 
+// blockBound returns the last doc and the bound of the block of the current
+// (blocked) window that holds target (base <= target <= the window's last),
+// caching the block last asked for: its bound is computed once.
+func (ts *termScorer) blockBound(target uint32) (int64, float32, error) {
+	blks := ts.dc.bw.Blocks
+	j := ts.bbBlk
+	if ts.bbGen != ts.dc.gen || j < 0 || target < blks[j].Base {
+		j, ts.bbBlk = 0, -1
+	}
+	j = ts.dc.bw.Find(j, target)
+	if j != ts.bbBlk {
+		b := &blks[j]
+		var bound float32
+		for _, p := range b.Impacts[:b.NImpacts] {
+			bound = max(bound, ts.winBound(p.TF, p.Norm))
+		}
+		ts.bbBlk, ts.bbGen, ts.bbBound = j, ts.dc.gen, bound
+	}
+	return int64(blks[j].Last), ts.bbBound, nil
+}
+
 func (ts *termScorer) doc() int64        { return ts.cur }
 func (ts *termScorer) maxScore() float32 { return ts.ub }
 func (ts *termScorer) cost() uint64      { return ts.t.e.DF }
 
-// load decodes the doc ids of the iterator's next window.
+// load reads the iterator's next window (a blocked window's directory only).
 func (ts *termScorer) load() (bool, error) {
 	if err := ts.x.check(); err != nil {
 		return false, err
@@ -121,12 +154,31 @@ func (ts *termScorer) load() (bool, error) {
 		ts.cur = exhausted
 		return false, nil
 	}
-	docs, err := ts.x.decodeDocs(ts.t, &w, ts.docs)
-	ts.docs = docs
-	if err != nil {
+	if err := ts.x.loadWindow(ts.t, &ts.dc, &w); err != nil {
 		return false, err
 	}
-	ts.w, ts.i, ts.open = w, 0, false
+	ts.i, ts.open = 0, false
+	return true, nil
+}
+
+// seekIn moves to the first doc >= target of the loaded window, if any: in
+// the doc ids decoded, or in a later block of a blocked window.
+func (ts *termScorer) seekIn(target uint32) (bool, error) {
+	dc := &ts.dc
+	if n := len(dc.docs); n > 0 && target <= dc.docs[n-1] {
+		ts.i = seekGE(dc.docs, max(ts.i, 0), target)
+		ts.cur = int64(dc.docs[ts.i])
+		return true, nil
+	}
+	if !dc.blocked || target > dc.w.last {
+		return false, nil
+	}
+	ok, err := ts.x.seekBlock(ts.t, dc, target)
+	if err != nil || !ok {
+		return false, err
+	}
+	ts.i = seekGE(dc.docs, 0, target)
+	ts.cur = int64(dc.docs[ts.i])
 	return true, nil
 }
 
@@ -138,13 +190,19 @@ func (ts *termScorer) advance(target int64) (int64, error) {
 		ts.cur = exhausted
 		return ts.cur, nil
 	}
-	if ts.i >= 0 && target <= int64(ts.docs[len(ts.docs)-1]) {
-		ts.i = seekGE(ts.docs, ts.i, uint32(target))
-		ts.cur = int64(ts.docs[ts.i])
+	tg := uint32(max(target, 0))
+	if d := ts.dc.docs; ts.i >= 0 && len(d) > 0 && tg <= d[len(d)-1] { // in the docs decoded
+		ts.i = seekGE(d, ts.i, tg)
+		ts.cur = int64(d[ts.i])
 		return ts.cur, nil
 	}
+	if ts.i >= 0 {
+		if ok, err := ts.seekIn(tg); err != nil || ok {
+			return ts.cur, err
+		}
+	}
 	if ts.t.e.Class == format.ClassWindowed {
-		j, err := ts.t.find(uint32(min(target, 1<<32-1)))
+		j, err := ts.t.find(tg)
 		if err != nil {
 			return 0, err
 		}
@@ -152,7 +210,7 @@ func (ts *termScorer) advance(target int64) (int64, error) {
 			ts.cur = exhausted
 			return ts.cur, nil
 		}
-		if j > ts.w.idx || ts.i < 0 {
+		if j > ts.dc.w.idx || ts.i < 0 {
 			ts.it = ts.t.windows(j)
 		}
 	} else if ts.i >= 0 { // the only window is behind target
@@ -164,10 +222,8 @@ func (ts *termScorer) advance(target int64) (int64, error) {
 		if err != nil || !ok {
 			return ts.cur, err
 		}
-		if target <= int64(ts.docs[len(ts.docs)-1]) {
-			ts.i = seekGE(ts.docs, 0, uint32(max(target, 0)))
-			ts.cur = int64(ts.docs[ts.i])
-			return ts.cur, nil
+		if ok, err := ts.seekIn(tg); err != nil || ok {
+			return ts.cur, err
 		}
 	}
 }
@@ -180,14 +236,14 @@ func (ts *termScorer) openWindow() error {
 	x, t := ts.x, ts.t
 	frame, withCRC := t.e.Frame, false
 	if t.e.Class != format.ClassInline {
-		b, err := x.readInto(ts.w.prxOff, ts.w.prxLen, &ts.prxBuf)
+		b, err := x.readInto(ts.dc.w.prxOff, ts.dc.w.prxLen, &ts.prxBuf)
 		if err != nil {
-			return x.s.wrap(x.prxWinName(t, &ts.w), err)
+			return x.s.wrap(x.prxWinName(t, &ts.dc.w), err)
 		}
 		frame, withCRC = b, true
 	}
-	if err := x.source().Open(&ts.c, frame, withCRC, len(ts.docs)); err != nil {
-		return x.s.wrap(x.prxWinName(t, &ts.w), err)
+	if err := x.source().Open(&ts.c, frame, withCRC, ts.dc.w.docs); err != nil {
+		return x.s.wrap(x.prxWinName(t, &ts.dc.w), err)
 	}
 	ts.open = true
 	return nil
@@ -198,9 +254,9 @@ func (ts *termScorer) freq() (int, error) {
 	if err := ts.openWindow(); err != nil {
 		return 0, err
 	}
-	tf, err := ts.c.Seek(ts.i)
+	tf, err := ts.c.Seek(ts.dc.ord0 + ts.i)
 	if err != nil {
-		return 0, ts.x.s.wrap(ts.x.prxWinName(ts.t, &ts.w), err)
+		return 0, ts.x.s.wrap(ts.x.prxWinName(ts.t, &ts.dc.w), err)
 	}
 	return tf, nil
 }
@@ -212,7 +268,7 @@ func (ts *termScorer) positions(dst []uint32) ([]uint32, error) {
 	}
 	dst, err := ts.c.AppendPositions(dst)
 	if err != nil {
-		return dst, ts.x.s.wrap(ts.x.prxWinName(ts.t, &ts.w), err)
+		return dst, ts.x.s.wrap(ts.x.prxWinName(ts.t, &ts.dc.w), err)
 	}
 	return dst, nil
 }

@@ -24,6 +24,7 @@ type termRef struct {
 	// conjunction state: the term's docs that are still candidates, with the
 	// window (index into wins) and ordinal within it of each.
 	docs  []uint32
+	blks  []format.DocBlock // the block directory of a blocked window (leapfrog)
 	where []int32
 	ords  []uint32
 	wins  []winInfo // windows that held a kept doc
@@ -240,6 +241,7 @@ func (x *qctx) decodeDocs(t *termRef, w *winInfo, dst []uint32) ([]uint32, error
 		return docs, s.wrap(x.docWinName(t, w), err)
 	}
 	x.count.docWindows++
+	x.count.docsDecoded += int64(len(docs))
 	lastDoc := docs[len(docs)-1]
 	if t.e.Class == format.ClassWindowed && lastDoc != w.last {
 		return docs, s.corrupt(x.docWinName(t, w), "last doc %d, prelude says %d", lastDoc, w.last)
@@ -301,14 +303,28 @@ func (x *qctx) collect(t *termRef, cands []uint32, all bool) error {
 				ce = seekGE(cands, ci, w.last+1)
 			}
 		}
+		wIdx := int32(len(t.wins))
+		kept := len(t.docs)
+		if !all && t.e.Class == format.ClassWindowed && w.docs >= format.BlockedMinDocs {
+			// Few candidates in a blocked window: decode only their blocks.
+			ok, err := x.collectBlocks(t, &w, cands[ci:ce], wIdx)
+			if err != nil {
+				return err
+			}
+			if ok {
+				ci = ce
+				if len(t.docs) > kept {
+					t.wins = append(t.wins, w)
+				}
+				continue
+			}
+		}
 		docs, err := x.decodeDocs(t, &w, x.docBuf)
 		x.docBuf = docs
 		if err != nil {
 			return err
 		}
 		total += len(docs)
-		wIdx := int32(len(t.wins))
-		kept := len(t.docs)
 		if all {
 			n0 := len(t.docs)
 			n1 := n0 + len(docs)
@@ -321,7 +337,7 @@ func (x *qctx) collect(t *termRef, cands []uint32, all bool) error {
 				ords[k] = uint32(k)
 			}
 		} else {
-			x.matchWindow(t, cands[ci:ce], docs, wIdx)
+			x.matchWindow(t, cands[ci:ce], docs, wIdx, 0)
 			ci = ce
 		}
 		if len(t.docs) > kept {
@@ -334,6 +350,53 @@ func (x *qctx) collect(t *termRef, cands []uint32, all bool) error {
 	return nil
 }
 
+// collectBlocks matches cands (all within window w) against the blocks of w
+// that can hold them, when w is blocked and the candidates are fewer than a
+// quarter of its docs; ok false leaves w to be decoded whole.
+func (x *qctx) collectBlocks(t *termRef, w *winInfo, cands []uint32, wIdx int32) (bool, error) {
+	if len(cands)*4 > w.docs {
+		return false, nil
+	}
+	src, err := x.readInto(w.docOff, w.docLen, &x.docSrc)
+	if err != nil {
+		return false, t.f.seg.wrap(x.docWinName(t, w), err)
+	}
+	if !format.IsBlocked(src) {
+		return false, nil
+	}
+	if w.last >= t.f.seg.docCount {
+		return false, t.f.seg.corrupt(x.docWinName(t, w), "last doc %d in a segment of %d documents", w.last, t.f.seg.docCount)
+	}
+	bw, err := format.ParseBlocked(src, w.docs, w.base, w.last, true, x.blks)
+	if err != nil {
+		return false, t.f.seg.wrap(x.docWinName(t, w), err)
+	}
+	x.blks = bw.Blocks
+	x.count.docWindows++
+	b := 0
+	for i := 0; i < len(cands); {
+		if b = bw.Find(b, cands[i]); b == len(bw.Blocks) {
+			break
+		}
+		blk := &bw.Blocks[b] // cands[i] is in [blk.Base, blk.Last]
+		e := len(cands)
+		if blk.Last < math.MaxUint32 {
+			e = seekGE(cands, i, blk.Last+1)
+		}
+		docs, err := bw.Decode(b, x.docBuf)
+		x.docBuf = docs
+		if err != nil {
+			return false, t.f.seg.wrap(x.docWinName(t, w), err)
+		}
+		x.count.docBlocks++
+		x.count.docsDecoded += int64(len(docs))
+		x.matchWindow(t, cands[i:e], docs, wIdx, int(blk.Ord))
+		i = e
+		b++
+	}
+	return true, nil
+}
+
 // addDoc keeps doc d, found at ordinal ord of the term's window wIdx.
 func (t *termRef) addDoc(d uint32, wIdx int32, ord int) {
 	t.docs = append(t.docs, d)
@@ -343,7 +406,7 @@ func (t *termRef) addDoc(d uint32, wIdx int32, ord int) {
 
 // matchWindow appends the candidates found in a window's docs (merging, or
 // galloping in the window when it is much larger than the candidates).
-func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32) {
+func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32, ord0 int) {
 	if len(cands)*gallopRatio <= len(docs) {
 		x.count.docsVisited += int64(len(cands))
 		j := 0
@@ -353,7 +416,7 @@ func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32) {
 				return
 			}
 			if docs[j] == c {
-				t.addDoc(c, wIdx, j)
+				t.addDoc(c, wIdx, ord0+j)
 				j++
 			}
 		}
@@ -371,7 +434,7 @@ func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32) {
 				return
 			}
 			if cands[i] == d {
-				t.addDoc(d, wIdx, j)
+				t.addDoc(d, wIdx, ord0+j)
 				i++
 			}
 		}
@@ -386,7 +449,7 @@ func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32) {
 		case c > d:
 			j++
 		default:
-			t.addDoc(c, wIdx, j)
+			t.addDoc(c, wIdx, ord0+j)
 			i++
 			j++
 		}

@@ -315,6 +315,17 @@ func (t *topRun) all(root scorer) error {
 				target = d
 				continue
 			}
+			// Reading the window may give a finer bound (its 128-doc block's):
+			// check it before scoring (which opens the window's positions).
+			u2, b2, err := root.shallow(d)
+			if err != nil {
+				return err
+			}
+			if b2 <= th {
+				t.skipped++
+				target = u2 + 1
+				continue
+			}
 		}
 		d, err := root.advance(target)
 		if err != nil || d == exhausted {

@@ -46,6 +46,8 @@ type emitter struct {
 	hasNorms bool
 
 	dwe     format.DocWindowEncoder
+	tfs     []uint32   // term frequencies of a blocked doc window
+	gaps    []uint32   // scratch of AppendBlocked
 	win     prx.Window // the current window (all docs read for it)
 	docs    []uint32   // doc ids of win
 	sub     prx.Window // a split part of win
@@ -252,7 +254,7 @@ func (e *emitter) encodeWindows(lo, hi int) error {
 	if _, err := e.out.Write(f.Bytes); err != nil {
 		return err
 	}
-	e.docBuf = e.dwe.Append(e.docBuf[:0], e.docs[lo:hi], e.winBase, true)
+	e.docBuf = e.appendDocWindow(w, e.docs[lo:hi])
 	if _, err := e.docSpan.Write(e.docBuf); err != nil {
 		return err
 	}
@@ -263,6 +265,26 @@ func (e *emitter) encodeWindows(lo, hi int) error {
 	e.winBase = last + 1
 	e.prxLen += uint64(len(f.Bytes))
 	return nil
+}
+
+// appendDocWindow encodes the doc window of a windowed term (docs are w's):
+// blocked, with its blocks' impact bounds, when it holds more than one block
+// of docs; else the smaller of uvarint gaps and intcomp.
+func (e *emitter) appendDocWindow(w *prx.Window, docs []uint32) []byte {
+	if len(docs) < format.BlockedMinDocs {
+		return e.dwe.Append(e.docBuf[:0], docs, e.winBase, true)
+	}
+	e.tfs = e.tfs[:0]
+	for i := range docs {
+		e.tfs = append(e.tfs, w.Offsets[i+1]-w.Offsets[i])
+	}
+	var norms []byte
+	if e.hasNorms {
+		norms = e.norms
+	}
+	var b []byte
+	b, e.gaps = format.AppendBlocked(e.docBuf[:0], docs, e.winBase, e.tfs, norms, true, e.gaps)
+	return b
 }
 
 // impact returns a window's largest term frequency and smallest norm byte

@@ -123,11 +123,12 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 		t.Errorf("sources out of order: %v", err)
 	}
 
-	// Re-feed one segment (only "text"; the other fields come out empty).
+	// Re-feed one segment (only "text"; the other fields come out empty), with
+	// its norms (the blocks' impacts hold them, so the postings depend on them).
 	d := dumpFile(t, whole).index(t, "text")
 	again := filepath.Join(dir, "again.snii")
 	if _, err := writer.BuildFromSources(t.Context(), again, o, uint64(len(docs)), []writer.IndexInput{
-		{Name: "text", DocsWithField: d.Meta.DocsWithField, Postings: newDumpSource([]*indexDump{d}, []uint32{0})},
+		{Name: "text", DocsWithField: d.Meta.DocsWithField, Postings: newDumpSource([]*indexDump{d}, []uint32{0}), Norms: d.Norms},
 	}); err != nil {
 		t.Fatal(err)
 	}

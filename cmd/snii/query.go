@@ -118,6 +118,8 @@ type profileReport struct {
 	ReadRanges        int64       `json:"read_ranges"`
 	DictBlocksRead    int64       `json:"dict_blocks_read"`
 	DocWindowsRead    int64       `json:"doc_windows_read"`
+	DocBlocksRead     int64       `json:"doc_blocks_read"` // 128-doc blocks of blocked doc windows
+	DocsDecoded       int64       `json:"docs_decoded"`    // doc ids decoded (windows and blocks)
 	PrxWindowsRead    int64       `json:"prx_windows_read"`
 	Rounds            int64       `json:"rounds,omitempty"`        // remote segments: round trips,
 	Requests          int64       `json:"requests,omitempty"`      // requests sent
@@ -140,6 +142,7 @@ func newProfileReport(p *reader.Profile) *profileReport {
 		TotalDocs: p.TotalDocs, SelectedDocs: p.SelectedDocs, TotalPositions: p.TotalPositions, SelectedPositions: p.SelectedPositions,
 		BytesRead: p.BytesRead, ReadRanges: p.ReadRanges, DictBlocksRead: p.DictBlocksRead,
 		DocWindowsRead: p.DocWindowsRead, PrxWindowsRead: p.WindowsRead,
+		DocBlocksRead: p.DocBlocksRead, DocsDecoded: p.DocsDecoded,
 		Rounds: p.Rounds, Requests: p.Requests, FetchedBytes: p.FetchedBytes,
 		PairPlans: p.PairPlans, CandidatesBefore: p.CandidatesBefore, CandidatesAfter: p.CandidatesAfter, PairDocs: p.PairDocs,
 		DecodeMillis: ms(p.DecodeTime()), VerifyMillis: ms(p.VerifyTime), TotalMillis: ms(p.TotalTime),
@@ -284,6 +287,7 @@ func printProfileRows(tw io.Writer, p *profileReport) {
 	fmt.Fprintf(tw, "read\t%s in %s; %s, %s, %s\n", formatBytes(p.BytesRead), plural(p.ReadRanges, "range", "ranges"),
 		plural(p.DictBlocksRead, "dict block", "dict blocks"), plural(p.DocWindowsRead, "doc window", "doc windows"),
 		plural(p.PrxWindowsRead, "prx window", "prx windows"))
+	fmt.Fprintf(tw, "doc ids\t%d decoded (%s of 128 in blocked windows)\n", p.DocsDecoded, plural(p.DocBlocksRead, "block", "blocks"))
 	if p.Requests > 0 {
 		fmt.Fprintf(tw, "fetched\t%s in %s, %s\n", formatBytes(p.FetchedBytes), plural(p.Rounds, "round", "rounds"), plural(p.Requests, "request", "requests"))
 	}

@@ -42,6 +42,20 @@
 // The smaller encoding wins, uvarint on ties; windows under 128 docs are
 // always uvarint (intcomp cannot be smaller there).
 //
+// Format 4: every window of more than 128 docs of a windowed term is blocked
+// (enc 2, AppendBlocked / ParseBlocked), and no other window:
+//
+//	enc 2 | directory | nb packed blocks          nb = ceil(n/128), n from the prelude
+//	directory, block b = 0..nb-1:
+//	    b < nb-1: uvarint lastDoc_b - base_b - 127   (base_0 = window base, base_b = lastDoc_{b-1}+1)
+//	    u8 m-1 | m × {uvarint tf_j - tf_{j-1} - 1 | u8 norm_j}   (impacts, m <= 4)
+//	block b: the packed block (prx's code: u8 width|exceptions<<6, bit fields, exceptions)
+//	    of its gaps g0 = doc0 - base_b, gi = doc_i - doc_{i-1} - 1
+//
+// A block is found from the directory (its last doc) and entered alone: its
+// offset is the end of the directory plus the sizes of the blocks before it,
+// each known from its token and exceptions.
+//
 // # Prelude (windowed terms)
 //
 //	uvarint nWindows | uvarint entriesLen |

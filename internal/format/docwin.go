@@ -131,6 +131,8 @@ func DecodeDocWindow(src []byte, n int, base uint32, withCRC bool, dst []uint32)
 		return decodeGaps(body[1:], n, base, dst)
 	case DocEncIntcomp:
 		return decodeIntcomp(body[1:], n, base, dst)
+	case DocEncBlocked:
+		return decodeBlocked(body, n, base, dst)
 	}
 	return dst[:0], errs.Corruptf("doc window: unknown encoding %d", body[0])
 }

@@ -232,18 +232,24 @@ func TestDocWindowCorruption(t *testing.T) {
 						t.Fatalf("n=%d enc=%d %s: err = %v, want ErrCorrupt", n, force, what, err)
 					}
 				}
-				for i := range w {
-					for _, x := range []byte{0x01, 0x80, 0xff} {
-						b := slices.Clone(w)
-						b[i] ^= x
-						check(fmt.Sprintf("byte %d ^ %#x", i, x), b)
-					}
-				}
-				for l := 0; l < len(w); l++ {
-					check(fmt.Sprintf("truncated to %d", l), w[:l])
-				}
+				mutations(w, check)
 			}
 		}
+	}
+}
+
+// mutations calls check with every one-byte damage of w (each byte xored with
+// 0x01, 0x80 and 0xff) and every truncation.
+func mutations(w []byte, check func(what string, b []byte)) {
+	for i := range w {
+		for _, x := range []byte{0x01, 0x80, 0xff} {
+			b := slices.Clone(w)
+			b[i] ^= x
+			check(fmt.Sprintf("byte %d ^ %#x", i, x), b)
+		}
+	}
+	for l := 0; l < len(w); l++ {
+		check(fmt.Sprintf("truncated to %d", l), w[:l])
 	}
 }
 

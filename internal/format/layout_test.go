@@ -42,7 +42,7 @@ func golden(t *testing.T, name string, got []byte) {
 func TestGolden(t *testing.T) {
 	h := AppendHeader(nil)
 	golden(t, "header.bin", h)
-	if want := []byte("SNII\x03\x00\x03\x00\x00\x00\x00\x00"); !bytes.Equal(h[:12], want) {
+	if want := []byte("SNII\x04\x00\x04\x00\x00\x00\x00\x00"); !bytes.Equal(h[:12], want) {
 		t.Errorf("header % x", h)
 	}
 	tail := AppendTail(nil, Tail{DirOff: 0x1122334455, DirLen: 77, DirCRC: 0xdeadbeef})
@@ -91,11 +91,14 @@ func TestHeader(t *testing.T) {
 		b = binary.LittleEndian.AppendUint32(b, flags)
 		return binary.LittleEndian.AppendUint32(b, Checksum(b))
 	}
-	if err := ParseHeader(header(4, 3, 0)); err != nil {
-		t.Errorf("newer version readable by v3: %v", err)
+	if err := ParseHeader(header(5, 4, 0)); err != nil {
+		t.Errorf("newer version readable by v4: %v", err)
 	}
-	if err := ParseHeader(header(4, 4, 0)); !errors.Is(err, ErrVersion) {
-		t.Errorf("min reader 4: err = %v, want ErrVersion", err)
+	if err := ParseHeader(header(5, 5, 0)); !errors.Is(err, ErrVersion) {
+		t.Errorf("min reader 5: err = %v, want ErrVersion", err)
+	}
+	if err := ParseHeader(header(3, 3, 0)); !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), "rebuild") || !strings.Contains(err.Error(), "format version 3") {
+		t.Errorf("a v3 segment: err = %v, want ErrVersion naming version 3 and saying to rebuild", err)
 	}
 	if err := ParseHeader(header(2, 2, 0)); !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), "rebuild") {
 		t.Errorf("a v2 segment: err = %v, want ErrVersion saying to rebuild", err)
@@ -103,7 +106,7 @@ func TestHeader(t *testing.T) {
 	if err := ParseHeader(header(1, 1, 0)); !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), "rebuild") {
 		t.Errorf("a v1 segment: err = %v, want ErrVersion saying to rebuild", err)
 	}
-	if err := ParseHeader(header(3, 3, 4)); !errors.Is(err, ErrVersion) {
+	if err := ParseHeader(header(4, 4, 4)); !errors.Is(err, ErrVersion) {
 		t.Errorf("flags: err = %v, want ErrVersion", err)
 	}
 	for _, c := range [][2]uint16{{1, 0}, {1, 2}, {0, 0}} {
@@ -138,11 +141,14 @@ func TestTail(t *testing.T) {
 			t.Errorf("truncated to %d: err = %v", l, err)
 		}
 	}
-	if _, err := ParseTail(AppendTail(nil, Tail{Version: 4, MinReader: 4})); !errors.Is(err, ErrVersion) {
-		t.Errorf("min reader 4: err = %v, want ErrVersion", err)
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 5, MinReader: 5})); !errors.Is(err, ErrVersion) {
+		t.Errorf("min reader 5: err = %v, want ErrVersion", err)
 	}
-	if _, err := ParseTail(AppendTail(nil, Tail{Version: 4, MinReader: 3})); err != nil {
-		t.Errorf("version 4, min reader 3: %v", err)
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 5, MinReader: 4})); err != nil {
+		t.Errorf("version 5, min reader 4: %v", err)
+	}
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 3, MinReader: 3})); !errors.Is(err, ErrVersion) {
+		t.Errorf("a v3 tail: err = %v, want ErrVersion", err)
 	}
 	if _, err := ParseTail(AppendTail(nil, Tail{Version: 1, MinReader: 2})); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("version < min reader: err = %v, want ErrCorrupt", err)

@@ -39,6 +39,9 @@ func main() {
 		case "profile":
 			exit(profileCmd(os.Args[2:]))
 			return
+		case "topprofile":
+			exit(topProfileCmd(os.Args[2:]))
+			return
 		case "render":
 			exit(renderCmd(os.Args[2:]))
 			return
@@ -200,6 +203,27 @@ func profileCmd(args []string) error {
 		}
 	}
 	return peers.ProfileSnii(*seg, qs, pick, *secs, *rounds, *cpu, os.Stdout)
+}
+
+// topProfileCmd runs BM25 top-k searches of a query file's terms (and with
+// -ors their adjacent pairs as disjunctions) a fixed number of rounds, for
+// instruction counts:
+//
+//	GODEBUG=asyncpreemptoff=1 GOMAXPROCS=1 valgrind --tool=callgrind \
+//	  peers topprofile -seg SEG -queries queries/service.txt -rounds 20 [-ors]
+func topProfileCmd(args []string) error {
+	fs := flag.NewFlagSet("topprofile", flag.ExitOnError)
+	seg := fs.String("seg", "", "snii segment")
+	queries := fs.String("queries", "", "query file (its term queries are used)")
+	k := fs.Int("k", 10, "top k")
+	rounds := fs.Int("rounds", 20, "rounds of the queries")
+	ors := fs.Bool("ors", false, "also every two adjacent terms as a disjunction")
+	fs.Parse(args)
+	qs, err := peers.LoadQueries(*queries)
+	if err != nil {
+		return err
+	}
+	return peers.TopProfileSnii(*seg, qs, *k, *rounds, *ors, os.Stdout)
 }
 
 // renderCmd rewrites REPORT-<corpus>.{md,json,csv} from a report's JSON
