@@ -1,0 +1,525 @@
+package writer
+
+import (
+	"cmp"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+
+	"github.com/snii-go/snii/internal/errs"
+)
+
+// Pair counting. The pairs of an index are counted from the postings the
+// window emitter receives (pairTap), so every build path and merges count
+// the same pairs. The stream is term-major; pairs need each document's tokens
+// in position order. The tap keeps, for every term with df >= the minimum
+// pair df, its positions (4 bytes each) and per posting its doc and position
+// count, then scatters them into per-document buckets by a counting sort on
+// the doc (one pass; the documents' sizes are known by then) and finds the
+// adjacent tokens of each document with a position-indexed slot table.
+//
+// Past the tap's memory share (MemoryLimit/4) the tokens move to an external
+// sorter by (doc, position) that spills sorted runs, and the doc lists to a
+// temp file: slower, the same pairs. Both paths hand each document's tokens
+// to docPairs, which adds one (pair, doc) record per distinct pair.
+//
+// The doc lists of the tracked terms give each candidate pair its
+// co-occurrence |A ∩ B| (the documents holding both terms), which the
+// selection's gain uses.
+
+// tok is a tracked token of one document: its position and term ordinal.
+type tok struct{ pos, ord uint32 }
+
+// pairTap passes a PostingSource through to the emitter and records the
+// tracked terms' postings (see above).
+type pairTap struct {
+	src   PostingSource
+	minDF uint64
+	docs  uint64 // documents of the segment
+	limit int64  // bytes of pos + npos + lists in memory before the sorted path
+
+	arena []byte   // the tracked terms' bytes
+	ends  []uint32 // arena end of tracked term i
+	dfs   []uint64 // df of tracked term i
+	cur   int64    // ordinal of the current term, -1 when untracked
+
+	lists u32Store // the docs of every tracked term, term after term
+	lends []uint64 // end of tracked term i's docs in lists
+
+	// in memory (toks == nil)
+	pos  []uint32 // the tracked tokens' positions, in stream order
+	npos []uint32 // positions of each posting, in stream order
+
+	toks      *extSorter // past the limit: k = doc<<32 | position, v = term ordinal
+	newSorter func() *extSorter
+}
+
+func (t *pairTap) NextTerm() ([]byte, uint64, bool, error) {
+	if t.cur >= 0 {
+		t.lends = append(t.lends, t.lists.n)
+	}
+	term, df, ok, err := t.src.NextTerm()
+	t.cur = -1
+	if ok && err == nil && df >= t.minDF {
+		if len(t.dfs) == math.MaxUint32 {
+			return nil, 0, false, errs.Limitf("pairs: more than 2^32-1 terms")
+		}
+		t.cur = int64(len(t.dfs))
+		t.arena = append(t.arena, term...)
+		t.ends = append(t.ends, uint32(len(t.arena)))
+		t.dfs = append(t.dfs, df)
+	}
+	return term, df, ok, err
+}
+
+func (t *pairTap) NextDoc() (uint32, []uint32, bool, error) {
+	doc, pos, ok, err := t.src.NextDoc()
+	if !ok || err != nil || t.cur < 0 {
+		return doc, pos, ok, err
+	}
+	if err := t.lists.add(doc); err != nil {
+		return 0, nil, false, err
+	}
+	if t.toks == nil {
+		t.pos = append(t.pos, pos...)
+		t.npos = append(t.npos, uint32(len(pos)))
+		if 4*int64(len(t.pos)+len(t.npos)+len(t.lists.mem)) > t.limit {
+			if err := t.toSorter(); err != nil {
+				return 0, nil, false, err
+			}
+		}
+		return doc, pos, ok, nil
+	}
+	for _, p := range pos {
+		if err := t.toks.add(uint64(doc)<<32|uint64(p), uint32(t.cur)); err != nil {
+			return 0, nil, false, err
+		}
+	}
+	return doc, pos, ok, nil
+}
+
+// toSorter moves the tokens held in memory to the external sorter (the
+// current term's postings so far included) and lets the doc lists spill.
+func (t *pairTap) toSorter() error {
+	t.toks = t.newSorter()
+	var (
+		ord  uint32
+		next uint64 // end of term ord's postings
+		p    int
+	)
+	if len(t.lends) > 0 {
+		next = t.lends[0]
+	} else {
+		next = t.lists.n
+	}
+	err := t.lists.each(0, t.lists.n, func(i uint64, doc uint32) error {
+		for i == next {
+			ord++
+			next = t.lists.n
+			if int(ord) < len(t.lends) {
+				next = t.lends[ord]
+			}
+		}
+		n := int(t.npos[i])
+		for _, q := range t.pos[p : p+n] {
+			if err := t.toks.add(uint64(doc)<<32|uint64(q), ord); err != nil {
+				return err
+			}
+		}
+		p += n
+		return nil
+	})
+	t.pos, t.npos = nil, nil
+	t.lists.spillable = true
+	return err
+}
+
+// term returns tracked term i.
+func (t *pairTap) term(i uint32) []byte {
+	var lo uint32
+	if i > 0 {
+		lo = t.ends[i-1]
+	}
+	return t.arena[lo:t.ends[i]]
+}
+
+// termDocs returns the docs of tracked term i (into scratch when read from
+// the temp file).
+func (t *pairTap) termDocs(i uint32, scratch []uint32) ([]uint32, error) {
+	var lo uint64
+	if i > 0 {
+		lo = t.lends[i-1]
+	}
+	return t.lists.slice(lo, t.lends[i], scratch)
+}
+
+// count adds a (pair, doc) record to pw.pairs for every distinct pair of
+// tracked terms at adjacent positions of a document.
+func (pw *pairWriter) count() error {
+	t := pw.tap
+	if t.cur >= 0 { // the stream ended inside a tracked term (a source error stops earlier)
+		t.lends = append(t.lends, t.lists.n)
+		t.cur = -1
+	}
+	if t.toks == nil && t.docs > 4*uint64(len(t.pos))+1<<20 { // a bucket table far larger than the tokens
+		if err := t.toSorter(); err != nil {
+			return err
+		}
+	}
+	if t.toks != nil {
+		return pw.countSorted()
+	}
+	// A doc holds no more distinct pairs than tracked tokens.
+	pw.pairs.reserve(uint64(len(t.pos)))
+	return pw.countMemory()
+}
+
+// countMemory scatters the tokens held in memory into per-document buckets
+// (a counting sort on the doc) and counts each document's pairs.
+func (pw *pairWriter) countMemory() error {
+	t := pw.tap
+	if len(t.pos) == 0 {
+		return nil
+	}
+	docs, _ := t.lists.slice(0, t.lists.n, nil) // in memory on this path
+	// off[d+1] counts doc d's tokens, then becomes its bucket's end.
+	off := make([]uint32, t.docs+1)
+	for i, d := range docs {
+		off[d+1] += t.npos[i]
+	}
+	for d := 1; d < len(off); d++ {
+		off[d] += off[d-1]
+	}
+	// Doc-major tokens, pos<<32 | ord; the pair sort reuses the array as
+	// its scratch (a doc has no more distinct pairs than tokens).
+	bucket := make([]uint64, len(t.pos))
+	fill := off[: len(off)-1 : len(off)-1] // fill[d]: next free slot of doc d
+	var ord uint32
+	p := 0
+	for i, d := range docs {
+		for uint64(i) == t.lends[ord] {
+			ord++
+		}
+		n := int(t.npos[i])
+		at := fill[d]
+		for j, q := range t.pos[p : p+n] {
+			bucket[int(at)+j] = uint64(q)<<32 | uint64(ord)
+		}
+		fill[d] = at + uint32(n)
+		p += n
+	}
+	t.pos, t.npos = nil, nil // no longer needed: let the pair records reuse the memory
+	// fill[d] is now doc d's end, and doc d starts at doc d-1's end.
+	var lo uint32
+	var toks []tok
+	for d, hi := range fill {
+		if d&0x3fff == 0x3fff {
+			if err := pw.w.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if hi-lo >= 2 {
+			toks = toks[:0]
+			for _, x := range bucket[lo:hi] {
+				toks = append(toks, tok{uint32(x >> 32), uint32(x)})
+			}
+			if err := pw.docPairs(toks, uint32(d)); err != nil {
+				return err
+			}
+		}
+		lo = hi
+	}
+	pw.pairs.scratch = bucket[:0]
+	return nil
+}
+
+// countSorted walks the external sorter's tokens, in (doc, position) order,
+// one document at a time.
+func (pw *pairWriter) countSorted() error {
+	var doc []tok
+	var cur uint32
+	return pw.walk(pw.tap.toks.iter(), func(r rec, ok bool) error {
+		if !ok || (len(doc) > 0 && uint32(r.k>>32) != cur) {
+			if err := pw.docPairs(doc, cur); err != nil {
+				return err
+			}
+			doc = doc[:0]
+		}
+		if ok {
+			cur = uint32(r.k >> 32)
+			doc = append(doc, tok{uint32(r.k), r.v})
+		}
+		return nil
+	})
+}
+
+// docPairs adds the distinct pairs of one document's tracked tokens (in any
+// order) as (pair, doc) records.
+func (pw *pairWriter) docPairs(toks []tok, doc uint32) error {
+	if len(toks) < 2 {
+		return nil
+	}
+	lo, hi := toks[0].pos, toks[0].pos
+	for _, t := range toks[1:] {
+		lo, hi = min(lo, t.pos), max(hi, t.pos)
+	}
+	pw.set.reset(len(toks))
+	if span := uint64(hi-lo) + 1; span <= 4*uint64(len(toks))+64 && pw.slotPairs(toks, lo, int(span)) {
+		return pw.set.flush(pw.pairs, doc)
+	}
+	// Several terms at one position (or sparse positions): sort by
+	// (position, term) and pair each position's terms with the next one's.
+	slices.SortFunc(toks, func(x, y tok) int {
+		if c := cmp.Compare(x.pos, y.pos); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.ord, y.ord)
+	})
+	for i := 0; i < len(toks); {
+		end := i + 1
+		for end < len(toks) && toks[end].pos == toks[i].pos {
+			end++
+		}
+		if end < len(toks) && toks[i].pos != math.MaxUint32 && toks[end].pos == toks[i].pos+1 {
+			e2 := end + 1
+			for e2 < len(toks) && toks[e2].pos == toks[end].pos {
+				e2++
+			}
+			for _, a := range toks[i:end] {
+				for _, b := range toks[end:e2] {
+					pw.set.add(uint64(a.ord)<<32 | uint64(b.ord))
+				}
+			}
+		}
+		i = end
+	}
+	return pw.set.flush(pw.pairs, doc)
+}
+
+// slotPairs finds the pairs of toks through a table indexed by position
+// (positions lo .. lo+span-1). It returns false, having added nothing, when
+// two tokens share a position.
+func (pw *pairWriter) slotPairs(toks []tok, lo uint32, span int) bool {
+	if cap(pw.slots) < span+1 {
+		pw.slots = make([]int32, 2*(span+1))
+		for i := range pw.slots {
+			pw.slots[i] = -1
+		}
+	}
+	slots := pw.slots[:span+1] // slot span stays -1: the position after the last
+	ok := true
+	n := 0
+	for i, t := range toks {
+		s := t.pos - lo
+		if slots[s] >= 0 {
+			ok = false
+			break
+		}
+		slots[s] = int32(i)
+		n++
+	}
+	if ok {
+		for _, t := range toks {
+			if j := slots[t.pos-lo+1]; j >= 0 {
+				pw.set.add(uint64(t.ord)<<32 | uint64(toks[j].ord))
+			}
+		}
+	}
+	for _, t := range toks[:n] {
+		slots[t.pos-lo] = -1
+	}
+	return ok
+}
+
+// pairSet collects the distinct pair ids of one document (open addressing;
+// 0 marks an empty slot, so ids are stored plus one).
+type pairSet struct {
+	tab  []uint64
+	shft uint
+	ids  []uint64
+	hs   []uint64 // the table slots used
+}
+
+func (s *pairSet) reset(n int) {
+	size := 1 << bits.Len(uint(2*n))
+	if len(s.tab) < size {
+		s.tab = make([]uint64, size)
+	}
+	s.shft = uint(64 - bits.Len(uint(size-1)))
+	s.ids, s.hs = s.ids[:0], s.hs[:0]
+}
+
+func (s *pairSet) add(id uint64) {
+	mask := uint64(len(s.tab) - 1)
+	for h := (id * 0x9e3779b97f4a7c15) >> s.shft; ; h = (h + 1) & mask {
+		switch s.tab[h] {
+		case 0:
+			s.tab[h] = id + 1
+			s.ids = append(s.ids, id)
+			s.hs = append(s.hs, h)
+			return
+		case id + 1:
+			return
+		}
+	}
+}
+
+// flush adds the collected ids as records (id, doc) and empties the table.
+func (s *pairSet) flush(to *pairRecs, doc uint32) error {
+	for _, h := range s.hs {
+		s.tab[h] = 0
+	}
+	for _, id := range s.ids {
+		if err := to.add(id, doc); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cooccur returns |A ∩ B|, the documents holding both tracked terms a and b.
+// Calls come with a ascending (the candidates' order): term a's docs are
+// kept (and marked in a bitmap of the segment's docs, when not too large)
+// while its partners are counted.
+func (pw *pairWriter) cooccur(a, b uint32) (uint64, error) {
+	t := pw.tap
+	useBits := t.docs <= maxPairBitmapDocs
+	if !pw.marked || pw.markedTerm != a {
+		if useBits && pw.bitmap == nil {
+			pw.bitmap = make([]uint64, (t.docs+63)/64)
+		}
+		if useBits {
+			for _, d := range pw.adocs {
+				pw.bitmap[d>>6] &^= 1 << (d & 63)
+			}
+		}
+		docs, err := t.termDocs(a, pw.scratch)
+		if err != nil {
+			return 0, err
+		}
+		pw.adocs = append(pw.adocs[:0], docs...)
+		pw.scratch = docs[:0]
+		pw.markedTerm, pw.marked = a, true
+		if useBits {
+			for _, d := range pw.adocs {
+				pw.bitmap[d>>6] |= 1 << (d & 63)
+			}
+		}
+	}
+	docs, err := t.termDocs(b, pw.scratch)
+	if err != nil {
+		return 0, err
+	}
+	pw.scratch = docs[:0]
+	var n uint64
+	if useBits {
+		for _, d := range docs {
+			n += pw.bitmap[d>>6] >> (d & 63) & 1
+		}
+		return n, nil
+	}
+	x := pw.adocs
+	for i, j := 0, 0; i < len(x) && j < len(docs); {
+		switch {
+		case x[i] < docs[j]:
+			i++
+		case x[i] > docs[j]:
+			j++
+		default:
+			n++
+			i++
+			j++
+		}
+	}
+	return n, nil
+}
+
+// maxPairBitmapDocs: segments with more documents count co-occurrences by
+// merging the two doc lists instead of through a bitmap of every document.
+const maxPairBitmapDocs = 1 << 27
+
+// u32Store is an append-only list of uint32 values: in memory, or, once
+// spillable and past its limit, in a temp file (read back with ReadAt).
+type u32Store struct {
+	mem       []uint32
+	n         uint64 // values added
+	limit     int    // values kept in memory once spillable
+	spillable bool
+	file      *tempFile
+	create    func() (*tempFile, error)
+	flushed   uint64 // values in the file
+	out, raw  []byte
+}
+
+func (s *u32Store) add(v uint32) error {
+	s.mem = append(s.mem, v)
+	s.n++
+	if s.spillable && len(s.mem) >= s.limit {
+		return s.flush()
+	}
+	return nil
+}
+
+// flush writes the values in memory to the file.
+func (s *u32Store) flush() error {
+	if s.file == nil {
+		f, err := s.create()
+		if err != nil {
+			return err
+		}
+		s.file = f
+	}
+	b := s.out[:0]
+	for _, v := range s.mem {
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
+	s.out = b
+	if _, err := s.file.Write(b); err != nil {
+		return fmt.Errorf("writer: spill pair doc lists: %w", err)
+	}
+	s.flushed += uint64(len(s.mem))
+	s.mem = s.mem[:0]
+	return nil
+}
+
+// slice returns values [lo, hi): a view of memory when nothing was spilled,
+// else read into scratch.
+func (s *u32Store) slice(lo, hi uint64, scratch []uint32) ([]uint32, error) {
+	if s.file == nil {
+		return s.mem[lo:hi], nil
+	}
+	if s.flushed < s.n { // the tail, so that every value is in the file
+		if err := s.flush(); err != nil {
+			return nil, err
+		}
+	}
+	need := int(4 * (hi - lo))
+	if cap(s.raw) < need {
+		s.raw = make([]byte, need)
+	}
+	raw := s.raw[:need]
+	if _, err := s.file.ReadAt(raw, int64(4*lo)); err != nil {
+		return nil, errs.Corruptf("writer: read pair doc lists: %v", err)
+	}
+	out := scratch[:0]
+	for i := 0; i < need; i += 4 {
+		out = append(out, binary.LittleEndian.Uint32(raw[i:]))
+	}
+	return out, nil
+}
+
+// each calls fn with every value of [lo, hi) and its index.
+func (s *u32Store) each(lo, hi uint64, fn func(i uint64, v uint32) error) error {
+	vs, err := s.slice(lo, hi, nil)
+	if err != nil {
+		return err
+	}
+	for k, v := range vs {
+		if err := fn(lo+uint64(k), v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
