@@ -239,8 +239,10 @@ func (pw *pairWriter) entry(id uint64, docs []uint32) []byte {
 	return pw.buf
 }
 
-// candidates returns the pairs with df >= minDF and a positive gain
-// min(df_a, df_b) - df, with their cost (entry bytes + table slot).
+// candidates returns the eligible pairs (df >= minDF) with their gain co =
+// |A ∩ B|, the documents holding both terms (the position checks a phrase of
+// the two terms makes without the pair), and cost (entry bytes + table
+// slot). See docs/FORMAT.md, "Selection (normative)".
 func (pw *pairWriter) candidates(minDF uint64) ([]pairCand, error) {
 	var cands []pairCand
 	err := pw.groups(func(id uint64, docs []uint32) error {
@@ -248,11 +250,14 @@ func (pw *pairWriter) candidates(minDF uint64) ([]pairCand, error) {
 		if df < minDF {
 			return nil
 		}
-		lim := min(pw.tap.dfs[id>>32], pw.tap.dfs[uint32(id)])
-		if lim <= df {
-			return nil
+		co, err := pw.cooccur(uint32(id>>32), uint32(id))
+		if err != nil {
+			return err
 		}
-		cands = append(cands, pairCand{id: id, gain: lim - df, cost: uint64(len(pw.entry(id, docs))) + format.PairEntryOverhead})
+		if co < df { // the counting lost track of a document
+			return errs.Corruptf("pair %q %q: in %d docs, its terms together in %d", pw.tap.term(uint32(id>>32)), pw.tap.term(uint32(id)), df, co)
+		}
+		cands = append(cands, pairCand{id: id, gain: co, cost: uint64(len(pw.entry(id, docs))) + format.PairEntryOverhead})
 		return nil
 	})
 	return cands, err
