@@ -379,53 +379,61 @@ func (s *pairSet) flush(to *pairRecs, doc uint32) error {
 	return nil
 }
 
-// cooccur returns |A ∩ B|, the documents holding both tracked terms a and b.
-// Calls come with a ascending (the candidates' order): term a's docs are
-// kept (and marked in a bitmap of the segment's docs, when not too large)
-// while its partners are counted.
+// cooccur returns |A ∩ B|, the documents holding both tracked terms a and b,
+// in about min(df_a, df_b, docs/64) steps: a dense term (df >= docs/64, so
+// that its bitmap is no larger than twice its doc list) gets a bitmap of the
+// segment's docs on first use; two bitmaps are intersected word by word, a
+// list is tested against a bitmap, two sparse lists are merged.
 func (pw *pairWriter) cooccur(a, b uint32) (uint64, error) {
-	t := pw.tap
-	useBits := t.docs <= maxPairBitmapDocs
-	if !pw.marked || pw.markedTerm != a {
-		if useBits && pw.bitmap == nil {
-			pw.bitmap = make([]uint64, (t.docs+63)/64)
+	ba, err := pw.bitmapOf(a)
+	if err != nil {
+		return 0, err
+	}
+	bb, err := pw.bitmapOf(b)
+	if err != nil {
+		return 0, err
+	}
+	var n uint64
+	if ba != nil && bb != nil {
+		for i, w := range ba {
+			n += uint64(bits.OnesCount64(w & bb[i]))
 		}
-		if useBits {
-			for _, d := range pw.adocs {
-				pw.bitmap[d>>6] &^= 1 << (d & 63)
-			}
+		return n, nil
+	}
+	if ba == nil && bb != nil {
+		a, b, ba, bb = b, a, bb, ba
+	}
+	if ba != nil { // b is sparse
+		docs, err := pw.tap.termDocs(b, pw.scratch)
+		if err != nil {
+			return 0, err
 		}
-		docs, err := t.termDocs(a, pw.scratch)
+		pw.scratch = docs[:0]
+		for _, d := range docs {
+			n += ba[d>>6] >> (d & 63) & 1
+		}
+		return n, nil
+	}
+	if !pw.haveA || pw.aTerm != a { // calls come with a ascending: keep a's docs
+		docs, err := pw.tap.termDocs(a, pw.scratch)
 		if err != nil {
 			return 0, err
 		}
 		pw.adocs = append(pw.adocs[:0], docs...)
 		pw.scratch = docs[:0]
-		pw.markedTerm, pw.marked = a, true
-		if useBits {
-			for _, d := range pw.adocs {
-				pw.bitmap[d>>6] |= 1 << (d & 63)
-			}
-		}
+		pw.aTerm, pw.haveA = a, true
 	}
-	docs, err := t.termDocs(b, pw.scratch)
+	y, err := pw.tap.termDocs(b, pw.scratch)
 	if err != nil {
 		return 0, err
 	}
-	pw.scratch = docs[:0]
-	var n uint64
-	if useBits {
-		for _, d := range docs {
-			n += pw.bitmap[d>>6] >> (d & 63) & 1
-		}
-		return n, nil
-	}
+	pw.scratch = y[:0]
 	x := pw.adocs
-	for i, j := 0, 0; i < len(x) && j < len(docs); {
+	for i, j := 0, 0; i < len(x) && j < len(y); {
 		switch {
-		case x[i] < docs[j]:
+		case x[i] < y[j]:
 			i++
-		case x[i] > docs[j]:
+		case x[i] > y[j]:
 			j++
 		default:
 			n++
@@ -436,8 +444,34 @@ func (pw *pairWriter) cooccur(a, b uint32) (uint64, error) {
 	return n, nil
 }
 
+// bitmapOf returns the bitmap of dense term t's docs (nil for a sparse term,
+// or when the segment has more than maxPairBitmapDocs documents).
+func (pw *pairWriter) bitmapOf(t uint32) ([]uint64, error) {
+	docs := pw.tap.docs
+	if docs > maxPairBitmapDocs || pw.tap.dfs[t]*64 < docs {
+		return nil, nil
+	}
+	if pw.bitmaps == nil {
+		pw.bitmaps = make(map[uint32][]uint64)
+	}
+	if bm, ok := pw.bitmaps[t]; ok {
+		return bm, nil
+	}
+	ds, err := pw.tap.termDocs(t, pw.scratch)
+	if err != nil {
+		return nil, err
+	}
+	pw.scratch = ds[:0]
+	bm := make([]uint64, (docs+63)/64)
+	for _, d := range ds {
+		bm[d>>6] |= 1 << (d & 63)
+	}
+	pw.bitmaps[t] = bm
+	return bm, nil
+}
+
 // maxPairBitmapDocs: segments with more documents count co-occurrences by
-// merging the two doc lists instead of through a bitmap of every document.
+// merging doc lists only.
 const maxPairBitmapDocs = 1 << 27
 
 // u32Store is an append-only list of uint32 values: in memory, or, once

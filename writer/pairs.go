@@ -96,11 +96,11 @@ type pairWriter struct {
 	slots []int32 // position -> token of one doc (-1: none)
 
 	// co-occurrence counting (cooccur)
-	marked     bool
-	markedTerm uint32
-	adocs      []uint32 // the marked term's docs
-	bitmap     []uint64 // the marked term's docs as bits
-	scratch    []uint32
+	haveA   bool
+	aTerm   uint32
+	adocs   []uint32            // term aTerm's docs
+	bitmaps map[uint32][]uint64 // the docs of dense terms, by ordinal
+	scratch []uint32
 }
 
 // newPairTap wraps src when pairs are on.
