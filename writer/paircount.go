@@ -1,7 +1,6 @@
 package writer
 
 import (
-	"cmp"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -29,8 +28,10 @@ import (
 // co-occurrence |A ∩ B| (the documents holding both terms), which the
 // selection's gain uses.
 
-// tok is a tracked token of one document: its position and term ordinal.
-type tok struct{ pos, ord uint32 }
+// A tracked token of one document: position<<32 | term ordinal (so that
+// tokens sort by position, then term).
+func tokPos(t uint64) uint32 { return uint32(t >> 32) }
+func tokOrd(t uint64) uint32 { return uint32(t) }
 
 // pairTap passes a PostingSource through to the emitter and records the
 // tracked terms' postings (see above).
@@ -213,7 +214,6 @@ func (pw *pairWriter) countMemory() error {
 	t.pos, t.npos = nil, nil // no longer needed: let the pair records reuse the memory
 	// fill[d] is now doc d's end, and doc d starts at doc d-1's end.
 	var lo uint32
-	var toks []tok
 	for d, hi := range fill {
 		if d&0x3fff == 0x3fff {
 			if err := pw.w.ctx.Err(); err != nil {
@@ -221,11 +221,7 @@ func (pw *pairWriter) countMemory() error {
 			}
 		}
 		if hi-lo >= 2 {
-			toks = toks[:0]
-			for _, x := range bucket[lo:hi] {
-				toks = append(toks, tok{uint32(x >> 32), uint32(x)})
-			}
-			if err := pw.docPairs(toks, uint32(d)); err != nil {
+			if err := pw.docPairs(bucket[lo:hi], uint32(d)); err != nil {
 				return err
 			}
 		}
@@ -238,7 +234,7 @@ func (pw *pairWriter) countMemory() error {
 // countSorted walks the external sorter's tokens, in (doc, position) order,
 // one document at a time.
 func (pw *pairWriter) countSorted() error {
-	var doc []tok
+	var doc []uint64
 	var cur uint32
 	return pw.walk(pw.tap.toks.iter(), func(r rec, ok bool) error {
 		if !ok || (len(doc) > 0 && uint32(r.k>>32) != cur) {
@@ -249,7 +245,7 @@ func (pw *pairWriter) countSorted() error {
 		}
 		if ok {
 			cur = uint32(r.k >> 32)
-			doc = append(doc, tok{uint32(r.k), r.v})
+			doc = append(doc, uint64(uint32(r.k))<<32|uint64(r.v))
 		}
 		return nil
 	})
@@ -257,13 +253,13 @@ func (pw *pairWriter) countSorted() error {
 
 // docPairs adds the distinct pairs of one document's tracked tokens (in any
 // order) as (pair, doc) records.
-func (pw *pairWriter) docPairs(toks []tok, doc uint32) error {
+func (pw *pairWriter) docPairs(toks []uint64, doc uint32) error {
 	if len(toks) < 2 {
 		return nil
 	}
-	lo, hi := toks[0].pos, toks[0].pos
+	lo, hi := tokPos(toks[0]), tokPos(toks[0])
 	for _, t := range toks[1:] {
-		lo, hi = min(lo, t.pos), max(hi, t.pos)
+		lo, hi = min(lo, tokPos(t)), max(hi, tokPos(t))
 	}
 	pw.set.reset(len(toks))
 	if span := uint64(hi-lo) + 1; span <= 4*uint64(len(toks))+64 && pw.slotPairs(toks, lo, int(span)) {
@@ -271,25 +267,21 @@ func (pw *pairWriter) docPairs(toks []tok, doc uint32) error {
 	}
 	// Several terms at one position (or sparse positions): sort by
 	// (position, term) and pair each position's terms with the next one's.
-	slices.SortFunc(toks, func(x, y tok) int {
-		if c := cmp.Compare(x.pos, y.pos); c != 0 {
-			return c
-		}
-		return cmp.Compare(x.ord, y.ord)
-	})
+	slices.Sort(toks)
 	for i := 0; i < len(toks); {
+		p := tokPos(toks[i])
 		end := i + 1
-		for end < len(toks) && toks[end].pos == toks[i].pos {
+		for end < len(toks) && tokPos(toks[end]) == p {
 			end++
 		}
-		if end < len(toks) && toks[i].pos != math.MaxUint32 && toks[end].pos == toks[i].pos+1 {
+		if end < len(toks) && p != math.MaxUint32 && tokPos(toks[end]) == p+1 {
 			e2 := end + 1
-			for e2 < len(toks) && toks[e2].pos == toks[end].pos {
+			for e2 < len(toks) && tokPos(toks[e2]) == p+1 {
 				e2++
 			}
 			for _, a := range toks[i:end] {
 				for _, b := range toks[end:e2] {
-					pw.set.add(uint64(a.ord)<<32 | uint64(b.ord))
+					pw.set.add(uint64(tokOrd(a))<<32 | uint64(tokOrd(b)))
 				}
 			}
 		}
@@ -301,7 +293,7 @@ func (pw *pairWriter) docPairs(toks []tok, doc uint32) error {
 // slotPairs finds the pairs of toks through a table indexed by position
 // (positions lo .. lo+span-1). It returns false, having added nothing, when
 // two tokens share a position.
-func (pw *pairWriter) slotPairs(toks []tok, lo uint32, span int) bool {
+func (pw *pairWriter) slotPairs(toks []uint64, lo uint32, span int) bool {
 	if cap(pw.slots) < span+1 {
 		pw.slots = make([]int32, 2*(span+1))
 		for i := range pw.slots {
@@ -312,7 +304,7 @@ func (pw *pairWriter) slotPairs(toks []tok, lo uint32, span int) bool {
 	ok := true
 	n := 0
 	for i, t := range toks {
-		s := t.pos - lo
+		s := tokPos(t) - lo
 		if slots[s] >= 0 {
 			ok = false
 			break
@@ -322,36 +314,53 @@ func (pw *pairWriter) slotPairs(toks []tok, lo uint32, span int) bool {
 	}
 	if ok {
 		for _, t := range toks {
-			if j := slots[t.pos-lo+1]; j >= 0 {
-				pw.set.add(uint64(t.ord)<<32 | uint64(toks[j].ord))
+			if j := slots[tokPos(t)-lo+1]; j >= 0 {
+				pw.set.add(uint64(tokOrd(t))<<32 | uint64(tokOrd(toks[j])))
 			}
 		}
 	}
 	for _, t := range toks[:n] {
-		slots[t.pos-lo] = -1
+		slots[tokPos(t)-lo] = -1
 	}
 	return ok
 }
 
-// pairSet collects the distinct pair ids of one document (open addressing;
-// 0 marks an empty slot, so ids are stored plus one).
+// pairSet collects the distinct pair ids of one document: by a linear scan
+// for a few tokens, else in an open-addressing table (0 marks an empty slot,
+// so ids are stored plus one).
 type pairSet struct {
-	tab  []uint64
-	shft uint
-	ids  []uint64
-	hs   []uint64 // the table slots used
+	tab    []uint64
+	shft   uint
+	linear bool
+	ids    []uint64
+	hs     []uint64 // the table slots used
 }
 
+// setLinear is the most tokens a document may have for the linear scan.
+const setLinear = 12
+
 func (s *pairSet) reset(n int) {
+	s.ids, s.hs = s.ids[:0], s.hs[:0]
+	if s.linear = n <= setLinear; s.linear {
+		return
+	}
 	size := 1 << bits.Len(uint(2*n))
 	if len(s.tab) < size {
 		s.tab = make([]uint64, size)
 	}
 	s.shft = uint(64 - bits.Len(uint(size-1)))
-	s.ids, s.hs = s.ids[:0], s.hs[:0]
 }
 
 func (s *pairSet) add(id uint64) {
+	if s.linear {
+		for _, x := range s.ids {
+			if x == id {
+				return
+			}
+		}
+		s.ids = append(s.ids, id)
+		return
+	}
 	mask := uint64(len(s.tab) - 1)
 	for h := (id * 0x9e3779b97f4a7c15) >> s.shft; ; h = (h + 1) & mask {
 		switch s.tab[h] {
