@@ -19,9 +19,10 @@ import (
 // the doc (one pass; the documents' sizes are known by then) and finds the
 // adjacent tokens of each document with a position-indexed slot table.
 //
-// Past the tap's memory share (MemoryLimit/4) the tokens move to an external
-// sorter by (doc, position) that spills sorted runs, and the doc lists to a
-// temp file: slower, the same pairs. Both paths hand each document's tokens
+// Past the in-memory counting's share (MemoryLimit/2, estimated from the
+// tokens and postings) the tokens move to an external sorter by (doc,
+// position) that spills sorted runs, and the doc lists to a temp file:
+// slower, the same pairs. Both paths hand each document's tokens
 // to docPairs, which adds one (pair, doc) record per distinct pair.
 //
 // The doc lists of the tracked terms give each candidate pair its
@@ -39,7 +40,7 @@ type pairTap struct {
 	src   PostingSource
 	minDF uint64
 	docs  uint64 // documents of the segment
-	limit int64  // bytes of pos + npos + lists in memory before the sorted path
+	limit int64  // bytes the in-memory counting may take (see newPairTap)
 
 	arena []byte   // the tracked terms' bytes
 	ends  []uint32 // arena end of tracked term i
@@ -86,7 +87,7 @@ func (t *pairTap) NextDoc() (uint32, []uint32, bool, error) {
 	if t.toks == nil {
 		t.pos = append(t.pos, pos...)
 		t.npos = append(t.npos, uint32(len(pos)))
-		if 4*int64(len(t.pos)+len(t.npos)+len(t.lists.mem)) > t.limit {
+		if 20*int64(len(t.pos))+8*int64(len(t.npos)) > t.limit {
 			if err := t.toSorter(); err != nil {
 				return 0, nil, false, err
 			}

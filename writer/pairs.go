@@ -110,17 +110,21 @@ func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64) *pair
 	if w.opts.Pairs.EffectivePercent() == 0 || src == nil {
 		return nil
 	}
-	limit := w.opts.MemoryLimit / 4
+	// The in-memory counting holds, per tracked token, 4 bytes of position,
+	// 8 of bucket and up to 8 of (pair, doc) record, and per posting 8: it
+	// runs while that stays within MemoryLimit/2 (what the sorted path
+	// holds at most: MemoryLimit/4 of records plus the radix scratch).
+	sorted := w.opts.MemoryLimit / 4
 	create := func() (*tempFile, error) { return w.createTemp(runPrefix) }
 	t := &pairTap{
-		src: src, minDF: w.opts.Pairs.minDFFor(w.docs), docs: w.docs, cur: -1, limit: limit,
-		lists: u32Store{limit: int(max(limit/16, 1024)), create: create},
+		src: src, minDF: w.opts.Pairs.minDFFor(w.docs), docs: w.docs, cur: -1, limit: w.opts.MemoryLimit / 2,
+		lists: u32Store{limit: int(max(sorted/16, 1024)), create: create},
 		newSorter: func() *extSorter {
-			return newExtSorter(limit, fmt.Sprintf("pair tokens of index %q", name), create)
+			return newExtSorter(sorted, fmt.Sprintf("pair tokens of index %q", name), create)
 		},
 	}
-	if tokens > 0 { // capacity never touched costs no memory
-		n := min(tokens, uint64(limit/4))
+	if tokens > 0 { // sized once (pages never written are usually never faulted in)
+		n := min(tokens, uint64(t.limit/20))
 		t.pos, t.npos, t.lists.mem = make([]uint32, 0, n), make([]uint32, 0, n), make([]uint32, 0, n)
 	}
 	return t
