@@ -65,9 +65,10 @@
 // per-document buckets; a position-indexed slot table finds each document's
 // adjacent tokens and a small hash set its distinct pairs, which become
 // 8-byte (pair, doc) records sorted by a stable radix sort of the pair key.
-// Past MemoryLimit/4 the tokens and the records move to external sorters
-// that spill sorted runs (and the doc lists to a temp file): slower, the
-// same pairs. A first walk over the pairs computes each eligible pair's gain
+// Past an estimated MemoryLimit/2 (20 bytes per tracked token, 8 per
+// posting) the tokens move to an external sorter, and past MemoryLimit/4 of
+// records the records too, each spilling sorted runs (and the doc lists go
+// to a temp file): slower, the same pairs. A first walk over the pairs computes each eligible pair's gain
 // and exact cost, the budget picks the pairs (docs/FORMAT.md, "Pair
 // section"), and a second walk writes them after the dict region. Builds,
 // spilled builds and merges feed the emitter the same postings, so they
