@@ -105,6 +105,23 @@ func BenchmarkBuildServiceLogs(b *testing.B) {
 	benchBuild(b, c, writer.DefaultOptions(c.field), 1)
 }
 
+// BenchmarkBuildAgentLogsNoPairs and BenchmarkBuildServiceLogsNoPairs are
+// the builds above without the pair index: the pair counting's cost is the
+// difference of cpu-ms/op (run them interleaved: -count N).
+func BenchmarkBuildAgentLogsNoPairs(b *testing.B) {
+	c := loadAgent(b)
+	o := writer.DefaultOptions(c.field)
+	o.Pairs.Percent = writer.PairsOff
+	benchBuild(b, c, o, 1)
+}
+
+func BenchmarkBuildServiceLogsNoPairs(b *testing.B) {
+	c := loadService(b)
+	o := writer.DefaultOptions(c.field)
+	o.Pairs.Percent = writer.PairsOff
+	benchBuild(b, c, o, 1)
+}
+
 // BenchmarkBuildSpilling forces spills (MemoryLimit 4 MiB) on the agent logs.
 func BenchmarkBuildSpilling(b *testing.B) {
 	c := loadAgent(b)

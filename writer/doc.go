@@ -55,14 +55,20 @@
 // Section offsets stay in memory. The merge reads each section through a
 // one-block buffer and verifies every block's CRC before using it.
 //
-// # Pair counting (pairs.go)
+// # Pair counting (paircount.go, pairrecs.go, pairs.go)
 //
-// The emitter's source is tapped: every (doc, position) of a term with df >=
-// the minimum pair df is recorded with the term's ordinal. Once the index's
-// terms are written (its .prx bytes known), the records are sorted by (doc,
-// position) (a radix sort; above MemoryLimit/4 of records, sorted runs
-// spill to the temp dir), adjacent positions give (pair, doc) records,
-// sorted by pair in turn; a first walk computes each eligible pair's gain
+// The emitter's source is tapped: for every term with df >= the minimum pair
+// df the tap keeps its positions (4 bytes each), and per posting its doc and
+// position count (the docs of each term also give the co-occurrence |A ∩ B|
+// of a candidate pair). Once the index's terms are written (its .prx bytes
+// known), a counting sort on the doc turns the term-major tokens into
+// per-document buckets; a position-indexed slot table finds each document's
+// adjacent tokens and a small hash set its distinct pairs, which become
+// 8-byte (pair, doc) records sorted by a stable radix sort of the pair key.
+// Past an estimated MemoryLimit/2 (20 bytes per tracked token, 8 per
+// posting) the tokens move to an external sorter, and past MemoryLimit/4 of
+// records the records too, each spilling sorted runs (and the doc lists go
+// to a temp file): slower, the same pairs. A first walk over the pairs computes each eligible pair's gain
 // and exact cost, the budget picks the pairs (docs/FORMAT.md, "Pair
 // section"), and a second walk writes them after the dict region. Builds,
 // spilled builds and merges feed the emitter the same postings, so they

@@ -140,27 +140,6 @@ func (s *extSorter) sort() {
 	s.buf, s.spare = src, dst[:0]
 }
 
-// reserve sizes the buffer for n records (at most the limit) up front.
-func (s *extSorter) reserve(n uint64) {
-	if n > 0 && cap(s.buf) == 0 {
-		s.buf = make([]rec, 0, min(n, uint64(s.limit)))
-	}
-}
-
-// takeSpare hands over the sort's scratch buffer (empty, maybe nil).
-func (s *extSorter) takeSpare() []rec {
-	b := s.spare[:0]
-	s.spare = nil
-	return b
-}
-
-// takeBuf hands over the buffer once iteration is over (the runs stay).
-func (s *extSorter) takeBuf() []rec {
-	b := s.buf[:0]
-	s.buf = nil
-	return b
-}
-
 // recSource is one sorted input of the merge.
 type recSource interface {
 	next() (rec, bool, error)

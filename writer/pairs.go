@@ -76,57 +76,6 @@ func (p Pairs) minDFFor(docs uint64) uint64 {
 	return max(DefaultPairsMinDF, (docs+PairsMinDFDocs-1)/PairsMinDFDocs)
 }
 
-// pairTap passes a PostingSource through to the emitter and records, for
-// every term with df >= minDF (a term of a kept pair has at least the pair's
-// df), each (doc, position) it occupies: the input of the pair counting. The
-// emitter sees exactly the source's stream, so builds and merges, which feed
-// the emitter the same postings, count the same pairs.
-type pairTap struct {
-	src   PostingSource
-	minDF uint64
-	toks  *extSorter // k = doc<<32 | position, v = term ordinal
-	arena []byte     // the tracked terms' bytes
-	ends  []uint32   // arena end of tracked term i
-	dfs   []uint64   // df of tracked term i
-	cur   int64      // ordinal of the current term, -1 when untracked
-}
-
-func (t *pairTap) NextTerm() ([]byte, uint64, bool, error) {
-	term, df, ok, err := t.src.NextTerm()
-	t.cur = -1
-	if ok && err == nil && df >= t.minDF {
-		if len(t.dfs) == math.MaxUint32 {
-			return nil, 0, false, errs.Limitf("pairs: more than 2^32-1 terms")
-		}
-		t.cur = int64(len(t.dfs))
-		t.arena = append(t.arena, term...)
-		t.ends = append(t.ends, uint32(len(t.arena)))
-		t.dfs = append(t.dfs, df)
-	}
-	return term, df, ok, err
-}
-
-func (t *pairTap) NextDoc() (uint32, []uint32, bool, error) {
-	doc, pos, ok, err := t.src.NextDoc()
-	if ok && err == nil && t.cur >= 0 {
-		for _, p := range pos {
-			if err := t.toks.add(uint64(doc)<<32|uint64(p), uint32(t.cur)); err != nil {
-				return 0, nil, false, err
-			}
-		}
-	}
-	return doc, pos, ok, err
-}
-
-// term returns tracked term i.
-func (t *pairTap) term(i uint32) []byte {
-	var lo uint32
-	if i > 0 {
-		lo = t.ends[i-1]
-	}
-	return t.arena[lo:t.ends[i]]
-}
-
 // pairCand is a pair that met the minimum df with a positive gain.
 type pairCand struct {
 	id         uint64 // a<<32 | b (tracked ordinals)
@@ -135,13 +84,23 @@ type pairCand struct {
 
 // pairWriter counts the pairs of one index and writes its pair section.
 type pairWriter struct {
-	w     *Writer
-	tap   *pairTap
-	pairs *extSorter // k = a<<32 | b, v = doc
-	enc   format.DocWindowEncoder
-	buf   []byte
-	docs  []uint32
-	ids   []uint64 // the pairs of one doc
+	w      *Writer
+	tap    *pairTap
+	pairs  *pairRecs
+	enc    format.DocWindowEncoder
+	buf    []byte
+	docs   []uint32
+	sorted bool // pairs.mem is sorted
+
+	set   pairSet // the pairs of one doc
+	slots []int32 // position -> token of one doc (-1: none)
+
+	// co-occurrence counting (cooccur)
+	haveA   bool
+	aTerm   uint32
+	adocs   []uint32            // term aTerm's docs
+	bitmaps map[uint32][]uint64 // the docs of dense terms, by ordinal
+	scratch []uint32
 }
 
 // newPairTap wraps src when pairs are on.
@@ -151,11 +110,23 @@ func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64) *pair
 	if w.opts.Pairs.EffectivePercent() == 0 || src == nil {
 		return nil
 	}
+	// The in-memory counting holds, per tracked token, 4 bytes of position,
+	// 8 of bucket and up to 8 of (pair, doc) record, and per posting 8: it
+	// runs while that stays within MemoryLimit/2 (what the sorted path
+	// holds at most: MemoryLimit/4 of records plus the radix scratch).
+	sorted := w.opts.MemoryLimit / 4
+	create := func() (*tempFile, error) { return w.createTemp(runPrefix) }
 	t := &pairTap{
-		src: src, minDF: w.opts.Pairs.minDFFor(w.docs), cur: -1,
-		toks: newExtSorter(w.opts.MemoryLimit/4, fmt.Sprintf("pair tokens of index %q", name), func() (*tempFile, error) { return w.createTemp(runPrefix) }),
+		src: src, minDF: w.opts.Pairs.minDFFor(w.docs), docs: w.docs, cur: -1, limit: w.opts.MemoryLimit / 2,
+		lists: u32Store{limit: int(max(sorted/16, 1024)), create: create},
+		newSorter: func() *extSorter {
+			return newExtSorter(sorted, fmt.Sprintf("pair tokens of index %q", name), create)
+		},
 	}
-	t.toks.reserve(tokens)
+	if tokens > 0 { // sized once (pages never written are usually never faulted in)
+		n := min(tokens, uint64(t.limit/20))
+		t.pos, t.npos, t.lists.mem = make([]uint32, 0, n), make([]uint32, 0, n), make([]uint32, 0, n)
+	}
 	return t
 }
 
@@ -175,16 +146,12 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 		return nil
 	}
 	pw := &pairWriter{w: w, tap: tap,
-		pairs: newExtSorter(w.opts.MemoryLimit/4, fmt.Sprintf("pairs of index %q", m.Name), func() (*tempFile, error) { return w.createTemp(runPrefix) })}
-	// A doc holds no more distinct pairs than tracked tokens: the token
-	// sort's scratch becomes the pair buffer, and the token buffer the pair
-	// sort's scratch.
-	tap.toks.sortBuf()
-	pw.pairs.buf = tap.toks.takeSpare()
+		pairs: newPairRecs(len(tap.dfs), w.opts.MemoryLimit/4, func() *extSorter {
+			return newExtSorter(w.opts.MemoryLimit/4, fmt.Sprintf("pairs of index %q", m.Name), func() (*tempFile, error) { return w.createTemp(runPrefix) })
+		})}
 	if err := pw.count(); err != nil {
 		return fmt.Errorf("writer: index %q: pairs: %w", m.Name, err)
 	}
-	pw.pairs.spare = tap.toks.takeBuf()
 	cands, err := pw.candidates(m.PairsMinDFUsed)
 	if err != nil {
 		return fmt.Errorf("writer: index %q: pairs: %w", m.Name, err)
@@ -200,29 +167,6 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 	}
 	m.PairCount, m.PairsLen = uint64(len(sel)), n
 	return nil
-}
-
-// count turns the tracked tokens, in (doc, position) order, into (pair, doc)
-// records: one per distinct pair of tracked terms at positions p, p+1 of a doc.
-func (pw *pairWriter) count() error {
-	toks := pw.tap.toks
-	if len(toks.runs) == 0 { // everything in memory: walk the sorted buffer
-		toks.sortBuf()
-		return pw.countDocs(toks.buf)
-	}
-	var doc []rec
-	return pw.walk(toks.iter(), func(r rec, ok bool) error {
-		if !ok || (len(doc) > 0 && r.k>>32 != doc[0].k>>32) {
-			if err := pw.countDocs(doc); err != nil {
-				return err
-			}
-			doc = doc[:0]
-		}
-		if ok {
-			doc = append(doc, r)
-		}
-		return nil
-	})
 }
 
 // walk calls fn for every record of it, in order, then once with ok false;
@@ -244,63 +188,37 @@ func (pw *pairWriter) walk(it *recIter, fn func(r rec, ok bool) error) error {
 	}
 }
 
-// countDocs adds the pairs of toks: the tokens of whole docs, sorted by
-// (doc, position), then term. A pair repeated in a doc is added once.
-func (pw *pairWriter) countDocs(toks []rec) error {
-	ids := pw.ids[:0]
-	flush := func(doc uint32) error {
-		if len(ids) > 1 {
-			slices.Sort(ids)
-			ids = slices.Compact(ids)
+// groups calls fn for each pair with its ascending docs, in pair order.
+func (pw *pairWriter) groups(fn func(id uint64, docs []uint32) error) error {
+	if r := pw.pairs; r.ext == nil { // all in memory: walk the sorted records
+		if !pw.sorted {
+			r.sortMem()
+			pw.sorted = true
 		}
-		for _, id := range ids {
-			if err := pw.pairs.add(id, doc); err != nil {
-				return err
-			}
-		}
-		ids = ids[:0]
-		return nil
-	}
-	for i := 0; i < len(toks); {
-		if i&0xffff == 0xffff {
+		for i := 0; i < len(r.mem); {
 			if err := pw.w.ctx.Err(); err != nil {
 				return err
 			}
-		}
-		k := toks[i].k
-		end := i + 1
-		for end < len(toks) && toks[end].k == k {
-			end++
-		}
-		// The tokens at the next position of the same doc (k+1 never
-		// crosses into another doc: a position is at most 2^32-2).
-		if end < len(toks) && toks[end].k == k+1 {
-			e2 := end + 1
-			for e2 < len(toks) && toks[e2].k == k+1 {
-				e2++
+			key, end := r.mem[i]>>32, i+1
+			for end < len(r.mem) && r.mem[end]>>32 == key {
+				end++
 			}
-			for _, a := range toks[i:end] {
-				for _, b := range toks[end:e2] {
-					ids = append(ids, uint64(a.v)<<32|uint64(b.v))
-				}
+			id := r.pairID(r.mem[i])
+			docs := pw.docs[:0]
+			for _, x := range r.mem[i:end] {
+				docs = append(docs, uint32(x))
 			}
-		}
-		if end == len(toks) || toks[end].k>>32 != k>>32 { // the doc ends
-			if err := flush(uint32(k >> 32)); err != nil {
+			pw.docs = docs
+			if err := fn(id, docs); err != nil {
 				return err
 			}
+			i = end
 		}
-		i = end
+		return nil
 	}
-	pw.ids = ids
-	return nil
-}
-
-// groups calls fn for each pair with its ascending docs, in pair order.
-func (pw *pairWriter) groups(fn func(id uint64, docs []uint32) error) error {
 	var id uint64
 	docs := pw.docs[:0]
-	err := pw.walk(pw.pairs.iter(), func(r rec, ok bool) error {
+	err := pw.walk(pw.pairs.ext.iter(), func(r rec, ok bool) error {
 		if !ok || (len(docs) > 0 && r.k != id) {
 			if len(docs) > 0 {
 				if err := fn(id, docs); err != nil {
@@ -325,8 +243,10 @@ func (pw *pairWriter) entry(id uint64, docs []uint32) []byte {
 	return pw.buf
 }
 
-// candidates returns the pairs with df >= minDF and a positive gain
-// min(df_a, df_b) - df, with their cost (entry bytes + table slot).
+// candidates returns the eligible pairs (df >= minDF) with their gain co =
+// |A ∩ B|, the documents holding both terms (the position checks a phrase of
+// the two terms makes without the pair), and cost (entry bytes + table
+// slot). See docs/FORMAT.md, "Selection (normative)".
 func (pw *pairWriter) candidates(minDF uint64) ([]pairCand, error) {
 	var cands []pairCand
 	err := pw.groups(func(id uint64, docs []uint32) error {
@@ -334,11 +254,14 @@ func (pw *pairWriter) candidates(minDF uint64) ([]pairCand, error) {
 		if df < minDF {
 			return nil
 		}
-		lim := min(pw.tap.dfs[id>>32], pw.tap.dfs[uint32(id)])
-		if lim <= df {
-			return nil
+		co, err := pw.cooccur(uint32(id>>32), uint32(id))
+		if err != nil {
+			return err
 		}
-		cands = append(cands, pairCand{id: id, gain: lim - df, cost: uint64(len(pw.entry(id, docs))) + format.PairEntryOverhead})
+		if co < df { // the counting lost track of a document
+			return errs.Corruptf("pair %q %q: in %d docs, its terms together in %d", pw.tap.term(uint32(id>>32)), pw.tap.term(uint32(id)), df, co)
+		}
+		cands = append(cands, pairCand{id: id, gain: co, cost: uint64(len(pw.entry(id, docs))) + format.PairEntryOverhead})
 		return nil
 	})
 	return cands, err

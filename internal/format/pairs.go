@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"sort"
 
 	"github.com/snii-go/snii/internal/errs"
@@ -61,22 +62,40 @@ type PairTable struct {
 	b      []byte // entries
 	table  []byte // n × u32
 	n      int
-	docs   uint64   // documents in the segment: bound on a pair's df
-	hashes []uint64 // pairHash of each key, ascending (built at open)
+	docs   uint64 // documents in the segment: bound on a pair's df
+	seed   uint64
+	hashes []uint64 // hash of each key, ascending (built at open)
 	order  []uint32 // the entry of hashes[i]
+	filter []uint64 // one bit per key hash's top bits: most missing pairs stop here
+	fshift uint     // 64 - log2(bits of filter)
 }
 
-// pairHash is FNV-1a over len(a), a, b: the resident index of the keys.
-func pairHash(a, b []byte) uint64 {
-	h := uint64(14695981039346656037)
-	h = (h ^ uint64(len(a))) * 1099511628211
-	for _, c := range a {
-		h = (h ^ uint64(c)) * 1099511628211
+// pairFilterBits is the filter's size per pair (rounded up to a power of
+// two): with one bit per key, about 1 in 16 missing pairs passes it.
+const pairFilterBits = 16
+
+// hash is the table's hash of len(a), a, b: the resident index of the keys
+// (never stored), 8 bytes per step.
+func (t *PairTable) hash(a, b []byte) uint64 {
+	h := t.seed ^ uint64(len(a))*pairMul
+	h = hashBytes(h, a)
+	return hashBytes(h, b)
+}
+
+const pairMul = 0x9e3779b97f4a7c15
+
+func hashBytes(h uint64, p []byte) uint64 {
+	for len(p) >= 8 {
+		h = (h ^ binary.LittleEndian.Uint64(p)) * pairMul
+		h ^= h >> 29
+		p = p[8:]
 	}
-	for _, c := range b {
-		h = (h ^ uint64(c)) * 1099511628211
+	var v uint64
+	for i, c := range p {
+		v |= uint64(c) << (8 * i)
 	}
-	return h
+	h = (h ^ v ^ uint64(len(p))<<59) * pairMul
+	return h ^ h>>32
 }
 
 // OpenPairTable checks a pair section of n entries of a segment of docCount
@@ -108,15 +127,22 @@ func OpenPairTable(sec []byte, n uint64, docCount uint64) (*PairTable, error) {
 		}
 		prev = o
 	}
-	// The resident hash index: a lookup is a binary search over 8-byte
-	// hashes and one key comparison, not a walk over the entries.
+	// The resident hash index: a lookup is a bit test of the filter, then a
+	// binary search over 8-byte hashes and one key comparison, not a walk
+	// over the entries.
+	t.seed = uint64(n) * pairMul // any value: the hashes stay in memory
 	t.hashes, t.order = make([]uint64, t.n), make([]uint32, t.n)
+	lg := bits.Len(uint(t.n*pairFilterBits - 1))
+	t.filter, t.fshift = make([]uint64, max((1<<lg)/64, 1)), uint(64-lg)
 	for i := 0; i < t.n; i++ {
 		a, b, err := t.Key(i)
 		if err != nil {
 			return nil, err
 		}
-		t.hashes[i], t.order[i] = pairHash(a, b), uint32(i)
+		h := t.hash(a, b)
+		t.hashes[i], t.order[i] = h, uint32(i)
+		f := h >> t.fshift
+		t.filter[f>>6] |= 1 << (f & 63)
 	}
 	sort.Sort(byHash{t})
 	return t, nil
@@ -173,7 +199,13 @@ func (t *PairTable) Key(i int) (a, b []byte, err error) {
 // a binary search of the resident key hashes, then a comparison of the
 // keys with that hash.
 func (t *PairTable) Find(a, b []byte) (int, error) {
-	h := pairHash(a, b)
+	if t.n == 0 {
+		return -1, nil
+	}
+	h := t.hash(a, b)
+	if f := h >> t.fshift; t.filter[f>>6]>>(f&63)&1 == 0 {
+		return -1, nil
+	}
 	hs := t.hashes
 	lo, hi := 0, len(hs)
 	for lo < hi {

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"cmp"
 	"errors"
 	"math/rand/v2"
 	"slices"
@@ -175,4 +176,64 @@ func FuzzPairTable(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPairFilter: the resident filter never rejects a kept pair, and stops
+// most missing pairs before the binary search (one bit per pair in 16: about
+// 1 in 16 passes).
+func TestPairFilter(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	word := func() string {
+		b := make([]byte, 1+r.IntN(12))
+		for i := range b {
+			b[i] = byte('a' + r.IntN(26))
+		}
+		return string(b)
+	}
+	pairs := func(n int) []testPair {
+		seen := map[[2]string]bool{}
+		var ps []testPair
+		for len(ps) < n {
+			p := testPair{a: word(), b: word(), docs: []uint32{uint32(r.IntN(100))}}
+			if !seen[[2]string{p.a, p.b}] {
+				seen[[2]string{p.a, p.b}] = true
+				ps = append(ps, p)
+			}
+		}
+		slices.SortFunc(ps, func(x, y testPair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
+		return ps
+	}
+	ps := pairs(1000)
+	tab, err := OpenPairTable(pairSection(ps), uint64(len(ps)), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	passes := func(a, b []byte) bool {
+		f := tab.hash(a, b) >> tab.fshift
+		return tab.filter[f>>6]>>(f&63)&1 == 1
+	}
+	kept := make(map[[2]string]bool)
+	for _, p := range ps {
+		kept[[2]string{p.a, p.b}] = true
+		if !passes([]byte(p.a), []byte(p.b)) {
+			t.Fatalf("kept pair %q %q rejected by the filter", p.a, p.b)
+		}
+	}
+	missing, passed := 0, 0
+	for _, p := range pairs(20000) {
+		if kept[[2]string{p.a, p.b}] {
+			continue
+		}
+		missing++
+		if passes([]byte(p.a), []byte(p.b)) {
+			passed++
+		}
+		if i, err := tab.Find([]byte(p.a), []byte(p.b)); i >= 0 || err != nil {
+			t.Fatalf("missing pair %q %q found at %d (%v)", p.a, p.b, i, err)
+		}
+	}
+	if missing < 10000 || passed*8 > missing {
+		t.Errorf("%d of %d missing pairs pass the filter (want about 1/16)", passed, missing)
+	}
+	t.Logf("%d of %d missing pairs pass the filter", passed, missing)
 }

@@ -5,6 +5,8 @@
 // compare the build cost of pairs (docs/bench/pairs/build-cpu.txt):
 //
 //	/usr/bin/time -f "%e %U %S %M" go run ./cmd/pairbuild -docs DOCS -pairs 10 -out /tmp/p.snii
+//
+// -cpuprofile FILE writes a CPU profile of the build.
 package main
 
 import (
@@ -12,6 +14,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/snii-go/snii/bench/peers"
@@ -22,7 +25,18 @@ func main() {
 	docs := flag.String("docs", "", "docs file written by the peers harness")
 	pct := flag.Int("pairs", writer.DefaultPairsPercent, "pair budget in percent of the .prx bytes (0: none)")
 	out := flag.String("out", "pairbuild.snii", "segment to write")
+	prof := flag.String("cpuprofile", "", "write a CPU profile of the build here")
 	flag.Parse()
+	if *prof != "" {
+		f, err := os.Create(*prof)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	o := writer.DefaultOptions(peers.Field)
 	o.Pairs.Percent = *pct
 	if *pct == 0 {

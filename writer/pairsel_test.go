@@ -1,0 +1,165 @@
+package writer_test
+
+import (
+	"bytes"
+	"cmp"
+	"math/bits"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/writer"
+)
+
+// wantPair is a pair of the brute-force selection.
+type wantPair struct {
+	a, b       string
+	docs       []uint32
+	gain, cost uint64
+}
+
+// selectionOracle applies docs/FORMAT.md "Selection (normative)" to the
+// oracle's postings of one index, independently of the writer's counting:
+// every eligible pair, and the kept ones in (a, b) order.
+func selectionOracle(post map[string][]posting, minDF, allowance uint64) (elig []wantPair, kept []wantPair) {
+	termDocs := make(map[string]map[uint32]bool)
+	type tp struct {
+		doc uint32
+		pos uint32
+	}
+	at := make(map[tp][]string) // (doc, position) -> terms with df >= minDF
+	for term, ps := range post {
+		if uint64(len(ps)) < minDF {
+			continue
+		}
+		termDocs[term] = make(map[uint32]bool)
+		for _, p := range ps {
+			termDocs[term][p.Doc] = true
+			for _, q := range p.Pos {
+				at[tp{p.Doc, q}] = append(at[tp{p.Doc, q}], term)
+			}
+		}
+	}
+	pairDocs := make(map[[2]string]map[uint32]bool)
+	for k, as := range at {
+		for _, b := range at[tp{k.doc, k.pos + 1}] {
+			for _, a := range as {
+				key := [2]string{a, b}
+				if pairDocs[key] == nil {
+					pairDocs[key] = make(map[uint32]bool)
+				}
+				pairDocs[key][k.doc] = true
+			}
+		}
+	}
+	var enc format.DocWindowEncoder
+	for key, ds := range pairDocs {
+		if uint64(len(ds)) < minDF {
+			continue
+		}
+		var co uint64
+		for d := range termDocs[key[0]] {
+			if termDocs[key[1]][d] {
+				co++
+			}
+		}
+		docs := make([]uint32, 0, len(ds))
+		for d := range ds {
+			docs = append(docs, d)
+		}
+		slices.Sort(docs)
+		cost := uint64(len(format.AppendPairEntry(nil, &enc, []byte(key[0]), []byte(key[1]), docs))) + format.PairEntryOverhead
+		elig = append(elig, wantPair{a: key[0], b: key[1], docs: docs, gain: co, cost: cost})
+	}
+	order := slices.Clone(elig)
+	slices.SortFunc(order, func(x, y wantPair) int {
+		xh, xl := bits.Mul64(x.gain, y.cost)
+		yh, yl := bits.Mul64(y.gain, x.cost)
+		if c := cmp.Or(cmp.Compare(yh, xh), cmp.Compare(yl, xl)); c != 0 {
+			return c
+		}
+		return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b))
+	})
+	var spent uint64
+	for _, p := range order {
+		if spent+p.cost <= allowance {
+			spent += p.cost
+			kept = append(kept, p)
+		}
+	}
+	slices.SortFunc(kept, func(x, y wantPair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
+	return elig, kept
+}
+
+// TestPairSelectionOracle: the pairs a build keeps are exactly those of the
+// normative selection rule computed by brute force from the documents (every
+// adjacent pair, its df and co-occurrence, its exact cost, the greedy walk),
+// for budgets tight enough that the order decides, with and without spills
+// of the pair counting.
+func TestPairSelectionOracle(t *testing.T) {
+	docs := genDocs(7, 2500)
+	for _, tc := range []struct {
+		pairs  writer.Pairs
+		memory int64
+	}{
+		{writer.Pairs{Percent: 2, MinDF: 3}, 0},
+		{writer.Pairs{Percent: 5, MinDF: 8}, 0},
+		{writer.Pairs{Percent: 2, MinDF: 3}, 256 << 10}, // the counting spills
+		{writer.Pairs{Percent: 100, MinDF: 2}, 0},
+	} {
+		o := genOptions()
+		o.Pairs = tc.pairs
+		if tc.memory > 0 {
+			o.MemoryLimit = tc.memory
+		}
+		path, _ := build(t, t.TempDir(), "sel.snii", o, docs)
+		want, _ := oracle(t, o, docs)
+		seg := dumpFile(t, path)
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, field := range []string{"text", "title"} {
+			m := seg.index(t, field).Meta
+			elig, kept := selectionOracle(want[field], m.PairsMinDFUsed, m.PairsAllowance)
+			if m.PairsEligible != uint64(len(elig)) {
+				t.Errorf("%+v %s: %d eligible, oracle %d", tc.pairs, field, m.PairsEligible, len(elig))
+			}
+			if tc.pairs.Percent < 100 && len(kept) == len(elig) {
+				t.Errorf("%+v %s: the budget keeps every eligible pair (%d): the order is not tested", tc.pairs, field, len(elig))
+			}
+			var got []string
+			if m.PairCount > 0 {
+				pt, err := format.OpenPairTable(raw[m.PairsOff:m.PairsOff+m.PairsLen], m.PairCount, m.DocCount)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := 0; i < pt.Len(); i++ {
+					e, err := pt.Entry(i)
+					if err != nil {
+						t.Fatal(err)
+					}
+					ds, err := e.Docs(nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got = append(got, string(e.A)+" "+string(e.B))
+					if i < len(kept) && bytes.Equal(e.A, []byte(kept[i].a)) && bytes.Equal(e.B, []byte(kept[i].b)) && !slices.Equal(ds, kept[i].docs) {
+						t.Errorf("%+v %s: pair %q %q: docs differ from the oracle's", tc.pairs, field, e.A, e.B)
+					}
+				}
+			}
+			var exp []string
+			for _, p := range kept {
+				exp = append(exp, p.a+" "+p.b)
+			}
+			if !slices.Equal(got, exp) {
+				t.Errorf("%+v %s: kept %d pairs, oracle %d (of %d eligible)\n got %q\nwant %q", tc.pairs, field, len(got), len(exp), len(elig), got, exp)
+			}
+			if len(exp) == 0 && field == "text" {
+				t.Errorf("%+v %s: the oracle keeps no pair: the test proves nothing", tc.pairs, field)
+			}
+		}
+	}
+}
