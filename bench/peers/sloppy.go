@@ -65,6 +65,31 @@ func sloppyVariants(terms []string) map[string][]string {
 	return v
 }
 
+// SloppyQueries derives the sloppy queries of the phrases among seeds: each
+// variant (as-is, reversed, swapped, dropped) at each slop, in that order, with
+// the variant's name beside each query.
+func SloppyQueries(seeds []*Query, slops []int) ([]*Query, []string) {
+	var qs []*Query
+	var variants []string
+	for _, s := range seeds {
+		if s.Kind != KindPhrase {
+			continue
+		}
+		vs := sloppyVariants(s.Terms)
+		for _, name := range []string{"as-is", "reversed", "swapped", "dropped"} {
+			terms, ok := vs[name]
+			if !ok {
+				continue
+			}
+			for _, slop := range slops {
+				qs = append(qs, &Query{ID: len(qs), Kind: KindSloppy, Class: s.Class, Text: s.Text, Terms: terms, Slop: slop})
+				variants = append(variants, name)
+			}
+		}
+	}
+	return qs, variants
+}
+
 // RunSloppy builds a snii segment and a Lucene index of the corpus, derives
 // sloppy phrases from the phrases of the query file (each variant at each
 // slop), checks that snii's doc ids equal Lucene's for every one, and then,
@@ -109,23 +134,9 @@ func RunSloppy(cfg SloppyConfig) (*SloppyReport, error) {
 		}
 	}
 	rep := &SloppyReport{Corpus: cfg.Corpus, Docs: len(docs), Env: CaptureEnv(), Cycles: cfg.Cycles}
-	var qs []*Query
-	for _, s := range seeds {
-		if s.Kind != KindPhrase {
-			continue
-		}
-		vs := sloppyVariants(s.Terms)
-		for _, name := range []string{"as-is", "reversed", "swapped", "dropped"} {
-			terms, ok := vs[name]
-			if !ok {
-				continue
-			}
-			for _, slop := range cfg.Slops {
-				q := &Query{ID: len(qs), Kind: KindSloppy, Class: s.Class, Text: s.Text, Terms: terms, Slop: slop}
-				qs = append(qs, q)
-				rep.Rows = append(rep.Rows, &SloppyRow{Query: q, Variant: name})
-			}
-		}
+	qs, variants := SloppyQueries(seeds, cfg.Slops)
+	for i, q := range qs {
+		rep.Rows = append(rep.Rows, &SloppyRow{Query: q, Variant: variants[i]})
 	}
 	docsPath := filepath.Join(cfg.WorkDir, "docs.bin")
 	if err := WriteDocsFile(docsPath, docs); err != nil {
