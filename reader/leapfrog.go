@@ -43,6 +43,9 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 	for i, si := range p.slotOf {
 		p.slots[si].offs = append(p.slots[si].offs, uint32(i))
 	}
+	if p.slop > 0 {
+		p.sloppy.bindCursors(p)
+	}
 	if cap(x.leaps) < len(p.order) {
 		x.leaps = make([]leap, len(p.order))
 	}
@@ -177,6 +180,9 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap) (bool, error) {
 		if s.tf = tf; tf < len(s.offs) {
 			return false, nil // the phrase needs this term more often than the doc has it
 		}
+	}
+	if p.slop > 0 {
+		return x.matchSloppy(p)
 	}
 	for i := range p.slots {
 		if len(p.slots[i].offs) > 1 {

@@ -1,6 +1,10 @@
 package reader
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/snii-go/snii/prx"
+)
 
 // SloppyPhrase matches the documents whose field holds terms within slop
 // position moves of the phrase, with the semantics of Lucene's sloppy phrase
@@ -29,23 +33,55 @@ func (q *phraseQuery) sloppySuffix() string {
 }
 
 // pp is one phrase position of a sloppy match: a term at phrase offset off,
-// walking its ascending positions in the document.
+// walking its ascending positions in the document, either streamed from the
+// term's prx cursor (a term at one offset) or from a list (a repeated term,
+// whose offsets share its positions).
 type pp struct {
-	list  []uint32 // the term's positions in the document
-	i     int      // index of the current position in list
-	off   int      // the phrase offset
-	pos   int      // list[i] - off
-	group int      // index into sloppy.groups, or -1 when the term is not repeated
+	cur   *prx.Cursor // streaming source, or nil: list
+	list  []uint32    // the term's positions in the document (cur == nil)
+	i     int         // index of the current position in list
+	tp    uint32      // the current position in the document
+	off   int         // the phrase offset
+	pos   int         // tp - off
+	group int         // index into sloppy.groups, or -1 when the term is not repeated
 	inQ   bool
+}
+
+// first moves to the term's first position in the document; false when it has
+// none (or its cursor failed).
+func (p *pp) first() bool {
+	if p.cur != nil {
+		tp, ok := p.cur.Pos()
+		if !ok {
+			return false
+		}
+		p.tp = tp
+	} else {
+		if len(p.list) == 0 {
+			return false
+		}
+		p.i, p.tp = 0, p.list[0]
+	}
+	p.pos = int(p.tp) - p.off
+	return true
 }
 
 // next moves to the following position; false when there is none.
 func (p *pp) next() bool {
-	if p.i+1 >= len(p.list) {
-		return false
+	if p.cur != nil {
+		tp, ok := p.cur.Next()
+		if !ok {
+			return false
+		}
+		p.tp = tp
+	} else {
+		if p.i+1 >= len(p.list) {
+			return false
+		}
+		p.i++
+		p.tp = p.list[p.i]
 	}
-	p.i++
-	p.pos = int(p.list[p.i]) - p.off
+	p.pos = int(p.tp) - p.off
 	return true
 }
 
@@ -54,6 +90,10 @@ type sloppy struct {
 	pps    []pp
 	groups [][]int // phrase offsets of each repeated term, ascending
 	end    int     // the largest pos so far
+	// length is the match length of the match nextMatch found; positioned is
+	// false once the document's positions are exhausted.
+	length     int
+	positioned bool
 }
 
 // setup prepares the phrase positions for slotOf (phrase offset -> slot) and
@@ -121,7 +161,7 @@ func (m *sloppy) advance(k int) bool {
 func (m *sloppy) collide(k int) int {
 	p := &m.pps[k]
 	for _, j := range m.groups[p.group] {
-		if j != k && m.pps[j].list[m.pps[j].i] == p.list[p.i] {
+		if j != k && m.pps[j].tp == p.tp {
 			return j
 		}
 	}
@@ -148,20 +188,16 @@ func (m *sloppy) resolve(k int) bool {
 	}
 }
 
-// match reports whether the phrase matches a document whose slot positions
-// are lists (lists[slotOf[i]] for phrase offset i), within slop.
-func (m *sloppy) match(lists [][]uint32, slotOf []int, slop int) bool {
-	m.end = minInt
+// start places every phrase position on its term's first position in the
+// document (the k-th offset of a repeated term on its k-th position, so no
+// two share one) and queues them all; false when a term has too few.
+func (m *sloppy) start() bool {
+	m.end, m.positioned = minInt, false
 	for i := range m.pps {
-		p := &m.pps[i]
-		p.list, p.i = lists[slotOf[i]], 0
-		if len(p.list) == 0 {
+		if !m.pps[i].first() {
 			return false
 		}
-		p.pos = int(p.list[0]) - p.off
 	}
-	// A repeated term starts with its k-th phrase occurrence (by offset) on its
-	// k-th position, so no two share one.
 	for _, g := range m.groups {
 		for k, j := range g {
 			for range k {
@@ -175,9 +211,24 @@ func (m *sloppy) match(lists [][]uint32, slotOf []int, slop int) bool {
 		m.pps[i].inQ = true
 		m.end = max(m.end, m.pps[i].pos)
 	}
+	m.positioned = true
+	return true
+}
+
+// nextMatch finds the document's next match within slop, in the order
+// Lucene's sloppy matcher finds them: take the least phrase position out of
+// the queue and advance it while it stays below the next least, keeping the
+// shortest match length seen; once it passes the next least it is queued
+// again, and the length is a match when it is at most slop. m.length is the
+// match's length. After start, the first call decides whether the document
+// matches at all; further calls enumerate the matches (see freq).
+func (m *sloppy) nextMatch(slop int) bool {
+	if !m.positioned {
+		return false
+	}
 	k := m.top()
 	m.pps[k].inQ = false
-	length := m.end - m.pps[k].pos
+	m.length = m.end - m.pps[k].pos
 	next := m.pps[m.top()].pos
 	for m.advance(k) {
 		if !m.resolve(k) {
@@ -185,18 +236,145 @@ func (m *sloppy) match(lists [][]uint32, slotOf []int, slop int) bool {
 		}
 		if m.pps[k].pos > next {
 			m.pps[k].inQ = true
-			if length <= slop {
+			if m.length <= slop {
 				return true
 			}
 			k = m.top()
 			m.pps[k].inQ = false
 			next = m.pps[m.top()].pos
-			length = m.end - m.pps[k].pos
+			m.length = m.end - m.pps[k].pos
 		} else {
-			length = min(length, m.end-m.pps[k].pos)
+			m.length = min(m.length, m.end-m.pps[k].pos)
 		}
 	}
-	return length <= slop
+	m.positioned = false
+	return m.length <= slop
+}
+
+// weight is the sloppy frequency one match adds: 1/(1+length), in float32
+// as Lucene computes it.
+func (m *sloppy) weight() float32 { return 1 / (1 + float32(m.length)) }
+
+// freq returns the document's sloppy frequency: the sum of the weights of all
+// its matches, in match order (after start).
+func (m *sloppy) freq(slop int) float32 {
+	var f float32
+	for m.nextMatch(slop) {
+		f += m.weight()
+	}
+	return f
+}
+
+// decide reports whether the placed phrase positions (after start) hold a
+// match within slop, for distinct terms (no groups). It moves every position
+// whose relative position is below the largest one minus slop forward: no
+// window of length slop can hold it, since the position holding the largest
+// relative position has no earlier candidate left. Once every relative
+// position lies within slop of the largest, they are a match. Each document
+// position is read at most once, and the walk stops at the first match.
+func (m *sloppy) decide(slop int) bool {
+	hi := m.end
+	for {
+		moved := false
+		for i := range m.pps {
+			p := &m.pps[i]
+			for p.pos < hi-slop {
+				if !p.next() {
+					return false
+				}
+			}
+			if p.pos > hi {
+				hi, moved = p.pos, true
+			}
+		}
+		if !moved {
+			return true
+		}
+	}
+}
+
+// matches reports whether the document bound to the phrase positions holds a
+// match within slop: by decide for distinct terms, by Lucene's walk (which
+// keeps repeated terms on distinct occurrences) otherwise.
+func (m *sloppy) matches(slop int) bool {
+	if !m.start() {
+		return false
+	}
+	if len(m.groups) == 0 {
+		return m.decide(slop)
+	}
+	return m.nextMatch(slop)
+}
+
+// bindLists makes every phrase offset i walk lists[slotOf[i]].
+func (m *sloppy) bindLists(lists [][]uint32, slotOf []int) {
+	for i := range m.pps {
+		m.pps[i].cur, m.pps[i].list = nil, lists[slotOf[i]]
+	}
+}
+
+// match reports whether the phrase matches a document whose slot positions
+// are lists (lists[slotOf[i]] for phrase offset i), within slop.
+func (m *sloppy) match(lists [][]uint32, slotOf []int, slop int) bool {
+	m.bindLists(lists, slotOf)
+	return m.matches(slop)
+}
+
+// bindCursors makes every phrase offset of a term at one offset stream from
+// that term's cursor (once per query: the cursors are the terms' own).
+func (m *sloppy) bindCursors(p *phrasePlan) {
+	for i := range m.pps {
+		s := &p.slots[p.slotOf[i]]
+		if m.pps[i].list = nil; len(s.offs) == 1 {
+			m.pps[i].cur = &s.terms[0].cur
+		} else {
+			m.pps[i].cur = nil
+		}
+	}
+}
+
+// matchSloppy decides the sloppy phrase in the current document of every
+// slot's cursor (the slots' offsets set, bindCursors done), stopping at the
+// first match: a term at one offset is read only as far as the matcher
+// advances it; a repeated term's positions are read once into the slot's
+// buffer, which its offsets share.
+func (x *qctx) matchSloppy(p *phrasePlan) (bool, error) {
+	m := &p.sloppy
+	if len(m.groups) > 0 {
+		for i := range p.slots {
+			s := &p.slots[i]
+			if len(s.offs) > 1 {
+				buf, err := s.terms[0].cur.AppendPositions(x.slotBuf(i))
+				x.setSlotBuf(i, buf)
+				if err != nil {
+					return false, x.termErr(s.terms[0])
+				}
+			}
+		}
+		for i := range m.pps {
+			if m.pps[i].cur == nil {
+				m.pps[i].list = x.posBufs[p.slotOf[i]]
+			}
+		}
+	}
+	ok := m.matches(p.slop)
+	// A stream that failed ends like an exhausted one: check every cursor.
+	for i := range m.pps {
+		if c := m.pps[i].cur; c != nil && c.Err() != nil {
+			return false, x.slotsErr(p)
+		}
+	}
+	return ok, nil
+}
+
+// slotsErr returns the first error of p's slot cursors.
+func (x *qctx) slotsErr(p *phrasePlan) error {
+	for i := range p.slots {
+		if err := x.termErr(p.slots[i].terms[0]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 const minInt = -int(^uint(0)>>1) - 1
