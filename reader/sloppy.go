@@ -188,11 +188,11 @@ func (m *sloppy) resolve(k int) bool {
 	}
 }
 
-// start places every phrase position on its term's first position in the
+// place puts every phrase position on its term's first position in the
 // document (the k-th offset of a repeated term on its k-th position, so no
-// two share one) and queues them all; false when a term has too few.
-func (m *sloppy) start() bool {
-	m.end, m.positioned = minInt, false
+// two share one) and sets end; false when a term has too few positions.
+func (m *sloppy) place() bool {
+	m.end = minInt
 	for i := range m.pps {
 		if !m.pps[i].first() {
 			return false
@@ -208,8 +208,20 @@ func (m *sloppy) start() bool {
 		}
 	}
 	for i := range m.pps {
-		m.pps[i].inQ = true
 		m.end = max(m.end, m.pps[i].pos)
+	}
+	return true
+}
+
+// start places the phrase positions (place) and queues them all for
+// nextMatch; false when a term has too few positions.
+func (m *sloppy) start() bool {
+	m.positioned = false
+	if !m.place() {
+		return false
+	}
+	for i := range m.pps {
+		m.pps[i].inQ = true
 	}
 	m.positioned = true
 	return true
@@ -265,21 +277,32 @@ func (m *sloppy) freq(slop int) float32 {
 	return f
 }
 
-// decide reports whether the placed phrase positions (after start) hold a
-// match within slop, for distinct terms (no groups). It moves every position
-// whose relative position is below the largest one minus slop forward: no
-// window of length slop can hold it, since the position holding the largest
-// relative position has no earlier candidate left. Once every relative
-// position lies within slop of the largest, they are a match. Each document
-// position is read at most once, and the walk stops at the first match.
+// decide reports whether the placed phrase positions (after place) hold a
+// match within slop. Every phrase position is a lower bound of the position
+// it can take in a match: one whose relative position is below the largest
+// one minus slop is moved forward (no window of length slop holds it, since
+// the phrase position with the largest relative position has no earlier
+// choice left). The offsets of a repeated term take its positions in
+// ascending order (any match can be reordered so; this keeps them distinct),
+// so moving one pushes the later ones past it. Once every relative position
+// lies within slop of the largest, they are a match. A position streamed from
+// a cursor is read at most once, and the walk stops at the first match.
 func (m *sloppy) decide(slop int) bool {
 	hi := m.end
 	for {
 		moved := false
 		for i := range m.pps {
 			p := &m.pps[i]
-			for p.pos < hi-slop {
-				if !p.next() {
+			if p.pos < hi-slop {
+				for {
+					if !p.next() {
+						return false
+					}
+					if p.pos >= hi-slop {
+						break
+					}
+				}
+				if p.group >= 0 && !m.order(i) {
 					return false
 				}
 			}
@@ -293,17 +316,40 @@ func (m *sloppy) decide(slop int) bool {
 	}
 }
 
+// order moves the offsets of pp k's repeated term that follow k to positions
+// after the one before them (their order in the term's list); false when the
+// list runs out.
+func (m *sloppy) order(k int) bool {
+	g := m.groups[m.pps[k].group]
+	prev := &m.pps[k]
+	after := false
+	for _, j := range g {
+		if j == k {
+			after = true
+			continue
+		}
+		if !after {
+			continue
+		}
+		p := &m.pps[j]
+		if p.i > prev.i {
+			return true
+		}
+		p.i = prev.i + 1
+		if p.i >= len(p.list) {
+			return false
+		}
+		p.tp = p.list[p.i]
+		p.pos = int(p.tp) - p.off
+		prev = p
+	}
+	return true
+}
+
 // matches reports whether the document bound to the phrase positions holds a
-// match within slop: by decide for distinct terms, by Lucene's walk (which
-// keeps repeated terms on distinct occurrences) otherwise.
+// match within slop.
 func (m *sloppy) matches(slop int) bool {
-	if !m.start() {
-		return false
-	}
-	if len(m.groups) == 0 {
-		return m.decide(slop)
-	}
-	return m.nextMatch(slop)
+	return m.place() && m.decide(slop)
 }
 
 // bindLists makes every phrase offset i walk lists[slotOf[i]].
