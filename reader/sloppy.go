@@ -34,61 +34,91 @@ func (q *phraseQuery) sloppySuffix() string {
 
 // pp is one phrase position of a sloppy match: a term at phrase offset off,
 // walking its ascending positions in the document, either streamed from the
-// term's prx cursor (a term at one offset) or from a list (a repeated term,
-// whose offsets share its positions).
+// term's prx cursor (a term at one offset) or from a list shared by the
+// offsets of a repeated term.
 type pp struct {
-	cur   *prx.Cursor // streaming source, or nil: list
-	list  []uint32    // the term's positions in the document (cur == nil)
-	i     int         // index of the current position in list
+	cur   *prx.Cursor // streaming source (sh == nil)
+	sh    *posList    // the shared list, or nil
+	i     int         // index of the current position in sh
 	tp    uint32      // the current position in the document
 	off   int         // the phrase offset
 	pos   int         // tp - off
 	group int         // index into sloppy.groups, or -1 when the term is not repeated
+	rank  int         // the offset's rank among its term's offsets (0: not repeated)
 	inQ   bool
 }
 
-// first moves to the term's first position in the document; false when it has
-// none (or its cursor failed).
-func (p *pp) first() bool {
-	if p.cur != nil {
-		tp, ok := p.cur.Pos()
+// posList holds a term's positions in the current document for several phrase
+// offsets: read from the term's cursor only as far as the furthest offset
+// needs them (or given whole).
+type posList struct {
+	pos  []uint32
+	src  *prx.Cursor // the term's cursor (nil: pos is the whole list)
+	more bool        // src may hold more positions
+}
+
+// reset empties the list for the cursor's current document.
+func (l *posList) reset(src *prx.Cursor) {
+	l.pos, l.src, l.more = l.pos[:0], src, src != nil
+}
+
+// at returns position i of the list, reading it from the cursor when needed;
+// false past the end (or when the cursor failed).
+func (l *posList) at(i int) (uint32, bool) {
+	for i >= len(l.pos) {
+		if !l.more {
+			return 0, false
+		}
+		var tp uint32
+		var ok bool
+		if len(l.pos) == 0 {
+			tp, ok = l.src.Pos()
+		} else {
+			tp, ok = l.src.Next()
+		}
 		if !ok {
-			return false
+			l.more = false
+			return 0, false
 		}
-		p.tp = tp
-	} else {
-		if len(p.list) == 0 {
-			return false
-		}
-		p.i, p.tp = 0, p.list[0]
+		l.pos = append(l.pos, tp)
 	}
-	p.pos = int(p.tp) - p.off
-	return true
+	return l.pos[i], true
+}
+
+// first moves to the term's first position in the document (a repeated term's
+// rank-th); false when it has none (or its cursor failed).
+func (p *pp) first() bool {
+	var tp uint32
+	var ok bool
+	if p.sh == nil {
+		tp, ok = p.cur.Pos()
+	} else {
+		p.i = p.rank // the k-th offset of a repeated term starts on its k-th position
+		tp, ok = p.sh.at(p.rank)
+	}
+	p.tp, p.pos = tp, int(tp)-p.off
+	return ok
 }
 
 // next moves to the following position; false when there is none.
 func (p *pp) next() bool {
-	if p.cur != nil {
-		tp, ok := p.cur.Next()
-		if !ok {
-			return false
-		}
-		p.tp = tp
+	var tp uint32
+	var ok bool
+	if p.sh == nil {
+		tp, ok = p.cur.Next()
 	} else {
-		if p.i+1 >= len(p.list) {
-			return false
-		}
 		p.i++
-		p.tp = p.list[p.i]
+		tp, ok = p.sh.at(p.i)
 	}
-	p.pos = int(p.tp) - p.off
-	return true
+	p.tp, p.pos = tp, int(tp)-p.off
+	return ok
 }
 
 // sloppy is the reusable state of the sloppy matcher of one query.
 type sloppy struct {
 	pps    []pp
-	groups [][]int // phrase offsets of each repeated term, ascending
+	groups [][]int   // phrase offsets of each repeated term, ascending
+	lists  []posList // per slot (bindLists), or per repeated term's slot
 	end    int     // the largest pos so far
 	// length is the match length of the match nextMatch found; positioned is
 	// false once the document's positions are exhausted.
@@ -101,9 +131,15 @@ type sloppy struct {
 func (m *sloppy) setup(slotOf []int) {
 	m.pps = m.pps[:0]
 	m.groups = m.groups[:0]
-	for i := range slotOf {
+	n := 0
+	for i, si := range slotOf {
 		m.pps = append(m.pps, pp{off: i, group: -1})
+		n = max(n, si+1)
 	}
+	if cap(m.lists) < n {
+		m.lists = make([]posList, n)
+	}
+	m.lists = m.lists[:n]
 	for i, si := range slotOf {
 		if m.pps[i].group >= 0 {
 			continue
@@ -118,8 +154,8 @@ func (m *sloppy) setup(slotOf []int) {
 			}
 		}
 		if g != nil {
-			for _, k := range g {
-				m.pps[k].group = len(m.groups)
+			for r, k := range g {
+				m.pps[k].group, m.pps[k].rank = len(m.groups), r
 			}
 			m.groups = append(m.groups, g)
 		}
@@ -192,24 +228,15 @@ func (m *sloppy) resolve(k int) bool {
 // document (the k-th offset of a repeated term on its k-th position, so no
 // two share one) and sets end; false when a term has too few positions.
 func (m *sloppy) place() bool {
-	m.end = minInt
+	end := minInt
 	for i := range m.pps {
-		if !m.pps[i].first() {
+		p := &m.pps[i]
+		if !p.first() {
 			return false
 		}
+		end = max(end, p.pos)
 	}
-	for _, g := range m.groups {
-		for k, j := range g {
-			for range k {
-				if !m.pps[j].next() {
-					return false
-				}
-			}
-		}
-	}
-	for i := range m.pps {
-		m.end = max(m.end, m.pps[i].pos)
-	}
+	m.end = end
 	return true
 }
 
@@ -336,11 +363,11 @@ func (m *sloppy) order(k int) bool {
 			return true
 		}
 		p.i = prev.i + 1
-		if p.i >= len(p.list) {
+		tp, ok := p.sh.at(p.i)
+		if !ok {
 			return false
 		}
-		p.tp = p.list[p.i]
-		p.pos = int(p.tp) - p.off
+		p.tp, p.pos = tp, int(tp)-p.off
 		prev = p
 	}
 	return true
@@ -355,7 +382,9 @@ func (m *sloppy) matches(slop int) bool {
 // bindLists makes every phrase offset i walk lists[slotOf[i]].
 func (m *sloppy) bindLists(lists [][]uint32, slotOf []int) {
 	for i := range m.pps {
-		m.pps[i].cur, m.pps[i].list = nil, lists[slotOf[i]]
+		l := &m.lists[slotOf[i]]
+		l.pos, l.src, l.more = lists[slotOf[i]], nil, false
+		m.pps[i].cur, m.pps[i].sh = nil, l
 	}
 }
 
@@ -366,51 +395,42 @@ func (m *sloppy) match(lists [][]uint32, slotOf []int, slop int) bool {
 	return m.matches(slop)
 }
 
-// bindCursors makes every phrase offset of a term at one offset stream from
-// that term's cursor (once per query: the cursors are the terms' own).
+// bindCursors makes every phrase offset read its term's cursor (once per
+// query: the cursors are the terms' own): a term at one offset streams from
+// it, the offsets of a repeated term share the slot's list.
 func (m *sloppy) bindCursors(p *phrasePlan) {
 	for i := range m.pps {
-		s := &p.slots[p.slotOf[i]]
-		if m.pps[i].list = nil; len(s.offs) == 1 {
-			m.pps[i].cur = &s.terms[0].cur
-		} else {
-			m.pps[i].cur = nil
+		si := p.slotOf[i]
+		m.pps[i].cur = &p.slots[si].terms[0].cur
+		m.pps[i].sh = nil
+		if m.pps[i].group >= 0 {
+			m.pps[i].sh = &m.lists[si]
 		}
 	}
 }
 
 // matchSloppy decides the sloppy phrase in the current document of every
 // slot's cursor (the slots' offsets set, bindCursors done), stopping at the
-// first match: a term at one offset is read only as far as the matcher
-// advances it; a repeated term's positions are read once into the slot's
-// buffer, which its offsets share.
+// first match: every term is read only as far as the matcher advances it.
 func (x *qctx) matchSloppy(p *phrasePlan) (bool, error) {
 	m := &p.sloppy
-	if len(m.groups) > 0 {
-		for i := range p.slots {
-			s := &p.slots[i]
-			if len(s.offs) > 1 {
-				buf, err := s.terms[0].cur.AppendPositions(x.slotBuf(i))
-				x.setSlotBuf(i, buf)
-				if err != nil {
-					return false, x.termErr(s.terms[0])
-				}
-			}
-		}
-		for i := range m.pps {
-			if m.pps[i].cur == nil {
-				m.pps[i].list = x.posBufs[p.slotOf[i]]
-			}
-		}
+	x.resetLists(p)
+	if m.matches(p.slop) {
+		return true, nil
 	}
-	ok := m.matches(p.slop)
-	// A stream that failed ends like an exhausted one: check every cursor.
-	for i := range m.pps {
-		if c := m.pps[i].cur; c != nil && c.Err() != nil {
-			return false, x.slotsErr(p)
-		}
+	// A stream that failed ends like an exhausted one (and only a miss can
+	// follow a failed read).
+	return false, x.slotsErr(p)
+}
+
+// resetLists empties the shared lists of repeated terms for the current
+// document.
+func (x *qctx) resetLists(p *phrasePlan) {
+	m := &p.sloppy
+	for _, g := range m.groups {
+		j := g[0]
+		m.pps[j].sh.reset(m.pps[j].cur)
 	}
-	return ok, nil
 }
 
 // slotsErr returns the first error of p's slot cursors.
