@@ -119,7 +119,7 @@ type sloppy struct {
 	pps    []pp
 	groups [][]int   // phrase offsets of each repeated term, ascending
 	lists  []posList // per slot (bindLists), or per repeated term's slot
-	end    int     // the largest pos so far
+	end    int       // the largest pos so far
 	// length is the match length of the match nextMatch found; positioned is
 	// false once the document's positions are exhausted.
 	length     int
