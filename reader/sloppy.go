@@ -16,10 +16,11 @@ import (
 // slop is an invalid-argument error at search time. A single term is a Term
 // query.
 //
-// Like Lucene, the match is found by always advancing the phrase term whose
-// relative position pi-i is the smallest, and with repeated terms by moving
-// the lesser of two colliding occurrences on; the tests check that this
-// accepts exactly the documents an exhaustive placement accepts.
+// A document is decided by moving forward every phrase term whose relative
+// position pi-i is below the greatest minus slop (sloppy.decide); Top scores
+// it with the matches Lucene's sloppy matcher enumerates (sloppy.nextMatch).
+// The tests check that both accept exactly the documents an exhaustive
+// placement accepts, and Top's scores against Lucene's.
 func SloppyPhrase(field string, slop int, terms ...string) Query {
 	return &phraseQuery{field: field, terms: append([]string(nil), terms...), slop: slop}
 }

@@ -34,8 +34,10 @@ type Hit struct {
 
 // Top returns the k best-scoring documents matching q, best first, ties by
 // ascending doc id (Lucene's order). Term and Phrase queries score with BM25
-// (a phrase's frequency is the number of positions where it starts, its idf
-// the sum of its terms'); And and Or add their matching clauses' scores;
+// (a phrase's frequency is the number of positions where it starts, a sloppy
+// phrase's the sum of 1/(1+length) over its matches as Lucene 8 enumerates
+// them, a phrase's idf the sum of its terms'); And and Or add their matching
+// clauses' scores;
 // Prefix and PhrasePrefix give every match the constant score 1. k <= 0 is
 // an invalid-argument error.
 //
