@@ -120,7 +120,10 @@ type sloppy struct {
 	pps    []pp
 	groups [][]int   // phrase offsets of each repeated term, ascending
 	lists  []posList // per slot (bindLists), or per repeated term's slot
-	end    int       // the largest pos so far
+	// decideStream: each phrase offset's cursor and relative position
+	curs []*prx.Cursor
+	rel  []int
+	end  int // the largest pos so far
 	// length is the match length of the match nextMatch found; positioned is
 	// false once the document's positions are exhausted.
 	length     int
@@ -400,12 +403,57 @@ func (m *sloppy) match(lists [][]uint32, slotOf []int, slop int) bool {
 // query: the cursors are the terms' own): a term at one offset streams from
 // it, the offsets of a repeated term share the slot's list.
 func (m *sloppy) bindCursors(p *phrasePlan) {
+	m.curs, m.rel = m.curs[:0], m.rel[:0]
 	for i := range m.pps {
 		si := p.slotOf[i]
 		m.pps[i].cur = &p.slots[si].terms[0].cur
 		m.pps[i].sh = nil
 		if m.pps[i].group >= 0 {
 			m.pps[i].sh = &m.lists[si]
+		}
+		m.curs = append(m.curs, m.pps[i].cur)
+		m.rel = append(m.rel, 0)
+	}
+}
+
+// decideStream is decide for distinct terms streamed from their cursors
+// (curs[i] at phrase offset i), without the phrase positions' bookkeeping:
+// the common case, run once per candidate.
+func (m *sloppy) decideStream(slop int) bool {
+	curs, rel := m.curs, m.rel[:len(m.curs)]
+	hi := minInt
+	for i, c := range curs {
+		tp, ok := c.Pos()
+		if !ok {
+			return false
+		}
+		r := int(tp) - i
+		rel[i] = r
+		hi = max(hi, r)
+	}
+	for {
+		moved := false
+		for i, c := range curs {
+			r := rel[i]
+			if r >= hi-slop {
+				continue
+			}
+			for {
+				tp, ok := c.Next()
+				if !ok {
+					return false
+				}
+				if r = int(tp) - i; r >= hi-slop {
+					break
+				}
+			}
+			rel[i] = r
+			if r > hi {
+				hi, moved = r, true
+			}
+		}
+		if !moved {
+			return true
 		}
 	}
 }
@@ -415,13 +463,24 @@ func (m *sloppy) bindCursors(p *phrasePlan) {
 // first match: every term is read only as far as the matcher advances it.
 func (x *qctx) matchSloppy(p *phrasePlan) (bool, error) {
 	m := &p.sloppy
-	x.resetLists(p)
-	if m.matches(p.slop) {
-		return true, nil
+	if len(m.groups) == 0 {
+		if m.decideStream(p.slop) {
+			return true, nil
+		}
+	} else {
+		x.resetLists(p)
+		if m.matches(p.slop) {
+			return true, nil
+		}
 	}
 	// A stream that failed ends like an exhausted one (and only a miss can
 	// follow a failed read).
-	return false, x.slotsErr(p)
+	for i := range p.slots {
+		if p.slots[i].terms[0].cur.Err() != nil {
+			return false, x.slotsErr(p)
+		}
+	}
+	return false, nil
 }
 
 // resetLists empties the shared lists of repeated terms for the current
