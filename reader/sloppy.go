@@ -66,6 +66,14 @@ func (l *posList) reset(src *prx.Cursor) {
 // at returns position i of the list, reading it from the cursor when needed;
 // false past the end (or when the cursor failed).
 func (l *posList) at(i int) (uint32, bool) {
+	if i < len(l.pos) {
+		return l.pos[i], true
+	}
+	return l.read(i)
+}
+
+// read reads the list from the cursor up to position i.
+func (l *posList) read(i int) (uint32, bool) {
 	for i >= len(l.pos) {
 		if !l.more {
 			return 0, false
@@ -120,9 +128,13 @@ type sloppy struct {
 	pps    []pp
 	groups [][]int   // phrase offsets of each repeated term, ascending
 	lists  []posList // per slot (bindLists), or per repeated term's slot
-	// decideStream: each phrase offset's cursor and relative position
+	// decide, per phrase offset: its cursor, relative position, shared
+	// list (a repeated term) and index in it, and the term's next offset
 	curs []*prx.Cursor
 	rel  []int
+	sh   []*posList
+	idx  []int
+	nxt  []int
 	end  int // the largest pos so far
 	// length is the match length of the match nextMatch found; positioned is
 	// false once the document's positions are exhausted.
@@ -308,102 +320,29 @@ func (m *sloppy) freq(slop int) float32 {
 	return f
 }
 
-// decide reports whether the placed phrase positions (after place) hold a
-// match within slop. Every phrase position is a lower bound of the position
-// it can take in a match: one whose relative position is below the largest
-// one minus slop is moved forward (no window of length slop holds it, since
-// the phrase position with the largest relative position has no earlier
-// choice left). The offsets of a repeated term take its positions in
-// ascending order (any match can be reordered so; this keeps them distinct),
-// so moving one pushes the later ones past it. Once every relative position
-// lies within slop of the largest, they are a match. A position streamed from
-// a cursor is read at most once, and the walk stops at the first match.
-func (m *sloppy) decide(slop int) bool {
-	hi := m.end
-	for {
-		moved := false
-		for i := range m.pps {
-			p := &m.pps[i]
-			if p.pos < hi-slop {
-				for {
-					if !p.next() {
-						return false
-					}
-					if p.pos >= hi-slop {
-						break
-					}
-				}
-				if p.group >= 0 && !m.order(i) {
-					return false
-				}
-			}
-			if p.pos > hi {
-				hi, moved = p.pos, true
-			}
-		}
-		if !moved {
-			return true
-		}
-	}
-}
-
-// order moves the offsets of pp k's repeated term that follow k to positions
-// after the one before them (their order in the term's list); false when the
-// list runs out.
-func (m *sloppy) order(k int) bool {
-	g := m.groups[m.pps[k].group]
-	prev := &m.pps[k]
-	after := false
-	for _, j := range g {
-		if j == k {
-			after = true
-			continue
-		}
-		if !after {
-			continue
-		}
-		p := &m.pps[j]
-		if p.i > prev.i {
-			return true
-		}
-		p.i = prev.i + 1
-		tp, ok := p.sh.at(p.i)
-		if !ok {
-			return false
-		}
-		p.tp, p.pos = tp, int(tp)-p.off
-		prev = p
-	}
-	return true
-}
-
-// matches reports whether the document bound to the phrase positions holds a
-// match within slop.
-func (m *sloppy) matches(slop int) bool {
-	return m.place() && m.decide(slop)
-}
-
-// bindLists makes every phrase offset i walk lists[slotOf[i]].
+// bindLists makes every phrase offset i walk lists[slotOf[i]] (tests).
 func (m *sloppy) bindLists(lists [][]uint32, slotOf []int) {
+	m.arrays()
 	for i := range m.pps {
 		l := &m.lists[slotOf[i]]
 		l.pos, l.src, l.more = lists[slotOf[i]], nil, false
 		m.pps[i].cur, m.pps[i].sh = nil, l
+		m.curs[i], m.sh[i] = nil, l
 	}
 }
 
 // match reports whether the phrase matches a document whose slot positions
-// are lists (lists[slotOf[i]] for phrase offset i), within slop.
+// are lists (lists[slotOf[i]] for phrase offset i), within slop (tests).
 func (m *sloppy) match(lists [][]uint32, slotOf []int, slop int) bool {
 	m.bindLists(lists, slotOf)
-	return m.matches(slop)
+	return m.decide(slop)
 }
 
 // bindCursors makes every phrase offset read its term's cursor (once per
 // query: the cursors are the terms' own): a term at one offset streams from
 // it, the offsets of a repeated term share the slot's list.
 func (m *sloppy) bindCursors(p *phrasePlan) {
-	m.curs, m.rel = m.curs[:0], m.rel[:0]
+	m.arrays()
 	for i := range m.pps {
 		si := p.slotOf[i]
 		m.pps[i].cur = &p.slots[si].terms[0].cur
@@ -411,19 +350,57 @@ func (m *sloppy) bindCursors(p *phrasePlan) {
 		if m.pps[i].group >= 0 {
 			m.pps[i].sh = &m.lists[si]
 		}
-		m.curs = append(m.curs, m.pps[i].cur)
-		m.rel = append(m.rel, 0)
+		m.curs[i], m.sh[i] = m.pps[i].cur, m.pps[i].sh
 	}
 }
 
-// decideStream is decide for distinct terms streamed from their cursors
-// (curs[i] at phrase offset i), without the phrase positions' bookkeeping:
-// the common case, run once per candidate.
-func (m *sloppy) decideStream(slop int) bool {
-	curs, rel := m.curs, m.rel[:len(m.curs)]
+// arrays sizes decide's per-offset arrays and links the offsets of each
+// repeated term.
+func (m *sloppy) arrays() {
+	n := len(m.pps)
+	m.curs, m.rel, m.sh, m.idx, m.nxt = resize(m.curs, n), resize(m.rel, n), resize(m.sh, n), resize(m.idx, n), resize(m.nxt, n)
+	for i := range m.pps {
+		m.nxt[i] = -1
+		if g, r := m.pps[i].group, m.pps[i].rank; g >= 0 && r+1 < len(m.groups[g]) {
+			m.nxt[i] = m.groups[g][r+1]
+		}
+	}
+}
+
+// resize returns s with length n (reusing its array).
+func resize[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// decide reports whether the document holds a match within slop. Each phrase
+// offset i stands at its term's position minus i, a lower bound of where it
+// can stand in a match: one standing below the greatest minus slop moves
+// forward (no window of length slop holds it, since the offset standing
+// greatest has no earlier choice left). The offsets of a repeated term take
+// its positions in ascending order (any match can be reordered so; this
+// keeps them on distinct occurrences), so moving one pushes the later ones
+// past it. Once every offset stands within slop of the greatest, they are a
+// match. A term at one offset streams from its cursor (curs[i]), each
+// position read at most once; the offsets of a repeated term walk the list
+// they share (sh[i], idx[i]; the next offset of the term is nxt[i]). The walk
+// stops at the first match.
+func (m *sloppy) decide(slop int) bool {
+	curs, rel, sh, idx, nxt := m.curs, m.rel, m.sh, m.idx, m.nxt
+	rel, sh, idx, nxt = rel[:len(curs)], sh[:len(curs)], idx[:len(curs)], nxt[:len(curs)]
 	hi := minInt
 	for i, c := range curs {
-		tp, ok := c.Pos()
+		var tp uint32
+		var ok bool
+		if l := sh[i]; l == nil {
+			tp, ok = c.Pos()
+		} else {
+			k := m.pps[i].rank // the k-th offset of a term starts on its k-th position
+			idx[i] = k
+			tp, ok = l.at(k)
+		}
 		if !ok {
 			return false
 		}
@@ -438,8 +415,16 @@ func (m *sloppy) decideStream(slop int) bool {
 			if r >= hi-slop {
 				continue
 			}
+			l := sh[i]
 			for {
-				tp, ok := c.Next()
+				var tp uint32
+				var ok bool
+				if l == nil {
+					tp, ok = c.Next()
+				} else {
+					idx[i]++
+					tp, ok = l.at(idx[i])
+				}
 				if !ok {
 					return false
 				}
@@ -450,6 +435,17 @@ func (m *sloppy) decideStream(slop int) bool {
 			rel[i] = r
 			if r > hi {
 				hi, moved = r, true
+			}
+			// The later offsets of a repeated term stay on later positions.
+			for prev, j := i, nxt[i]; j >= 0 && idx[j] <= idx[prev]; prev, j = j, nxt[j] {
+				idx[j] = idx[prev] + 1
+				tp, ok := sh[j].at(idx[j])
+				if !ok {
+					return false
+				}
+				if rel[j] = int(tp) - j; rel[j] > hi {
+					hi, moved = rel[j], true
+				}
 			}
 		}
 		if !moved {
@@ -463,15 +459,9 @@ func (m *sloppy) decideStream(slop int) bool {
 // first match: every term is read only as far as the matcher advances it.
 func (x *qctx) matchSloppy(p *phrasePlan) (bool, error) {
 	m := &p.sloppy
-	if len(m.groups) == 0 {
-		if m.decideStream(p.slop) {
-			return true, nil
-		}
-	} else {
-		x.resetLists(p)
-		if m.matches(p.slop) {
-			return true, nil
-		}
+	x.resetLists(p)
+	if m.decide(p.slop) {
+		return true, nil
 	}
 	// A stream that failed ends like an exhausted one (and only a miss can
 	// follow a failed read).
