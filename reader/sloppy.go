@@ -123,19 +123,24 @@ func (p *pp) next() bool {
 	return ok
 }
 
+// walkOff is one phrase offset in decide: it streams from its cursor, or (a
+// repeated term) walks the list its term's offsets share.
+type walkOff struct {
+	cur  *prx.Cursor
+	sh   *posList // nil: stream from cur
+	rel  int      // the current position minus the offset
+	idx  int      // index of the current position in sh
+	rank int      // the offset's rank among its term's offsets
+	nxt  int      // the term's next offset, or -1
+}
+
 // sloppy is the reusable state of the sloppy matcher of one query.
 type sloppy struct {
 	pps    []pp
 	groups [][]int   // phrase offsets of each repeated term, ascending
 	lists  []posList // per slot (bindLists), or per repeated term's slot
-	// decide, per phrase offset: its cursor, relative position, shared
-	// list (a repeated term) and index in it, and the term's next offset
-	curs []*prx.Cursor
-	rel  []int
-	sh   []*posList
-	idx  []int
-	nxt  []int
-	end  int // the largest pos so far
+	offs   []walkOff // decide's state of each phrase offset
+	end    int       // the largest pos so far
 	// length is the match length of the match nextMatch found; positioned is
 	// false once the document's positions are exhausted.
 	length     int
@@ -327,7 +332,7 @@ func (m *sloppy) bindLists(lists [][]uint32, slotOf []int) {
 		l := &m.lists[slotOf[i]]
 		l.pos, l.src, l.more = lists[slotOf[i]], nil, false
 		m.pps[i].cur, m.pps[i].sh = nil, l
-		m.curs[i], m.sh[i] = nil, l
+		m.offs[i].cur, m.offs[i].sh = nil, l
 	}
 }
 
@@ -350,7 +355,7 @@ func (m *sloppy) bindCursors(p *phrasePlan) {
 		if m.pps[i].group >= 0 {
 			m.pps[i].sh = &m.lists[si]
 		}
-		m.curs[i], m.sh[i] = m.pps[i].cur, m.pps[i].sh
+		m.offs[i].cur, m.offs[i].sh = m.pps[i].cur, m.pps[i].sh
 	}
 }
 
@@ -358,21 +363,17 @@ func (m *sloppy) bindCursors(p *phrasePlan) {
 // repeated term.
 func (m *sloppy) arrays() {
 	n := len(m.pps)
-	m.curs, m.rel, m.sh, m.idx, m.nxt = resize(m.curs, n), resize(m.rel, n), resize(m.sh, n), resize(m.idx, n), resize(m.nxt, n)
+	if cap(m.offs) < n {
+		m.offs = make([]walkOff, n)
+	}
+	m.offs = m.offs[:n]
 	for i := range m.pps {
-		m.nxt[i] = -1
-		if g, r := m.pps[i].group, m.pps[i].rank; g >= 0 && r+1 < len(m.groups[g]) {
-			m.nxt[i] = m.groups[g][r+1]
+		o := &m.offs[i]
+		o.rank, o.nxt = m.pps[i].rank, -1
+		if g, r := m.pps[i].group, o.rank; g >= 0 && r+1 < len(m.groups[g]) {
+			o.nxt = m.groups[g][r+1]
 		}
 	}
-}
-
-// resize returns s with length n (reusing its array).
-func resize[T any](s []T, n int) []T {
-	if cap(s) < n {
-		return make([]T, n)
-	}
-	return s[:n]
 }
 
 // decide reports whether the document holds a match within slop. Each phrase
@@ -388,42 +389,40 @@ func resize[T any](s []T, n int) []T {
 // they share (sh[i], idx[i]; the next offset of the term is nxt[i]). The walk
 // stops at the first match.
 func (m *sloppy) decide(slop int) bool {
-	curs, rel, sh, idx, nxt := m.curs, m.rel, m.sh, m.idx, m.nxt
-	rel, sh, idx, nxt = rel[:len(curs)], sh[:len(curs)], idx[:len(curs)], nxt[:len(curs)]
+	offs := m.offs
 	hi := minInt
-	for i, c := range curs {
+	for i := range offs {
+		o := &offs[i]
 		var tp uint32
 		var ok bool
-		if l := sh[i]; l == nil {
-			tp, ok = c.Pos()
+		if o.sh == nil {
+			tp, ok = o.cur.Pos()
 		} else {
-			k := m.pps[i].rank // the k-th offset of a term starts on its k-th position
-			idx[i] = k
-			tp, ok = l.at(k)
+			o.idx = o.rank // the k-th offset of a term starts on its k-th position
+			tp, ok = o.sh.at(o.rank)
 		}
 		if !ok {
 			return false
 		}
-		r := int(tp) - i
-		rel[i] = r
-		hi = max(hi, r)
+		o.rel = int(tp) - i
+		hi = max(hi, o.rel)
 	}
 	for {
 		moved := false
-		for i, c := range curs {
-			r := rel[i]
-			if r >= hi-slop {
+		for i := range offs {
+			o := &offs[i]
+			if o.rel >= hi-slop {
 				continue
 			}
-			l := sh[i]
+			r := 0
 			for {
 				var tp uint32
 				var ok bool
-				if l == nil {
-					tp, ok = c.Next()
+				if o.sh == nil {
+					tp, ok = o.cur.Next()
 				} else {
-					idx[i]++
-					tp, ok = l.at(idx[i])
+					o.idx++
+					tp, ok = o.sh.at(o.idx)
 				}
 				if !ok {
 					return false
@@ -432,20 +431,22 @@ func (m *sloppy) decide(slop int) bool {
 					break
 				}
 			}
-			rel[i] = r
+			o.rel = r
 			if r > hi {
 				hi, moved = r, true
 			}
 			// The later offsets of a repeated term stay on later positions.
-			for prev, j := i, nxt[i]; j >= 0 && idx[j] <= idx[prev]; prev, j = j, nxt[j] {
-				idx[j] = idx[prev] + 1
-				tp, ok := sh[j].at(idx[j])
+			for prev, j := o, o.nxt; j >= 0 && offs[j].idx <= prev.idx; j = offs[j].nxt {
+				q := &offs[j]
+				q.idx = prev.idx + 1
+				tp, ok := q.sh.at(q.idx)
 				if !ok {
 					return false
 				}
-				if rel[j] = int(tp) - j; rel[j] > hi {
-					hi, moved = rel[j], true
+				if q.rel = int(tp) - j; q.rel > hi {
+					hi, moved = q.rel, true
 				}
+				prev = q
 			}
 		}
 		if !moved {
