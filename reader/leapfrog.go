@@ -96,6 +96,9 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 			if !countOnly {
 				out = append(out, d)
 			}
+			if n == x.limit {
+				return out, n, nil // SearchOptions.Limit: the lowest ids are found
+			}
 		}
 		if d == math.MaxUint32 {
 			return out, n, nil

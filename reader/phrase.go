@@ -241,6 +241,9 @@ func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOn
 			if !countOnly {
 				out = append(out, d)
 			}
+			if n == x.limit {
+				break // SearchOptions.Limit: the lowest ids are found
+			}
 		}
 	}
 	x.lists = lists

@@ -32,6 +32,9 @@ type qctx struct {
 	stats   prx.Stats
 	profile bool
 	noPairs bool // SearchOptions.NoPairs
+	// limit > 0: the query is a phrase whose evaluation may stop at this many
+	// matches (SearchOptions.Limit); 0 everywhere else
+	limit int
 	count   counters
 	ticks   int
 	held    int64 // bytes of decode memory charged to the segment's budget
@@ -75,6 +78,7 @@ func (s *Segment) getCtx(ctx context.Context, profile bool) *qctx {
 	x.ctx = ctx
 	x.profile = profile
 	x.noPairs = false
+	x.limit = 0
 	return x
 }
 

@@ -191,3 +191,48 @@ func TestFilterLimit(t *testing.T) {
 		t.Errorf("negative limit: %v", err)
 	}
 }
+
+// TestLimitStopsPhrase: with SearchOptions.Limit a phrase (exact or sloppy, on
+// the leapfrog path and, with a filter, on the staged one) stops reading
+// positions once it has that many matches: it gives the lowest ids and reads
+// the positions of far fewer documents than without a limit.
+func TestLimitStopsPhrase(t *testing.T) {
+	var docs []oracle.Doc
+	for i := range 3000 {
+		text := "alpha beta gamma filler"
+		if i%2 == 1 {
+			text = "gamma alpha beta filler"
+		}
+		docs = append(docs, oracle.Doc{{Name: "text", Values: []string{text}}})
+	}
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, options(-1, "text")))
+	all := roaring.New()
+	all.AddRange(0, 3000)
+	for _, q := range []oracle.Query{
+		oracle.Phrase{Field: "text", Terms: []string{"alpha", "beta", "gamma"}},
+		oracle.SloppyPhrase{Field: "text", Terms: []string{"beta", "alpha"}, Slop: 2},
+		oracle.SloppyPhrase{Field: "text", Terms: []string{"gamma", "beta"}, Slop: 3},
+	} {
+		want := c.Eval(q)
+		if len(want) < 1000 {
+			t.Fatalf("%s: %d hits: the test is too weak", q, len(want))
+		}
+		for _, f := range []*roaring.Bitmap{nil, all} {
+			var full, cut reader.Profile
+			if _, err := s.Count(bg, rq(q), &reader.SearchOptions{Filter: f, NoPairs: true, Profile: &full}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Docs(bg, rq(q), &reader.SearchOptions{Filter: f, NoPairs: true, Limit: 5, Profile: &cut})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want[:5]) {
+				t.Fatalf("%s: limit 5: %v, want %v", q, got, want[:5])
+			}
+			if full.SelectedDocs < 1000 || cut.SelectedDocs > full.SelectedDocs/10 {
+				t.Errorf("%s (filter %v): positions of %d docs read with limit 5, %d without", q, f != nil, cut.SelectedDocs, full.SelectedDocs)
+			}
+		}
+	}
+}
