@@ -35,9 +35,9 @@ type qctx struct {
 	// limit > 0: the query is a phrase whose evaluation may stop at this many
 	// matches (SearchOptions.Limit); 0 everywhere else
 	limit int
-	count   counters
-	ticks   int
-	held    int64 // bytes of decode memory charged to the segment's budget
+	count counters
+	ticks int
+	held  int64 // bytes of decode memory charged to the segment's budget
 
 	win      prx.Window
 	blockBuf []byte // stored zstd dict blocks read through ReaderAt
