@@ -32,12 +32,10 @@ type qctx struct {
 	stats   prx.Stats
 	profile bool
 	noPairs bool // SearchOptions.NoPairs
-	// limit > 0: the query is a phrase whose evaluation may stop at this many
-	// matches (SearchOptions.Limit); 0 everywhere else
-	limit int
-	count counters
-	ticks int
-	held  int64 // bytes of decode memory charged to the segment's budget
+	limit   int  // > 0: the query is a phrase that may stop at this many matches (SearchOptions.Limit)
+	count   counters
+	ticks   int
+	held    int64 // bytes of decode memory charged to the segment's budget
 
 	win      prx.Window
 	blockBuf []byte // stored zstd dict blocks read through ReaderAt
