@@ -38,15 +38,42 @@ func (q *phraseQuery) sloppySuffix() string {
 // term's prx cursor (a term at one offset) or from a list shared by the
 // offsets of a repeated term.
 type pp struct {
-	cur   *prx.Cursor // streaming source (sh == nil)
-	sh    *posList    // the shared list, or nil
-	i     int         // index of the current position in sh
-	tp    uint32      // the current position in the document
-	off   int         // the phrase offset
-	pos   int         // tp - off
-	group int         // index into sloppy.groups, or -1 when the term is not repeated
-	rank  int         // the offset's rank among its term's offsets (0: not repeated)
+	posSrc
+	tp    uint32 // the current position in the document
+	off   int    // the phrase offset
+	pos   int    // tp - off
+	group int    // index into sloppy.groups, or -1 when the term is not repeated
+	rank  int    // the offset's rank among its term's offsets (0: not repeated)
 	inQ   bool
+}
+
+// posSrc is where a phrase offset reads its term's positions in the current
+// document: streamed from the term's cursor, or (a repeated term) from the
+// list the term's offsets share.
+type posSrc struct {
+	cur *prx.Cursor // the term's cursor (streaming when sh is nil)
+	sh  *posList    // the shared list, or nil
+	i   int         // index of the current position in sh
+}
+
+// start returns the first position (a repeated term's rank-th: the k-th offset
+// of a term starts on its k-th position); false when there is none (or the
+// cursor failed).
+func (s *posSrc) start(rank int) (uint32, bool) {
+	if s.sh == nil {
+		return s.cur.Pos()
+	}
+	s.i = rank
+	return s.sh.at(rank)
+}
+
+// step returns the following position; false when there is none.
+func (s *posSrc) step() (uint32, bool) {
+	if s.sh == nil {
+		return s.cur.Next()
+	}
+	s.i++
+	return s.sh.at(s.i)
 }
 
 // posList holds a term's positions in the current document for several phrase
@@ -97,28 +124,14 @@ func (l *posList) read(i int) (uint32, bool) {
 // first moves to the term's first position in the document (a repeated term's
 // rank-th); false when it has none (or its cursor failed).
 func (p *pp) first() bool {
-	var tp uint32
-	var ok bool
-	if p.sh == nil {
-		tp, ok = p.cur.Pos()
-	} else {
-		p.i = p.rank // the k-th offset of a repeated term starts on its k-th position
-		tp, ok = p.sh.at(p.rank)
-	}
+	tp, ok := p.start(p.rank)
 	p.tp, p.pos = tp, int(tp)-p.off
 	return ok
 }
 
 // next moves to the following position; false when there is none.
 func (p *pp) next() bool {
-	var tp uint32
-	var ok bool
-	if p.sh == nil {
-		tp, ok = p.cur.Next()
-	} else {
-		p.i++
-		tp, ok = p.sh.at(p.i)
-	}
+	tp, ok := p.step()
 	p.tp, p.pos = tp, int(tp)-p.off
 	return ok
 }
@@ -126,12 +139,10 @@ func (p *pp) next() bool {
 // walkOff is one phrase offset in decide: it streams from its cursor, or (a
 // repeated term) walks the list its term's offsets share.
 type walkOff struct {
-	cur  *prx.Cursor
-	sh   *posList // nil: stream from cur
-	rel  int      // the current position minus the offset
-	idx  int      // index of the current position in sh
-	rank int      // the offset's rank among its term's offsets
-	nxt  int      // the term's next offset, or -1
+	posSrc
+	rel  int // the current position minus the offset
+	rank int // the offset's rank among its term's offsets
+	nxt  int // the term's next offset, or -1
 }
 
 // sloppy is the reusable state of the sloppy matcher of one query.
@@ -384,23 +395,15 @@ func (m *sloppy) arrays() {
 // its positions in ascending order (any match can be reordered so; this
 // keeps them on distinct occurrences), so moving one pushes the later ones
 // past it. Once every offset stands within slop of the greatest, they are a
-// match. A term at one offset streams from its cursor (curs[i]), each
-// position read at most once; the offsets of a repeated term walk the list
-// they share (sh[i], idx[i]; the next offset of the term is nxt[i]). The walk
-// stops at the first match.
+// match. A term at one offset streams from its cursor, each position read
+// at most once; the offsets of a repeated term walk the list they share
+// (walkOff). The walk stops at the first match.
 func (m *sloppy) decide(slop int) bool {
 	offs := m.offs
 	hi := minInt
 	for i := range offs {
 		o := &offs[i]
-		var tp uint32
-		var ok bool
-		if o.sh == nil {
-			tp, ok = o.cur.Pos()
-		} else {
-			o.idx = o.rank // the k-th offset of a term starts on its k-th position
-			tp, ok = o.sh.at(o.rank)
-		}
+		tp, ok := o.start(o.rank)
 		if !ok {
 			return false
 		}
@@ -418,11 +421,10 @@ func (m *sloppy) decide(slop int) bool {
 			for {
 				var tp uint32
 				var ok bool
-				if o.sh == nil {
+				if o.sh == nil { // the common case, without a call to step
 					tp, ok = o.cur.Next()
 				} else {
-					o.idx++
-					tp, ok = o.sh.at(o.idx)
+					tp, ok = o.step()
 				}
 				if !ok {
 					return false
@@ -436,10 +438,10 @@ func (m *sloppy) decide(slop int) bool {
 				hi, moved = r, true
 			}
 			// The later offsets of a repeated term stay on later positions.
-			for prev, j := o, o.nxt; j >= 0 && offs[j].idx <= prev.idx; j = offs[j].nxt {
+			for prev, j := o, o.nxt; j >= 0 && offs[j].i <= prev.i; j = offs[j].nxt {
 				q := &offs[j]
-				q.idx = prev.idx + 1
-				tp, ok := q.sh.at(q.idx)
+				q.i = prev.i + 1
+				tp, ok := q.sh.at(q.i)
 				if !ok {
 					return false
 				}

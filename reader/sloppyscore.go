@@ -39,17 +39,8 @@ func (ss *sloppyScorer) shallow(target int64) (int64, float32, error) {
 
 // freq returns the sloppy frequency of the current document.
 func (ss *sloppyScorer) freq() (float32, error) {
-	for k, t := range ss.terms {
-		d, err := t.advance(ss.cur)
-		if err != nil {
-			return 0, err
-		}
-		if d != ss.cur {
-			return 0, t.x.s.corrupt(t.t.name(), "doc %d matches the phrase but does not hold the term", ss.cur)
-		}
-		if ss.pos[k], err = t.positions(ss.pos[k][:0]); err != nil {
-			return 0, err
-		}
+	if err := termPositions(ss.terms, ss.cur, ss.pos); err != nil {
+		return 0, err
 	}
 	ss.m.bindLists(ss.pos, ss.slot)
 	if !ss.m.start() {
@@ -72,4 +63,22 @@ func (ss *sloppyScorer) explain() (Explanation, error) {
 		return Explanation{}, err
 	}
 	return ss.sim.explainF(f, ss.cur, ss.query), nil
+}
+
+// termPositions reads the positions of each of a phrase's terms in doc, which
+// the phrase matched, into pos.
+func termPositions(terms []*termScorer, doc int64, pos [][]uint32) error {
+	for k, t := range terms {
+		d, err := t.advance(doc)
+		if err != nil {
+			return err
+		}
+		if d != doc {
+			return t.x.s.corrupt(t.t.name(), "doc %d matches the phrase but does not hold the term", doc)
+		}
+		if pos[k], err = t.positions(pos[k][:0]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
