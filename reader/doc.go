@@ -124,8 +124,11 @@
 // documents as its filter, so the excluded side only reads the doc windows
 // and verifies the positions of documents include kept. A
 // SearchOptions.Filter is the same kind of filter handed to the whole query
-// (And passes its running result to each later child the same way).
-// SearchOptions.Limit cuts the ascending result.
+// (And passes its running result to each later child the same way); a filter
+// that holds every document is dropped (the query runs as without one), and
+// otherwise its ids below the document count are copied out in bulk once.
+// SearchOptions.Limit cuts the ascending result; a phrase at the top stops
+// verifying candidates once it has Limit matches.
 //
 // Prefix expansions (Prefix, and the last slot of a phrase prefix) are united
 // by sorting when few docs are involved and through a bitset of the segment's

@@ -139,7 +139,11 @@ func TestFilterLimit(t *testing.T) {
 		}
 	}
 	span.AddRange(700, 1900)
-	filters = append(filters, odd, span, nil)
+	full, wide, beyond := roaring.New(), roaring.New(), roaring.New()
+	full.AddRange(0, 2500)
+	wide.AddRange(0, 1<<20)
+	beyond.AddRange(2500, 3000)
+	filters = append(filters, odd, span, full, wide, beyond, nil)
 	n := 40
 	if raceEnabled {
 		n = 8
@@ -233,6 +237,31 @@ func TestLimitStopsPhrase(t *testing.T) {
 			if full.SelectedDocs < 1000 || cut.SelectedDocs > full.SelectedDocs/10 {
 				t.Errorf("%s (filter %v): positions of %d docs read with limit 5, %d without", q, f != nil, cut.SelectedDocs, full.SelectedDocs)
 			}
+		}
+	}
+}
+
+// TestFullFilterIsNoFilter: a filter holding every document (and more) is not
+// materialized: the search allocates no more than without a filter.
+func TestFullFilterIsNoFilter(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under the race detector")
+	}
+	docs := oracle.Generate(78, oracle.GenOptions{Docs: 20000})
+	s := open(t, build(t, docs, options(-1, "host", "text")))
+	full := roaring.New()
+	full.AddRange(0, 1<<20)
+	g := oracle.NewGen(corpusOf(docs), "text", 9)
+	for _, q := range []oracle.Query{g.Term(), g.Phrase()} {
+		count := func(f *roaring.Bitmap) float64 {
+			return testing.AllocsPerRun(50, func() {
+				if _, err := s.Docs(bg, rq(q), &reader.SearchOptions{Filter: f}); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		if without, with := count(nil), count(full); with > without {
+			t.Errorf("%s: %v allocations with a full filter, %v without", q, with, without)
 		}
 	}
 }
