@@ -39,6 +39,8 @@ func TestCompile(t *testing.T) {
 		`-a b`:                   `andnot(term(text:"b"), term(text:"a"))`,
 		`"x y"~3 OR "z w*" -q`:   `or(phrase(text:"x y"~3), andnot(phraseprefix(text:"z w"*,max=5), term(text:"q")))`,
 		`NOT\ A\ WORD AND hello`: `and(phrase(text:"not a word"), term(text:"hello"))`,
+		`host:(x OR "y z"~1) a`:  `and(or(term(host:"x"), phrase(host:"y z"~1)), term(text:"a"))`,
+		`host:(x -text:y)`:       `andnot(term(host:"x"), term(text:"y"))`,
 	} {
 		n, err := Parse(q)
 		if err != nil {

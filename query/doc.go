@@ -15,6 +15,7 @@
 //	"timed out after*"     a phrase whose last term is a prefix
 //	conn*                  a prefix
 //	host:web-01            text of another field than the default one
+//	host:(a OR "b c")      every text inside that names no field is of that field
 //	a b    a AND b         both (AND binds tighter than OR)
 //	a OR b                 either
 //	a -b   a NOT b         a but not b (also a AND NOT b)
@@ -26,7 +27,7 @@
 //	query   = or EOF
 //	or      = and { "OR" and }
 //	and     = unary { [ "AND" ] unary }
-//	unary   = ( "NOT" | "-" ) unary | "(" or ")" | [ field ":" ] ( phrase | word )
+//	unary   = ( "NOT" | "-" ) unary | [ field ":" ] "(" or ")" | [ field ":" ] ( phrase | word )
 //	phrase  = '"' { char | '\' any } [ "*" ] '"' [ "~" digits ]
 //	word    = { char | '\' any } [ "*" ]
 //	field   = ( letter | "_" ) { letter | digit | "_" | "." | "-" }
@@ -37,9 +38,12 @@
 // the word. A '-' negates only at the start of a word and must be followed by
 // what it negates ("a-b" is one word, "a - b" an error). A "name:" prefix of a
 // word (the first unescaped ':' after a valid field name) picks the field of
-// that one word or phrase; other colons are literal ("10.0.0.1:8080"), and
-// `\:` keeps a colon literal after a field-like name. A '*' is allowed only
-// at the end of a word or right before a phrase's closing quote, and "~N"
+// that one word or phrase, or, right before '(', of every word and phrase in
+// the parentheses that names none ("f:(a OR g:b)" is "f:a OR g:b": the tree
+// holds the fields, so it renders that way); other colons are literal
+// ("10.0.0.1:8080"), and `\:` keeps a colon literal after a field-like name.
+// A '*' is allowed only at the end of a word or right before a phrase's
+// closing quote, and "~N"
 // (0 ≤ N ≤ MaxSlop) only right after a phrase's closing quote; a phrase
 // prefix takes no slop. A backslash escapes the next character, inside or
 // outside quotes.

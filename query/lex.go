@@ -30,8 +30,9 @@ const (
 type token struct {
 	kind  tokKind
 	col   int
-	text  *Text // tText only
-	minus bool  // tNot written as '-'
+	text  *Text  // tText only
+	minus bool   // tNot written as '-'
+	field string // tLParen written as "field:(": the group's field
 }
 
 func (t token) describe() string {
@@ -113,6 +114,11 @@ func (l *lexer) next() (token, error) {
 	if err != nil {
 		return token{}, err
 	}
+	if t.Raw == "" && t.Field != "" && !t.Quoted { // "field:(": a group; word stopped on its '('
+		c := l.col
+		l.advance(1)
+		return token{kind: tLParen, col: c, field: t.Field}, nil
+	}
 	if !escaped && !t.Prefix && t.Field == "" && !t.Quoted {
 		switch t.Raw {
 		case "OR":
@@ -145,7 +151,8 @@ func isFieldName(s string) bool {
 	return s != ""
 }
 
-// word lexes a bare word, or "field:" followed by a word or a phrase. It
+// word lexes a bare word, or "field:" followed by a word or a phrase (or by
+// '(': then it returns a Text with the field and no text, before the '('). It
 // reports whether an escape was used (an escaped word is never an operator).
 func (l *lexer) word(col int) (*Text, bool, error) {
 	var b strings.Builder
@@ -171,8 +178,10 @@ func (l *lexer) word(col int) (*Text, bool, error) {
 				}
 				t.Field, t.Col = field, col
 				return t, false, nil
+			case r2 == '(':
+				return &Text{Field: field, Col: col}, false, nil // a group: next turns it into its '('
 			case endsWord(r2, size2):
-				return nil, false, &SyntaxError{c + 1, fmt.Sprintf("expected a term or a phrase after %q (a field applies to one term or phrase; write \\: for a literal ':')", field+":")}
+				return nil, false, &SyntaxError{c + 1, fmt.Sprintf("expected a term, a phrase or '(' after %q (write \\: for a literal ':')", field+":")}
 			}
 			continue
 		}

@@ -171,6 +171,9 @@ func (p *parser) unary(after string, depth int) (Node, error) {
 		if err := p.advance(); err != nil {
 			return nil, err
 		}
+		if t.field != "" {
+			setField(n, t.field)
+		}
 		return n, nil
 	case tNot:
 		if err := p.advance(); err != nil {
@@ -197,4 +200,14 @@ func (p *parser) unary(after string, depth int) (Node, error) {
 		msg += " " + after
 	}
 	return nil, &SyntaxError{t.col, msg + ", found " + t.describe()}
+}
+
+// setField gives field to every text under n that names none ("f:(a OR
+// g:b)": a is searched in f, b stays in g).
+func setField(n Node, field string) {
+	Walk(n, func(n Node) {
+		if t, ok := n.(*Text); ok && t.Field == "" {
+			t.Field = field
+		}
+	})
 }

@@ -79,6 +79,15 @@ func TestParse(t *testing.T) {
 		{`\a:b`, `T[a:b]`},
 		{`:a`, `T[:a]`},
 		{`host:web-01`, `T{host}[web-01]`},
+		{`f:(a)`, `T{f}[a]`},
+		{`f:(a OR b)`, `OR(T{f}[a],T{f}[b])`},
+		{`f:(a g:b)`, `AND(T{f}[a],T{g}[b])`},
+		{`f:("a b"~2 c*) d`, `AND(P~2{f}[a b],T*{f}[c],T[d])`},
+		{`f:(a -b)`, `AND(T{f}[a],NOT(T{f}[b]))`},
+		{`-f:(a OR b) c`, `AND(NOT(OR(T{f}[a],T{f}[b])),T[c])`},
+		{`f:(g:(a) b)`, `AND(T{g}[a],T{f}[b])`},
+		{`f:(a) OR b`, `OR(T{f}[a],T[b])`},
+		{`f\:(a)`, `AND(T[f:],T[a])`},
 		{`user.name:zo*`, `T*{user.name}[zo]`},
 		{`f:a:b`, `T{f}[a:b]`},
 		{`f:"a b"~3 c`, `AND(P~3{f}[a b],T[c])`},
@@ -189,9 +198,11 @@ func TestParseErrors(t *testing.T) {
 		{`a --b`, 4, "cannot be negated again"},
 		{`a -(-b)`, 5, "cannot be negated again"},
 		{`a -(-b -c)`, 5, "cannot be negated again"},
-		{`f:`, 3, `expected a term or a phrase after "f:"`},
-		{`f: a`, 3, `expected a term or a phrase after "f:"`},
-		{`f:(a)`, 3, `expected a term or a phrase after "f:"`},
+		{`f:`, 3, `expected a term, a phrase or '(' after "f:"`},
+		{`f: a`, 3, `expected a term, a phrase or '(' after "f:"`},
+		{`f:(a`, 5, "expected ')' to close the '(' at column 3, found the end of the query"},
+		{`f:()`, 4, "expected a term, a phrase or '(' after '(', found ')'"},
+		{`a OR f:(-b)`, 9, "NOT inside OR"},
 		{`f:"a`, 5, "expected closing quote for the phrase opened at column 3"},
 		{`"a b"~`, 7, "expected a number"},
 		{`"a b"~x`, 7, "expected a number"},
@@ -226,7 +237,7 @@ func TestSyntaxErrorText(t *testing.T) {
 // inside the query (or one past its end); a parsed tree renders to a query that
 // parses to the same tree, with no empty text and well-formed And/Or nodes.
 func FuzzParseQuery(f *testing.F) {
-	for _, s := range []string{`a -b`, `f:"a b"~2 OR g:c*`, `a NOT (b OR -c)`, `x:\-y`, `a -(b c)`, `a b`, `"a b c*"`, `a OR (b c*)`, `\OR "x\"y"`, `((a)) OR b AND c`, `"`, `a*b`, "\xff\"\xfe*\"", `NOT a`} {
+	for _, s := range []string{`a -b`, `f:"a b"~2 OR g:c*`, `f:(a OR g:(b -c)) d`, `a NOT (b OR -c)`, `x:\-y`, `a -(b c)`, `a b`, `"a b c*"`, `a OR (b c*)`, `\OR "x\"y"`, `((a)) OR b AND c`, `"`, `a*b`, "\xff\"\xfe*\"", `NOT a`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {

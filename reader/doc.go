@@ -105,14 +105,22 @@
 //
 // # Sloppy phrases
 //
-// A SloppyPhrase runs steps 1–3 like a phrase (its conjunction and frame
-// fetches are the same) and then, per candidate, materializes each slot's
-// positions and walks them as Lucene's sloppy matcher does: phrase offset i
-// at document position p stands at p-i; the least of these is advanced
-// until it passes the next least, the match length being the spread
-// between the least and the greatest; a document matches once a spread is
-// at most the slop. Two offsets of a repeated term start on distinct
-// occurrences and, when one moves onto the other's, the lesser moves on.
+// A SloppyPhrase runs its conjunction like a phrase (the leapfrog, or the
+// staged conjunction with a filter or on a remote segment) and then decides
+// each candidate from its terms' cursors, reading positions only as far as
+// needed: phrase offset i at document position p stands at p-i; every offset
+// whose standing is below the greatest minus the slop moves forward (no match
+// can use it), and once all stand within the slop of the greatest the
+// document matches. The offsets of a repeated term take its positions in
+// ascending order (a match can always be reordered so), which keeps them on
+// distinct occurrences; that term's positions are read once into a list its
+// offsets share, as far as the furthest needs.
+//
+// Top scores a sloppy phrase with Lucene 8's sloppy frequency: the matches
+// are those Lucene's sloppy matcher enumerates (the least offset is advanced
+// until it passes the next least, the match length being the spread between
+// the least and the greatest; of two offsets of one term on one position the
+// lesser moves on) and each adds 1/(1+length) in float32.
 //
 // # AndNot, filters and limits
 //
@@ -120,8 +128,11 @@
 // documents as its filter, so the excluded side only reads the doc windows
 // and verifies the positions of documents include kept. A
 // SearchOptions.Filter is the same kind of filter handed to the whole query
-// (And passes its running result to each later child the same way).
-// SearchOptions.Limit cuts the ascending result.
+// (And passes its running result to each later child the same way); a filter
+// that holds every document is dropped (the query runs as without one), and
+// otherwise its ids below the document count are copied out in bulk once.
+// SearchOptions.Limit cuts the ascending result; a phrase at the top stops
+// verifying candidates once it has Limit matches.
 //
 // Prefix expansions (Prefix, and the last slot of a phrase prefix) are united
 // by sorting when few docs are involved and through a bitset of the segment's

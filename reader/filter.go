@@ -3,7 +3,10 @@ package reader
 import "github.com/snii-go/snii/internal/errs"
 
 // searchFilter checks the options' limit and returns their filter as ascending
-// ids below the document count (hasFilter false when there is none).
+// ids below the document count (hasFilter false when there is none). A filter
+// holding every document is no filter: nothing is materialized and the query
+// runs as without one. Otherwise the ids below the document count are copied
+// out in bulk.
 func (s *Segment) searchFilter(o *SearchOptions) ([]uint32, bool, error) {
 	if o == nil {
 		return nil, false, nil
@@ -14,14 +17,16 @@ func (s *Segment) searchFilter(o *SearchOptions) ([]uint32, bool, error) {
 	if o.Filter == nil {
 		return nil, false, nil
 	}
-	f := make([]uint32, 0, min(o.Filter.GetCardinality(), uint64(s.docCount)))
-	it := o.Filter.Iterator()
-	for it.HasNext() {
-		d := it.Next()
-		if d >= s.docCount {
-			break
-		}
-		f = append(f, d)
+	if s.docCount == 0 {
+		return nil, true, nil
+	}
+	in := o.Filter.Rank(s.docCount - 1) // the filter's ids below the document count
+	if in == uint64(s.docCount) {
+		return nil, false, nil
+	}
+	f := make([]uint32, in)
+	if in > 0 {
+		f = f[:o.Filter.ManyIterator().NextMany(f)]
 	}
 	return f, true, nil
 }

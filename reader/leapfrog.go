@@ -44,6 +44,9 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 	for i, si := range p.slotOf {
 		p.slots[si].offs = append(p.slots[si].offs, uint32(i))
 	}
+	if p.slop > 0 {
+		p.sloppy.bindCursors(p)
+	}
 	if cap(x.leaps) < len(p.order) {
 		x.leaps = make([]leap, len(p.order))
 	}
@@ -103,6 +106,9 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 			n++
 			if !countOnly {
 				out = append(out, d)
+			}
+			if n == x.limit {
+				return out, n, nil // SearchOptions.Limit: the lowest ids are found
 			}
 		}
 		if d == math.MaxUint32 {
@@ -212,6 +218,9 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
 			return false, nil // the phrase needs this term more often than the doc has it
 		}
 		single = single && tf == 1
+	}
+	if p.slop > 0 {
+		return x.matchSloppy(p)
 	}
 	if mixed {
 		return x.matchMixed(p)

@@ -133,7 +133,8 @@ func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter []uint32, hasFilter 
 	// round, so there the conjunction below plans its reads by stage.)
 	if p.slop > 0 {
 		p.sloppy.setup(p.slotOf)
-	} else if !hasFilter && leapfrogPhrase(p) && x.s.remote() == nil {
+	}
+	if !hasFilter && leapfrogPhrase(p) && x.s.remote() == nil {
 		return x.phraseLeapfrog(p, out, countOnly)
 	}
 	var cands []uint32
@@ -188,6 +189,9 @@ func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOn
 			simple = false
 		}
 	}
+	if p.slop > 0 && leapfrogPhrase(p) {
+		p.sloppy.bindCursors(p)
+	}
 	if len(p.slots) == 1 && len(p.slots[0].terms) == 1 && len(p.slotOf) == 1 {
 		n := len(cands)
 		if !countOnly {
@@ -236,6 +240,9 @@ func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOn
 			n++
 			if !countOnly {
 				out = append(out, d)
+			}
+			if n == x.limit {
+				break // SearchOptions.Limit: the lowest ids are found
 			}
 		}
 	}
@@ -327,6 +334,9 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, simple bool, lists *[][]uint32)
 		if s.tf < len(s.offs) {
 			return false, nil
 		}
+	}
+	if p.slop > 0 && leapfrogPhrase(p) {
+		return x.matchSloppy(p)
 	}
 	if simple && p.slop == 0 {
 		return x.matchStream(p)

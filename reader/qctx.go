@@ -34,6 +34,7 @@ type qctx struct {
 	stats   prx.Stats
 	profile bool
 	noPairs bool // SearchOptions.NoPairs
+	limit   int  // > 0: the query is a phrase that may stop at this many matches (SearchOptions.Limit)
 	count   counters
 	ticks   int
 	held    int64 // bytes of decode memory charged to the segment's budget
@@ -78,6 +79,7 @@ func (s *Segment) getCtx(ctx context.Context, profile bool) *qctx {
 	x.ctx = ctx
 	x.profile = profile
 	x.noPairs = false
+	x.limit = 0
 	return x
 }
 

@@ -125,10 +125,15 @@ func (l *leafSim) explainFreq(freq func() (int, error), doc int64, query string)
 	if err != nil {
 		return Explanation{}, err
 	}
-	ff := float32(f)
+	return l.explainF(float32(f), doc, query), nil
+}
+
+// explainF scores doc with frequency ff (a sloppy phrase's is fractional) and
+// explains it.
+func (l *leafSim) explainF(ff float32, doc int64, query string) Explanation {
 	return Explanation{Query: query, Score: l.score(ff, uint32(doc)), IDF: l.weight, Freq: ff,
 		FieldLength: format.DecodeNorm(l.norm(uint32(doc))), AvgFieldLength: l.avgdl,
-		DocCount: l.docCount, DocFreq: l.df, K1: l.p.K1, B: l.p.B}, nil
+		DocCount: l.docCount, DocFreq: l.df, K1: l.p.K1, B: l.p.B}
 }
 
 // fieldSim is what every leaf of one field shares in a query.

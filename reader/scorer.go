@@ -338,17 +338,8 @@ func (l *listIter) advance(target int64) (int64, error) {
 
 // freq counts the phrase's start positions in the current document.
 func (ps *phraseScorer) freq() (int, error) {
-	for k, t := range ps.terms {
-		d, err := t.advance(ps.cur)
-		if err != nil {
-			return 0, err
-		}
-		if d != ps.cur {
-			return 0, t.x.s.corrupt(t.t.name(), "doc %d matches the phrase but does not hold the term", ps.cur)
-		}
-		if ps.pos[k], err = t.positions(ps.pos[k][:0]); err != nil {
-			return 0, err
-		}
+	if err := termPositions(ps.terms, ps.cur, ps.pos); err != nil {
+		return 0, err
 	}
 	n := 0
 	for _, p := range ps.pos[ps.slot[0]] {

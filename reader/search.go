@@ -19,8 +19,10 @@ type SearchOptions struct {
 	// only there. Ids past the segment's documents are ignored.
 	Filter *roaring.Bitmap
 	// Limit, when > 0, is the most documents a search returns: Docs and Bitmap
-	// keep the lowest Limit ids, Count counts at most Limit. Negative is an
-	// invalid-argument error. The query is still evaluated in full.
+	// keep the lowest Limit ids, Count counts at most Limit. A phrase (exact,
+	// sloppy or prefix) stops verifying candidates once it has Limit matches;
+	// other queries are evaluated whole and cut. Negative is an
+	// invalid-argument error.
 	Limit int
 	// NoPairs plans phrases without the index's pair section (the answers are
 	// the same; for comparisons).
@@ -76,6 +78,9 @@ func (s *Segment) search(ctx context.Context, q Query, o *SearchOptions, countOn
 	x := s.getCtx(ctx, prof != nil)
 	defer s.putCtx(x)
 	x.noPairs = o != nil && o.NoPairs
+	if _, ok := q.(*phraseQuery); ok && o != nil && o.Limit > 0 {
+		x.limit = o.Limit // a phrase stops verifying at the limit (the lowest ids come first)
+	}
 	if s.guarding() {
 		defer s.faultGuard(&err, x, enableFaults())
 	}

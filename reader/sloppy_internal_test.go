@@ -25,8 +25,15 @@ func sloppyAgrees(t *testing.T, doc, phrase []int, voc, slop int) bool {
 	var m sloppy
 	m.setup(phrase)
 	got := m.match(lists, phrase, slop)
-	if want := oracle.SloppyFits(pos, slop); got != want {
+	want := oracle.SloppyFits(pos, slop)
+	if got != want {
 		t.Fatalf("doc %v phrase %v slop %d: matcher %v, exhaustive %v", doc, phrase, slop, got, want)
+	}
+	// Lucene's walk, which scoring uses (match takes decide for distinct
+	// terms), decides the same.
+	m.bindLists(lists, phrase)
+	if walk := m.start() && m.nextMatch(slop); walk != want {
+		t.Fatalf("doc %v phrase %v slop %d: Lucene's walk %v, exhaustive %v", doc, phrase, slop, walk, want)
 	}
 	return got
 }
@@ -84,4 +91,24 @@ func FuzzSloppyMatch(f *testing.F) {
 		}
 		sloppyAgrees(t, doc, phrase, 4, slop)
 	})
+}
+
+// TestSloppyDecideDistinct: phrases of 2–5 distinct words over documents of up
+// to 30 positions of 6 words, where decide (not Lucene's walk) answers.
+func TestSloppyDecideDistinct(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	hits := 0
+	for it := 0; it < 30000; it++ {
+		doc := make([]int, 2+rng.IntN(29))
+		for i := range doc {
+			doc[i] = rng.IntN(6)
+		}
+		phrase := rng.Perm(6)[:2+rng.IntN(4)]
+		if sloppyAgrees(t, doc, phrase, 6, rng.IntN(7)) {
+			hits++
+		}
+	}
+	if hits < 5000 || hits > 25000 {
+		t.Fatalf("%d matches of 30000: the test is too weak", hits)
+	}
 }

@@ -139,7 +139,11 @@ func TestFilterLimit(t *testing.T) {
 		}
 	}
 	span.AddRange(700, 1900)
-	filters = append(filters, odd, span, nil)
+	full, wide, beyond := roaring.New(), roaring.New(), roaring.New()
+	full.AddRange(0, 2500)
+	wide.AddRange(0, 1<<20)
+	beyond.AddRange(2500, 3000)
+	filters = append(filters, odd, span, full, wide, beyond, nil)
 	n := 40
 	if raceEnabled {
 		n = 8
@@ -189,5 +193,75 @@ func TestFilterLimit(t *testing.T) {
 	}
 	if _, err := s.Docs(bg, reader.Term("text", "a"), &reader.SearchOptions{Limit: -1}); !isKind(err, snii.ErrInvalidArgument) {
 		t.Errorf("negative limit: %v", err)
+	}
+}
+
+// TestLimitStopsPhrase: with SearchOptions.Limit a phrase (exact or sloppy, on
+// the leapfrog path and, with a filter, on the staged one) stops reading
+// positions once it has that many matches: it gives the lowest ids and reads
+// the positions of far fewer documents than without a limit.
+func TestLimitStopsPhrase(t *testing.T) {
+	var docs []oracle.Doc
+	for i := range 3000 {
+		text := "alpha beta gamma filler"
+		if i%2 == 1 {
+			text = "gamma alpha beta filler"
+		}
+		docs = append(docs, oracle.Doc{{Name: "text", Values: []string{text}}})
+	}
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, options(-1, "text")))
+	all := roaring.New()
+	all.AddRange(0, 3000)
+	for _, q := range []oracle.Query{
+		oracle.Phrase{Field: "text", Terms: []string{"alpha", "beta", "gamma"}},
+		oracle.SloppyPhrase{Field: "text", Terms: []string{"beta", "alpha"}, Slop: 2},
+		oracle.SloppyPhrase{Field: "text", Terms: []string{"gamma", "beta"}, Slop: 3},
+	} {
+		want := c.Eval(q)
+		if len(want) < 1000 {
+			t.Fatalf("%s: %d hits: the test is too weak", q, len(want))
+		}
+		for _, f := range []*roaring.Bitmap{nil, all} {
+			var full, cut reader.Profile
+			if _, err := s.Count(bg, rq(q), &reader.SearchOptions{Filter: f, NoPairs: true, Profile: &full}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Docs(bg, rq(q), &reader.SearchOptions{Filter: f, NoPairs: true, Limit: 5, Profile: &cut})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, want[:5]) {
+				t.Fatalf("%s: limit 5: %v, want %v", q, got, want[:5])
+			}
+			if full.SelectedDocs < 1000 || cut.SelectedDocs > full.SelectedDocs/10 {
+				t.Errorf("%s (filter %v): positions of %d docs read with limit 5, %d without", q, f != nil, cut.SelectedDocs, full.SelectedDocs)
+			}
+		}
+	}
+}
+
+// TestFullFilterIsNoFilter: a filter holding every document (and more) is not
+// materialized: the search allocates no more than without a filter.
+func TestFullFilterIsNoFilter(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under the race detector")
+	}
+	docs := oracle.Generate(78, oracle.GenOptions{Docs: 20000})
+	s := open(t, build(t, docs, options(-1, "host", "text")))
+	full := roaring.New()
+	full.AddRange(0, 1<<20)
+	g := oracle.NewGen(corpusOf(docs), "text", 9)
+	for _, q := range []oracle.Query{g.Term(), g.Phrase()} {
+		count := func(f *roaring.Bitmap) float64 {
+			return testing.AllocsPerRun(50, func() {
+				if _, err := s.Docs(bg, rq(q), &reader.SearchOptions{Filter: f}); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		if without, with := count(nil), count(full); with > without {
+			t.Errorf("%s: %v allocations with a full filter, %v without", q, with, without)
+		}
 	}
 }

@@ -34,8 +34,10 @@ type Hit struct {
 
 // Top returns the k best-scoring documents matching q, best first, ties by
 // ascending doc id (Lucene's order). Term and Phrase queries score with BM25
-// (a phrase's frequency is the number of positions where it starts, its idf
-// the sum of its terms'); And and Or add their matching clauses' scores;
+// (a phrase's frequency is the number of positions where it starts, a sloppy
+// phrase's the sum of 1/(1+length) over its matches as Lucene 8 enumerates
+// them, a phrase's idf the sum of its terms'); And and Or add their matching
+// clauses' scores;
 // Prefix and PhrasePrefix give every match the constant score 1. k <= 0 is
 // an invalid-argument error.
 //
@@ -126,14 +128,14 @@ func (t *topRun) build(q Query) (scorer, error) {
 		if err := q.check(); err != nil {
 			return nil, err
 		}
-		if q.slop > 0 {
-			return nil, errs.Invalidf("reader: Top does not rank sloppy phrases yet (%s): use Docs, Bitmap or Count, or an exact phrase", q)
-		}
 		if q.prefix {
 			return t.constScorer(q)
 		}
 		if len(q.terms) == 1 {
 			return t.termScorer(q.field, q.terms[0], q.String())
+		}
+		if q.slop > 0 {
+			return t.sloppyScorer(q)
 		}
 		return t.phraseScorer(q)
 	case *prefixQuery:
@@ -190,6 +192,33 @@ func (t *topRun) termScorer(field, term, query string) (scorer, error) {
 }
 
 func (t *topRun) phraseScorer(q *phraseQuery) (scorer, error) {
+	pt, err := t.phraseTerms(q)
+	if err != nil || pt == nil {
+		return nil, err
+	}
+	ps := &phraseScorer{listIter: newListIter(pt.docs), query: q.String(), terms: pt.terms, slot: pt.slot}
+	ps.pos = make([][]uint32, len(ps.terms))
+	ps.sim = pt.sim
+	ps.ub = ps.sim.bound(float32(pt.minMaxTF), pt.fs.maxInv)
+	return ps, nil
+}
+
+// phraseTerms is what a phrase's scorer starts from: its matching documents
+// (nil when none), its distinct terms and their statistics.
+type phraseTerms struct {
+	docs  []uint32
+	terms []*termScorer // distinct terms
+	slot  []int         // phrase offset -> index into terms
+	fs    *fieldSim
+	sim   leafSim // the phrase's idf: the sum of its terms', repeats included
+	// the largest frequency any term can have in a document (ttf - df + 1):
+	// the smallest over the terms, and the sum over the phrase offsets
+	minMaxTF, sumMaxTF uint64
+}
+
+// phraseTerms evaluates the (exact or sloppy) phrase q and resolves its terms;
+// nil when nothing matches.
+func (t *topRun) phraseTerms(q *phraseQuery) (*phraseTerms, error) {
 	x := t.x
 	f, err := x.s.field(q.field)
 	if err != nil {
@@ -203,14 +232,15 @@ func (t *topRun) phraseScorer(q *phraseQuery) (scorer, error) {
 	if err != nil {
 		return nil, err
 	}
-	ps := &phraseScorer{listIter: newListIter(docs), query: q.String()}
+	pt := &phraseTerms{docs: docs, fs: fs, minMaxTF: math.MaxUint64}
 	dfs := make([]uint64, len(q.terms))
-	var maxFreq uint64 = math.MaxUint64
+	maxTF := make([]uint64, 0, len(q.terms))
 	for k, term := range q.terms {
 		j := slices.Index(q.terms[:k], term)
 		if j >= 0 {
-			ps.slot = append(ps.slot, ps.slot[j])
+			pt.slot = append(pt.slot, pt.slot[j])
 			dfs[k] = dfs[j]
+			pt.sumMaxTF += maxTF[pt.slot[j]]
 			continue
 		}
 		tr, err := x.resolve(f, bytesOf(term))
@@ -221,14 +251,15 @@ func (t *topRun) phraseScorer(q *phraseQuery) (scorer, error) {
 			return nil, x.s.corrupt(place{index: q.field, term: term, window: -1}, "the phrase matches but the term is absent")
 		}
 		dfs[k] = tr.e.DF
-		maxFreq = min(maxFreq, tr.e.TTF-tr.e.DF+1)
-		ps.slot = append(ps.slot, len(ps.terms))
-		ps.terms = append(ps.terms, x.newTermScorer(tr, leafSim{}, 0, ""))
+		m := tr.e.TTF - tr.e.DF + 1
+		maxTF = append(maxTF, m)
+		pt.minMaxTF = min(pt.minMaxTF, m)
+		pt.sumMaxTF += m
+		pt.slot = append(pt.slot, len(pt.terms))
+		pt.terms = append(pt.terms, x.newTermScorer(tr, leafSim{}, 0, ""))
 	}
-	ps.pos = make([][]uint32, len(ps.terms))
-	ps.sim = t.leaf(fs, q.terms, dfs)
-	ps.ub = ps.sim.bound(float32(maxFreq), fs.maxInv)
-	return ps, nil
+	pt.sim = t.leaf(fs, q.terms, dfs)
+	return pt, nil
 }
 
 func (t *topRun) constScorer(q Query) (scorer, error) {

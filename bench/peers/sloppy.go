@@ -37,6 +37,9 @@ type SloppyRow struct {
 	// Median time per query (ns) and the median of the per-cycle ratios
 	// snii/lucene, over the cycles.
 	SniiNs, LuceneNs, Ratio float64
+	// The same for the thread CPU time of the calls (less sensitive to the
+	// machine's load than the wall time).
+	SniiCPUNs, LuceneCPUNs, CPURatio float64
 }
 
 // SloppyReport is what RunSloppy found.
@@ -63,6 +66,31 @@ func sloppyVariants(terms []string) map[string][]string {
 		v["dropped"] = append([]string{terms[0]}, terms[2:]...)
 	}
 	return v
+}
+
+// SloppyQueries derives the sloppy queries of the phrases among seeds: each
+// variant (as-is, reversed, swapped, dropped) at each slop, in that order, with
+// the variant's name beside each query.
+func SloppyQueries(seeds []*Query, slops []int) ([]*Query, []string) {
+	var qs []*Query
+	var variants []string
+	for _, s := range seeds {
+		if s.Kind != KindPhrase {
+			continue
+		}
+		vs := sloppyVariants(s.Terms)
+		for _, name := range []string{"as-is", "reversed", "swapped", "dropped"} {
+			terms, ok := vs[name]
+			if !ok {
+				continue
+			}
+			for _, slop := range slops {
+				qs = append(qs, &Query{ID: len(qs), Kind: KindSloppy, Class: s.Class, Text: s.Text, Terms: terms, Slop: slop})
+				variants = append(variants, name)
+			}
+		}
+	}
+	return qs, variants
 }
 
 // RunSloppy builds a snii segment and a Lucene index of the corpus, derives
@@ -109,23 +137,9 @@ func RunSloppy(cfg SloppyConfig) (*SloppyReport, error) {
 		}
 	}
 	rep := &SloppyReport{Corpus: cfg.Corpus, Docs: len(docs), Env: CaptureEnv(), Cycles: cfg.Cycles}
-	var qs []*Query
-	for _, s := range seeds {
-		if s.Kind != KindPhrase {
-			continue
-		}
-		vs := sloppyVariants(s.Terms)
-		for _, name := range []string{"as-is", "reversed", "swapped", "dropped"} {
-			terms, ok := vs[name]
-			if !ok {
-				continue
-			}
-			for _, slop := range cfg.Slops {
-				q := &Query{ID: len(qs), Kind: KindSloppy, Class: s.Class, Text: s.Text, Terms: terms, Slop: slop}
-				qs = append(qs, q)
-				rep.Rows = append(rep.Rows, &SloppyRow{Query: q, Variant: name})
-			}
-		}
+	qs, variants := SloppyQueries(seeds, cfg.Slops)
+	for i, q := range qs {
+		rep.Rows = append(rep.Rows, &SloppyRow{Query: q, Variant: variants[i]})
 	}
 	docsPath := filepath.Join(cfg.WorkDir, "docs.bin")
 	if err := WriteDocsFile(docsPath, docs); err != nil {
@@ -188,6 +202,7 @@ func RunSloppy(cfg SloppyConfig) (*SloppyReport, error) {
 	rep.Env.LoadBefore = LoadAvg()
 	defer func() { rep.Env.LoadAfter = LoadAvg() }()
 	samples := make([][2][]float64, len(qs))
+	cpus := make([][2][]float64, len(qs))
 	for cy := 0; cy < cfg.Cycles; cy++ {
 		for i := range qs {
 			for j := range engines {
@@ -203,18 +218,21 @@ func RunSloppy(cfg SloppyConfig) (*SloppyReport, error) {
 					return nil, fmt.Errorf("cycle %d: %s %s counted %d, want %d", cy, engines[k].Name(), qs[i], n, rep.Rows[i].Hits)
 				}
 				samples[i][k] = append(samples[i][k], float64(t.Wall.Nanoseconds())/float64(reps[i][k]))
+				cpus[i][k] = append(cpus[i][k], float64(t.CPU.Nanoseconds())/float64(reps[i][k]))
 			}
 		}
 		logf("cycle %d/%d done", cy+1, cfg.Cycles)
 	}
-	for i, r := range rep.Rows {
-		s := samples[i]
-		r.SniiNs, r.LuceneNs = median(s[0]), median(s[1])
+	ratio := func(s [2][]float64) (float64, float64, float64) {
 		ratios := make([]float64, len(s[0]))
 		for k := range ratios {
 			ratios[k] = s[0][k] / s[1][k]
 		}
-		r.Ratio = median(ratios)
+		return median(s[0]), median(s[1]), median(ratios)
+	}
+	for i, r := range rep.Rows {
+		r.SniiNs, r.LuceneNs, r.Ratio = ratio(samples[i])
+		r.SniiCPUNs, r.LuceneCPUNs, r.CPURatio = ratio(cpus[i])
 	}
 	return rep, nil
 }
@@ -239,10 +257,10 @@ func (r *SloppyReport) Markdown(command string) string {
 		}
 		bySlop[row.Query.Slop] = append(bySlop[row.Query.Slop], row)
 	}
-	fmt.Fprintf(&b, "| slop | queries | with hits | hits (sum) | snii/Lucene time, geomean |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "| slop | queries | with hits | hits (sum) | snii/Lucene time, geomean | thread CPU, geomean |\n|---|---|---|---|---|---|\n")
 	for _, s := range slops {
 		var hit, sum int
-		var ratios []float64
+		var ratios, cpu []float64
 		for _, row := range bySlop[s] {
 			sum += row.Hits
 			if row.Hits > 0 {
@@ -251,18 +269,24 @@ func (r *SloppyReport) Markdown(command string) string {
 			if row.Ratio > 0 {
 				ratios = append(ratios, row.Ratio)
 			}
+			if row.CPURatio > 0 {
+				cpu = append(cpu, row.CPURatio)
+			}
 		}
-		g := "not timed"
+		g, gc := "not timed", "not timed"
 		if len(ratios) > 0 {
 			g = fmt.Sprintf("%.2f×", geomean(ratios))
 		}
-		fmt.Fprintf(&b, "| %d | %d | %d | %d | %s |\n", s, len(bySlop[s]), hit, sum, g)
+		if len(cpu) > 0 {
+			gc = fmt.Sprintf("%.2f×", geomean(cpu))
+		}
+		fmt.Fprintf(&b, "| %d | %d | %d | %d | %s | %s |\n", s, len(bySlop[s]), hit, sum, g, gc)
 	}
 	if r.Cycles > 0 {
 		fmt.Fprintf(&b, "\nTimes: median over %d interleaved cycles (order alternating) of the mean of a sample's calls; ratio: median of the per-cycle snii/Lucene ratios.\n\n", r.Cycles)
-		fmt.Fprintf(&b, "| query | variant | hits | snii µs | Lucene µs | snii/Lucene |\n|---|---|---|---|---|---|\n")
+		fmt.Fprintf(&b, "| query | variant | hits | snii µs | Lucene µs | snii/Lucene | CPU snii/Lucene |\n|---|---|---|---|---|---|---|\n")
 		for _, row := range r.Rows {
-			fmt.Fprintf(&b, "| `%s`~%d | %s | %d | %.1f | %.1f | %.2f |\n", strings.Join(row.Query.Terms, " "), row.Query.Slop, row.Variant, row.Hits, row.SniiNs/1e3, row.LuceneNs/1e3, row.Ratio)
+			fmt.Fprintf(&b, "| `%s`~%d | %s | %d | %.1f | %.1f | %.2f | %.2f |\n", strings.Join(row.Query.Terms, " "), row.Query.Slop, row.Variant, row.Hits, row.SniiNs/1e3, row.LuceneNs/1e3, row.Ratio, row.CPURatio)
 		}
 	}
 	return b.String()

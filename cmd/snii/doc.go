@@ -40,6 +40,7 @@
 //	"timed out after*"    a phrase prefix (the last word is a prefix)
 //	conn*                 a prefix
 //	host:web-01           a word (or phrase) of another field
+//	host:(a OR b*)        the words and phrases inside of that field
 //	a b, a AND b          both; AND binds tighter than OR
 //	a OR b                either
 //	a -b, a NOT b         a but not b

@@ -44,6 +44,7 @@ Syntax:
   "timed out after*"    a phrase whose last word is a prefix
   conn*                 a prefix
   host:web-01           a word or phrase of another field than --field
+  host:(a OR b*)        every word or phrase inside that names no field is of host
   a b   a AND b         both (AND binds tighter than OR)
   a OR b                either
   a -b  a NOT b         a but not b (a negation needs something else to match)

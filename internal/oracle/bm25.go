@@ -38,7 +38,8 @@ func QuantizeLength(n int) int {
 // TopBM25 scores every document matching q by scanning the corpus and returns
 // the best k, best first, ties by ascending doc id. Terms and phrases score
 // idf·f/(f + k1·(1 − b + b·dl/avgdl)) (a phrase's f counts the positions it
-// starts at, its idf is the sum over its terms, repeats included), prefix
+// starts at, a sloppy phrase's is SloppyFreq, its idf is the sum over its
+// terms, repeats included), prefix
 // queries score 1, And and Or sum their matching children. Everything is
 // computed in float64.
 func (c *Corpus) TopBM25(q Query, k int, o BM25Options) []Scored {
@@ -97,9 +98,14 @@ func newScoreNode(c *Corpus, q Query) *scoreNode {
 func (n *scoreNode) score(c *Corpus, doc uint32, o BM25Options, avg map[string]float64) (float64, bool) {
 	switch q := n.q.(type) {
 	case Term:
-		return c.bm25(doc, q.Field, []string{q.Term}, o, avg)
+		return c.bm25(doc, q.Field, []string{q.Term}, 0, o, avg)
 	case Phrase:
-		return c.bm25(doc, q.Field, q.Terms, o, avg)
+		return c.bm25(doc, q.Field, q.Terms, 0, o, avg)
+	case SloppyPhrase:
+		if q.Slop == 0 {
+			return c.bm25(doc, q.Field, q.Terms, 0, o, avg)
+		}
+		return c.bm25(doc, q.Field, q.Terms, q.Slop, o, avg)
 	case Prefix, PhrasePrefix:
 		return 1, n.set[doc]
 	case AndNot: // the included side's score where the excluded side does not match
@@ -134,8 +140,9 @@ func (n *scoreNode) score(c *Corpus, doc uint32, o BM25Options, avg map[string]f
 	panic("oracle: cannot score " + n.q.String())
 }
 
-// bm25 scores a term (one term) or a phrase in a document.
-func (c *Corpus) bm25(doc uint32, field string, terms []string, o BM25Options, avg map[string]float64) (float64, bool) {
+// bm25 scores a term (one term), a phrase or (slop > 0) a sloppy phrase in a
+// document.
+func (c *Corpus) bm25(doc uint32, field string, terms []string, slop int, o BM25Options, avg map[string]float64) (float64, bool) {
 	fd := c.fields[field]
 	if fd == nil {
 		return 0, false
@@ -152,14 +159,18 @@ func (c *Corpus) bm25(doc uint32, field string, terms []string, o BM25Options, a
 		}
 		ids[i] = id
 	}
-	freq := 0
-	for p := range d.seq {
-		ok := p+len(ids) <= len(d.seq)
-		for i := 0; ok && i < len(ids); i++ {
-			ok = d.seq[p+i] == ids[i]
-		}
-		if ok {
-			freq++
+	var freq float64
+	if slop > 0 {
+		freq = SloppyFreq(ids, d.seq, slop)
+	} else {
+		for p := range d.seq {
+			ok := p+len(ids) <= len(d.seq)
+			for i := 0; ok && i < len(ids); i++ {
+				ok = d.seq[p+i] == ids[i]
+			}
+			if ok {
+				freq++
+			}
 		}
 	}
 	if freq == 0 {
@@ -184,8 +195,7 @@ func (c *Corpus) bm25(doc uint32, field string, terms []string, o BM25Options, a
 		df := float64(fd.df[id])
 		idf += math.Log(1 + (n-df+0.5)/(df+0.5))
 	}
-	f := float64(freq)
-	return idf * f / (f + o.K1*(1-o.B+o.B*dl/avgdl)), true
+	return idf * freq / (freq + o.K1*(1-o.B+o.B*dl/avgdl)), true
 }
 
 // length is a field's token count (positions holding a term).

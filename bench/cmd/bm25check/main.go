@@ -1,7 +1,8 @@
 // Command bm25check compares snii's BM25 top-k (reader.Segment.Top) with
 // Lucene 8.8.1's (IndexSearcher.search with the default BM25Similarity, an
 // index with norms) on one corpus: the term and phrase queries of
-// queries/<corpus>.txt plus 2- and 3-term disjunctions of their terms.
+// queries/<corpus>.txt plus 2- and 3-term disjunctions of their terms and
+// the sloppy variants of their phrases (-slops).
 // For each query the top-k doc ids must be equal, in order (ties by doc id),
 // and the scores equal within 1e-5 relative. With -cycles N it also times
 // both in N interleaved cycles (the same query back to back on each engine,
@@ -22,6 +23,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,7 +47,18 @@ func run() error {
 	sample := flag.Duration("min-sample", 5*time.Millisecond, "a timing sample repeats a query about this long")
 	jars := flag.String("lucene-jars", "/usr/share/java", "folder of the Lucene jars")
 	csvPath := flag.String("csv", "", "with -cycles: write every timing sample to this CSV file")
+	slopsFlag := flag.String("slops", "1,2,3", "also rank the sloppy phrases the peers sloppy command derives from the phrases, at these slops (empty: none)")
 	flag.Parse()
+	var slops []int
+	if *slopsFlag != "" {
+		for _, f := range strings.Split(*slopsFlag, ",") {
+			n, err := strconv.Atoi(f)
+			if err != nil || n < 1 {
+				return fmt.Errorf("-slops %q: want slops >= 1", *slopsFlag)
+			}
+			slops = append(slops, n)
+		}
+	}
 
 	root := *corpora
 	if root == "" {
@@ -62,7 +75,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	qs := rankedQueries(all, *ors)
+	qs := rankedQueries(all, *ors, slops)
 	work, err := os.MkdirTemp("", "bm25check-")
 	if err != nil {
 		return err
@@ -96,7 +109,7 @@ func run() error {
 	defer lt.Close()
 
 	fmt.Printf("# BM25 top-%d: snii vs %s, corpus %s (%d docs)\n\n", *k, "Lucene 8.8.1", *corpus, len(c.Docs))
-	perKind := map[peers.Kind][2]int{}
+	perKind := map[peers.Kind][3]int{} // queries, equal, with hits
 	var maxRel float64
 	var bad []string
 	rqs := make([]reader.Query, len(qs))
@@ -118,6 +131,9 @@ func run() error {
 		}
 		n := perKind[q.Kind]
 		n[0]++
+		if len(want) > 0 {
+			n[2]++
+		}
 		if okq {
 			n[1]++
 		} else {
@@ -125,12 +141,12 @@ func run() error {
 		}
 		perKind[q.Kind] = n
 	}
-	fmt.Println("| kind | queries | top-k equal (ids in order, scores within 1e-5) |")
-	fmt.Println("|---|---|---|")
-	kinds := []peers.Kind{peers.KindTerm, peers.KindPhrase, peers.KindOr}
+	fmt.Println("| kind | queries | with hits | top-k equal (ids in order, scores within 1e-5) |")
+	fmt.Println("|---|---|---|---|")
+	kinds := []peers.Kind{peers.KindTerm, peers.KindPhrase, peers.KindOr, peers.KindSloppy}
 	for _, kd := range kinds {
 		n := perKind[kd]
-		fmt.Printf("| %s | %d | %d |\n", kd, n[0], n[1])
+		fmt.Printf("| %s | %d | %d | %d |\n", kd, n[0], n[2], n[1])
 	}
 	fmt.Printf("\nlargest relative score difference: %.3g\n", maxRel)
 	for i, b := range bad {
@@ -152,8 +168,9 @@ func run() error {
 }
 
 // rankedQueries keeps the term and phrase queries and adds n disjunctions
-// of 2 terms and n of 3, drawn with a fixed seed from the queries' terms.
-func rankedQueries(all []*peers.Query, n int) []*peers.Query {
+// of 2 terms and n of 3, drawn with a fixed seed from the queries' terms,
+// and the sloppy variants of the phrases at each of slops.
+func rankedQueries(all []*peers.Query, n int, slops []int) []*peers.Query {
 	var out []*peers.Query
 	var pool []string
 	for _, q := range all {
@@ -177,6 +194,10 @@ func rankedQueries(all []*peers.Query, n int) []*peers.Query {
 			}
 			out = append(out, &peers.Query{Kind: peers.KindOr, Class: "or", Text: strings.Join(terms, " OR "), Terms: terms})
 		}
+	}
+	if len(slops) > 0 {
+		sq, _ := peers.SloppyQueries(all, slops)
+		out = append(out, sq...)
 	}
 	for i, q := range out {
 		q.ID = i

@@ -183,10 +183,22 @@ func profileCmd(args []string) error {
 	secs := fs.Duration("duration", 10*time.Second, "how long to loop")
 	rounds := fs.Int("rounds", 0, "loop exactly this many rounds of the queries instead of -duration (a fixed work for instruction counts, e.g. under valgrind --tool=callgrind)")
 	cpu := fs.String("cpuprofile", "cpu.pprof", "CPU profile output (empty: none)")
+	sloppy := fs.String("sloppy", "", "comma-separated slops: profile the sloppy queries the sloppy command derives from the file's phrases at these slops (ids index them)")
 	fs.Parse(args)
 	qs, err := peers.LoadQueries(*queries)
 	if err != nil {
 		return err
+	}
+	if *sloppy != "" {
+		var slops []int
+		for _, s := range strings.Split(*sloppy, ",") {
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 0 {
+				return fmt.Errorf("-sloppy %q", *sloppy)
+			}
+			slops = append(slops, n)
+		}
+		qs, _ = peers.SloppyQueries(qs, slops)
 	}
 	var pick []int
 	if *ids == "" {
@@ -278,6 +290,7 @@ func sloppyCmd(args []string) error {
 	luceneSrc := fs.String("lucene-src", "lucene/LuceneBench.java", "the Lucene program")
 	jars := fs.String("lucene-jars", "/usr/share/java", "folder of the Lucene jars")
 	warm := fs.Duration("lucene-warmup", 8*time.Second, "JVM warm-up before timing")
+	work := fs.String("work", "", "work folder, kept afterwards (snii.snii, lucene/, docs.bin); default a temporary folder, removed")
 	fs.Parse(args)
 	root, err := corporaRoot(*corpora)
 	if err != nil {
@@ -286,11 +299,13 @@ func sloppyCmd(args []string) error {
 	if *queries == "" {
 		*queries = filepath.Join("queries", *corpus+".txt")
 	}
-	wd, err := os.MkdirTemp("", "snii-sloppy-")
-	if err != nil {
-		return err
+	wd := *work
+	if wd == "" {
+		if wd, err = os.MkdirTemp("", "snii-sloppy-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(wd)
 	}
-	defer os.RemoveAll(wd)
 	rep, err := peers.RunSloppy(peers.SloppyConfig{
 		Corpus: *corpus, CorporaRoot: root, QueriesPath: *queries, WorkDir: wd,
 		LuceneSrc: *luceneSrc, LuceneJars: *jars, LuceneWarmup: *warm,
@@ -300,7 +315,7 @@ func sloppyCmd(args []string) error {
 		return err
 	}
 	path := filepath.Join(*out, "SLOPPY-"+*corpus+".md")
-	if err := os.WriteFile(path, []byte(rep.Markdown("go run ./cmd/peers sloppy "+strings.Join(args, " "))), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(rep.Markdown("go run ./cmd/peers sloppy "+strings.Join(reportArgs(args), " "))), 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "wrote %s\n", path)

@@ -1,0 +1,84 @@
+package reader
+
+// sloppyScorer scores a sloppy phrase as Lucene 8 does: its documents come
+// from the phrase evaluation (the sloppy matcher), its frequency is the sum
+// over the document's matches of 1/(1+length), the matches and their lengths
+// being those Lucene's sloppy walk enumerates (sloppy.nextMatch), added in
+// float32 in that order; its idf is the sum of its terms' (repeats included).
+type sloppyScorer struct {
+	listIter
+	terms []*termScorer // distinct terms
+	slot  []int         // phrase offset -> index into terms
+	pos   [][]uint32    // positions of each distinct term in the current doc
+	m     sloppy
+	slop  int
+	sim   leafSim
+	ub    float32
+	query string
+}
+
+func (t *topRun) sloppyScorer(q *phraseQuery) (scorer, error) {
+	pt, err := t.phraseTerms(q)
+	if err != nil || pt == nil {
+		return nil, err
+	}
+	ss := &sloppyScorer{listIter: newListIter(pt.docs), terms: pt.terms, slot: pt.slot, slop: q.slop, sim: pt.sim, query: q.String()}
+	ss.pos = make([][]uint32, len(ss.terms))
+	ss.m.setup(ss.slot)
+	// Every match but the last advances a phrase offset by one position and
+	// weighs at most 1, so the frequency is at most the positions of the
+	// phrase offsets' terms.
+	ss.ub = ss.sim.bound(float32(pt.sumMaxTF), pt.fs.maxInv)
+	return ss, nil
+}
+
+func (ss *sloppyScorer) maxScore() float32 { return ss.ub }
+func (ss *sloppyScorer) shallow(target int64) (int64, float32, error) {
+	return wholeBound(ss.cur, ss.ub)
+}
+
+// freq returns the sloppy frequency of the current document.
+func (ss *sloppyScorer) freq() (float32, error) {
+	if err := termPositions(ss.terms, ss.cur, ss.pos); err != nil {
+		return 0, err
+	}
+	ss.m.bindLists(ss.pos, ss.slot)
+	if !ss.m.start() {
+		return 0, nil
+	}
+	return ss.m.freq(ss.slop), nil
+}
+
+func (ss *sloppyScorer) score() (float32, error) {
+	f, err := ss.freq()
+	if err != nil {
+		return 0, err
+	}
+	return ss.sim.score(f, uint32(ss.cur)), nil
+}
+
+func (ss *sloppyScorer) explain() (Explanation, error) {
+	f, err := ss.freq()
+	if err != nil {
+		return Explanation{}, err
+	}
+	return ss.sim.explainF(f, ss.cur, ss.query), nil
+}
+
+// termPositions reads the positions of each of a phrase's terms in doc, which
+// the phrase matched, into pos.
+func termPositions(terms []*termScorer, doc int64, pos [][]uint32) error {
+	for k, t := range terms {
+		d, err := t.advance(doc)
+		if err != nil {
+			return err
+		}
+		if d != doc {
+			return t.x.s.corrupt(t.t.name(), "doc %d matches the phrase but does not hold the term", doc)
+		}
+		if pos[k], err = t.positions(pos[k][:0]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
