@@ -251,10 +251,15 @@ func (ts *termScorer) openWindow() error {
 
 // freq returns the term frequency in the current document.
 func (ts *termScorer) freq() (int, error) {
-	if err := ts.openWindow(); err != nil {
+	ord := ts.dc.ord0 + ts.i
+	if ts.open {
+		if tf := ts.c.TF(ord); tf > 0 { // the unit already parsed
+			return tf, nil
+		}
+	} else if err := ts.openWindow(); err != nil {
 		return 0, err
 	}
-	tf, err := ts.c.Seek(ts.dc.ord0 + ts.i)
+	tf, err := ts.c.Seek(ord)
 	if err != nil {
 		return 0, ts.x.s.wrap(ts.x.prxWinName(ts.t, &ts.dc.w), err)
 	}

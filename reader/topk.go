@@ -357,6 +357,28 @@ func (t *topRun) all(root scorer) error {
 				target = u2 + 1
 				continue
 			}
+			// Every document of [d, u2] is bounded by b2: score them one after
+			// the other without asking for bounds again, while b2 can still
+			// beat the threshold (which only rises).
+			for n := 1; ; n++ {
+				s, err := root.score()
+				if err != nil {
+					return err
+				}
+				t.collect(d, s)
+				target = d + 1
+				if b2 <= t.threshold() || n&255 == 0 {
+					break // the bounds again (and the context, now and then)
+				}
+				if d, err = root.advance(target); err != nil || d == exhausted {
+					return err
+				}
+				if d > u2 {
+					target = d
+					break
+				}
+			}
+			continue
 		}
 		d, err := root.advance(target)
 		if err != nil || d == exhausted {
