@@ -192,7 +192,13 @@ func (ts *termScorer) advance(target int64) (int64, error) {
 	}
 	tg := uint32(max(target, 0))
 	if d := ts.dc.docs; ts.i >= 0 && len(d) > 0 && tg <= d[len(d)-1] { // in the docs decoded
-		ts.i = seekGE(d, ts.i, tg)
+		// The search starts after the current doc when it is behind target
+		// (then the next doc, usually the answer, is checked first).
+		lo := ts.i
+		if lo < len(d) && d[lo] < tg {
+			lo++
+		}
+		ts.i = seekGE(d, lo, tg)
 		ts.cur = int64(d[ts.i])
 		return ts.cur, nil
 	}

@@ -2,7 +2,6 @@ package reader
 
 import (
 	"cmp"
-	"container/heap"
 	"context"
 	"math"
 	"slices"
@@ -284,11 +283,13 @@ func (t *topRun) run(q Query) ([]Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	hits := make([]Hit, len(t.h))
-	for i := len(hits) - 1; i >= 0; i-- {
-		e := heap.Pop(&t.h).(Hit)
-		hits[i] = e
-	}
+	hits := slices.Clone([]Hit(t.h))
+	slices.SortFunc(hits, func(a, b Hit) int { // best first: higher score, then lower doc
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Doc, b.Doc)
+	})
 	return hits, nil
 }
 
@@ -306,12 +307,11 @@ func (t *topRun) threshold() float32 {
 func (t *topRun) collect(doc int64, score float32) {
 	t.scored++
 	if len(t.h) < t.k {
-		heap.Push(&t.h, Hit{Doc: uint32(doc), Score: score})
+		t.h.push(Hit{Doc: uint32(doc), Score: score})
 		return
 	}
 	if score > t.h[0].Score {
-		t.h[0] = Hit{Doc: uint32(doc), Score: score}
-		heap.Fix(&t.h, 0)
+		t.h.replaceTop(Hit{Doc: uint32(doc), Score: score})
 	}
 }
 
@@ -533,20 +533,45 @@ func (t *topRun) explain(q Query, hits []Hit) error {
 // and larger doc.
 type hitHeap []Hit
 
-func (h hitHeap) Len() int { return len(h) }
-func (h hitHeap) Less(i, j int) bool {
+// less reports whether hit i is worse than hit j.
+func (h hitHeap) less(i, j int) bool {
 	if h[i].Score != h[j].Score {
 		return h[i].Score < h[j].Score
 	}
 	return h[i].Doc > h[j].Doc
 }
-func (h hitHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *hitHeap) Push(v any)   { *h = append(*h, v.(Hit)) }
-func (h *hitHeap) Pop() any {
-	old := *h
-	v := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return v
+
+// push adds v.
+func (h *hitHeap) push(v Hit) {
+	*h = append(*h, v)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !s.less(i, p) {
+			break
+		}
+		s[i], s[p] = s[p], s[i]
+		i = p
+	}
+}
+
+// replaceTop puts v in place of the worst hit and restores the order.
+func (h hitHeap) replaceTop(v Hit) {
+	h[0] = v
+	for i, n := 0, len(h); ; {
+		m := 2*i + 1
+		if m >= n {
+			return
+		}
+		if r := m + 1; r < n && h.less(r, m) {
+			m = r
+		}
+		if !h.less(m, i) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
 }
 
 func nextUp(f float32) float32 { return math.Nextafter32(f, float32(math.Inf(1))) }
