@@ -162,7 +162,7 @@ func (t *topRun) simFor(f *field) (*fieldSim, error) {
 	if docCount > 0 {
 		fs.avgdl = float32(float64(sum) / float64(docCount))
 	}
-	fs.inv = newNormCache(t.p, fs.avgdl)
+	fs.inv = f.normCache(t.p, fs.avgdl)
 	norms, err := f.loadNorms(t.x)
 	if err != nil {
 		return nil, err
@@ -179,6 +179,25 @@ func (t *topRun) simFor(f *field) (*fieldSim, error) {
 	}
 	t.fields = append(t.fields, fs)
 	return fs, nil
+}
+
+// normTable is a BM25 length table and what it was computed for.
+type normTable struct {
+	p     BM25
+	avgdl float32
+	inv   *[256]float32
+}
+
+// normCache returns newNormCache(p, avgdl), computed again only when the
+// parameters or the average length differ from the last call's (the table is
+// read-only once made, so concurrent searches share it).
+func (f *field) normCache(p BM25, avgdl float32) *[256]float32 {
+	if c := f.normInv.Load(); c != nil && c.p == p && c.avgdl == avgdl {
+		return c.inv
+	}
+	inv := newNormCache(p, avgdl)
+	f.normInv.Store(&normTable{p: p, avgdl: avgdl, inv: inv})
+	return inv
 }
 
 // minNorm returns the smallest non-zero norm byte of the field (the shortest

@@ -108,6 +108,9 @@ type field struct {
 	// smallest non-zero byte + 1 (0: not computed yet).
 	norms    atomic.Pointer[[]byte]
 	minNormV atomic.Uint32
+	// normInv caches the last BM25 length table computed for this field
+	// (see normCache): the same parameters and average length give it again.
+	normInv atomic.Pointer[normTable]
 }
 
 // Open opens the segment file at path, memory-mapping it on unix (pread

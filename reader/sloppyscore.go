@@ -22,7 +22,7 @@ func (t *topRun) sloppyScorer(q *phraseQuery) (scorer, error) {
 	if err != nil || pt == nil {
 		return nil, err
 	}
-	ss := &sloppyScorer{listIter: newListIter(pt.docs), terms: pt.terms, slot: pt.slot, slop: q.slop, sim: pt.sim, query: q.String()}
+	ss := &sloppyScorer{listIter: newListIter(pt.docs), terms: pt.terms, slot: pt.slot, slop: q.slop, sim: pt.sim, query: t.label(q)}
 	ss.pos = make([][]uint32, len(ss.terms))
 	ss.m.setup(ss.slot)
 	// Every match but the last advances a phrase offset by one position and

@@ -115,6 +115,17 @@ type topRun struct {
 	h       hitHeap
 	scored  int64 // documents scored (for tests: MaxScore skips some)
 	skipped int64 // blocks skipped by their bounds
+	// explaining: the scorers are built for Explain, which labels each part
+	// of the breakdown with its query (the search itself needs no labels).
+	explaining bool
+}
+
+// label returns q's text for an explanation, when explaining.
+func (t *topRun) label(q Query) string {
+	if !t.explaining {
+		return ""
+	}
+	return q.String()
 }
 
 // build returns the scorer of q, or nil when q matches nothing.
@@ -122,7 +133,7 @@ func (t *topRun) build(q Query) (scorer, error) {
 	x := t.x
 	switch q := q.(type) {
 	case *termQuery:
-		return t.termScorer(q.field, q.term, q.String())
+		return t.termScorer(q.field, q.term, t.label(q))
 	case *phraseQuery:
 		if err := q.check(); err != nil {
 			return nil, err
@@ -131,7 +142,7 @@ func (t *topRun) build(q Query) (scorer, error) {
 			return t.constScorer(q)
 		}
 		if len(q.terms) == 1 {
-			return t.termScorer(q.field, q.terms[0], q.String())
+			return t.termScorer(q.field, q.terms[0], t.label(q))
 		}
 		if q.slop > 0 {
 			return t.sloppyScorer(q)
@@ -163,9 +174,9 @@ func (t *topRun) build(q Query) (scorer, error) {
 			return nil, nil
 		}
 		if q.and {
-			return newConj(kids, q.String()), nil
+			return newConj(kids, t.label(q)), nil
 		}
-		return newDisj(kids, q.String()), nil
+		return newDisj(kids, t.label(q)), nil
 	case nil:
 		return nil, errs.Invalidf("reader: nil query")
 	}
@@ -195,7 +206,7 @@ func (t *topRun) phraseScorer(q *phraseQuery) (scorer, error) {
 	if err != nil || pt == nil {
 		return nil, err
 	}
-	ps := &phraseScorer{listIter: newListIter(pt.docs), query: q.String(), terms: pt.terms, slot: pt.slot}
+	ps := &phraseScorer{listIter: newListIter(pt.docs), query: t.label(q), terms: pt.terms, slot: pt.slot}
 	ps.pos = make([][]uint32, len(ps.terms))
 	ps.sim = pt.sim
 	ps.ub = ps.sim.bound(float32(pt.minMaxTF), pt.fs.maxInv)
@@ -266,7 +277,7 @@ func (t *topRun) constScorer(q Query) (scorer, error) {
 	if err != nil || len(docs) == 0 {
 		return nil, err
 	}
-	return &constScorer{listIter: newListIter(docs), query: q.String()}, nil
+	return &constScorer{listIter: newListIter(docs), query: t.label(q)}, nil
 }
 
 // run collects the top k.
@@ -503,6 +514,7 @@ func (t *topRun) maxScore(kids []scorer) error {
 // explain fills the hits' explanations with a fresh scorer tree, walked to
 // each hit in doc order.
 func (t *topRun) explain(q Query, hits []Hit) error {
+	t.explaining = true
 	root, err := t.build(q)
 	if err != nil {
 		return err
