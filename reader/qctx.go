@@ -54,8 +54,10 @@ type qctx struct {
 	order    []int
 	ranges   []span
 	lists    [][]uint32
-	posBufs  [][]uint32 // per slot: positions of the document being verified
-	leaps    []leap     // the leapfrog walk of a simple phrase
+	posBufs  [][]uint32    // per slot: positions of the document being verified
+	leaps    []leap        // the leapfrog walk of a simple phrase
+	scorers  []*termScorer // term scorers of top-k searches, [:nscorers] in use
+	nscorers int
 	cur      []int
 	union    docSet // unions of many doc lists (prefix expansions)
 	entry    format.Entry
@@ -123,6 +125,15 @@ func (s *Segment) putCtx(x *qctx) {
 		x.plans[i].reset()
 	}
 	x.nplans = 0
+	for _, ts := range x.scorers[:x.nscorers] {
+		c, buf := ts.c, ts.prxBuf
+		c.Release() // drops a large inflation buffer
+		if cap(buf) > maxPooledBytes {
+			buf = nil
+		}
+		*ts = termScorer{c: c, prxBuf: buf[:0]}
+	}
+	x.nscorers = 0
 	x.releaseMemory() // the source and the cursors dropped their large buffers
 	x.jobs = x.jobs[:0]
 	x.ranges = x.ranges[:0]

@@ -39,8 +39,8 @@ type termScorer struct {
 	dc     docCursor // the current window's doc ids (or block of them)
 	i      int       // index into dc.docs; -1 before the first window
 	cur    int64
-	open   bool // c reads the current window
-	c      prx.Cursor
+	open   bool        // c reads the current window
+	c      *prx.Cursor // kept with the scorer when the query context pools it
 	prxBuf []byte
 	sim    leafSim
 	ub     float32
@@ -56,8 +56,20 @@ type termScorer struct {
 	sValid bool
 }
 
+// takeScorer returns a term scorer of the query context's pool (its cursor
+// and buffers kept from an earlier query; putCtx empties the rest).
+func (x *qctx) takeScorer() *termScorer {
+	if x.nscorers == len(x.scorers) {
+		x.scorers = append(x.scorers, &termScorer{c: new(prx.Cursor)})
+	}
+	ts := x.scorers[x.nscorers]
+	x.nscorers++
+	return ts
+}
+
 func (x *qctx) newTermScorer(t *termRef, sim leafSim, maxInv float32, query string) *termScorer {
-	ts := &termScorer{x: x, t: t, it: t.windows(0), i: -1, cur: -1, sim: sim, query: query, bbBlk: -1}
+	ts := x.takeScorer()
+	*ts = termScorer{x: x, t: t, it: t.windows(0), i: -1, cur: -1, sim: sim, query: query, bbBlk: -1, c: ts.c, prxBuf: ts.prxBuf[:0]}
 	if t.e.Class != format.ClassWindowed || sim.inv == nil {
 		maxFreq := float32(t.e.TTF - t.e.DF + 1) // no document holds more
 		ts.ub = sim.bound(maxFreq, maxInv)
@@ -248,7 +260,7 @@ func (ts *termScorer) openWindow() error {
 		}
 		frame, withCRC = b, true
 	}
-	if err := x.source().Open(&ts.c, frame, withCRC, ts.dc.w.docs); err != nil {
+	if err := x.source().Open(ts.c, frame, withCRC, ts.dc.w.docs); err != nil {
 		return x.s.wrap(x.prxWinName(t, &ts.dc.w), err)
 	}
 	ts.open = true
