@@ -328,9 +328,10 @@ func (c *Cursor) errOr() error {
 }
 
 // value returns value v of the current unit's stream: a PFOR unit reads it
-// straight from its packed block (no block is unpacked), a RAW or inflated ZSTD
-// unit from its decoded block. The common case, a value of the block already
-// located or decoded, takes no call: this is the verifier's innermost step.
+// straight from its packed block until the block has been read unpackAfter
+// times, then from the block unpacked whole; a RAW or inflated ZSTD unit from
+// its decoded block. The common case, a value of the block already located or
+// decoded, takes no call: this is the verifier's innermost step.
 func (c *Cursor) value(v int) (uint32, bool) {
 	r := &c.br
 	b := v >> blockShift
