@@ -271,39 +271,16 @@ func (w *BlockedWindow) Decode(b int, dst []uint32) ([]uint32, error) {
 	// is the previous one plus its gap plus 1.
 	d := uint64(k.Base) - 1
 	p := int(k.off)
-	if wd, fe := uint(w.body[p]&0x3f), p+1+16*int(w.body[p]&0x3f); c == DocBlockLen && wd <= 8 && fe <= end {
-		// A full block of width <= 8: unpack and sum in one pass, then add
-		// each exception's high part to its doc and every doc after it.
-		d = sumGaps(w.body[p+1:fe], wd, d, out)
-		last, q := -1, fe
-		for range int(w.body[p] >> 6) {
-			if q >= end {
-				return dst[:0], errs.Corruptf("doc window: block %d malformed", b)
-			}
-			idx := int(w.body[q])
-			hi, nq, ok := readUvarint(w.body[:end], q+1)
-			if !ok || idx <= last || idx >= c || hi == 0 || hi > math.MaxUint32>>wd {
-				return dst[:0], errs.Corruptf("doc window: block %d malformed", b)
-			}
-			add := uint32(hi << wd)
-			for i := idx; i < len(out); i++ {
-				out[i] += add
-			}
-			d += hi << wd
-			last, q = idx, nq
-		}
-		if q != end {
-			return dst[:0], errs.Corruptf("doc window: block %d malformed", b)
-		}
-	} else {
-		next, ok := prx.UnpackPacked(w.body[:end], p, out)
-		if !ok || next != end {
-			return dst[:0], errs.Corruptf("doc window: block %d malformed", b)
-		}
-		for i, g := range out {
-			d += uint64(g) + 1
-			out[i] = uint32(d)
-		}
+	// The whole body goes to the unpacker: the fields are then usually
+	// followed by 8 bytes, which lets them be read in place (the block's end
+	// is checked after).
+	next, ok := prx.UnpackPacked(w.body, p, out)
+	if !ok || next != end {
+		return dst[:0], errs.Corruptf("doc window: block %d malformed", b)
+	}
+	for i, g := range out {
+		d += uint64(g) + 1
+		out[i] = uint32(d)
 	}
 	if d > uint64(k.Last) {
 		return dst[:0], errs.Corruptf("doc window: block %d ends at %d, past the block's last doc %d", b, d, k.Last)
@@ -312,34 +289,6 @@ func (w *BlockedWindow) Decode(b int, dst []uint32) ([]uint32, error) {
 		return dst[:0], errs.Corruptf("doc window: block %d ends at %d, directory says %d", b, d, k.Last)
 	}
 	return out, nil
-}
-
-// sumGaps decodes the 128 fields of width w (1..8; 0 is all zeros) in
-// fields (exactly 16w bytes; the exceptions are added by the caller) as gaps and writes the docs d+g0+1, ... to out
-// (128 values); it returns the last doc. Eight fields are one w-byte group,
-// read with one 8-byte load while 8 bytes remain.
-func sumGaps(fields []byte, w uint, d uint64, out []uint32) uint64 {
-	out = out[:DocBlockLen]
-	mask := uint64(1)<<w - 1
-	var buf [8]byte
-	for g := range DocBlockLen / 8 {
-		off := g * int(w)
-		var x uint64
-		if off+8 <= len(fields) {
-			x = binary.LittleEndian.Uint64(fields[off:])
-		} else {
-			copy(buf[:], fields[off:])
-			x = binary.LittleEndian.Uint64(buf[:])
-			clear(buf[:])
-		}
-		o := out[g*8 : g*8+8 : g*8+8]
-		for j := range o {
-			d += x&mask + 1
-			o[j] = uint32(d)
-			x >>= w
-		}
-	}
-	return d
 }
 
 // decodeBlocked decodes a whole blocked window body (enc byte included, no
