@@ -164,14 +164,16 @@ func unpackBits(src []byte, w uint, out []uint32) {
 		clear(out)
 		return
 	}
+	for len(out) > BlockLen { // a longer run, a block (16w bytes) at a time
+		unpackBits(src, w, out[:BlockLen])
+		src, out = src[BlockLen/8*w:], out[BlockLen:]
+	}
 	if n := (len(out)*int(w) + 7) / 8; n+8 <= len(src) {
 		unpackSlack(src, w, out)
-	} else if n <= BlockLen*4 {
+	} else {
 		var buf [BlockLen*4 + 8]byte
 		copy(buf[:], src[:n])
 		unpackSlack(buf[:], w, out)
-	} else {
-		unpackBitsLong(src, w, out)
 	}
 }
 
@@ -213,22 +215,6 @@ func unpackSlack(src []byte, w uint, out []uint32) {
 	}
 	for bit := uint(i) * w; i < c; i++ {
 		out[i] = uint32(binary.LittleEndian.Uint64(src[bit>>3:]) >> (bit & 7) & mask)
-		bit += w
-	}
-}
-
-// unpackBitsLong is unpackBits for more than a block of fields without slack
-// (not written by this package; kept so the function is total).
-func unpackBitsLong(src []byte, w uint, out []uint32) {
-	mask := uint64(1)<<w - 1
-	bit := uint(0)
-	for i := range out {
-		var v uint64
-		b := bit >> 3
-		for k := uint(0); k < 8 && int(b+k) < len(src); k++ {
-			v |= uint64(src[b+k]) << (8 * k)
-		}
-		out[i] = uint32(v >> (bit & 7) & mask)
 		bit += w
 	}
 }

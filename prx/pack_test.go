@@ -193,9 +193,16 @@ func TestUnpackBits(t *testing.T) {
 		for c := 1; c <= BlockLen; c++ {
 			vals := blockOf(rng, c, w, 0)
 			blk := appendPackBlock(nil, vals, w, 0)
+			if c == BlockLen { // and a run of four blocks (unpacked a block at a time)
+				for range 3 {
+					more := blockOf(rng, BlockLen, w, 0)
+					vals = append(vals, more...)
+					blk = append(blk[:len(blk):len(blk)], appendPackBlock(nil, more, w, 0)[1:]...)
+				}
+			}
 			for _, tail := range [][]byte{nil, bytes.Repeat([]byte{0xff}, 8), bytes.Repeat([]byte{0xff}, 40)} {
 				src := append(slices.Clone(blk[1:]), tail...)
-				out := make([]uint32, c)
+				out := make([]uint32, len(vals))
 				unpackBits(src, w, out)
 				if !slices.Equal(out, vals) {
 					t.Fatalf("w %d c %d tail %d: %v, want %v", w, c, len(tail), out, vals)

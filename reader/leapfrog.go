@@ -17,7 +17,7 @@ type leap struct {
 	done bool
 	open bool
 	s    *slot  // the term's slot
-	off  uint32 // its phrase offset (the first, when it repeats)
+	off  uint32 // s.offs[0], kept here: read for every candidate (0.5% of the service phrase set's instructions)
 }
 
 // leapfrogPhrase reports whether every slot of p is one term (no prefix

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 
 	"github.com/snii-go/snii/internal/errs"
@@ -207,15 +208,7 @@ func (t *PairTable) Find(a, b []byte) (int, error) {
 		return -1, nil
 	}
 	hs := t.hashes
-	lo, hi := 0, len(hs)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if hs[m] < h {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
+	lo, _ := slices.BinarySearch(hs, h) // the first of its equal hashes
 	for ; lo < len(hs) && hs[lo] == h; lo++ {
 		i := int(t.order[lo])
 		ka, kb, err := t.Key(i)

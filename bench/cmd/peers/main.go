@@ -83,24 +83,15 @@ func runCmd(args []string) error {
 	if *cycles < 6 {
 		return errors.New("-cycles: at least 6")
 	}
-	root, err := corporaRoot(*corpora)
+	root, err := corpusInputs(*corpora, queries, *corpus)
 	if err != nil {
 		return err
 	}
-	if *queries == "" {
-		*queries = filepath.Join("queries", *corpus+".txt")
+	wd, cleanup, err := workDir(*work, *keep, "snii-peers-")
+	if err != nil {
+		return err
 	}
-	wd := *work
-	if wd == "" {
-		d, err := os.MkdirTemp("", "snii-peers-")
-		if err != nil {
-			return err
-		}
-		wd = d
-		if !*keep {
-			defer os.RemoveAll(d)
-		}
-	}
+	defer cleanup()
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -292,20 +283,15 @@ func sloppyCmd(args []string) error {
 	warm := fs.Duration("lucene-warmup", 8*time.Second, "JVM warm-up before timing")
 	work := fs.String("work", "", "work folder, kept afterwards (snii.snii, lucene/, docs.bin); default a temporary folder, removed")
 	fs.Parse(args)
-	root, err := corporaRoot(*corpora)
+	root, err := corpusInputs(*corpora, queries, *corpus)
 	if err != nil {
 		return err
 	}
-	if *queries == "" {
-		*queries = filepath.Join("queries", *corpus+".txt")
+	wd, cleanup, err := workDir(*work, false, "snii-sloppy-")
+	if err != nil {
+		return err
 	}
-	wd := *work
-	if wd == "" {
-		if wd, err = os.MkdirTemp("", "snii-sloppy-"); err != nil {
-			return err
-		}
-		defer os.RemoveAll(wd)
-	}
+	defer cleanup()
 	rep, err := peers.RunSloppy(peers.SloppyConfig{
 		Corpus: *corpus, CorporaRoot: root, QueriesPath: *queries, WorkDir: wd,
 		LuceneSrc: *luceneSrc, LuceneJars: *jars, LuceneWarmup: *warm,
@@ -335,4 +321,29 @@ func corporaRoot(flagValue string) (string, error) {
 		return root, nil
 	}
 	return "", errors.New("shared/corpora not found (use -corpora)")
+}
+
+// corpusInputs finds the shared corpora folder and defaults the query file to
+// queries/<corpus>.txt.
+func corpusInputs(corpora string, queries *string, corpus string) (root string, err error) {
+	if *queries == "" {
+		*queries = filepath.Join("queries", corpus+".txt")
+	}
+	return corporaRoot(corpora)
+}
+
+// workDir returns the work folder: work when given (kept), else a new
+// temporary folder that cleanup removes unless keep.
+func workDir(work string, keep bool, prefix string) (dir string, cleanup func(), err error) {
+	if work != "" {
+		return work, func() {}, nil
+	}
+	d, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", nil, err
+	}
+	if keep {
+		return d, func() {}, nil
+	}
+	return d, func() { os.RemoveAll(d) }, nil
 }
