@@ -243,10 +243,12 @@ func (pw *pairWriter) entry(id uint64, docs []uint32) []byte {
 	return pw.buf
 }
 
-// candidates returns the eligible pairs (df >= minDF) with their gain co =
-// |A ∩ B|, the documents holding both terms (the position checks a phrase of
-// the two terms makes without the pair), and cost (entry bytes + table
-// slot). See docs/FORMAT.md, "Selection (normative)".
+// candidates returns the eligible pairs (df >= minDF) with their gain df·co
+// (co = |A ∩ B|, the documents holding both terms: the position checks a
+// phrase of the two terms makes without the pair, weighted by df, how often
+// the pair is the phrase a query copies from the text) and cost (entry
+// bytes + table slot). df and co are below 2^32, so df·co fits 64 bits. See
+// docs/FORMAT.md, "Selection (normative)".
 func (pw *pairWriter) candidates(minDF uint64) ([]pairCand, error) {
 	var cands []pairCand
 	err := pw.groups(func(id uint64, docs []uint32) error {
@@ -261,7 +263,7 @@ func (pw *pairWriter) candidates(minDF uint64) ([]pairCand, error) {
 		if co < df { // the counting lost track of a document
 			return errs.Corruptf("pair %q %q: in %d docs, its terms together in %d", pw.tap.term(uint32(id>>32)), pw.tap.term(uint32(id)), df, co)
 		}
-		cands = append(cands, pairCand{id: id, gain: co, cost: uint64(len(pw.entry(id, docs))) + format.PairEntryOverhead})
+		cands = append(cands, pairCand{id: id, gain: df * co, cost: uint64(len(pw.entry(id, docs))) + format.PairEntryOverhead})
 		return nil
 	})
 	return cands, err

@@ -70,7 +70,7 @@ func selectionOracle(post map[string][]posting, minDF, allowance uint64) (elig [
 		}
 		slices.Sort(docs)
 		cost := uint64(len(format.AppendPairEntry(nil, &enc, []byte(key[0]), []byte(key[1]), docs))) + format.PairEntryOverhead
-		elig = append(elig, wantPair{a: key[0], b: key[1], docs: docs, gain: co, cost: cost})
+		elig = append(elig, wantPair{a: key[0], b: key[1], docs: docs, gain: uint64(len(docs)) * co, cost: cost})
 	}
 	order := slices.Clone(elig)
 	slices.SortFunc(order, func(x, y wantPair) int {
