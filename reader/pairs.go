@@ -119,7 +119,7 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 	if nExact < 2 || (nExact == 2 && !q.prefix) {
 		return x.phrasePlain(f, q, filter, hasFilter, out, countOnly)
 	}
-	cands, ok, err := x.pairCandidates(f, q.terms[:nExact], filter, hasFilter)
+	cands, chain, ok, err := x.pairCandidates(f, q.terms[:nExact], filter, hasFilter)
 	if err != nil || !ok {
 		if err != nil {
 			return out, 0, err
@@ -130,7 +130,32 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 	if len(cands) == 0 {
 		return out, 0, nil
 	}
+	x.pairChain = chain
+	defer func() { x.pairChain = false }()
 	return x.phrasePlain(f, q, cands, true, out, countOnly)
+}
+
+// chainProves reports whether candidate d of a chain plan (p.chain: d is in
+// the list of every adjacent pair of the phrase) matches from term
+// frequencies alone: when each inner phrase term (not the first, not the
+// last) occurs once in the document. Then pair (t[i-1], t[i]) puts t[i-1]
+// right before t[i]'s one position and pair (t[i], t[i+1]) puts t[i+1] right
+// after it; from t[1] on, each next term's one position follows, so the
+// phrase occurs at t[1]'s position minus 1. (A term the phrase repeats
+// occurs at least twice or fails the tf check, so it is never an inner term
+// that occurs once.) Only the inner terms' tf columns are read: the first
+// and last terms' windows are not touched.
+func (x *qctx) chainProves(p *phrasePlan, d uint32) (bool, error) {
+	n := len(p.slotOf)
+	for i := 1; i < n-1; i++ {
+		t := p.slots[p.slotOf[i]].terms[0]
+		tf, err := x.seekTerm(t, seekGE(t.docs, t.kcur, d))
+		if err != nil || tf != 1 {
+			return false, err
+		}
+	}
+	x.count.pairProved++
+	return true, nil
 }
 
 // phraseFromPair answers the two-term phrase q from its pair e.
@@ -183,14 +208,19 @@ func (x *qctx) minTermDF(f *field, terms []string) (uint64, error) {
 // pairCandidates intersects the kept pairs of adjacent terms (within filter).
 // ok is false when no pair is kept (then no dictionary probe was spent), when
 // the rarest term is in fewer than pairPlanMinDocs documents, or when the
-// pairs would not narrow the candidates enough (see pairPlanPercent).
-func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilter bool) ([]uint32, bool, error) {
+// pairs would not narrow the candidates enough (see pairPlanPercent). chain
+// is true when every adjacent pair of terms is kept (see chainProves).
+func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilter bool) (cands []uint32, chain, ok bool, err error) {
 	var es [8]format.PairEntry
 	found := es[:0]
+	kept := 0
 	for i := 0; i+1 < len(terms); i++ {
 		e, ok, err := x.pairEntry(f, terms[i], terms[i+1])
 		if err != nil {
-			return nil, false, err
+			return nil, false, false, err
+		}
+		if ok {
+			kept++
 		}
 		if !ok || hasPair(found, &e) {
 			continue
@@ -205,21 +235,25 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 		found[k] = e
 	}
 	if len(found) == 0 {
-		return nil, false, nil // no dictionary probe spent
+		return nil, false, false, nil // no dictionary probe spent
 	}
 	minDF, err := x.minTermDF(f, terms)
 	if err != nil {
-		return nil, false, err
+		return nil, false, false, err
 	}
 	if minDF < pairPlanMinDocs { // few candidates (or an absent term): the plain plan
-		return nil, false, nil
+		return nil, false, false, nil
 	}
-	if found[0].DF*100 > minDF*pairPlanPercent {
-		return nil, false, nil
+	chain = kept == len(terms)-1
+	if found[0].DF*100 > minDF*pairPlanPercent && !chain {
+		// (A chain plan pays even when the pairs narrow little: each
+		// candidate whose inner terms occur once is decided without a
+		// position; see chainProves.)
+		return nil, false, false, nil
 	}
 	cur, err := x.pairDocs(f, &found[0])
 	if err != nil {
-		return nil, false, err
+		return nil, false, false, err
 	}
 	if hasFilter {
 		next := intersect(x.buf(), cur, filter)
@@ -230,7 +264,7 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 		docs, err := x.pairDocs(f, &found[i])
 		if err != nil {
 			x.put(cur)
-			return nil, false, err
+			return nil, false, false, err
 		}
 		next := intersect(x.buf(), cur, docs)
 		x.put(cur)
@@ -240,7 +274,7 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 	x.count.pairPlans++
 	x.count.pairBefore += int64(minDF)
 	x.count.pairAfter += int64(len(cur))
-	return cur, true, nil
+	return cur, chain, true, nil
 }
 
 func hasPair(es []format.PairEntry, e *format.PairEntry) bool {

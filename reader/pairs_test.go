@@ -3,7 +3,11 @@ package reader_test
 import (
 	"errors"
 	"os"
+	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/oracle"
@@ -116,6 +120,61 @@ func TestPairsTwoTermCount(t *testing.T) {
 	// Across values ("connection" ends one value, "reset" starts the next) there is no pair.
 	if n, err := s.Count(bg, reader.Phrase("text", "peer", "connection"), nil); err != nil || n != 0 {
 		t.Errorf("phrase across values: %d, %v", n, err)
+	}
+}
+
+// TestPairsChainProof: a phrase whose adjacent pairs are all kept matches a
+// candidate whose inner terms each occur once from the pair lists and term
+// frequencies alone (Profile.PairProved counts exactly those), and verifies
+// positions for the others: a document holding both pairs of "error code red"
+// around two different "code"s does not match. Counts and docs equal the
+// oracle's, with pairs and without.
+func TestPairsChainProof(t *testing.T) {
+	var docs []oracle.Doc
+	proved := map[string]int{}
+	for i := 0; i < 600; i++ {
+		var v string
+		switch i % 6 {
+		case 0: // inner terms once: proved
+			v = "x error code red alert y"
+			proved["error code red"]++
+			proved["error code red alert"]++
+			proved["code red alert"]++
+		case 1: // both pairs of "error code red", around two codes: no match
+			v = "error code z code red"
+		case 2: // code twice, and a match: positions decide
+			v = "error code red code"
+		case 3: // the terms, no pairs
+			v = "red code error alert"
+		case 4: // a pair across two values is no pair
+			v = "error code|red alert"
+		default: // "red" twice: proved for "error code red" (inner: code), not for the four-term phrase (inner: code, red)
+			v = "red error code red alert"
+			proved["error code red"]++
+		}
+		docs = append(docs, oracle.Doc{{Name: "text", Values: strings.Split(v, "|")}})
+	}
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, pairOptions(writer.Pairs{Percent: 100, MinDF: 2}, "text")))
+	for _, terms := range [][]string{{"error", "code", "red"}, {"error", "code", "red", "alert"}, {"code", "red", "alert"}} {
+		q := reader.Phrase("text", terms...)
+		want := c.Eval(oracle.Phrase{Field: "text", Terms: terms})
+		var pr reader.Profile
+		got, err := s.Docs(bg, q, &reader.SearchOptions{Profile: &pr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("%q: docs differ from the oracle (-want +got):\n%s", terms, d)
+		}
+		name := strings.Join(terms, " ")
+		if pr.PairPlans != 1 || pr.PairProved != int64(proved[name]) {
+			t.Errorf("%q: %d pair plans, %d proved by pairs; want 1 and %d", terms, pr.PairPlans, pr.PairProved, proved[name])
+		}
+		n, err := s.Count(bg, q, &reader.SearchOptions{NoPairs: true})
+		if err != nil || n != uint64(len(want)) {
+			t.Errorf("%q without pairs: %d, %v; want %d", terms, n, err, len(want))
+		}
 	}
 }
 

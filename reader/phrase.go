@@ -14,6 +14,10 @@ type phrasePlan struct {
 	order  []int  // scratch
 	slop   int    // > 0: a sloppy phrase (sloppy.go)
 	sloppy sloppy
+	// chain: the candidates are in the list of every adjacent pair of the
+	// phrase (an exact phrase of single terms; pairs.go), so a candidate whose
+	// inner terms each occur once matches without a position read.
+	chain bool
 }
 
 // slot is one distinct phrase term, or the set of expansions of a prefix.
@@ -70,6 +74,7 @@ func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter []uint32, hasFilter 
 	terms := q.terms
 	p := x.newPlan()
 	p.slop = q.slop
+	p.chain = x.pairChain && hasFilter && q.slop == 0 && !q.prefix // (every slot one term: no prefix)
 	// Distinct exact terms become one slot each; repeated terms share theirs.
 	nExact := len(terms)
 	if q.prefix {
@@ -304,6 +309,11 @@ func (x *qctx) termErr(t *termRef) error {
 
 // matchDoc verifies the phrase in candidate d.
 func (x *qctx) matchDoc(p *phrasePlan, d uint32, simple bool, lists *[][]uint32) (bool, error) {
+	if p.chain {
+		if ok, err := x.chainProves(p, d); ok || err != nil {
+			return ok, err
+		}
+	}
 	// Term frequencies first: a slot that occurs fewer times than the phrase
 	// needs it rules the document out before any position is decoded.
 	for i := range p.slots {
@@ -340,6 +350,9 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, simple bool, lists *[][]uint32)
 	}
 	if simple && p.slop == 0 {
 		return x.matchStream(p)
+	}
+	if p.slop == 0 && leapfrogPhrase(p) {
+		return x.matchMixed(p) // single terms, some repeated: streamed
 	}
 	// Repeated terms or prefix expansions: materialize each slot's positions of
 	// this document (a prefix slot's merged), then match anchored on the

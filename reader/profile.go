@@ -45,8 +45,10 @@ type Profile struct {
 	// candidates the plain plan starts from (the rarest term's df; for a
 	// two-term phrase only counted with a Profile) and CandidatesAfter those
 	// the pairs leave. PairLookups counts pairs found, PairDocs the doc ids
-	// decoded from pair lists.
-	PairPlans, CandidatesBefore, CandidatesAfter, PairLookups, PairDocs int64
+	// decoded from pair lists. PairProved counts the candidates of a phrase
+	// whose adjacent pairs are all kept that matched from term frequencies
+	// alone (each inner term once in the document), with no position read.
+	PairPlans, CandidatesBefore, CandidatesAfter, PairLookups, PairDocs, PairProved int64
 	// VerifyTime is the time spent checking phrase positions, TotalTime the
 	// whole query.
 	VerifyTime, TotalTime time.Duration
@@ -74,6 +76,7 @@ func (p *Profile) Add(o *Profile) {
 	p.CandidatesAfter += o.CandidatesAfter
 	p.PairLookups += o.PairLookups
 	p.PairDocs += o.PairDocs
+	p.PairProved += o.PairProved
 	p.VerifyTime += o.VerifyTime
 	p.TotalTime += o.TotalTime
 }
@@ -99,6 +102,7 @@ func (p *Profile) fill(x *qctx, total time.Duration) {
 		CandidatesAfter:  x.count.pairAfter,
 		PairLookups:      x.count.pairLookups,
 		PairDocs:         x.count.pairDocs,
+		PairProved:       x.count.pairProved,
 		VerifyTime:       x.count.verify,
 		TotalTime:        total,
 	}

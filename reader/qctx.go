@@ -21,7 +21,7 @@ type counters struct {
 	verify      time.Duration
 	fetch       Fetch // remote storage: rounds, requests, bytes received
 	// pairs (see Profile)
-	pairLookups, pairDocs, pairPlans, pairBefore, pairAfter int64
+	pairLookups, pairDocs, pairPlans, pairBefore, pairAfter, pairProved int64
 }
 
 // qctx is the state of one query on one segment: its decode source (taken from
@@ -34,10 +34,13 @@ type qctx struct {
 	stats   prx.Stats
 	profile bool
 	noPairs bool // SearchOptions.NoPairs
-	limit   int  // > 0: the query is a phrase that may stop at this many matches (SearchOptions.Limit)
-	count   counters
-	ticks   int
-	held    int64 // bytes of decode memory charged to the segment's budget
+	// pairChain: the phrase being planned gets candidates from the lists of
+	// all its adjacent pairs (set by phrase around its phrasePlain call).
+	pairChain bool
+	limit     int // > 0: the query is a phrase that may stop at this many matches (SearchOptions.Limit)
+	count     counters
+	ticks     int
+	held      int64 // bytes of decode memory charged to the segment's budget
 
 	win      prx.Window
 	blockBuf []byte // stored zstd dict blocks read through ReaderAt
@@ -81,6 +84,7 @@ func (s *Segment) getCtx(ctx context.Context, profile bool) *qctx {
 	x.ctx = ctx
 	x.profile = profile
 	x.noPairs = false
+	x.pairChain = false
 	x.limit = 0
 	return x
 }

@@ -129,6 +129,7 @@ type profileReport struct {
 	CandidatesBefore  int64       `json:"candidates_before"`       // the rarest term's df in those phrases
 	CandidatesAfter   int64       `json:"candidates_after"`        // docs the pairs left
 	PairDocs          int64       `json:"pair_docs"`               // doc ids decoded from pair lists
+	PairProved        int64       `json:"pair_proved"`             // candidates matched from their pairs and tfs, no position read
 	DecodeMillis      float64     `json:"decode_ms"`
 	VerifyMillis      float64     `json:"verify_ms"`
 	TotalMillis       float64     `json:"total_ms"`
@@ -145,7 +146,7 @@ func newProfileReport(p *reader.Profile) *profileReport {
 		DocWindowsRead: p.DocWindowsRead, PrxWindowsRead: p.WindowsRead,
 		DocBlocksRead: p.DocBlocksRead, DocsDecoded: p.DocsDecoded,
 		Rounds: p.Rounds, Requests: p.Requests, FetchedBytes: p.FetchedBytes,
-		PairPlans: p.PairPlans, CandidatesBefore: p.CandidatesBefore, CandidatesAfter: p.CandidatesAfter, PairDocs: p.PairDocs,
+		PairPlans: p.PairPlans, CandidatesBefore: p.CandidatesBefore, CandidatesAfter: p.CandidatesAfter, PairDocs: p.PairDocs, PairProved: p.PairProved,
 		DecodeMillis: ms(p.DecodeTime()), VerifyMillis: ms(p.VerifyTime), TotalMillis: ms(p.TotalTime),
 	}
 }
@@ -297,8 +298,8 @@ func printProfileRows(tw io.Writer, p *profileReport) {
 	fmt.Fprintf(tw, "candidates\t%d of %d docs and %d of %d positions in the decoded windows were needed\n",
 		p.SelectedDocs, p.TotalDocs, p.SelectedPositions, p.TotalPositions)
 	if p.PairPlans > 0 {
-		fmt.Fprintf(tw, "pairs\t%s used the pair section: candidates %d -> %d (%d doc ids decoded from pair lists)\n",
-			plural(p.PairPlans, "phrase", "phrases"), p.CandidatesBefore, p.CandidatesAfter, p.PairDocs)
+		fmt.Fprintf(tw, "pairs\t%s used the pair section: candidates %d -> %d (%d doc ids decoded from pair lists); %d matched from pairs and term frequencies, no position read\n",
+			plural(p.PairPlans, "phrase", "phrases"), p.CandidatesBefore, p.CandidatesAfter, p.PairDocs, p.PairProved)
 	} else {
 		fmt.Fprintf(tw, "pairs\tnot used\n")
 	}
