@@ -177,43 +177,19 @@ func unpackBits(src []byte, w uint, out []uint32) {
 	}
 }
 
-// unpackSlack is unpackBits when src holds 8 bytes after the fields.
+//go:generate go run gen_unpack.go -o unpack_gen.go
+
+// unpackSlack is unpackBits when src holds 8 bytes after the fields: the
+// groups of eight fields by the unpacker generated for the width (one
+// function per width, every shift and mask a constant), the rest one at a
+// time.
 func unpackSlack(src []byte, w uint, out []uint32) {
-	mask := uint64(1)<<w - 1
-	c := len(out)
-	i := 0
-	switch {
-	case w <= 8:
-		for ; i+8 <= c; i += 8 {
-			x := binary.LittleEndian.Uint64(src[(i/8)*int(w):])
-			o := out[i : i+8 : i+8]
-			o[0] = uint32(x & mask)
-			o[1] = uint32(x >> w & mask)
-			o[2] = uint32(x >> (2 * w) & mask)
-			o[3] = uint32(x >> (3 * w) & mask)
-			o[4] = uint32(x >> (4 * w) & mask)
-			o[5] = uint32(x >> (5 * w) & mask)
-			o[6] = uint32(x >> (6 * w) & mask)
-			o[7] = uint32(x >> (7 * w) & mask)
-		}
-	case w <= 15:
-		h, sh := int(4*w/8), 4*w%8 // the second four fields: byte and bit
-		for ; i+8 <= c; i += 8 {
-			at := (i / 8) * int(w)
-			x := binary.LittleEndian.Uint64(src[at:])
-			y := binary.LittleEndian.Uint64(src[at+h:]) >> sh
-			o := out[i : i+8 : i+8]
-			o[0] = uint32(x & mask)
-			o[1] = uint32(x >> w & mask)
-			o[2] = uint32(x >> (2 * w) & mask)
-			o[3] = uint32(x >> (3 * w) & mask)
-			o[4] = uint32(y & mask)
-			o[5] = uint32(y >> w & mask)
-			o[6] = uint32(y >> (2 * w) & mask)
-			o[7] = uint32(y >> (3 * w) & mask)
-		}
+	i := len(out) &^ 7
+	if !unpackFixed(src, w, out[:i]) {
+		i = 0
 	}
-	for bit := uint(i) * w; i < c; i++ {
+	mask := uint64(1)<<w - 1
+	for bit := uint(i) * w; i < len(out); i++ {
 		out[i] = uint32(binary.LittleEndian.Uint64(src[bit>>3:]) >> (bit & 7) & mask)
 		bit += w
 	}

@@ -5,6 +5,9 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -260,5 +263,28 @@ func TestUvarint(t *testing.T) {
 		if _, _, ok := readUvarint32(b, 0); ok {
 			t.Errorf("% x accepted", b)
 		}
+	}
+}
+
+// TestUnpackGenerated: unpack_gen.go is what gen_unpack.go writes now.
+func TestUnpackGenerated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generator with the go tool")
+	}
+	out := filepath.Join(t.TempDir(), "unpack_gen.go")
+	cmd := exec.Command("go", "run", "gen_unpack.go", "-o", out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go run gen_unpack.go: %v\n%s", err, b)
+	}
+	want, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile("unpack_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("unpack_gen.go is stale: run go generate ./prx")
 	}
 }
