@@ -135,7 +135,7 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 	return x.phrasePlain(f, q, cands, true, out, countOnly)
 }
 
-// chainProves reports whether candidate d of a chain plan (p.chain: d is in
+// chainProves reports whether candidate d (number ci) of a chain plan (p.chain: d is in
 // the list of every adjacent pair of the phrase) matches from term
 // frequencies alone: when each inner phrase term (not the first, not the
 // last) occurs once in the document. Then pair (t[i-1], t[i]) puts t[i-1]
@@ -145,11 +145,11 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 // occurs at least twice or fails the tf check, so it is never an inner term
 // that occurs once.) Only the inner terms' tf columns are read: the first
 // and last terms' windows are not touched.
-func (x *qctx) chainProves(p *phrasePlan, d uint32) (bool, error) {
+func (x *qctx) chainProves(p *phrasePlan, d uint32, ci int) (bool, error) {
 	n := len(p.slotOf)
 	for i := 1; i < n-1; i++ {
 		t := p.slots[p.slotOf[i]].terms[0]
-		tf, err := x.seekTerm(t, seekGE(t.docs, t.kcur, d))
+		tf, err := x.seekTerm(t, termIndex(t, d, ci))
 		if err != nil || tf != 1 {
 			return false, err
 		}

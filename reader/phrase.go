@@ -237,7 +237,7 @@ func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOn
 				return out, 0, err
 			}
 		}
-		ok, err := x.matchDoc(p, d, simple, &lists)
+		ok, err := x.matchDoc(p, d, ci, simple, &lists)
 		if err != nil {
 			return out, 0, err
 		}
@@ -281,6 +281,12 @@ func (x *qctx) seekTerm(t *termRef, k int) (int, error) {
 		t.jcur++
 		t.open = false
 	}
+	if t.open { // the common case: the unit holding it is parsed
+		if tf := t.cur.TF(int(t.ords[k])); tf > 0 {
+			t.kcur = k
+			return tf, nil
+		}
+	}
 	j := &x.jobs[t.jcur]
 	if !t.open {
 		w := &t.wins[j.w]
@@ -307,10 +313,20 @@ func (x *qctx) termErr(t *termRef) error {
 	return nil
 }
 
-// matchDoc verifies the phrase in candidate d.
-func (x *qctx) matchDoc(p *phrasePlan, d uint32, simple bool, lists *[][]uint32) (bool, error) {
+// termIndex returns the index of candidate d (candidate number ci) in the
+// kept docs of t: ci itself when t holds every candidate (verifyPhrase keeps
+// each single-term slot to exactly the candidates), else found from t.kcur.
+func termIndex(t *termRef, d uint32, ci int) int {
+	if ci < len(t.docs) && t.docs[ci] == d {
+		return ci
+	}
+	return seekGE(t.docs, t.kcur, d)
+}
+
+// matchDoc verifies the phrase in candidate d (candidate number ci).
+func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, simple bool, lists *[][]uint32) (bool, error) {
 	if p.chain {
-		if ok, err := x.chainProves(p, d); ok || err != nil {
+		if ok, err := x.chainProves(p, d, ci); ok || err != nil {
 			return ok, err
 		}
 	}
@@ -321,7 +337,7 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, simple bool, lists *[][]uint32)
 		s.tf = 0
 		if len(s.terms) == 1 {
 			t := s.terms[0]
-			tf, err := x.seekTerm(t, seekGE(t.docs, t.kcur, d))
+			tf, err := x.seekTerm(t, termIndex(t, d, ci))
 			if err != nil {
 				return false, err
 			}
