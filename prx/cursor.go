@@ -262,9 +262,11 @@ func (c *Cursor) Pos() (uint32, bool) {
 	}
 	first := int64(fp.first)
 	if j != fp.doc {
-		v, ok := c.value(o)
+		v, ok := c.loaded(o)
 		if !ok {
-			return 0, false
+			if v, ok = c.value(o); !ok {
+				return 0, false
+			}
 		}
 		if first += unzigzag(v); uint64(first) > maxUint32 {
 			c.fail(corruptf(c.codec, "doc %d: first position out of range", c.doc))
@@ -287,9 +289,11 @@ func (c *Cursor) Next() (uint32, bool) {
 	if c.v >= c.end || !c.inDoc {
 		return 0, false
 	}
-	d, ok := c.value(c.v)
+	d, ok := c.loaded(c.v)
 	if !ok {
-		return 0, false
+		if d, ok = c.value(c.v); !ok {
+			return 0, false
+		}
 	}
 	c.v++
 	c.acc += uint64(d)
@@ -333,14 +337,11 @@ func (c *Cursor) errOr() error {
 // its decoded block. The common case, a value of the block already located or
 // decoded, takes no call: this is the verifier's innermost step.
 func (c *Cursor) value(v int) (uint32, bool) {
+	if x, ok := c.loaded(v); ok { // RAW, ZSTD, or a PFOR block read often (below)
+		return x, true
+	}
 	r := &c.br
 	b := v >> blockShift
-	if b == r.cur { // RAW, ZSTD, or a PFOR block read often (below)
-		if r.packed && c.st != nil {
-			c.st.DecodedPositions++
-		}
-		return r.vals[v&(BlockLen-1)], true
-	}
 	if r.packed && b == r.pb {
 		if r.preads++; r.preads == unpackAfter {
 			r.unpackLocated()
@@ -364,6 +365,19 @@ func (c *Cursor) value(v int) (uint32, bool) {
 		return x, true
 	}
 	return c.valueSlow(v)
+}
+
+// loaded is value's first case, small enough to inline in Pos and Next: value
+// v when its block is the one decoded (RAW, ZSTD, or a PFOR block unpacked).
+func (c *Cursor) loaded(v int) (uint32, bool) {
+	r := &c.br
+	if v>>blockShift != r.cur {
+		return 0, false
+	}
+	if r.packed && c.st != nil {
+		c.st.DecodedPositions++
+	}
+	return r.vals[v&(BlockLen-1)], true
 }
 
 // unpackAfter is the number of values a cursor reads from one located PFOR
