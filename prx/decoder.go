@@ -470,6 +470,18 @@ type blockReader struct {
 
 func (r *blockReader) blocks() int { return (r.total + BlockLen - 1) / BlockLen }
 
+// onesBytes widens bs into out (same length) and reports whether every byte
+// is below 0x80, that is a one-byte uvarint.
+func onesBytes(bs []byte, out []uint32) bool {
+	out = out[:len(bs)]
+	var or byte
+	for i, x := range bs {
+		out[i] = uint32(x)
+		or |= x
+	}
+	return or < 0x80
+}
+
 // initRaw skips the RAW directory.
 func (r *blockReader) initRaw() error {
 	p := 0
@@ -525,32 +537,44 @@ func (r *blockReader) block(b int) ([]uint32, error) {
 		if start > len(r.src) {
 			return nil, fmt.Errorf("block %d starts past the payload", b)
 		}
-		p := start
-		for i := range out {
-			// One- and two-byte values (a two-byte value's second byte is
-			// not 0: canonical) inline; longer ones take the checked decoder.
-			if p+1 < len(r.src) {
-				if b0 := r.src[p]; b0 < 0x80 {
-					out[i] = uint32(b0)
-					p++
-					continue
-				} else if b1 := r.src[p+1]; b1 < 0x80 && b1 != 0 {
-					out[i] = uint32(b0&0x7f) | uint32(b1)<<7
-					p += 2
-					continue
-				}
-			}
-			v, q, ok := readUvarint32(r.src, p)
-			if !ok {
-				return nil, fmt.Errorf("block %d: value %d: bad uvarint", b, i)
-			}
-			out[i], p = v, q
+		src := r.src // a local copy: out aliases r, so r.src would be reloaded after every store
+		// The block's byte length: from the directory, or the rest of the
+		// payload for the last block.
+		l := len(src) - start
+		last := b >= r.blocks()-1
+		if !last {
+			v, _, _ := readUvarint32(src, r.dirPos)
+			l = int(v)
 		}
-		if b < r.blocks()-1 {
-			l, _, _ := readUvarint32(r.src, r.dirPos)
-			if p-start != int(l) {
-				return nil, fmt.Errorf("block %d: %d bytes, the directory says %d", b, p-start, l)
+		p := start
+		if l == c && c <= len(src)-start && onesBytes(src[start:start+c], out) {
+			// As many bytes as values, none with the high bit: every value
+			// is one byte (what the loop below decodes, without its checks).
+			p += c
+		} else {
+			for i := range out {
+				// One- and two-byte values (a two-byte value's second byte is
+				// not 0: canonical) inline; longer ones take the checked decoder.
+				if p+1 < len(src) {
+					if b0 := src[p]; b0 < 0x80 {
+						out[i] = uint32(b0)
+						p++
+						continue
+					} else if b1 := src[p+1]; b1 < 0x80 && b1 != 0 {
+						out[i] = uint32(b0&0x7f) | uint32(b1)<<7
+						p += 2
+						continue
+					}
+				}
+				v, q, ok := readUvarint32(src, p)
+				if !ok {
+					return nil, fmt.Errorf("block %d: value %d: bad uvarint", b, i)
+				}
+				out[i], p = v, q
 			}
+		}
+		if !last && p-start != l {
+			return nil, fmt.Errorf("block %d: %d bytes, the directory says %d", b, p-start, l)
 		}
 		r.lastEnd = p
 	}
