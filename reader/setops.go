@@ -27,17 +27,18 @@ func seekGE(a []uint32, lo int, x uint32) int {
 	if hi > len(a) {
 		hi = len(a)
 	}
-	// a[prev] < x <= a[hi] (or hi == len(a)): binary search in (prev, hi].
-	l, r := prev+1, hi
-	for l < r {
-		m := int(uint(l+r) >> 1)
-		if a[m] < x {
-			l = m + 1
-		} else {
-			r = m
-		}
+	// a[prev] < x <= a[hi] (or hi == len(a)): the answer is in (prev, hi].
+	// A binary search without a data-dependent branch (its comparisons are
+	// unpredictable): base moves by half when a[base+half-1] < x, through the
+	// sign of their difference. Every index read is below base+n-1 <= hi.
+	base, n := prev+1, hi-prev
+	for n > 1 {
+		half := n >> 1
+		d := int64(a[base+half-1]) - int64(x) // < 0 iff a[base+half-1] < x
+		base += half & int(d>>63)
+		n -= half
 	}
-	return l
+	return base
 }
 
 // intersect appends a ∩ b (both ascending, no duplicates) to dst. It gallops in
