@@ -307,6 +307,50 @@ func (c *Cursor) Next() (uint32, bool) {
 	return uint32(c.acc), true
 }
 
+// NextAtLeast passes the current document's next positions (after Pos) that
+// are below want and returns the first that is not, or false when none is
+// left or on an error (see Err): Next in a loop, with the walk's state in
+// registers. The positions passed count as read (Stats.SelectedPositions).
+func (c *Cursor) NextAtLeast(want uint32) (uint32, bool) {
+	if !c.inDoc {
+		return 0, false
+	}
+	v, end, acc := c.v, c.end, c.acc
+	r := &c.br
+	n := 0 // positions read
+	found := false
+	for v < end {
+		var d uint32
+		if v>>blockShift == r.cur {
+			d = r.vals[v&(BlockLen-1)]
+			if r.packed && c.st != nil {
+				c.st.DecodedPositions++
+			}
+		} else {
+			x, ok := c.value(v)
+			if !ok {
+				return 0, false
+			}
+			d = x
+		}
+		v++
+		n++
+		if acc += uint64(d); acc >= uint64(want) {
+			found = true
+			break
+		}
+	}
+	c.v, c.acc = v, acc
+	if c.st != nil {
+		c.st.SelectedPositions += int64(n)
+	}
+	if acc > maxUint32 {
+		c.fail(corruptf(c.codec, "doc %d: positions overflow uint32", c.doc))
+		return 0, false
+	}
+	return uint32(acc), found
+}
+
 // AppendPositions appends all positions of the current document to dst.
 func (c *Cursor) AppendPositions(dst []uint32) ([]uint32, error) {
 	p, ok := c.Pos()

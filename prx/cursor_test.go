@@ -89,6 +89,70 @@ func TestCursorMatchesWindow(t *testing.T) {
 	}
 }
 
+// TestCursorNextAtLeast: on every test window in every codec, NextAtLeast(x)
+// after Pos returns the first position >= x that follows, or false when none
+// does, for targets below, inside and past each document's positions, then
+// goes on from there like Next; and it counts the positions it passes as read,
+// as the Next loop it replaces does.
+func TestCursorNextAtLeast(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	s := NewSource(DefaultLimits())
+	defer s.Close()
+	for _, nw := range testWindows() {
+		w := nw.w
+		n := w.Docs()
+		for _, codec := range []Codec{CodecRaw, CodecPFOR, CodecZstd} {
+			frame := frameOf(t, codec, w)
+			var c, ref Cursor
+			var st, refSt Stats
+			cs, rs := NewSource(DefaultLimits()), NewSource(DefaultLimits())
+			cs.SetStats(&st)
+			rs.SetStats(&refSt)
+			if err := cs.Open(&c, frame, true, n); err != nil {
+				t.Fatal(err)
+			}
+			if err := rs.Open(&ref, frame, true, n); err != nil {
+				t.Fatal(err)
+			}
+			for _, o := range randomOrds(rng, n, max(1, n/3)) {
+				if _, err := c.Seek(int(o)); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := ref.Seek(int(o)); err != nil {
+					t.Fatal(err)
+				}
+				ps := w.Positions[w.Offsets[o]:w.Offsets[o+1]]
+				p, ok := c.Pos()
+				q, _ := ref.Pos()
+				if !ok || p != ps[0] || q != p {
+					t.Fatalf("%s/%s doc %d: Pos %d %v", nw.name, codec, o, p, ok)
+				}
+				for k := 0; ok; k++ {
+					last := ps[len(ps)-1]
+					x := p + 1 + uint32(rng.IntN(int(last-p)/2+3)) // sometimes past the end
+					if k%3 == 0 {
+						x = p // at or below the current: the next position
+					}
+					got, gok := c.NextAtLeast(x)
+					want, wok := ref.Next()
+					for wok && want < x {
+						want, wok = ref.Next()
+					}
+					if gok != wok || (gok && got != want) {
+						t.Fatalf("%s/%s doc %d: NextAtLeast(%d) = %d %v, want %d %v", nw.name, codec, o, x, got, gok, want, wok)
+					}
+					p, ok = got, gok
+				}
+				if st.SelectedPositions != refSt.SelectedPositions {
+					t.Fatalf("%s/%s doc %d: %d positions read, the Next loop reads %d", nw.name, codec, o, st.SelectedPositions, refSt.SelectedPositions)
+				}
+			}
+			cs.Close()
+			rs.Close()
+		}
+	}
+}
+
 // TestCursorFailedStaysFailed checks that a cursor that met an error answers
 // nothing more: TF takes the slow path (0) and Pos fails, so the fast paths
 // never read a half-parsed unit.

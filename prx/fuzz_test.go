@@ -401,6 +401,16 @@ func FuzzCursor(f *testing.F) {
 					return
 				}
 				got = []uint32{p}
+				// Odd selectors from 9 on also skip ahead: every position at
+				// least step past the last one returned.
+				step := uint32(b >> 3)
+				for ok && step > 0 && uint64(p)+uint64(step) <= 1<<32-1 {
+					if p, ok = c.NextAtLeast(p + step); ok {
+						got = append(got, p)
+					} else if c.Err() != nil && ferr == nil {
+						t.Fatalf("doc %d: NextAtLeast failed on a frame that decodes: %v", ord, c.Err())
+					}
+				}
 			}
 			if ferr != nil {
 				continue
@@ -410,7 +420,18 @@ func FuzzCursor(f *testing.F) {
 				t.Fatalf("doc %d: tf %d, want %d", ord, tf, len(want))
 			}
 			if b&1 == 1 {
-				want = want[:1]
+				// The first position, then each first one at least step past the last kept.
+				kept := want[:1]
+				if step := uint32(b >> 3); step > 0 {
+					for _, q := range want[1:] {
+						if l := uint64(kept[len(kept)-1]) + uint64(step); l > 1<<32-1 {
+							break
+						} else if uint64(q) >= l {
+							kept = append(kept, q)
+						}
+					}
+				}
+				want = kept
 			}
 			if !slices.Equal(got, want) {
 				t.Fatalf("doc %d: positions %v, want %v", ord, got, want)

@@ -421,8 +421,8 @@ func (s *slot) streamTo(want uint32) bool {
 		s.pos, s.ok = c.Pos()
 		s.started = true
 	}
-	for s.ok && s.pos < want {
-		s.pos, s.ok = c.Next()
+	if s.ok && s.pos < want {
+		s.pos, s.ok = c.NextAtLeast(want)
 	}
 	return s.ok
 }
@@ -475,9 +475,12 @@ func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 		if matched {
 			return true, nil
 		}
-		// Move the anchor to the first position that can start at or after next.
-		for ok && (pos < aoff || pos-aoff < next || pos-aoff == start) {
-			pos, ok = ac.Next()
+		// Move the anchor to the first position that can start at or after
+		// next (and after start): at least aoff + max(next, start+1).
+		if w := uint64(aoff) + max(uint64(next), uint64(start)+1); w > 1<<32-1 {
+			return false, x.termErr(as.terms[0]) // no start fits in 32 bits
+		} else if pos < uint32(w) {
+			pos, ok = ac.NextAtLeast(uint32(w))
 		}
 	}
 	return false, x.termErr(as.terms[0])
