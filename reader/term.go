@@ -440,8 +440,7 @@ func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32, ord0 in
 		}
 		return
 	}
-	i, j := 0, 0
-	defer func() { x.count.docsVisited += int64(i + j) }()
+	i, j := 0, 0 // (no defer reads them: they stay in registers)
 	for i < len(cands) && j < len(docs) {
 		switch c, d := cands[i], docs[j]; {
 		case c < d:
@@ -454,6 +453,7 @@ func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32, ord0 in
 			j++
 		}
 	}
+	x.count.docsVisited += int64(i + j)
 }
 
 // keep restricts t's conjunction state to the docs in final (ascending), in
