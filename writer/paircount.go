@@ -56,6 +56,12 @@ type pairTap struct {
 
 	toks      *extSorter // past the limit: k = doc<<32 | position, v = term ordinal
 	newSorter func() *extSorter
+
+	// With a forward index (a build without spills; pairfwd.go) the tap
+	// keeps the doc lists only and counts the tracked tokens; count reads
+	// the pairs off the forward index.
+	fwd  *pairFwd
+	ntok uint64
 }
 
 func (t *pairTap) NextTerm() ([]byte, uint64, bool, error) {
@@ -83,6 +89,10 @@ func (t *pairTap) NextDoc() (uint32, []uint32, bool, error) {
 	}
 	if err := t.lists.add(doc); err != nil {
 		return 0, nil, false, err
+	}
+	if t.fwd != nil {
+		t.ntok += uint64(len(pos))
+		return doc, pos, ok, nil
 	}
 	if t.toks == nil {
 		t.pos = append(t.pos, pos...)
@@ -165,6 +175,14 @@ func (pw *pairWriter) count() error {
 		t.lends = append(t.lends, t.lists.n)
 		t.cur = -1
 	}
+	if f := t.fwd; f != nil {
+		if f.tracked != uint32(len(t.dfs)) || f.docs() != t.docs {
+			return errs.Corruptf("pair counting: %d terms tracked in %d docs, the forward index has %d in %d", len(t.dfs), t.docs, f.tracked, f.docs())
+		}
+		// A document gives at most one record per tracked token.
+		pw.pairs.reserve(t.ntok)
+		return pw.countFwd()
+	}
 	if t.toks == nil && t.docs > 4*uint64(len(t.pos))+1<<20 { // a bucket table far larger than the tokens
 		if err := t.toSorter(); err != nil {
 			return err
@@ -229,6 +247,23 @@ func (pw *pairWriter) countMemory() error {
 		lo = hi
 	}
 	pw.pairs.scratch = bucket[:0]
+	return nil
+}
+
+// countFwd adds the (pair, doc) records of the forward index's documents,
+// in doc order.
+func (pw *pairWriter) countFwd() error {
+	f := pw.tap.fwd
+	for d := uint64(0); d < f.docs(); d++ {
+		if d&0x3fff == 0x3fff {
+			if err := pw.w.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if err := f.addPairs(uint32(d), pw.pairs); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

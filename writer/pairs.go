@@ -105,8 +105,9 @@ type pairWriter struct {
 
 // newPairTap wraps src when pairs are on.
 // tokens, when not 0, is the index's token count: it sizes the buffer once
-// (no growth by copying).
-func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64) *pairTap {
+// (no growth by copying). fwd, when not nil, is the index's forward index,
+// its ids mapped (pairfwd.go).
+func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64, fwd *pairFwd) *pairTap {
 	if w.opts.Pairs.EffectivePercent() == 0 || src == nil {
 		return nil
 	}
@@ -122,6 +123,12 @@ func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64) *pair
 		newSorter: func() *extSorter {
 			return newExtSorter(sorted, fmt.Sprintf("pair tokens of index %q", name), create)
 		},
+	}
+	if fwd != nil { // the doc lists only (they spill past their limit)
+		t.fwd = fwd
+		t.lists.spillable = true
+		t.lists.mem = make([]uint32, 0, min(fwd.postings, uint64(t.lists.limit)))
+		return t
 	}
 	if tokens > 0 { // sized once (pages never written are usually never faulted in)
 		n := min(tokens, uint64(t.limit/20))
@@ -206,7 +213,9 @@ func (pw *pairWriter) groups(fn func(id uint64, docs []uint32) error) error {
 			id := r.pairID(r.mem[i])
 			docs := pw.docs[:0]
 			for _, x := range r.mem[i:end] {
-				docs = append(docs, uint32(x))
+				if d := uint32(x); len(docs) == 0 || docs[len(docs)-1] != d { // a forward index repeats a pair's doc
+					docs = append(docs, d)
+				}
 			}
 			pw.docs = docs
 			if err := fn(id, docs); err != nil {
@@ -227,7 +236,7 @@ func (pw *pairWriter) groups(fn func(id uint64, docs []uint32) error) error {
 			}
 			docs = docs[:0]
 		}
-		if ok {
+		if ok && (len(docs) == 0 || docs[len(docs)-1] != r.v) {
 			id = r.k
 			docs = append(docs, r.v)
 		}

@@ -1,0 +1,201 @@
+package writer
+
+import (
+	"math"
+	"slices"
+	"unsafe"
+)
+
+// pairFwd is the forward index of one field for the pair counting of a build
+// without spills: the term-buffer ids of each document's tokens by position,
+// recorded as the documents are added (they arrive in doc order, so this is
+// an append). At Close the ids are mapped to the ordinals of the terms the
+// pair tap tracks (df >= the minimum pair df), and the pairs are read off
+// the documents in order (countFwd), with no regrouping of the term-major
+// postings by document.
+//
+// A document's slots are dense, one per position from 0 to its last (id+1,
+// 0 for a position without a token: a skipped token), when that is at most
+// twice its tokens plus 8; otherwise (several values, ValueGap apart)
+// sparse: its n ids+1, then its n positions. The index is dropped (the tap
+// then counts from the postings alone) at the first spill, when the indexes
+// of all fields would pass MemoryLimit/4, or when an analyzer gives a
+// document's positions out of strictly ascending order. On unix the slots
+// live in one anonymous mapping of that size, reserved at the first
+// document and faulted in as used (no growth by copying, outside the Go
+// heap).
+type pairFwd struct {
+	slots  []uint32
+	raw    []byte   // the mapping behind slots, if any
+	limit  int64    // bytes the slots may take
+	starts []uint32 // starts[d]: document d's first slot; len = documents + 1
+	sparse []uint64 // bit d: document d is sparse
+	doc    []uint64 // the current document's tokens: position<<32 | id
+	bad    bool     // positions out of order, or past the limit
+
+	// after mapOrds: ords[id+1] = tracked ordinal + 1 (0: not tracked; ords[0] = 0)
+	ords     []uint32
+	tracked  uint32 // terms tracked
+	postings uint64 // their postings
+}
+
+func newPairFwd(limit int64) *pairFwd { return &pairFwd{starts: []uint32{0}, limit: limit} }
+
+// token records a token of the current document.
+func (f *pairFwd) token(pos, id uint32) {
+	f.doc = append(f.doc, uint64(pos)<<32|uint64(id))
+}
+
+// endDoc stores the current document (possibly without tokens).
+func (f *pairFwd) endDoc() {
+	toks := f.doc
+	f.doc = toks[:0]
+	if f.bad {
+		return
+	}
+	d := len(f.starts) - 1
+	if d%64 == 0 {
+		f.sparse = append(f.sparse, 0)
+	}
+	if n := uint64(len(toks)); n > 0 {
+		for i := 1; i < len(toks); i++ {
+			if tokPos(toks[i]) <= tokPos(toks[i-1]) {
+				f.bad = true
+				return
+			}
+		}
+		last := uint64(tokPos(toks[n-1]))
+		dense := last+1 <= 2*n+8
+		need := 2 * n
+		if dense {
+			need = last + 1
+		}
+		base := len(f.slots)
+		if !f.grow(need) {
+			f.bad = true
+			return
+		}
+		s := f.slots[base : base+int(need)]
+		if dense {
+			clear(s)
+			for _, t := range toks {
+				s[tokPos(t)] = tokOrd(t) + 1
+			}
+		} else {
+			f.sparse[d/64] |= 1 << (d % 64)
+			for i, t := range toks {
+				s[i], s[int(n)+i] = tokOrd(t)+1, tokPos(t)
+			}
+		}
+	}
+	f.starts = append(f.starts, uint32(len(f.slots)))
+	if cap(f.doc) > scratchLimit/8 {
+		f.doc = nil
+	}
+}
+
+// grow extends slots by need (zeroed or not) within the limit.
+func (f *pairFwd) grow(need uint64) bool {
+	n := uint64(len(f.slots))
+	most := min(uint64(max(f.limit, 0)/4), math.MaxUint32, math.MaxInt/8)
+	if n+need > most {
+		return false
+	}
+	if n+need > uint64(cap(f.slots)) && lazyMap && n == 0 {
+		if raw, err := mapRaw(int(most) * 4); err == nil {
+			f.raw = raw
+			f.slots = unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(raw))), most)[:0]
+		}
+	}
+	f.slots = slices.Grow(f.slots, int(need))[:n+need]
+	return true
+}
+
+// discardDoc forgets the current document's tokens (a failed Add).
+func (f *pairFwd) discardDoc() { f.doc = f.doc[:0] }
+
+// memory returns the bytes the index holds (of a mapping, those in use).
+func (f *pairFwd) memory() int64 {
+	slots := cap(f.slots)
+	if f.raw != nil {
+		slots = len(f.slots)
+	}
+	return 4*int64(slots+cap(f.starts)+len(f.ords)) + 8*int64(cap(f.sparse)+cap(f.doc))
+}
+
+// free releases the index's memory; the index is unusable after.
+func (f *pairFwd) free() {
+	if f.raw != nil {
+		_ = unmapRaw(f.raw)
+	}
+	*f = pairFwd{bad: true}
+}
+
+// mapOrds maps the ids of b, whose terms with postings are ids in byte
+// order, to tracked ordinals: the k-th term of ids with df >= minDF gets
+// k, as the pair tap numbers them.
+func (f *pairFwd) mapOrds(b *termBuffer, ids []uint32, minDF uint64) {
+	f.ords = make([]uint32, uint64(b.n)+1)
+	var k uint32
+	for _, id := range ids {
+		if df := uint64(b.state(id).df); df >= minDF {
+			k++
+			f.ords[uint64(id)+1] = k
+			f.postings += df
+		}
+	}
+	f.tracked = k
+}
+
+// docs returns the documents the index covers.
+func (f *pairFwd) docs() uint64 { return uint64(len(f.starts) - 1) }
+
+// addPairs adds to r a record (a<<32 | b, doc) for every tracked term a at a
+// position of document doc followed by tracked term b (a pair that occurs
+// several times in doc gives as many records; groups drops the repeats).
+func (f *pairFwd) addPairs(doc uint32, r *pairRecs) error {
+	s, e := uint64(f.starts[doc]), uint64(f.starts[doc+1])
+	if e-s < 2 {
+		return nil
+	}
+	if f.sparse[doc/64]>>(doc%64)&1 == 0 {
+		slots := f.slots[s:e]
+		if r.ext == nil && len(r.mem)+len(slots) <= r.limit { // in memory: the record directly
+			mem, terms, lo := r.mem, r.terms, uint64(doc)
+			prev := f.ords[slots[0]]
+			for _, v := range slots[1:] {
+				o := f.ords[v]
+				if prev != 0 && o != 0 {
+					mem = append(mem, (uint64(prev-1)*terms+uint64(o-1))<<32|lo)
+				}
+				prev = o
+			}
+			r.mem = mem
+			return nil
+		}
+		prev := f.ords[slots[0]]
+		for _, v := range slots[1:] {
+			o := f.ords[v]
+			if prev != 0 && o != 0 {
+				if err := r.add(uint64(prev-1)<<32|uint64(o-1), doc); err != nil {
+					return err
+				}
+			}
+			prev = o
+		}
+		return nil
+	}
+	n := (e - s) / 2
+	ids, ps := f.slots[s:s+n], f.slots[s+n:e]
+	for k := 1; k < len(ids); k++ {
+		if ps[k] != ps[k-1]+1 {
+			continue
+		}
+		if a, b := f.ords[ids[k-1]], f.ords[ids[k]]; a != 0 && b != 0 {
+			if err := r.add(uint64(a-1)<<32|uint64(b-1), doc); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
