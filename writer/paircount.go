@@ -60,13 +60,14 @@ type pairTap struct {
 	// With a forward index (a build without spills; pairfwd.go) the tap
 	// keeps the doc lists only and counts the tracked tokens; count reads
 	// the pairs off the forward index.
-	fwd  *pairFwd
-	ntok uint64
+	fwd   *pairFwd
+	ntok  uint64   // tracked tokens
+	tends []uint64 // ntok at the end of tracked term i
 }
 
 func (t *pairTap) NextTerm() ([]byte, uint64, bool, error) {
 	if t.cur >= 0 {
-		t.lends = append(t.lends, t.lists.n)
+		t.endTerm()
 	}
 	term, df, ok, err := t.src.NextTerm()
 	t.cur = -1
@@ -110,6 +111,14 @@ func (t *pairTap) NextDoc() (uint32, []uint32, bool, error) {
 		}
 	}
 	return doc, pos, ok, nil
+}
+
+// endTerm closes the current tracked term.
+func (t *pairTap) endTerm() {
+	t.lends = append(t.lends, t.lists.n)
+	if t.fwd != nil {
+		t.tends = append(t.tends, t.ntok)
+	}
 }
 
 // toSorter moves the tokens held in memory to the external sorter (the
@@ -172,12 +181,15 @@ func (t *pairTap) termDocs(i uint32, scratch []uint32) ([]uint32, error) {
 func (pw *pairWriter) count() error {
 	t := pw.tap
 	if t.cur >= 0 { // the stream ended inside a tracked term (a source error stops earlier)
-		t.lends = append(t.lends, t.lists.n)
+		t.endTerm()
 		t.cur = -1
 	}
 	if f := t.fwd; f != nil {
 		if f.tracked != uint32(len(t.dfs)) || f.docs() != t.docs {
 			return errs.Corruptf("pair counting: %d terms tracked in %d docs, the forward index has %d in %d", len(t.dfs), t.docs, f.tracked, f.docs())
+		}
+		if 8*t.ntok <= uint64(pw.w.opts.MemoryLimit/4) {
+			return pw.bucketFwd()
 		}
 		// A document gives at most one record per tracked token.
 		pw.pairs.reserve(t.ntok)

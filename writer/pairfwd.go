@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"unsafe"
+
+	"github.com/snii-go/snii/internal/errs"
 )
 
 // pairFwd is the forward index of one field for the pair counting of a build
@@ -198,4 +200,173 @@ func (f *pairFwd) addPairs(doc uint32, r *pairRecs) error {
 		}
 	}
 	return nil
+}
+
+// fwdBuckets holds the pairs read off a forward index as (b, doc) records
+// bucketed by the pair's first term a: bucket a has room for a record per
+// token of a and fills in doc order. groups sorts one bucket at a time by b.
+type fwdBuckets struct {
+	recs []uint64 // b<<32 | doc
+	end  []uint64 // end[a]: the end of bucket a's room (the tap's tends)
+	next []uint64 // next[a]: the end of bucket a's records
+
+	// groups' scratch
+	cnt, at []uint32 // per b: records in the bucket, then write cursor
+	touched []uint32
+	docs    []uint32
+}
+
+// bucketFwd reads the pairs off the forward index into buckets by first
+// term (one pass over the documents; the writes go to one place per
+// tracked term).
+func (pw *pairWriter) bucketFwd() error {
+	t, f := pw.tap, pw.tap.fwd
+	fb := &fwdBuckets{recs: make([]uint64, t.ntok), end: t.tends, next: make([]uint64, len(t.tends)),
+		cnt: make([]uint32, len(t.tends)), at: make([]uint32, len(t.tends))}
+	for a := 1; a < len(fb.next); a++ {
+		fb.next[a] = fb.end[a-1]
+	}
+	for d := uint64(0); d < f.docs(); d++ {
+		if d&0x3fff == 0x3fff {
+			if err := pw.w.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		s, e := uint64(f.starts[d]), uint64(f.starts[d+1])
+		if e-s < 2 {
+			continue
+		}
+		if f.sparse[d/64]>>(d%64)&1 == 0 {
+			slots := f.slots[s:e]
+			prev := f.ords[slots[0]]
+			for _, v := range slots[1:] {
+				o := f.ords[v]
+				if prev != 0 && o != 0 && !fb.add(prev-1, o-1, d) {
+					return errs.Corruptf("pair counting: term %d has more pairs than tokens", prev-1)
+				}
+				prev = o
+			}
+			continue
+		}
+		n := (e - s) / 2
+		ids, ps := f.slots[s:s+n], f.slots[s+n:e]
+		for k := 1; k < len(ids); k++ {
+			if ps[k] != ps[k-1]+1 {
+				continue
+			}
+			if a, b := f.ords[ids[k-1]], f.ords[ids[k]]; a != 0 && b != 0 && !fb.add(a-1, b-1, d) {
+				return errs.Corruptf("pair counting: term %d has more pairs than tokens", a-1)
+			}
+		}
+	}
+	pw.fb = fb
+	return nil
+}
+
+// add adds the record (b, doc) to bucket a; false when the bucket is full.
+func (fb *fwdBuckets) add(a, b uint32, doc uint64) bool {
+	i := fb.next[a]
+	if i >= fb.end[a] {
+		return false
+	}
+	fb.recs[i] = uint64(b)<<32 | doc
+	fb.next[a] = i + 1
+	return true
+}
+
+// groups calls fn, in pair order, for each pair (a, b) in at least minDF
+// documents, with its documents ascending; with only (pair ids, ascending)
+// set, for those pairs only.
+func (fb *fwdBuckets) groups(minDF uint64, only []uint64, check func() error, fn func(id uint64, docs []uint32) error) error {
+	k := 0 // only[k:] are the pairs not yet passed
+	for a := range fb.next {
+		lo := uint64(0)
+		if a > 0 {
+			lo = fb.end[a-1]
+		}
+		bucket := fb.recs[lo:fb.next[a]]
+		if uint64(len(bucket)) < minDF {
+			continue
+		}
+		if only != nil {
+			for k < len(only) && only[k]>>32 < uint64(a) {
+				k++
+			}
+			if k == len(only) {
+				return nil
+			}
+			if only[k]>>32 != uint64(a) {
+				continue
+			}
+		}
+		if a&0xff == 0xff {
+			if err := check(); err != nil {
+				return err
+			}
+		}
+		if err := fb.bucket(uint32(a), bucket, minDF, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bucket sorts bucket a's records with at least minDF of the same b by b
+// (a counting sort; docs stay ascending) and passes each such pair on.
+func (fb *fwdBuckets) bucket(a uint32, bucket []uint64, minDF uint64, fn func(id uint64, docs []uint32) error) error {
+	touched := fb.touched[:0]
+	for _, x := range bucket {
+		b := uint32(x >> 32)
+		if fb.cnt[b] == 0 {
+			touched = append(touched, b)
+		}
+		fb.cnt[b]++
+	}
+	elig := touched[:0:0]
+	var total uint32
+	for _, b := range touched {
+		if uint64(fb.cnt[b]) >= minDF {
+			elig = append(elig, b)
+		}
+	}
+	var err error
+	if len(elig) > 0 {
+		slices.Sort(elig)
+		for _, b := range elig {
+			fb.at[b] = total
+			total += fb.cnt[b]
+		}
+		if cap(fb.docs) < int(total) {
+			fb.docs = make([]uint32, total)
+		}
+		docs := fb.docs[:total]
+		for _, x := range bucket {
+			if b := uint32(x >> 32); uint64(fb.cnt[b]) >= minDF {
+				docs[fb.at[b]] = uint32(x)
+				fb.at[b]++
+			}
+		}
+		lo := uint32(0)
+		for _, b := range elig {
+			ds := docs[lo:fb.at[b]]
+			lo = fb.at[b]
+			n := 1 // drop repeats (a pair twice in a document)
+			for _, d := range ds[1:] {
+				if d != ds[n-1] {
+					ds[n] = d
+					n++
+				}
+			}
+			if uint64(n) >= minDF {
+				if err = fn(uint64(a)<<32|uint64(b), ds[:n]); err != nil {
+					break
+				}
+			}
+		}
+	}
+	for _, b := range touched {
+		fb.cnt[b] = 0
+	}
+	fb.touched = touched[:0]
+	return err
 }

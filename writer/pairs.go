@@ -90,7 +90,9 @@ type pairWriter struct {
 	enc    format.DocWindowEncoder
 	buf    []byte
 	docs   []uint32
-	sorted bool // pairs.mem is sorted
+	sorted bool        // pairs.mem is sorted
+	fb     *fwdBuckets // the pairs, when read off a forward index into buckets
+	minDF  uint64
 
 	set   pairSet // the pairs of one doc
 	slots []int32 // position -> token of one doc (-1: none)
@@ -195,8 +197,12 @@ func (pw *pairWriter) walk(it *recIter, fn func(r rec, ok bool) error) error {
 	}
 }
 
-// groups calls fn for each pair with its ascending docs, in pair order.
-func (pw *pairWriter) groups(fn func(id uint64, docs []uint32) error) error {
+// groups calls fn for each pair with its ascending docs, in pair order
+// (with only set, ascending pair ids, it may pass the other pairs by).
+func (pw *pairWriter) groups(only []uint64, fn func(id uint64, docs []uint32) error) error {
+	if pw.fb != nil {
+		return pw.fb.groups(pw.minDF, only, pw.w.ctx.Err, fn)
+	}
 	if r := pw.pairs; r.ext == nil { // all in memory: walk the sorted records
 		if !pw.sorted {
 			r.sortMem()
@@ -260,7 +266,8 @@ func (pw *pairWriter) entry(id uint64, docs []uint32) []byte {
 // docs/FORMAT.md, "Selection (normative)".
 func (pw *pairWriter) candidates(minDF uint64) ([]pairCand, error) {
 	var cands []pairCand
-	err := pw.groups(func(id uint64, docs []uint32) error {
+	pw.minDF = minDF
+	err := pw.groups(nil, func(id uint64, docs []uint32) error {
 		df := uint64(len(docs))
 		if df < minDF {
 			return nil
@@ -312,7 +319,7 @@ func (pw *pairWriter) write(cw *countWriter, sel []uint64) (uint64, error) {
 	start := cw.n
 	offs := make([]uint32, 0, len(sel))
 	k := 0
-	err := pw.groups(func(id uint64, docs []uint32) error {
+	err := pw.groups(sel, func(id uint64, docs []uint32) error {
 		if k >= len(sel) || sel[k] != id {
 			return nil
 		}
