@@ -188,13 +188,17 @@ func (pw *pairWriter) count() error {
 		if f.tracked != uint32(len(t.dfs)) || f.docs() != t.docs {
 			return errs.Corruptf("pair counting: %d terms tracked in %d docs, the forward index has %d in %d", len(t.dfs), t.docs, f.tracked, f.docs())
 		}
-		if 8*t.ntok <= uint64(pw.w.opts.MemoryLimit/4) {
+		fl := pw.w.opts.faults
+		if 8*t.ntok <= uint64(pw.w.opts.MemoryLimit/4) && (fl == nil || !fl.pairRecords) {
+			fl.countPath(0)
 			return pw.bucketFwd()
 		}
 		// A document gives at most one record per tracked token.
+		fl.countPath(1)
 		pw.pairs.reserve(t.ntok)
 		return pw.countFwd()
 	}
+	pw.w.opts.faults.countPath(2)
 	if t.toks == nil && t.docs > 4*uint64(len(t.pos))+1<<20 { // a bucket table far larger than the tokens
 		if err := t.toSorter(); err != nil {
 			return err

@@ -207,6 +207,7 @@ func (f *pairFwd) addPairs(doc uint32, r *pairRecs) error {
 // token of a and fills in doc order. groups sorts one bucket at a time by b.
 type fwdBuckets struct {
 	recs []uint64 // b<<32 | doc
+	raw  []byte   // the mapping behind recs, if any
 	end  []uint64 // end[a]: the end of bucket a's room (the tap's tends)
 	next []uint64 // next[a]: the end of bucket a's records
 
@@ -221,8 +222,19 @@ type fwdBuckets struct {
 // tracked term).
 func (pw *pairWriter) bucketFwd() error {
 	t, f := pw.tap, pw.tap.fwd
-	fb := &fwdBuckets{recs: make([]uint64, t.ntok), end: t.tends, next: make([]uint64, len(t.tends)),
+	fb := &fwdBuckets{end: t.tends, next: make([]uint64, len(t.tends)),
 		cnt: make([]uint32, len(t.tends)), at: make([]uint32, len(t.tends))}
+	pw.fb = fb
+	if lazyMap && t.ntok > 0 {
+		// Outside the Go heap: no collection cycle for it, and it goes back
+		// at once (free).
+		if raw, err := mapRaw(int(8 * t.ntok)); err == nil {
+			fb.raw, fb.recs = raw, unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(raw))), t.ntok)
+		}
+	}
+	if fb.recs == nil {
+		fb.recs = make([]uint64, t.ntok)
+	}
 	for a := 1; a < len(fb.next); a++ {
 		fb.next[a] = fb.end[a-1]
 	}
@@ -259,8 +271,15 @@ func (pw *pairWriter) bucketFwd() error {
 			}
 		}
 	}
-	pw.fb = fb
 	return nil
+}
+
+// free releases the records' mapping; fb is unusable after.
+func (fb *fwdBuckets) free() {
+	if fb.raw != nil {
+		_ = unmapRaw(fb.raw)
+	}
+	*fb = fwdBuckets{}
 }
 
 // add adds the record (b, doc) to bucket a; false when the bucket is full.

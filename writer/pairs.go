@@ -159,6 +159,7 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 		pairs: newPairRecs(len(tap.dfs), w.opts.MemoryLimit/4, func() *extSorter {
 			return newExtSorter(w.opts.MemoryLimit/4, fmt.Sprintf("pairs of index %q", m.Name), func() (*tempFile, error) { return w.createTemp(runPrefix) })
 		})}
+	defer pw.free()
 	if err := pw.count(); err != nil {
 		return fmt.Errorf("writer: index %q: pairs: %w", m.Name, err)
 	}
@@ -180,6 +181,14 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 	}
 	m.PairCount, m.PairsLen = uint64(len(sel)), n
 	return nil
+}
+
+// free releases the counting's mappings.
+func (pw *pairWriter) free() {
+	if pw.fb != nil {
+		pw.fb.free()
+		pw.fb = nil
+	}
 }
 
 // walk calls fn for every record of it, in order, then once with ok false;

@@ -130,7 +130,7 @@ func CreateContext(ctx context.Context, path string, o Options) (*Writer, error)
 		}
 		fs := &fieldState{opt: f, an: an, buf: newTermBuffer(&w.cache, seed), hasNorms: f.StoresNorms()}
 		fs.emit = fs.add
-		if o.Pairs.EffectivePercent() > 0 {
+		if o.Pairs.EffectivePercent() > 0 && (o.faults == nil || !o.faults.pairNoFwd) {
 			fs.fwd = newPairFwd(o.MemoryLimit / 4)
 		}
 		w.fields = append(w.fields, fs)
@@ -291,16 +291,17 @@ func (fs *fieldState) resetDoc() {
 	}
 }
 
-// checkFwd drops the pair counting's forward indexes when one went bad or
-// together they hold more than MemoryLimit/4.
+// checkFwd drops the pair counting's forward index of a field whose
+// analyzer gave positions out of order, and all of them when together they
+// hold more than MemoryLimit/4.
 func (w *Writer) checkFwd() {
 	var n int64
 	for _, fs := range w.fields {
+		if fs.fwd != nil && fs.fwd.bad {
+			fs.fwd.free()
+			fs.fwd = nil
+		}
 		if fs.fwd != nil {
-			if fs.fwd.bad {
-				w.dropFwd()
-				return
-			}
 			n += fs.fwd.memory()
 		}
 	}
