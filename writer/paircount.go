@@ -10,24 +10,37 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// Pair counting. The pairs of an index are counted from the postings the
-// window emitter receives (pairTap), so every build path and merges count
-// the same pairs. The stream is term-major; pairs need each document's tokens
-// in position order. The tap keeps, for every term with df >= the minimum
-// pair df, its positions (4 bytes each) and per posting its doc and position
-// count, then scatters them into per-document buckets by a counting sort on
-// the doc (one pass; the documents' sizes are known by then) and finds the
-// adjacent tokens of each document with a position-indexed slot table.
+// Pair counting. The pairs of an index are counted over the terms with df
+// >= the minimum pair df ("tracked"), which the postings the window emitter
+// receives decide (pairTap), so every build path and merges count the same
+// pairs. There are three ways, all giving the same pairs and docs:
 //
-// Past the in-memory counting's share (MemoryLimit/2, estimated from the
-// tokens and postings) the tokens move to an external sorter by (doc,
-// position) that spills sorted runs, and the doc lists to a temp file:
-// slower, the same pairs. Both paths hand each document's tokens
-// to docPairs, which adds one (pair, doc) record per distinct pair.
+//   - A build without spills has a forward index of the index (pairfwd.go):
+//     each document's term ids by position, recorded as documents are added.
+//     The tap keeps only the doc lists and each tracked term's token count;
+//     count reads each document's adjacent tracked tokens off the forward
+//     index into one bucket per first term (room for one record per token
+//     of the term, so the writes go to a place per term), and groups sorts
+//     a bucket by second term (a counting sort) when it walks the pairs.
+//     Past MemoryLimit/4 of such records the pairs go to the record sorter
+//     (pairRecs) instead, document by document (countFwd).
+//   - Otherwise (spilled builds, merges, an analyzer that repeats a
+//     position) the stream is all there is. It is term-major, and pairs need
+//     each document's tokens in position order: the tap keeps the tracked
+//     terms' positions (4 bytes each) and per posting its doc and position
+//     count, then scatters them into per-document buckets by a counting sort
+//     on the doc (one pass; the documents' sizes are known by then) and finds
+//     the adjacent tokens of each document with a position-indexed slot
+//     table (docPairs).
+//   - Past that in-memory counting's share (MemoryLimit/2, estimated from
+//     the tokens and postings) the tokens move to an external sorter by
+//     (doc, position) that spills sorted runs, and the doc lists to a temp
+//     file: slower, the same pairs.
 //
-// The doc lists of the tracked terms give each candidate pair its
+// The doc lists of the tracked terms give a candidate pair its
 // co-occurrence |A ∩ B| (the documents holding both terms), which the
-// selection's gain uses.
+// selection's gain uses; selectPairs asks for it only where the order
+// depends on it.
 
 // A tracked token of one document: position<<32 | term ordinal (so that
 // tokens sort by position, then term).
