@@ -71,8 +71,8 @@ type pairTap struct {
 	newSorter func() *extSorter
 
 	// With a forward index (a build without spills; pairfwd.go) the tap
-	// keeps the doc lists only and counts the tracked tokens; count reads
-	// the pairs off the forward index.
+	// counts the tracked tokens only; count reads the pairs off the forward
+	// index, and termDocs reads a term's docs back from the term buffer.
 	fwd   *pairFwd
 	ntok  uint64   // tracked tokens
 	tends []uint64 // ntok at the end of tracked term i
@@ -101,12 +101,12 @@ func (t *pairTap) NextDoc() (uint32, []uint32, bool, error) {
 	if !ok || err != nil || t.cur < 0 {
 		return doc, pos, ok, err
 	}
-	if err := t.lists.add(doc); err != nil {
-		return 0, nil, false, err
-	}
 	if t.fwd != nil {
 		t.ntok += uint64(len(pos))
 		return doc, pos, ok, nil
+	}
+	if err := t.lists.add(doc); err != nil {
+		return 0, nil, false, err
 	}
 	if t.toks == nil {
 		t.pos = append(t.pos, pos...)
@@ -182,6 +182,9 @@ func (t *pairTap) term(i uint32) []byte {
 // termDocs returns the docs of tracked term i (into scratch when read from
 // the temp file).
 func (t *pairTap) termDocs(i uint32, scratch []uint32) ([]uint32, error) {
+	if t.fwd != nil {
+		return t.fwd.termDocs(i, scratch)
+	}
 	var lo uint64
 	if i > 0 {
 		lo = t.lends[i-1]

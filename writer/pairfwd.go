@@ -35,10 +35,14 @@ type pairFwd struct {
 	doc    []uint64 // the current document's tokens: position<<32 | id
 	bad    bool     // positions out of order, or past the limit
 
-	// after mapOrds: ords[id+1] = tracked ordinal + 1 (0: not tracked; ords[0] = 0)
-	ords     []uint32
-	tracked  uint32 // terms tracked
-	postings uint64 // their postings
+	// after mapOrds: ords[id+1] = tracked ordinal + 1 (0: not tracked;
+	// ords[0] = 0), ids[ordinal] = id, and the buffer the ids are of
+	ords    []uint32
+	ids     []uint32
+	tracked uint32 // terms tracked
+	buf     *termBuffer
+	cache   map[uint32][]uint32 // docs read back, by ordinal
+	cached  int64               // values in cache
 }
 
 func newPairFwd(limit int64) *pairFwd { return &pairFwd{starts: []uint32{0}, limit: limit} }
@@ -137,16 +141,51 @@ func (f *pairFwd) free() {
 // order, to tracked ordinals: the k-th term of ids with df >= minDF gets
 // k, as the pair tap numbers them.
 func (f *pairFwd) mapOrds(b *termBuffer, ids []uint32, minDF uint64) {
-	f.ords = make([]uint32, uint64(b.n)+1)
-	var k uint32
+	f.ords, f.ids, f.buf = make([]uint32, uint64(b.n)+1), nil, b
 	for _, id := range ids {
-		if df := uint64(b.state(id).df); df >= minDF {
-			k++
-			f.ords[uint64(id)+1] = k
-			f.postings += df
+		if uint64(b.state(id).df) >= minDF {
+			f.ids = append(f.ids, id)
+			f.ords[uint64(id)+1] = uint32(len(f.ids))
 		}
 	}
-	f.tracked = k
+	f.tracked = uint32(len(f.ids))
+}
+
+// termDocs returns the docs of tracked term i in scratch, read back from
+// the term buffer (which lives until the index is written) and kept for
+// the next call while the kept lists stay within limit/4 bytes.
+func (f *pairFwd) termDocs(i uint32, scratch []uint32) ([]uint32, error) {
+	if docs, ok := f.cache[i]; ok {
+		return append(scratch[:0], docs...), nil
+	}
+	docs, err := f.readDocs(i, scratch)
+	if err == nil && 16*(f.cached+int64(len(docs))) <= f.limit {
+		if f.cache == nil {
+			f.cache = make(map[uint32][]uint32)
+		}
+		f.cache[i] = slices.Clone(docs)
+		f.cached += int64(len(docs))
+	}
+	return docs, err
+}
+
+// readDocs reads tracked term i's docs into scratch.
+func (f *pairFwd) readDocs(i uint32, scratch []uint32) ([]uint32, error) {
+	s := newMemSource(f.buf, f.ids[i:i+1])
+	if _, _, ok, err := s.NextTerm(); !ok || err != nil {
+		return nil, errs.Corruptf("pair counting: tracked term %d not in the term buffer: %v", i, err)
+	}
+	docs := scratch[:0]
+	for {
+		d, _, ok, err := s.NextDoc()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return docs, nil
+		}
+		docs = append(docs, d)
+	}
 }
 
 // docs returns the documents the index covers.

@@ -127,10 +127,8 @@ func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64, fwd *
 			return newExtSorter(sorted, fmt.Sprintf("pair tokens of index %q", name), create)
 		},
 	}
-	if fwd != nil { // the doc lists only (they spill past their limit)
+	if fwd != nil { // a term's docs come back from the term buffer
 		t.fwd = fwd
-		t.lists.spillable = true
-		t.lists.mem = make([]uint32, 0, min(fwd.postings, uint64(t.lists.limit)))
 		return t
 	}
 	if tokens > 0 { // sized once (pages never written are usually never faulted in)
