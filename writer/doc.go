@@ -65,19 +65,19 @@
 // MemoryLimit/4 over all fields, or for a field whose analyzer gives two
 // tokens one position.
 //
-// The emitter's source is tapped: for every term with df >= the minimum pair
-// df (tracked) the tap keeps its docs (which give the co-occurrence |A ∩ B|
-// of a candidate pair). Once the index's terms are written (its .prx bytes
-// known), with a forward index: its ids are mapped to tracked ordinals and
-// one pass over the documents puts each adjacent (a, b) into a bucket per
-// first term a as an 8-byte (b, doc) record (a mapping of 8 bytes per
-// tracked token, at most MemoryLimit/4; past that the records go to the
-// record sorter below); a bucket is counting-sorted by b when its pairs are
-// walked, only for the b with at least the minimum df of records. Without
-// a forward index (spilled builds, merges) the tap also keeps the tracked
-// terms' positions (4 bytes each) and per posting its position count; a
-// counting sort on the doc turns the term-major tokens into per-document
-// buckets; a position-indexed slot table finds each document's adjacent
+// The emitter's source is tapped: it notes every term with df >= the
+// minimum pair df (tracked). Once the index's terms are written (its .prx
+// bytes known), with a forward index: its ids are mapped to tracked
+// ordinals and one pass over the documents puts each adjacent (a, b) into a
+// bucket per first term a as an 8-byte (b, doc) record (a mapping of 8
+// bytes per tracked token, at most MemoryLimit/4; past that the records go
+// to the record sorter below); a bucket is counting-sorted by b when its
+// pairs are walked, only for the b with at least the minimum df of records;
+// a term's docs, for the co-occurrence |A ∩ B| of a candidate pair, are read
+// back from the term buffer. Without a forward index (spilled builds,
+// merges) the tap keeps the tracked terms' docs, their positions (4 bytes
+// each) and per posting its position count; a counting sort on the doc
+// turns the term-major tokens into per-document buckets; a position-indexed slot table finds each document's adjacent
 // tokens and a small hash set its distinct pairs, which become 8-byte
 // (pair, doc) records sorted by a stable radix sort of the pair key. Past
 // an estimated MemoryLimit/2 (20 bytes per tracked token, 8 per posting)
