@@ -2,6 +2,7 @@ package writer
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"unsafe"
 
@@ -244,11 +245,15 @@ func (f *pairFwd) addPairs(doc uint32, r *pairRecs) error {
 // fwdBuckets holds the pairs read off a forward index as (b, doc) records
 // bucketed by the pair's first term a: bucket a has room for a record per
 // token of a and fills in doc order. groups sorts one bucket at a time by b.
+// A record is b<<shift | doc, in 4 bytes when b and the doc fit 32 bits
+// together, else in 8.
 type fwdBuckets struct {
-	recs []uint64 // b<<32 | doc
-	raw  []byte   // the mapping behind recs, if any
-	end  []uint64 // end[a]: the end of bucket a's room (the tap's tends)
-	next []uint64 // next[a]: the end of bucket a's records
+	r64   []uint64
+	r32   []uint32
+	raw   []byte   // the mapping behind the records, if any
+	shift uint     // bits of the doc
+	end   []uint64 // end[a]: the end of bucket a's room (the tap's tends)
+	next  []uint64 // next[a]: the end of bucket a's records
 
 	// groups' scratch
 	cnt, at []uint32 // per b: records in the bucket, then write cursor
@@ -261,20 +266,33 @@ type fwdBuckets struct {
 // tracked term).
 func (pw *pairWriter) bucketFwd() error {
 	t, f := pw.tap, pw.tap.fwd
-	fb := &fwdBuckets{end: t.tends, next: make([]uint64, len(t.tends)),
-		cnt: make([]uint32, len(t.tends)), at: make([]uint32, len(t.tends))}
+	terms := uint64(len(t.tends))
+	fb := &fwdBuckets{end: t.tends, next: make([]uint64, terms),
+		cnt: make([]uint32, terms), at: make([]uint32, terms), shift: 32}
 	pw.fb = fb
+	width := uint64(8)
+	db := bits.Len64(max(f.docs(), 1) - 1)
+	if fl := pw.w.opts.faults; bits.Len64(max(terms, 1)-1)+db <= 32 && (fl == nil || !fl.pairWide) {
+		fb.shift, width = uint(db), 4
+	}
 	if lazyMap && t.ntok > 0 {
 		// Outside the Go heap: no collection cycle for it, and it goes back
 		// at once (free).
-		if raw, err := mapRaw(int(8 * t.ntok)); err == nil {
-			fb.raw, fb.recs = raw, unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(raw))), t.ntok)
+		if raw, err := mapRaw(int(width * t.ntok)); err == nil {
+			fb.raw = raw
 		}
 	}
-	if fb.recs == nil {
-		fb.recs = make([]uint64, t.ntok)
+	switch {
+	case width == 4 && fb.raw != nil:
+		fb.r32 = unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(fb.raw))), t.ntok)
+	case width == 4:
+		fb.r32 = make([]uint32, t.ntok)
+	case fb.raw != nil:
+		fb.r64 = unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(fb.raw))), t.ntok)
+	default:
+		fb.r64 = make([]uint64, t.ntok)
 	}
-	for a := 1; a < len(fb.next); a++ {
+	for a := uint64(1); a < terms; a++ {
 		fb.next[a] = fb.end[a-1]
 	}
 	for d := uint64(0); d < f.docs(); d++ {
@@ -327,7 +345,11 @@ func (fb *fwdBuckets) add(a, b uint32, doc uint64) bool {
 	if i >= fb.end[a] {
 		return false
 	}
-	fb.recs[i] = uint64(b)<<32 | doc
+	if fb.r32 != nil {
+		fb.r32[i] = b<<fb.shift | uint32(doc)
+	} else {
+		fb.r64[i] = uint64(b)<<32 | doc
+	}
 	fb.next[a] = i + 1
 	return true
 }
@@ -342,8 +364,8 @@ func (fb *fwdBuckets) groups(minDF uint64, only []uint64, check func() error, fn
 		if a > 0 {
 			lo = fb.end[a-1]
 		}
-		bucket := fb.recs[lo:fb.next[a]]
-		if uint64(len(bucket)) < minDF {
+		hi := fb.next[a]
+		if hi-lo < minDF {
 			continue
 		}
 		if only != nil {
@@ -362,19 +384,26 @@ func (fb *fwdBuckets) groups(minDF uint64, only []uint64, check func() error, fn
 				return err
 			}
 		}
-		if err := fb.bucket(uint32(a), bucket, minDF, fn); err != nil {
+		var err error
+		if fb.r32 != nil {
+			err = sortBucket(fb, uint32(a), fb.r32[lo:hi], minDF, fn)
+		} else {
+			err = sortBucket(fb, uint32(a), fb.r64[lo:hi], minDF, fn)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// bucket sorts bucket a's records with at least minDF of the same b by b
-// (a counting sort; docs stay ascending) and passes each such pair on.
-func (fb *fwdBuckets) bucket(a uint32, bucket []uint64, minDF uint64, fn func(id uint64, docs []uint32) error) error {
+// sortBucket sorts bucket a's records with at least minDF of the same b by
+// b (a counting sort; docs stay ascending) and passes each such pair on.
+func sortBucket[R uint32 | uint64](fb *fwdBuckets, a uint32, bucket []R, minDF uint64, fn func(id uint64, docs []uint32) error) error {
+	shift, mask := fb.shift, uint64(1)<<fb.shift-1
 	touched := fb.touched[:0]
 	for _, x := range bucket {
-		b := uint32(x >> 32)
+		b := uint32(uint64(x) >> shift)
 		if fb.cnt[b] == 0 {
 			touched = append(touched, b)
 		}
@@ -399,8 +428,8 @@ func (fb *fwdBuckets) bucket(a uint32, bucket []uint64, minDF uint64, fn func(id
 		}
 		docs := fb.docs[:total]
 		for _, x := range bucket {
-			if b := uint32(x >> 32); uint64(fb.cnt[b]) >= minDF {
-				docs[fb.at[b]] = uint32(x)
+			if b := uint32(uint64(x) >> shift); uint64(fb.cnt[b]) >= minDF {
+				docs[fb.at[b]] = uint32(uint64(x) & mask)
 				fb.at[b]++
 			}
 		}

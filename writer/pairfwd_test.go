@@ -62,14 +62,19 @@ func TestPairCountingPaths(t *testing.T) {
 	o := pairPathOptions()
 	dir := t.TempDir()
 	var ref []byte
-	for i, fl := range []*writer.Faults{
-		{FailAfter: -1},
-		{FailAfter: -1, PairRecords: true},
-		{FailAfter: -1, PairNoFwd: true},
+	for i, c := range []struct {
+		fl   *writer.Faults
+		path int
+	}{
+		{&writer.Faults{FailAfter: -1}, 0},
+		{&writer.Faults{FailAfter: -1, PairWide: true}, 0}, // 8-byte bucket records
+		{&writer.Faults{FailAfter: -1, PairRecords: true}, 1},
+		{&writer.Faults{FailAfter: -1, PairNoFwd: true}, 2},
 	} {
+		fl := c.fl
 		path, _ := build(t, dir, fmt.Sprintf("path%d.snii", i), writer.WithFaults(o, fl), docs)
-		if got := fl.PairPaths(); got[i] != 3 || got[0]+got[1]+got[2] != 3 {
-			t.Fatalf("build %d: pair counting paths %v (want every index on path %d)", i, got, i)
+		if got := fl.PairPaths(); got[c.path] != 3 || got[0]+got[1]+got[2] != 3 {
+			t.Fatalf("build %d: pair counting paths %v (want every index on path %d)", i, got, c.path)
 		}
 		b := testkit.ReadFile(t, path)
 		if i == 0 {
