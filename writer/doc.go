@@ -69,9 +69,10 @@
 // minimum pair df (tracked). Once the index's terms are written (its .prx
 // bytes known), with a forward index: its ids are mapped to tracked
 // ordinals and one pass over the documents puts each adjacent (a, b) into a
-// bucket per first term a as an 8-byte (b, doc) record (a mapping of 8
-// bytes per tracked token, at most MemoryLimit/4; past that the records go
-// to the record sorter below); a bucket is counting-sorted by b when its
+// bucket per first term a as a (b, doc) record (4 bytes when b and the doc
+// fit 32 bits together, else 8; a mapping with room for a record per
+// tracked token, at most MemoryLimit/4 of 8-byte records; past that the
+// records go to the record sorter below); a bucket is counting-sorted by b when its
 // pairs are walked, only for the b with at least the minimum df of records;
 // a term's docs, for the co-occurrence |A ∩ B| of a candidate pair, are read
 // back from the term buffer. Without a forward index (spilled builds,

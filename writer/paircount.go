@@ -17,11 +17,12 @@ import (
 //
 //   - A build without spills has a forward index of the index (pairfwd.go):
 //     each document's term ids by position, recorded as documents are added.
-//     The tap keeps only the doc lists and each tracked term's token count;
-//     count reads each document's adjacent tracked tokens off the forward
-//     index into one bucket per first term (room for one record per token
-//     of the term, so the writes go to a place per term), and groups sorts
-//     a bucket by second term (a counting sort) when it walks the pairs.
+//     The tap keeps only each tracked term's token count; count reads each
+//     document's adjacent tracked tokens off the forward index into one
+//     bucket per first term (room for one record per token of the term, so
+//     the writes go to a place per term), and groups sorts a bucket by
+//     second term (a counting sort) when it walks the pairs. A term's docs
+//     (for co) are read back from the term buffer.
 //     Past MemoryLimit/4 of such records the pairs go to the record sorter
 //     (pairRecs) instead, document by document (countFwd).
 //   - Otherwise (spilled builds, merges, an analyzer that repeats a
