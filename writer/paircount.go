@@ -77,6 +77,11 @@ type pairTap struct {
 	fwd   *pairFwd
 	ntok  uint64   // tracked tokens
 	tends []uint64 // ntok at the end of tracked term i
+	// the docs of dense tracked terms as bitmaps (for co), by ordinal, while
+	// they stay within bitsLeft bytes; bits is the current term's
+	bitmaps  map[uint32][]uint64
+	bits     []uint64
+	bitsLeft int64
 }
 
 func (t *pairTap) NextTerm() ([]byte, uint64, bool, error) {
@@ -93,6 +98,15 @@ func (t *pairTap) NextTerm() ([]byte, uint64, bool, error) {
 		t.arena = append(t.arena, term...)
 		t.ends = append(t.ends, uint32(len(t.arena)))
 		t.dfs = append(t.dfs, df)
+		t.bits = nil
+		if t.fwd != nil && denseTerm(df, t.docs) && 8*int64((t.docs+63)/64) <= t.bitsLeft {
+			t.bits = make([]uint64, (t.docs+63)/64)
+			t.bitsLeft -= 8 * int64(len(t.bits))
+			if t.bitmaps == nil {
+				t.bitmaps = make(map[uint32][]uint64)
+			}
+			t.bitmaps[uint32(t.cur)] = t.bits
+		}
 	}
 	return term, df, ok, err
 }
@@ -104,6 +118,9 @@ func (t *pairTap) NextDoc() (uint32, []uint32, bool, error) {
 	}
 	if t.fwd != nil {
 		t.ntok += uint64(len(pos))
+		if t.bits != nil && uint64(doc) < t.docs {
+			t.bits[doc/64] |= 1 << (doc % 64)
+		}
 		return doc, pos, ok, nil
 	}
 	if err := t.lists.add(doc); err != nil {
@@ -526,8 +543,11 @@ func (pw *pairWriter) cooccur(a, b uint32) (uint64, error) {
 // or when the segment has more than maxPairBitmapDocs documents).
 func (pw *pairWriter) bitmapOf(t uint32) ([]uint64, error) {
 	docs := pw.tap.docs
-	if docs > maxPairBitmapDocs || pw.tap.dfs[t]*64 < docs {
+	if !denseTerm(pw.tap.dfs[t], docs) {
 		return nil, nil
+	}
+	if bm, ok := pw.tap.bitmaps[t]; ok { // made by the tap
+		return bm, nil
 	}
 	if pw.bitmaps == nil {
 		pw.bitmaps = make(map[uint32][]uint64)
@@ -547,6 +567,10 @@ func (pw *pairWriter) bitmapOf(t uint32) ([]uint64, error) {
 	pw.bitmaps[t] = bm
 	return bm, nil
 }
+
+// denseTerm reports whether the co-occurrence counting keeps a term in df of
+// docs documents as a bitmap (no larger than twice its doc list).
+func denseTerm(df, docs uint64) bool { return docs <= maxPairBitmapDocs && df*64 >= docs }
 
 // maxPairBitmapDocs: segments with more documents count co-occurrences by
 // merging doc lists only.

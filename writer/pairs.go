@@ -127,8 +127,8 @@ func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64, fwd *
 			return newExtSorter(sorted, fmt.Sprintf("pair tokens of index %q", name), create)
 		},
 	}
-	if fwd != nil { // a term's docs come back from the term buffer
-		t.fwd = fwd
+	if fwd != nil { // a term's docs come back from the term buffer, or dense as bitmaps
+		t.fwd, t.bitsLeft = fwd, w.opts.MemoryLimit/16
 		return t
 	}
 	if tokens > 0 { // sized once (pages never written are usually never faulted in)
