@@ -14,13 +14,14 @@ type Faults struct {
 	PairNoFwd   bool // count pairs from the postings alone (no forward index)
 	PairRecords bool // count a forward index's pairs through the record sorter, not the buckets
 	PairWide    bool // bucket records take 8 bytes even when 4 would do
+	PairNoBits  bool // with a forward index, co reads every term's docs back from the term buffer
 	f           *faults
 }
 
 // WithFaults returns o with the faults armed; read the outcome with Fired.
 func WithFaults(o Options, fl *Faults) Options {
 	fl.f = &faults{failAfter: fl.FailAfter, failSync: fl.FailSync, failRename: fl.FailRename, corruptRun: fl.CorruptRun, spoolLimit: fl.SpoolLimit,
-		pairNoFwd: fl.PairNoFwd, pairRecords: fl.PairRecords, pairWide: fl.PairWide}
+		pairNoFwd: fl.PairNoFwd, pairRecords: fl.PairRecords, pairWide: fl.PairWide, pairNoBits: fl.PairNoBits}
 	o.faults = fl.f
 	return o
 }

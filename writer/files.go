@@ -42,6 +42,7 @@ type faults struct {
 	pairNoFwd   bool   // no forward index for the pair counting
 	pairRecords bool   // a forward index's pairs go to the record sorter, not to buckets
 	pairWide    bool   // bucket records take 8 bytes even when 4 would do
+	pairNoBits  bool   // the tap makes no bitmaps (co reads every term back from the term buffer)
 	pairPaths   [3]int // indexes whose pairs were counted from buckets, from a forward index's records, from the postings
 	failed      bool   // a fault fired
 }

@@ -67,7 +67,8 @@ func TestPairCountingPaths(t *testing.T) {
 		path int
 	}{
 		{&writer.Faults{FailAfter: -1}, 0},
-		{&writer.Faults{FailAfter: -1, PairWide: true}, 0}, // 8-byte bucket records
+		{&writer.Faults{FailAfter: -1, PairWide: true}, 0},   // 8-byte bucket records
+		{&writer.Faults{FailAfter: -1, PairNoBits: true}, 0}, // co from the term buffer only
 		{&writer.Faults{FailAfter: -1, PairRecords: true}, 1},
 		{&writer.Faults{FailAfter: -1, PairNoFwd: true}, 2},
 	} {

@@ -129,6 +129,9 @@ func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64, fwd *
 	}
 	if fwd != nil { // a term's docs come back from the term buffer, or dense as bitmaps
 		t.fwd, t.bitsLeft = fwd, w.opts.MemoryLimit/16
+		if f := w.opts.faults; f != nil && f.pairNoBits {
+			t.bitsLeft = 0
+		}
 		return t
 	}
 	if tokens > 0 { // sized once (pages never written are usually never faulted in)
