@@ -95,6 +95,7 @@ type indexInput struct {
 	skipped  uint64        // tokens the analyzer skipped
 	norms    []byte        // norm bytes (nil: all 0) when field.StoresNorms()
 	tokens   uint64        // tokens indexed, when known (0: unknown); sizes the pair counting's buffer
+	fwd      *pairFwd      // the index's forward index for the pair counting (a build without spills), or nil
 	src      PostingSource // nil: no terms
 }
 
@@ -119,7 +120,12 @@ func (w *Writer) finish() error {
 			}
 		}
 		if !fs.buf.empty() {
-			srcs = append(srcs, newMemSource(fs.buf, fs.buf.sortedIDs(nil)))
+			ids := fs.buf.sortedIDs(nil)
+			srcs = append(srcs, newMemSource(fs.buf, ids))
+			if fs.fwd != nil && len(w.spills) == 0 {
+				fs.fwd.mapOrds(fs.buf, ids, w.opts.Pairs.minDFFor(w.docs))
+				ins[i].fwd = fs.fwd
+			}
 		}
 		switch len(srcs) {
 		case 0:
@@ -211,7 +217,12 @@ func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
 		}
 		if i < len(w.fields) {
 			w.fields[i].buf.release() // the index is written: its buffer is no longer needed
+			if f := w.fields[i].fwd; f != nil {
+				f.free()
+				w.fields[i].fwd = nil
+			}
 		}
+		in.fwd = nil
 	}
 	dirOff := cw.n
 	db := format.AppendDirectory(nil, &dir)
@@ -241,7 +252,7 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 		docSpan: docSpan, dict: dict, compress: compress, norms: in.norms, hasNorms: in.field.StoresNorms(),
 	}
 	src := in.src
-	tap := w.newPairTap(src, in.field.Name, in.tokens)
+	tap := w.newPairTap(src, in.field.Name, in.tokens, in.fwd)
 	if tap != nil {
 		src = tap
 	}

@@ -55,24 +55,44 @@
 // Section offsets stay in memory. The merge reads each section through a
 // one-block buffer and verifies every block's CRC before using it.
 //
-// # Pair counting (paircount.go, pairrecs.go, pairs.go)
+// # Pair counting (pairfwd.go, paircount.go, pairrecs.go, pairs.go)
 //
-// The emitter's source is tapped: for every term with df >= the minimum pair
-// df the tap keeps its positions (4 bytes each), and per posting its doc and
-// position count (the docs of each term also give the co-occurrence |A ∩ B|
-// of a candidate pair). Once the index's terms are written (its .prx bytes
-// known), a counting sort on the doc turns the term-major tokens into
-// per-document buckets; a position-indexed slot table finds each document's
-// adjacent tokens and a small hash set its distinct pairs, which become
-// 8-byte (pair, doc) records sorted by a stable radix sort of the pair key.
-// Past an estimated MemoryLimit/2 (20 bytes per tracked token, 8 per
-// posting) the tokens move to an external sorter, and past MemoryLimit/4 of
-// records the records too, each spilling sorted runs (and the doc lists go
-// to a temp file): slower, the same pairs. A first walk over the pairs computes each eligible pair's gain
-// and exact cost, the budget picks the pairs (docs/FORMAT.md, "Pair
-// section"), and a second walk writes them after the dict region. Builds,
-// spilled builds and merges feed the emitter the same postings, so they
-// write the same pairs.
+// With pairs on, Add also records a forward index per field: the term ids
+// of each document's tokens by position (4 bytes a position; a document
+// with several values ValueGap apart stores its ids and positions instead),
+// in one anonymous mapping of MemoryLimit/4 reserved up front and faulted in
+// as used. It is dropped at the first spill (term ids restart), past
+// MemoryLimit/4 over all fields, or for a field whose analyzer gives two
+// tokens one position.
+//
+// The emitter's source is tapped: it notes every term with df >= the
+// minimum pair df (tracked). Once the index's terms are written (its .prx
+// bytes known), with a forward index: its ids are mapped to tracked
+// ordinals and one pass over the documents puts each adjacent (a, b) into a
+// bucket per first term a as a (b, doc) record (4 bytes when b and the doc
+// fit 32 bits together, else 8; a mapping with room for a record per
+// tracked token, at most MemoryLimit/4 of 8-byte records; past that the
+// records go to the record sorter below); a bucket is counting-sorted by b when its
+// pairs are walked, only for the b with at least the minimum df of records;
+// a term's docs, for the co-occurrence |A ∩ B| of a candidate pair, are read
+// back from the term buffer. Without a forward index (spilled builds,
+// merges) the tap keeps the tracked terms' docs, their positions (4 bytes
+// each) and per posting its position count; a counting sort on the doc
+// turns the term-major tokens into per-document buckets; a position-indexed slot table finds each document's adjacent
+// tokens and a small hash set its distinct pairs, which become 8-byte
+// (pair, doc) records sorted by a stable radix sort of the pair key. Past
+// an estimated MemoryLimit/2 (20 bytes per tracked token, 8 per posting)
+// the tokens move to an external sorter, and past MemoryLimit/4 of records
+// the records too, each spilling sorted runs (and the doc lists go to a
+// temp file): slower, the same pairs.
+//
+// A first walk over the pairs computes each eligible pair's exact cost and
+// a bound of its gain (df·min(df(a), df(b))); the selection walks a heap by
+// gain/cost and computes a pair's co-occurrence only when its bound reaches
+// the top while the pair still fits (the order and the kept pairs are those
+// of the exact rule, docs/FORMAT.md, "Pair section"), and a second walk
+// writes the kept pairs after the dict region. Builds, spilled builds and
+// merges feed the emitter the same postings, so they write the same pairs.
 //
 // # Window emitter
 //

@@ -10,18 +10,28 @@ type Faults struct {
 	FailRename bool
 	CorruptRun bool
 	SpoolLimit int // > 0: spool the dict region and doc spans to temp files beyond this many bytes
-	f          *faults
+
+	PairNoFwd   bool // count pairs from the postings alone (no forward index)
+	PairRecords bool // count a forward index's pairs through the record sorter, not the buckets
+	PairWide    bool // bucket records take 8 bytes even when 4 would do
+	PairNoBits  bool // with a forward index, co reads every term's docs back from the term buffer
+	f           *faults
 }
 
 // WithFaults returns o with the faults armed; read the outcome with Fired.
 func WithFaults(o Options, fl *Faults) Options {
-	fl.f = &faults{failAfter: fl.FailAfter, failSync: fl.FailSync, failRename: fl.FailRename, corruptRun: fl.CorruptRun, spoolLimit: fl.SpoolLimit}
+	fl.f = &faults{failAfter: fl.FailAfter, failSync: fl.FailSync, failRename: fl.FailRename, corruptRun: fl.CorruptRun, spoolLimit: fl.SpoolLimit,
+		pairNoFwd: fl.PairNoFwd, pairRecords: fl.PairRecords, pairWide: fl.PairWide, pairNoBits: fl.PairNoBits}
 	o.faults = fl.f
 	return o
 }
 
 // Fired reports whether an injected fault fired.
 func (fl *Faults) Fired() bool { return fl.f.failed }
+
+// PairPaths returns how many indexes had their pairs counted from a forward
+// index's buckets, from its records, and from the postings alone.
+func (fl *Faults) PairPaths() [3]int { return fl.f.pairPaths }
 
 // Written returns the bytes written to all files of the build.
 func (fl *Faults) Written() int64 { return fl.f.written }

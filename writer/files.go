@@ -38,7 +38,13 @@ type faults struct {
 	failRename bool  // the rename into place fails
 	corruptRun bool  // flip a byte of the run file before the merge reads it
 	spoolLimit int   // > 0: spools keep at most this many bytes in memory (forces spool files)
-	failed     bool  // a fault fired
+
+	pairNoFwd   bool   // no forward index for the pair counting
+	pairRecords bool   // a forward index's pairs go to the record sorter, not to buckets
+	pairWide    bool   // bucket records take 8 bytes even when 4 would do
+	pairNoBits  bool   // the tap makes no bitmaps (co reads every term back from the term buffer)
+	pairPaths   [3]int // indexes whose pairs were counted from buckets, from a forward index's records, from the postings
+	failed      bool   // a fault fired
 }
 
 var errInjected = errors.New("writer: injected fault")
@@ -202,4 +208,11 @@ func syncDir(dir string) error {
 		return fmt.Errorf("writer: close directory %s: %w", dir, cerr)
 	}
 	return nil
+}
+
+// countPath records which way an index's pairs were counted (tests).
+func (f *faults) countPath(i int) {
+	if f != nil {
+		f.pairPaths[i]++
+	}
 }

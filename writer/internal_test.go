@@ -68,7 +68,7 @@ func fillBuffer(t *testing.T, b *termBuffer, first, n int, terms func(doc int) [
 	t.Helper()
 	for d := first; d < first+n; d++ {
 		for pos, term := range terms(d) {
-			if !b.add([]byte(term), uint32(pos*3)) {
+			if _, ok := b.add([]byte(term), uint32(pos*3)); !ok {
 				t.Fatal("add")
 			}
 		}

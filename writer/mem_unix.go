@@ -12,5 +12,9 @@ func mapRaw(n int) ([]byte, error) {
 	return unix.Mmap(-1, 0, n, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
 }
 
+// lazyMap: a mapping's pages take memory only once touched, so a mapping may
+// reserve more than it will use.
+const lazyMap = true
+
 // unmapRaw releases memory from mapRaw.
 func unmapRaw(b []byte) error { return unix.Munmap(b) }

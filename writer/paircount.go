@@ -10,24 +10,38 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// Pair counting. The pairs of an index are counted from the postings the
-// window emitter receives (pairTap), so every build path and merges count
-// the same pairs. The stream is term-major; pairs need each document's tokens
-// in position order. The tap keeps, for every term with df >= the minimum
-// pair df, its positions (4 bytes each) and per posting its doc and position
-// count, then scatters them into per-document buckets by a counting sort on
-// the doc (one pass; the documents' sizes are known by then) and finds the
-// adjacent tokens of each document with a position-indexed slot table.
+// Pair counting. The pairs of an index are counted over the terms with df
+// >= the minimum pair df ("tracked"), which the postings the window emitter
+// receives decide (pairTap), so every build path and merges count the same
+// pairs. There are three ways, all giving the same pairs and docs:
 //
-// Past the in-memory counting's share (MemoryLimit/2, estimated from the
-// tokens and postings) the tokens move to an external sorter by (doc,
-// position) that spills sorted runs, and the doc lists to a temp file:
-// slower, the same pairs. Both paths hand each document's tokens
-// to docPairs, which adds one (pair, doc) record per distinct pair.
+//   - A build without spills has a forward index of the index (pairfwd.go):
+//     each document's term ids by position, recorded as documents are added.
+//     The tap keeps only each tracked term's token count; count reads each
+//     document's adjacent tracked tokens off the forward index into one
+//     bucket per first term (room for one record per token of the term, so
+//     the writes go to a place per term), and groups sorts a bucket by
+//     second term (a counting sort) when it walks the pairs. A term's docs
+//     (for co) are read back from the term buffer.
+//     Past MemoryLimit/4 of such records the pairs go to the record sorter
+//     (pairRecs) instead, document by document (countFwd).
+//   - Otherwise (spilled builds, merges, an analyzer that repeats a
+//     position) the stream is all there is. It is term-major, and pairs need
+//     each document's tokens in position order: the tap keeps the tracked
+//     terms' positions (4 bytes each) and per posting its doc and position
+//     count, then scatters them into per-document buckets by a counting sort
+//     on the doc (one pass; the documents' sizes are known by then) and finds
+//     the adjacent tokens of each document with a position-indexed slot
+//     table (docPairs).
+//   - Past that in-memory counting's share (MemoryLimit/2, estimated from
+//     the tokens and postings) the tokens move to an external sorter by
+//     (doc, position) that spills sorted runs, and the doc lists to a temp
+//     file: slower, the same pairs.
 //
-// The doc lists of the tracked terms give each candidate pair its
+// The doc lists of the tracked terms give a candidate pair its
 // co-occurrence |A ∩ B| (the documents holding both terms), which the
-// selection's gain uses.
+// selection's gain uses; selectPairs asks for it only where the order
+// depends on it.
 
 // A tracked token of one document: position<<32 | term ordinal (so that
 // tokens sort by position, then term).
@@ -56,11 +70,23 @@ type pairTap struct {
 
 	toks      *extSorter // past the limit: k = doc<<32 | position, v = term ordinal
 	newSorter func() *extSorter
+
+	// With a forward index (a build without spills; pairfwd.go) the tap
+	// counts the tracked tokens only; count reads the pairs off the forward
+	// index, and termDocs reads a term's docs back from the term buffer.
+	fwd   *pairFwd
+	ntok  uint64   // tracked tokens
+	tends []uint64 // ntok at the end of tracked term i
+	// the docs of dense tracked terms as bitmaps (for co), by ordinal, while
+	// they stay within bitsLeft bytes; bits is the current term's
+	bitmaps  map[uint32][]uint64
+	bits     []uint64
+	bitsLeft int64
 }
 
 func (t *pairTap) NextTerm() ([]byte, uint64, bool, error) {
 	if t.cur >= 0 {
-		t.lends = append(t.lends, t.lists.n)
+		t.endTerm()
 	}
 	term, df, ok, err := t.src.NextTerm()
 	t.cur = -1
@@ -72,6 +98,15 @@ func (t *pairTap) NextTerm() ([]byte, uint64, bool, error) {
 		t.arena = append(t.arena, term...)
 		t.ends = append(t.ends, uint32(len(t.arena)))
 		t.dfs = append(t.dfs, df)
+		t.bits = nil
+		if t.fwd != nil && denseTerm(df, t.docs) && 8*int64((t.docs+63)/64) <= t.bitsLeft {
+			t.bits = make([]uint64, (t.docs+63)/64)
+			t.bitsLeft -= 8 * int64(len(t.bits))
+			if t.bitmaps == nil {
+				t.bitmaps = make(map[uint32][]uint64)
+			}
+			t.bitmaps[uint32(t.cur)] = t.bits
+		}
 	}
 	return term, df, ok, err
 }
@@ -80,6 +115,13 @@ func (t *pairTap) NextDoc() (uint32, []uint32, bool, error) {
 	doc, pos, ok, err := t.src.NextDoc()
 	if !ok || err != nil || t.cur < 0 {
 		return doc, pos, ok, err
+	}
+	if t.fwd != nil {
+		t.ntok += uint64(len(pos))
+		if t.bits != nil && uint64(doc) < t.docs {
+			t.bits[doc/64] |= 1 << (doc % 64)
+		}
+		return doc, pos, ok, nil
 	}
 	if err := t.lists.add(doc); err != nil {
 		return 0, nil, false, err
@@ -100,6 +142,14 @@ func (t *pairTap) NextDoc() (uint32, []uint32, bool, error) {
 		}
 	}
 	return doc, pos, ok, nil
+}
+
+// endTerm closes the current tracked term.
+func (t *pairTap) endTerm() {
+	t.lends = append(t.lends, t.lists.n)
+	if t.fwd != nil {
+		t.tends = append(t.tends, t.ntok)
+	}
 }
 
 // toSorter moves the tokens held in memory to the external sorter (the
@@ -150,6 +200,9 @@ func (t *pairTap) term(i uint32) []byte {
 // termDocs returns the docs of tracked term i (into scratch when read from
 // the temp file).
 func (t *pairTap) termDocs(i uint32, scratch []uint32) ([]uint32, error) {
+	if t.fwd != nil {
+		return t.fwd.termDocs(i, scratch)
+	}
 	var lo uint64
 	if i > 0 {
 		lo = t.lends[i-1]
@@ -162,9 +215,24 @@ func (t *pairTap) termDocs(i uint32, scratch []uint32) ([]uint32, error) {
 func (pw *pairWriter) count() error {
 	t := pw.tap
 	if t.cur >= 0 { // the stream ended inside a tracked term (a source error stops earlier)
-		t.lends = append(t.lends, t.lists.n)
+		t.endTerm()
 		t.cur = -1
 	}
+	if f := t.fwd; f != nil {
+		if f.tracked != uint32(len(t.dfs)) || f.docs() != t.docs {
+			return errs.Corruptf("pair counting: %d terms tracked in %d docs, the forward index has %d in %d", len(t.dfs), t.docs, f.tracked, f.docs())
+		}
+		fl := pw.w.opts.faults
+		if 8*t.ntok <= uint64(pw.w.opts.MemoryLimit/4) && (fl == nil || !fl.pairRecords) {
+			fl.countPath(0)
+			return pw.bucketFwd()
+		}
+		// A document gives at most one record per tracked token.
+		fl.countPath(1)
+		pw.pairs.reserve(t.ntok)
+		return pw.countFwd()
+	}
+	pw.w.opts.faults.countPath(2)
 	if t.toks == nil && t.docs > 4*uint64(len(t.pos))+1<<20 { // a bucket table far larger than the tokens
 		if err := t.toSorter(); err != nil {
 			return err
@@ -229,6 +297,23 @@ func (pw *pairWriter) countMemory() error {
 		lo = hi
 	}
 	pw.pairs.scratch = bucket[:0]
+	return nil
+}
+
+// countFwd adds the (pair, doc) records of the forward index's documents,
+// in doc order.
+func (pw *pairWriter) countFwd() error {
+	f := pw.tap.fwd
+	for d := uint64(0); d < f.docs(); d++ {
+		if d&0x3fff == 0x3fff {
+			if err := pw.w.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if err := f.addPairs(uint32(d), pw.pairs); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -458,8 +543,11 @@ func (pw *pairWriter) cooccur(a, b uint32) (uint64, error) {
 // or when the segment has more than maxPairBitmapDocs documents).
 func (pw *pairWriter) bitmapOf(t uint32) ([]uint64, error) {
 	docs := pw.tap.docs
-	if docs > maxPairBitmapDocs || pw.tap.dfs[t]*64 < docs {
+	if !denseTerm(pw.tap.dfs[t], docs) {
 		return nil, nil
+	}
+	if bm, ok := pw.tap.bitmaps[t]; ok { // made by the tap
+		return bm, nil
 	}
 	if pw.bitmaps == nil {
 		pw.bitmaps = make(map[uint32][]uint64)
@@ -479,6 +567,10 @@ func (pw *pairWriter) bitmapOf(t uint32) ([]uint64, error) {
 	pw.bitmaps[t] = bm
 	return bm, nil
 }
+
+// denseTerm reports whether the co-occurrence counting keeps a term in df of
+// docs documents as a bitmap (no larger than twice its doc list).
+func denseTerm(df, docs uint64) bool { return docs <= maxPairBitmapDocs && df*64 >= docs }
 
 // maxPairBitmapDocs: segments with more documents count co-occurrences by
 // merging doc lists only.

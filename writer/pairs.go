@@ -1,7 +1,6 @@
 package writer
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"math/bits"
@@ -76,10 +75,12 @@ func (p Pairs) minDFFor(docs uint64) uint64 {
 	return max(DefaultPairsMinDF, (docs+PairsMinDFDocs-1)/PairsMinDFDocs)
 }
 
-// pairCand is a pair that met the minimum df with a positive gain.
+// pairCand is a pair that met the minimum df.
 type pairCand struct {
-	id         uint64 // a<<32 | b (tracked ordinals)
-	gain, cost uint64
+	id       uint64 // a<<32 | b (tracked ordinals)
+	df, cost uint64
+	gain     uint64 // df·co, or, while !exact, df·min(df(a), df(b)): a bound
+	exact    bool
 }
 
 // pairWriter counts the pairs of one index and writes its pair section.
@@ -90,7 +91,9 @@ type pairWriter struct {
 	enc    format.DocWindowEncoder
 	buf    []byte
 	docs   []uint32
-	sorted bool // pairs.mem is sorted
+	sorted bool        // pairs.mem is sorted
+	fb     *fwdBuckets // the pairs, when read off a forward index into buckets
+	minDF  uint64
 
 	set   pairSet // the pairs of one doc
 	slots []int32 // position -> token of one doc (-1: none)
@@ -105,8 +108,9 @@ type pairWriter struct {
 
 // newPairTap wraps src when pairs are on.
 // tokens, when not 0, is the index's token count: it sizes the buffer once
-// (no growth by copying).
-func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64) *pairTap {
+// (no growth by copying). fwd, when not nil, is the index's forward index,
+// its ids mapped (pairfwd.go).
+func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64, fwd *pairFwd) *pairTap {
 	if w.opts.Pairs.EffectivePercent() == 0 || src == nil {
 		return nil
 	}
@@ -122,6 +126,13 @@ func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64) *pair
 		newSorter: func() *extSorter {
 			return newExtSorter(sorted, fmt.Sprintf("pair tokens of index %q", name), create)
 		},
+	}
+	if fwd != nil { // a term's docs come back from the term buffer, or dense as bitmaps
+		t.fwd, t.bitsLeft = fwd, w.opts.MemoryLimit/16
+		if f := w.opts.faults; f != nil && f.pairNoBits {
+			t.bitsLeft = 0
+		}
+		return t
 	}
 	if tokens > 0 { // sized once (pages never written are usually never faulted in)
 		n := min(tokens, uint64(t.limit/20))
@@ -149,6 +160,7 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 		pairs: newPairRecs(len(tap.dfs), w.opts.MemoryLimit/4, func() *extSorter {
 			return newExtSorter(w.opts.MemoryLimit/4, fmt.Sprintf("pairs of index %q", m.Name), func() (*tempFile, error) { return w.createTemp(runPrefix) })
 		})}
+	defer pw.free()
 	if err := pw.count(); err != nil {
 		return fmt.Errorf("writer: index %q: pairs: %w", m.Name, err)
 	}
@@ -157,7 +169,10 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 		return fmt.Errorf("writer: index %q: pairs: %w", m.Name, err)
 	}
 	m.PairsEligible = uint64(len(cands))
-	sel := selectPairs(cands, m.PairsAllowance)
+	sel, err := selectPairs(cands, m.PairsAllowance, pw.gainOf)
+	if err != nil {
+		return fmt.Errorf("writer: index %q: pairs: %w", m.Name, err)
+	}
 	if len(sel) == 0 {
 		return nil
 	}
@@ -167,6 +182,14 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 	}
 	m.PairCount, m.PairsLen = uint64(len(sel)), n
 	return nil
+}
+
+// free releases the counting's mappings.
+func (pw *pairWriter) free() {
+	if pw.fb != nil {
+		pw.fb.free()
+		pw.fb = nil
+	}
 }
 
 // walk calls fn for every record of it, in order, then once with ok false;
@@ -188,8 +211,12 @@ func (pw *pairWriter) walk(it *recIter, fn func(r rec, ok bool) error) error {
 	}
 }
 
-// groups calls fn for each pair with its ascending docs, in pair order.
-func (pw *pairWriter) groups(fn func(id uint64, docs []uint32) error) error {
+// groups calls fn for each pair with its ascending docs, in pair order
+// (with only set, ascending pair ids, it may pass the other pairs by).
+func (pw *pairWriter) groups(only []uint64, fn func(id uint64, docs []uint32) error) error {
+	if pw.fb != nil {
+		return pw.fb.groups(pw.minDF, only, pw.w.ctx.Err, fn)
+	}
 	if r := pw.pairs; r.ext == nil { // all in memory: walk the sorted records
 		if !pw.sorted {
 			r.sortMem()
@@ -206,7 +233,9 @@ func (pw *pairWriter) groups(fn func(id uint64, docs []uint32) error) error {
 			id := r.pairID(r.mem[i])
 			docs := pw.docs[:0]
 			for _, x := range r.mem[i:end] {
-				docs = append(docs, uint32(x))
+				if d := uint32(x); len(docs) == 0 || docs[len(docs)-1] != d { // a forward index repeats a pair's doc
+					docs = append(docs, d)
+				}
 			}
 			pw.docs = docs
 			if err := fn(id, docs); err != nil {
@@ -227,7 +256,7 @@ func (pw *pairWriter) groups(fn func(id uint64, docs []uint32) error) error {
 			}
 			docs = docs[:0]
 		}
-		if ok {
+		if ok && (len(docs) == 0 || docs[len(docs)-1] != r.v) {
 			id = r.k
 			docs = append(docs, r.v)
 		}
@@ -243,58 +272,115 @@ func (pw *pairWriter) entry(id uint64, docs []uint32) []byte {
 	return pw.buf
 }
 
-// candidates returns the eligible pairs (df >= minDF) with their gain df·co
-// (co = |A ∩ B|, the documents holding both terms: the position checks a
-// phrase of the two terms makes without the pair, weighted by df, how often
-// the pair is the phrase a query copies from the text) and cost (entry
-// bytes + table slot). df and co are below 2^32, so df·co fits 64 bits. See
-// docs/FORMAT.md, "Selection (normative)".
+// candidates returns the eligible pairs (df >= minDF) with their cost
+// (entry bytes + table slot) and a bound of their gain: df·min(df(a),
+// df(b)), exact when it is df·df (co = |A ∩ B| is between df and the
+// smaller term's df). selectPairs computes co only where the order needs it.
 func (pw *pairWriter) candidates(minDF uint64) ([]pairCand, error) {
 	var cands []pairCand
-	err := pw.groups(func(id uint64, docs []uint32) error {
+	pw.minDF = minDF
+	err := pw.groups(nil, func(id uint64, docs []uint32) error {
 		df := uint64(len(docs))
 		if df < minDF {
 			return nil
 		}
-		co, err := pw.cooccur(uint32(id>>32), uint32(id))
-		if err != nil {
-			return err
+		ub := min(pw.tap.dfs[id>>32], pw.tap.dfs[uint32(id)])
+		if ub < df { // the counting lost track of a document
+			return errs.Corruptf("pair %q %q: in %d docs, a term in %d", pw.tap.term(uint32(id>>32)), pw.tap.term(uint32(id)), df, ub)
 		}
-		if co < df { // the counting lost track of a document
-			return errs.Corruptf("pair %q %q: in %d docs, its terms together in %d", pw.tap.term(uint32(id>>32)), pw.tap.term(uint32(id)), df, co)
-		}
-		cands = append(cands, pairCand{id: id, gain: df * co, cost: uint64(len(pw.entry(id, docs))) + format.PairEntryOverhead})
+		cost := uint64(len(pw.entry(id, docs))) + format.PairEntryOverhead
+		cands = append(cands, pairCand{id: id, df: df, cost: cost, gain: df * ub, exact: ub == df})
 		return nil
 	})
 	return cands, err
 }
 
+// gainOf makes c's gain exact: df·co, co = |A ∩ B| (the documents holding
+// both terms: the position checks a phrase of the two terms makes without
+// the pair, weighted by df, how often the pair is the phrase a query copies
+// from the text). df and co are below 2^32, so df·co fits 64 bits. See
+// docs/FORMAT.md, "Selection (normative)".
+func (pw *pairWriter) gainOf(c *pairCand) error {
+	a, b := uint32(c.id>>32), uint32(c.id)
+	co, err := pw.cooccur(a, b)
+	if err != nil {
+		return err
+	}
+	if co < c.df || co > min(pw.tap.dfs[a], pw.tap.dfs[b]) { // the counting lost track of a document
+		return errs.Corruptf("pair %q %q: in %d docs, its terms together in %d", pw.tap.term(a), pw.tap.term(b), c.df, co)
+	}
+	c.gain, c.exact = c.df*co, true
+	return nil
+}
+
+// before reports whether x comes before y in the selection's order: gain/cost
+// descending (x.gain·y.cost against y.gain·x.cost, exactly), then id.
+func (x *pairCand) before(y *pairCand) bool {
+	xh, xl := bits.Mul64(x.gain, y.cost)
+	yh, yl := bits.Mul64(y.gain, x.cost)
+	if xh != yh || xl != yl {
+		return xh > yh || (xh == yh && xl > yl)
+	}
+	return x.id < y.id
+}
+
 // selectPairs spends allowance bytes on the candidates by decreasing
 // gain/cost (ties: pair order), skipping any that no longer fits; it returns
-// the kept pairs' ids, ascending.
-func selectPairs(cands []pairCand, allowance uint64) []uint64 {
-	slices.SortFunc(cands, func(x, y pairCand) int {
-		// x first when x.gain/x.cost > y.gain/y.cost: compare x.gain*y.cost with y.gain*x.cost.
-		xh, xl := bits.Mul64(x.gain, y.cost)
-		yh, yl := bits.Mul64(y.gain, x.cost)
-		if xh != yh || xl != yl {
-			if xh > yh || (xh == yh && xl > yl) {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Compare(x.id, y.id)
-	})
+// the kept pairs' ids, ascending. It walks a heap ordered by the gains as
+// known: a candidate on top with an exact gain is the next of the exact
+// order (every other one's true place is no earlier than its bound's), one
+// with a bound gets its exact gain (exact, called once per candidate) and
+// goes back; a candidate that no longer fits is dropped unresolved (the room
+// only shrinks). So co is computed only for the candidates the walk reaches
+// while they fit, and the result is that of the full sort.
+func selectPairs(cands []pairCand, allowance uint64, exact func(*pairCand) error) ([]uint64, error) {
+	h := pairHeap(cands)
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
 	var sel []uint64
 	var spent uint64
-	for _, c := range cands {
-		if c.cost <= allowance-spent {
+	for len(h) > 0 {
+		c := &h[0]
+		switch {
+		case c.cost > allowance-spent: // never fits
+		case !c.exact:
+			if err := exact(c); err != nil {
+				return nil, err
+			}
+			h.down(0)
+			continue
+		default:
 			spent += c.cost
 			sel = append(sel, c.id)
 		}
+		h[0] = h[len(h)-1]
+		h = h[:len(h)-1]
+		h.down(0)
 	}
 	slices.Sort(sel)
-	return sel
+	return sel, nil
+}
+
+// pairHeap is a binary heap of candidates, the first in the order on top.
+type pairHeap []pairCand
+
+func (h pairHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && h[r].before(&h[l]) {
+			m = r
+		}
+		if !h[m].before(&h[i]) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
 }
 
 // write writes the entries of the selected pairs (ascending ids) and the
@@ -303,7 +389,7 @@ func (pw *pairWriter) write(cw *countWriter, sel []uint64) (uint64, error) {
 	start := cw.n
 	offs := make([]uint32, 0, len(sel))
 	k := 0
-	err := pw.groups(func(id uint64, docs []uint32) error {
+	err := pw.groups(sel, func(id uint64, docs []uint32) error {
 		if k >= len(sel) || sel[k] != id {
 			return nil
 		}

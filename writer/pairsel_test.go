@@ -3,6 +3,7 @@ package writer_test
 import (
 	"bytes"
 	"cmp"
+	"fmt"
 	"math/bits"
 	"os"
 	"slices"
@@ -114,52 +115,60 @@ func TestPairSelectionOracle(t *testing.T) {
 			o.MemoryLimit = tc.memory
 		}
 		path, _ := build(t, t.TempDir(), "sel.snii", o, docs)
-		want, _ := oracle(t, o, docs)
-		seg := dumpFile(t, path)
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
+		checkPairSelection(t, fmt.Sprintf("%+v", tc.pairs), path, o, docs, "text", "title")
+	}
+}
+
+// checkPairSelection checks the pairs of the segment at path, built from
+// docs with o, against selectionOracle for each of fields (the first must
+// keep some pair).
+func checkPairSelection(t *testing.T, tag, path string, o writer.Options, docs []writer.Document, fields ...string) {
+	t.Helper()
+	want, _ := oracle(t, o, docs)
+	seg := dumpFile(t, path)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, field := range fields {
+		m := seg.index(t, field).Meta
+		elig, kept := selectionOracle(want[field], m.PairsMinDFUsed, m.PairsAllowance)
+		if m.PairsEligible != uint64(len(elig)) {
+			t.Errorf("%s %s: %d eligible, oracle %d", tag, field, m.PairsEligible, len(elig))
 		}
-		for _, field := range []string{"text", "title"} {
-			m := seg.index(t, field).Meta
-			elig, kept := selectionOracle(want[field], m.PairsMinDFUsed, m.PairsAllowance)
-			if m.PairsEligible != uint64(len(elig)) {
-				t.Errorf("%+v %s: %d eligible, oracle %d", tc.pairs, field, m.PairsEligible, len(elig))
+		if o.Pairs.Percent < 100 && len(kept) == len(elig) {
+			t.Errorf("%s %s: the budget keeps every eligible pair (%d): the order is not tested", tag, field, len(elig))
+		}
+		var got []string
+		if m.PairCount > 0 {
+			pt, err := format.OpenPairTable(raw[m.PairsOff:m.PairsOff+m.PairsLen], m.PairCount, m.DocCount)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if tc.pairs.Percent < 100 && len(kept) == len(elig) {
-				t.Errorf("%+v %s: the budget keeps every eligible pair (%d): the order is not tested", tc.pairs, field, len(elig))
-			}
-			var got []string
-			if m.PairCount > 0 {
-				pt, err := format.OpenPairTable(raw[m.PairsOff:m.PairsOff+m.PairsLen], m.PairCount, m.DocCount)
+			for i := 0; i < pt.Len(); i++ {
+				e, err := pt.Entry(i)
 				if err != nil {
 					t.Fatal(err)
 				}
-				for i := 0; i < pt.Len(); i++ {
-					e, err := pt.Entry(i)
-					if err != nil {
-						t.Fatal(err)
-					}
-					ds, err := e.Docs(nil)
-					if err != nil {
-						t.Fatal(err)
-					}
-					got = append(got, string(e.A)+" "+string(e.B))
-					if i < len(kept) && bytes.Equal(e.A, []byte(kept[i].a)) && bytes.Equal(e.B, []byte(kept[i].b)) && !slices.Equal(ds, kept[i].docs) {
-						t.Errorf("%+v %s: pair %q %q: docs differ from the oracle's", tc.pairs, field, e.A, e.B)
-					}
+				ds, err := e.Docs(nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, string(e.A)+" "+string(e.B))
+				if i < len(kept) && bytes.Equal(e.A, []byte(kept[i].a)) && bytes.Equal(e.B, []byte(kept[i].b)) && !slices.Equal(ds, kept[i].docs) {
+					t.Errorf("%s %s: pair %q %q: docs differ from the oracle's", tag, field, e.A, e.B)
 				}
 			}
-			var exp []string
-			for _, p := range kept {
-				exp = append(exp, p.a+" "+p.b)
-			}
-			if !slices.Equal(got, exp) {
-				t.Errorf("%+v %s: kept %d pairs, oracle %d (of %d eligible)\n got %q\nwant %q", tc.pairs, field, len(got), len(exp), len(elig), got, exp)
-			}
-			if len(exp) == 0 && field == "text" {
-				t.Errorf("%+v %s: the oracle keeps no pair: the test proves nothing", tc.pairs, field)
-			}
+		}
+		var exp []string
+		for _, p := range kept {
+			exp = append(exp, p.a+" "+p.b)
+		}
+		if !slices.Equal(got, exp) {
+			t.Errorf("%s %s: kept %d pairs, oracle %d (of %d eligible)\n got %q\nwant %q", tag, field, len(got), len(exp), len(elig), got, exp)
+		}
+		if len(exp) == 0 && i == 0 {
+			t.Errorf("%s %s: the oracle keeps no pair: the test proves nothing", tag, field)
 		}
 	}
 }

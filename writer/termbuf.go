@@ -85,13 +85,13 @@ func (b *termBuffer) memory() int64 {
 // empty reports whether the buffer holds no postings.
 func (b *termBuffer) empty() bool { return b.n == 0 }
 
-// add records one token of the current document (positions ascending). It
-// returns false when the pool is full (4 GiB), the term is longer than a term
-// may be, or the document has 2^31 tokens.
-func (b *termBuffer) add(term []byte, pos uint32) bool {
+// add records one token of the current document (positions ascending) and
+// returns its term's id. It returns false when the pool is full (4 GiB), the
+// term is longer than a term may be, or the document has 2^31 tokens.
+func (b *termBuffer) add(term []byte, pos uint32) (uint32, bool) {
 	id, ok := b.lookup(term)
 	if !ok || len(b.docPos) == math.MaxInt32 {
-		return false
+		return 0, false
 	}
 	st := b.state(id)
 	i := int32(len(b.docPos))
@@ -103,7 +103,7 @@ func (b *termBuffer) add(term []byte, pos uint32) bool {
 		b.docPos[st.tail].next = i
 	}
 	st.tail = i
-	return true
+	return id, true
 }
 
 // lookup returns the id of term, inserting it when new.

@@ -89,6 +89,7 @@ type fieldState struct {
 	tokens       uint64 // tokens indexed in the documents added (sizes the pair counting)
 	full         bool   // the pool is full
 	emit         func(term []byte, pos uint32)
+	fwd          *pairFwd // the pair counting's forward index (pairs on, no spill yet; pairfwd.go)
 }
 
 // Create starts a segment at path (replaced on Close if it exists). The
@@ -129,6 +130,9 @@ func CreateContext(ctx context.Context, path string, o Options) (*Writer, error)
 		}
 		fs := &fieldState{opt: f, an: an, buf: newTermBuffer(&w.cache, seed), hasNorms: f.StoresNorms()}
 		fs.emit = fs.add
+		if o.Pairs.EffectivePercent() > 0 && (o.faults == nil || !o.faults.pairNoFwd) {
+			fs.fwd = newPairFwd(o.MemoryLimit / 4)
+		}
 		w.fields = append(w.fields, fs)
 		w.byName[f.Name] = fs
 	}
@@ -173,8 +177,11 @@ func (fs *fieldState) add(term []byte, pos uint32) {
 		fs.overflow = true
 		return
 	}
-	if !fs.buf.add(term, uint32(p)) {
+	id, ok := fs.buf.add(term, uint32(p))
+	if !ok {
 		fs.full = true
+	} else if fs.fwd != nil {
+		fs.fwd.token(uint32(p), id)
 	}
 }
 
@@ -242,6 +249,9 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 		return 0, failed
 	}
 	for _, fs := range w.fields {
+		if fs.fwd != nil {
+			fs.fwd.endDoc()
+		}
 		if !fs.seen {
 			if fs.hasNorms {
 				fs.norms = append(fs.norms, 0)
@@ -267,6 +277,7 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 	w.docs++
 	w.stats.Docs = w.docs
 	w.stats.BytesIn += bytesIn
+	w.checkFwd()
 	if err := w.maybeSpill(); err != nil {
 		return 0, w.fail(err)
 	}
@@ -275,6 +286,39 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 
 func (fs *fieldState) resetDoc() {
 	fs.next, fs.seen, fs.overflow, fs.full, fs.skipped = 0, false, false, false, 0
+	if fs.fwd != nil {
+		fs.fwd.discardDoc()
+	}
+}
+
+// checkFwd drops the pair counting's forward index of a field whose
+// analyzer gave positions out of order, and all of them when together they
+// hold more than MemoryLimit/4.
+func (w *Writer) checkFwd() {
+	var n int64
+	for _, fs := range w.fields {
+		if fs.fwd != nil && fs.fwd.bad {
+			fs.fwd.free()
+			fs.fwd = nil
+		}
+		if fs.fwd != nil {
+			n += fs.fwd.memory()
+		}
+	}
+	if n > w.opts.MemoryLimit/4 {
+		w.dropFwd()
+	}
+}
+
+// dropFwd drops the forward indexes: the pairs are counted from the
+// postings alone.
+func (w *Writer) dropFwd() {
+	for _, fs := range w.fields {
+		if fs.fwd != nil {
+			fs.fwd.free()
+			fs.fwd = nil
+		}
+	}
 }
 
 // fullErr describes why a term buffer could not take a document.
@@ -328,6 +372,7 @@ func (w *Writer) spill() error {
 		}
 		w.runs = f
 	}
+	w.dropFwd() // its ids are the buffers' ids, which a spill resets
 	secs := make([]section, len(w.fields))
 	for i, fs := range w.fields {
 		if fs.buf.empty() {
@@ -402,6 +447,7 @@ func (w *Writer) release() {
 	for _, fs := range w.fields {
 		fs.buf.release()
 	}
+	w.dropFwd()
 	_ = w.cache.close()
 }
 
