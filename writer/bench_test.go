@@ -16,7 +16,7 @@ import (
 // is not timed); BenchmarkBuildStream reads and parses the corpus while it
 // builds, like the CLI, and is the one to run under /usr/bin/time -v for
 // peak RSS (SNII_BENCH_REPEAT=n feeds the corpus n times, SNII_BENCH_MEMLIMIT
-// sets MemoryLimit in MiB).
+// sets MemoryLimit in MiB, SNII_BENCH_NOPAIRS=1 builds without pairs).
 
 type corpus struct {
 	field string
@@ -151,6 +151,9 @@ func BenchmarkBuildStream(b *testing.B) {
 	repeat := envInt(b, "SNII_BENCH_REPEAT", 1)
 	o := writer.DefaultOptions("content")
 	o.MemoryLimit = int64(envInt(b, "SNII_BENCH_MEMLIMIT", 64)) << 20
+	if envInt(b, "SNII_BENCH_NOPAIRS", 0) == 1 {
+		o.Pairs.Percent = writer.PairsOff
+	}
 	dir := b.TempDir()
 	b.ReportAllocs()
 	var st writer.Stats

@@ -50,7 +50,9 @@ type extSorter struct {
 }
 
 func newExtSorter(limitBytes int64, what string, create func() (*tempFile, error)) *extSorter {
-	return &extSorter{limit: int(max(limitBytes/recBytes, 1024)), what: what, create: create}
+	// The buffer and the radix sort's scratch (as long) stay within limitBytes
+	// together: limitBytes / (2 · recBytes) records.
+	return &extSorter{limit: int(max(limitBytes/(2*recBytes), 1024)), what: what, create: create}
 }
 
 // add adds a record. Records of equal k must come with v ascending.
@@ -59,6 +61,11 @@ func (s *extSorter) add(k uint64, v uint32) error {
 		if err := s.spill(); err != nil {
 			return err
 		}
+	}
+	if len(s.buf) == cap(s.buf) { // grow by doubling, never past the limit
+		nb := make([]rec, len(s.buf), min(max(2*cap(s.buf), 1024), s.limit))
+		copy(nb, s.buf)
+		s.buf = nb
 	}
 	s.buf = append(s.buf, rec{k, v})
 	s.sorted = false
@@ -109,7 +116,7 @@ func (s *extSorter) sort() {
 	}
 	tmp := s.spare
 	if cap(tmp) < len(s.buf) {
-		tmp = make([]rec, len(s.buf), cap(s.buf))
+		tmp = make([]rec, len(s.buf))
 	}
 	src, dst := s.buf, tmp[:len(s.buf)]
 	var counts [4][1 << 16]int // one histogram per 16-bit digit, in one pass

@@ -19,7 +19,8 @@ type pairRecs struct {
 }
 
 func newPairRecs(terms int, limitBytes int64, newExt func() *extSorter) *pairRecs {
-	r := &pairRecs{limit: int(max(limitBytes/8, 1024)), newExt: newExt}
+	// 8 bytes a record, and as much again for the sort's scratch.
+	r := &pairRecs{limit: int(max(limitBytes/16, 1024)), newExt: newExt}
 	if terms <= 1<<16 {
 		r.terms = uint64(max(terms, 1))
 	} else {
@@ -50,6 +51,11 @@ func (r *pairRecs) add(id uint64, doc uint32) error {
 		}
 		r.mem = nil
 		return r.ext.add(id, doc)
+	}
+	if len(r.mem) == cap(r.mem) { // grow by doubling, never past the limit
+		nm := make([]uint64, len(r.mem), min(max(2*cap(r.mem), 1024), r.limit))
+		copy(nm, r.mem)
+		r.mem = nm
 	}
 	r.mem = append(r.mem, ((id>>32)*r.terms+uint64(uint32(id)))<<32|uint64(doc))
 	return nil

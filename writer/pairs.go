@@ -116,8 +116,8 @@ func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64, fwd *
 	}
 	// The in-memory counting holds, per tracked token, 4 bytes of position,
 	// 8 of bucket and up to 8 of (pair, doc) record, and per posting 8: it
-	// runs while that stays within MemoryLimit/2 (what the sorted path
-	// holds at most: MemoryLimit/4 of records plus the radix scratch).
+	// runs while that stays within MemoryLimit/2; the sorted path holds at
+	// most MemoryLimit/4, its records and radix scratch together.
 	sorted := w.opts.MemoryLimit / 4
 	create := func() (*tempFile, error) { return w.createTemp(runPrefix) }
 	t := &pairTap{
