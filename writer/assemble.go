@@ -97,6 +97,10 @@ type indexInput struct {
 	tokens   uint64        // tokens indexed, when known (0: unknown); sizes the pair counting's buffer
 	fwd      *pairFwd      // the index's forward index for the pair counting (a build without spills), or nil
 	src      PostingSource // nil: no terms
+	// emitted, when not nil, is called once src has been read to its end
+	// and nothing reads the index's term buffer any more: a pair counting
+	// without a forward index then works in the memory the buffer held.
+	emitted func()
 }
 
 // finish merges each index's runs and in-memory remainder and publishes the
@@ -112,7 +116,8 @@ func (w *Writer) finish() error {
 	}
 	ins := make([]indexInput, len(w.fields))
 	for i, fs := range w.fields {
-		ins[i] = indexInput{field: fs.opt, docsWith: fs.docsWith, skipped: fs.skippedTotal, norms: fs.norms, tokens: fs.tokens}
+		ins[i] = indexInput{field: fs.opt, docsWith: fs.docsWith, skipped: fs.skippedTotal, norms: fs.norms, tokens: fs.tokens,
+			emitted: func() { fs.buf.release(); w.cache.dropFree() }}
 		var srcs []PostingSource
 		for k, secs := range w.spills {
 			if secs[i].n > 0 {
@@ -260,6 +265,9 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 		if err := e.run(src); err != nil {
 			return format.IndexMeta{}, err
 		}
+	}
+	if in.emitted != nil && (tap == nil || tap.fwd == nil) { // (with a forward index the pairs read the buffer back)
+		in.emitted()
 	}
 	m := e.meta
 	m.Name, m.Analyzer = in.field.Name, in.field.Analyzer

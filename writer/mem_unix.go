@@ -16,5 +16,9 @@ func mapRaw(n int) ([]byte, error) {
 // reserve more than it will use.
 const lazyMap = true
 
+// dropPages gives the pages of b (from mapRaw) back to the system; b stays
+// mapped and reads zero until written again.
+func dropPages(b []byte) { _ = unix.Madvise(b, unix.MADV_DONTNEED) }
+
 // unmapRaw releases memory from mapRaw.
 func unmapRaw(b []byte) error { return unix.Munmap(b) }

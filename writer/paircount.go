@@ -239,7 +239,9 @@ func (pw *pairWriter) count() error {
 		}
 	}
 	if t.toks != nil {
-		return pw.countSorted()
+		err := pw.countSorted()
+		t.toks = nil // read: its buffers go before the pairs are selected
+		return err
 	}
 	// A doc holds no more distinct pairs than tracked tokens.
 	pw.pairs.reserve(uint64(len(t.pos)))

@@ -65,6 +65,14 @@ func (c *blockCache) get() []byte {
 
 func (c *blockCache) put(b []byte) { c.free = append(c.free, b) }
 
+// dropFree gives the free blocks' pages back to the system (they stay in the
+// free list, mapped, and read zero when handed out again).
+func (c *blockCache) dropFree() {
+	for _, b := range c.free {
+		dropPages(b)
+	}
+}
+
 // close unmaps every chunk.
 func (c *blockCache) close() error {
 	var first error
