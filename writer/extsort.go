@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"unsafe"
 
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
@@ -29,8 +30,14 @@ func cmpRec(a, b rec) int {
 // recBytes is the memory a buffered record takes (accounting).
 const recBytes = 16
 
-// extRunBlock is the records of one CRC block of a spilled run.
-const extRunBlock = 2048
+// extRunBlock is the records of one CRC block of a spilled run, and
+// runReadBuffer the read buffer of one run while the runs are merged: a
+// merge holds one block and one buffer per run (a small memory limit makes
+// many runs).
+const (
+	extRunBlock   = 512
+	runReadBuffer = 16 << 10
+)
 
 // extSorter sorts records with bounded memory: above limit records it sorts
 // its buffer and spills it as a run to a temp file; iterating merges the runs
@@ -47,6 +54,7 @@ type extSorter struct {
 	what   string // for errors
 	sorted bool
 	out    []byte
+	raw    []byte // where lazyMap: the mapping that holds buf and spare (free releases it)
 }
 
 func newExtSorter(limitBytes int64, what string, create func() (*tempFile, error)) *extSorter {
@@ -62,10 +70,8 @@ func (s *extSorter) add(k uint64, v uint32) error {
 			return err
 		}
 	}
-	if len(s.buf) == cap(s.buf) { // grow by doubling, never past the limit
-		nb := make([]rec, len(s.buf), min(max(2*cap(s.buf), 1024), s.limit))
-		copy(nb, s.buf)
-		s.buf = nb
+	if len(s.buf) == cap(s.buf) {
+		s.grow()
 	}
 	s.buf = append(s.buf, rec{k, v})
 	s.sorted = false
@@ -98,6 +104,38 @@ func (s *extSorter) spill() error {
 	s.runs = append(s.runs, section{off: start, n: s.file.size - start})
 	s.buf = s.buf[:0]
 	return nil
+}
+
+// grow makes room in buf: where a mapping's pages are taken only once
+// touched (lazyMap), buf and the sort's scratch move to one mapping of their
+// full size outside the Go heap (no collection cycle for them, and free gives
+// them back at once); otherwise buf doubles, never past the limit.
+func (s *extSorter) grow() {
+	if lazyMap && s.raw == nil && len(s.buf) >= 1024 {
+		if raw, err := mapRaw(2 * s.limit * int(unsafe.Sizeof(rec{}))); err == nil {
+			s.raw = raw
+			all := unsafe.Slice((*rec)(unsafe.Pointer(unsafe.SliceData(raw))), 2*s.limit)
+			nb := all[:len(s.buf):s.limit]
+			copy(nb, s.buf)
+			s.buf, s.spare = nb, all[s.limit:s.limit]
+			return
+		}
+	}
+	nb := make([]rec, len(s.buf), min(max(2*cap(s.buf), 1024), s.limit))
+	copy(nb, s.buf)
+	s.buf = nb
+}
+
+// free releases the sorter's mapping (its records and scratch) and its
+// buffers: s is unusable after. The temp file stays with the build's.
+func (s *extSorter) free() {
+	if s == nil {
+		return
+	}
+	if s.raw != nil {
+		_ = unmapRaw(s.raw)
+	}
+	s.raw, s.buf, s.spare = nil, nil, nil
 }
 
 // sort sorts the buffer by k, then v. Callers add records of equal k with
@@ -253,7 +291,7 @@ func (s *extSorter) iter() *recIter {
 	s.sortBuf()
 	it := &recIter{}
 	for _, r := range s.runs {
-		it.srcs = append(it.srcs, &runRecs{r: bufio.NewReaderSize(io.NewSectionReader(s.file, r.off, r.n), 64<<10), what: s.what})
+		it.srcs = append(it.srcs, &runRecs{r: bufio.NewReaderSize(io.NewSectionReader(s.file, r.off, r.n), runReadBuffer), what: s.what})
 	}
 	it.srcs = append(it.srcs, &memRecs{recs: s.buf})
 	return it

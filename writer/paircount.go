@@ -144,6 +144,15 @@ func (t *pairTap) NextDoc() (uint32, []uint32, bool, error) {
 	return doc, pos, ok, nil
 }
 
+// free releases the token sorter (after counting, or when the index's
+// build stops early).
+func (t *pairTap) free() {
+	if t != nil && t.toks != nil {
+		t.toks.free()
+		t.toks = nil
+	}
+}
+
 // endTerm closes the current tracked term.
 func (t *pairTap) endTerm() {
 	t.lends = append(t.lends, t.lists.n)
@@ -240,7 +249,7 @@ func (pw *pairWriter) count() error {
 	}
 	if t.toks != nil {
 		err := pw.countSorted()
-		t.toks = nil // read: its buffers go before the pairs are selected
+		t.free() // read: its buffers go before the pairs are selected
 		return err
 	}
 	// A doc holds no more distinct pairs than tracked tokens.

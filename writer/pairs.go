@@ -190,6 +190,10 @@ func (pw *pairWriter) free() {
 		pw.fb.free()
 		pw.fb = nil
 	}
+	if pw.pairs != nil {
+		pw.pairs.ext.free()
+		pw.pairs.ext = nil
+	}
 }
 
 // walk calls fn for every record of it, in order, then once with ok false;
