@@ -111,8 +111,8 @@ func (s *extSorter) spill() error {
 // full size outside the Go heap (no collection cycle for them, and free gives
 // them back at once); otherwise buf doubles, never past the limit.
 func (s *extSorter) grow() {
-	if lazyMap && s.raw == nil && len(s.buf) >= 1024 {
-		if raw, err := mapRaw(2 * s.limit * int(unsafe.Sizeof(rec{}))); err == nil {
+	if n := 2 * s.limit * int(unsafe.Sizeof(rec{})); lazyMap && s.raw == nil && len(s.buf) >= 1024 && n/int(unsafe.Sizeof(rec{})) == 2*s.limit {
+		if raw, err := mapRaw(n); err == nil {
 			s.raw = raw
 			all := unsafe.Slice((*rec)(unsafe.Pointer(unsafe.SliceData(raw))), 2*s.limit)
 			nb := all[:len(s.buf):s.limit]
