@@ -84,7 +84,13 @@
 // an estimated MemoryLimit/2 (20 bytes per tracked token, 8 per posting)
 // the tokens move to an external sorter, and past MemoryLimit/4 of records
 // the records too, each spilling sorted runs (and the doc lists go to a
-// temp file): slower, the same pairs.
+// temp file): slower, the same pairs. An external sorter holds at most
+// MemoryLimit/4, its records and radix scratch together, in one anonymous
+// mapping where pages are taken only once touched (unmapped when the pairs
+// are written or the build stops); its runs merge through 512-record blocks
+// and 16 KiB read buffers. Without a forward index the index's term buffer
+// is released as soon as its postings are emitted, before the pairs are
+// counted (its free blocks' pages go back to the system).
 //
 // A first walk over the pairs computes each eligible pair's exact cost and
 // a bound of its gain (df·min(df(a), df(b))); the selection walks a heap by
