@@ -316,22 +316,14 @@ func (c *Cursor) NextAtLeast(want uint32) (uint32, bool) {
 		return 0, false
 	}
 	v, end, acc := c.v, c.end, c.acc
-	r := &c.br
 	n := 0 // positions read
 	found := false
 	for v < end {
-		var d uint32
-		if v>>blockShift == r.cur {
-			d = r.vals[v&(BlockLen-1)]
-			if r.packed && c.st != nil {
-				c.st.DecodedPositions++
-			}
-		} else {
-			x, ok := c.value(v)
-			if !ok {
+		d, ok := c.loaded(v)
+		if !ok {
+			if d, ok = c.value(v); !ok {
 				return 0, false
 			}
-			d = x
 		}
 		v++
 		n++

@@ -101,7 +101,7 @@ func (x *qctx) pairDocs(f *field, e *format.PairEntry) ([]uint32, error) {
 // pairs when they answer it or narrow its candidates enough.
 func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool, out []uint32, countOnly bool) ([]uint32, int, error) {
 	if x.noPairs || f.meta.PairCount == 0 || q.slop != 0 { // a sloppy phrase's terms need not be adjacent
-		return x.phrasePlain(f, q, filter, hasFilter, out, countOnly)
+		return x.phrasePlain(f, q, filter, hasFilter, false, out, countOnly)
 	}
 	nExact := len(q.terms)
 	if q.prefix {
@@ -117,22 +117,21 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 		}
 	}
 	if nExact < 2 || (nExact == 2 && !q.prefix) {
-		return x.phrasePlain(f, q, filter, hasFilter, out, countOnly)
+		return x.phrasePlain(f, q, filter, hasFilter, false, out, countOnly)
 	}
 	cands, chain, ok, err := x.pairCandidates(f, q.terms[:nExact], filter, hasFilter)
 	if err != nil || !ok {
 		if err != nil {
 			return out, 0, err
 		}
-		return x.phrasePlain(f, q, filter, hasFilter, out, countOnly)
+		return x.phrasePlain(f, q, filter, hasFilter, false, out, countOnly)
 	}
 	defer x.put(cands)
 	if len(cands) == 0 {
 		return out, 0, nil
 	}
-	x.pairChain = chain
-	defer func() { x.pairChain = false }()
-	return x.phrasePlain(f, q, cands, true, out, countOnly)
+	// (A prefix phrase's pairs cover its exact terms only: no chain.)
+	return x.phrasePlain(f, q, cands, true, chain && !q.prefix, out, countOnly)
 }
 
 // chainProves reports whether candidate d (number ci) of a chain plan (p.chain: d is in

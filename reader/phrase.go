@@ -69,12 +69,14 @@ func (p *phrasePlan) addSlot() *slot {
 
 // phrasePlain evaluates an exact phrase (prefix=false) or a phrase prefix over field
 // f from its terms' postings (phrase in pairs.go may call it with pair candidates as the filter). With hasFilter only documents in filter are considered. It appends the
-// matching documents to out (or only counts them when countOnly).
-func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter []uint32, hasFilter bool, out []uint32, countOnly bool) ([]uint32, int, error) {
+// matching documents to out (or only counts them when countOnly). chain says
+// the filter is the intersection of every adjacent pair's list of an exact
+// phrase (pairs.go, chainProves).
+func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter []uint32, hasFilter, chain bool, out []uint32, countOnly bool) ([]uint32, int, error) {
 	terms := q.terms
 	p := x.newPlan()
 	p.slop = q.slop
-	p.chain = x.pairChain && hasFilter && q.slop == 0 && !q.prefix // (every slot one term: no prefix)
+	p.chain = chain
 	// Distinct exact terms become one slot each; repeated terms share theirs.
 	nExact := len(terms)
 	if q.prefix {

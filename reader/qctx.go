@@ -34,13 +34,10 @@ type qctx struct {
 	stats   prx.Stats
 	profile bool
 	noPairs bool // SearchOptions.NoPairs
-	// pairChain: the phrase being planned gets candidates from the lists of
-	// all its adjacent pairs (set by phrase around its phrasePlain call).
-	pairChain bool
-	limit     int // > 0: the query is a phrase that may stop at this many matches (SearchOptions.Limit)
-	count     counters
-	ticks     int
-	held      int64 // bytes of decode memory charged to the segment's budget
+	limit   int  // > 0: the query is a phrase that may stop at this many matches (SearchOptions.Limit)
+	count   counters
+	ticks   int
+	held    int64 // bytes of decode memory charged to the segment's budget
 
 	win      prx.Window
 	blockBuf []byte // stored zstd dict blocks read through ReaderAt
@@ -84,7 +81,6 @@ func (s *Segment) getCtx(ctx context.Context, profile bool) *qctx {
 	x.ctx = ctx
 	x.profile = profile
 	x.noPairs = false
-	x.pairChain = false
 	x.limit = 0
 	return x
 }
