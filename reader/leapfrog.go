@@ -65,6 +65,21 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 			ls[i] = leap{}
 		}
 	}()
+	// A chain plan proves a candidate from the tf of the inner terms
+	// (chainProves): their leaps.
+	var innerBuf [8]int
+	inner := innerBuf[:0]
+	if p.chain {
+		for _, si := range p.slotOf[1 : len(p.slotOf)-1] {
+			for k := range ls {
+				if ls[k].s == &p.slots[si] {
+					inner = append(inner, k)
+					break
+				}
+			}
+		}
+	}
+	excl := p.excl
 	n := 0
 	target := uint32(0)
 	ticks := 0
@@ -98,7 +113,7 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		if !match {
 			continue
 		}
-		ok, err := x.verifyLeap(p, ls, mixed)
+		ok, err := x.matchLeap(p, ls, mixed, inner, d, &excl)
 		if err != nil {
 			return out, n, err
 		}
@@ -246,6 +261,53 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
 			return false, nil
 		}
 	}
+	return true, nil
+}
+
+// matchLeap verifies the phrase in doc d, which every leap is on: not when
+// d is in *excl (the documents lacking a kept pair, walked forward), at once
+// when a chain plan proves it (chainLeap), else from positions (verifyLeap).
+func (x *qctx) matchLeap(p *phrasePlan, ls []leap, mixed bool, inner []int, d uint32, excl *[]uint32) (bool, error) {
+	if e := *excl; len(e) > 0 {
+		k := seekGE(e, 0, d)
+		*excl = e[k:]
+		if k < len(e) && e[k] == d {
+			return false, nil
+		}
+	}
+	if p.chain {
+		if ok, err := x.chainLeap(ls, inner); ok || err != nil {
+			return ok, err
+		}
+	}
+	return x.verifyLeap(p, ls, mixed)
+}
+
+// chainLeap is chainProves for the doc every leap is on: it matches when
+// each inner phrase term (the leaps inner) occurs once in it; only their tf
+// columns are read.
+func (x *qctx) chainLeap(ls []leap, inner []int) (bool, error) {
+	for _, k := range inner {
+		l := &ls[k]
+		if !l.open {
+			if err := x.openLeap(l); err != nil {
+				return false, err
+			}
+		}
+		c := &l.t.cur
+		ord := l.c.ord0 + l.k
+		tf := c.TF(ord)
+		if tf == 0 {
+			var err error
+			if tf, err = c.Seek(ord); err != nil {
+				return false, l.t.f.seg.wrap(x.prxWinName(l.t, &l.c.w), err)
+			}
+		}
+		if tf != 1 {
+			return false, nil
+		}
+	}
+	x.count.pairProved++
 	return true, nil
 }
 

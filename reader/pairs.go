@@ -2,6 +2,7 @@ package reader
 
 import (
 	"bytes"
+	"fmt"
 
 	"github.com/snii-go/snii/internal/format"
 )
@@ -97,11 +98,27 @@ func (x *qctx) pairDocs(f *field, e *format.PairEntry) ([]uint32, error) {
 	return docs, nil
 }
 
+// pairUse is what a phrase plan takes from the kept pairs of its adjacent
+// terms: chain, the candidates are in the docs of every adjacent pair (see
+// chainProves), and excl, the documents that hold both terms of a
+// complement-form pair but not the pair (ascending): none of them matches.
+type pairUse struct {
+	chain bool
+	excl  []uint32
+}
+
+// How a phrase uses its pairs (pairCandidates).
+const (
+	planPlain   = iota // no pair
+	planFilter         // the candidates are given
+	planExclude        // the plain plan, without the excluded documents
+)
+
 // phrase evaluates a phrase (see phrasePlain), first through the field's
 // pairs when they answer it or narrow its candidates enough.
 func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool, out []uint32, countOnly bool) ([]uint32, int, error) {
 	if x.noPairs || f.meta.PairCount == 0 || q.slop != 0 { // a sloppy phrase's terms need not be adjacent
-		return x.phrasePlain(f, q, filter, hasFilter, false, out, countOnly)
+		return x.phrasePlain(f, q, filter, hasFilter, pairUse{}, out, countOnly)
 	}
 	nExact := len(q.terms)
 	if q.prefix {
@@ -117,21 +134,24 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 		}
 	}
 	if nExact < 2 || (nExact == 2 && !q.prefix) {
-		return x.phrasePlain(f, q, filter, hasFilter, false, out, countOnly)
+		return x.phrasePlain(f, q, filter, hasFilter, pairUse{}, out, countOnly)
 	}
-	cands, chain, ok, err := x.pairCandidates(f, q.terms[:nExact], filter, hasFilter)
-	if err != nil || !ok {
-		if err != nil {
-			return out, 0, err
+	cands, use, plan, err := x.pairCandidates(f, q.terms[:nExact], filter, hasFilter, q.prefix)
+	if err != nil {
+		return out, 0, err
+	}
+	switch plan {
+	case planFilter:
+		defer x.put(cands)
+		if len(cands) == 0 {
+			return out, 0, nil
 		}
-		return x.phrasePlain(f, q, filter, hasFilter, false, out, countOnly)
+		return x.phrasePlain(f, q, cands, true, use, out, countOnly)
+	case planExclude:
+		defer x.put(use.excl)
+		return x.phrasePlain(f, q, filter, hasFilter, use, out, countOnly)
 	}
-	defer x.put(cands)
-	if len(cands) == 0 {
-		return out, 0, nil
-	}
-	// (A prefix phrase's pairs cover its exact terms only: no chain.)
-	return x.phrasePlain(f, q, cands, true, chain && !q.prefix, out, countOnly)
+	return x.phrasePlain(f, q, filter, hasFilter, pairUse{}, out, countOnly)
 }
 
 // chainProves reports whether candidate d (number ci) of a chain plan (p.chain: d is in
@@ -157,7 +177,9 @@ func (x *qctx) chainProves(p *phrasePlan, d uint32, ci int) (bool, error) {
 	return true, nil
 }
 
-// phraseFromPair answers the two-term phrase q from its pair e.
+// phraseFromPair answers the two-term phrase q from its pair e: from its
+// list, or, in the complement form, as the documents holding both terms but
+// for e's exceptions (a chain of one pair: no position is read).
 func (x *qctx) phraseFromPair(f *field, q *phraseQuery, e *format.PairEntry, filter []uint32, hasFilter bool, out []uint32, countOnly bool) ([]uint32, int, error) {
 	x.count.pairPlans++
 	if x.profile {
@@ -170,6 +192,14 @@ func (x *qctx) phraseFromPair(f *field, q *phraseQuery, e *format.PairEntry, fil
 	}
 	if countOnly && !hasFilter {
 		return out, int(e.DF), nil
+	}
+	if e.Complement() {
+		excl, err := x.pairExceptions(f, e)
+		if err != nil {
+			return out, 0, err
+		}
+		defer x.put(excl)
+		return x.phrasePlain(f, q, filter, hasFilter, pairUse{chain: true, excl: excl}, out, countOnly)
 	}
 	docs, err := x.pairDocs(f, e)
 	if err != nil {
@@ -191,6 +221,18 @@ func (x *qctx) phraseFromPair(f *field, q *phraseQuery, e *format.PairEntry, fil
 	return out, len(docs), nil
 }
 
+// pairExceptions decodes the exceptions of complement-form pair e into a
+// context buffer.
+func (x *qctx) pairExceptions(f *field, e *format.PairEntry) ([]uint32, error) {
+	docs, err := e.Exceptions(x.buf())
+	if err != nil {
+		x.put(docs)
+		return nil, x.pairErr(f, err)
+	}
+	x.count.pairDocs += int64(len(docs))
+	return docs, nil
+}
+
 // minTermDF returns the smallest df of terms (0 when one is absent).
 func (x *qctx) minTermDF(f *field, terms []string) (uint64, error) {
 	best := uint64(x.s.docCount)
@@ -204,76 +246,120 @@ func (x *qctx) minTermDF(f *field, terms []string) (uint64, error) {
 	return best, nil
 }
 
-// pairCandidates intersects the kept pairs of adjacent terms (within filter).
-// ok is false when no pair is kept (then no dictionary probe was spent), when
-// the rarest term is in fewer than pairPlanMinDocs documents, or when the
-// pairs would not narrow the candidates enough (see pairPlanPercent). chain
-// is true when every adjacent pair of terms is kept (see chainProves).
-func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilter bool) (cands []uint32, chain, ok bool, err error) {
-	var es [8]format.PairEntry
-	found := es[:0]
+// pairCandidates plans a phrase of at least three exact terms with the kept
+// pairs of its adjacent terms (within filter). A list-form pair's docs bound
+// the candidates; a complement-form pair excludes its exceptions (the
+// candidates hold both its terms anyway). plan is planFilter with the
+// intersection of the lists, less the exceptions, as cands, when some list is
+// kept and narrows the candidates enough (see pairPlanPercent) or every pair
+// is kept; planExclude with use.excl when only exceptions are left to use;
+// planPlain when no pair is kept (then no dictionary probe was spent) or the
+// rarest term is in fewer than pairPlanMinDocs documents. use.chain is true
+// when every adjacent pair of an exact phrase (prefix false) is kept (see
+// chainProves).
+func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilter, prefix bool) (cands []uint32, use pairUse, plan int, err error) {
+	var es, cs [8]format.PairEntry
+	lists, comps := es[:0], cs[:0]
 	kept := 0
 	for i := 0; i+1 < len(terms); i++ {
 		e, ok, err := x.pairEntry(f, terms[i], terms[i+1])
 		if err != nil {
-			return nil, false, false, err
+			return nil, use, planPlain, err
 		}
 		if ok {
 			kept++
 		}
-		if !ok || hasPair(found, &e) {
+		if !ok || hasPair(lists, &e) || hasPair(comps, &e) {
 			continue
 		}
-		// Keep them in ascending df: the rarest list leads the intersection.
-		k := len(found)
-		found = append(found, e)
-		for k > 0 && found[k-1].DF > e.DF {
-			found[k] = found[k-1]
+		if e.Complement() {
+			comps = append(comps, e)
+			continue
+		}
+		// Keep the lists in ascending df: the rarest leads the intersection.
+		k := len(lists)
+		lists = append(lists, e)
+		for k > 0 && lists[k-1].DF > e.DF {
+			lists[k] = lists[k-1]
 			k--
 		}
-		found[k] = e
+		lists[k] = e
 	}
-	if len(found) == 0 {
-		return nil, false, false, nil // no dictionary probe spent
+	if len(lists)+len(comps) == 0 {
+		return nil, use, planPlain, nil // no dictionary probe spent
 	}
 	minDF, err := x.minTermDF(f, terms)
 	if err != nil {
-		return nil, false, false, err
+		return nil, use, planPlain, err
 	}
 	if minDF < pairPlanMinDocs { // few candidates (or an absent term): the plain plan
-		return nil, false, false, nil
+		return nil, use, planPlain, nil
 	}
-	chain = kept == len(terms)-1
-	if found[0].DF*100 > minDF*pairPlanPercent && !chain {
-		// (A chain plan pays even when the pairs narrow little: each
-		// candidate whose inner terms occur once is decided without a
-		// position; see chainProves.)
-		return nil, false, false, nil
+	use.chain = kept == len(terms)-1 && !prefix
+	// (A chain plan pays even when the lists narrow little: each candidate
+	// whose inner terms occur once is decided without a position; see
+	// chainProves.)
+	useLists := len(lists) > 0 && (lists[0].DF*100 <= minDF*pairPlanPercent || use.chain)
+	if !useLists && len(comps) == 0 {
+		return nil, use, planPlain, nil
 	}
-	cur, err := x.pairDocs(f, &found[0])
+	var excl []uint32
+	for i := range comps {
+		exc, err := x.pairExceptions(f, &comps[i])
+		if err != nil {
+			x.put(excl)
+			return nil, use, planPlain, err
+		}
+		if excl == nil {
+			excl = exc
+			continue
+		}
+		next := union(x.buf(), excl, exc)
+		x.put(excl)
+		x.put(exc)
+		excl = next
+	}
+	x.count.pairPlans++
+	x.count.pairBefore += int64(minDF)
+	if !useLists {
+		if hasFilter { // the filter, less the exceptions, bounds the candidates
+			cur := difference(x.buf(), filter, excl)
+			x.put(excl)
+			x.count.pairAfter += int64(len(cur))
+			return cur, use, planFilter, nil
+		}
+		use.excl = excl
+		x.count.pairAfter += int64(minDF)
+		return nil, use, planExclude, nil
+	}
+	defer x.put(excl)
+	cur, err := x.pairDocs(f, &lists[0])
 	if err != nil {
-		return nil, false, false, err
+		return nil, use, planPlain, err
 	}
 	if hasFilter {
 		next := intersect(x.buf(), cur, filter)
 		x.put(cur)
 		cur = next
 	}
-	for i := 1; i < len(found) && len(cur) > 0; i++ {
-		docs, err := x.pairDocs(f, &found[i])
+	for i := 1; i < len(lists) && len(cur) > 0; i++ {
+		docs, err := x.pairDocs(f, &lists[i])
 		if err != nil {
 			x.put(cur)
-			return nil, false, false, err
+			return nil, use, planPlain, err
 		}
 		next := intersect(x.buf(), cur, docs)
 		x.put(cur)
 		x.put(docs)
 		cur = next
 	}
-	x.count.pairPlans++
-	x.count.pairBefore += int64(minDF)
+	if len(excl) > 0 {
+		next := difference(x.buf(), cur, excl)
+		x.put(cur)
+		cur = next
+	}
 	x.count.pairAfter += int64(len(cur))
-	return cur, chain, true, nil
+	return cur, use, planFilter, nil
 }
 
 func hasPair(es []format.PairEntry, e *format.PairEntry) bool {
@@ -318,24 +404,67 @@ func (f *field) verifyPairs(x *qctx) error {
 			}
 		}
 		prevA, prevB = e.A, e.B
-		if docs, err = e.Docs(docs); err != nil {
+		if e.Complement() {
+			docs, err = e.Exceptions(docs[:0])
+		} else {
+			docs, err = e.Docs(docs[:0])
+		}
+		if err != nil {
 			return s.wrap(p, err)
 		}
-		if last := docs[len(docs)-1]; uint64(last) >= m.DocCount {
-			return s.corrupt(p, "pair %d (%q %q): doc %d of %d", i, e.A, e.B, last, m.DocCount)
+		if len(docs) > 0 && uint64(docs[len(docs)-1]) >= m.DocCount {
+			return s.corrupt(p, "pair %d (%q %q): doc %d of %d", i, e.A, e.B, docs[len(docs)-1], m.DocCount)
 		}
 		if e.DF < m.PairsMinDFUsed {
 			return s.corrupt(p, "pair %d (%q %q): df %d under the minimum %d", i, e.A, e.B, e.DF, m.PairsMinDFUsed)
 		}
+		both := max(e.DF, e.CO) // the docs the pair's terms share, at least
 		for _, term := range [][]byte{e.A, e.B} {
 			te, err := x.lookupEntry(f, string(term))
 			if err != nil {
 				return err
 			}
-			if te == nil || te.DF < e.DF {
-				return s.corrupt(p, "pair %d (%q %q): df %d, term %q not in the dictionary or rarer", i, e.A, e.B, e.DF, term)
+			if te == nil || te.DF < both {
+				return s.corrupt(p, "pair %d (%q %q): df %d, co %d, term %q not in the dictionary or rarer", i, e.A, e.B, e.DF, e.CO, term)
 			}
 		}
+		if e.Complement() {
+			if err := f.verifyComplement(x, &e, docs); err != nil {
+				return s.corrupt(p, "pair %d (%q %q): %v", i, e.A, e.B, err)
+			}
+		}
+	}
+	return nil
+}
+
+// verifyComplement checks a complement-form pair against its terms' docs:
+// co of them hold both terms, and the exceptions are among those.
+func (f *field) verifyComplement(x *qctx, e *format.PairEntry, exc []uint32) error {
+	x.nterms = 0 // termRefs are reused pair after pair
+	ta, err := x.resolve(f, e.A)
+	if err != nil {
+		return err
+	}
+	tb, err := x.resolve(f, e.B)
+	if err != nil {
+		return err
+	}
+	if ta == nil || tb == nil {
+		return fmt.Errorf("a term is not in the dictionary")
+	}
+	if err := x.collect(ta, nil, true); err != nil {
+		return err
+	}
+	if err := x.collect(tb, nil, true); err != nil {
+		return err
+	}
+	both := intersect(x.buf(), ta.docs, tb.docs)
+	defer x.put(both)
+	if uint64(len(both)) != e.CO {
+		return fmt.Errorf("co %d, its terms share %d documents", e.CO, len(both))
+	}
+	if n := len(intersect(x.buf()[:0], both, exc)); n != len(exc) {
+		return fmt.Errorf("%d of its %d exceptions hold both terms", n, len(exc))
 	}
 	return nil
 }

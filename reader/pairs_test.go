@@ -222,3 +222,85 @@ func TestPairsCorrupt(t *testing.T) {
 		s.Close()
 	}
 }
+
+// TestPairsComplement: a pair whose terms mostly stand side by side is kept
+// in the complement form (the documents holding both terms, less the listed
+// exceptions). A two-term phrase is counted from its df and listed from its
+// terms' docs less the exceptions, without a position; a longer phrase whose
+// pairs are all complements is a chain over its terms' docs. Answers equal
+// the oracle's with the pairs, without them, and within an And filter.
+func TestPairsComplement(t *testing.T) {
+	var docs []oracle.Doc
+	for i := 0; i < 500; i++ {
+		v := "alpha beta gamma delta"
+		switch i % 5 {
+		case 3: // both terms of every pair, none adjacent: exceptions
+			v = "beta q alpha r gamma s delta"
+		case 4: // alpha beta adjacent; beta gamma not
+			v = "alpha beta s gamma delta alpha"
+		}
+		if i%7 == 0 {
+			v += " mark"
+		}
+		docs = append(docs, oracle.Doc{{Name: "text", Values: []string{v}}})
+	}
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, pairOptions(writer.Pairs{Percent: 100, MinDF: 2}, "text")))
+	if err := s.Verify(bg); err != nil {
+		t.Fatal(err)
+	}
+	complements := 0
+	for _, terms := range [][]string{{"alpha", "beta"}, {"beta", "gamma"}, {"gamma", "delta"}, {"alpha", "beta", "gamma"}, {"alpha", "beta", "gamma", "delta"}, {"beta", "gamma", "delta"}} {
+		q := reader.Phrase("text", terms...)
+		want := c.Eval(oracle.Phrase{Field: "text", Terms: terms})
+		var pr reader.Profile
+		got, err := s.Docs(bg, q, &reader.SearchOptions{Profile: &pr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("%q: docs differ from the oracle (-want +got):\n%s", terms, d)
+		}
+		if pr.PairPlans != 1 || pr.SelectedPositions != 0 {
+			t.Errorf("%q: profile %+v: want one pair plan and no position read", terms, pr)
+		}
+		if len(terms) == 2 {
+			// The list form decodes the pair's docs, the complement form only
+			// its exceptions.
+			both := c.Eval(oracle.And{oracle.Term{Field: "text", Term: terms[0]}, oracle.Term{Field: "text", Term: terms[1]}})
+			switch exc := len(both) - len(want); pr.PairDocs {
+			case int64(exc):
+				complements++
+			case int64(len(want)):
+			default:
+				t.Errorf("%q: %d pair docs decoded, want the %d docs or the %d exceptions", terms, pr.PairDocs, len(want), exc)
+			}
+		}
+		if len(terms) > 2 && pr.PairProved != int64(len(want)) {
+			t.Errorf("%q: %d proved by the pairs, want every match (%d)", terms, pr.PairProved, len(want))
+		}
+		pr = reader.Profile{}
+		n, err := s.Count(bg, q, &reader.SearchOptions{Profile: &pr})
+		if err != nil || n != uint64(len(want)) {
+			t.Errorf("%q: count %d, %v; want %d", terms, n, err, len(want))
+		}
+		if len(terms) == 2 && (pr.DocWindowsRead != 0 || pr.WindowsRead != 0) {
+			t.Errorf("%q: count profile %+v: want the pair's df alone", terms, pr)
+		}
+		if n, err := s.Count(bg, q, &reader.SearchOptions{NoPairs: true}); err != nil || n != uint64(len(want)) {
+			t.Errorf("%q without pairs: %d, %v; want %d", terms, n, err, len(want))
+		}
+		and := reader.And(reader.Term("text", "mark"), q)
+		wantAnd := c.Eval(oracle.And{oracle.Term{Field: "text", Term: "mark"}, oracle.Phrase{Field: "text", Terms: terms}})
+		gotAnd, err := s.Docs(bg, and, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(wantAnd, gotAnd, cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("mark and %q: docs differ from the oracle (-want +got):\n%s", terms, d)
+		}
+	}
+	if complements < 2 {
+		t.Errorf("%d two-term phrases answered from a complement-form pair, want 2 (alpha beta, gamma delta)", complements)
+	}
+}

@@ -18,6 +18,9 @@ type phrasePlan struct {
 	// phrase (an exact phrase of single terms; pairs.go), so a candidate whose
 	// inner terms each occur once matches without a position read.
 	chain bool
+	// excl: documents that lack a kept pair of adjacent phrase terms
+	// (ascending; complement-form pairs): no candidate among them matches.
+	excl []uint32
 }
 
 // slot is one distinct phrase term, or the set of expansions of a prefix.
@@ -44,6 +47,7 @@ func (p *phrasePlan) reset() {
 	}
 	p.slots = p.slots[:0]
 	p.slotOf = p.slotOf[:0]
+	p.chain, p.excl = false, nil
 }
 
 func (x *qctx) newPlan() *phrasePlan {
@@ -72,11 +76,11 @@ func (p *phrasePlan) addSlot() *slot {
 // matching documents to out (or only counts them when countOnly). chain says
 // the filter is the intersection of every adjacent pair's list of an exact
 // phrase (pairs.go, chainProves).
-func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter []uint32, hasFilter, chain bool, out []uint32, countOnly bool) ([]uint32, int, error) {
+func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter []uint32, hasFilter bool, use pairUse, out []uint32, countOnly bool) ([]uint32, int, error) {
 	terms := q.terms
 	p := x.newPlan()
 	p.slop = q.slop
-	p.chain = chain
+	p.chain, p.excl = use.chain, use.excl
 	// Distinct exact terms become one slot each; repeated terms share theirs.
 	nExact := len(terms)
 	if q.prefix {
@@ -233,10 +237,19 @@ func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOn
 	}
 	n := 0
 	lists := x.lists[:0]
+	excl := p.excl
 	for ci, d := range cands {
 		if ci&63 == 63 {
 			if err := x.check(); err != nil {
 				return out, 0, err
+			}
+		}
+		if len(excl) > 0 {
+			if k := seekGE(excl, 0, d); k < len(excl) && excl[k] == d {
+				excl = excl[k+1:]
+				continue // it lacks a kept pair of the phrase
+			} else {
+				excl = excl[k:]
 			}
 		}
 		ok, err := x.matchDoc(p, d, ci, simple, &lists)

@@ -485,26 +485,28 @@ func (s *pairSet) flush(to *pairRecs, doc uint32) error {
 	return nil
 }
 
-// cooccur returns |A ∩ B|, the documents holding both tracked terms a and b,
-// in about min(df_a, df_b, docs/64) steps: a dense term (df >= docs/64, so
-// that its bitmap is no larger than twice its doc list) gets a bitmap of the
-// segment's docs on first use; two bitmaps are intersected word by word, a
-// list is tested against a bitmap, two sparse lists are merged.
-func (pw *pairWriter) cooccur(a, b uint32) (uint64, error) {
+// bothDocs appends to dst the documents holding both tracked terms a and b
+// (A ∩ B), ascending, in about min(df_a, df_b, docs/64) steps plus their
+// number: a dense term (df >= docs/64, so that its bitmap is no larger than
+// twice its doc list) gets a bitmap of the segment's docs on first use; two
+// bitmaps are intersected word by word, a list is tested against a bitmap,
+// two sparse lists are merged. dst must not alias the writer's scratch.
+func (pw *pairWriter) bothDocs(a, b uint32, dst []uint32) ([]uint32, error) {
 	ba, err := pw.bitmapOf(a)
 	if err != nil {
-		return 0, err
+		return dst, err
 	}
 	bb, err := pw.bitmapOf(b)
 	if err != nil {
-		return 0, err
+		return dst, err
 	}
-	var n uint64
 	if ba != nil && bb != nil {
 		for i, w := range ba {
-			n += uint64(bits.OnesCount64(w & bb[i]))
+			for w &= bb[i]; w != 0; w &= w - 1 {
+				dst = append(dst, uint32(i<<6|bits.TrailingZeros64(w)))
+			}
 		}
-		return n, nil
+		return dst, nil
 	}
 	if ba == nil && bb != nil {
 		a, b, ba, bb = b, a, bb, ba
@@ -512,18 +514,20 @@ func (pw *pairWriter) cooccur(a, b uint32) (uint64, error) {
 	if ba != nil { // b is sparse
 		docs, err := pw.tap.termDocs(b, pw.scratch)
 		if err != nil {
-			return 0, err
+			return dst, err
 		}
 		pw.scratch = docs[:0]
 		for _, d := range docs {
-			n += ba[d>>6] >> (d & 63) & 1
+			if ba[d>>6]>>(d&63)&1 != 0 {
+				dst = append(dst, d)
+			}
 		}
-		return n, nil
+		return dst, nil
 	}
 	if !pw.haveA || pw.aTerm != a { // calls come with a ascending: keep a's docs
 		docs, err := pw.tap.termDocs(a, pw.scratch)
 		if err != nil {
-			return 0, err
+			return dst, err
 		}
 		pw.adocs = append(pw.adocs[:0], docs...)
 		pw.scratch = docs[:0]
@@ -531,7 +535,7 @@ func (pw *pairWriter) cooccur(a, b uint32) (uint64, error) {
 	}
 	y, err := pw.tap.termDocs(b, pw.scratch)
 	if err != nil {
-		return 0, err
+		return dst, err
 	}
 	pw.scratch = y[:0]
 	x := pw.adocs
@@ -542,12 +546,40 @@ func (pw *pairWriter) cooccur(a, b uint32) (uint64, error) {
 		case x[i] > y[j]:
 			j++
 		default:
-			n++
+			dst = append(dst, x[i])
 			i++
 			j++
 		}
 	}
-	return n, nil
+	return dst, nil
+}
+
+// exceptions returns co = |A ∩ B| for pair id (terms a, b) holding docs, and
+// the documents of A ∩ B without the pair (in pw.exc).
+func (pw *pairWriter) exceptions(id uint64, docs []uint32) (co uint64, exc []uint32, err error) {
+	a, b := uint32(id>>32), uint32(id)
+	both, err := pw.bothDocs(a, b, pw.both[:0])
+	pw.both = both[:0]
+	if err != nil {
+		return 0, nil, err
+	}
+	exc = pw.exc[:0]
+	i := 0
+	for _, d := range both {
+		for i < len(docs) && docs[i] < d {
+			i++
+		}
+		if i < len(docs) && docs[i] == d {
+			continue
+		}
+		exc = append(exc, d)
+	}
+	pw.exc = exc[:0]
+	co = uint64(len(both))
+	if uint64(len(docs))+uint64(len(exc)) != co { // the counting lost track of a document
+		return 0, nil, errs.Corruptf("pair %q %q: in %d docs, its terms together in %d, %d of them without it", pw.tap.term(a), pw.tap.term(b), len(docs), co, len(exc))
+	}
+	return co, exc, nil
 }
 
 // bitmapOf returns the bitmap of dense term t's docs (nil for a sparse term,

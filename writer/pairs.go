@@ -77,10 +77,11 @@ func (p Pairs) minDFFor(docs uint64) uint64 {
 
 // pairCand is a pair that met the minimum df.
 type pairCand struct {
-	id       uint64 // a<<32 | b (tracked ordinals)
-	df, cost uint64
-	gain     uint64 // df·co, or, while !exact, df·min(df(a), df(b)): a bound
-	exact    bool
+	id         uint64 // a<<32 | b (tracked ordinals)
+	df, cost   uint64
+	gain       uint64 // df·co, or, while !exact, df·min(df(a), df(b)): a bound
+	exact      bool
+	complement bool // its entry is in the complement form (the smaller)
 }
 
 // pairWriter counts the pairs of one index and writes its pair section.
@@ -98,12 +99,14 @@ type pairWriter struct {
 	set   pairSet // the pairs of one doc
 	slots []int32 // position -> token of one doc (-1: none)
 
-	// co-occurrence counting (cooccur)
-	haveA   bool
-	aTerm   uint32
-	adocs   []uint32            // term aTerm's docs
-	bitmaps map[uint32][]uint64 // the docs of dense terms, by ordinal
-	scratch []uint32
+	// co-occurrence counting (bothDocs, exceptions)
+	both, exc   []uint32
+	complements map[uint64]bool // the candidates whose complement entry is the smaller
+	haveA       bool
+	aTerm       uint32
+	adocs       []uint32            // term aTerm's docs
+	bitmaps     map[uint32][]uint64 // the docs of dense terms, by ordinal
+	scratch     []uint32
 }
 
 // newPairTap wraps src when pairs are on.
@@ -169,7 +172,7 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 		return fmt.Errorf("writer: index %q: pairs: %w", m.Name, err)
 	}
 	m.PairsEligible = uint64(len(cands))
-	sel, err := selectPairs(cands, m.PairsAllowance, pw.gainOf)
+	sel, err := selectPairs(cands, m.PairsAllowance, exactGain)
 	if err != nil {
 		return fmt.Errorf("writer: index %q: pairs: %w", m.Name, err)
 	}
@@ -270,16 +273,21 @@ func (pw *pairWriter) groups(only []uint64, fn func(id uint64, docs []uint32) er
 	return err
 }
 
-// entry encodes pair id's entry into pw.buf.
+// entry encodes pair id's list-form entry into pw.buf.
 func (pw *pairWriter) entry(id uint64, docs []uint32) []byte {
 	pw.buf = format.AppendPairEntry(pw.buf[:0], &pw.enc, pw.tap.term(uint32(id>>32)), pw.tap.term(uint32(id)), docs)
 	return pw.buf
 }
 
-// candidates returns the eligible pairs (df >= minDF) with their cost
-// (entry bytes + table slot) and a bound of their gain: df·min(df(a),
-// df(b)), exact when it is df·df (co = |A ∩ B| is between df and the
-// smaller term's df). selectPairs computes co only where the order needs it.
+// complementEntry encodes pair id's complement-form entry into pw.buf.
+func (pw *pairWriter) complementEntry(id uint64, df, co uint64, exc []uint32) []byte {
+	pw.buf = format.AppendPairComplement(pw.buf[:0], &pw.enc, pw.tap.term(uint32(id>>32)), pw.tap.term(uint32(id)), df, co, exc)
+	return pw.buf
+}
+
+// candidates returns the eligible pairs (df >= minDF) with their exact gain
+// (df·co) and cost: the bytes of the smaller of their two entries (the list
+// form on a tie) plus the table slot.
 func (pw *pairWriter) candidates(minDF uint64) ([]pairCand, error) {
 	var cands []pairCand
 	pw.minDF = minDF
@@ -288,33 +296,34 @@ func (pw *pairWriter) candidates(minDF uint64) ([]pairCand, error) {
 		if df < minDF {
 			return nil
 		}
-		ub := min(pw.tap.dfs[id>>32], pw.tap.dfs[uint32(id)])
-		if ub < df { // the counting lost track of a document
-			return errs.Corruptf("pair %q %q: in %d docs, a term in %d", pw.tap.term(uint32(id>>32)), pw.tap.term(uint32(id)), df, ub)
+		a, b := uint32(id>>32), uint32(id)
+		if ub := min(pw.tap.dfs[a], pw.tap.dfs[b]); ub < df { // the counting lost track of a document
+			return errs.Corruptf("pair %q %q: in %d docs, a term in %d", pw.tap.term(a), pw.tap.term(b), df, ub)
 		}
-		cost := uint64(len(pw.entry(id, docs))) + format.PairEntryOverhead
-		cands = append(cands, pairCand{id: id, df: df, cost: cost, gain: df * ub, exact: ub == df})
+		co, exc, err := pw.exceptions(id, docs)
+		if err != nil {
+			return err
+		}
+		c := pairCand{id: id, df: df, gain: df * co, exact: true}
+		c.cost = uint64(len(pw.entry(id, docs))) + format.PairEntryOverhead
+		if cc := uint64(len(pw.complementEntry(id, df, co, exc))) + format.PairEntryOverhead; cc < c.cost {
+			c.cost, c.complement = cc, true
+			if pw.complements == nil {
+				pw.complements = make(map[uint64]bool)
+			}
+			pw.complements[id] = true
+		}
+		cands = append(cands, c)
 		return nil
 	})
 	return cands, err
 }
 
-// gainOf makes c's gain exact: df·co, co = |A ∩ B| (the documents holding
-// both terms: the position checks a phrase of the two terms makes without
-// the pair, weighted by df, how often the pair is the phrase a query copies
-// from the text). df and co are below 2^32, so df·co fits 64 bits. See
-// docs/FORMAT.md, "Selection (normative)".
-func (pw *pairWriter) gainOf(c *pairCand) error {
-	a, b := uint32(c.id>>32), uint32(c.id)
-	co, err := pw.cooccur(a, b)
-	if err != nil {
-		return err
-	}
-	if co < c.df || co > min(pw.tap.dfs[a], pw.tap.dfs[b]) { // the counting lost track of a document
-		return errs.Corruptf("pair %q %q: in %d docs, its terms together in %d", pw.tap.term(a), pw.tap.term(b), c.df, co)
-	}
-	c.gain, c.exact = c.df*co, true
-	return nil
+// exactGain is the selection's callback for a candidate whose gain is a
+// bound: candidates computes every gain exactly (the complement form's cost
+// needs co), so it is never called.
+func exactGain(c *pairCand) error {
+	return errs.Corruptf("pair candidate %x without its exact gain", c.id)
 }
 
 // before reports whether x comes before y in the selection's order: gain/cost
@@ -399,7 +408,15 @@ func (pw *pairWriter) write(cw *countWriter, sel []uint64) (uint64, error) {
 		}
 		k++
 		offs = append(offs, uint32(cw.n-start))
-		_, err := cw.Write(pw.entry(id, docs))
+		e := pw.entry(id, docs)
+		if pw.complements[id] {
+			co, exc, err := pw.exceptions(id, docs)
+			if err != nil {
+				return err
+			}
+			e = pw.complementEntry(id, uint64(len(docs)), co, exc)
+		}
+		_, err := cw.Write(e)
 		return err
 	})
 	if err != nil {

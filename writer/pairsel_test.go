@@ -17,6 +17,9 @@ import (
 type wantPair struct {
 	a, b       string
 	docs       []uint32
+	co         uint64
+	exc        []uint32 // the docs of both terms without the pair
+	complement bool     // the complement entry is the smaller
 	gain, cost uint64
 }
 
@@ -60,18 +63,25 @@ func selectionOracle(post map[string][]posting, minDF, allowance uint64) (elig [
 			continue
 		}
 		var co uint64
+		var exc []uint32
 		for d := range termDocs[key[0]] {
 			if termDocs[key[1]][d] {
 				co++
+				if !ds[d] {
+					exc = append(exc, d)
+				}
 			}
 		}
+		slices.Sort(exc)
 		docs := make([]uint32, 0, len(ds))
 		for d := range ds {
 			docs = append(docs, d)
 		}
 		slices.Sort(docs)
+		// The entry is the smaller of the two forms (the list on a tie).
 		cost := uint64(len(format.AppendPairEntry(nil, &enc, []byte(key[0]), []byte(key[1]), docs))) + format.PairEntryOverhead
-		elig = append(elig, wantPair{a: key[0], b: key[1], docs: docs, gain: uint64(len(docs)) * co, cost: cost})
+		ccost := uint64(len(format.AppendPairComplement(nil, &enc, []byte(key[0]), []byte(key[1]), uint64(len(docs)), co, exc))) + format.PairEntryOverhead
+		elig = append(elig, wantPair{a: key[0], b: key[1], docs: docs, co: co, exc: exc, complement: ccost < cost, gain: uint64(len(docs)) * co, cost: min(cost, ccost)})
 	}
 	order := slices.Clone(elig)
 	slices.SortFunc(order, func(x, y wantPair) int {
@@ -130,9 +140,22 @@ func checkPairSelection(t *testing.T, tag, path string, o writer.Options, docs [
 	if err != nil {
 		t.Fatal(err)
 	}
+	forms := [2]int{} // kept entries in the list and the complement form
+	defer func() {
+		if forms[0] == 0 || forms[1] == 0 {
+			t.Errorf("%s: kept %d list and %d complement entries: both forms must be tested", tag, forms[0], forms[1])
+		}
+	}()
 	for i, field := range fields {
 		m := seg.index(t, field).Meta
 		elig, kept := selectionOracle(want[field], m.PairsMinDFUsed, m.PairsAllowance)
+		for _, k := range kept {
+			if k.complement {
+				forms[1]++
+			} else {
+				forms[0]++
+			}
+		}
 		if m.PairsEligible != uint64(len(elig)) {
 			t.Errorf("%s %s: %d eligible, oracle %d", tag, field, m.PairsEligible, len(elig))
 		}
@@ -150,12 +173,30 @@ func checkPairSelection(t *testing.T, tag, path string, o writer.Options, docs [
 				if err != nil {
 					t.Fatal(err)
 				}
+				got = append(got, string(e.A)+" "+string(e.B))
+				if i >= len(kept) || !bytes.Equal(e.A, []byte(kept[i].a)) || !bytes.Equal(e.B, []byte(kept[i].b)) {
+					continue
+				}
+				k := &kept[i]
+				if e.Complement() != k.complement {
+					t.Errorf("%s %s: pair %q %q: complement form %v, oracle %v", tag, field, e.A, e.B, e.Complement(), k.complement)
+					continue
+				}
+				if e.Complement() {
+					exc, err := e.Exceptions(nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if e.CO != k.co || e.DF != uint64(len(k.docs)) || !slices.Equal(exc, k.exc) {
+						t.Errorf("%s %s: pair %q %q: df %d co %d exceptions %v, oracle %d %d %v", tag, field, e.A, e.B, e.DF, e.CO, exc, len(k.docs), k.co, k.exc)
+					}
+					continue
+				}
 				ds, err := e.Docs(nil)
 				if err != nil {
 					t.Fatal(err)
 				}
-				got = append(got, string(e.A)+" "+string(e.B))
-				if i < len(kept) && bytes.Equal(e.A, []byte(kept[i].a)) && bytes.Equal(e.B, []byte(kept[i].b)) && !slices.Equal(ds, kept[i].docs) {
+				if !slices.Equal(ds, k.docs) {
 					t.Errorf("%s %s: pair %q %q: docs differ from the oracle's", tag, field, e.A, e.B)
 				}
 			}

@@ -11,11 +11,11 @@ import (
 // Format versions and fixed sizes.
 const (
 	// FormatVersion is the format version this package writes.
-	FormatVersion = 4
+	FormatVersion = 5
 	// MinReaderVersion is the oldest reader version able to read what this
 	// package writes; a file whose minimum reader version is above
 	// FormatVersion is rejected with ErrVersion.
-	MinReaderVersion = 4
+	MinReaderVersion = 5
 	// HeaderSize is the size of the file header.
 	HeaderSize = 16
 	// TailSize is the size of the file tail.
@@ -61,7 +61,7 @@ func checkVersions(version, minReader uint16, flags uint32) error {
 		return errs.Corruptf("format version %d, min reader version %d", version, minReader)
 	}
 	if version < MinReaderVersion {
-		return errs.Versionf("format version %d: this snii reads format %d (blocked doc windows, norms, pair sections, .prx windows v2) and cannot read older segments; rebuild the segment from its documents with this snii", version, FormatVersion)
+		return errs.Versionf("format version %d: this snii reads format %d (pair entries in list or complement form, blocked doc windows, norms, .prx windows v2) and cannot read older segments; rebuild the segment from its documents with this snii", version, FormatVersion)
 	}
 	if minReader > FormatVersion {
 		return errs.Versionf("needs reader version %d (this reader: %d)", minReader, FormatVersion)

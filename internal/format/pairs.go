@@ -11,29 +11,50 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// The pair section of a logical index (format 3): docs-only postings of
+// The pair section of a logical index (format 5): docs-only postings of
 // adjacent term pairs, in (a, b) order (a's bytes, then b's):
 //
 //	entries: n × { uvarint len(a) | a | uvarint len(b) | b | uvarint df |
-//	               uvarint docLen | doc window (base 0, no CRC) |
+//	               uvarint co | uvarint docLen | doc window (base 0, no CRC) |
 //	               u32 crc32c(the entry's bytes before it) }
 //	table:   n × u32 offset of entry i (from the section start; the first 0)
 //	trailer: u32 crc32c(table)
+//
+// co 0: the list form, the doc window holds the pair's df documents. co >= df:
+// the complement form, co is |A ∩ B| (the documents holding both terms) and
+// the doc window holds the co - df of them without the pair (no window when
+// co == df: every document holding both terms holds the pair).
 //
 // n is the metadata's PairCount; the table starts at len - 4 - 4n.
 
 // PairEntryOverhead is the bytes of a pair beyond its entry: its table slot.
 const PairEntryOverhead = 4
 
-// AppendPairEntry appends the entry of pair (a, b) holding docs (ascending,
-// non-empty), using enc's scratch, and returns the extended slice.
+// AppendPairEntry appends the list-form entry of pair (a, b) holding docs
+// (ascending, non-empty), using enc's scratch, and returns the extended slice.
 func AppendPairEntry(dst []byte, enc *DocWindowEncoder, a, b []byte, docs []uint32) []byte {
+	return appendPairEntry(dst, enc, a, b, uint64(len(docs)), 0, docs)
+}
+
+// AppendPairComplement appends the complement-form entry of pair (a, b): df
+// documents hold the pair, co >= df hold both terms, and exc (ascending,
+// co - df of them) are those that hold both terms but not the pair.
+func AppendPairComplement(dst []byte, enc *DocWindowEncoder, a, b []byte, df, co uint64, exc []uint32) []byte {
+	return appendPairEntry(dst, enc, a, b, df, co, exc)
+}
+
+func appendPairEntry(dst []byte, enc *DocWindowEncoder, a, b []byte, df, co uint64, docs []uint32) []byte {
 	start := len(dst)
 	dst = binary.AppendUvarint(dst, uint64(len(a)))
 	dst = append(dst, a...)
 	dst = binary.AppendUvarint(dst, uint64(len(b)))
 	dst = append(dst, b...)
-	dst = binary.AppendUvarint(dst, uint64(len(docs)))
+	dst = binary.AppendUvarint(dst, df)
+	dst = binary.AppendUvarint(dst, co)
+	if len(docs) == 0 {
+		dst = append(dst, 0)
+		return binary.LittleEndian.AppendUint32(dst, Checksum(dst[start:]))
+	}
 	// The doc window's length comes before it: encode, then insert the length.
 	mark := len(dst)
 	dst = enc.Append(dst, docs, 0, false)
@@ -222,15 +243,17 @@ func (t *PairTable) Find(a, b []byte) (int, error) {
 	return -1, nil
 }
 
-// Entry is one decoded pair: its key, df and encoded doc window.
+// Entry is one decoded pair: its key, df, co (0 in the list form) and
+// encoded doc window.
 type PairEntry struct {
 	A, B   []byte
 	DF     uint64
+	CO     uint64
 	window []byte
 }
 
 // Entry checks entry i's CRC and decodes its header. The doc window is
-// decoded by Docs.
+// decoded by Docs or Exceptions.
 func (t *PairTable) Entry(i int) (PairEntry, error) {
 	if i < 0 || i >= t.n {
 		return PairEntry{}, errs.Corruptf("pair %d of %d", i, t.n)
@@ -248,19 +271,43 @@ func (t *PairTable) Entry(i int) (PairEntry, error) {
 	p.A = r.bytes(r.uvarint())
 	p.B = r.bytes(r.uvarint())
 	p.DF = r.uvarintMax(math.MaxUint32)
+	p.CO = r.uvarintMax(math.MaxUint32)
 	p.window = r.bytes(r.uvarint())
 	switch {
 	case !r.ok():
 		return PairEntry{}, errs.Corruptf("pair %d: truncated", i)
 	case r.remaining() != 0:
 		return PairEntry{}, errs.Corruptf("pair %d: %d trailing bytes", i, r.remaining())
-	case p.DF == 0 || p.DF > t.docs || len(p.window) == 0:
-		return PairEntry{}, errs.Corruptf("pair %d: df %d (%d documents), %d-byte doc window", i, p.DF, t.docs, len(p.window))
+	case p.DF == 0 || p.DF > t.docs:
+		return PairEntry{}, errs.Corruptf("pair %d: df %d (%d documents)", i, p.DF, t.docs)
+	case p.CO == 0 && len(p.window) == 0:
+		return PairEntry{}, errs.Corruptf("pair %d: df %d without a doc window", i, p.DF)
+	case p.CO != 0 && (p.CO < p.DF || p.CO > t.docs || (p.CO == p.DF) != (len(p.window) == 0)):
+		return PairEntry{}, errs.Corruptf("pair %d: df %d, co %d (%d documents), %d-byte window of the others", i, p.DF, p.CO, t.docs, len(p.window))
 	}
 	return p, nil
 }
 
-// Docs appends the pair's docs to dst (exactly DF ascending ids).
+// Complement reports whether the entry is in the complement form: its docs
+// are those holding both terms, but for Exceptions.
+func (p *PairEntry) Complement() bool { return p.CO != 0 }
+
+// Docs appends the docs of a list-form pair to dst (exactly DF ascending ids).
 func (p *PairEntry) Docs(dst []uint32) ([]uint32, error) {
+	if p.Complement() {
+		return dst, errs.Corruptf("pair %q %q: the complement form has no doc list", p.A, p.B)
+	}
 	return DecodeDocWindow(p.window, int(p.DF), 0, false, dst)
+}
+
+// Exceptions appends the docs of a complement-form pair that hold both terms
+// but not the pair to dst (exactly CO - DF ascending ids).
+func (p *PairEntry) Exceptions(dst []uint32) ([]uint32, error) {
+	if !p.Complement() {
+		return dst, errs.Corruptf("pair %q %q: the list form has no exceptions", p.A, p.B)
+	}
+	if p.CO == p.DF {
+		return dst, nil
+	}
+	return DecodeDocWindow(p.window, int(p.CO-p.DF), 0, false, dst)
 }
