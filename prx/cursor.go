@@ -32,6 +32,8 @@ type Cursor struct {
 	br           blockReader
 	fp           fpChain
 	buf          []byte // inflated ZSTD payload
+	zpay         []byte // a ZSTD unit's payload not inflated yet (nil: none)
+	zplain       int    // its plain length
 	codec        Codec
 	// the current document
 	doc    int // window ordinal (-1 before the first Seek)
@@ -49,7 +51,7 @@ func (s *Source) Open(c *Cursor, frame []byte, withCRC bool, docs int) error {
 	c.src, c.frame, c.withCRC, c.err = s, frame, withCRC, nil
 	c.doc, c.inDoc, c.uDocs, c.uBase = -1, false, 0, 0
 	c.docs, c.st = docs, s.stats
-	c.multi = false
+	c.multi, c.zpay = false, nil
 	if s.closed {
 		return c.fail(fmt.Errorf("prx: decode after Close: %w", ErrClosed))
 	}
@@ -208,31 +210,50 @@ func (c *Cursor) nextUnit() error {
 		return c.fail(corruptf(h.codec, "%d docs, the doc window has %d", h.docs, c.docs))
 	}
 	c.codec, c.uDocs = h.codec, h.docs
-	src := h.payload
-	if h.codec == CodecZstd {
-		// Inflate into the cursor's own buffer (the Source's is shared).
-		s.buf, c.buf = c.buf, s.buf
-		src, err = s.inflate(h.payload, h.plainLen)
-		s.buf, c.buf = c.buf, s.buf
-		if err != nil {
-			return c.fail(err)
-		}
-	}
-	c.br = blockReader{src: src, packed: h.codec == CodecPFOR, total: int(c.offs[h.docs]), cur: -1, pb: -1}
-	if !c.br.packed {
-		if err := c.br.initRaw(); err != nil {
-			return c.fail(corruptf(h.codec, "%v", err))
-		}
-	}
+	c.br = blockReader{src: h.payload, packed: h.codec == CodecPFOR, total: int(c.offs[h.docs]), cur: -1, pb: -1}
 	c.fp = fpChain{doc: -1, block: -1}
+	c.zpay = nil
 	if st := s.stats; st != nil {
 		st.Frames[h.codec]++
 		st.FrameBytes += int64(h.frameLen)
 		st.TotalDocs += int64(h.docs)
 		st.TotalPositions += int64(c.offs[h.docs])
-		if h.codec != CodecPFOR {
-			st.PlainBytes += int64(len(src))
+		if h.codec == CodecRaw {
+			st.PlainBytes += int64(len(h.payload))
 		}
+	}
+	if h.codec == CodecZstd {
+		// Inflated at the first position read: a verifier that needs only
+		// the tf column (a chain of pairs) never pays for it.
+		c.br.src, c.zpay, c.zplain = nil, h.payload, h.plainLen
+		return nil
+	}
+	if !c.br.packed {
+		if err := c.br.initRaw(); err != nil {
+			return c.fail(corruptf(h.codec, "%v", err))
+		}
+	}
+	return nil
+}
+
+// inflateUnit inflates the current ZSTD unit into the cursor's own buffer
+// (the Source's is shared) and reads its block directory.
+func (c *Cursor) inflateUnit() error {
+	s := c.src
+	s.buf, c.buf = c.buf, s.buf
+	src, err := s.inflate(c.zpay, c.zplain)
+	s.buf, c.buf = c.buf, s.buf
+	c.zpay = nil
+	if err != nil {
+		return c.fail(err)
+	}
+	c.br.src = src
+	if err := c.br.initRaw(); err != nil {
+		return c.fail(corruptf(CodecZstd, "%v", err))
+	}
+	if st := s.stats; st != nil {
+		st.PlainBytes += int64(len(src))
+		st.Inflated++
 	}
 	return nil
 }
@@ -428,6 +449,11 @@ const unpackAfter = 8
 func (c *Cursor) valueSlow(v int) (uint32, bool) {
 	b := v >> blockShift
 	if !c.br.packed {
+		if c.zpay != nil {
+			if err := c.inflateUnit(); err != nil {
+				return 0, false
+			}
+		}
 		vals, err := c.block(b)
 		if err != nil {
 			return 0, false

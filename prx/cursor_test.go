@@ -3,6 +3,7 @@ package prx
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -179,5 +180,54 @@ func TestCursorFailedStaysFailed(t *testing.T) {
 	}
 	if _, err := c.Seek(6); err == nil {
 		t.Fatal("Seek after an error: no error")
+	}
+}
+
+// TestCursorLazyInflate: a cursor parses a ZSTD unit's tf column without
+// inflating it (Stats.Inflated and PlainBytes stay 0 while only term
+// frequencies are read), and inflates it once, at its first position read;
+// the positions are the window's.
+func TestCursorLazyInflate(t *testing.T) {
+	for _, nw := range testWindows() {
+		w := nw.w
+		n := w.Docs()
+		frame := frameOf(t, CodecZstd, w)
+		var st Stats
+		s := NewSource(DefaultLimits())
+		s.SetStats(&st)
+		var c Cursor
+		if err := s.Open(&c, frame, true, n); err != nil {
+			t.Fatal(err)
+		}
+		for o := 0; o < n; o++ {
+			tf, err := c.Seek(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tf != len(w.Doc(o)) {
+				t.Fatalf("%s: doc %d: tf %d, want %d", nw.name, o, tf, len(w.Doc(o)))
+			}
+		}
+		if st.Frames[CodecZstd] == 0 || st.Inflated != 0 || st.PlainBytes != 0 {
+			t.Fatalf("%s: tf only: %+v, want zstd units read and none inflated", nw.name, st)
+		}
+		if err := s.Open(&c, frame, true, n); err != nil {
+			t.Fatal(err)
+		}
+		last := n - 1
+		if _, err := c.Seek(last); err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.AppendPositions(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, w.Doc(last)) {
+			t.Fatalf("%s: doc %d: positions %v, want %v", nw.name, last, got, w.Doc(last))
+		}
+		if st.Inflated != 1 || st.PlainBytes == 0 {
+			t.Fatalf("%s: one doc's positions: %d units inflated (%d plain bytes), want 1", nw.name, st.Inflated, st.PlainBytes)
+		}
+		s.Close()
 	}
 }

@@ -36,6 +36,9 @@ func expectStats(w *Window, f Frame, ords []uint32, full bool) Stats {
 			continue
 		}
 		s.Frames[u.Codec]++
+		if u.Codec == CodecZstd {
+			s.Inflated++
+		}
 		s.FrameBytes += int64(u.Len)
 		if u.Codec != CodecPFOR {
 			s.PlainBytes += int64(u.PlainLen)

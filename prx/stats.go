@@ -4,12 +4,17 @@ package prx
 // Stats the decoder reads no clock. A failed decode adds nothing.
 type Stats struct {
 	Windows int64            // windows decoded (Decode and DecodeSelected calls)
-	Frames  [NumCodecs]int64 // units read, by codec: a ZSTD unit read is a unit inflated
+	Frames  [NumCodecs]int64 // units read (their tf column parsed), by codec
+	// Inflated is the ZSTD units inflated: Decode and DecodeSelected inflate
+	// every ZSTD unit they read; a Cursor inflates a unit at its first
+	// position read, so a verifier that needs only term frequencies (a
+	// chain of pairs) reads a ZSTD unit without inflating it.
+	Inflated int64
 	// FrameBytes is the bytes of the window frames read: the multi-unit headers and
 	// the unit frames that held a selected document (header, payload and CRC).
 	FrameBytes int64
 	// PlainBytes is the RAW positions payload bytes of the units read: as stored for
-	// RAW units, as inflated for ZSTD units. PFOR units add 0.
+	// RAW units, as inflated for ZSTD units (those inflated). PFOR units add 0.
 	PlainBytes int64
 	TotalDocs  int64 // documents in the windows decoded
 	// SelectedDocs is the documents returned: all of them for Decode, the selected
@@ -34,6 +39,7 @@ func (s *Stats) Add(o *Stats) {
 	}
 	s.FrameBytes += o.FrameBytes
 	s.PlainBytes += o.PlainBytes
+	s.Inflated += o.Inflated
 	s.TotalDocs += o.TotalDocs
 	s.SelectedDocs += o.SelectedDocs
 	s.TotalPositions += o.TotalPositions
@@ -62,6 +68,7 @@ func (s *Stats) record(d *decodeInfo, nanos int64) {
 	for c, n := range d.units {
 		s.Frames[c] += int64(n)
 	}
+	s.Inflated += int64(d.units[CodecZstd])
 	s.FrameBytes += int64(d.read)
 	s.PlainBytes += int64(d.plain)
 	s.TotalDocs += int64(d.docs)

@@ -109,6 +109,7 @@ type queryReport struct {
 // profileReport is the --json shape of a query profile (times in milliseconds).
 type profileReport struct {
 	Frames            codecCounts `json:"frames"`
+	ZstdInflated      int64       `json:"zstd_inflated"` // zstd units inflated (of frames.zstd read)
 	FrameBytes        int64       `json:"frame_bytes"`
 	PlainBytes        int64       `json:"plain_bytes"`
 	TotalDocs         int64       `json:"total_docs"`
@@ -139,7 +140,7 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func newProfileReport(p *reader.Profile) *profileReport {
 	return &profileReport{
-		Frames:     codecCounts{Raw: p.Frames[prx.CodecRaw], PFOR: p.Frames[prx.CodecPFOR], Zstd: p.Frames[prx.CodecZstd]},
+		Frames: codecCounts{Raw: p.Frames[prx.CodecRaw], PFOR: p.Frames[prx.CodecPFOR], Zstd: p.Frames[prx.CodecZstd]}, ZstdInflated: p.Inflated,
 		FrameBytes: p.FrameBytes, PlainBytes: p.PlainBytes,
 		TotalDocs: p.TotalDocs, SelectedDocs: p.SelectedDocs, TotalPositions: p.TotalPositions, SelectedPositions: p.SelectedPositions,
 		BytesRead: p.BytesRead, ReadRanges: p.ReadRanges, DictBlocksRead: p.DictBlocksRead,
@@ -293,8 +294,8 @@ func printProfileRows(tw io.Writer, p *profileReport) {
 	if p.Requests > 0 {
 		fmt.Fprintf(tw, "fetched\t%s in %s, %s\n", formatBytes(p.FetchedBytes), plural(p.Rounds, "round", "rounds"), plural(p.Requests, "request", "requests"))
 	}
-	fmt.Fprintf(tw, "prx frames\traw %d, pfor %d, zstd %d: %s stored, %s plain parsed\n",
-		p.Frames.Raw, p.Frames.PFOR, p.Frames.Zstd, formatBytes(p.FrameBytes), formatBytes(p.PlainBytes))
+	fmt.Fprintf(tw, "prx frames\traw %d, pfor %d, zstd %d (%d inflated): %s stored, %s plain parsed\n",
+		p.Frames.Raw, p.Frames.PFOR, p.Frames.Zstd, p.ZstdInflated, formatBytes(p.FrameBytes), formatBytes(p.PlainBytes))
 	fmt.Fprintf(tw, "candidates\t%d of %d docs and %d of %d positions in the decoded windows were needed\n",
 		p.SelectedDocs, p.TotalDocs, p.SelectedPositions, p.TotalPositions)
 	if p.PairPlans > 0 {
