@@ -79,7 +79,7 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 			}
 		}
 	}
-	excl := p.excl
+	excl, incl := p.excl, p.incl
 	n := 0
 	target := uint32(0)
 	ticks := 0
@@ -88,6 +88,13 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 			if err := x.ctx.Err(); err != nil {
 				return out, n, err
 			}
+		}
+		if p.hasIncl { // only the docs of the kept list-form pairs can match
+			k := seekGE(incl, 0, target)
+			if incl = incl[k:]; len(incl) == 0 {
+				return out, n, nil
+			}
+			target = incl[0]
 		}
 		d, ok := x.step(&ls[0], target)
 		if !ok {
@@ -111,6 +118,10 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 			}
 		}
 		if !match {
+			continue
+		}
+		if p.hasIncl && d != incl[0] {
+			target = d // (the loop's start moves to the next pair doc from d)
 			continue
 		}
 		ok, err := x.matchLeap(p, ls, mixed, inner, d, &excl)

@@ -105,6 +105,10 @@ func (x *qctx) pairDocs(f *field, e *format.PairEntry) ([]uint32, error) {
 type pairUse struct {
 	chain bool
 	excl  []uint32
+	// incl, when hasIncl: the docs of the kept list-form pairs (ascending),
+	// for a leapfrog plan whose lists narrow little: only they can match.
+	incl    []uint32
+	hasIncl bool
 }
 
 // How a phrase uses its pairs (pairCandidates).
@@ -149,6 +153,7 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 		return x.phrasePlain(f, q, cands, true, use, out, countOnly)
 	case planExclude:
 		defer x.put(use.excl)
+		defer x.put(use.incl)
 		return x.phrasePlain(f, q, filter, hasFilter, use, out, countOnly)
 	}
 	return x.phrasePlain(f, q, filter, hasFilter, pairUse{}, out, countOnly)
@@ -296,11 +301,29 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 		return nil, use, planPlain, nil
 	}
 	use.chain = kept == len(terms)-1 && !prefix
-	// (A chain plan pays even when the lists narrow little: each candidate
-	// whose inner terms occur once is decided without a position; see
-	// chainProves.)
-	useLists := len(lists) > 0 && (lists[0].DF*100 <= minDF*pairPlanPercent || use.chain)
-	if !useLists && len(comps) == 0 {
+	// The leapfrog (a local segment, no filter, single terms) can check the
+	// pairs' docs as it meets its candidates: lists that narrow little then
+	// bound its candidates without leading it.
+	leap := !hasFilter && !prefix && x.s.remote() == nil
+	narrow := len(lists) > 0 && lists[0].DF*100 <= minDF*pairPlanPercent
+	withLists := true // the lists' docs are intersected
+	switch {
+	case narrow || (len(lists) > 0 && use.chain && !leap):
+		// (A chain plan pays even when the lists narrow little: each
+		// candidate whose inner terms occur once is decided without a
+		// position; see chainProves.)
+		plan = planFilter
+	case len(lists) > 0 && use.chain:
+		plan = planExclude // with the lists' docs as use.incl
+	case len(comps) > 0:
+		withLists = false
+		// The lists, if any, are not used: no chain.
+		use.chain = use.chain && len(lists) == 0
+		plan = planExclude
+		if hasFilter {
+			plan = planFilter
+		}
+	default:
 		return nil, use, planPlain, nil
 	}
 	var excl []uint32
@@ -321,8 +344,8 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 	}
 	x.count.pairPlans++
 	x.count.pairBefore += int64(minDF)
-	if !useLists {
-		if hasFilter { // the filter, less the exceptions, bounds the candidates
+	if !withLists {
+		if plan == planFilter { // the filter, less the exceptions, bounds the candidates
 			cur := difference(x.buf(), filter, excl)
 			x.put(excl)
 			x.count.pairAfter += int64(len(cur))
@@ -332,9 +355,9 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 		x.count.pairAfter += int64(minDF)
 		return nil, use, planExclude, nil
 	}
-	defer x.put(excl)
 	cur, err := x.pairDocs(f, &lists[0])
 	if err != nil {
+		x.put(excl)
 		return nil, use, planPlain, err
 	}
 	if hasFilter {
@@ -346,6 +369,7 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 		docs, err := x.pairDocs(f, &lists[i])
 		if err != nil {
 			x.put(cur)
+			x.put(excl)
 			return nil, use, planPlain, err
 		}
 		next := intersect(x.buf(), cur, docs)
@@ -353,11 +377,17 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 		x.put(docs)
 		cur = next
 	}
+	if plan == planExclude { // the leapfrog checks the lists' docs and the exceptions
+		use.incl, use.hasIncl, use.excl = cur, true, excl
+		x.count.pairAfter += int64(len(cur))
+		return nil, use, planExclude, nil
+	}
 	if len(excl) > 0 {
 		next := difference(x.buf(), cur, excl)
 		x.put(cur)
 		cur = next
 	}
+	x.put(excl)
 	x.count.pairAfter += int64(len(cur))
 	return cur, use, planFilter, nil
 }

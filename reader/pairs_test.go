@@ -304,3 +304,48 @@ func TestPairsComplement(t *testing.T) {
 		t.Errorf("%d two-term phrases answered from a complement-form pair, want 2 (alpha beta, gamma delta)", complements)
 	}
 }
+
+// TestPairsChainLists: a chain whose list-form pair narrows the candidates
+// little runs as a leapfrog over the terms that only lets the list's docs
+// match: a document holding all three terms, the inner one once and the
+// second pair, but not the first pair, must not be proved by the chain.
+func TestPairsChainLists(t *testing.T) {
+	var docs []oracle.Doc
+	for i := 0; i < 4000; i++ {
+		v := "x alpha beta gamma y"
+		switch {
+		case i >= 1000: // alpha and beta apart: the exceptions outnumber the pair's docs
+			v = "beta q alpha"
+		case i%10 == 9: // beta gamma side by side, alpha apart: no match
+			v = "beta gamma x alpha"
+		case i%10 == 8: // the first pair without gamma, just before
+			v = "x alpha beta y"
+		}
+		docs = append(docs, oracle.Doc{{Name: "text", Values: []string{v}}})
+	}
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, pairOptions(writer.Pairs{Percent: 100, MinDF: 2}, "text")))
+	// alpha beta: a list of 900 docs (3100 exceptions), which narrows the
+	// 900 docs of gamma little.
+	var pr reader.Profile
+	ab, err := s.Docs(bg, reader.Phrase("text", "alpha", "beta"), &reader.SearchOptions{Profile: &pr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr.PairPlans != 1 || pr.PairDocs != int64(len(ab)) || len(ab) != 900 {
+		t.Fatalf("alpha beta: %d docs, profile %+v: want the 900 docs from a list-form pair", len(ab), pr)
+	}
+	terms := []string{"alpha", "beta", "gamma"}
+	want := c.Eval(oracle.Phrase{Field: "text", Terms: terms})
+	pr = reader.Profile{}
+	got, err := s.Docs(bg, reader.Phrase("text", terms...), &reader.SearchOptions{Profile: &pr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+		t.Errorf("%q: docs differ from the oracle (-want +got):\n%s", terms, d)
+	}
+	if pr.PairPlans != 1 || pr.PairProved != int64(len(want)) || pr.SelectedPositions != 0 {
+		t.Errorf("%q: profile %+v: want a chain proving all %d matches without a position", terms, pr, len(want))
+	}
+}

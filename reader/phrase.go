@@ -21,6 +21,10 @@ type phrasePlan struct {
 	// excl: documents that lack a kept pair of adjacent phrase terms
 	// (ascending; complement-form pairs): no candidate among them matches.
 	excl []uint32
+	// incl, when hasIncl: the docs of kept list-form pairs of the phrase
+	// (ascending), for the leapfrog; only they can match.
+	incl    []uint32
+	hasIncl bool
 }
 
 // slot is one distinct phrase term, or the set of expansions of a prefix.
@@ -48,6 +52,7 @@ func (p *phrasePlan) reset() {
 	p.slots = p.slots[:0]
 	p.slotOf = p.slotOf[:0]
 	p.chain, p.excl = false, nil
+	p.incl, p.hasIncl = nil, false
 }
 
 func (x *qctx) newPlan() *phrasePlan {
@@ -81,6 +86,7 @@ func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter []uint32, hasFilter 
 	p := x.newPlan()
 	p.slop = q.slop
 	p.chain, p.excl = use.chain, use.excl
+	p.incl, p.hasIncl = use.incl, use.hasIncl
 	// Distinct exact terms become one slot each; repeated terms share theirs.
 	nExact := len(terms)
 	if q.prefix {
@@ -147,6 +153,9 @@ func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter []uint32, hasFilter 
 	}
 	if !hasFilter && leapfrogPhrase(p) && x.s.remote() == nil {
 		return x.phraseLeapfrog(p, out, countOnly)
+	}
+	if p.hasIncl && !hasFilter { // (the pair plan meant the leapfrog: the lists' docs filter)
+		filter, hasFilter = p.incl, true
 	}
 	var cands []uint32
 	for k, si := range p.order {
