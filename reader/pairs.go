@@ -293,6 +293,34 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 	if len(lists)+len(comps) == 0 {
 		return nil, use, planPlain, nil // no dictionary probe spent
 	}
+	// A chain proves a candidate by its inner terms occurring once: never
+	// when one of them repeats in the phrase (it must occur twice).
+	use.chain = kept == len(terms)-1 && !prefix && !innerRepeats(terms)
+	if len(lists) == 0 && !use.chain {
+		// Exceptions alone, which only drop documents: none, no plan.
+		excl, err := x.exclusions(f, comps)
+		if err != nil || len(excl) == 0 {
+			x.put(excl)
+			return nil, use, planPlain, err
+		}
+		x.count.pairPlans++
+		if x.profile {
+			minDF, err := x.minTermDF(f, terms)
+			if err != nil {
+				x.put(excl)
+				return nil, use, planPlain, err
+			}
+			x.count.pairBefore += int64(minDF)
+			x.count.pairAfter += int64(minDF)
+		}
+		if hasFilter { // the filter, less the exceptions, bounds the candidates
+			cur := difference(x.buf(), filter, excl)
+			x.put(excl)
+			return cur, use, planFilter, nil
+		}
+		use.excl = excl
+		return nil, use, planExclude, nil
+	}
 	minDF, err := x.minTermDF(f, terms)
 	if err != nil {
 		return nil, use, planPlain, err
@@ -300,7 +328,6 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 	if minDF < pairPlanMinDocs { // few candidates (or an absent term): the plain plan
 		return nil, use, planPlain, nil
 	}
-	use.chain = kept == len(terms)-1 && !prefix
 	// The leapfrog (a local segment, no filter, single terms) can check the
 	// pairs' docs as it meets its candidates: lists that narrow little then
 	// bound its candidates without leading it.
@@ -326,21 +353,10 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 	default:
 		return nil, use, planPlain, nil
 	}
-	var excl []uint32
-	for i := range comps {
-		exc, err := x.pairExceptions(f, &comps[i])
-		if err != nil {
-			x.put(excl)
-			return nil, use, planPlain, err
-		}
-		if excl == nil {
-			excl = exc
-			continue
-		}
-		next := union(x.buf(), excl, exc)
+	excl, err := x.exclusions(f, comps)
+	if err != nil || (!withLists && len(excl) == 0) { // no exception: nothing to plan
 		x.put(excl)
-		x.put(exc)
-		excl = next
+		return nil, use, planPlain, err
 	}
 	x.count.pairPlans++
 	x.count.pairBefore += int64(minDF)
@@ -390,6 +406,41 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 	x.put(excl)
 	x.count.pairAfter += int64(len(cur))
 	return cur, use, planFilter, nil
+}
+
+// exclusions returns the union of the exceptions of complement-form pairs
+// comps (ascending, in a context buffer; nil when comps is empty).
+func (x *qctx) exclusions(f *field, comps []format.PairEntry) ([]uint32, error) {
+	var excl []uint32
+	for i := range comps {
+		exc, err := x.pairExceptions(f, &comps[i])
+		if err != nil {
+			x.put(excl)
+			return nil, err
+		}
+		if excl == nil {
+			excl = exc
+			continue
+		}
+		next := union(x.buf(), excl, exc)
+		x.put(excl)
+		x.put(exc)
+		excl = next
+	}
+	return excl, nil
+}
+
+// innerRepeats reports whether a term of the phrase other than its first and
+// last occurs twice in it.
+func innerRepeats(terms []string) bool {
+	for i := 1; i < len(terms)-1; i++ {
+		for j := range terms {
+			if j != i && terms[j] == terms[i] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func hasPair(es []format.PairEntry, e *format.PairEntry) bool {
