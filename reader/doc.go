@@ -69,11 +69,14 @@
 // # Phrase execution
 //
 //  0. Pairs (pairs.go): when the index's pair section keeps the pair of a
-//     two-term phrase, Count is its df and Docs its list (no term, window or
-//     position is read). A longer phrase whose rarest term is in 32 docs or
-//     more intersects the kept pairs of its adjacent terms first when the
-//     rarest pair holds at most 85% of the rarest term's docs; the result
-//     filters the candidates below.
+//     two-term phrase, Count is its df, and Docs its list (no term, window or
+//     position is read) or, for a complement-form pair, its terms' docs less
+//     its exceptions (no position read). A longer phrase whose rarest term is
+//     in 32 docs or more intersects the kept lists of its adjacent terms
+//     first when the rarest holds at most 85% of the rarest term's docs; the
+//     result, less the complement pairs' exceptions, filters the candidates
+//     below. Exceptions alone drop their docs from the walk; a chain (every
+//     pair kept) proves a candidate whose inner terms occur once.
 //  1. Resolve the terms (any absent: no match). Repeated terms ("a a b")
 //     share one slot; a phrase prefix's last slot is the set of its first
 //     maxExpansions expansions in byte order.

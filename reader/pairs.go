@@ -8,16 +8,20 @@ import (
 )
 
 // Pair planning. A logical index may hold docs-only postings of adjacent term
-// pairs (format 3, docs/FORMAT.md "Pair section"): the docs where term a is at
-// some position p and term b at p+1 of one value. So:
+// pairs (docs/FORMAT.md "Pair section"): the docs where term a is at some
+// position p and term b at p+1 of one value, as a list, or (format 5) as the
+// complement: the docs holding both terms less listed exceptions. So:
 //
 //   - a two-term phrase "a b" matches exactly the pair's docs: Count is its df,
-//     Docs its list, and no position is read;
+//     Docs its list or its terms' docs less its exceptions, and no position is
+//     read;
 //   - a longer phrase matches only docs in every kept pair of adjacent terms
 //     it contains, so the intersection of those lists is a candidate filter
 //     for the usual plan (which still verifies positions), used when its
 //     rarest term is in at least pairPlanMinDocs documents and its rarest
-//     kept pair in at most pairPlanPercent% of them.
+//     kept list in at most pairPlanPercent% of them; a complement's
+//     exceptions are dropped from the candidates (which hold both its terms
+//     anyway); when every pair is kept, a chain (chainProves).
 //
 // A pair missing from the section says nothing (the writer keeps a budgeted
 // selection), so a phrase without kept pairs runs the plain plan.
@@ -354,7 +358,7 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 		return nil, use, planPlain, nil
 	}
 	excl, err := x.exclusions(f, comps)
-	if err != nil || (!withLists && len(excl) == 0) { // no exception: nothing to plan
+	if err != nil || (!withLists && !use.chain && len(excl) == 0) { // no exception, no chain: nothing to plan
 		x.put(excl)
 		return nil, use, planPlain, err
 	}

@@ -242,6 +242,9 @@ func TestPairsComplement(t *testing.T) {
 		if i%7 == 0 {
 			v += " mark"
 		}
+		if i%2 == 0 { // a chain of complements without exceptions
+			v += " kappa lambda mu"
+		}
 		docs = append(docs, oracle.Doc{{Name: "text", Values: []string{v}}})
 	}
 	c := corpusOf(docs)
@@ -250,7 +253,7 @@ func TestPairsComplement(t *testing.T) {
 		t.Fatal(err)
 	}
 	complements := 0
-	for _, terms := range [][]string{{"alpha", "beta"}, {"beta", "gamma"}, {"gamma", "delta"}, {"alpha", "beta", "gamma"}, {"alpha", "beta", "gamma", "delta"}, {"beta", "gamma", "delta"}} {
+	for _, terms := range [][]string{{"alpha", "beta"}, {"beta", "gamma"}, {"gamma", "delta"}, {"alpha", "beta", "gamma"}, {"alpha", "beta", "gamma", "delta"}, {"beta", "gamma", "delta"}, {"kappa", "lambda", "mu"}} {
 		q := reader.Phrase("text", terms...)
 		want := c.Eval(oracle.Phrase{Field: "text", Terms: terms})
 		var pr reader.Profile

@@ -92,12 +92,14 @@
 // is released as soon as its postings are emitted, before the pairs are
 // counted (its free blocks' pages go back to the system).
 //
-// A first walk over the pairs computes each eligible pair's exact cost and
-// a bound of its gain (df·min(df(a), df(b))); the selection walks a heap by
-// gain/cost and computes a pair's co-occurrence only when its bound reaches
-// the top while the pair still fits (the order and the kept pairs are those
-// of the exact rule, docs/FORMAT.md, "Pair section"), and a second walk
-// writes the kept pairs after the dict region. Builds, spilled builds and
+// A first walk over the pairs computes each eligible pair's co-occurrence
+// (the docs of both terms, A ∩ B: bitmaps of dense terms intersected word by
+// word, lists merged) and from it its exact gain (df·co) and cost, the
+// smaller of its list entry and its complement entry (co, and the docs of
+// A ∩ B without the pair); the selection walks a heap by gain/cost (the
+// order and the kept pairs are those of the exact rule, docs/FORMAT.md,
+// "Pair section"), and a second walk writes the kept pairs, in their form,
+// after the dict region. Builds, spilled builds and
 // merges feed the emitter the same postings, so they write the same pairs.
 //
 // # Window emitter

@@ -26,11 +26,13 @@
 //
 // # Pair section
 //
-//	entries: n × {uvarint len(a) | a | uvarint len(b) | b | uvarint df |
+//	entries: n × {uvarint len(a) | a | uvarint len(b) | b | uvarint df | uvarint co |
 //	              uvarint docLen | doc window (base 0, no CRC) | u32 crc32c(entry)}
 //	table:   n × u32 entry offset (from the section start) | u32 crc32c(table)
 //
-// Entries ascend by (a, b); n is the metadata's PairCount.
+// Entries ascend by (a, b); n is the metadata's PairCount. co 0: the window
+// lists the pair's df docs; co >= df (format 5): co docs hold both terms and
+// the window lists the co - df of them without the pair (none: docLen 0).
 //
 // # Doc window
 //

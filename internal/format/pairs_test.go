@@ -1,6 +1,7 @@
 package format
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"math/rand/v2"
@@ -151,6 +152,13 @@ func FuzzPairTable(f *testing.F) {
 	for _, n := range []int{1, 3} {
 		f.Add(pairSection(randPairs(r, n)), uint8(n), []byte("a"), []byte("ba"))
 	}
+	var enc DocWindowEncoder // both forms (format 5)
+	sec := AppendPairComplement(nil, &enc, []byte("a"), []byte("b"), 4, 7, []uint32{3, 9, 700})
+	off := uint32(len(sec))
+	sec = AppendPairComplement(sec, &enc, []byte("a"), []byte("c"), 9, 9, nil)
+	off2 := uint32(len(sec))
+	sec = AppendPairEntry(sec, &enc, []byte("b"), []byte("c"), []uint32{1, 2, 4, 8})
+	f.Add(AppendPairTrailer(sec, []uint32{0, off, off2}), uint8(3), []byte("a"), []byte("c"))
 	f.Fuzz(func(t *testing.T, sec []byte, n uint8, a, b []byte) {
 		tb, err := OpenPairTable(sec, uint64(n), 1<<16)
 		if err != nil {
@@ -167,6 +175,13 @@ func FuzzPairTable(f *testing.F) {
 			if err != nil {
 				if !errors.Is(err, ErrCorrupt) {
 					t.Fatal(err)
+				}
+				continue
+			}
+			if e.Complement() {
+				exc, err := e.Exceptions(nil)
+				if err == nil && (uint64(len(exc)) != e.CO-e.DF || !slices.IsSorted(exc)) {
+					t.Fatalf("entry %d: %d exceptions for df %d, co %d", i, len(exc), e.DF, e.CO)
 				}
 				continue
 			}
@@ -237,3 +252,42 @@ func TestPairFilter(t *testing.T) {
 	}
 	t.Logf("%d of %d missing pairs pass the filter", passed, missing)
 }
+
+// TestPairEntryGolden pins a complement-form entry (docs/FORMAT.md, "Pair
+// section") and checks both forms decode back.
+func TestPairEntryGolden(t *testing.T) {
+	var enc DocWindowEncoder
+	got := AppendPairComplement(nil, &enc, []byte("mod"), []byte("jk"), 5608, 5608, nil)
+	want := []byte{0x03, 'm', 'o', 'd', 0x02, 'j', 'k', 0xe8, 0x2b, 0xe8, 0x2b, 0x00, 0x4c, 0x46, 0xbb, 0x35}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("complement entry\n got % x\nwant % x", got, want)
+	}
+	exc := []uint32{3, 9, 700}
+	list := []uint32{1, 2, 4, 8}
+	sec := AppendPairComplement(nil, &enc, []byte("a"), []byte("b"), 4, 7, exc)
+	off2 := uint32(len(sec))
+	sec = AppendPairEntry(sec, &enc, []byte("a"), []byte("c"), list)
+	sec = AppendPairTrailer(sec, []uint32{0, off2})
+	tb, err := OpenPairTable(sec, 2, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := tb.Entry(0)
+	if err != nil || !e.Complement() || e.DF != 4 || e.CO != 7 {
+		t.Fatalf("entry 0: %+v, %v", e, err)
+	}
+	if ds, err := e.Exceptions(nil); err != nil || !slices.Equal(ds, exc) {
+		t.Fatalf("exceptions %v, %v", ds, err)
+	}
+	if _, err := e.Docs(nil); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("docs of a complement entry: %v", err)
+	}
+	e, err = tb.Entry(1)
+	if err != nil || e.Complement() || e.DF != 4 {
+		t.Fatalf("entry 1: %+v, %v", e, err)
+	}
+	if ds, err := e.Docs(nil); err != nil || !slices.Equal(ds, list) {
+		t.Fatalf("docs %v, %v", ds, err)
+	}
+}
+
