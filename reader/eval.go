@@ -220,15 +220,20 @@ func (x *qctx) or(qs []Query, filter []uint32, hasFilter bool) ([]uint32, error)
 			x.put(acc)
 			return r, err
 		}
-		if len(acc) == 0 {
-			x.put(acc)
-			acc = r
-			continue
-		}
-		u := union(x.buf(), acc, r)
-		x.put(acc)
-		x.put(r)
-		acc = u
+		acc = x.uniteInto(acc, r)
 	}
 	return acc, nil
+}
+
+// uniteInto returns the union of acc and r (context buffers, ascending),
+// giving both back to the context.
+func (x *qctx) uniteInto(acc, r []uint32) []uint32 {
+	if len(acc) == 0 {
+		x.put(acc)
+		return r
+	}
+	u := union(x.buf(), acc, r)
+	x.put(acc)
+	x.put(r)
+	return u
 }

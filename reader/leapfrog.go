@@ -226,19 +226,9 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
 	single := true
 	for i := range ls {
 		l := &ls[i]
-		if !l.open {
-			if err := x.openLeap(l); err != nil {
-				return false, err
-			}
-		}
-		c := &l.t.cur
-		ord := l.c.ord0 + l.k
-		tf := c.TF(ord)
-		if tf == 0 {
-			var err error
-			if tf, err = c.Seek(ord); err != nil {
-				return false, l.t.f.seg.wrap(x.prxWinName(l.t, &l.c.w), err)
-			}
+		tf, err := x.leapTF(l)
+		if err != nil {
+			return false, err
 		}
 		if l.s.tf = tf; tf < len(l.s.offs) {
 			return false, nil // the phrase needs this term more often than the doc has it
@@ -299,27 +289,32 @@ func (x *qctx) matchLeap(p *phrasePlan, ls []leap, mixed bool, inner []int, d ui
 // columns are read.
 func (x *qctx) chainLeap(ls []leap, inner []int) (bool, error) {
 	for _, k := range inner {
-		l := &ls[k]
-		if !l.open {
-			if err := x.openLeap(l); err != nil {
-				return false, err
-			}
-		}
-		c := &l.t.cur
-		ord := l.c.ord0 + l.k
-		tf := c.TF(ord)
-		if tf == 0 {
-			var err error
-			if tf, err = c.Seek(ord); err != nil {
-				return false, l.t.f.seg.wrap(x.prxWinName(l.t, &l.c.w), err)
-			}
-		}
-		if tf != 1 {
-			return false, nil
+		if tf, err := x.leapTF(&ls[k]); tf != 1 || err != nil {
+			return false, err
 		}
 	}
 	x.count.pairProved++
 	return true, nil
+}
+
+// leapTF returns the term frequency of the doc l is on, from its window's tf
+// column (the window opened, its unit parsed, as needed).
+func (x *qctx) leapTF(l *leap) (int, error) {
+	if !l.open {
+		if err := x.openLeap(l); err != nil {
+			return 0, err
+		}
+	}
+	c := &l.t.cur
+	ord := l.c.ord0 + l.k
+	if tf := c.TF(ord); tf > 0 {
+		return tf, nil
+	}
+	tf, err := c.Seek(ord)
+	if err != nil {
+		return 0, l.t.f.seg.wrap(x.prxWinName(l.t, &l.c.w), err)
+	}
+	return tf, nil
 }
 
 // openLeap opens the prx cursor of l's window.

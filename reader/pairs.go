@@ -422,14 +422,7 @@ func (x *qctx) exclusions(f *field, comps []format.PairEntry) ([]uint32, error) 
 			x.put(excl)
 			return nil, err
 		}
-		if excl == nil {
-			excl = exc
-			continue
-		}
-		next := union(x.buf(), excl, exc)
-		x.put(excl)
-		x.put(exc)
-		excl = next
+		excl = x.uniteInto(excl, exc)
 	}
 	return excl, nil
 }

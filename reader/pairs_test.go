@@ -158,15 +158,7 @@ func TestPairsChainProof(t *testing.T) {
 	s := open(t, build(t, docs, pairOptions(writer.Pairs{Percent: 100, MinDF: 2}, "text")))
 	for _, terms := range [][]string{{"error", "code", "red"}, {"error", "code", "red", "alert"}, {"code", "red", "alert"}} {
 		q := reader.Phrase("text", terms...)
-		want := c.Eval(oracle.Phrase{Field: "text", Terms: terms})
-		var pr reader.Profile
-		got, err := s.Docs(bg, q, &reader.SearchOptions{Profile: &pr})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
-			t.Errorf("%q: docs differ from the oracle (-want +got):\n%s", terms, d)
-		}
+		want, pr := checkPhraseDocs(t, s, c, terms)
 		name := strings.Join(terms, " ")
 		if pr.PairPlans != 1 || pr.PairProved != int64(proved[name]) {
 			t.Errorf("%q: %d pair plans, %d proved by pairs; want 1 and %d", terms, pr.PairPlans, pr.PairProved, proved[name])
@@ -255,15 +247,7 @@ func TestPairsComplement(t *testing.T) {
 	complements := 0
 	for _, terms := range [][]string{{"alpha", "beta"}, {"beta", "gamma"}, {"gamma", "delta"}, {"alpha", "beta", "gamma"}, {"alpha", "beta", "gamma", "delta"}, {"beta", "gamma", "delta"}, {"kappa", "lambda", "mu"}} {
 		q := reader.Phrase("text", terms...)
-		want := c.Eval(oracle.Phrase{Field: "text", Terms: terms})
-		var pr reader.Profile
-		got, err := s.Docs(bg, q, &reader.SearchOptions{Profile: &pr})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
-			t.Errorf("%q: docs differ from the oracle (-want +got):\n%s", terms, d)
-		}
+		want, pr := checkPhraseDocs(t, s, c, terms)
 		if pr.PairPlans != 1 || pr.SelectedPositions != 0 {
 			t.Errorf("%q: profile %+v: want one pair plan and no position read", terms, pr)
 		}
@@ -339,8 +323,18 @@ func TestPairsChainLists(t *testing.T) {
 		t.Fatalf("alpha beta: %d docs, profile %+v: want the 900 docs from a list-form pair", len(ab), pr)
 	}
 	terms := []string{"alpha", "beta", "gamma"}
+	want, pr := checkPhraseDocs(t, s, c, terms)
+	if pr.PairPlans != 1 || pr.PairProved != int64(len(want)) || pr.SelectedPositions != 0 {
+		t.Errorf("%q: profile %+v: want a chain proving all %d matches without a position", terms, pr, len(want))
+	}
+}
+
+// checkPhraseDocs runs the phrase of terms on field "text" with a profile,
+// checks its docs against the oracle's, and returns them and the profile.
+func checkPhraseDocs(t *testing.T, s *reader.Segment, c *oracle.Corpus, terms []string) ([]uint32, reader.Profile) {
+	t.Helper()
 	want := c.Eval(oracle.Phrase{Field: "text", Terms: terms})
-	pr = reader.Profile{}
+	var pr reader.Profile
 	got, err := s.Docs(bg, reader.Phrase("text", terms...), &reader.SearchOptions{Profile: &pr})
 	if err != nil {
 		t.Fatal(err)
@@ -348,7 +342,5 @@ func TestPairsChainLists(t *testing.T) {
 	if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
 		t.Errorf("%q: docs differ from the oracle (-want +got):\n%s", terms, d)
 	}
-	if pr.PairPlans != 1 || pr.PairProved != int64(len(want)) || pr.SelectedPositions != 0 {
-		t.Errorf("%q: profile %+v: want a chain proving all %d matches without a position", terms, pr, len(want))
-	}
+	return want, pr
 }
