@@ -290,4 +290,3 @@ func TestPairEntryGolden(t *testing.T) {
 		t.Fatalf("docs %v, %v", ds, err)
 	}
 }
-
