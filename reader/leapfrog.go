@@ -226,9 +226,15 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
 	single := true
 	for i := range ls {
 		l := &ls[i]
-		tf, err := x.leapTF(l)
-		if err != nil {
-			return false, err
+		tf := 0
+		if l.open { // the common case: the unit holding the doc is parsed
+			tf = l.t.cur.TF(l.c.ord0 + l.k)
+		}
+		if tf == 0 {
+			var err error
+			if tf, err = x.leapTF(l); err != nil {
+				return false, err
+			}
 		}
 		if l.s.tf = tf; tf < len(l.s.offs) {
 			return false, nil // the phrase needs this term more often than the doc has it
@@ -289,8 +295,19 @@ func (x *qctx) matchLeap(p *phrasePlan, ls []leap, mixed bool, inner []int, d ui
 // columns are read.
 func (x *qctx) chainLeap(ls []leap, inner []int) (bool, error) {
 	for _, k := range inner {
-		if tf, err := x.leapTF(&ls[k]); tf != 1 || err != nil {
-			return false, err
+		l := &ls[k]
+		tf := 0
+		if l.open {
+			tf = l.t.cur.TF(l.c.ord0 + l.k)
+		}
+		if tf == 0 {
+			var err error
+			if tf, err = x.leapTF(l); err != nil {
+				return false, err
+			}
+		}
+		if tf != 1 {
+			return false, nil
 		}
 	}
 	x.count.pairProved++
@@ -305,12 +322,7 @@ func (x *qctx) leapTF(l *leap) (int, error) {
 			return 0, err
 		}
 	}
-	c := &l.t.cur
-	ord := l.c.ord0 + l.k
-	if tf := c.TF(ord); tf > 0 {
-		return tf, nil
-	}
-	tf, err := c.Seek(ord)
+	tf, err := l.t.cur.Seek(l.c.ord0 + l.k)
 	if err != nil {
 		return 0, l.t.f.seg.wrap(x.prxWinName(l.t, &l.c.w), err)
 	}
