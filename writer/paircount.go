@@ -558,24 +558,50 @@ func (pw *pairWriter) bothDocs(a, b uint32, dst []uint32) ([]uint32, error) {
 // the documents of A ∩ B without the pair (in pw.exc).
 func (pw *pairWriter) exceptions(id uint64, docs []uint32) (co uint64, exc []uint32, err error) {
 	a, b := uint32(id>>32), uint32(id)
-	both, err := pw.bothDocs(a, b, pw.both[:0])
-	pw.both = both[:0]
+	exc = pw.exc[:0]
+	ba, err := pw.bitmapOf(a)
 	if err != nil {
 		return 0, nil, err
 	}
-	exc = pw.exc[:0]
-	i := 0
-	for _, d := range both {
-		for i < len(docs) && docs[i] < d {
-			i++
+	bb, err := pw.bitmapOf(b)
+	if err != nil {
+		return 0, nil, err
+	}
+	if ba != nil && bb != nil {
+		// Word by word: the pair's docs (a subset of A ∩ B) are cleared
+		// from each word of A ∩ B, and what is left are the exceptions.
+		j := 0
+		for i, w := range ba {
+			if w &= bb[i]; w == 0 {
+				continue
+			}
+			co += uint64(bits.OnesCount64(w))
+			for ; j < len(docs) && int(docs[j]>>6) == i; j++ {
+				w &^= 1 << (docs[j] & 63)
+			}
+			for ; w != 0; w &= w - 1 {
+				exc = append(exc, uint32(i<<6|bits.TrailingZeros64(w)))
+			}
 		}
-		if i < len(docs) && docs[i] == d {
-			continue
+	} else {
+		both, err := pw.bothDocs(a, b, pw.both[:0])
+		pw.both = both[:0]
+		if err != nil {
+			return 0, nil, err
 		}
-		exc = append(exc, d)
+		i := 0
+		for _, d := range both {
+			for i < len(docs) && docs[i] < d {
+				i++
+			}
+			if i < len(docs) && docs[i] == d {
+				continue
+			}
+			exc = append(exc, d)
+		}
+		co = uint64(len(both))
 	}
 	pw.exc = exc[:0]
-	co = uint64(len(both))
 	if uint64(len(docs))+uint64(len(exc)) != co { // the counting lost track of a document
 		return 0, nil, errs.Corruptf("pair %q %q: in %d docs, its terms together in %d, %d of them without it", pw.tap.term(a), pw.tap.term(b), len(docs), co, len(exc))
 	}
