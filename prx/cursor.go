@@ -7,7 +7,8 @@ import (
 
 // Cursor reads the documents of one window frame in ascending ordinal order,
 // lazily: Seek parses only the unit holding the document (its tf column, and its
-// CRC), Pos and Next decode only the 128-value blocks the caller walks through.
+// CRC; a ZSTD unit is inflated at its first position read, not before), Pos and
+// Next decode only the 128-value blocks the caller walks through.
 // A phrase verifier reads a document's term frequency before deciding whether it
 // needs any position, and stops at the first match.
 //

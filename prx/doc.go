@@ -87,6 +87,9 @@
 // them, decodes only the blocks holding its values (a RAW block is reached through
 // the block directory, a PFOR block by summing the sizes of the blocks before it; a
 // ZSTD unit is inflated whole). Units reports the units read and Stats counts them.
+// A Cursor walks a window document by document and inflates a ZSTD unit only
+// when a position of it is read (Stats.Inflated), so a reader that needs only
+// term frequencies parses a ZSTD unit's tf column without inflating it.
 //
 // prx no longer uses intcomp (format 1's PFOR columns): its per-column headers of 8
 // to 12 bytes and more outweigh the packed bits of short columns, and its deltas run
