@@ -77,11 +77,10 @@ func (p Pairs) minDFFor(docs uint64) uint64 {
 
 // pairCand is a pair that met the minimum df.
 type pairCand struct {
-	id         uint64 // a<<32 | b (tracked ordinals)
-	df, cost   uint64
-	gain       uint64 // df·co, or, while !exact, df·min(df(a), df(b)): a bound
-	exact      bool
-	complement bool // its entry is in the complement form (the smaller)
+	id       uint64 // a<<32 | b (tracked ordinals)
+	df, cost uint64
+	gain     uint64 // df·co, or, while !exact, df·min(df(a), df(b)): a bound
+	exact    bool
 }
 
 // pairWriter counts the pairs of one index and writes its pair section.
@@ -307,7 +306,7 @@ func (pw *pairWriter) candidates(minDF uint64) ([]pairCand, error) {
 		c := pairCand{id: id, df: df, gain: df * co, exact: true}
 		c.cost = uint64(len(pw.entry(id, docs))) + format.PairEntryOverhead
 		if cc := uint64(len(pw.complementEntry(id, df, co, exc))) + format.PairEntryOverhead; cc < c.cost {
-			c.cost, c.complement = cc, true
+			c.cost = cc
 			if pw.complements == nil {
 				pw.complements = make(map[uint64]bool)
 			}
