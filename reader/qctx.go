@@ -34,10 +34,13 @@ type qctx struct {
 	stats   prx.Stats
 	profile bool
 	noPairs bool // SearchOptions.NoPairs
-	limit   int  // > 0: the query is a phrase that may stop at this many matches (SearchOptions.Limit)
-	count   counters
-	ticks   int
-	held    int64 // bytes of decode memory charged to the segment's budget
+	// fullCheck: Verify's walk, which re-verifies every prelude (a query
+	// trusts one verified before with the same CRC).
+	fullCheck bool
+	limit     int // > 0: the query is a phrase that may stop at this many matches (SearchOptions.Limit)
+	count     counters
+	ticks     int
+	held      int64 // bytes of decode memory charged to the segment's budget
 
 	win      prx.Window
 	blockBuf []byte // stored zstd dict blocks read through ReaderAt

@@ -111,6 +111,10 @@ type field struct {
 	// normInv caches the last BM25 length table computed for this field
 	// (see normCache): the same parameters and average length give it again.
 	normInv atomic.Pointer[normTable]
+	// preludes holds the sums of the windowed terms' preludes verified
+	// once (see resolved): a term met again has its prelude's CRC checked,
+	// not each of its entries.
+	preludes verifiedPreludes
 }
 
 // Open opens the segment file at path, memory-mapping it on unix (pread

@@ -3,6 +3,7 @@ package reader
 import (
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/prx"
@@ -134,7 +135,15 @@ func (x *qctx) resolved(f *field, term []byte, e *format.Entry) (*termRef, error
 	if err != nil {
 		return nil, s.wrap(t.name().in("prelude"), err)
 	}
-	pre, n, err := format.ParsePrelude(pb)
+	sums, verified := t.f.preludes.get(e.Offset)
+	verified = verified && !x.fullCheck
+	var pre format.Prelude
+	var n int
+	if verified {
+		pre, n, err = format.ParseVerifiedPrelude(pb, sums)
+	} else {
+		pre, n, err = format.ParsePrelude(pb)
+	}
 	if err != nil {
 		return nil, s.wrap(t.name().in("prelude"), err)
 	}
@@ -148,10 +157,37 @@ func (x *qctx) resolved(f *field, term []byte, e *format.Entry) (*termRef, error
 	case size+pre.DocBytes() != e.DocLen:
 		return nil, s.corrupt(t.name().in("prelude"), "%d+%d doc bytes, dict entry says %d", size, pre.DocBytes(), e.DocLen)
 	}
+	if !verified {
+		t.f.preludes.put(e.Offset, pre.Sums())
+	}
 	t.pre = pre
 	t.nWin = pre.Len()
 	t.docStart += size
 	return t, nil
+}
+
+// verifiedPreludes maps a windowed term (the offset of its postings) to the
+// sums of its prelude, once ParsePrelude has verified it. It is safe for
+// concurrent use; its size is bounded by the field's windowed terms.
+type verifiedPreludes struct {
+	mu sync.RWMutex
+	m  map[uint64]format.PreludeSums
+}
+
+func (v *verifiedPreludes) get(off uint64) (format.PreludeSums, bool) {
+	v.mu.RLock()
+	s, ok := v.m[off]
+	v.mu.RUnlock()
+	return s, ok
+}
+
+func (v *verifiedPreludes) put(off uint64, s format.PreludeSums) {
+	v.mu.Lock()
+	if v.m == nil {
+		v.m = make(map[uint64]format.PreludeSums)
+	}
+	v.m[off] = s
+	v.mu.Unlock()
 }
 
 // single returns the only window of an inline or slim term.

@@ -110,6 +110,8 @@ func (s *Segment) windows(ctx context.Context, field string, fn WindowFunc) (err
 // verify checks the field's terms and statistics; visit, when not nil, sees
 // every window.
 func (f *field) verify(x *qctx, visit WindowFunc) error {
+	x.fullCheck = true
+	defer func() { x.fullCheck = false }()
 	s := f.seg
 	m := &f.meta
 	tot := fieldTotals{docs: roaring.New()}

@@ -294,8 +294,7 @@ func (b *Block) Seek(term []byte, e *Entry) (found bool, err error) {
 		if c > 0 {
 			return false, nil
 		}
-		var skip Entry
-		n, err := DecodeEntry(src[o:], &skip)
+		n, err := skipEntry(src[o:])
 		if err != nil {
 			return false, errs.Corruptf("dict block @%d: entry %d: %v", b.off, g*AnchorEvery+k, err)
 		}

@@ -81,6 +81,34 @@ func AppendEntry(dst []byte, e *Entry) []byte {
 	return binary.AppendUvarint(dst, e.DocLen)
 }
 
+// skipEntry returns the length of the entry at the start of src without
+// decoding it: the lookup's step over the entries before the one it seeks.
+// It checks only what it reads (the varints, the class, the lengths against
+// the bytes left); DecodeEntry checks the entry a lookup returns, and a full
+// walk (Verify) every entry.
+func skipEntry(src []byte) (int, error) {
+	r := reader{b: src}
+	r.uvarint() // df
+	r.uvarint() // ttf
+	switch Class(r.u8()) {
+	case ClassInline:
+		r.bytes(r.uvarint())
+		r.bytes(r.uvarint())
+	case ClassSlim, ClassWindowed:
+		r.uvarint()
+		r.uvarint()
+		r.uvarint()
+	default:
+		if r.ok() {
+			return 0, errs.Corruptf("dict entry: unknown class %d", src[r.off-1])
+		}
+	}
+	if !r.ok() {
+		return 0, errs.Corruptf("dict entry: truncated")
+	}
+	return r.off, nil
+}
+
 // DecodeEntry decodes an entry written by AppendEntry at the start of src into
 // e and returns the number of bytes read. Docs and Frame alias src. It checks
 // bounds and the class invariants: DF >= 1, TTF >= DF, a known class, inline

@@ -55,12 +55,22 @@ func TestEntryRoundTrip(t *testing.T) {
 				t.Fatalf("CheckLocator one byte short: %v", err)
 			}
 		}
+		// A lookup steps over the entry by its length alone.
+		if sn, err := skipEntry(b); err != nil || sn != n {
+			t.Fatalf("skipEntry: %d, %v; DecodeEntry read %d", sn, err, n)
+		}
 		// Every truncation fails.
 		for l := 0; l < n; l++ {
 			if _, err := DecodeEntry(b[:l], &got); !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("truncated to %d of %d: err = %v", l, n, err)
 			}
+			if _, err := skipEntry(b[:l]); !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("skipEntry truncated to %d of %d: err = %v", l, n, err)
+			}
 		}
+	}
+	if _, err := skipEntry([]byte{1, 1, 7, 0, 0, 0}); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("skipEntry of class 7: %v", err)
 	}
 	if ClassInline.String() != "inline" || ClassSlim.String() != "slim" || ClassWindowed.String() != "windowed" || Class(7).String() != "class(7)" {
 		t.Error("Class.String")

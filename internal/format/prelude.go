@@ -131,26 +131,10 @@ type WindowInfo struct {
 // docs <= LastDoc-Base+1 and non-empty doc and prx bytes, and that every
 // super-block record matches the entries. Errors wrap ErrCorrupt.
 func ParsePrelude(src []byte) (p Prelude, n int, err error) {
-	r := reader{b: src}
-	nw := r.uvarint()
-	el := r.uvarint()
-	if !r.ok() {
-		return Prelude{}, 0, errs.Corruptf("prelude: truncated header")
+	p, end, err := parsePreludeHead(src)
+	if err != nil {
+		return Prelude{}, 0, err
 	}
-	rem := uint64(r.remaining())
-	if nw == 0 || nw > rem/minPreludeEntry || el > rem || el < nw*minPreludeEntry {
-		return Prelude{}, 0, errs.Corruptf("prelude: %d windows in %d entry bytes", nw, el)
-	}
-	nsb := (nw + SuperBlockWindows - 1) / SuperBlockWindows
-	if nsb*superBlockSize > rem-el || rem-el-nsb*superBlockSize < 4 {
-		return Prelude{}, 0, errs.Corruptf("prelude: %d windows do not fit %d bytes", nw, rem)
-	}
-	p = Prelude{n: int(nw), sbOff: r.off, entOff: r.off + int(nsb*superBlockSize)}
-	end := p.entOff + int(el)
-	if got, want := Checksum(src[:end]), binary.LittleEndian.Uint32(src[end:]); got != want {
-		return Prelude{}, 0, errs.Corruptf("prelude: crc %08x, want %08x", got, want)
-	}
-	p.src = src[: end+4 : end+4]
 	// Verify every entry against its super-block.
 	er := reader{b: src[:end], off: p.entOff}
 	var last uint64
@@ -193,6 +177,55 @@ func ParsePrelude(src []byte) (p Prelude, n int, err error) {
 	if er.off != end {
 		return Prelude{}, 0, errs.Corruptf("prelude: %d trailing entry bytes", end-er.off)
 	}
+	return p, end + 4, nil
+}
+
+// parsePreludeHead parses the prelude's header, checks its sizes and its CRC,
+// and returns it (sums not computed) with the end of its entries.
+func parsePreludeHead(src []byte) (p Prelude, end int, err error) {
+	r := reader{b: src}
+	nw := r.uvarint()
+	el := r.uvarint()
+	if !r.ok() {
+		return Prelude{}, 0, errs.Corruptf("prelude: truncated header")
+	}
+	rem := uint64(r.remaining())
+	if nw == 0 || nw > rem/minPreludeEntry || el > rem || el < nw*minPreludeEntry {
+		return Prelude{}, 0, errs.Corruptf("prelude: %d windows in %d entry bytes", nw, el)
+	}
+	nsb := (nw + SuperBlockWindows - 1) / SuperBlockWindows
+	if nsb*superBlockSize > rem-el || rem-el-nsb*superBlockSize < 4 {
+		return Prelude{}, 0, errs.Corruptf("prelude: %d windows do not fit %d bytes", nw, rem)
+	}
+	p = Prelude{n: int(nw), sbOff: r.off, entOff: r.off + int(nsb*superBlockSize)}
+	end = p.entOff + int(el)
+	if got, want := Checksum(src[:end]), binary.LittleEndian.Uint32(src[end:]); got != want {
+		return Prelude{}, 0, errs.Corruptf("prelude: crc %08x, want %08x", got, want)
+	}
+	p.src = src[: end+4 : end+4]
+	return p, end, nil
+}
+
+// PreludeSums are what verifying a prelude adds up: its windows' docs, doc
+// bytes and prx bytes.
+type PreludeSums struct{ Docs, DocBytes, PrxBytes uint64 }
+
+// Sums returns p's sums.
+func (p *Prelude) Sums() PreludeSums {
+	return PreludeSums{Docs: p.docCount, DocBytes: p.docBytes, PrxBytes: p.prxBytes}
+}
+
+// ParseVerifiedPrelude parses a prelude whose bytes ParsePrelude verified
+// before, with the sums it returned: it checks the header, the sizes and the
+// CRC (so other bytes are still rejected), not every entry again. A reader
+// that keeps the sums of the preludes it verified resolves a frequent term
+// without walking its windows' entries at every query.
+func ParseVerifiedPrelude(src []byte, sums PreludeSums) (p Prelude, n int, err error) {
+	p, end, err := parsePreludeHead(src)
+	if err != nil {
+		return Prelude{}, 0, err
+	}
+	p.docCount, p.docBytes, p.prxBytes = sums.Docs, sums.DocBytes, sums.PrxBytes
 	return p, end + 4, nil
 }
 

@@ -179,6 +179,15 @@ func TestPreludeCorruption(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	for _, n := range []int{1, 65} {
 		pre := AppendPrelude(nil, randWindows(r, n))
+		good, _, err := ParsePrelude(pre)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The verified form gives the same prelude on the same bytes.
+		again, size, err := ParseVerifiedPrelude(pre, good.Sums())
+		if err != nil || size != len(pre) || again.Sums() != good.Sums() || again.Len() != good.Len() || again.Size() != good.Size() {
+			t.Fatalf("n=%d: verified parse %+v (%d bytes, %v), want %+v", n, again.Sums(), size, err, good.Sums())
+		}
 		for i := range pre {
 			for _, x := range []byte{0x01, 0x80, 0xff} {
 				b := slices.Clone(pre)
@@ -186,11 +195,18 @@ func TestPreludeCorruption(t *testing.T) {
 				if _, _, err := ParsePrelude(b); !errors.Is(err, ErrCorrupt) {
 					t.Fatalf("n=%d byte %d ^ %#x: err = %v", n, i, x, err)
 				}
+				// Other bytes than those verified fail the verified form too.
+				if _, _, err := ParseVerifiedPrelude(b, good.Sums()); !errors.Is(err, ErrCorrupt) {
+					t.Fatalf("n=%d byte %d ^ %#x, verified form: err = %v", n, i, x, err)
+				}
 			}
 		}
 		for l := 0; l < len(pre); l++ {
 			if _, _, err := ParsePrelude(pre[:l]); !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("n=%d truncated to %d: err = %v", n, l, err)
+			}
+			if _, _, err := ParseVerifiedPrelude(pre[:l], good.Sums()); !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("n=%d truncated to %d, verified form: err = %v", n, l, err)
 			}
 		}
 	}
