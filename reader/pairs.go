@@ -91,9 +91,10 @@ func (x *qctx) pairErr(f *field, err error) error {
 	return x.s.wrap(place{section: "pairs", index: f.meta.Name, window: -1}, err)
 }
 
-// pairDocs decodes e's docs into a context buffer.
+// pairDocs decodes the docs e's window lists into a context buffer: the
+// pair's docs (list form) or its exceptions (complement form).
 func (x *qctx) pairDocs(f *field, e *format.PairEntry) ([]uint32, error) {
-	docs, err := e.Docs(x.buf())
+	docs, err := e.Listed(x.buf())
 	if err != nil {
 		x.put(docs)
 		return nil, x.pairErr(f, err)
@@ -203,7 +204,7 @@ func (x *qctx) phraseFromPair(f *field, q *phraseQuery, e *format.PairEntry, fil
 		return out, int(e.DF), nil
 	}
 	if e.Complement() {
-		excl, err := x.pairExceptions(f, e)
+		excl, err := x.pairDocs(f, e)
 		if err != nil {
 			return out, 0, err
 		}
@@ -228,18 +229,6 @@ func (x *qctx) phraseFromPair(f *field, q *phraseQuery, e *format.PairEntry, fil
 		out = append(out, docs...)
 	}
 	return out, len(docs), nil
-}
-
-// pairExceptions decodes the exceptions of complement-form pair e into a
-// context buffer.
-func (x *qctx) pairExceptions(f *field, e *format.PairEntry) ([]uint32, error) {
-	docs, err := e.Exceptions(x.buf())
-	if err != nil {
-		x.put(docs)
-		return nil, x.pairErr(f, err)
-	}
-	x.count.pairDocs += int64(len(docs))
-	return docs, nil
 }
 
 // minTermDF returns the smallest df of terms (0 when one is absent).
@@ -317,13 +306,8 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 			x.count.pairBefore += int64(minDF)
 			x.count.pairAfter += int64(minDF)
 		}
-		if hasFilter { // the filter, less the exceptions, bounds the candidates
-			cur := difference(x.buf(), filter, excl)
-			x.put(excl)
-			return cur, use, planFilter, nil
-		}
-		use.excl = excl
-		return nil, use, planExclude, nil
+		cands, use, plan = x.exceptionPlan(filter, hasFilter, excl, use)
+		return cands, use, plan, nil
 	}
 	minDF, err := x.minTermDF(f, terms)
 	if err != nil {
@@ -350,10 +334,6 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 		withLists = false
 		// The lists, if any, are not used: no chain.
 		use.chain = use.chain && len(lists) == 0
-		plan = planExclude
-		if hasFilter {
-			plan = planFilter
-		}
 	default:
 		return nil, use, planPlain, nil
 	}
@@ -365,15 +345,9 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 	x.count.pairPlans++
 	x.count.pairBefore += int64(minDF)
 	if !withLists {
-		if plan == planFilter { // the filter, less the exceptions, bounds the candidates
-			cur := difference(x.buf(), filter, excl)
-			x.put(excl)
-			x.count.pairAfter += int64(len(cur))
-			return cur, use, planFilter, nil
-		}
-		use.excl = excl
 		x.count.pairAfter += int64(minDF)
-		return nil, use, planExclude, nil
+		cands, use, plan = x.exceptionPlan(filter, hasFilter, excl, use)
+		return cands, use, plan, nil
 	}
 	cur, err := x.pairDocs(f, &lists[0])
 	if err != nil {
@@ -412,12 +386,25 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 	return cur, use, planFilter, nil
 }
 
+// exceptionPlan plans a phrase whose pairs only drop documents (excl, a
+// context buffer it takes): the filter less them bounds the candidates, or
+// the plain walk skips them.
+func (x *qctx) exceptionPlan(filter []uint32, hasFilter bool, excl []uint32, use pairUse) ([]uint32, pairUse, int) {
+	if hasFilter {
+		cur := difference(x.buf(), filter, excl)
+		x.put(excl)
+		return cur, use, planFilter
+	}
+	use.excl = excl
+	return nil, use, planExclude
+}
+
 // exclusions returns the union of the exceptions of complement-form pairs
 // comps (ascending, in a context buffer; nil when comps is empty).
 func (x *qctx) exclusions(f *field, comps []format.PairEntry) ([]uint32, error) {
 	var excl []uint32
 	for i := range comps {
-		exc, err := x.pairExceptions(f, &comps[i])
+		exc, err := x.pairDocs(f, &comps[i])
 		if err != nil {
 			x.put(excl)
 			return nil, err
@@ -482,12 +469,7 @@ func (f *field) verifyPairs(x *qctx) error {
 			}
 		}
 		prevA, prevB = e.A, e.B
-		if e.Complement() {
-			docs, err = e.Exceptions(docs[:0])
-		} else {
-			docs, err = e.Docs(docs[:0])
-		}
-		if err != nil {
+		if docs, err = e.Listed(docs[:0]); err != nil {
 			return s.wrap(p, err)
 		}
 		if len(docs) > 0 && uint64(docs[len(docs)-1]) >= m.DocCount {
@@ -541,8 +523,10 @@ func (f *field) verifyComplement(x *qctx, e *format.PairEntry, exc []uint32) err
 	if uint64(len(both)) != e.CO {
 		return fmt.Errorf("co %d, its terms share %d documents", e.CO, len(both))
 	}
-	if n := len(intersect(x.buf()[:0], both, exc)); n != len(exc) {
-		return fmt.Errorf("%d of its %d exceptions hold both terms", n, len(exc))
+	held := intersect(x.buf(), both, exc)
+	defer x.put(held)
+	if len(held) != len(exc) {
+		return fmt.Errorf("%d of its %d exceptions hold both terms", len(held), len(exc))
 	}
 	return nil
 }

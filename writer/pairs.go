@@ -407,13 +407,15 @@ func (pw *pairWriter) write(cw *countWriter, sel []uint64) (uint64, error) {
 		}
 		k++
 		offs = append(offs, uint32(cw.n-start))
-		e := pw.entry(id, docs)
+		var e []byte
 		if pw.complements[id] {
 			co, exc, err := pw.exceptions(id, docs)
 			if err != nil {
 				return err
 			}
 			e = pw.complementEntry(id, uint64(len(docs)), co, exc)
+		} else {
+			e = pw.entry(id, docs)
 		}
 		_, err := cw.Write(e)
 		return err

@@ -292,12 +292,25 @@ func (t *PairTable) Entry(i int) (PairEntry, error) {
 // are those holding both terms, but for Exceptions.
 func (p *PairEntry) Complement() bool { return p.CO != 0 }
 
+// Listed appends the docs the entry's window lists to dst: the pair's DF docs
+// (list form) or its CO - DF exceptions (complement form), ascending.
+func (p *PairEntry) Listed(dst []uint32) ([]uint32, error) {
+	n := p.DF
+	if p.Complement() {
+		n = p.CO - p.DF
+	}
+	if n == 0 {
+		return dst, nil
+	}
+	return DecodeDocWindow(p.window, int(n), 0, false, dst)
+}
+
 // Docs appends the docs of a list-form pair to dst (exactly DF ascending ids).
 func (p *PairEntry) Docs(dst []uint32) ([]uint32, error) {
 	if p.Complement() {
 		return dst, errs.Corruptf("pair %q %q: the complement form has no doc list", p.A, p.B)
 	}
-	return DecodeDocWindow(p.window, int(p.DF), 0, false, dst)
+	return p.Listed(dst)
 }
 
 // Exceptions appends the docs of a complement-form pair that hold both terms
@@ -306,8 +319,5 @@ func (p *PairEntry) Exceptions(dst []uint32) ([]uint32, error) {
 	if !p.Complement() {
 		return dst, errs.Corruptf("pair %q %q: the list form has no exceptions", p.A, p.B)
 	}
-	if p.CO == p.DF {
-		return dst, nil
-	}
-	return DecodeDocWindow(p.window, int(p.CO-p.DF), 0, false, dst)
+	return p.Listed(dst)
 }
