@@ -78,7 +78,12 @@ func (x *qctx) termDocs(f *field, term []byte, filter []uint32, hasFilter bool, 
 	if err != nil || t == nil {
 		return out, err
 	}
-	if err := x.collect(t, filter, !hasFilter); err != nil {
+	if !hasFilter {
+		out, err = x.appendDocs(t, out)
+		x.popTerm(t)
+		return out, err
+	}
+	if err := x.collect(t, filter, false); err != nil {
 		return out, err
 	}
 	out = append(out, t.docs...)
@@ -95,7 +100,16 @@ func (x *qctx) prefixDocs(f *field, prefix []byte, maxExp int, filter []uint32, 
 		if err != nil {
 			return false, err
 		}
-		if err := x.collect(t, filter, !hasFilter); err != nil {
+		if !hasFilter {
+			x.docAll, err = x.appendDocs(t, x.docAll[:0])
+			if err != nil {
+				return false, err
+			}
+			u.add(x.docAll)
+			x.popTerm(t)
+			return true, nil
+		}
+		if err := x.collect(t, filter, false); err != nil {
 			return false, err
 		}
 		u.add(t.docs)

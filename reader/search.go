@@ -39,6 +39,20 @@ func (s *Segment) Docs(ctx context.Context, q Query, o *SearchOptions) ([]uint32
 	return docs, err
 }
 
+// AppendDocs appends the ascending ids of the documents matching q to dst and
+// returns the extended slice, as Docs does but into the caller's buffer: a
+// caller that walks many results reuses one buffer (dst[:0]) and allocates
+// nothing per query once it is large enough. On error dst is returned as it
+// was given.
+func (s *Segment) AppendDocs(ctx context.Context, q Query, o *SearchOptions, dst []uint32) ([]uint32, error) {
+	out := dst
+	_, err := s.search(ctx, q, o, false, func(r []uint32) { out = append(dst, r...) })
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
+}
+
 // Bitmap returns the documents matching q as a roaring bitmap.
 func (s *Segment) Bitmap(ctx context.Context, q Query, o *SearchOptions) (*roaring.Bitmap, error) {
 	bm := roaring.New()

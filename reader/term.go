@@ -386,6 +386,43 @@ func (x *qctx) collect(t *termRef, cands []uint32, all bool) error {
 	return nil
 }
 
+// appendDocs appends every doc of t to out, each doc window decoded straight
+// into out's spare room: a term's answer needs none of the per-doc
+// bookkeeping collect keeps for positions.
+func (x *qctx) appendDocs(t *termRef, out []uint32) ([]uint32, error) {
+	x.planDocWindows(t, nil, true) // remote segments: one round
+	n0 := len(out)
+	if df := t.e.DF; df <= uint64(t.f.seg.docCount) {
+		out = slices.Grow(out, int(df)+16)
+	}
+	it := t.windows(0)
+	for {
+		w, ok := it.next()
+		if !ok {
+			break
+		}
+		if err := x.check(); err != nil {
+			return out, err
+		}
+		// decodeDocs decodes in place given the room it asks for (see there).
+		out = slices.Grow(out, w.docs+int(min(w.docLen/4, uint64(w.docs)))+16)
+		n := len(out)
+		docs, err := x.decodeDocs(t, &w, out[n:n])
+		if err != nil {
+			return out[:n], err
+		}
+		if len(docs) > 0 && &docs[0] == &out[:n+1][n] {
+			out = out[:n+len(docs)]
+		} else {
+			out = append(out, docs...)
+		}
+	}
+	if got := len(out) - n0; uint64(got) != t.e.DF {
+		return out, t.f.seg.corrupt(t.name(), "windows hold %d docs, dict entry says df %d", got, t.e.DF)
+	}
+	return out, nil
+}
+
 // collectBlocks matches cands (all within window w) against the blocks of w
 // that can hold them, when w is blocked and the candidates are fewer than a
 // quarter of its docs; ok false leaves w to be decoded whole.
