@@ -47,7 +47,7 @@ type qctx struct {
 	arena    []byte // frames read through ReaderAt, reset per query
 	docSrc   []byte // the doc window being decoded, read through ReaderAt
 	docBuf   []uint32
-	docAll   []uint32 // every doc of one term of a prefix (appendDocs)
+	docAll   []uint32          // every doc of one term of a prefix (appendDocs)
 	blks     []format.DocBlock // the directory of a blocked doc window (collect)
 	free     [][]uint32        // reusable uint32 buffers
 	terms    []*termRef        // resolved terms of this query (pooled objects)
