@@ -36,6 +36,7 @@ type slot struct {
 	offs  []uint32 // the phrase offsets of this slot
 	tf    int      // occurrences in the document being verified
 	pairs []uint64 // several terms: (doc<<32 | term index) of their kept docs
+	pidx  []int32  // the index of each of pairs in its term's docs
 	pcur  int      // the pairs of the document being verified: pairs[pcur:pend]
 	pend  int
 	// streaming state (one term at one offset)
@@ -236,7 +237,7 @@ func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOn
 	for i := range p.slots {
 		s := &p.slots[i]
 		if len(s.terms) > 1 {
-			s.pairs = mergeTermDocs(s.pairs[:0], s.terms)
+			s.pairs, s.pidx, x.mergeAt, x.mergeCI = mergeTermDocs(s.pairs, s.pidx, s.terms, cands, x.mergeAt, x.mergeCI)
 			s.pcur = 0
 		}
 		for _, t := range s.terms {
@@ -288,15 +289,44 @@ func (x *qctx) allSlots(p *phrasePlan) []int {
 	return p.order
 }
 
-// mergeTermDocs lists (doc, term index) of the terms' kept docs, by doc then term.
-func mergeTermDocs(dst []uint64, terms []*termRef) []uint64 {
-	for ti, t := range terms {
+// mergeTermDocs lists (doc, term index) of the terms' kept docs, by doc then
+// term, with the index of each in its term's docs (idx): a counting sort on the
+// candidate each doc is (every kept doc is one of cands, see termRef.keep),
+// linear in the docs and the candidates. at and cis are scratch, returned for
+// reuse.
+func mergeTermDocs(dst []uint64, idx []int32, terms []*termRef, cands []uint32, at, cis []int32) ([]uint64, []int32, []int32, []int32) {
+	at = slices.Grow(at[:0], len(cands)+1)[:len(cands)+1]
+	clear(at)
+	cis = cis[:0]
+	for _, t := range terms {
+		j := 0
 		for _, d := range t.docs {
-			dst = append(dst, uint64(d)<<32|uint64(ti))
+			if j = seekGE(cands, j, d); j == len(cands) || cands[j] != d {
+				cis = append(cis, -1) // not a candidate (keep drops these): left out
+				continue
+			}
+			cis = append(cis, int32(j))
+			at[j+1]++
 		}
 	}
-	slices.Sort(dst)
-	return dst
+	for i := 1; i < len(at); i++ {
+		at[i] += at[i-1]
+	}
+	n := int(at[len(cands)])
+	dst = slices.Grow(dst[:0], n)[:n]
+	idx = slices.Grow(idx[:0], n)[:n]
+	k := 0
+	for ti, t := range terms {
+		for i, d := range t.docs {
+			if ci := cis[k]; ci >= 0 {
+				dst[at[ci]] = uint64(d)<<32 | uint64(ti)
+				idx[at[ci]] = int32(i)
+				at[ci]++
+			}
+			k++
+		}
+	}
+	return dst, idx, at, cis
 }
 
 // seekTerm moves t's cursor to t.docs[k] (ascending k) and returns its tf.
@@ -372,9 +402,9 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, simple bool, lists *[][
 			}
 			s.pend = s.pcur
 			for s.pend < len(s.pairs) && uint32(s.pairs[s.pend]>>32) == d {
-				t := s.terms[uint32(s.pairs[s.pend])]
+				t, k := s.terms[uint32(s.pairs[s.pend])], int(s.pidx[s.pend])
 				s.pend++
-				tf, err := x.seekTerm(t, seekGE(t.docs, t.kcur, d))
+				tf, err := x.seekTerm(t, k)
 				if err != nil {
 					return false, err
 				}
@@ -414,7 +444,9 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, simple bool, lists *[][
 					return false, x.termErr(t)
 				}
 			}
-			slices.Sort(buf)
+			if s.pend-s.pcur > 1 { // one expansion's positions are sorted already
+				slices.Sort(buf)
+			}
 		}
 		x.setSlotBuf(i, buf)
 		ls = append(ls, buf)

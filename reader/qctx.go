@@ -47,7 +47,9 @@ type qctx struct {
 	arena    []byte // frames read through ReaderAt, reset per query
 	docSrc   []byte // the doc window being decoded, read through ReaderAt
 	docBuf   []uint32
-	docAll   []uint32          // every doc of one term of a prefix (appendDocs)
+	docAll   []uint32 // every doc of one term of a prefix (appendDocs)
+	mergeAt  []int32  // mergeTermDocs' scratch
+	mergeCI  []int32
 	blks     []format.DocBlock // the directory of a blocked doc window (collect)
 	free     [][]uint32        // reusable uint32 buffers
 	terms    []*termRef        // resolved terms of this query (pooled objects)
@@ -112,6 +114,9 @@ func (s *Segment) putCtx(x *qctx) {
 	}
 	if cap(x.docAll) > maxPooledDocs {
 		x.docAll = nil
+	}
+	if cap(x.mergeAt) > maxPooledDocs || cap(x.mergeCI) > maxPooledDocs {
+		x.mergeAt, x.mergeCI = nil, nil
 	}
 	if cap(x.union.bits) > maxPooledDocs/8 || cap(x.union.buf) > maxPooledDocs {
 		x.union = docSet{}

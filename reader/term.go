@@ -533,16 +533,32 @@ func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32, ord0 in
 // place: it walks final and gallops in t.docs (final is usually the smaller).
 func (t *termRef) keep(final []uint32) {
 	n := 0
-	k := 0
-	for _, d := range final {
-		k = seekGE(t.docs, k, d)
-		if k == len(t.docs) {
-			break
+	if len(t.docs) < len(final) {
+		// Few docs (a prefix's rare expansion): walk them, galloping in final.
+		j := 0
+		for k, d := range t.docs {
+			j = seekGE(final, j, d)
+			if j == len(final) {
+				break
+			}
+			if final[j] == d {
+				t.docs[n], t.where[n], t.ords[n] = d, t.where[k], t.ords[k]
+				n++
+				j++
+			}
 		}
-		if t.docs[k] == d {
-			t.docs[n], t.where[n], t.ords[n] = d, t.where[k], t.ords[k]
-			n++
-			k++
+	} else {
+		k := 0
+		for _, d := range final {
+			k = seekGE(t.docs, k, d)
+			if k == len(t.docs) {
+				break
+			}
+			if t.docs[k] == d {
+				t.docs[n], t.where[n], t.ords[n] = d, t.where[k], t.ords[k]
+				n++
+				k++
+			}
 		}
 	}
 	t.docs, t.where, t.ords = t.docs[:n], t.where[:n], t.ords[:n]
