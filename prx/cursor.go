@@ -340,12 +340,34 @@ func (c *Cursor) NextAtLeast(want uint32) (uint32, bool) {
 	v, end, acc := c.v, c.end, c.acc
 	n := 0 // positions read
 	found := false
+	r := &c.br
 	for v < end {
-		d, ok := c.loaded(v)
-		if !ok {
-			if d, ok = c.value(v); !ok {
-				return 0, false
+		if v>>blockShift == r.cur {
+			// The block is decoded: walk it in a tight loop (loaded's case).
+			i0 := v & (BlockLen - 1)
+			stop := min(end-(v-i0), BlockLen)
+			i := i0
+			for i < stop {
+				acc += uint64(r.vals[i])
+				i++
+				if acc >= uint64(want) {
+					found = true
+					break
+				}
 			}
+			n += i - i0
+			v += i - i0
+			if r.packed && c.st != nil {
+				c.st.DecodedPositions += int64(i - i0)
+			}
+			if found {
+				break
+			}
+			continue
+		}
+		d, ok := c.value(v)
+		if !ok {
+			return 0, false
 		}
 		v++
 		n++

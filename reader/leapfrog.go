@@ -192,12 +192,8 @@ func (x *qctx) advance(l *leap, target uint32) (uint32, error) {
 		// A later window: skip those that end before target without decoding
 		// them (through the prelude when the term has many windows).
 		if t.e.Class == format.ClassWindowed && t.nWin > 8 && l.it.i < t.nWin {
-			j, err := t.find(target)
-			if err != nil {
+			if err := l.it.seek(target); err != nil {
 				return 0, err
-			}
-			if j > l.it.i {
-				l.it = t.windows(j)
 			}
 		}
 		var w winInfo

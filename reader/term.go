@@ -218,6 +218,21 @@ func (t *termRef) windows(from int) winIter {
 	return it
 }
 
+// seek moves it forward (never back) so that its next window is the first
+// whose last doc is at least doc (see format.WindowCursor.SeekForward); a term
+// of one window is left as it is.
+func (it *winIter) seek(doc uint32) error {
+	t := it.t
+	if t.e.Class != format.ClassWindowed {
+		return nil
+	}
+	if err := it.cur.SeekForward(doc); err != nil {
+		return t.f.seg.wrap(t.name().in("prelude"), err)
+	}
+	it.i = it.cur.Index()
+	return nil
+}
+
 func (it *winIter) next() (winInfo, bool) {
 	t := it.t
 	if t.e.Class != format.ClassWindowed {
@@ -326,11 +341,9 @@ func (x *qctx) collect(t *termRef, cands []uint32, all bool) error {
 			c := cands[ci]
 			if w.last < c {
 				if sparse {
-					j, err := t.find(c)
-					if err != nil {
+					if err := it.seek(c); err != nil {
 						return err
 					}
-					it = t.windows(j)
 				}
 				continue
 			}

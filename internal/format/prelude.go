@@ -304,6 +304,47 @@ func (p *Prelude) Find(doc uint32) (int, error) {
 	return p.n, errs.Corruptf("prelude: super-block %d inconsistent", lo)
 }
 
+// SeekForward moves c so that its next Next returns the first window whose
+// LastDoc >= doc, never backwards: when that window is at or before c's next
+// one, c is left as it is. It scans forward from c when the window is in c's
+// super-block, else from the start of the window's super-block (found by
+// binary search), at most 64 entries either way; Find followed by Cursor scans
+// the super-block twice.
+func (c *WindowCursor) SeekForward(doc uint32) error {
+	p := c.p
+	if p == nil || c.i >= p.n {
+		return nil
+	}
+	cur := c.i / SuperBlockWindows
+	nsb := (p.n + SuperBlockWindows - 1) / SuperBlockWindows
+	lo, hi := cur, nsb
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if p.superBlock(m).lastDoc < doc {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo == nsb {
+		*c = p.cursorAt(nsb) // beyond the last window
+		return nil
+	}
+	if lo > cur {
+		*c = p.cursorAt(lo)
+	}
+	for c.i < p.n {
+		prev := *c
+		if w := c.next(); w.LastDoc >= doc {
+			*c = prev
+			return nil
+		}
+	}
+	// Unreachable for a verified prelude: the super-block's lastDoc is its
+	// last window's.
+	return errs.Corruptf("prelude: super-block %d inconsistent", lo)
+}
+
 // WindowCursor walks the windows of a prelude in order.
 type WindowCursor struct {
 	p      *Prelude
@@ -338,6 +379,9 @@ func (p *Prelude) cursorAt(sb int) WindowCursor {
 	}
 	return c
 }
+
+// Index returns the index of the window the next Next returns (Len() when none).
+func (c *WindowCursor) Index() int { return c.i }
 
 // Next returns the next window, or ok=false after the last one.
 func (c *WindowCursor) Next() (w WindowInfo, ok bool) {

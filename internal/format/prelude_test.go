@@ -119,6 +119,28 @@ func TestPreludeRoundTrip(t *testing.T) {
 		if wins[n-1].LastDoc < math.MaxUint32 {
 			find(math.MaxUint32, n)
 		}
+		// SeekForward from any cursor: the next window is Find's, or the
+		// cursor's own when Find's is behind it; the windows after it follow.
+		for k := 0; k < 200; k++ {
+			from := r.IntN(n + 1)
+			doc := uint32(r.Int64N(int64(wins[n-1].LastDoc) + 2))
+			if k%3 == 0 && n > 0 {
+				doc = want[r.IntN(n)].LastDoc // at a window's last doc
+			}
+			c := p.Cursor(from)
+			if err := c.SeekForward(doc); err != nil {
+				t.Fatal(err)
+			}
+			j, _ := p.Find(doc)
+			j = max(j, from)
+			if c.Index() != j {
+				t.Fatalf("n=%d: Cursor(%d).SeekForward(%d) at %d, want %d", n, from, doc, c.Index(), j)
+			}
+			w, ok := c.Next()
+			if ok != (j < n) || ok && w != want[j] {
+				t.Fatalf("n=%d: Cursor(%d).SeekForward(%d) then Next = %+v, %v; want window %d", n, from, doc, w, ok, j)
+			}
+		}
 	}
 }
 
