@@ -280,16 +280,7 @@ func (p *Prelude) Window(i int) (WindowInfo, error) {
 // beyond the last window. It binary-searches the super-blocks, then scans at
 // most 64 entries.
 func (p *Prelude) Find(doc uint32) (int, error) {
-	nsb := (p.n + SuperBlockWindows - 1) / SuperBlockWindows
-	lo, hi := 0, nsb
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if p.superBlock(m).lastDoc < doc {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
+	lo, nsb := p.superBlockOf(doc, 0)
 	if lo == nsb {
 		return p.n, nil
 	}
@@ -316,16 +307,7 @@ func (c *WindowCursor) SeekForward(doc uint32) error {
 		return nil
 	}
 	cur := c.i / SuperBlockWindows
-	nsb := (p.n + SuperBlockWindows - 1) / SuperBlockWindows
-	lo, hi := cur, nsb
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if p.superBlock(m).lastDoc < doc {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
+	lo, nsb := p.superBlockOf(doc, cur)
 	if lo == nsb {
 		*c = p.cursorAt(nsb) // beyond the last window
 		return nil
@@ -343,6 +325,22 @@ func (c *WindowCursor) SeekForward(doc uint32) error {
 	// Unreachable for a verified prelude: the super-block's lastDoc is its
 	// last window's.
 	return errs.Corruptf("prelude: super-block %d inconsistent", lo)
+}
+
+// superBlockOf returns the first super-block at or after from whose last doc is
+// at least doc (nsb, the number of super-blocks, when none), by binary search.
+func (p *Prelude) superBlockOf(doc uint32, from int) (sb, nsb int) {
+	nsb = (p.n + SuperBlockWindows - 1) / SuperBlockWindows
+	lo, hi := from, nsb
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if p.superBlock(m).lastDoc < doc {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo, nsb
 }
 
 // WindowCursor walks the windows of a prelude in order.
