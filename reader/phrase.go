@@ -39,10 +39,14 @@ type slot struct {
 	pidx  []int32  // the index of each of pairs in its term's docs
 	pcur  int      // the pairs of the document being verified: pairs[pcur:pend]
 	pend  int
-	// streaming state (one term at one offset)
+	// streaming state (one offset): one term's cursor, or (list) the merged
+	// positions of a prefix slot's expansions in the document, at index li
 	pos     uint32
 	ok      bool
 	started bool
+	list    []uint32
+	li      int
+	isList  bool
 }
 
 func (p *phrasePlan) reset() {
@@ -74,6 +78,7 @@ func (p *phrasePlan) addSlot() *slot {
 	s := &p.slots[len(p.slots)-1]
 	s.id = len(p.slots) - 1
 	s.terms, s.docs, s.cost = s.terms[:0], s.docs[:0], 0
+	s.isList, s.list, s.li = false, nil, 0
 	return s
 }
 
@@ -195,11 +200,12 @@ func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter []uint32, hasFilter 
 func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOnly bool) ([]uint32, int, error) {
 	// The offsets of each slot in the phrase, and whether every slot is one term
 	// at one offset (the streaming case).
-	simple := true
+	simple, single := true, true // single: every slot at one offset
 	for i := range p.slots {
 		s := &p.slots[i]
 		s.offs = s.offs[:0]
-		if len(s.terms) > 1 {
+		s.isList = len(s.terms) > 1
+		if s.isList {
 			simple = false
 		}
 	}
@@ -207,8 +213,15 @@ func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOn
 		s := &p.slots[si]
 		s.offs = append(s.offs, uint32(i))
 		if len(s.offs) > 1 {
-			simple = false
+			simple, single = false, false
 		}
+	}
+	shape := shapeOther
+	switch {
+	case simple:
+		shape = shapeSimple
+	case single:
+		shape = shapeLists
 	}
 	if p.slop > 0 && leapfrogPhrase(p) {
 		p.sloppy.bindCursors(p)
@@ -262,7 +275,7 @@ func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOn
 				excl = excl[k:]
 			}
 		}
-		ok, err := x.matchDoc(p, d, ci, simple, &lists)
+		ok, err := x.matchDoc(p, d, ci, shape, &lists)
 		if err != nil {
 			return out, 0, err
 		}
@@ -378,7 +391,7 @@ func termIndex(t *termRef, d uint32, ci int) int {
 }
 
 // matchDoc verifies the phrase in candidate d (candidate number ci).
-func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, simple bool, lists *[][]uint32) (bool, error) {
+func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, shape phraseShape, lists *[][]uint32) (bool, error) {
 	if p.chain {
 		if ok, err := x.chainProves(p, d, ci); ok || err != nil {
 			return ok, err
@@ -418,18 +431,24 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, simple bool, lists *[][
 	if p.slop > 0 && leapfrogPhrase(p) {
 		return x.matchSloppy(p)
 	}
-	if simple && p.slop == 0 {
+	if shape == shapeSimple && p.slop == 0 {
 		return x.matchStream(p)
 	}
 	if p.slop == 0 && leapfrogPhrase(p) {
 		return x.matchMixed(p) // single terms, some repeated: streamed
 	}
-	// Repeated terms or prefix expansions: materialize each slot's positions of
-	// this document (a prefix slot's merged), then match anchored on the
-	// fewest.
+	// Prefix expansions (or repeated terms): materialize each expansion slot's
+	// positions of this document, merged; when every slot has one offset the
+	// single terms are streamed against them (a frequent term is read only as
+	// far as the match needs), else every slot is materialized and matched
+	// anchored on the fewest.
+	streamed := shape == shapeLists && p.slop == 0
 	ls := (*lists)[:0]
 	for i := range p.slots {
 		s := &p.slots[i]
+		if streamed && !s.isList {
+			continue
+		}
 		buf := x.slotBuf(i)
 		if len(s.terms) == 1 {
 			var err error
@@ -449,9 +468,13 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, simple bool, lists *[][
 			}
 		}
 		x.setSlotBuf(i, buf)
+		s.list = buf
 		ls = append(ls, buf)
 	}
 	*lists = ls
+	if streamed {
+		return x.matchStream(p)
+	}
 	if p.slop > 0 {
 		return p.sloppy.match(ls, p.slotOf, p.slop), nil
 	}
@@ -472,6 +495,18 @@ func (x *qctx) setSlotBuf(i int, b []uint32) { x.posBufs[i] = b }
 // document, read from the cursor one at a time) to its first position >= want
 // and reports whether there is one (s.pos).
 func (s *slot) streamTo(want uint32) bool {
+	if s.isList {
+		l, i := s.list, s.li
+		for i < len(l) && l[i] < want {
+			i++
+		}
+		s.li = i
+		s.ok = i < len(l)
+		if s.ok {
+			s.pos = l[i]
+		}
+		return s.ok
+	}
 	c := &s.terms[0].cur
 	if !s.started {
 		s.pos, s.ok = c.Pos()
@@ -491,18 +526,17 @@ func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 	slots := p.slots
 	a := 0
 	for i := range slots {
-		slots[i].started = false
+		slots[i].started, slots[i].li = false, 0
 		if slots[i].tf < slots[a].tf {
 			a = i
 		}
 	}
 	as := &slots[a]
-	ac := &as.terms[0].cur
 	aoff := as.offs[0]
-	pos, ok := ac.Pos()
+	pos, ok := as.first()
 	for ok {
 		if pos < aoff {
-			pos, ok = ac.Next()
+			pos, ok = as.next()
 			continue
 		}
 		start := pos - aoff
@@ -536,11 +570,55 @@ func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 		if w := uint64(aoff) + max(uint64(next), uint64(start)+1); w > 1<<32-1 {
 			return false, x.termErr(as.terms[0]) // no start fits in 32 bits
 		} else if pos < uint32(w) {
-			pos, ok = ac.NextAtLeast(uint32(w))
+			pos, ok = as.atLeast(uint32(w))
 		}
 	}
 	return false, x.termErr(as.terms[0])
 }
+
+// first, next and atLeast walk the anchor slot of matchStream: its term's
+// cursor, or its list.
+func (s *slot) first() (uint32, bool) {
+	if s.isList {
+		s.li = 0
+		return s.listPos()
+	}
+	return s.terms[0].cur.Pos()
+}
+
+func (s *slot) next() (uint32, bool) {
+	if s.isList {
+		s.li++
+		return s.listPos()
+	}
+	return s.terms[0].cur.Next()
+}
+
+func (s *slot) atLeast(w uint32) (uint32, bool) {
+	if s.isList {
+		for s.li < len(s.list) && s.list[s.li] < w {
+			s.li++
+		}
+		return s.listPos()
+	}
+	return s.terms[0].cur.NextAtLeast(w)
+}
+
+func (s *slot) listPos() (uint32, bool) {
+	if s.li < len(s.list) {
+		return s.list[s.li], true
+	}
+	return 0, false
+}
+
+// phraseShape is how verifyPhrase matches a document (matchDoc).
+type phraseShape uint8
+
+const (
+	shapeSimple phraseShape = iota // distinct single terms, one offset each: streamed
+	shapeLists                     // one offset each, some slots prefix expansions: those materialized, the rest streamed
+	shapeOther                     // repeated terms: materialized
+)
 
 // planFrames builds one decode job per (term, window holding a kept doc) of the
 // given slots and fetches their frames (x.jobs).

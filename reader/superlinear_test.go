@@ -84,3 +84,37 @@ func TestNoSuperlinearRepeatedWord(t *testing.T) {
 		prev = w
 	}
 }
+
+// TestPhrasePrefixStreamsTerms: in a phrase prefix whose slots each stand at
+// one offset, a single term is streamed against the merged expansions: a
+// frequent term is read only as far as the match needs, not materialized
+// whole in every candidate. Each document starts with the phrase and then
+// repeats "the" 600 times.
+func TestPhrasePrefixStreamsTerms(t *testing.T) {
+	const n, reps = 200, 600
+	docs := make([]oracle.Doc, n)
+	for i := range docs {
+		var b strings.Builder
+		fmt.Fprintf(&b, "alpha the req%d end", i%7)
+		for k := 0; k < reps; k++ {
+			b.WriteString(" the x")
+		}
+		docs[i] = oracle.Doc{{Name: "text", Values: []string{b.String()}}}
+	}
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, options(-1, "text")))
+	q := reader.PhrasePrefix("text", []string{"alpha", "the", "req"}, 0)
+	var p reader.Profile
+	got, err := s.Count(bg, q, &reader.SearchOptions{Profile: &p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(c.Eval(oracle.PhrasePrefix{Field: "text", Terms: []string{"alpha", "the", "req"}})); got != uint64(want) || want != n {
+		t.Fatalf("%s: %d docs, oracle %d (want %d)", q, got, want, n)
+	}
+	// Per document: alpha's and the expansion's one position each, and the
+	// first positions of "the" (a materialized "the" reads 601).
+	if per := p.SelectedPositions / n; per > 20 {
+		t.Fatalf("%s: %d positions read per document (%d in all), want a handful", q, per, p.SelectedPositions)
+	}
+}
