@@ -405,7 +405,10 @@ func (x *qctx) collect(t *termRef, cands []uint32, all bool) error {
 func (x *qctx) appendDocs(t *termRef, out []uint32) ([]uint32, error) {
 	x.planDocWindows(t, nil, true) // remote segments: one round
 	n0 := len(out)
-	if df := t.e.DF; df <= uint64(t.f.seg.docCount) {
+	// Room for every doc up front when the bytes can hold them (a corrupt
+	// df must not make the reader allocate: a doc takes at least 1/64 byte
+	// in any doc window form, see docsFit); the windows grow it otherwise.
+	if df := t.e.DF; df <= uint64(t.f.seg.docCount) && docsFit(df, t.e.DocLen+uint64(len(t.e.Docs))) {
 		out = slices.Grow(out, int(df)+16)
 	}
 	it := t.windows(0)
@@ -418,7 +421,9 @@ func (x *qctx) appendDocs(t *termRef, out []uint32) ([]uint32, error) {
 			return out, err
 		}
 		// decodeDocs decodes in place given the room it asks for (see there).
-		out = slices.Grow(out, w.docs+int(min(w.docLen/4, uint64(w.docs)))+16)
+		if docsFit(uint64(w.docs), w.docLen+uint64(len(t.e.Docs))) {
+			out = slices.Grow(out, w.docs+int(min(w.docLen/4, uint64(w.docs)))+16)
+		}
 		n := len(out)
 		docs, err := x.decodeDocs(t, &w, out[n:n])
 		if err != nil {
@@ -435,6 +440,12 @@ func (x *qctx) appendDocs(t *termRef, out []uint32) ([]uint32, error) {
 	}
 	return out, nil
 }
+
+// docsFit reports whether n doc ids can be held in a doc window of the given
+// bytes: at most 64 per byte (a blocked window's 128 docs take a block token
+// and at least two directory bytes; uvarint gaps and intcomp take more), plus
+// a block's worth.
+func docsFit(n, bytes uint64) bool { return n <= 64*bytes+128 }
 
 // collectBlocks matches cands (all within window w) against the blocks of w
 // that can hold them, when w is blocked and the candidates are fewer than a
@@ -543,7 +554,9 @@ func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32, ord0 in
 }
 
 // keep restricts t's conjunction state to the docs in final (ascending), in
-// place: it walks final and gallops in t.docs (final is usually the smaller).
+// place: it walks the shorter of final and t.docs and gallops in the other (a
+// prefix's rare expansion against many candidates, or a frequent term against
+// few).
 func (t *termRef) keep(final []uint32) {
 	n := 0
 	if len(t.docs) < len(final) {
