@@ -114,6 +114,10 @@ type pairUse struct {
 	// for a leapfrog plan whose lists narrow little: only they can match.
 	incl    []uint32
 	hasIncl bool
+	// holds: bit k set when the pair of phrase terms k and k+1 holds in every
+	// candidate the plan verifies (its list bounds them, or its exceptions
+	// are dropped): see impliedSlots.
+	holds uint64
 }
 
 // How a phrase uses its pairs (pairCandidates).
@@ -259,6 +263,7 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 	var es, cs [8]format.PairEntry
 	lists, comps := es[:0], cs[:0]
 	kept := 0
+	var listBits, compBits uint64 // the couples kept, by form (bit k: terms k, k+1)
 	for i := 0; i+1 < len(terms); i++ {
 		e, ok, err := x.pairEntry(f, terms[i], terms[i+1])
 		if err != nil {
@@ -266,6 +271,11 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 		}
 		if ok {
 			kept++
+			if i < 64 && e.Complement() {
+				compBits |= 1 << i
+			} else if i < 64 {
+				listBits |= 1 << i
+			}
 		}
 		if !ok || hasPair(lists, &e) || hasPair(comps, &e) {
 			continue
@@ -306,6 +316,7 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 			x.count.pairBefore += int64(minDF)
 			x.count.pairAfter += int64(minDF)
 		}
+		use.holds = compBits
 		cands, use, plan = x.exceptionPlan(filter, hasFilter, excl, use)
 		return cands, use, plan, nil
 	}
@@ -344,11 +355,13 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 	}
 	x.count.pairPlans++
 	x.count.pairBefore += int64(minDF)
+	use.holds = compBits
 	if !withLists {
 		x.count.pairAfter += int64(minDF)
 		cands, use, plan = x.exceptionPlan(filter, hasFilter, excl, use)
 		return cands, use, plan, nil
 	}
+	use.holds |= listBits
 	cur, err := x.pairDocs(f, &lists[0])
 	if err != nil {
 		x.put(excl)

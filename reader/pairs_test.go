@@ -344,3 +344,45 @@ func checkPhraseDocs(t *testing.T, s *reader.Segment, c *oracle.Corpus, terms []
 	}
 	return want, pr
 }
+
+// TestPairsImpliedSlots: in a phrase whose pairs hold in every candidate, a
+// term next to a once-occurring term across such a pair is never read. Every
+// document holds "a" and "c" once and "b" 50 times or more, so no chain
+// proves it. Matches end with "a b c"; traps hold both pairs ("b c" early,
+// "a b" late) but not the phrase; a third kind splits the pairs (their
+// exceptions). With the pairs, b's positions are not read; without them, b is
+// walked up to each a.
+func TestPairsImpliedSlots(t *testing.T) {
+	bs := strings.Repeat("b ", 50)
+	var docs []oracle.Doc
+	for i := 0; i < 3000; i++ {
+		v := bs + "a b c"
+		switch i % 3 {
+		case 1:
+			v = "b c " + bs + "a b y"
+		case 2:
+			if i%6 == 2 {
+				v = "a q " + bs + "q c" // both pairs missing: an exception of each
+			}
+		}
+		docs = append(docs, oracle.Doc{{Name: "text", Values: []string{v}}})
+	}
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, pairOptions(writer.Pairs{Percent: 100, MinDF: 2}, "text")))
+	terms := []string{"a", "b", "c"}
+	want, pr := checkPhraseDocs(t, s, c, terms)
+	if len(want) != 1500 || pr.PairPlans != 1 || pr.PairProved != 0 {
+		t.Fatalf("%q: %d matches, profile %+v: want 1500 matches, planned with the pairs, none proved by a chain", terms, len(want), pr)
+	}
+	var np reader.Profile
+	if _, err := s.Count(bg, reader.Phrase("text", terms...), &reader.SearchOptions{Profile: &np, NoPairs: true}); err != nil {
+		t.Fatal(err)
+	}
+	// Per verified document (a match or a trap): a's position and c's, and
+	// without the pairs b's walk up to a (more than 50).
+	verified := int64(2500)
+	if pr.SelectedPositions > 3*verified || np.SelectedPositions < 40*verified {
+		t.Errorf("positions read: %d with the pairs (want at most %d), %d without (want at least %d)",
+			pr.SelectedPositions, 3*verified, np.SelectedPositions, 40*verified)
+	}
+}

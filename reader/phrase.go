@@ -2,6 +2,7 @@ package reader
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 
 	"github.com/snii-go/snii/internal/format"
@@ -25,6 +26,9 @@ type phrasePlan struct {
 	// (ascending), for the leapfrog; only they can match.
 	incl    []uint32
 	hasIncl bool
+	// holds: bit k when the pair of phrase terms k and k+1 holds in every
+	// candidate verified (pairUse.holds; see impliedSlots).
+	holds uint64
 }
 
 // slot is one distinct phrase term, or the set of expansions of a prefix.
@@ -58,6 +62,7 @@ func (p *phrasePlan) reset() {
 	p.slotOf = p.slotOf[:0]
 	p.chain, p.excl = false, nil
 	p.incl, p.hasIncl = nil, false
+	p.holds = 0
 }
 
 func (x *qctx) newPlan() *phrasePlan {
@@ -93,6 +98,7 @@ func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter []uint32, hasFilter 
 	p.slop = q.slop
 	p.chain, p.excl = use.chain, use.excl
 	p.incl, p.hasIncl = use.incl, use.hasIncl
+	p.holds = use.holds
 	// Distinct exact terms become one slot each; repeated terms share theirs.
 	nExact := len(terms)
 	if q.prefix {
@@ -524,10 +530,14 @@ func (s *slot) streamTo(want uint32) bool {
 func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 	// The anchor: the fewest occurrences.
 	slots := p.slots
-	a := 0
+	var implied uint64
+	if p.holds != 0 && len(slots) <= 64 {
+		implied = impliedSlots(p)
+	}
+	a := -1
 	for i := range slots {
 		slots[i].started, slots[i].li = false, 0
-		if slots[i].tf < slots[a].tf {
+		if implied>>i&1 == 0 && (a < 0 || slots[i].tf < slots[a].tf) {
 			a = i
 		}
 	}
@@ -543,7 +553,7 @@ func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 		next := start // the smallest start the other slots still allow
 		matched := true
 		for i := range slots {
-			if i == a {
+			if i == a || implied>>i&1 != 0 {
 				continue
 			}
 			s := &slots[i]
@@ -574,6 +584,40 @@ func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 		}
 	}
 	return false, x.termErr(as.terms[0])
+}
+
+// impliedSlots returns the slots (bit i: slot i) matchStream need not read in
+// the current document: slot j is implied by a neighbour i across a pair that
+// holds in the document (p.holds) when term i occurs once in it. The pair puts
+// term j right next to some occurrence of term i; there is one, which any
+// match places at its phrase offset, so term j is at its own. A slot that
+// implies another is itself read (it is never implied), so every implication
+// rests on a position matchStream checks: two once-occurring neighbours do not
+// imply each other. The couples are taken in phrase order; of two
+// once-occurring neighbours the later is implied.
+func impliedSlots(p *phrasePlan) uint64 {
+	slots := p.slots
+	var implied, source uint64
+	for h := p.holds; h != 0; h &= h - 1 {
+		k := bits.TrailingZeros64(h) // the couple of phrase terms k, k+1
+		if k+1 >= len(p.slotOf) {
+			break
+		}
+		a, b := p.slotOf[k], p.slotOf[k+1]
+		sa, sb := &slots[a], &slots[b]
+		if sa.isList || sb.isList || len(sa.offs) != 1 || len(sb.offs) != 1 {
+			continue
+		}
+		switch {
+		case sa.tf == 1 && implied>>a&1 == 0 && source>>b&1 == 0 && implied>>b&1 == 0:
+			implied |= 1 << b
+			source |= 1 << a
+		case sb.tf == 1 && implied>>b&1 == 0 && source>>a&1 == 0 && implied>>a&1 == 0:
+			implied |= 1 << a
+			source |= 1 << b
+		}
+	}
+	return implied
 }
 
 // first, next and atLeast walk the anchor slot of matchStream: its term's
