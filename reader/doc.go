@@ -76,7 +76,9 @@
 //     first when the rarest holds at most 85% of the rarest term's docs; the
 //     result, less the complement pairs' exceptions, filters the candidates
 //     below. Exceptions alone drop their docs from the walk; a chain (every
-//     pair kept) proves a candidate whose inner terms occur once.
+//     pair kept) proves a candidate whose inner terms occur once; a term next
+//     to a once-occurring term across a pair that holds in every candidate is
+//     not read (impliedSlots).
 //  1. Resolve the terms (any absent: no match). Repeated terms ("a a b")
 //     share one slot; a phrase prefix's last slot is the set of its first
 //     maxExpansions expansions in byte order.
