@@ -218,12 +218,18 @@ func TestCursorLazyInflate(t *testing.T) {
 		if _, err := c.Seek(last); err != nil {
 			t.Fatal(err)
 		}
+		if !c.Pending() {
+			t.Fatalf("%s: a zstd unit whose tf was read: not Pending", nw.name)
+		}
 		got, err := c.AppendPositions(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(got, w.Doc(last)) {
 			t.Fatalf("%s: doc %d: positions %v, want %v", nw.name, last, got, w.Doc(last))
+		}
+		if c.Pending() {
+			t.Fatalf("%s: Pending after its positions were read", nw.name)
 		}
 		if st.Inflated != 1 || st.PlainBytes == 0 {
 			t.Fatalf("%s: one doc's positions: %d units inflated (%d plain bytes), want 1", nw.name, st.Inflated, st.PlainBytes)

@@ -594,7 +594,8 @@ func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 // implies another is itself read (it is never implied), so every implication
 // rests on a position matchStream checks: two once-occurring neighbours do not
 // imply each other. The couples are taken in phrase order; of two
-// once-occurring neighbours the later is implied.
+// once-occurring neighbours the one on a ZSTD unit not inflated yet is
+// implied, else the later.
 func impliedSlots(p *phrasePlan) uint64 {
 	slots := p.slots
 	var implied, source uint64
@@ -608,8 +609,11 @@ func impliedSlots(p *phrasePlan) uint64 {
 		if sa.isList || sb.isList || len(sa.offs) != 1 || len(sb.offs) != 1 {
 			continue
 		}
+		// Of two once-occurring neighbours, imply the one whose unit is not
+		// inflated yet (reading the other costs no inflation).
+		preferA := sa.tf == 1 && sb.tf == 1 && sa.terms[0].cur.Pending() && !sb.terms[0].cur.Pending()
 		switch {
-		case sa.tf == 1 && implied>>a&1 == 0 && source>>b&1 == 0 && implied>>b&1 == 0:
+		case !preferA && sa.tf == 1 && implied>>a&1 == 0 && source>>b&1 == 0 && implied>>b&1 == 0:
 			implied |= 1 << b
 			source |= 1 << a
 		case sb.tf == 1 && implied>>b&1 == 0 && source>>a&1 == 0 && implied>>a&1 == 0:
