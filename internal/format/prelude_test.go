@@ -285,6 +285,14 @@ func FuzzParsePrelude(f *testing.F) {
 			if i < p.Len() && wins[i].LastDoc < doc || i > 0 && wins[i-1].LastDoc >= doc {
 				t.Fatalf("Find(%d) = %d wrong", doc, i)
 			}
+			// SeekForward from a cursor at any window stops at Find's, or
+			// stays where it is when Find's is behind it.
+			for _, from := range []int{0, int(doc) % (p.Len() + 1), p.Len()} {
+				c := p.Cursor(from)
+				if err := c.SeekForward(doc); err != nil || c.Index() != max(i, from) {
+					t.Fatalf("Cursor(%d).SeekForward(%d) at %d, %v; want %d", from, doc, c.Index(), err, max(i, from))
+				}
+			}
 			// A valid prelude is canonical up to varint encoding: re-encoding parses the same.
 			re := AppendPrelude(nil, wins)
 			p2, _, err := ParsePrelude(re)
