@@ -50,8 +50,11 @@ type slot struct {
 	started bool
 	list    []uint32
 	li      int
-	isList  bool
 }
+
+// isList reports whether s is a prefix's expansions (verified from their
+// merged positions, s.list) rather than one term.
+func (s *slot) isList() bool { return len(s.terms) > 1 }
 
 func (p *phrasePlan) reset() {
 	for i := range p.slots {
@@ -83,7 +86,6 @@ func (p *phrasePlan) addSlot() *slot {
 	s := &p.slots[len(p.slots)-1]
 	s.id = len(p.slots) - 1
 	s.terms, s.docs, s.cost = s.terms[:0], s.docs[:0], 0
-	s.isList, s.list, s.li = false, nil, 0
 	return s
 }
 
@@ -210,8 +212,7 @@ func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOn
 	for i := range p.slots {
 		s := &p.slots[i]
 		s.offs = s.offs[:0]
-		s.isList = len(s.terms) > 1
-		if s.isList {
+		if s.isList() {
 			simple = false
 		}
 	}
@@ -452,7 +453,7 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, shape phraseShape, list
 	ls := (*lists)[:0]
 	for i := range p.slots {
 		s := &p.slots[i]
-		if streamed && !s.isList {
+		if streamed && !s.isList() {
 			continue
 		}
 		buf := x.slotBuf(i)
@@ -501,16 +502,8 @@ func (x *qctx) setSlotBuf(i int, b []uint32) { x.posBufs[i] = b }
 // document, read from the cursor one at a time) to its first position >= want
 // and reports whether there is one (s.pos).
 func (s *slot) streamTo(want uint32) bool {
-	if s.isList {
-		l, i := s.list, s.li
-		for i < len(l) && l[i] < want {
-			i++
-		}
-		s.li = i
-		s.ok = i < len(l)
-		if s.ok {
-			s.pos = l[i]
-		}
+	if s.isList() {
+		s.pos, s.ok = s.atLeast(want)
 		return s.ok
 	}
 	c := &s.terms[0].cur
@@ -606,7 +599,7 @@ func impliedSlots(p *phrasePlan) uint64 {
 		}
 		a, b := p.slotOf[k], p.slotOf[k+1]
 		sa, sb := &slots[a], &slots[b]
-		if sa.isList || sb.isList || len(sa.offs) != 1 || len(sb.offs) != 1 {
+		if sa.isList() || sb.isList() || len(sa.offs) != 1 || len(sb.offs) != 1 {
 			continue
 		}
 		// Of two once-occurring neighbours, imply the one whose unit is not
@@ -627,15 +620,14 @@ func impliedSlots(p *phrasePlan) uint64 {
 // first, next and atLeast walk the anchor slot of matchStream: its term's
 // cursor, or its list.
 func (s *slot) first() (uint32, bool) {
-	if s.isList {
-		s.li = 0
-		return s.listPos()
+	if s.isList() {
+		return s.listPos() // (matchStream starts every list at 0)
 	}
 	return s.terms[0].cur.Pos()
 }
 
 func (s *slot) next() (uint32, bool) {
-	if s.isList {
+	if s.isList() {
 		s.li++
 		return s.listPos()
 	}
@@ -643,7 +635,7 @@ func (s *slot) next() (uint32, bool) {
 }
 
 func (s *slot) atLeast(w uint32) (uint32, bool) {
-	if s.isList {
+	if s.isList() {
 		for s.li < len(s.list) && s.list[s.li] < w {
 			s.li++
 		}

@@ -280,19 +280,9 @@ func (p *Prelude) Window(i int) (WindowInfo, error) {
 // beyond the last window. It binary-searches the super-blocks, then scans at
 // most 64 entries.
 func (p *Prelude) Find(doc uint32) (int, error) {
-	lo, nsb := p.superBlockOf(doc, 0)
-	if lo == nsb {
-		return p.n, nil
-	}
-	c := p.cursorAt(lo)
-	for c.i < p.n {
-		if w := c.next(); w.LastDoc >= doc {
-			return c.i - 1, nil
-		}
-	}
-	// Unreachable for a verified prelude: the super-block's lastDoc is its
-	// last window's.
-	return p.n, errs.Corruptf("prelude: super-block %d inconsistent", lo)
+	c := p.cursorAt(0)
+	err := c.SeekForward(doc)
+	return c.Index(), err
 }
 
 // SeekForward moves c so that its next Next returns the first window whose
