@@ -75,10 +75,10 @@
 //     in 32 docs or more intersects the kept lists of its adjacent terms
 //     first when the rarest holds at most 85% of the rarest term's docs; the
 //     result, less the complement pairs' exceptions, filters the candidates
-//     below. Exceptions alone drop their docs from the walk; a chain (every
-//     pair kept) proves a candidate whose inner terms occur once; a term next
-//     to a once-occurring term across a pair that holds in every candidate is
-//     not read (impliedSlots).
+//     below. Complement pairs alone drop their exceptions (if any) from the
+//     walk; a chain (every pair kept) proves a candidate whose inner terms
+//     occur once; a term next to a once-occurring term across a pair that
+//     holds in every candidate is not read (impliedSlots).
 //  1. Resolve the terms (any absent: no match). Repeated terms ("a a b")
 //     share one slot; a phrase prefix's last slot is the set of its first
 //     maxExpansions expansions in byte order.
@@ -106,7 +106,9 @@
 //  4. Verification of a document, anchored on the slot with the fewest
 //     positions in it: each of its positions p at phrase offset k proposes
 //     the start p-k, and every other phrase position i (of the slots decoded
-//     so far) must hold start+i (forward-only galloping cursors).
+//     so far) must hold start+i (forward-only galloping cursors); the other
+//     slots are checked in ascending occurrences, so the cheapest check
+//     rejects first.
 //
 // # Sloppy phrases
 //

@@ -300,9 +300,11 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 	// when one of them repeats in the phrase (it must occur twice).
 	use.chain = kept == len(terms)-1 && !prefix && !innerRepeats(terms)
 	if len(lists) == 0 && !use.chain {
-		// Exceptions alone, which only drop documents: none, no plan.
+		// Exceptions alone, which only drop documents. With none, the
+		// pairs still hold in every candidate: a plan that only implies
+		// terms (impliedSlots).
 		excl, err := x.exclusions(f, comps)
-		if err != nil || len(excl) == 0 {
+		if err != nil {
 			x.put(excl)
 			return nil, use, planPlain, err
 		}
@@ -349,7 +351,7 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 		return nil, use, planPlain, nil
 	}
 	excl, err := x.exclusions(f, comps)
-	if err != nil || (!withLists && !use.chain && len(excl) == 0) { // no exception, no chain: nothing to plan
+	if err != nil {
 		x.put(excl)
 		return nil, use, planPlain, err
 	}

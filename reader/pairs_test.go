@@ -378,11 +378,47 @@ func TestPairsImpliedSlots(t *testing.T) {
 	if _, err := s.Count(bg, reader.Phrase("text", terms...), &reader.SearchOptions{Profile: &np, NoPairs: true}); err != nil {
 		t.Fatal(err)
 	}
-	// Per verified document (a match or a trap): a's position and c's, and
-	// without the pairs b's walk up to a (more than 50).
-	verified := int64(2500)
-	if pr.SelectedPositions > 3*verified || np.SelectedPositions < 40*verified {
+	// Per verified document (a match or a trap): a's position and c's; and
+	// without the pairs, in every match, b's walk up to a (more than 50; a
+	// trap fails at c, checked before b, which occurs more often).
+	verified, matches := int64(2500), int64(len(want))
+	if pr.SelectedPositions > 3*verified || np.SelectedPositions < 40*matches {
 		t.Errorf("positions read: %d with the pairs (want at most %d), %d without (want at least %d)",
-			pr.SelectedPositions, 3*verified, np.SelectedPositions, 40*verified)
+			pr.SelectedPositions, 3*verified, np.SelectedPositions, 40*matches)
+	}
+}
+
+// TestPairsImpliedWithoutExceptions: complement-form pairs with no exception
+// still plan the phrase when another pair is missing (no chain): they hold in
+// every candidate, so a term next to a once-occurring one across them is not
+// read. "a b" and "c d" are side by side in every document; "b c" only in the
+// 40 matches, under the pairs' minimum df, so it is not kept. In a match, b
+// (51 occurrences) is walked up to a without the pairs, never with them.
+func TestPairsImpliedWithoutExceptions(t *testing.T) {
+	bs := strings.Repeat("b ", 50)
+	var docs []oracle.Doc
+	for i := 0; i < 3000; i++ {
+		v := "c d " + bs + "a b"
+		if i%75 == 0 {
+			v = bs + "a b c d"
+		}
+		docs = append(docs, oracle.Doc{{Name: "text", Values: []string{v}}})
+	}
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, pairOptions(writer.Pairs{Percent: 100, MinDF: 64}, "text")))
+	terms := []string{"a", "b", "c", "d"}
+	want, pr := checkPhraseDocs(t, s, c, terms)
+	if len(want) != 40 || pr.PairPlans != 1 || pr.PairProved != 0 {
+		t.Fatalf("%q: %d matches, profile %+v: want 40 matches, planned with the pairs, none proved by a chain", terms, len(want), pr)
+	}
+	var np reader.Profile
+	if _, err := s.Count(bg, reader.Phrase("text", terms...), &reader.SearchOptions{Profile: &np, NoPairs: true}); err != nil {
+		t.Fatal(err)
+	}
+	// a's position and c's in every document with the pairs; without them,
+	// b's walk too in every match.
+	if pr.SelectedPositions > 2*3000 || np.SelectedPositions < 2*3000+50*int64(len(want)) {
+		t.Errorf("positions read: %d with the pairs (want at most %d), %d without (want at least %d)",
+			pr.SelectedPositions, 2*3000, np.SelectedPositions, 2*3000+50*len(want))
 	}
 }

@@ -536,6 +536,29 @@ func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 	}
 	as := &slots[a]
 	aoff := as.offs[0]
+	// The others are checked by occurrences ascending.
+	var ordb [8]int
+	ord := ordb[:0]
+	if len(slots) <= len(ordb) {
+		for i := range slots {
+			if i == a || implied>>i&1 != 0 {
+				continue
+			}
+			j := len(ord)
+			ord = append(ord, i)
+			for j > 0 && slots[ord[j-1]].tf > slots[i].tf {
+				ord[j] = ord[j-1]
+				j--
+			}
+			ord[j] = i
+		}
+	} else {
+		for i := range slots {
+			if i != a && implied>>i&1 == 0 {
+				ord = append(ord, i)
+			}
+		}
+	}
 	pos, ok := as.first()
 	for ok {
 		if pos < aoff {
@@ -545,10 +568,7 @@ func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 		start := pos - aoff
 		next := start // the smallest start the other slots still allow
 		matched := true
-		for i := range slots {
-			if i == a || implied>>i&1 != 0 {
-				continue
-			}
+		for _, i := range ord {
 			s := &slots[i]
 			want := start + s.offs[0]
 			if want < start {
