@@ -37,13 +37,7 @@ func leapfrogPhrase(p *phrasePlan) bool {
 // is verified at once from the tf columns and positions of its windows. No
 // candidate list is built, no doc is visited twice.
 func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]uint32, int, error) {
-	for i := range p.slots {
-		s := &p.slots[i]
-		s.offs = s.offs[:0]
-	}
-	for i, si := range p.slotOf {
-		p.slots[si].offs = append(p.slots[si].offs, uint32(i))
-	}
+	p.setOffsets()
 	if p.slop > 0 {
 		p.sloppy.bindCursors(p)
 	}

@@ -24,10 +24,25 @@ func (x *qctx) matchMixed(p *phrasePlan) (bool, error) {
 		idx = append(idx, 0)
 	}
 	x.cur = idx
+	// A term implied by a once-occurring neighbour (impliedSlots; never a
+	// repeated one) is not read.
+	var implied uint64
+	if p.implies != 0 {
+		implied = impliedSlots(p)
+	}
 	a := 0
-	for j := 1; j < n; j++ {
-		if p.slots[p.slotOf[j]].tf < p.slots[p.slotOf[a]].tf {
-			a = j
+	if implied == 0 {
+		for j := 1; j < n; j++ {
+			if p.slots[p.slotOf[j]].tf < p.slots[p.slotOf[a]].tf {
+				a = j
+			}
+		}
+	} else {
+		a = -1
+		for j, si := range p.slotOf {
+			if implied>>si&1 == 0 && (a < 0 || p.slots[si].tf < p.slots[p.slotOf[a]].tf) {
+				a = j
+			}
 		}
 	}
 	aoff := uint32(a)
@@ -41,7 +56,7 @@ func (x *qctx) matchMixed(p *phrasePlan) (bool, error) {
 		next := start // the smallest start the other positions still allow
 		matched := true
 		for j := range n {
-			if j == a {
+			if j == a || (implied != 0 && implied>>p.slotOf[j]&1 != 0) {
 				continue
 			}
 			w := start + uint32(j)

@@ -422,3 +422,37 @@ func TestPairsImpliedWithoutExceptions(t *testing.T) {
 			pr.SelectedPositions, 2*3000, np.SelectedPositions, 2*3000+50*len(want))
 	}
 }
+
+// TestPairsImpliedRepeatedTerm: in a phrase that repeats a term (matchMixed),
+// a term next to a once-occurring one across a pair that holds is not read
+// either. "b c" is side by side in every document and b occurs once, so c (51
+// occurrences, walked up to b without the pairs) is never read with them.
+func TestPairsImpliedRepeatedTerm(t *testing.T) {
+	cs := strings.Repeat("c ", 50)
+	var docs []oracle.Doc
+	for i := 0; i < 2000; i++ {
+		v := cs + "a a b c"
+		if i%4 == 3 {
+			v = cs + "a a q b c" // "a b" missing: an exception of its pair
+		}
+		docs = append(docs, oracle.Doc{{Name: "text", Values: []string{v}}})
+	}
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, pairOptions(writer.Pairs{Percent: 100, MinDF: 2}, "text")))
+	terms := []string{"a", "a", "b", "c"}
+	want, pr := checkPhraseDocs(t, s, c, terms)
+	if len(want) != 1500 || pr.PairPlans != 1 {
+		t.Fatalf("%q: %d matches, profile %+v: want 1500 matches, planned with the pairs", terms, len(want), pr)
+	}
+	var np reader.Profile
+	if _, err := s.Count(bg, reader.Phrase("text", terms...), &reader.SearchOptions{Profile: &np, NoPairs: true}); err != nil {
+		t.Fatal(err)
+	}
+	// With the pairs, a's two positions and b's one per match; without them,
+	// c's walk up to b too.
+	m := int64(len(want))
+	if pr.SelectedPositions > 3*m || np.SelectedPositions < 50*m {
+		t.Errorf("positions read: %d with the pairs (want at most %d), %d without (want at least %d)",
+			pr.SelectedPositions, 3*m, np.SelectedPositions, 50*m)
+	}
+}

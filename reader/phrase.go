@@ -27,8 +27,9 @@ type phrasePlan struct {
 	incl    []uint32
 	hasIncl bool
 	// holds: bit k when the pair of phrase terms k and k+1 holds in every
-	// candidate verified (pairUse.holds; see impliedSlots).
-	holds uint64
+	// candidate verified (pairUse.holds; see impliedSlots); implies: those
+	// that can imply a term (setOffsets).
+	holds, implies uint64
 }
 
 // slot is one distinct phrase term, or the set of expansions of a prefix.
@@ -65,7 +66,7 @@ func (p *phrasePlan) reset() {
 	p.slotOf = p.slotOf[:0]
 	p.chain, p.excl = false, nil
 	p.incl, p.hasIncl = nil, false
-	p.holds = 0
+	p.holds, p.implies = 0, 0
 }
 
 func (x *qctx) newPlan() *phrasePlan {
@@ -208,17 +209,13 @@ func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter []uint32, hasFilter 
 func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOnly bool) ([]uint32, int, error) {
 	// The offsets of each slot in the phrase, and whether every slot is one term
 	// at one offset (the streaming case).
+	p.setOffsets()
 	simple, single := true, true // single: every slot at one offset
 	for i := range p.slots {
 		s := &p.slots[i]
-		s.offs = s.offs[:0]
 		if s.isList() {
 			simple = false
 		}
-	}
-	for i, si := range p.slotOf {
-		s := &p.slots[si]
-		s.offs = append(s.offs, uint32(i))
 		if len(s.offs) > 1 {
 			simple, single = false, false
 		}
@@ -524,7 +521,7 @@ func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 	// The anchor: the fewest occurrences.
 	slots := p.slots
 	var implied uint64
-	if p.holds != 0 && len(slots) <= 64 {
+	if p.implies != 0 {
 		implied = impliedSlots(p)
 	}
 	a := -1
@@ -612,16 +609,10 @@ func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 func impliedSlots(p *phrasePlan) uint64 {
 	slots := p.slots
 	var implied, source uint64
-	for h := p.holds; h != 0; h &= h - 1 {
+	for h := p.implies; h != 0; h &= h - 1 {
 		k := bits.TrailingZeros64(h) // the couple of phrase terms k, k+1
-		if k+1 >= len(p.slotOf) {
-			break
-		}
 		a, b := p.slotOf[k], p.slotOf[k+1]
 		sa, sb := &slots[a], &slots[b]
-		if sa.isList() || sb.isList() || len(sa.offs) != 1 || len(sb.offs) != 1 {
-			continue
-		}
 		// Of two once-occurring neighbours, imply the one whose unit is not
 		// inflated yet (reading the other costs no inflation).
 		preferA := sa.tf == 1 && sb.tf == 1 && sa.terms[0].cur.Pending() && !sb.terms[0].cur.Pending()
@@ -635,6 +626,32 @@ func impliedSlots(p *phrasePlan) uint64 {
 		}
 	}
 	return implied
+}
+
+// setOffsets sets each slot's phrase offsets, and p.implies: the couples of
+// p.holds that can imply a term (both slots one term at one offset; slots
+// 0..63, which impliedSlots' masks hold).
+func (p *phrasePlan) setOffsets() {
+	for i := range p.slots {
+		p.slots[i].offs = p.slots[i].offs[:0]
+	}
+	for i, si := range p.slotOf {
+		p.slots[si].offs = append(p.slots[si].offs, uint32(i))
+	}
+	p.implies = 0
+	if len(p.slots) > 64 {
+		return
+	}
+	one := func(s *slot) bool { return !s.isList() && len(s.offs) == 1 }
+	for h := p.holds; h != 0; h &= h - 1 {
+		k := bits.TrailingZeros64(h)
+		if k+1 >= len(p.slotOf) {
+			break
+		}
+		if one(&p.slots[p.slotOf[k]]) && one(&p.slots[p.slotOf[k+1]]) {
+			p.implies |= 1 << k
+		}
+	}
 }
 
 // first, next and atLeast walk the anchor slot of matchStream: its term's
