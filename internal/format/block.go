@@ -219,7 +219,15 @@ func (b *Block) groupEnd(i int) int {
 // anchorKey returns the full key of anchor i.
 func (b *Block) anchorKey(i int) ([]byte, error) {
 	off := b.anchor(i)
-	r := reader{b: b.plain[:b.groupEnd(i)], off: off}
+	src := b.plain[:b.groupEnd(i)]
+	// The common case without a call: shared 0 and a one-byte length (the
+	// binary search reads an anchor key per step).
+	if off >= 0 && off+1 < len(src) && src[off] == 0 && src[off+1] < 0x80 {
+		if n, k := int(src[off+1]), off+2; n <= len(src)-k {
+			return src[k : k+n : k+n], nil
+		}
+	}
+	r := reader{b: src, off: off}
 	shared := r.uvarint()
 	key := r.bytes(r.uvarint())
 	if !r.ok() || shared != 0 {

@@ -87,26 +87,48 @@ func AppendEntry(dst []byte, e *Entry) []byte {
 // the bytes left); DecodeEntry checks the entry a lookup returns, and a full
 // walk (Verify) every entry.
 func skipEntry(src []byte) (int, error) {
-	r := reader{b: src}
-	r.uvarint() // df
-	r.uvarint() // ttf
-	switch Class(r.u8()) {
-	case ClassInline:
-		r.bytes(r.uvarint())
-		r.bytes(r.uvarint())
-	case ClassSlim, ClassWindowed:
-		r.uvarint()
-		r.uvarint()
-		r.uvarint()
-	default:
-		if r.ok() {
-			return 0, errs.Corruptf("dict entry: unknown class %d", src[r.off-1])
-		}
-	}
-	if !r.ok() {
+	p, ok := skipUvarints(src, 0, 2) // df, ttf
+	if !ok || p >= len(src) {
 		return 0, errs.Corruptf("dict entry: truncated")
 	}
-	return r.off, nil
+	c := Class(src[p])
+	p++
+	switch c {
+	case ClassInline: // the doc window's and the frame's lengths and bytes
+		for range 2 {
+			n, q, ok := readUvarint(src, p)
+			if !ok || n > uint64(len(src)-q) {
+				return 0, errs.Corruptf("dict entry: truncated")
+			}
+			p = q + int(n)
+		}
+	case ClassSlim, ClassWindowed: // offset, prx length, doc length
+		if p, ok = skipUvarints(src, p, 3); !ok {
+			return 0, errs.Corruptf("dict entry: truncated")
+		}
+	default:
+		return 0, errs.Corruptf("dict entry: unknown class %d", c)
+	}
+	return p, nil
+}
+
+// skipUvarints returns the offset after the n uvarints at src[p:], or false
+// when one is truncated or longer than a uint64's (their values are not
+// needed: a skipped entry's are checked by a full walk).
+func skipUvarints(src []byte, p, n int) (int, bool) {
+	for ; n > 0; n-- {
+		for start := p; ; {
+			if p >= len(src) || p-start >= binary.MaxVarintLen64 {
+				return p, false
+			}
+			c := src[p]
+			p++
+			if c < 0x80 {
+				break
+			}
+		}
+	}
+	return p, true
 }
 
 // DecodeEntry decodes an entry written by AppendEntry at the start of src into

@@ -305,12 +305,8 @@ func (c *WindowCursor) SeekForward(doc uint32) error {
 	if lo > cur {
 		*c = p.cursorAt(lo)
 	}
-	for c.i < p.n {
-		prev := *c
-		if w := c.next(); w.LastDoc >= doc {
-			*c = prev
-			return nil
-		}
+	if c.skipBefore(doc) {
+		return nil
 	}
 	// Unreachable for a verified prelude: the super-block's lastDoc is its
 	// last window's.
@@ -377,6 +373,41 @@ func (c *WindowCursor) Next() (w WindowInfo, ok bool) {
 		return WindowInfo{}, false
 	}
 	return c.next(), true
+}
+
+// skipBefore moves c past the windows whose LastDoc is below doc, reading of
+// each only what the cursor keeps (next's scan, without building the
+// windows), and reports whether it stopped at a window (false: at the end).
+// The prelude was verified by ParsePrelude.
+func (c *WindowCursor) skipBefore(doc uint32) bool {
+	b := c.p.src
+	for c.i < c.p.n {
+		d, off, _ := readUvarint(b, c.off)
+		last := c.last + uint32(d)
+		if c.i == 0 {
+			last = uint32(d)
+		}
+		if last >= doc {
+			return true
+		}
+		off = skipUvarint(b, off) // docs
+		dl, off, _ := readUvarint(b, off)
+		pl, off, _ := readUvarint(b, off)
+		off = skipUvarint(b, off) + 1 // max tf - 1, min norm
+		c.last, c.off = last, off
+		c.docOff += dl
+		c.prxOff += pl
+		c.i++
+	}
+	return false
+}
+
+// skipUvarint returns the offset after the uvarint at b[off:] (verified).
+func skipUvarint(b []byte, off int) int {
+	for off < len(b) && b[off] >= 0x80 {
+		off++
+	}
+	return off + 1
 }
 
 // next decodes the entry at c.off; the prelude was verified by ParsePrelude.
