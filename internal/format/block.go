@@ -274,8 +274,15 @@ func (b *Block) Seek(term []byte, e *Entry) (found bool, err error) {
 	// While scanning, the previous key is < term.
 	lcp, prevLen := 0, 0
 	for k := 0; k < AnchorEvery && off < end; k++ {
-		shared, o, ok1 := readUvarint(src, off)
-		sl, o, ok2 := readUvarint(src, o)
+		var shared, sl uint64
+		var o int
+		ok1, ok2 := true, true
+		if off+1 < len(src) && src[off] < 0x80 && src[off+1] < 0x80 { // the common case, without a call
+			shared, sl, o = uint64(src[off]), uint64(src[off+1]), off+2
+		} else {
+			shared, o, ok1 = readUvarint(src, off)
+			sl, o, ok2 = readUvarint(src, o)
+		}
 		if !ok1 || !ok2 || sl > uint64(end-o) || shared > uint64(prevLen) {
 			return false, errs.Corruptf("dict block @%d: entry %d key malformed", b.off, g*AnchorEvery+k)
 		}
@@ -288,7 +295,12 @@ func (b *Block) Seek(term []byte, e *Entry) (found bool, err error) {
 			rest := term[s:]
 			p := commonPrefix(suffix, rest)
 			lcp = s + p
-			c = bytes.Compare(suffix, rest)
+			switch { // bytes.Compare(suffix, rest), from their common prefix
+			case p < len(suffix) && p < len(rest):
+				c = int(suffix[p]) - int(rest[p])
+			default:
+				c = len(suffix) - len(rest)
+			}
 		} else {
 			c = -1 // key shares prevKey[:lcp+1] and prevKey < term at byte lcp
 		}
