@@ -329,6 +329,17 @@ func TestPairsChainLists(t *testing.T) {
 	}
 }
 
+// noPairsProfile counts the phrase of terms on field "text" without the
+// pairs and returns its profile.
+func noPairsProfile(t *testing.T, s *reader.Segment, terms []string) reader.Profile {
+	t.Helper()
+	var np reader.Profile
+	if _, err := s.Count(bg, reader.Phrase("text", terms...), &reader.SearchOptions{Profile: &np, NoPairs: true}); err != nil {
+		t.Fatal(err)
+	}
+	return np
+}
+
 // checkPhraseDocs runs the phrase of terms on field "text" with a profile,
 // checks its docs against the oracle's, and returns them and the profile.
 func checkPhraseDocs(t *testing.T, s *reader.Segment, c *oracle.Corpus, terms []string) ([]uint32, reader.Profile) {
@@ -374,10 +385,7 @@ func TestPairsImpliedSlots(t *testing.T) {
 	if len(want) != 1500 || pr.PairPlans != 1 || pr.PairProved != 0 {
 		t.Fatalf("%q: %d matches, profile %+v: want 1500 matches, planned with the pairs, none proved by a chain", terms, len(want), pr)
 	}
-	var np reader.Profile
-	if _, err := s.Count(bg, reader.Phrase("text", terms...), &reader.SearchOptions{Profile: &np, NoPairs: true}); err != nil {
-		t.Fatal(err)
-	}
+	np := noPairsProfile(t, s, terms)
 	// Per verified document (a match or a trap): a's position and c's; and
 	// without the pairs, in every match, b's walk up to a (more than 50; a
 	// trap fails at c, checked before b, which occurs more often).
@@ -411,10 +419,7 @@ func TestPairsImpliedWithoutExceptions(t *testing.T) {
 	if len(want) != 40 || pr.PairPlans != 1 || pr.PairProved != 0 {
 		t.Fatalf("%q: %d matches, profile %+v: want 40 matches, planned with the pairs, none proved by a chain", terms, len(want), pr)
 	}
-	var np reader.Profile
-	if _, err := s.Count(bg, reader.Phrase("text", terms...), &reader.SearchOptions{Profile: &np, NoPairs: true}); err != nil {
-		t.Fatal(err)
-	}
+	np := noPairsProfile(t, s, terms)
 	// a's position and c's in every document with the pairs; without them,
 	// b's walk too in every match.
 	if pr.SelectedPositions > 2*3000 || np.SelectedPositions < 2*3000+50*int64(len(want)) {
@@ -444,10 +449,7 @@ func TestPairsImpliedRepeatedTerm(t *testing.T) {
 	if len(want) != 1500 || pr.PairPlans != 1 {
 		t.Fatalf("%q: %d matches, profile %+v: want 1500 matches, planned with the pairs", terms, len(want), pr)
 	}
-	var np reader.Profile
-	if _, err := s.Count(bg, reader.Phrase("text", terms...), &reader.SearchOptions{Profile: &np, NoPairs: true}); err != nil {
-		t.Fatal(err)
-	}
+	np := noPairsProfile(t, s, terms)
 	// With the pairs, a's two positions and b's one per match; without them,
 	// c's walk up to b too.
 	m := int64(len(want))
