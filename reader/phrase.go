@@ -30,6 +30,7 @@ type phrasePlan struct {
 	// candidate verified (pairUse.holds; see impliedSlots); implies: those
 	// that can imply a term (setOffsets).
 	holds, implies uint64
+	check          []int // matchStream's order of the slots it checks
 }
 
 // slot is one distinct phrase term, or the set of expansions of a prefix.
@@ -533,29 +534,22 @@ func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 	}
 	as := &slots[a]
 	aoff := as.offs[0]
-	// The others are checked by occurrences ascending.
-	var ordb [8]int
-	ord := ordb[:0]
-	if len(slots) <= len(ordb) {
-		for i := range slots {
-			if i == a || implied>>i&1 != 0 {
-				continue
-			}
-			j := len(ord)
-			ord = append(ord, i)
-			for j > 0 && slots[ord[j-1]].tf > slots[i].tf {
-				ord[j] = ord[j-1]
-				j--
-			}
-			ord[j] = i
+	// The others are checked by occurrences ascending (an insertion sort in
+	// the plan's buffer: a phrase has few slots).
+	ord := p.check[:0]
+	for i := range slots {
+		if i == a || implied>>i&1 != 0 {
+			continue
 		}
-	} else {
-		for i := range slots {
-			if i != a && implied>>i&1 == 0 {
-				ord = append(ord, i)
-			}
+		j := len(ord)
+		ord = append(ord, i)
+		for j > 0 && slots[ord[j-1]].tf > slots[i].tf {
+			ord[j] = ord[j-1]
+			j--
 		}
+		ord[j] = i
 	}
+	p.check = ord
 	pos, ok := as.first()
 	for ok {
 		if pos < aoff {
