@@ -100,3 +100,44 @@ func TestAllocsPerZstdWindow(t *testing.T) {
 		s.Close()
 	}
 }
+
+// TestAllocsLongPhrase: a phrase of more than eight distinct terms, each
+// occurring twice per document (the streamed verifier, matchStream), does
+// not allocate per document.
+func TestAllocsLongPhrase(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under the race detector (sync.Pool drops items)")
+	}
+	gc := debug.SetGCPercent(100)
+	debug.SetGCPercent(gc)
+	t.Cleanup(func() { debug.SetGCPercent(gc) })
+	terms := strings.Fields("a0 a1 a2 a3 a4 a5 a6 a7 a8 a9")
+	docs := make([]oracle.Doc, 2000)
+	for i := range docs {
+		v := strings.Join(terms, " ") + " x " + strings.Join(terms, " ")
+		if i%2 == 1 {
+			v = strings.Join(terms[5:], " ") + " x " + strings.Join(terms[:5], " ") + " y " + strings.Join(terms, " ")
+		}
+		docs[i] = oracle.Doc{{Name: "text", Values: []string{v}}}
+	}
+	s := open(t, build(t, docs, options(0, "text")))
+	q := reader.Phrase("text", terms...)
+	n, err := s.Count(bg, q, nil)
+	if err != nil || n != 2000 {
+		t.Fatalf("%s: %d, %v; want 2000", q, n, err)
+	}
+	count := func() {
+		if _, err := s.Count(bg, q, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.GC()
+	debug.SetGCPercent(-1)
+	for i := 0; i < 5; i++ {
+		count()
+	}
+	if a := testing.AllocsPerRun(20, count); a > 4 {
+		t.Errorf("%.0f allocs per count of a 10-term phrase over 2000 documents, want <= 4", a)
+	}
+	debug.SetGCPercent(gc)
+}
