@@ -96,11 +96,20 @@ func skipEntry(src []byte) (int, error) {
 	switch c {
 	case ClassInline: // the doc window's and the frame's lengths and bytes
 		for range 2 {
-			n, q, ok := readUvarint(src, p)
-			if !ok || n > uint64(len(src)-q) {
+			var n uint64
+			if p < len(src) && src[p] < 0x80 { // a one-byte length, without a call
+				n, p = uint64(src[p]), p+1
+			} else {
+				q := p
+				if n, q, ok = readUvarint(src, p); !ok {
+					return 0, errs.Corruptf("dict entry: truncated")
+				}
+				p = q
+			}
+			if n > uint64(len(src)-p) {
 				return 0, errs.Corruptf("dict entry: truncated")
 			}
-			p = q + int(n)
+			p += int(n)
 		}
 	case ClassSlim, ClassWindowed: // offset, prx length, doc length
 		if p, ok = skipUvarints(src, p, 3); !ok {
