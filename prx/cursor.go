@@ -109,11 +109,11 @@ func (c *Cursor) fail(err error) error {
 
 // Err returns the first error the cursor met (Next and Pos report failure as
 // false and keep the error here).
+func (c *Cursor) Err() error { return c.err }
+
 // Pending reports whether the current unit is a ZSTD unit not inflated yet: the
 // next position read inflates it (a term frequency does not).
 func (c *Cursor) Pending() bool { return c.zpay != nil }
-
-func (c *Cursor) Err() error { return c.err }
 
 // Seek moves to the document of window ordinal ord (ascending: at or after the
 // current one) and returns its term frequency. Only the unit holding it is parsed.

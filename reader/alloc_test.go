@@ -31,16 +31,35 @@ func zstdCorpus() []oracle.Doc {
 	return docs
 }
 
+// allocTest prepares t to count allocations: it skips t under the race
+// detector and restores the GC setting when t ends (a t.Fatal while counting
+// included).
+func allocTest(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under the race detector (sync.Pool drops items)")
+	}
+	gc := debug.SetGCPercent(100)
+	debug.SetGCPercent(gc)
+	t.Cleanup(func() { debug.SetGCPercent(gc) })
+}
+
+// gcOff collects, then keeps the GC off until on is called. A GC empties the
+// sync.Pools (query contexts, decode sources, zstd decoders); refilling them
+// would be counted as allocations of the query. So a test warms the pools and
+// buffers after gcOff and counts before on: each run sees warm pools, and the
+// counts are exact.
+func gcOff() (on func()) {
+	runtime.GC()
+	gc := debug.SetGCPercent(-1)
+	return func() { debug.SetGCPercent(gc) }
+}
+
 // TestAllocsPerZstdWindow: a warmed query allocates nothing per zstd window (a
 // query touching 2 zstd windows and one touching 32 allocate the same), and a
 // bounded number per query.
 func TestAllocsPerZstdWindow(t *testing.T) {
-	if raceEnabled {
-		t.Skip("allocation counts are meaningless under the race detector (sync.Pool drops items)")
-	}
-	gc := debug.SetGCPercent(100) // the setting to restore (a t.Fatal while counting included)
-	debug.SetGCPercent(gc)
-	t.Cleanup(func() { debug.SetGCPercent(gc) })
+	allocTest(t)
 	docs := zstdCorpus()
 	c := corpusOf(docs)
 	for _, o := range []reader.Options{{}, {NoMmap: true}} {
@@ -70,12 +89,7 @@ func TestAllocsPerZstdWindow(t *testing.T) {
 				}
 			}
 		}
-		// A GC empties the sync.Pools (query contexts, decode sources, zstd
-		// decoders); refilling them would be counted as allocations of the
-		// query. Collect now, warm the pools and buffers, and keep the GC off
-		// while counting, so each run sees warm pools; the counts are exact.
-		runtime.GC()
-		debug.SetGCPercent(-1)
+		on := gcOff()
 		for i := 0; i < 5; i++ {
 			count(one)()
 			count(many)()
@@ -96,7 +110,7 @@ func TestAllocsPerZstdWindow(t *testing.T) {
 		if ad > am+1 || at > 0 {
 			t.Errorf("allocs: Docs %.0f (count %.0f), term count %.0f", ad, am, at)
 		}
-		debug.SetGCPercent(gc)
+		on()
 		s.Close()
 	}
 }
@@ -105,12 +119,7 @@ func TestAllocsPerZstdWindow(t *testing.T) {
 // occurring twice per document (the streamed verifier, matchStream), does
 // not allocate per document.
 func TestAllocsLongPhrase(t *testing.T) {
-	if raceEnabled {
-		t.Skip("allocation counts are meaningless under the race detector (sync.Pool drops items)")
-	}
-	gc := debug.SetGCPercent(100)
-	debug.SetGCPercent(gc)
-	t.Cleanup(func() { debug.SetGCPercent(gc) })
+	allocTest(t)
 	terms := strings.Fields("a0 a1 a2 a3 a4 a5 a6 a7 a8 a9")
 	docs := make([]oracle.Doc, 2000)
 	for i := range docs {
@@ -131,13 +140,12 @@ func TestAllocsLongPhrase(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	runtime.GC()
-	debug.SetGCPercent(-1)
+	on := gcOff()
 	for i := 0; i < 5; i++ {
 		count()
 	}
 	if a := testing.AllocsPerRun(20, count); a > 4 {
 		t.Errorf("%.0f allocs per count of a 10-term phrase over 2000 documents, want <= 4", a)
 	}
-	debug.SetGCPercent(gc)
+	on()
 }

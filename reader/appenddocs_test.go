@@ -2,8 +2,6 @@ package reader_test
 
 import (
 	"errors"
-	"runtime"
-	"runtime/debug"
 	"slices"
 	"testing"
 
@@ -56,12 +54,7 @@ func TestAppendDocs(t *testing.T) {
 // TestAppendDocsAllocs: a warmed term query into a buffer with room allocates
 // nothing, whatever its df (Docs allocates its result).
 func TestAppendDocsAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Skip("allocation counts are meaningless under the race detector (sync.Pool drops items)")
-	}
-	gc := debug.SetGCPercent(100)
-	debug.SetGCPercent(gc)
-	t.Cleanup(func() { debug.SetGCPercent(gc) })
+	allocTest(t)
 	s, err := reader.Open(build(t, zstdCorpus(), options(0, "text")), reader.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -76,14 +69,13 @@ func TestAppendDocsAllocs(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		runtime.GC()
-		debug.SetGCPercent(-1)
+		on := gcOff()
 		for i := 0; i < 5; i++ {
 			run()
 		}
 		if a := testing.AllocsPerRun(50, run); a != 0 {
 			t.Errorf("AppendDocs %q (%d docs): %.0f allocs, want 0", term, len(buf), a)
 		}
-		debug.SetGCPercent(gc)
+		on()
 	}
 }

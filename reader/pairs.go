@@ -271,9 +271,11 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 		}
 		if ok {
 			kept++
-			if i < 64 && e.Complement() {
+			switch {
+			case i >= 64: // beyond the masks
+			case e.Complement():
 				compBits |= 1 << i
-			} else if i < 64 {
+			default:
 				listBits |= 1 << i
 			}
 		}

@@ -592,7 +592,8 @@ func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 
 // impliedSlots returns the slots (bit i: slot i) matchStream need not read in
 // the current document: slot j is implied by a neighbour i across a pair that
-// holds in the document (p.holds) when term i occurs once in it. The pair puts
+// holds in the document (one of p.implies, the couples of p.holds that can
+// imply: setOffsets) when term i occurs once in it. The pair puts
 // term j right next to some occurrence of term i; there is one, which any
 // match places at its phrase offset, so term j is at its own. A slot that
 // implies another is itself read (it is never implied), so every implication
