@@ -215,7 +215,7 @@ func (c *Cursor) nextUnit() error {
 		return c.fail(corruptf(h.codec, "%d docs, the doc window has %d", h.docs, c.docs))
 	}
 	c.codec, c.uDocs = h.codec, h.docs
-	c.br = blockReader{src: h.payload, packed: h.codec == CodecPFOR, total: int(c.offs[h.docs]), cur: -1, pb: -1}
+	c.br.reset(h.payload, h.codec == CodecPFOR, int(c.offs[h.docs]))
 	c.fp = fpChain{doc: -1, block: -1}
 	c.zpay = nil
 	if st := s.stats; st != nil {

@@ -237,3 +237,53 @@ func TestCursorLazyInflate(t *testing.T) {
 		s.Close()
 	}
 }
+
+// TestCursorReuse opens one Cursor on every test window in every codec in
+// turn, so each Open finds the state another frame left (a located PFOR block
+// with exceptions, an unpacked block, an inflated unit): every frequency and
+// first position must still be the window's. Open resets the block reader
+// field by field, keeping its buffers; a field it forgot would leak from the
+// previous frame here.
+func TestCursorReuse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	s := NewSource(DefaultLimits())
+	defer s.Close()
+	var c Cursor
+	for round := range 2 {
+		for _, nw := range testWindows() {
+			w := nw.w
+			n := w.Docs()
+			for _, codec := range []Codec{CodecPFOR, CodecRaw, CodecZstd} {
+				frame := frameOf(t, codec, w)
+				if err := s.Open(&c, frame, true, n); err != nil {
+					t.Fatalf("%s/%s: Open: %v", nw.name, codec, err)
+				}
+				ords := randomOrds(rng, n, max(1, n/(3+round*7)))
+				if round == 1 { // start past the first blocks: no walk starts from 0 by itself
+					ords = ords[len(ords)/2:]
+				}
+				for _, o := range ords {
+					tf, err := c.Seek(int(o))
+					if err != nil {
+						t.Fatalf("%s/%s: Seek(%d): %v", nw.name, codec, o, err)
+					}
+					want := w.Positions[w.Offsets[o]:w.Offsets[o+1]]
+					if tf != len(want) {
+						t.Fatalf("%s/%s: doc %d: tf %d, want %d", nw.name, codec, o, tf, len(want))
+					}
+					p, ok := c.Pos()
+					if !ok || p != want[0] {
+						t.Fatalf("%s/%s: doc %d: first position %d (ok %v), want %d", nw.name, codec, o, p, ok, want[0])
+					}
+					if o%3 == 0 { // sometimes read on, leaving a block unpacked
+						for k := 1; k < len(want); k++ {
+							if q, ok := c.Next(); !ok || q != want[k] {
+								t.Fatalf("%s/%s: doc %d: position %d is %d (ok %v), want %d", nw.name, codec, o, k, q, ok, want[k])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -468,6 +468,19 @@ type blockReader struct {
 	lastEnd        int // end of the last block decoded (full decodes check the payload ends there)
 }
 
+// reset points r at a new payload of total values. It sets every field but
+// the buffers (vals, read only for block cur; the exceptions, set by locate):
+// assigning a fresh blockReader would clear those 700 bytes for every unit a
+// cursor opens.
+func (r *blockReader) reset(src []byte, packed bool, total int) {
+	r.src, r.packed, r.total = src, packed, total
+	r.dataStart, r.dirPos, r.dirBlock, r.dirOff = 0, 0, 0, 0
+	r.walkBlock, r.walkOff = 0, 0
+	r.cur, r.pb = -1, -1
+	r.pdata, r.pnx, r.preads, r.pw, r.pmask = 0, 0, 0, 0, 0
+	r.decoded, r.values, r.lastEnd = 0, 0, 0
+}
+
 func (r *blockReader) blocks() int { return (r.total + BlockLen - 1) / BlockLen }
 
 // onesBytes widens bs into out (same length) and reports whether every byte

@@ -74,6 +74,7 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		}
 	}
 	excl, incl := p.excl, p.incl
+	ei := 0 // excl[:ei] lie below the documents still to match
 	n := 0
 	target := uint32(0)
 	ticks := 0
@@ -118,7 +119,7 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 			target = d // (the loop's start moves to the next pair doc from d)
 			continue
 		}
-		ok, err := x.matchLeap(p, ls, mixed, inner, d, &excl)
+		ok, err := x.matchLeap(p, ls, mixed, inner, d, excl, &ei)
 		if err != nil {
 			return out, n, err
 		}
@@ -262,13 +263,14 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
 }
 
 // matchLeap verifies the phrase in doc d, which every leap is on: not when
-// d is in *excl (the documents lacking a kept pair, walked forward), at once
+// d is in excl (the documents lacking a kept pair, walked forward from *ei:
+// an index, not a shrinking slice, so the walk stores no pointer), at once
 // when a chain plan proves it (chainLeap), else from positions (verifyLeap).
-func (x *qctx) matchLeap(p *phrasePlan, ls []leap, mixed bool, inner []int, d uint32, excl *[]uint32) (bool, error) {
-	if e := *excl; len(e) > 0 {
-		k := seekGE(e, 0, d)
-		*excl = e[k:]
-		if k < len(e) && e[k] == d {
+func (x *qctx) matchLeap(p *phrasePlan, ls []leap, mixed bool, inner []int, d uint32, excl []uint32, ei *int) (bool, error) {
+	if k := *ei; k < len(excl) {
+		k = seekGE(excl, k, d)
+		*ei = k
+		if k < len(excl) && excl[k] == d {
 			return false, nil
 		}
 	}
