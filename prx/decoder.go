@@ -255,12 +255,7 @@ func (s *Source) parseUnit(b []byte, withCRC bool, wantDocs int) (unitHead, erro
 	// The prefix sums first, the limit after (t cannot wrap: at most MaxDocs
 	// values below 2^32 each); past the limit, the first document over it is
 	// named.
-	var t uint64
-	offs := s.offs[1 : len(s.tf)+1]
-	for i, v := range s.tf {
-		t += uint64(v) + 1
-		offs[i] = uint32(t)
-	}
+	t := RunningSums(s.offs[1:len(s.tf)+1], s.tf, 0)
 	if t > uint64(s.limits.MaxPositions) {
 		t = 0
 		for i, v := range s.tf {

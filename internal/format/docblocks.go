@@ -278,10 +278,7 @@ func (w *BlockedWindow) Decode(b int, dst []uint32) ([]uint32, error) {
 	if !ok || next != end {
 		return dst[:0], errs.Corruptf("doc window: block %d malformed", b)
 	}
-	for i, g := range out {
-		d += uint64(g) + 1
-		out[i] = uint32(d)
-	}
+	d = prx.RunningSums(out, out, d)
 	if d > uint64(k.Last) {
 		return dst[:0], errs.Corruptf("doc window: block %d ends at %d, past the block's last doc %d", b, d, k.Last)
 	}
