@@ -168,10 +168,10 @@ func unpackBits(src []byte, w uint, out []uint32) {
 		unpackBits(src, w, out[:BlockLen])
 		src, out = src[BlockLen/8*w:], out[BlockLen:]
 	}
-	if n := (len(out)*int(w) + 7) / 8; n+8 <= len(src) {
+	if n := (len(out)*int(w) + 7) / 8; n+vecSlack <= len(src) {
 		unpackSlack(src, w, out)
 	} else {
-		var buf [BlockLen*4 + 8]byte
+		var buf [BlockLen*4 + vecSlack]byte
 		copy(buf[:], src[:n])
 		unpackSlack(buf[:], w, out)
 	}
@@ -180,12 +180,15 @@ func unpackBits(src []byte, w uint, out []uint32) {
 //go:generate go run gen_unpack.go -o unpack_gen.go
 
 // unpackSlack is unpackBits when src holds 8 bytes after the fields: the
-// groups of eight fields by the unpacker generated for the width (one
-// function per width, every shift and mask a constant), the rest one at a
-// time.
+// groups of eight fields by the vector unpacker (unpackvec.go) when the CPU
+// has it, the width is at most vecMaxWidth and src holds vecSlack bytes after
+// them, else by the unpacker generated for the width (one function per width,
+// every shift and mask a constant); the rest one at a time.
 func unpackSlack(src []byte, w uint, out []uint32) {
 	i := len(out) &^ 7
-	if !unpackFixed(src, w, out[:i]) {
+	if haveUnpackKernel && w <= vecMaxWidth && i > 0 && i/8*int(w)+vecSlack <= len(src) {
+		unpackVec(src, w, out[:i])
+	} else if !unpackFixed(src, w, out[:i]) {
 		i = 0
 	}
 	mask := uint64(1)<<w - 1
