@@ -466,10 +466,19 @@ func (c *Cursor) loaded(v int) (uint32, bool) {
 
 // unpackAfter is the number of values a cursor reads from one located PFOR
 // block before it unpacks the whole block: extracting a value from the packed
-// bits costs several times a load from an unpacked block, and unpacking the
-// block costs about as much as a handful of extractions (counted in executed
-// instructions on the phrase sets; see docs/BENCHMARKS.md).
-const unpackAfter = 8
+// bits costs several times a load from an unpacked block. The generated
+// unpacker costs about as much as a handful of extractions (8); the vector
+// one about one, so with it a block is unpacked at its first read (counted in
+// executed instructions on the phrase sets; see docs/BENCHMARKS.md). Fixed at
+// start.
+var unpackAfter = unpackAfterFor(haveUnpackKernel)
+
+func unpackAfterFor(vector bool) int {
+	if vector {
+		return 1
+	}
+	return 8
+}
 
 // valueSlow locates (PFOR) or decodes (RAW, ZSTD) the block of value v, then
 // reads it.

@@ -52,8 +52,26 @@ func cursorRead(t *testing.T, s *Source, frame []byte, docs int, ords []uint32, 
 // checks every frequency and position against the window. Dense subsets read
 // a PFOR block often enough to unpack it whole midway (unpackAfter), sparse
 // ones read its values from the packed bits, so both paths are compared to
-// the same window.
+// the same window; with unpackAfter 1 (the vector unpacker's setting) every
+// block is unpacked at its first read.
 func TestCursorMatchesWindow(t *testing.T) {
+	for _, after := range []int{unpackAfterFor(false), unpackAfterFor(true)} {
+		t.Run(fmt.Sprintf("unpackAfter=%d", after), func(t *testing.T) {
+			withUnpackAfter(t, after)
+			cursorMatchesWindow(t)
+		})
+	}
+}
+
+// withUnpackAfter sets unpackAfter for the rest of the test: both settings
+// are tested whatever the CPU (the package's tests do not run in parallel).
+func withUnpackAfter(t *testing.T, n int) {
+	old := unpackAfter
+	unpackAfter = n
+	t.Cleanup(func() { unpackAfter = old })
+}
+
+func cursorMatchesWindow(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	s := NewSource(DefaultLimits())
 	defer s.Close()
