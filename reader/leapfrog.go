@@ -74,7 +74,7 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		}
 	}
 	excl, incl := p.excl, p.incl
-	ei := 0 // excl[:ei] lie below the documents still to match
+	ei := 0 // excl[:ei] lie below the documents still to verify
 	n := 0
 	target := uint32(0)
 	ticks := 0
@@ -119,7 +119,27 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 			target = d // (the loop's start moves to the next pair doc from d)
 			continue
 		}
-		ok, err := x.matchLeap(p, ls, mixed, inner, d, excl, &ei)
+		// Verify d: not when it is in excl (the documents lacking a kept
+		// pair, walked forward by index), at once when a chain plan proves it
+		// (chainLeap), else from positions (verifyLeap). (Inline: a call with
+		// these arguments cost 2% of the agent x4 phrase set.)
+		if ei < len(excl) {
+			if ei = seekGE(excl, ei, d); ei < len(excl) && excl[ei] == d {
+				if d == math.MaxUint32 {
+					return out, n, nil
+				}
+				target = d + 1
+				continue
+			}
+		}
+		ok = false
+		var err error
+		if p.chain {
+			ok, err = x.chainLeap(ls, inner)
+		}
+		if !ok && err == nil {
+			ok, err = x.verifyLeap(p, ls, mixed)
+		}
 		if err != nil {
 			return out, n, err
 		}
@@ -260,26 +280,6 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
 		}
 	}
 	return true, nil
-}
-
-// matchLeap verifies the phrase in doc d, which every leap is on: not when
-// d is in excl (the documents lacking a kept pair, walked forward from *ei:
-// an index, not a shrinking slice, so the walk stores no pointer), at once
-// when a chain plan proves it (chainLeap), else from positions (verifyLeap).
-func (x *qctx) matchLeap(p *phrasePlan, ls []leap, mixed bool, inner []int, d uint32, excl []uint32, ei *int) (bool, error) {
-	if k := *ei; k < len(excl) {
-		k = seekGE(excl, k, d)
-		*ei = k
-		if k < len(excl) && excl[k] == d {
-			return false, nil
-		}
-	}
-	if p.chain {
-		if ok, err := x.chainLeap(ls, inner); ok || err != nil {
-			return ok, err
-		}
-	}
-	return x.verifyLeap(p, ls, mixed)
 }
 
 // chainLeap is chainProves for the doc every leap is on: it matches when
