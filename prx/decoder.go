@@ -490,6 +490,36 @@ func onesBytes(bs []byte, out []uint32) bool {
 	return or < 0x80
 }
 
+// decodeShort decodes uvarints of one or two bytes (canonical: a two-byte
+// value's second byte is not 0) from src[p:] into out until out is full or the
+// next value is another kind, or would end src (the checked decoder takes
+// those). It returns the values decoded and the index after them. Not
+// inlined: in the block decoder's loop it would share registers with the
+// call to the checked decoder and spill on every value.
+//
+//go:noinline
+func decodeShort(src []byte, p int, out []uint32) (int, int) {
+	s := src[p:]
+	for i := range out {
+		if len(s) < 2 {
+			return i, len(src) - len(s)
+		}
+		b0 := s[0]
+		if b0 < 0x80 {
+			out[i] = uint32(b0)
+			s = s[1:]
+			continue
+		}
+		b1 := s[1]
+		if b1 >= 0x80 || b1 == 0 {
+			return i, len(src) - len(s)
+		}
+		out[i] = uint32(b0&0x7f) | uint32(b1)<<7
+		s = s[2:]
+	}
+	return len(out), len(src) - len(s)
+}
+
 // initRaw skips the RAW directory.
 func (r *blockReader) initRaw() error {
 	p := 0
@@ -560,19 +590,13 @@ func (r *blockReader) block(b int) ([]uint32, error) {
 			// is one byte (what the loop below decodes, without its checks).
 			p += c
 		} else {
-			for i := range out {
-				// One- and two-byte values (a two-byte value's second byte is
-				// not 0: canonical) inline; longer ones take the checked decoder.
-				if p+1 < len(src) {
-					if b0 := src[p]; b0 < 0x80 {
-						out[i] = uint32(b0)
-						p++
-						continue
-					} else if b1 := src[p+1]; b1 < 0x80 && b1 != 0 {
-						out[i] = uint32(b0&0x7f) | uint32(b1)<<7
-						p += 2
-						continue
-					}
+			for i := 0; i < len(out); i++ {
+				// One- and two-byte values in a loop of their own (no call in
+				// it, so nothing is spilled); a longer one, or one at the end
+				// of src, takes the checked decoder.
+				k, q := decodeShort(src, p, out[i:])
+				if i, p = i+k, q; i == len(out) {
+					break
 				}
 				v, q, ok := readUvarint32(src, p)
 				if !ok {
