@@ -493,12 +493,33 @@ func onesBytes(bs []byte, out []uint32) bool {
 // decodeShort decodes uvarints of one or two bytes (canonical: a two-byte
 // value's second byte is not 0) from src[p:] into out until out is full or the
 // next value is another kind, or would end src (the checked decoder takes
-// those). It returns the values decoded and the index after them. Not
+// those). It returns the values decoded and the index after them. The
+// vector decoder (varintvec.go) takes eight bytes at a time where it can. Not
 // inlined: in the block decoder's loop it would share registers with the
 // call to the checked decoder and spill on every value.
 //
 //go:noinline
 func decodeShort(src []byte, p int, out []uint32) (int, int) {
+	i := 0
+	for i < len(out) {
+		if haveShortKernel && len(out)-i >= 8 && len(src)-p >= 16 {
+			n, used := decodeShortVec(src[p:], out[i:])
+			if i, p = i+n, p+used; i == len(out) {
+				break
+			}
+		}
+		// One value the scalar way, then the vector decoder again.
+		k, q := decodeShortScalar(src, p, out[i:i+1])
+		if k == 0 {
+			break
+		}
+		i, p = i+1, q
+	}
+	return i, p
+}
+
+// decodeShortScalar is decodeShort without the vector decoder.
+func decodeShortScalar(src []byte, p int, out []uint32) (int, int) {
 	s := src[p:]
 	for i := range out {
 		if len(s) < 2 {
