@@ -91,17 +91,20 @@
 // when a position of it is read (Stats.Inflated), so a reader that needs only
 // term frequencies parses a ZSTD unit's tf column without inflating it.
 //
-// On amd64 with AVX2 (detected at start through golang.org/x/sys/cpu) two kernels in
+// On amd64 with AVX2 (detected at start through golang.org/x/sys/cpu) three kernels in
 // assembly take the inner loops; elsewhere the same functions run in Go, and the
-// tests compare the two on every width and length (TestUnpackVec, TestRunningSums and
-// their fuzz targets):
+// tests compare the two on every width and length (TestUnpackVec, TestRunningSums,
+// TestDecodeShort and their fuzz targets):
 //
 //   - the packed fields of up to 24 bits, eight at a time: the w bytes of a group go
 //     to two 128-bit lanes, a byte shuffle puts each field's four bytes in its 32-bit
 //     element, a shift per element and a mask cut it out (unpackvec.go);
 //   - RunningSums, the prefix sums of gaps plus one (a unit's position offsets from
 //     its tf column, a doc id block from its gaps), eight at a time in registers,
-//     with the exact 64-bit total returned for the range checks (sums.go).
+//     with the exact 64-bit total returned for the range checks (sums.go);
+//   - the one- and two-byte uvarints of RAW and inflated ZSTD blocks, eight bytes a
+//     step through a table indexed by their high bits (varintvec.go); a longer or a
+//     non-canonical value goes to the scalar decoder, as it always did.
 //
 // With the vector unpacker a Cursor unpacks a PFOR block at its first read
 // (unpackAfter 1); with the generated one it extracts single values from the packed
