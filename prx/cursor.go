@@ -471,7 +471,7 @@ func (c *Cursor) loaded(v int) (uint32, bool) {
 // one about one, so with it a block is unpacked at its first read (counted in
 // executed instructions on the phrase sets; see docs/BENCHMARKS.md). Fixed at
 // start.
-var unpackAfter = unpackAfterFor(haveUnpackKernel)
+var unpackAfter = unpackAfterFor(haveAVX2)
 
 func unpackAfterFor(vector bool) int {
 	if vector {

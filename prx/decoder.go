@@ -502,7 +502,7 @@ func onesBytes(bs []byte, out []uint32) bool {
 func decodeShort(src []byte, p int, out []uint32) (int, int) {
 	i := 0
 	for i < len(out) {
-		if haveShortKernel && len(out)-i >= 8 && len(src)-p >= 16 {
+		if haveAVX2 && len(out)-i >= 8 && len(src)-p >= 16 {
 			n, used := decodeShortVec(src[p:], out[i:])
 			if i, p = i+n, p+used; i == len(out) {
 				break

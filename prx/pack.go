@@ -186,7 +186,7 @@ func unpackBits(src []byte, w uint, out []uint32) {
 // every shift and mask a constant); the rest one at a time.
 func unpackSlack(src []byte, w uint, out []uint32) {
 	i := len(out) &^ 7
-	if haveUnpackKernel && w <= vecMaxWidth && i > 0 && i/8*int(w)+vecSlack <= len(src) {
+	if haveAVX2 && w <= vecMaxWidth && i > 0 && i/8*int(w)+vecSlack <= len(src) {
 		unpackVec(src, w, out[:i])
 	} else if !unpackFixed(src, w, out[:i]) {
 		i = 0

@@ -15,7 +15,7 @@ func RunningSums(out, gaps []uint32, t uint64) uint64 {
 	n := len(gaps)
 	out = out[:n]
 	i := 0
-	for haveSumsKernel && n-i >= 8 {
+	for haveAVX2 && n-i >= 8 {
 		m := min(n-i, maxKernelRun) &^ 7
 		t += runningSumsKernel(out[i:i+m], gaps[i:i+m], uint32(t)) + uint64(m)
 		i += m

@@ -10,7 +10,7 @@ import (
 // generated one for every width it takes, on random fields of 8 to 128
 // values followed by random bytes (which must not leak into a field).
 func TestUnpackVec(t *testing.T) {
-	if !haveUnpackKernel {
+	if !haveAVX2 {
 		t.Skip("no vector unpacker on this CPU")
 	}
 	rng := rand.New(rand.NewPCG(8, 13))
@@ -39,7 +39,7 @@ func TestUnpackVec(t *testing.T) {
 func FuzzUnpackVec(f *testing.F) {
 	f.Add([]byte("0123456789abcdefghijklmnopqrstuvwxyz0123456789"), uint8(5))
 	f.Fuzz(func(t *testing.T, b []byte, wb uint8) {
-		if !haveUnpackKernel {
+		if !haveAVX2 {
 			t.Skip("no vector unpacker on this CPU")
 		}
 		w := uint(wb%vecMaxWidth) + 1
