@@ -209,6 +209,10 @@ func TestCorruptCrafted(t *testing.T) {
 		"zstd: no fcs":             zstdNoFCS(t, zw),
 		"zstd: trailing frame":     zstdTrailing(t, zf, zh),
 		"zstd: garbage":            unitBody(CodecZstd, 1, []byte{0}, uv(nil, 1, 4), []byte{1, 2, 3, 4}),
+		"zstd: unknown table 9":    zstdTable(t, 9),
+		"zstd: unknown table 200":  zstdTable(t, 200),
+		"zstd: table 7 for 8":      zstdTable(t, 7),
+		"zstd: treeless, no table": zstdTable(t, 0),
 		"crc truncated":            good[:len(good)-1],
 		"multi: inline form":       goodMulti,
 		"multi: one unit":          multi([]uint64{1}, one),
@@ -307,6 +311,30 @@ func zstdFCS(t *testing.T, f []byte, h head, d int) []byte {
 	fcs := int(binary.LittleEndian.Uint16(z[5:])) + 256 + d
 	binary.LittleEndian.PutUint16(z[5:], uint16(fcs-256))
 	return recrc(b)
+}
+
+// zstdTable: the shared-table golden unit with its frame naming table id
+// instead of 8 (0: naming none, its literals still treeless). Only table 8
+// decodes it: another table runs out of bits or produces other bytes than the
+// CRC-covered length says, and no table leaves treeless literals without one.
+func zstdTable(t *testing.T, id byte) []byte {
+	f := readGolden(t, "zstd-shared.golden")
+	h := parseHead(t, f)
+	z := f[h.payloadAt : h.payloadAt+h.compLen]
+	if z[4]&3 != 1 || z[5] != 8 {
+		t.Fatalf("zstd frame header % x: want a one-byte dictionary id 8", z[:6])
+	}
+	var nz []byte
+	if id == 0 {
+		nz = append(append(slices.Clone(z[:4]), z[4]&^3), z[6:]...)
+	} else {
+		nz = slices.Clone(z)
+		nz[5] = id
+	}
+	b := slices.Clone(f[:h.payloadAt-uvarintLen32(uint32(h.compLen))])
+	b = uv(b, uint64(len(nz)))
+	b = append(b, nz...)
+	return withCRC(b)
 }
 
 // zstdNoFCS: a ZSTD unit whose zstd frame does not declare its content size.

@@ -744,6 +744,8 @@ func (r *blockReader) checkEnd() error {
 
 // inflate decompresses a ZSTD payload into the Source's buffer; the output must be
 // exactly plainLen bytes (already checked against the limit by the header parser).
+// The frame may name one of the shared literal tables (zstdopt.Tables) as its
+// dictionary, no other.
 func (s *Source) inflate(payload []byte, plainLen int) ([]byte, error) {
 	// The zstd frame must declare the same content size before anything is allocated
 	// (snii writes single-segment frames, which always declare it).
@@ -751,15 +753,15 @@ func (s *Source) inflate(payload []byte, plainLen int) ([]byte, error) {
 	if err := zh.Decode(payload); err != nil {
 		return nil, corruptf(CodecZstd, "zstd header: %v", err)
 	}
-	if zh.Skippable || !zh.HasFCS || zh.FrameContentSize != uint64(plainLen) || zh.DictionaryID != 0 {
-		return nil, corruptf(CodecZstd, "zstd header declares %d bytes (known %v, dictionary %d), the frame says %d",
-			zh.FrameContentSize, zh.HasFCS, zh.DictionaryID, plainLen)
+	if zh.Skippable || !zh.HasFCS || zh.FrameContentSize != uint64(plainLen) || zh.DictionaryID > zstdopt.NumTables {
+		return nil, corruptf(CodecZstd, "zstd header declares %d bytes (known %v, dictionary %d of %d shared literal tables), the frame says %d",
+			zh.FrameContentSize, zh.HasFCS, zh.DictionaryID, zstdopt.NumTables, plainLen)
 	}
 	if err := checkZstdBlocks(payload, zh.HeaderSize, zh.HasCheckSum, plainLen); err != nil {
 		return nil, err
 	}
 	if s.dec == nil {
-		d, err := zstdopt.NewDecoder(s.limits.MaxBytes)
+		d, err := zstdopt.NewDecoder(s.limits.MaxBytes, true)
 		if err != nil {
 			return nil, fmt.Errorf("prx: %w", err)
 		}

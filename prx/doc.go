@@ -52,7 +52,8 @@
 //	              the byte lengths of every block but the last (uvarints), then all
 //	              values as uvarints
 //	codec 1 ZSTD: tf column packed; len = U; payload = comp_len bytes, one zstd frame
-//	              (no checksum, content size declared) of the RAW positions payload
+//	              (no checksum, content size declared) of the RAW positions payload,
+//	              naming no dictionary or one of the shared literal tables 1..8
 //	codec 2 PFOR: tf column packed; len = P; payload = the packed blocks of the stream
 //
 // U, the RAW positions payload length, is the unit's plain length. Exact sizes:
@@ -77,6 +78,16 @@
 // RAW; a unit whose plain length is under ZstdMinPlain (512) takes the smaller of
 // PFOR and RAW (PFOR on a tie); any other unit is eligible: its frames are measured
 // and the index's budget.Chooser decides between zstd and fast = min(PFOR, RAW).
+//
+// # Shared literal tables
+//
+// Since segment format 6 a ZSTD frame may code its literals with one of eight
+// fixed Huffman tables (internal/zstdopt.Tables, zstd dictionaries 1..8)
+// instead of a table of its own: the encoder passes every zstd frame through a
+// zstdopt.Sharer, which keeps the shared form when it is shorter, and a
+// Source's decoder knows the tables, so such a frame is inflated without
+// reading a table. The frame's size (and so the budget's choice) is the size
+// of the frame stored.
 //
 // # Decoding
 //

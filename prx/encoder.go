@@ -88,6 +88,8 @@ type Encoder struct {
 	level   int // zstd level option (see EncoderOptions.ZstdLevel)
 	chooser *budget.Chooser
 	zenc    *zstd.Encoder
+	share   zstdopt.Sharer
+	zshared []byte // Share's output buffer
 	plan    unitPlan
 	cuts    []int
 	units   []Unit
@@ -308,6 +310,14 @@ func (e *Encoder) compress(p *unitPlan) ([]byte, error) {
 	}
 	e.rawBuf = appendRawPositions(e.rawBuf[:0], p.vals)
 	e.zcomp = e.zenc.EncodeAll(e.rawBuf, e.zcomp[:0])
+	// The frame with a shared literal table instead of its own, when smaller.
+	shared, err := e.share.Share(e.zcomp, e.zshared)
+	if err != nil {
+		return nil, fmt.Errorf("prx: %w", err)
+	}
+	if len(shared) < len(e.zcomp) {
+		e.zcomp, e.zshared = shared, e.zcomp
+	}
 	return e.zcomp, nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/zstdopt"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/prx/*.golden from the encoder's output")
@@ -85,6 +86,21 @@ func goldenCases() []goldenCase {
 		zw.AppendDoc([]uint32{1, 2, 3, 4})
 	}
 
+	// ZSTD with a shared literal table: 1024 docs of one position each, docs
+	// 0..12 at 8 8 8 8 8 7 8 8 7 7 7 7 8, then 13, or 14 where i mod 97 < 3. Its
+	// frame is smaller with shared table 8 than with a table of its own.
+	var sw Window
+	for i := 0; i < 1024; i++ {
+		p := uint32(13)
+		switch {
+		case i < 13:
+			p = []uint32{8, 8, 8, 8, 8, 7, 8, 8, 7, 7, 7, 7, 8}[i]
+		case i%97 < 3:
+			p = 14
+		}
+		sw.AppendDoc([]uint32{p})
+	}
+
 	// Multi-unit: doc 0 has 1024 positions 7, doc 1 the position 9: unit 0 (doc 0,
 	// eligible, PFOR) and unit 1 (doc 1, a singleton: RAW).
 	big := make([]uint32, 1024)
@@ -112,6 +128,10 @@ func goldenCases() []goldenCase {
 			"payload from github.com/klauspost/compress v1.20.4 (SpeedDefault, single segment, no zstd checksum);\n" +
 			"another klauspost version may compress differently: regenerate with -update and review",
 			&zw, []Codec{CodecZstd}, false, nil},
+		{"zstd-shared.golden", "prx v2 ZSTD unit frame with shared literal table 8: 1024 docs of one position\n" +
+			"(8 8 8 8 8 7 8 8 7 7 7 7 8, then 13, or 14 where i mod 97 < 3), policy 0; payload from\n" +
+			"github.com/klauspost/compress v1.20.4 then zstdopt.Sharer: regenerate with -update and review",
+			&sw, []Codec{CodecZstd}, false, nil},
 		{"multi.golden", "prx v2 multi-unit window: doc {7 x 1024}, doc {9}: a PFOR unit and a RAW singleton\nhand-assembled in golden_test.go; annotated in docs/FORMAT.md",
 			newWindow(big, []uint32{9}), []Codec{CodecPFOR, CodecRaw}, false, multi},
 		{"inline.golden", "prx v2 PFOR unit frame, inline form (no CRC): docs {5} {6} {4} {8}\nhand-assembled in golden_test.go; annotated in docs/FORMAT.md",
@@ -166,17 +186,26 @@ func TestGoldenFrames(t *testing.T) {
 				h := parseHead(t, golden)
 				payload := golden[h.payloadAt : h.payloadAt+h.compLen]
 				vals, tfs := refStream(gc.window, 0, gc.window.Docs())
-				env := uv([]byte{byte(CodecZstd)}, 200)
+				raw := refRawPayload(vals)
+				env := uv([]byte{byte(CodecZstd)}, uint64(gc.window.Docs()))
 				env = refPackedColumn(env, tfs)
-				env = uv(env, 812, uint64(len(payload)))
+				env = uv(env, uint64(len(raw)), uint64(len(payload)))
 				if d := cmp.Diff(withCRC(append(env, payload...)), golden); d != "" {
 					t.Fatalf("zstd envelope (-hand +golden):\n%s", d)
 				}
-				dec, _ := zstd.NewReader(nil)
+				// A stock decoder given the shared tables as dictionaries.
+				dec, _ := zstd.NewReader(nil, zstd.WithDecoderDicts(zstdopt.Tables[:]...))
 				defer dec.Close()
 				plain, err := dec.DecodeAll(payload, nil)
-				if err != nil || !bytes.Equal(plain, refRawPayload(vals)) {
+				if err != nil || !bytes.Equal(plain, raw) {
 					t.Fatalf("stock zstd decode of the payload: %v", err)
+				}
+				var zh zstd.Header
+				if err := zh.Decode(payload); err != nil {
+					t.Fatal(err)
+				}
+				if shared := gc.file == "zstd-shared.golden"; shared != (zh.DictionaryID != 0) {
+					t.Fatalf("the frame names dictionary %d", zh.DictionaryID)
 				}
 			}
 		})

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/zstdopt"
 )
 
 // newWindow builds a window from per-doc position lists.
@@ -271,7 +272,8 @@ func refRawPayload(vals []uint32) []byte {
 	return append(dir, data...)
 }
 
-// refZstd compresses like the encoder (default level, one segment, no checksum).
+// refZstd compresses like the encoder (default level, one segment, no checksum,
+// a shared literal table when smaller).
 func refZstd(t testing.TB, plain []byte) []byte {
 	t.Helper()
 	refZstdOnce.Do(func() {
@@ -281,7 +283,12 @@ func refZstd(t testing.TB, plain []byte) []byte {
 	if refZstdErr != nil {
 		t.Fatal(refZstdErr)
 	}
-	return refZstdEnc.EncodeAll(plain, nil)
+	var sh zstdopt.Sharer
+	fr, err := sh.Share(refZstdEnc.EncodeAll(plain, nil), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fr
 }
 
 var (

@@ -10,12 +10,18 @@ import (
 
 // Format versions and fixed sizes.
 const (
-	// FormatVersion is the format version this package writes.
-	FormatVersion = 5
+	// FormatVersion is the format version this package writes. Version 6
+	// added the shared literal tables of .prx zstd frames; nothing else
+	// differs from version 5.
+	FormatVersion = 6
 	// MinReaderVersion is the oldest reader version able to read what this
 	// package writes; a file whose minimum reader version is above
 	// FormatVersion is rejected with ErrVersion.
-	MinReaderVersion = 5
+	MinReaderVersion = 6
+	// OldestReadable is the oldest format version this package reads: a
+	// version 5 file is a version 6 file whose zstd frames name no shared
+	// literal table.
+	OldestReadable = 5
 	// HeaderSize is the size of the file header.
 	HeaderSize = 16
 	// TailSize is the size of the file tail.
@@ -60,8 +66,8 @@ func checkVersions(version, minReader uint16, flags uint32) error {
 	if minReader == 0 || version < minReader {
 		return errs.Corruptf("format version %d, min reader version %d", version, minReader)
 	}
-	if version < MinReaderVersion {
-		return errs.Versionf("format version %d: this snii reads format %d (pair entries in list or complement form, blocked doc windows, norms, .prx windows v2) and cannot read older segments; rebuild the segment from its documents with this snii", version, FormatVersion)
+	if version < OldestReadable {
+		return errs.Versionf("format version %d: this snii reads formats %d and %d (pair entries in list or complement form, blocked doc windows, norms, .prx windows v2) and cannot read older segments; rebuild the segment from its documents with this snii", version, OldestReadable, FormatVersion)
 	}
 	if minReader > FormatVersion {
 		return errs.Versionf("needs reader version %d (this reader: %d)", minReader, FormatVersion)

@@ -42,7 +42,7 @@ func golden(t *testing.T, name string, got []byte) {
 func TestGolden(t *testing.T) {
 	h := AppendHeader(nil)
 	golden(t, "header.bin", h)
-	if want := []byte("SNII\x05\x00\x05\x00\x00\x00\x00\x00"); !bytes.Equal(h[:12], want) {
+	if want := []byte("SNII\x06\x00\x06\x00\x00\x00\x00\x00"); !bytes.Equal(h[:12], want) {
 		t.Errorf("header % x", h)
 	}
 	tail := AppendTail(nil, Tail{DirOff: 0x1122334455, DirLen: 77, DirCRC: 0xdeadbeef})
@@ -91,11 +91,14 @@ func TestHeader(t *testing.T) {
 		b = binary.LittleEndian.AppendUint32(b, flags)
 		return binary.LittleEndian.AppendUint32(b, Checksum(b))
 	}
-	if err := ParseHeader(header(6, 5, 0)); err != nil {
-		t.Errorf("newer version readable by v5: %v", err)
+	if err := ParseHeader(header(7, 6, 0)); err != nil {
+		t.Errorf("newer version readable by v6: %v", err)
 	}
-	if err := ParseHeader(header(6, 6, 0)); !errors.Is(err, ErrVersion) {
-		t.Errorf("min reader 6: err = %v, want ErrVersion", err)
+	if err := ParseHeader(header(7, 7, 0)); !errors.Is(err, ErrVersion) {
+		t.Errorf("min reader 7: err = %v, want ErrVersion", err)
+	}
+	if err := ParseHeader(header(5, 5, 0)); err != nil {
+		t.Errorf("a v5 segment (no shared literal tables) should open: %v", err)
 	}
 	if err := ParseHeader(header(4, 4, 0)); !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), "rebuild") || !strings.Contains(err.Error(), "format version 4") {
 		t.Errorf("a v4 segment: err = %v, want ErrVersion naming version 4 and saying to rebuild", err)
@@ -144,11 +147,14 @@ func TestTail(t *testing.T) {
 			t.Errorf("truncated to %d: err = %v", l, err)
 		}
 	}
-	if _, err := ParseTail(AppendTail(nil, Tail{Version: 6, MinReader: 6})); !errors.Is(err, ErrVersion) {
-		t.Errorf("min reader 6: err = %v, want ErrVersion", err)
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 7, MinReader: 7})); !errors.Is(err, ErrVersion) {
+		t.Errorf("min reader 7: err = %v, want ErrVersion", err)
 	}
-	if _, err := ParseTail(AppendTail(nil, Tail{Version: 6, MinReader: 5})); err != nil {
-		t.Errorf("version 6, min reader 5: %v", err)
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 7, MinReader: 6})); err != nil {
+		t.Errorf("version 7, min reader 6: %v", err)
+	}
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 5, MinReader: 5})); err != nil {
+		t.Errorf("version 5: %v", err)
 	}
 	if _, err := ParseTail(AppendTail(nil, Tail{Version: 4, MinReader: 4})); !errors.Is(err, ErrVersion) {
 		t.Errorf("a v4 tail: err = %v, want ErrVersion", err)

@@ -1,0 +1,260 @@
+package zstdopt
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/huff0"
+	"github.com/klauspost/compress/zstd"
+)
+
+// positionsPayload returns uvarints shaped like a .prx unit's RAW payload of a
+// log: per document a first position, then deltas taken from a few templates
+// (lines copied from the same format string) with some noise, so that zstd
+// finds matches and the literals are skewed, as on real units.
+func positionsPayload(rng *rand.Rand, n int) []byte {
+	var b []byte
+	templates := make([][]uint64, 1+rng.IntN(6))
+	for i := range templates {
+		for k := 1 + rng.IntN(10); k > 0; k-- {
+			templates[i] = append(templates[i], 1+uint64(rng.ExpFloat64()*float64(1+rng.IntN(300))))
+		}
+	}
+	for len(b) < n {
+		b = binary.AppendUvarint(b, uint64(rng.IntN(60)))
+		for _, d := range templates[rng.IntN(len(templates))] {
+			if rng.IntN(4) == 0 {
+				d += uint64(rng.IntN(40))
+			}
+			b = binary.AppendUvarint(b, d)
+		}
+	}
+	return b
+}
+
+// tableSample returns about n bytes whose literals follow the distribution
+// table k codes best (byte c with probability 2^-len(c), len(c) its code
+// length): fresh bytes drawn from it, with copies of earlier stretches in
+// between so that zstd finds matches (klauspost stores a block with almost no
+// match as raw literals). A frame of them is smaller with the shared table
+// than with its own.
+func tableSample(t *testing.T, rng *rand.Rand, k, n int) []byte {
+	s, _, err := huff0.ReadTable(Tables[k][8:], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cum [257]float64
+	for c := 0; c < 256; c++ {
+		var h [256]uint32
+		h[c] = 8
+		bits := s.EstimateSize(&h) // (7 + 8·len) >> 3 = len
+		cum[c+1] = cum[c] + 1/float64(uint64(1)<<bits)
+	}
+	var b []byte
+	for len(b) < n {
+		for i := 0; i < 40; i++ {
+			x := rng.Float64() * cum[256]
+			c := 0
+			for cum[c+1] < x {
+				c++
+			}
+			b = append(b, byte(c))
+		}
+		if len(b) > 100 {
+			at := rng.IntN(len(b) - 60)
+			b = append(b, b[at:at+20+rng.IntN(40)]...)
+		}
+	}
+	return b
+}
+
+// TestTables: every shared table is a zstd dictionary with its ID, zstd's
+// default repeat offsets, 8 zero bytes of content, and a code for every byte
+// value (so any literals can use it).
+func TestTables(t *testing.T) {
+	var all [256]uint32
+	for i := range all {
+		all[i] = 1
+	}
+	for i, d := range Tables {
+		info, err := zstd.InspectDictionary(d)
+		if err != nil {
+			t.Fatalf("table %d: %v", i+1, err)
+		}
+		if info.ID() != uint32(i+1) || info.Offsets() != [3]int{1, 4, 8} || !bytes.Equal(info.Content(), make([]byte, 8)) {
+			t.Errorf("table %d: id %d, offsets %v, content %x", i+1, info.ID(), info.Offsets(), info.Content())
+		}
+		s, _, err := huff0.ReadTable(d[8:], nil)
+		if err != nil {
+			t.Fatalf("table %d: %v", i+1, err)
+		}
+		if !s.CanUseTable(&all) {
+			t.Errorf("table %d has no code for some byte value", i+1)
+		}
+	}
+}
+
+// TestShareRoundTrip: a shared frame decodes (with the tables) to the same
+// bytes, is never larger, names a table exactly when it was rewritten, and
+// codes its literals without a table of its own then. Many of the frames are
+// rewritten (else this test would prove nothing).
+func TestShareRoundTrip(t *testing.T) {
+	enc, err := NewEncoder(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec, err := NewDecoder(1<<20, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plainDec, err := NewDecoder(1<<20, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s Sharer
+	rng := rand.New(rand.NewPCG(7, 8))
+	rewritten, huffman := 0, 0
+	var buf []byte
+	for i := 0; i < 400; i++ {
+		plain := positionsPayload(rng, 512+rng.IntN(5000))
+		if i%2 == 1 {
+			plain = tableSample(t, rng, i%NumTables, 512+rng.IntN(5000))
+		}
+		fr := enc.EncodeAll(plain, nil)
+		if _, ok := FrameLiterals(fr); ok {
+			huffman++
+		}
+		orig := bytes.Clone(fr)
+		got, err := s.Share(fr, buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(fr, orig) {
+			t.Fatal("Share changed its input")
+		}
+		if len(got) > len(fr) {
+			t.Fatalf("shared frame %d bytes > %d", len(got), len(fr))
+		}
+		var h zstd.Header
+		if err := h.Decode(got); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) < len(fr) {
+			rewritten++
+			if h.DictionaryID < 1 || h.DictionaryID > NumTables {
+				t.Fatalf("rewritten frame names dictionary %d", h.DictionaryID)
+			}
+			if lt := got[h.HeaderSize+3] & 3; lt != 3 {
+				t.Fatalf("rewritten frame: literals block type %d, want 3 (treeless)", lt)
+			}
+			if _, err := plainDec.DecodeAll(got, make([]byte, 0, len(plain))); err == nil {
+				t.Fatal("a decoder without the tables decoded a shared frame")
+			}
+			buf = got
+		} else if !bytes.Equal(got, fr) || h.DictionaryID != 0 {
+			t.Fatal("a frame not made smaller must be returned as it was")
+		}
+		out, err := dec.DecodeAll(got, make([]byte, 0, len(plain)))
+		if err != nil || !bytes.Equal(out, plain) {
+			t.Fatalf("frame %d: decode %v, equal %v", i, err, bytes.Equal(out, plain))
+		}
+	}
+	t.Logf("%d frames, %d with Huffman literals, %d rewritten", 400, huffman, rewritten)
+	if rewritten < 150 {
+		t.Errorf("only %d of %d frames with Huffman literals rewritten", rewritten, huffman)
+	}
+}
+
+// TestShareOthers: frames Share does not apply to come back unchanged: raw
+// literals, a dictionary already named, a checksum, several blocks, garbage.
+func TestShareOthers(t *testing.T) {
+	var s Sharer
+	enc, _ := NewEncoder(0)
+	rng := rand.New(rand.NewPCG(9, 10))
+	plain := tableSample(t, rng, 0, 3000)
+	fr := enc.EncodeAll(plain, nil)
+	shared, err := s.Share(fr, nil)
+	if err != nil || len(shared) >= len(fr) {
+		t.Fatalf("setup: the frame should be shared (%d -> %d, %v)", len(fr), len(shared), err)
+	}
+	shared = bytes.Clone(shared)
+	crcEnc, _ := zstd.NewWriter(nil, zstd.WithEncoderCRC(true), zstd.WithSingleSegment(true))
+	multi, _ := zstd.NewWriter(nil, zstd.WithEncoderCRC(false), zstd.WithWindowSize(1<<10), zstd.WithSingleSegment(false))
+	big := positionsPayload(rng, 300<<10)
+	for name, in := range map[string][]byte{
+		"already shared": shared,
+		"checksum":       crcEnc.EncodeAll(plain, nil),
+		"several blocks": multi.EncodeAll(big, nil),
+		"raw literals":   enc.EncodeAll(bytes.Repeat([]byte("abcdefgh"), 100), nil),
+		"empty":          nil,
+		"short":          fr[:7],
+		"truncated":      fr[:len(fr)-3],
+		"not zstd":       plain,
+	} {
+		got, err := s.Share(in, nil)
+		if err != nil || !bytes.Equal(got, in) {
+			t.Errorf("%s: got %d bytes (%v), want the input back", name, len(got), err)
+		}
+	}
+}
+
+// FuzzShare: whatever the bytes, Share neither panics nor returns a frame
+// that decodes differently from its input; a payload's frame round-trips.
+func FuzzShare(f *testing.F) {
+	enc, _ := NewEncoder(0)
+	rng := rand.New(rand.NewPCG(11, 12))
+	for i := 0; i < 4; i++ {
+		p := positionsPayload(rng, 600+i*700)
+		f.Add(p)
+		f.Add(enc.EncodeAll(p, nil))
+	}
+	dec, _ := NewDecoder(1<<20, true)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var s Sharer
+		// b as a frame: Share returns it, or a frame decoding to the same bytes.
+		got, err := s.Share(b, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, b) {
+			want, err1 := dec.DecodeAll(b, make([]byte, 0, 1<<20))
+			have, err2 := dec.DecodeAll(got, make([]byte, 0, 1<<20))
+			if err1 != nil || err2 != nil || !bytes.Equal(want, have) || len(got) >= len(b) {
+				t.Fatalf("rewrote a frame: %v %v, %d -> %d bytes", err1, err2, len(b), len(got))
+			}
+		}
+		// b as a payload.
+		fr := enc.EncodeAll(b, nil)
+		got, err = s.Share(fr, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := dec.DecodeAll(got, make([]byte, 0, len(b)))
+		if err != nil || !bytes.Equal(out, b) {
+			t.Fatalf("payload of %d bytes: %v", len(b), err)
+		}
+	})
+}
+
+// TestTablesDocumented: docs/FORMAT.md lists exactly the bytes of Tables.
+func TestTablesDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/FORMAT.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, d := range Tables {
+		var b strings.Builder
+		fmt.Fprintf(&b, "table %d (%d bytes):\n", i+1, len(d))
+		for j := 0; j < len(d); j += 32 {
+			fmt.Fprintf(&b, "% x\n", d[j:min(j+32, len(d))])
+		}
+		if !strings.Contains(string(doc), b.String()) {
+			t.Errorf("docs/FORMAT.md does not list table %d as:\n%s", i+1, b.String())
+		}
+	}
+}
