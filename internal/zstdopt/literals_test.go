@@ -39,11 +39,12 @@ func positionsPayload(rng *rand.Rand, n int) []byte {
 
 // tableSample returns about n bytes whose literals follow the distribution
 // table k codes best (byte c with probability 2^-len(c), len(c) its code
-// length): fresh bytes drawn from it, with copies of earlier stretches in
-// between so that zstd finds matches (klauspost stores a block with almost no
+// length): runs of fresh bytes drawn from it, with copies of earlier stretches
+// after each run so that zstd finds matches (fresh sets the run: the shorter,
+// the more sequences) (klauspost stores a block with almost no
 // match as raw literals). A frame of them is smaller with the shared table
 // than with its own.
-func tableSample(t *testing.T, rng *rand.Rand, k, n int) []byte {
+func tableSample(t *testing.T, rng *rand.Rand, k, n, fresh int) []byte {
 	s, _, err := huff0.ReadTable(Tables[k][8:], nil)
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +58,7 @@ func tableSample(t *testing.T, rng *rand.Rand, k, n int) []byte {
 	}
 	var b []byte
 	for len(b) < n {
-		for i := 0; i < 40; i++ {
+		for i := 0; i < fresh; i++ {
 			x := rng.Float64() * cum[256]
 			c := 0
 			for cum[c+1] < x {
@@ -118,18 +119,30 @@ func TestShareRoundTrip(t *testing.T) {
 	}
 	var s Sharer
 	rng := rand.New(rand.NewPCG(7, 8))
-	rewritten, huffman := 0, 0
+	rewritten, huffman, over := 0, 0, 0
 	var buf []byte
 	for i := 0; i < 400; i++ {
 		plain := positionsPayload(rng, 512+rng.IntN(5000))
-		if i%2 == 1 {
-			plain = tableSample(t, rng, i%NumTables, 512+rng.IntN(5000))
+		switch i % 4 {
+		case 1, 3:
+			plain = tableSample(t, rng, i%NumTables, 512+rng.IntN(5000), 40)
+		case 2:
+			plain = tableSample(t, rng, i%NumTables, 2000+rng.IntN(4000), 3)
 		}
 		fr := enc.EncodeAll(plain, nil)
 		if _, ok := FrameLiterals(fr); ok {
 			huffman++
 		}
 		orig := bytes.Clone(fr)
+		tooMany := false
+		if f, ok := s.decodeLiterals(fr); ok {
+			tooMany = sequences(fr[f.lit+f.litLen:]) > maxSequences(f.table)
+		}
+		if tooMany {
+			if alt, err := s.share(fr, nil, false); err == nil && len(alt) < len(fr) {
+				over++ // shorter shared, kept whole for its sequences
+			}
+		}
 		got, err := s.Share(fr, buf)
 		if err != nil {
 			t.Fatal(err)
@@ -146,6 +159,9 @@ func TestShareRoundTrip(t *testing.T) {
 		}
 		if len(got) < len(fr) {
 			rewritten++
+			if tooMany {
+				t.Fatal("a frame with more sequences than maxSequences was shared")
+			}
 			if h.DictionaryID < 1 || h.DictionaryID > NumTables {
 				t.Fatalf("rewritten frame names dictionary %d", h.DictionaryID)
 			}
@@ -164,8 +180,11 @@ func TestShareRoundTrip(t *testing.T) {
 			t.Fatalf("frame %d: decode %v, equal %v", i, err, bytes.Equal(out, plain))
 		}
 	}
-	t.Logf("%d frames, %d with Huffman literals, %d rewritten", 400, huffman, rewritten)
-	if rewritten < 150 {
+	t.Logf("%d frames, %d with Huffman literals, %d rewritten, %d kept for their sequences though shorter shared", 400, huffman, rewritten, over)
+	if over < 5 {
+		t.Errorf("only %d frames over maxSequences would be shorter shared: the rule is not exercised", over)
+	}
+	if rewritten < 120 {
 		t.Errorf("only %d of %d frames with Huffman literals rewritten", rewritten, huffman)
 	}
 }
@@ -176,7 +195,7 @@ func TestShareOthers(t *testing.T) {
 	var s Sharer
 	enc, _ := NewEncoder(0)
 	rng := rand.New(rand.NewPCG(9, 10))
-	plain := tableSample(t, rng, 0, 3000)
+	plain := tableSample(t, rng, 0, 3000, 40)
 	fr := enc.EncodeAll(plain, nil)
 	shared, err := s.Share(fr, nil)
 	if err != nil || len(shared) >= len(fr) {
