@@ -209,9 +209,9 @@ func TestCorruptCrafted(t *testing.T) {
 		"zstd: no fcs":             zstdNoFCS(t, zw),
 		"zstd: trailing frame":     zstdTrailing(t, zf, zh),
 		"zstd: garbage":            unitBody(CodecZstd, 1, []byte{0}, uv(nil, 1, 4), []byte{1, 2, 3, 4}),
-		"zstd: unknown table 9":    zstdTable(t, 9),
+		"zstd: unknown table 25":   zstdTable(t, 25),
 		"zstd: unknown table 200":  zstdTable(t, 200),
-		"zstd: table 7 for 8":      zstdTable(t, 7),
+		"zstd: table 15 for 16":    zstdTable(t, 15),
 		"zstd: treeless, no table": zstdTable(t, 0),
 		"crc truncated":            good[:len(good)-1],
 		"multi: inline form":       goodMulti,
@@ -314,15 +314,15 @@ func zstdFCS(t *testing.T, f []byte, h head, d int) []byte {
 }
 
 // zstdTable: the shared-table golden unit with its frame naming table id
-// instead of 8 (0: naming none, its literals still treeless). Only table 8
+// instead of 16 (0: naming none, its literals still treeless). Only table 16
 // decodes it: another table runs out of bits or produces other bytes than the
 // CRC-covered length says, and no table leaves treeless literals without one.
 func zstdTable(t *testing.T, id byte) []byte {
 	f := readGolden(t, "zstd-shared.golden")
 	h := parseHead(t, f)
 	z := f[h.payloadAt : h.payloadAt+h.compLen]
-	if z[4]&3 != 1 || z[5] != 8 {
-		t.Fatalf("zstd frame header % x: want a one-byte dictionary id 8", z[:6])
+	if z[4]&3 != 1 || z[5] != 16 {
+		t.Fatalf("zstd frame header % x: want a one-byte dictionary id 16", z[:6])
 	}
 	var nz []byte
 	if id == 0 {

@@ -53,7 +53,7 @@
 //	              values as uvarints
 //	codec 1 ZSTD: tf column packed; len = U; payload = comp_len bytes, one zstd frame
 //	              (no checksum, content size declared) of the RAW positions payload,
-//	              naming no dictionary or one of the shared literal tables 1..8
+//	              naming no dictionary or one of the shared literal tables 1..24
 //	codec 2 PFOR: tf column packed; len = P; payload = the packed blocks of the stream
 //
 // U, the RAW positions payload length, is the unit's plain length. Exact sizes:
@@ -81,8 +81,8 @@
 //
 // # Shared literal tables
 //
-// Since segment format 6 a ZSTD frame may code its literals with one of eight
-// fixed Huffman tables (internal/zstdopt.Tables, zstd dictionaries 1..8)
+// Since segment format 6 a ZSTD frame may code its literals with one of 24
+// fixed Huffman tables (internal/zstdopt.Tables, zstd dictionaries 1..24)
 // instead of a table of its own: the encoder passes every zstd frame through a
 // zstdopt.Sharer, which keeps the shared form when it is shorter, and a
 // Source's decoder knows the tables, so such a frame is inflated without

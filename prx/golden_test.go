@@ -88,7 +88,7 @@ func goldenCases() []goldenCase {
 
 	// ZSTD with a shared literal table: 1024 docs of one position each, docs
 	// 0..12 at 8 8 8 8 8 7 8 8 7 7 7 7 8, then 13, or 14 where i mod 97 < 3. Its
-	// frame is smaller with shared table 8 than with a table of its own.
+	// frame is smaller with shared table 16 than with a table of its own.
 	var sw Window
 	for i := 0; i < 1024; i++ {
 		p := uint32(13)
@@ -128,7 +128,7 @@ func goldenCases() []goldenCase {
 			"payload from github.com/klauspost/compress v1.20.4 (SpeedDefault, single segment, no zstd checksum);\n" +
 			"another klauspost version may compress differently: regenerate with -update and review",
 			&zw, []Codec{CodecZstd}, false, nil},
-		{"zstd-shared.golden", "prx v2 ZSTD unit frame with shared literal table 8: 1024 docs of one position\n" +
+		{"zstd-shared.golden", "prx v2 ZSTD unit frame with shared literal table 16: 1024 docs of one position\n" +
 			"(8 8 8 8 8 7 8 8 7 7 7 7 8, then 13, or 14 where i mod 97 < 3), policy 0; payload from\n" +
 			"github.com/klauspost/compress v1.20.4 then zstdopt.Sharer: regenerate with -update and review",
 			&sw, []Codec{CodecZstd}, false, nil},

@@ -9,12 +9,12 @@
 // A zstd frame of a small .prx unit spends much of its bytes and of its decode
 // time on its own Huffman table: the description averages 69 bytes on agent
 // logs, and reading it and building the decoding table was about half of
-// inflating such a frame. Tables holds eight literal tables as standard zstd
-// dictionaries (IDs 1..8):
+// inflating such a frame. Tables holds 24 literal tables as standard zstd
+// dictionaries (IDs 1..24):
 //
 //	+-------------+--------+-----------------+-------------------+-------------+------------+
 //	| 37 a4 30 ec | u32 ID | Huffman literal | FSE tables: offs, | u32 × 3:    | 8 zero     |
-//	| (magic)     | (1..8) | table: a code   | match lengths,    | 1, 4, 8     | bytes of   |
+//	| (magic)     | (1..24)| table: a code   | match lengths,    | 1, 4, 8     | bytes of   |
 //	|             |        | for every byte  | literal lengths   | (zstd's     | content    |
 //	|             |        |                 | (never used)      | defaults)   |            |
 //	+-------------+--------+-----------------+-------------------+-------------+------------+
