@@ -52,7 +52,8 @@ func fuzzSeeds(f *testing.F) [][]byte {
 			out = append(out, slices.Clone(fr.Bytes))
 		}
 	}
-	return out
+	// A ZSTD unit whose frame names a shared literal table.
+	return append(out, readGolden(f, "zstd-shared.golden"))
 }
 
 // fixCRCs recomputes, in place and best-effort, the CRCs of the multi-unit header

@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite testdata/prx/*.golden from the 
 const goldenDir = "../testdata/prx"
 
 // readGolden reads a hex golden file: '#' lines are comments, whitespace is ignored.
-func readGolden(t *testing.T, name string) []byte {
+func readGolden(t testing.TB, name string) []byte {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(goldenDir, name))
 	if err != nil {
