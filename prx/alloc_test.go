@@ -95,7 +95,8 @@ func TestEncodeAllocatesNothing(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(33, 34))
 	ws := append(eligibleWindows(rng, 6), genWindow(rng, 20, 1, 3, 100), newWindow([]uint32{5}),
-		genWindow(rng, 200, 1, 1, 10), genWindow(rng, 3000, 1, 5, 50), tfWindow(3000, 1))
+		genWindow(rng, 200, 1, 1, 10), genWindow(rng, 3000, 1, 5, 50), tfWindow(3000, 1),
+		sharedWindow()) // its zstd frame is rewritten with a shared literal table
 	e := newTestEncoder(t, budget.Policy{})
 	if a := allocsPerRun(func() {
 		for _, w := range ws {

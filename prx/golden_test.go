@@ -86,20 +86,8 @@ func goldenCases() []goldenCase {
 		zw.AppendDoc([]uint32{1, 2, 3, 4})
 	}
 
-	// ZSTD with a shared literal table: 1024 docs of one position each, docs
-	// 0..12 at 8 8 8 8 8 7 8 8 7 7 7 7 8, then 13, or 14 where i mod 97 < 3. Its
-	// frame is smaller with shared table 16 than with a table of its own.
-	var sw Window
-	for i := 0; i < 1024; i++ {
-		p := uint32(13)
-		switch {
-		case i < 13:
-			p = []uint32{8, 8, 8, 8, 8, 7, 8, 8, 7, 7, 7, 7, 8}[i]
-		case i%97 < 3:
-			p = 14
-		}
-		sw.AppendDoc([]uint32{p})
-	}
+	// ZSTD with a shared literal table (sharedWindow).
+	sw := sharedWindow()
 
 	// Multi-unit: doc 0 has 1024 positions 7, doc 1 the position 9: unit 0 (doc 0,
 	// eligible, PFOR) and unit 1 (doc 1, a singleton: RAW).
@@ -131,7 +119,7 @@ func goldenCases() []goldenCase {
 		{"zstd-shared.golden", "prx v2 ZSTD unit frame with shared literal table 16: 1024 docs of one position\n" +
 			"(8 8 8 8 8 7 8 8 7 7 7 7 8, then 13, or 14 where i mod 97 < 3), policy 0; payload from\n" +
 			"github.com/klauspost/compress v1.20.4 then zstdopt.Sharer: regenerate with -update and review",
-			&sw, []Codec{CodecZstd}, false, nil},
+			sw, []Codec{CodecZstd}, false, nil},
 		{"multi.golden", "prx v2 multi-unit window: doc {7 x 1024}, doc {9}: a PFOR unit and a RAW singleton\nhand-assembled in golden_test.go; annotated in docs/FORMAT.md",
 			newWindow(big, []uint32{9}), []Codec{CodecPFOR, CodecRaw}, false, multi},
 		{"inline.golden", "prx v2 PFOR unit frame, inline form (no CRC): docs {5} {6} {4} {8}\nhand-assembled in golden_test.go; annotated in docs/FORMAT.md",

@@ -416,3 +416,22 @@ func descending(n int, start, step uint32) *Window {
 var allCodecs = []Codec{CodecRaw, CodecZstd, CodecPFOR}
 
 func isClosedErr(err error) bool { return errors.Is(err, ErrClosed) }
+
+// sharedWindow is a window whose one unit's zstd frame is smaller with a
+// shared literal table (16) than with a table of its own: 1024 docs of one
+// position each, docs 0..12 at 8 8 8 8 8 7 8 8 7 7 7 7 8, then 13, or 14
+// where i mod 97 < 3 (testdata/prx/zstd-shared.golden).
+func sharedWindow() *Window {
+	var w Window
+	for i := 0; i < 1024; i++ {
+		p := uint32(13)
+		switch {
+		case i < 13:
+			p = []uint32{8, 8, 8, 8, 8, 7, 8, 8, 7, 7, 7, 7, 8}[i]
+		case i%97 < 3:
+			p = 14
+		}
+		w.AppendDoc([]uint32{p})
+	}
+	return &w
+}

@@ -74,10 +74,11 @@ func (s *Sharer) share(frame, dst []byte, seqLimit bool) ([]byte, error) {
 	if err != nil {
 		return frame, nil // (incompressible with this table)
 	}
-	hdr := literalsHeader(f.streams, f.regen, len(s.out))
-	if hdr == nil {
+	h, n := literalsHeader(f.streams, f.regen, len(s.out))
+	if n == 0 {
 		return frame, nil
 	}
+	hdr := h[:n]
 	newLen := len(frame) + 1 - f.litLen + len(hdr) + len(s.out)
 	if newLen >= len(frame) {
 		return frame, nil
@@ -95,7 +96,8 @@ func (s *Sharer) share(frame, dst []byte, seqLimit bool) ([]byte, error) {
 	return b, nil
 }
 
-// decodeLiterals decodes the literals of a frame Share can rewrite into s.lits.
+// decodeLiterals decodes the literals of a frame Share can rewrite (s.cur, in
+// the buffer s.lits).
 func (s *Sharer) decodeLiterals(frame []byte) (frameLits, bool) {
 	f, ok := parseFrame(frame)
 	if !ok {
@@ -228,24 +230,26 @@ func parseFrame(fr []byte) (frameLits, bool) {
 }
 
 // literalsHeader is the header of a treeless literals section of regen bytes
-// in comp bytes of streams (nil when no header fits).
-func literalsHeader(streams, regen, comp int) []byte {
+// in comp bytes of streams: its first n bytes (n = 0 when no header fits).
+func literalsHeader(streams, regen, comp int) (h [5]byte, n int) {
 	const treeless = 3
+	var v uint64
 	switch {
 	case streams == 1 && regen < 1<<10 && comp < 1<<10:
-		v := uint32(treeless) | uint32(regen)<<4 | uint32(comp)<<14
-		return []byte{byte(v), byte(v >> 8), byte(v >> 16)}
+		v, n = treeless|uint64(regen)<<4|uint64(comp)<<14, 3
 	case streams == 1:
-		return nil
+		return h, 0
 	case regen < 1<<10 && comp < 1<<10:
-		v := uint32(treeless) | 1<<2 | uint32(regen)<<4 | uint32(comp)<<14
-		return []byte{byte(v), byte(v >> 8), byte(v >> 16)}
+		v, n = treeless|1<<2|uint64(regen)<<4|uint64(comp)<<14, 3
 	case regen < 1<<14 && comp < 1<<14:
-		v := uint32(treeless) | 2<<2 | uint32(regen)<<4 | uint32(comp)<<18
-		return binary.LittleEndian.AppendUint32(nil, v)
+		v, n = treeless|2<<2|uint64(regen)<<4|uint64(comp)<<18, 4
 	case regen < 1<<18 && comp < 1<<18:
-		v := uint64(treeless) | 3<<2 | uint64(regen)<<4 | uint64(comp)<<22
-		return []byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24), byte(v >> 32)}
+		v, n = treeless|3<<2|uint64(regen)<<4|uint64(comp)<<22, 5
+	default:
+		return h, 0
 	}
-	return nil
+	for i := range n {
+		h[i] = byte(v >> (8 * i))
+	}
+	return h, n
 }
