@@ -22,6 +22,7 @@ type Source struct {
 	limits Limits
 	dec    *zstd.Decoder
 	buf    []byte   // zstd output
+	zbuf   []byte   // a shared-table frame rewritten for the decoder (zstdopt.Unshare)
 	tf     []uint32 // tf-1 of the current unit's documents
 	offs   []uint32 // cumulative position counts of the current unit (len docs+1)
 	blk    []uint32 // the values of one decoded block
@@ -745,7 +746,7 @@ func (r *blockReader) checkEnd() error {
 // inflate decompresses a ZSTD payload into the Source's buffer; the output must be
 // exactly plainLen bytes (already checked against the limit by the header parser).
 // The frame may name one of the shared literal tables (zstdopt.Tables) as its
-// dictionary, no other.
+// dictionary, no other; such a frame is decoded through zstdopt.Unshare.
 func (s *Source) inflate(payload []byte, plainLen int) ([]byte, error) {
 	// The zstd frame must declare the same content size before anything is allocated
 	// (snii writes single-segment frames, which always declare it).
@@ -761,30 +762,50 @@ func (s *Source) inflate(payload []byte, plainLen int) ([]byte, error) {
 		return nil, err
 	}
 	if s.dec == nil {
-		d, err := zstdopt.NewDecoder(s.limits.MaxBytes, true)
+		d, err := zstdopt.NewDecoder(s.limits.MaxBytes)
 		if err != nil {
 			return nil, fmt.Errorf("prx: %w", err)
 		}
 		s.dec = d
 	}
 	need := plainLen + zstdSlack
-	alloc := 0
+	// Grow by doubling while a buffer stays poolable; a larger one is
+	// allocated to fit (it is dropped when the query ends).
+	alloc, allocZ := 0, 0
 	if cap(s.buf) < need {
-		// Grow by doubling while the buffer stays poolable; a larger one is
-		// allocated to fit (it is dropped when the query ends).
 		alloc = max(need, min(2*cap(s.buf), maxPooledBuffer))
 	}
+	// A frame naming a shared literal table is first rewritten with its
+	// literals raw (zstdopt.Unshare: the decoder holds no dictionary and keeps
+	// its assembly sequence decoder); that frame is at most the payload plus
+	// its literals, which are at most plainLen bytes.
+	needZ := 0
+	if zh.DictionaryID != 0 {
+		if needZ = len(payload) + plainLen; cap(s.zbuf) < needZ {
+			allocZ = max(needZ, min(2*cap(s.zbuf), maxPooledBuffer))
+		}
+	}
 	if s.mem != nil {
-		if err := s.mem.Reserve(plainLen, alloc); err != nil {
+		if err := s.mem.Reserve(plainLen, alloc+allocZ); err != nil {
 			return nil, fmt.Errorf("prx: %s unit of %d bytes: %w", CodecZstd, plainLen, err)
 		}
 	}
 	if alloc > 0 {
 		s.buf = make([]byte, alloc)
 	}
+	if allocZ > 0 {
+		s.zbuf = make([]byte, allocZ)
+	}
+	frame := payload
+	if needZ > 0 {
+		var err error
+		if frame, err = zstdopt.Unshare(payload, s.zbuf[:0:needZ], plainLen); err != nil {
+			return nil, corruptf(CodecZstd, "%v", err)
+		}
+	}
 	// The capacity bounds the output (WithDecodeAllCapLimit): the declared content
 	// size fits it, and klauspost fails a frame whose blocks produce more than declared.
-	out, err := s.dec.DecodeAll(payload, s.buf[:0:need])
+	out, err := s.dec.DecodeAll(frame, s.buf[:0:need])
 	if err != nil {
 		return nil, corruptf(CodecZstd, "zstd: %v", err)
 	}

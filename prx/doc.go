@@ -85,9 +85,9 @@
 // fixed Huffman tables (internal/zstdopt.Tables, zstd dictionaries 1..24)
 // instead of a table of its own: the encoder passes every zstd frame through a
 // zstdopt.Sharer, which keeps the shared form when it is shorter, and a
-// Source's decoder knows the tables, so such a frame is inflated without
-// reading a table. The frame's size (and so the budget's choice) is the size
-// of the frame stored.
+// Source inflates such a frame through zstdopt.Unshare (its literals decoded
+// with the table, stored raw) without reading a table. The frame's size (and
+// so the budget's choice) is the size of the frame stored.
 //
 // # Decoding
 //

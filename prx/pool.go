@@ -69,6 +69,9 @@ func (p *SourcePool) Put(s *Source) {
 	if cap(s.buf) > maxPooledBuffer {
 		s.buf = nil
 	}
+	if cap(s.zbuf) > maxPooledBuffer {
+		s.zbuf = nil
+	}
 	if cap(s.tf) > maxPooledBuffer/4 {
 		s.tf, s.offs = nil, nil
 	}

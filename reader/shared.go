@@ -97,7 +97,7 @@ func (d *Decoders) getDict() (*zstd.Decoder, error) {
 		return z, nil
 	}
 	d.mu.Unlock()
-	return zstdopt.NewDecoder(format.MaxBlockPlainLen, false)
+	return zstdopt.NewDecoder(format.MaxBlockPlainLen)
 }
 
 // putDict gives a dictionary-block decoder back (closing it when the pool is full).

@@ -34,20 +34,16 @@ func (s *Sharer) init() error {
 // Share returns frame coded with the shared literal table that gives the
 // smallest frame, appended to dst[:0], or frame itself when no table makes it
 // smaller (or the frame is not one this applies to). The result decodes to
-// the same bytes, with a decoder made by NewDecoder(maxBytes, true).
+// the same bytes: through Unshare and NewDecoder, or with any zstd decoder
+// that holds Tables as dictionaries.
 func (s *Sharer) Share(frame, dst []byte) ([]byte, error) {
-	return s.share(frame, dst, true)
-}
-
-// share is Share; without seqLimit it ignores maxSequences (tests).
-func (s *Sharer) share(frame, dst []byte, seqLimit bool) ([]byte, error) {
 	if !s.ready {
 		if err := s.init(); err != nil {
 			return nil, err
 		}
 	}
 	f, ok := s.decodeLiterals(frame)
-	if !ok || seqLimit && sequences(frame[f.lit+f.litLen:]) > maxSequences(f.table) {
+	if !ok {
 		return frame, nil
 	}
 	s.hist = [256]uint32{}
@@ -112,7 +108,6 @@ func (s *Sharer) decodeLiterals(frame []byte) (frameLits, bool) {
 		return f, false
 	}
 	s.dec = dec
-	f.table = len(body) - f.litHdr - len(rest)
 	dec.MaxDecodedSize = f.regen
 	if cap(s.lits) < f.regen {
 		s.lits = make([]byte, 0, f.regen)
@@ -142,33 +137,6 @@ func FrameLiterals(frame []byte) (lits []byte, ok bool) {
 	return s.cur, true
 }
 
-// maxSequences is the most sequences a frame whose own literal table takes
-// table bytes to describe may hold and still be shared. klauspost decodes the
-// sequences of a frame naming a dictionary with its Go decoder, not its
-// assembly one: about 200 more instructions a sequence, against the table
-// read a shared frame skips, about 6,000 + 320 a description byte (callgrind
-// over the frames of both benchmark corpora, docs/BENCHMARKS.md). Past this
-// count sharing would make the frame slower to inflate.
-func maxSequences(table int) int {
-	return 30 + table*3/2
-}
-
-// sequences returns the Number_of_Sequences of a sequences section (0 when
-// the section is empty).
-func sequences(b []byte) int {
-	switch {
-	case len(b) == 0:
-		return 0
-	case b[0] < 128:
-		return int(b[0])
-	case b[0] < 255 && len(b) >= 2:
-		return int(b[0]-128)<<8 + int(b[1])
-	case len(b) >= 3:
-		return int(b[1]) + int(b[2])<<8 + 0x7f00
-	}
-	return 1 << 20 // truncated: never shared
-}
-
 // frameLits locates the literals of a frame Share can rewrite.
 type frameLits struct {
 	block   int // offset of the block header
@@ -177,7 +145,6 @@ type frameLits struct {
 	litHdr  int // the header's length
 	regen   int // literal bytes
 	streams int // 1 or 4
-	table   int // the length of the literals' own table description (after decodeLiterals)
 }
 
 // parseFrame accepts a single-segment frame without dictionary or checksum

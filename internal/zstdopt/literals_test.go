@@ -3,6 +3,7 @@ package zstdopt
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -109,17 +110,14 @@ func TestShareRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec, err := NewDecoder(1<<20, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plainDec, err := NewDecoder(1<<20, false)
+	dec := tablesDecoder(t)
+	plainDec, err := NewDecoder(1 << 20)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var s Sharer
 	rng := rand.New(rand.NewPCG(7, 8))
-	rewritten, huffman, over := 0, 0, 0
+	rewritten, huffman := 0, 0
 	var buf []byte
 	for i := 0; i < 400; i++ {
 		plain := positionsPayload(rng, 512+rng.IntN(5000))
@@ -134,15 +132,6 @@ func TestShareRoundTrip(t *testing.T) {
 			huffman++
 		}
 		orig := bytes.Clone(fr)
-		tooMany := false
-		if f, ok := s.decodeLiterals(fr); ok {
-			tooMany = sequences(fr[f.lit+f.litLen:]) > maxSequences(f.table)
-		}
-		if tooMany {
-			if alt, err := s.share(fr, nil, false); err == nil && len(alt) < len(fr) {
-				over++ // shorter shared, kept whole for its sequences
-			}
-		}
 		got, err := s.Share(fr, buf)
 		if err != nil {
 			t.Fatal(err)
@@ -159,9 +148,6 @@ func TestShareRoundTrip(t *testing.T) {
 		}
 		if len(got) < len(fr) {
 			rewritten++
-			if tooMany {
-				t.Fatal("a frame with more sequences than maxSequences was shared")
-			}
 			if h.DictionaryID < 1 || h.DictionaryID > NumTables {
 				t.Fatalf("rewritten frame names dictionary %d", h.DictionaryID)
 			}
@@ -175,15 +161,29 @@ func TestShareRoundTrip(t *testing.T) {
 		} else if !bytes.Equal(got, fr) || h.DictionaryID != 0 {
 			t.Fatal("a frame not made smaller must be returned as it was")
 		}
+		// A standard decoder holding the tables as dictionaries, and the
+		// reader's way: Unshare, then a decoder without dictionaries.
 		out, err := dec.DecodeAll(got, make([]byte, 0, len(plain)))
 		if err != nil || !bytes.Equal(out, plain) {
 			t.Fatalf("frame %d: decode %v, equal %v", i, err, bytes.Equal(out, plain))
 		}
+		un, err := Unshare(got, nil, len(plain))
+		if err != nil {
+			t.Fatalf("frame %d: unshare: %v", i, err)
+		}
+		if h.DictionaryID == 0 && &un[0] != &got[0] {
+			t.Fatal("Unshare copied a frame naming no table")
+		}
+		if out, err = plainDec.DecodeAll(un, make([]byte, 0, len(plain))); err != nil || !bytes.Equal(out, plain) {
+			t.Fatalf("frame %d: decode after Unshare %v, equal %v", i, err, bytes.Equal(out, plain))
+		}
+		if h.DictionaryID != 0 {
+			if _, err := Unshare(got, nil, 1); !errors.Is(err, ErrSharedFrame) {
+				t.Fatalf("frame %d: literals over maxLits: %v", i, err)
+			}
+		}
 	}
-	t.Logf("%d frames, %d with Huffman literals, %d rewritten, %d kept for their sequences though shorter shared", 400, huffman, rewritten, over)
-	if over < 5 {
-		t.Errorf("only %d frames over maxSequences would be shorter shared: the rule is not exercised", over)
-	}
+	t.Logf("%d frames, %d with Huffman literals, %d rewritten", 400, huffman, rewritten)
 	if rewritten < 120 {
 		t.Errorf("only %d of %d frames with Huffman literals rewritten", rewritten, huffman)
 	}
@@ -232,7 +232,8 @@ func FuzzShare(f *testing.F) {
 		f.Add(p)
 		f.Add(enc.EncodeAll(p, nil))
 	}
-	dec, _ := NewDecoder(1<<20, true)
+	dec := tablesDecoder(f)
+	plainDec, _ := NewDecoder(1 << 20)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var s Sharer
 		// b as a frame: Share returns it, or a frame decoding to the same bytes.
@@ -247,6 +248,17 @@ func FuzzShare(f *testing.F) {
 				t.Fatalf("rewrote a frame: %v %v, %d -> %d bytes", err1, err2, len(b), len(got))
 			}
 		}
+		// b as a frame naming a table: Unshare fails, or gives a frame that
+		// decodes (without tables) as b does with them.
+		if un, err := Unshare(b, nil, 1<<20); err == nil {
+			want, err1 := dec.DecodeAll(b, make([]byte, 0, 1<<20))
+			have, err2 := plainDec.DecodeAll(un, make([]byte, 0, 1<<20))
+			if err2 == nil && (err1 != nil || !bytes.Equal(want, have)) {
+				t.Fatalf("Unshare: the frame decodes to other bytes (%v)", err1)
+			}
+		} else if !errors.Is(err, ErrSharedFrame) {
+			t.Fatalf("Unshare: %v", err)
+		}
 		// b as a payload.
 		fr := enc.EncodeAll(b, nil)
 		got, err = s.Share(fr, nil)
@@ -256,6 +268,13 @@ func FuzzShare(f *testing.F) {
 		out, err := dec.DecodeAll(got, make([]byte, 0, len(b)))
 		if err != nil || !bytes.Equal(out, b) {
 			t.Fatalf("payload of %d bytes: %v", len(b), err)
+		}
+		un, err := Unshare(got, nil, len(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out, err = plainDec.DecodeAll(un, make([]byte, 0, len(b))); err != nil || !bytes.Equal(out, b) {
+			t.Fatalf("payload of %d bytes after Unshare: %v", len(b), err)
 		}
 	})
 }
@@ -295,6 +314,45 @@ func TestTablesDocumented(t *testing.T) {
 		want := fmt.Sprintf("table %d (%d bytes):\n", i+1, len(desc)) + hexLines(desc)
 		if !strings.Contains(string(doc), want) {
 			t.Errorf("docs/FORMAT.md does not list table %d as:\n%s", i+1, want)
+		}
+	}
+}
+
+// tablesDecoder is a stock decoder holding the shared tables as dictionaries:
+// what any zstd decoder would need to read the frames Share writes.
+func tablesDecoder(t testing.TB) *zstd.Decoder {
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderDicts(Tables[:]...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestUnshareBad: a frame naming a table that breaks the format's rules is an
+// ErrSharedFrame, whatever is wrong with it.
+func TestUnshareBad(t *testing.T) {
+	enc, _ := NewEncoder(0)
+	var s Sharer
+	plain := tableSample(t, rand.New(rand.NewPCG(13, 14)), 2, 3000, 40)
+	fr, err := s.Share(enc.EncodeAll(plain, nil), nil)
+	if err != nil || fr[4]&3 != 1 {
+		t.Fatalf("setup: the frame should be shared (%v)", err)
+	}
+	mod := func(f func(b []byte) []byte) []byte { return f(bytes.Clone(fr)) }
+	blk := 6 + [4]int{1, 2, 4, 8}[fr[4]>>6] // the block header's offset
+	for name, in := range map[string][]byte{
+		"table 0":          mod(func(b []byte) []byte { b[5] = 0; return b }),
+		"table 25":         mod(func(b []byte) []byte { b[5] = NumTables + 1; return b }),
+		"two-byte id":      mod(func(b []byte) []byte { b[4] = b[4]&^3 | 2; return b }),
+		"not single":       mod(func(b []byte) []byte { b[4] &^= 0x20; return b }),
+		"checksum flag":    mod(func(b []byte) []byte { b[4] |= 0x04; return b }),
+		"block too long":   mod(func(b []byte) []byte { return b[:len(b)-1] }),
+		"raw block":        mod(func(b []byte) []byte { b[blk] &^= 6; return b }),
+		"header only":      fr[:blk+1],
+		"literals garbage": mod(func(b []byte) []byte { b[blk+6] ^= 0xff; b[blk+7] ^= 0xff; return b }),
+	} {
+		if _, err := Unshare(in, nil, len(plain)); !errors.Is(err, ErrSharedFrame) {
+			t.Errorf("%s: %v, want ErrSharedFrame", name, err)
 		}
 	}
 }

@@ -15,7 +15,8 @@ import (
 // capture file (snii capture) it builds the zstd frame of every eligible unit,
 // keeps those Share rewrites, prints their count and bytes, and inflates them
 // 50 times in the form SNII_SHARE_MODE says (own: as EncodeAll wrote them;
-// shared: as Share did). Two runs under callgrind give the instructions a
+// shared: as Share did), the reader's way (Unshare, then a decoder without
+// dictionaries). Two runs under callgrind give the instructions a
 // shared frame saves (docs/BENCHMARKS.md has the commands and results).
 func TestShareCost(t *testing.T) {
 	path := os.Getenv("SNII_CAPTURE")
@@ -77,14 +78,18 @@ func TestShareCost(t *testing.T) {
 			frames = append(frames, fr)
 		}
 	}
-	dec, err := zstdopt.NewDecoder(1<<20, true)
+	dec, err := zstdopt.NewDecoder(1 << 20)
 	if err != nil {
 		t.Fatal(err)
 	}
 	buf := make([]byte, 0, 1<<20)
+	var un []byte
 	for r := 0; r < 50; r++ {
-		for _, fr := range frames {
-			if buf, err = dec.DecodeAll(fr, buf[:0]); err != nil {
+		for _, fr := range frames { // as the reader does
+			if un, err = zstdopt.Unshare(fr, un, 1<<20); err != nil {
+				t.Fatal(err)
+			}
+			if buf, err = dec.DecodeAll(un, buf[:0]); err != nil {
 				t.Fatal(err)
 			}
 		}

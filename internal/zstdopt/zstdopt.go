@@ -51,21 +51,16 @@ func NewEncoder(level int) (*zstd.Encoder, error) {
 // NewDecoder returns a single-threaded decoder for DecodeAll that never
 // allocates beyond maxBytes of output (its memory, window and DecodeAll's
 // capacity are capped) and ignores zstd checksums (snii writes none; a
-// CRC32C covers each frame or block). With tables it also decodes frames that
-// name one of the shared literal tables (Tables; .prx units); without, a frame
-// naming a dictionary fails.
-func NewDecoder(maxBytes int, tables bool) (*zstd.Decoder, error) {
-	opts := []zstd.DOption{
+// CRC32C covers each frame or block). It knows no dictionary: a frame naming
+// a shared literal table goes through Unshare first.
+func NewDecoder(maxBytes int) (*zstd.Decoder, error) {
+	d, err := zstd.NewReader(nil,
 		zstd.WithDecoderConcurrency(1),
 		zstd.WithDecoderMaxMemory(uint64(maxBytes)),
 		zstd.WithDecoderMaxWindow(uint64(max(maxBytes, zstd.MinWindowSize))),
 		zstd.WithDecodeAllCapLimit(true),
 		zstd.IgnoreChecksum(true),
-	}
-	if tables {
-		opts = append(opts, zstd.WithDecoderDicts(Tables[:]...))
-	}
-	d, err := zstd.NewReader(nil, opts...)
+	)
 	if err != nil {
 		return nil, fmt.Errorf("zstd decoder: %w", err)
 	}

@@ -34,7 +34,7 @@ func TestDecoderCaps(t *testing.T) {
 	plain := bytes.Repeat([]byte("snii zstd "), 300) // 3000 bytes
 	frame := e.EncodeAll(plain, nil)
 
-	d, err := NewDecoder(2000, false)
+	d, err := NewDecoder(2000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func TestDecoderCaps(t *testing.T) {
 	if _, err := d.DecodeAll(frame, make([]byte, 0, 4000)); err == nil {
 		t.Error("a 3000-byte frame decoded with maxBytes 2000")
 	}
-	d2, err := NewDecoder(1<<20, false)
+	d2, err := NewDecoder(1 << 20)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestDecoderCaps(t *testing.T) {
 	if err != nil || !bytes.Equal(out, plain) {
 		t.Errorf("decode: %v", err)
 	}
-	if _, err := NewDecoder(10, false); err != nil { // below zstd's smallest window
+	if _, err := NewDecoder(10); err != nil { // below zstd's smallest window
 		t.Errorf("maxBytes 10: %v", err)
 	}
 }
