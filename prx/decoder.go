@@ -769,21 +769,15 @@ func (s *Source) inflate(payload []byte, plainLen int) ([]byte, error) {
 		s.dec = d
 	}
 	need := plainLen + zstdSlack
-	// Grow by doubling while a buffer stays poolable; a larger one is
-	// allocated to fit (it is dropped when the query ends).
-	alloc, allocZ := 0, 0
-	if cap(s.buf) < need {
-		alloc = max(need, min(2*cap(s.buf), maxPooledBuffer))
-	}
+	alloc, allocZ := growSize(cap(s.buf), need), 0
 	// A frame naming a shared literal table is first rewritten with its
 	// literals raw (zstdopt.Unshare: the decoder holds no dictionary and keeps
 	// its assembly sequence decoder); that frame is at most the payload plus
 	// its literals, which are at most plainLen bytes.
 	needZ := 0
 	if zh.DictionaryID != 0 {
-		if needZ = len(payload) + plainLen; cap(s.zbuf) < needZ {
-			allocZ = max(needZ, min(2*cap(s.zbuf), maxPooledBuffer))
-		}
+		needZ = len(payload) + plainLen
+		allocZ = growSize(cap(s.zbuf), needZ)
 	}
 	if s.mem != nil {
 		if err := s.mem.Reserve(plainLen, alloc+allocZ); err != nil {
@@ -813,6 +807,16 @@ func (s *Source) inflate(payload []byte, plainLen int) ([]byte, error) {
 		return nil, corruptf(CodecZstd, "zstd produced %d bytes, the header says %d", len(out), plainLen)
 	}
 	return out, nil
+}
+
+// growSize is the capacity to allocate for a buffer of capacity have that must
+// hold need bytes (0: it does): doubling while the buffer stays poolable, a
+// larger one to fit (it is dropped when the query ends).
+func growSize(have, need int) int {
+	if have >= need {
+		return 0
+	}
+	return max(need, min(2*have, maxPooledBuffer))
 }
 
 // zstdMaxBlock is the most bytes one zstd block regenerates (Block_Maximum_Size).

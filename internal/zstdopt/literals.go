@@ -103,7 +103,7 @@ func (s *Sharer) decodeLiterals(frame []byte) (frameLits, bool) {
 	if s.dec == nil {
 		s.dec = &huff0.Scratch{}
 	}
-	dec, rest, err := huff0.ReadTable(body[f.litHdr:], s.dec)
+	dec, rest, err := huff0.ReadTable(body[f.hdr:], s.dec)
 	if err != nil {
 		return f, false
 	}
@@ -112,13 +112,7 @@ func (s *Sharer) decodeLiterals(frame []byte) (frameLits, bool) {
 	if cap(s.lits) < f.regen {
 		s.lits = make([]byte, 0, f.regen)
 	}
-	// (Decompress4X decodes exactly the capacity it is given.)
-	var out []byte
-	if f.streams == 1 {
-		out, err = dec.Decoder().Decompress1X(s.lits[:0:f.regen], rest)
-	} else {
-		out, err = dec.Decoder().Decompress4X(s.lits[:0:f.regen], rest)
-	}
+	out, err := decodeStreams(dec.Decoder(), f.streams, s.lits[:0:f.regen], rest)
 	if err != nil || len(out) != f.regen {
 		return f, false
 	}
@@ -139,12 +133,10 @@ func FrameLiterals(frame []byte) (lits []byte, ok bool) {
 
 // frameLits locates the literals of a frame Share can rewrite.
 type frameLits struct {
-	block   int // offset of the block header
-	lit     int // offset of the literals section
-	litLen  int // its length: header, table and streams
-	litHdr  int // the header's length
-	regen   int // literal bytes
-	streams int // 1 or 4
+	block  int // offset of the block header
+	lit    int // offset of the literals section
+	litLen int // its length: header, table and streams
+	huffLits
 }
 
 // parseFrame accepts a single-segment frame without dictionary or checksum
@@ -152,48 +144,77 @@ type frameLits struct {
 // with their own table (Literals_Block_Type 2).
 func parseFrame(fr []byte) (frameLits, bool) {
 	var f frameLits
-	if len(fr) < 6 || binary.LittleEndian.Uint32(fr) != 0xFD2FB528 {
+	if len(fr) < 6 || binary.LittleEndian.Uint32(fr) != zstdMagic || fr[4]&3 != 0 {
 		return f, false
 	}
+	var ok bool
+	if f.block, f.lit, ok = singleBlock(fr, 0); !ok || fr[f.lit]&3 != 2 {
+		return f, false
+	}
+	if f.huffLits, ok = parseHuffLits(fr[f.lit:]); !ok || f.regen == 0 {
+		return f, false
+	}
+	f.litLen = f.hdr + f.comp
+	return f, true
+}
+
+// zstdMagic is a zstd frame's first four bytes, little-endian.
+const zstdMagic = 0xFD2FB528
+
+// singleBlock locates the block of a single-segment frame without checksum
+// (the descriptor at fr[4], then idLen bytes of dictionary ID and the content
+// size) holding one compressed block, the last, filling it: the offsets of
+// the block header and of the literals section, which has at least 5 bytes.
+func singleBlock(fr []byte, idLen int) (block, lit int, ok bool) {
 	fhd := fr[4]
-	if fhd&3 != 0 || fhd&0x20 == 0 || fhd&0x04 != 0 || fhd&0x08 != 0 {
-		return f, false // a dictionary, no single segment, a checksum, reserved bit
+	if fhd&0x20 == 0 || fhd&0x0c != 0 { // not single segment, a checksum, the reserved bit
+		return 0, 0, false
 	}
-	fcs := [4]int{1, 2, 4, 8}[fhd>>6]
-	f.block = 5 + fcs
-	if len(fr) < f.block+3 {
-		return f, false
+	block = 5 + idLen + [4]int{1, 2, 4, 8}[fhd>>6]
+	lit = block + 3
+	if len(fr) < lit+5 {
+		return 0, 0, false
 	}
-	bh := uint32(fr[f.block]) | uint32(fr[f.block+1])<<8 | uint32(fr[f.block+2])<<16
-	f.lit = f.block + 3
-	if bh&1 == 0 || (bh>>1)&3 != 2 || f.lit+int(bh>>3) != len(fr) {
-		return f, false // not one last compressed block filling the frame
+	bh := uint32(fr[block]) | uint32(fr[block+1])<<8 | uint32(fr[block+2])<<16
+	if bh&1 == 0 || (bh>>1)&3 != 2 || lit+int(bh>>3) != len(fr) {
+		return 0, 0, false
 	}
-	b := fr[f.lit:]
-	if len(b) < 5 || b[0]&3 != 2 {
-		return f, false
-	}
-	var comp int
+	return block, lit, true
+}
+
+// huffLits is the header of a Huffman-coded literals section (types 2 and 3).
+type huffLits struct {
+	hdr     int // the header's length
+	regen   int // literal bytes
+	comp    int // bytes after the header: table (type 2) and streams
+	streams int // 1 or 4
+}
+
+// parseHuffLits parses the header of the Huffman-coded literals section at b
+// (at least 5 bytes); ok is false when its bytes run past b.
+func parseHuffLits(b []byte) (h huffLits, ok bool) {
 	switch sf := (b[0] >> 2) & 3; sf {
 	case 0, 1:
 		v := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16
-		f.litHdr, f.regen, comp = 3, int(v>>4)&0x3ff, int(v>>14)&0x3ff
-		f.streams = 1
-		if sf == 1 {
-			f.streams = 4
-		}
+		h = huffLits{3, int(v>>4) & 0x3ff, int(v>>14) & 0x3ff, 1 + 3*int(sf)}
 	case 2:
 		v := binary.LittleEndian.Uint32(b)
-		f.litHdr, f.regen, comp, f.streams = 4, int(v>>4)&0x3fff, int(v>>18)&0x3fff, 4
+		h = huffLits{4, int(v>>4) & 0x3fff, int(v>>18) & 0x3fff, 4}
 	default:
 		v := uint64(binary.LittleEndian.Uint32(b)) | uint64(b[4])<<32
-		f.litHdr, f.regen, comp, f.streams = 5, int(v>>4)&0x3ffff, int(v>>22)&0x3ffff, 4
+		h = huffLits{5, int(v>>4) & 0x3ffff, int(v>>22) & 0x3ffff, 4}
 	}
-	f.litLen = f.litHdr + comp
-	if f.regen == 0 || f.litLen > len(b) {
-		return f, false
+	return h, h.hdr+h.comp <= len(b)
+}
+
+// decodeStreams decodes the literals' 1 or 4 Huffman streams src with d into
+// dst, whose capacity must be exactly their length (Decompress4X decodes
+// exactly the capacity it is given).
+func decodeStreams(d *huff0.Decoder, streams int, dst, src []byte) ([]byte, error) {
+	if streams == 1 {
+		return d.Decompress1X(dst, src)
 	}
-	return f, true
+	return d.Decompress4X(dst, src)
 }
 
 // literalsHeader is the header of a treeless literals section of regen bytes

@@ -43,49 +43,27 @@ var sharedDecoders = sync.OnceValues(func() ([NumTables]*huff0.Decoder, error) {
 // wrapping ErrSharedFrame. Nothing is allocated beyond dst's growth to the
 // frame's length plus its literals.
 func Unshare(frame, dst []byte, maxLits int) ([]byte, error) {
-	if len(frame) < 6 || binary.LittleEndian.Uint32(frame) != 0xFD2FB528 || frame[4]&3 == 0 {
+	if len(frame) < 6 || binary.LittleEndian.Uint32(frame) != zstdMagic || frame[4]&3 == 0 {
 		return frame, nil
 	}
-	fhd := frame[4]
-	if fhd&3 != 1 || fhd&0x20 == 0 || fhd&0x08 != 0 {
-		return nil, fmt.Errorf("%w: frame header descriptor %#x (want single segment, a one-byte dictionary ID)", ErrSharedFrame, fhd)
+	if frame[4]&3 != 1 {
+		return nil, fmt.Errorf("%w: a dictionary ID of more than one byte", ErrSharedFrame)
 	}
 	id := int(frame[5])
 	if id < 1 || id > NumTables {
 		return nil, fmt.Errorf("%w: dictionary %d (shared tables are 1..%d)", ErrSharedFrame, id, NumTables)
 	}
-	fcs := [4]int{1, 2, 4, 8}[fhd>>6]
-	block := 6 + fcs
-	if fhd&0x04 != 0 || len(frame) < block+3+1 {
-		return nil, fmt.Errorf("%w: a checksum or a truncated header", ErrSharedFrame)
-	}
-	bh := uint32(frame[block]) | uint32(frame[block+1])<<8 | uint32(frame[block+2])<<16
-	lit := block + 3
-	if bh&1 == 0 || (bh>>1)&3 != 2 || lit+int(bh>>3) != len(frame) {
-		return nil, fmt.Errorf("%w: not one compressed block filling the frame", ErrSharedFrame)
+	block, lit, ok := singleBlock(frame, 1)
+	if !ok {
+		return nil, fmt.Errorf("%w: not a single-segment frame without checksum of one compressed block", ErrSharedFrame)
 	}
 	b := frame[lit:]
-	litType := b[0] & 3
-	if litType != 3 { // a table of its own, raw or RLE: the dictionary is not used
-		return appendUnshared(dst, frame, fhd, block, lit, nil, 0), nil
+	if b[0]&3 != 3 { // a table of its own, raw or RLE: the dictionary is not used
+		return appendUnshared(dst, frame, block, lit, nil, 0), nil
 	}
-	if len(b) < 5 {
-		return nil, fmt.Errorf("%w: literals header truncated", ErrSharedFrame)
-	}
-	var hdr, regen, comp, streams int
-	switch sf := (b[0] >> 2) & 3; sf {
-	case 0, 1:
-		v := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16
-		hdr, regen, comp, streams = 3, int(v>>4)&0x3ff, int(v>>14)&0x3ff, 1+3*int(sf)
-	case 2:
-		v := binary.LittleEndian.Uint32(b)
-		hdr, regen, comp, streams = 4, int(v>>4)&0x3fff, int(v>>18)&0x3fff, 4
-	default:
-		v := uint64(binary.LittleEndian.Uint32(b)) | uint64(b[4])<<32
-		hdr, regen, comp, streams = 5, int(v>>4)&0x3ffff, int(v>>22)&0x3ffff, 4
-	}
-	if regen == 0 || regen > maxLits || hdr+comp > len(b) {
-		return nil, fmt.Errorf("%w: literals of %d bytes in %d (at most %d, %d left)", ErrSharedFrame, regen, comp, maxLits, len(b)-hdr)
+	h, ok := parseHuffLits(b)
+	if !ok || h.regen == 0 || h.regen > maxLits {
+		return nil, fmt.Errorf("%w: literals of %d bytes in %d (at most %d, %d left)", ErrSharedFrame, h.regen, h.comp, maxLits, len(b)-h.hdr)
 	}
 	decs, err := sharedDecoders()
 	if err != nil {
@@ -93,25 +71,18 @@ func Unshare(frame, dst []byte, maxLits int) ([]byte, error) {
 	}
 	// The new frame is at most the old one plus the literals: header bytes
 	// only shrink (the dictionary ID goes, a raw header is at most 3 bytes).
-	need := len(frame) + regen
-	if cap(dst) < need {
+	if need := len(frame) + h.regen; cap(dst) < need {
 		dst = make([]byte, 0, need)
 	}
 	// The literals go where the new frame will hold them, after the new
 	// headers (the frame header loses one byte; the raw literals header is
 	// rawHeaderLen bytes).
-	at := lit - 1 + rawHeaderLen(regen)
-	out := dst[at : at : at+regen] // (Decompress4X decodes exactly the capacity it is given)
-	streamsIn := b[hdr : hdr+comp]
-	if streams == 1 {
-		out, err = decs[id-1].Decompress1X(out, streamsIn)
-	} else {
-		out, err = decs[id-1].Decompress4X(out, streamsIn)
-	}
-	if err != nil || len(out) != regen {
+	at := lit - 1 + rawHeaderLen(h.regen)
+	out, err := decodeStreams(decs[id-1], h.streams, dst[at:at:at+h.regen], b[h.hdr:h.hdr+h.comp])
+	if err != nil || len(out) != h.regen {
 		return nil, fmt.Errorf("%w: literals with table %d: %v", ErrSharedFrame, id, err)
 	}
-	return appendUnshared(dst, frame, fhd, block, lit, out, hdr+comp), nil
+	return appendUnshared(dst, frame, block, lit, out, h.hdr+h.comp), nil
 }
 
 // rawHeaderLen is the length of a raw literals header of n bytes.
@@ -129,9 +100,9 @@ func rawHeaderLen(n int) int {
 // with raw literals lits replacing the first litLen bytes of the block when
 // lits is not nil (lits must already sit in dst where they go), else with the
 // block as it is.
-func appendUnshared(dst, frame []byte, fhd byte, block, lit int, lits []byte, litLen int) []byte {
+func appendUnshared(dst, frame []byte, block, lit int, lits []byte, litLen int) []byte {
 	d := append(dst[:0], frame[:4]...)
-	d = append(d, fhd&^3)
+	d = append(d, frame[4]&^3)
 	d = append(d, frame[6:block]...)
 	rest := frame[lit:]
 	size := len(rest)
