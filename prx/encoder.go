@@ -310,12 +310,13 @@ func (e *Encoder) compress(p *unitPlan) ([]byte, error) {
 	}
 	e.rawBuf = appendRawPositions(e.rawBuf[:0], p.vals)
 	e.zcomp = e.zenc.EncodeAll(e.rawBuf, e.zcomp[:0])
-	// The frame with a shared literal table instead of its own, when smaller.
+	// The frame with its literals recoded: in four streams from
+	// zstdopt.FourStreamsMin bytes, with a shared literal table when smaller.
 	shared, err := e.share.Share(e.zcomp, e.zshared)
 	if err != nil {
 		return nil, fmt.Errorf("prx: %w", err)
 	}
-	if len(shared) < len(e.zcomp) {
+	if &shared[0] != &e.zcomp[0] { // (Share returns the frame itself when it keeps it)
 		e.zcomp, e.zshared = shared, e.zcomp
 	}
 	return e.zcomp, nil

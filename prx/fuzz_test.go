@@ -52,8 +52,9 @@ func fuzzSeeds(f *testing.F) [][]byte {
 			out = append(out, slices.Clone(fr.Bytes))
 		}
 	}
-	// A ZSTD unit whose frame names a shared literal table.
-	return append(out, readGolden(f, "zstd-shared.golden"))
+	// ZSTD units whose frames name a shared literal table: literals in one
+	// stream and in four.
+	return append(out, readGolden(f, "zstd-shared.golden"), readGolden(f, "zstd-4x.golden"))
 }
 
 // fixCRCs recomputes, in place and best-effort, the CRCs of the multi-unit header

@@ -273,7 +273,7 @@ func refRawPayload(vals []uint32) []byte {
 }
 
 // refZstd compresses like the encoder (default level, one segment, no checksum,
-// a shared literal table when smaller).
+// literals recoded by zstdopt.Sharer).
 func refZstd(t testing.TB, plain []byte) []byte {
 	t.Helper()
 	refZstdOnce.Do(func() {
@@ -432,6 +432,29 @@ func sharedWindow() *Window {
 			p = 14
 		}
 		w.AppendDoc([]uint32{p})
+	}
+	return &w
+}
+
+// fourStreamsWindow is a window whose ZSTD frame has 295 literals (at least
+// zstdopt.FourStreamsMin): 100 docs of six positions, each gap 1 (eight in
+// ten) or 2..121, drawn from a linear congruential sequence.
+func fourStreamsWindow() *Window {
+	var w Window
+	x := uint32(1)
+	for i := 0; i < 100; i++ {
+		ps := make([]uint32, 6)
+		p := uint32(0)
+		for j := range ps {
+			x = x*1103515245 + 12345
+			if r := x >> 16; r%10 < 8 {
+				p++
+			} else {
+				p += 2 + (r/10)%120
+			}
+			ps[j] = p
+		}
+		w.AppendDoc(ps)
 	}
 	return &w
 }

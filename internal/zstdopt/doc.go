@@ -19,15 +19,22 @@
 //	|             |        |                 | (never used)      | defaults)   |            |
 //	+-------------+--------+-----------------+-------------------+-------------+------------+
 //
-// Sharer turns a frame of EncodeAll (one compressed block whose literals carry
-// their own table) into one naming the table that codes its literals best,
-// when that is shorter; only the frame header and the literals section change:
+// Sharer recodes the literals of a frame of EncodeAll (one compressed block
+// whose literals carry their own table): in four Huffman streams from
+// FourStreamsMin (256) bytes, one below (klauspost takes four only from 1,024,
+// and one stream decodes at half the speed), and with the shared table that
+// codes them best when that frame is at most SharedSlack (32) bytes longer
+// than with a table of their own (reading a table of its own costs a frame
+// about 3 µs). Only the frame header and the literals section change:
 //
 //	before:  magic | FHD (no dictionary) | FCS | block header | literals: type 2,
-//	         Huffman table description, streams | sequences
-//	after:   magic | FHD (Dictionary_ID_Flag 1) | u8 table ID | FCS | block header
-//	         (new size) | literals: type 3 (treeless), streams coded with the
-//	         table | sequences (unchanged)
+//	         Huffman table description, 1 or 4 streams | sequences
+//	shared:  magic | FHD (Dictionary_ID_Flag 1) | u8 table ID | FCS | block header
+//	         (new size) | literals: type 3 (treeless), 1 or 4 streams coded
+//	         with the table | sequences (unchanged)
+//	own:     magic | FHD (no dictionary) | FCS | block header (new size) |
+//	         literals: type 2, a new table description, the other stream
+//	         count | sequences (unchanged)
 //
 // The sequences decode as without a dictionary: the dictionaries' repeat
 // offsets are the defaults and no match reaches before the frame. Any zstd

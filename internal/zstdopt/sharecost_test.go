@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/snii-go/snii/internal/zstdopt"
 	"github.com/snii-go/snii/prx"
@@ -13,11 +14,13 @@ import (
 
 // TestShareCost is a measuring tool, not a check: with SNII_CAPTURE set to a
 // capture file (snii capture) it builds the zstd frame of every eligible unit,
-// keeps those Share rewrites, prints their count and bytes, and inflates them
-// 50 times in the form SNII_SHARE_MODE says (own: as EncodeAll wrote them;
-// shared: as Share did), the reader's way (Unshare, then a decoder without
-// dictionaries). Two runs under callgrind give the instructions a
-// shared frame saves (docs/BENCHMARKS.md has the commands and results).
+// passes it through Share, prints the counts and bytes, and inflates the
+// frames whose literals have a table of their own 50 times in the form
+// SNII_SHARE_MODE says (own: as EncodeAll wrote them; shared: as Share
+// returned them), the reader's way (Unshare, then a decoder without
+// dictionaries), and prints the time per frame (noisy: compare runs
+// alternated on one machine). Two runs under callgrind give the instructions
+// a recoded frame saves (docs/BENCHMARKS.md has the commands and results).
 func TestShareCost(t *testing.T) {
 	path := os.Getenv("SNII_CAPTURE")
 	if path == "" {
@@ -44,7 +47,7 @@ func TestShareCost(t *testing.T) {
 	var sh zstdopt.Sharer
 	var frames [][]byte
 	var win prx.Window
-	units, withTable, before, after := 0, 0, 0, 0
+	units, withTable, recoded, shared, before, after := 0, 0, 0, 0, 0, 0
 	for _, cw := range windows {
 		if err := prx.DecodePlain(cw.Plain, prx.Limits{}, &win); err != nil {
 			t.Fatal(err)
@@ -60,17 +63,21 @@ func TestShareCost(t *testing.T) {
 			end := u.Off + u.Len - prx.CRCSize
 			fr := zenc.EncodeAll(rf.Bytes[end-u.PlainLen:end], nil)
 			units++
-			if _, ok := zstdopt.FrameLiterals(fr); ok {
-				withTable++
-			}
 			nf, err := sh.Share(fr, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			before += len(fr)
 			after += len(nf)
-			if len(nf) == len(fr) {
-				continue
+			if _, ok := zstdopt.FrameLiterals(fr); !ok {
+				continue // not one Share considers
+			}
+			withTable++
+			if &nf[0] != &fr[0] {
+				recoded++
+			}
+			if nf[4]&3 != 0 {
+				shared++
 			}
 			if os.Getenv("SNII_SHARE_MODE") == "shared" {
 				fr = append([]byte(nil), nf...)
@@ -83,17 +90,24 @@ func TestShareCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	buf := make([]byte, 0, 1<<20)
-	var un []byte
+	var un, ubuf []byte
+	start := time.Now()
 	for r := 0; r < 50; r++ {
 		for _, fr := range frames { // as the reader does
-			if un, err = zstdopt.Unshare(fr, un, 1<<20); err != nil {
+			if un, err = zstdopt.Unshare(fr, ubuf, 1<<20); err != nil {
 				t.Fatal(err)
+			}
+			if &un[0] != &fr[0] {
+				ubuf = un // (a frame naming no table comes back itself)
 			}
 			if buf, err = dec.DecodeAll(un, buf[:0]); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	fmt.Printf("%d eligible units, %d with their own literal table, %d shared; zstd frames %d -> %d bytes (%+.2f%%)\n",
-		units, withTable, len(frames), before, after, 100*float64(after-before)/float64(before))
+	fmt.Printf("%d eligible units, %d with their own literal table: %d recoded, %d with a shared table; zstd frames %d -> %d bytes (%+.2f%%)\n",
+		units, withTable, recoded, shared, before, after, 100*float64(after-before)/float64(before))
+	if len(frames) > 0 {
+		fmt.Printf("inflating the %d with their own table (%s): %.0f ns a frame\n", len(frames), os.Getenv("SNII_SHARE_MODE"), float64(time.Since(start))/float64(50*len(frames)))
+	}
 }
