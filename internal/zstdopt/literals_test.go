@@ -278,7 +278,9 @@ func FuzzShare(f *testing.F) {
 	plainDec, _ := NewDecoder(1 << 20)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var s Sharer
-		// b as a frame: Share returns it, or a frame decoding to the same bytes.
+		// b as a frame: Share returns it, or a frame decoding to the same
+		// bytes when b decodes (Share reads only the literals section: a
+		// frame whose sequences are broken may be recoded, broken still).
 		got, err := s.Share(b, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -286,8 +288,8 @@ func FuzzShare(f *testing.F) {
 		if !bytes.Equal(got, b) {
 			want, err1 := dec.DecodeAll(b, make([]byte, 0, 1<<20))
 			have, err2 := dec.DecodeAll(got, make([]byte, 0, 1<<20))
-			if err1 != nil || err2 != nil || !bytes.Equal(want, have) {
-				t.Fatalf("rewrote a frame: %v %v, %d -> %d bytes", err1, err2, len(b), len(got))
+			if err1 == nil && (err2 != nil || !bytes.Equal(want, have)) {
+				t.Fatalf("rewrote a frame: %v, %d -> %d bytes", err2, len(b), len(got))
 			}
 		}
 		// b as a frame naming a table: Unshare fails, or gives a frame that
