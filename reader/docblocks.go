@@ -18,6 +18,7 @@ type docCursor struct {
 	blk     int // the block in docs (blocked)
 	blks    []format.DocBlock
 	gen     uint32 // counts the windows loaded (a cache of a block of the window checks it)
+	impacts bool   // a blocked window's impacts are read (a scorer's cursor; else NImpacts is 0)
 }
 
 // load makes c read window w of t: a blocked window's directory is read and
@@ -35,7 +36,7 @@ func (x *qctx) loadWindow(t *termRef, c *docCursor, w *winInfo) error {
 			if w.last >= t.f.seg.docCount {
 				return t.f.seg.corrupt(x.docWinName(t, w), "last doc %d in a segment of %d documents", w.last, t.f.seg.docCount)
 			}
-			bw, err := format.ParseBlocked(src, w.docs, w.base, w.last, true, c.blks)
+			bw, err := format.ParseBlocked(src, w.docs, w.base, w.last, true, c.impacts, c.blks)
 			if err != nil {
 				return t.f.seg.wrap(x.docWinName(t, w), err)
 			}

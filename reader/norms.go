@@ -93,7 +93,10 @@ func (f *field) verifyImpact(x *qctx, t *termRef, w *winInfo, docs []uint32) err
 	if !format.IsBlocked(src) {
 		return nil
 	}
-	bw, err := format.ParseBlocked(src, len(docs), w.base, w.last, true, nil)
+	bw, err := format.ParseBlocked(src, len(docs), w.base, w.last, true, true, nil)
+	if err == nil {
+		err = bw.Locate()
+	}
 	if err != nil {
 		return f.seg.wrap(x.docWinName(t, w), err)
 	}

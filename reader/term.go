@@ -464,7 +464,7 @@ func (x *qctx) collectBlocks(t *termRef, w *winInfo, cands []uint32, wIdx int32)
 	if w.last >= t.f.seg.docCount {
 		return false, t.f.seg.corrupt(x.docWinName(t, w), "last doc %d in a segment of %d documents", w.last, t.f.seg.docCount)
 	}
-	bw, err := format.ParseBlocked(src, w.docs, w.base, w.last, true, x.blks)
+	bw, err := format.ParseBlocked(src, w.docs, w.base, w.last, true, false, x.blks)
 	if err != nil {
 		return false, t.f.seg.wrap(x.docWinName(t, w), err)
 	}

@@ -56,7 +56,10 @@
 //
 // A block is found from the directory (its last doc) and entered alone: its
 // offset is the end of the directory plus the sizes of the blocks before it,
-// each known from its token and exceptions.
+// each known from its token and exceptions. A reader locates the blocks as it
+// reaches them (a window read for a few documents skips over the blocks
+// before theirs and never walks the ones after), and reads the impacts only
+// when it scores; Verify walks and checks everything.
 //
 // # Prelude (windowed terms)
 //

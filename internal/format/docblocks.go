@@ -149,6 +149,11 @@ func AppendBlocked(dst []byte, docs []uint32, base uint32, tf []uint32, norms []
 type BlockedWindow struct {
 	body   []byte // enc byte .. last block (no CRC)
 	Blocks []DocBlock
+	// located: Blocks[:located] have their offset (off) set. ParseBlocked
+	// sets the first one; Decode finds the others as it needs them (every
+	// packed block before the one it decodes is skipped over once), and the
+	// last block's decode checks that the blocks fill the body.
+	located int
 }
 
 // IsBlocked reports whether the doc window src (either form) is blocked.
@@ -156,11 +161,12 @@ func IsBlocked(src []byte) bool { return len(src) > 0 && src[0] == DocEncBlocked
 
 // ParseBlocked parses the blocked doc window src of n docs after base, last
 // being its last doc when the caller knows it (from the prelude; MaxUint32
-// otherwise). It checks the CRC (withCRC), the directory (every block's last
-// doc ascending and within uint32, room for its docs) and that the blocks'
-// tokens and exceptions fill the body exactly; the blocks' fields are checked
-// when decoded. dst is reused for the directory. Errors wrap ErrCorrupt.
-func ParseBlocked(src []byte, n int, base, last uint32, withCRC bool, dst []DocBlock) (BlockedWindow, error) {
+// otherwise). It checks the CRC (withCRC) and the directory (every block's
+// last doc ascending and within uint32, room for its docs, and, with impacts,
+// the blocks' impacts; without, they are skipped over and NImpacts is 0); the
+// blocks are located and checked as they are decoded (Decode; Locate walks
+// them all). dst is reused for the directory. Errors wrap ErrCorrupt.
+func ParseBlocked(src []byte, n int, base, last uint32, withCRC, impacts bool, dst []DocBlock) (BlockedWindow, error) {
 	body := src
 	if withCRC {
 		if len(src) < 1+docWindowCRCSize {
@@ -206,37 +212,67 @@ func ParseBlocked(src []byte, n int, base, last uint32, withCRC bool, dst []DocB
 			}
 			k.Last = last
 		}
-		k.NImpacts = int32(r.u8()) + 1
-		if k.NImpacts > MaxImpacts {
-			return BlockedWindow{}, errs.Corruptf("doc window: block %d has %d impacts", b, k.NImpacts)
+		ni := int32(r.u8()) + 1
+		if ni > MaxImpacts {
+			return BlockedWindow{}, errs.Corruptf("doc window: block %d has %d impacts", b, ni)
 		}
-		prev := uint64(0)
-		for i := range k.NImpacts {
-			tf := prev + r.uvarintMax(math.MaxUint32-1) + 1
-			n := r.u8()
-			if !r.ok() || tf > math.MaxUint32 || (i > 0 && n <= k.Impacts[i-1].Norm) {
-				return BlockedWindow{}, errs.Corruptf("doc window: block %d impact %d bad", b, i)
+		if !impacts {
+			k.NImpacts = 0
+			for range ni { // a uvarint (tf) and a byte (norm) each
+				r.uvarint()
+				r.u8()
 			}
-			k.Impacts[i] = Impact{uint32(tf), n}
-			prev = tf
+		} else {
+			k.NImpacts = ni
+			prev := uint64(0)
+			for i := range ni {
+				tf := prev + r.uvarintMax(math.MaxUint32-1) + 1
+				n := r.u8()
+				if !r.ok() || tf > math.MaxUint32 || (i > 0 && n <= k.Impacts[i-1].Norm) {
+					return BlockedWindow{}, errs.Corruptf("doc window: block %d impact %d bad", b, i)
+				}
+				k.Impacts[i] = Impact{uint32(tf), n}
+				prev = tf
+			}
 		}
 		if !r.ok() {
 			return BlockedWindow{}, errs.Corruptf("doc window: block directory truncated at block %d", b)
 		}
 	}
-	p := r.off
-	for b := range blks {
-		blks[b].off = int32(p)
-		q, ok := prx.SkipPacked(body, p, int(blks[b].Docs))
-		if !ok {
-			return BlockedWindow{}, errs.Corruptf("doc window: block %d malformed", b)
+	blks[0].off = int32(r.off)
+	return BlockedWindow{body: body, Blocks: blks, located: 1}, nil
+}
+
+// locate sets the offsets of the blocks up to b (skipping over the packed
+// blocks before it).
+func (w *BlockedWindow) locate(b int) error {
+	for w.located <= b {
+		k := w.located - 1
+		q, ok := prx.SkipPacked(w.body, int(w.Blocks[k].off), int(w.Blocks[k].Docs))
+		if !ok || q >= len(w.body) {
+			return errs.Corruptf("doc window: block %d malformed", k)
 		}
-		p = q
+		w.Blocks[k+1].off = int32(q)
+		w.located++
 	}
-	if p != len(body) {
-		return BlockedWindow{}, errs.Corruptf("doc window: %d bytes after the blocks", len(body)-p)
+	return nil
+}
+
+// Locate locates every block and checks that they fill the body exactly
+// (what Decode checks of the blocks it reaches).
+func (w *BlockedWindow) Locate() error {
+	last := len(w.Blocks) - 1
+	if err := w.locate(last); err != nil {
+		return err
 	}
-	return BlockedWindow{body: body, Blocks: blks}, nil
+	q, ok := prx.SkipPacked(w.body, int(w.Blocks[last].off), int(w.Blocks[last].Docs))
+	if !ok {
+		return errs.Corruptf("doc window: block %d malformed", last)
+	}
+	if q != len(w.body) {
+		return errs.Corruptf("doc window: %d bytes after the blocks", len(w.body)-q)
+	}
+	return nil
 }
 
 // Find returns the first block whose Last >= doc at or after block from, or
@@ -261,9 +297,8 @@ func (w *BlockedWindow) Decode(b int, dst []uint32) ([]uint32, error) {
 		dst = make([]uint32, c)
 	}
 	out := dst[:c]
-	end := len(w.body)
-	if b+1 < len(w.Blocks) {
-		end = int(w.Blocks[b+1].off)
+	if err := w.locate(b); err != nil {
+		return dst[:0], err
 	}
 	// Gaps are non-negative, so the docs ascend and the last is the largest:
 	// one check after the prefix sum covers every doc (no uint64 overflow in
@@ -275,8 +310,22 @@ func (w *BlockedWindow) Decode(b int, dst []uint32) ([]uint32, error) {
 	// followed by 8 bytes, which lets them be read in place (the block's end
 	// is checked after).
 	next, ok := prx.UnpackPacked(w.body, p, out)
-	if !ok || next != end {
+	switch {
+	case !ok:
 		return dst[:0], errs.Corruptf("doc window: block %d malformed", b)
+	case b+1 == len(w.Blocks):
+		if next != len(w.body) {
+			return dst[:0], errs.Corruptf("doc window: %d bytes after the blocks", len(w.body)-next)
+		}
+	case b+1 < w.located:
+		if next != int(w.Blocks[b+1].off) {
+			return dst[:0], errs.Corruptf("doc window: block %d malformed", b)
+		}
+	case next >= len(w.body):
+		return dst[:0], errs.Corruptf("doc window: block %d malformed", b)
+	default: // the next block starts where this one ends
+		w.Blocks[b+1].off = int32(next)
+		w.located = b + 2
 	}
 	d = prx.RunningSums(out, out, d)
 	if d > uint64(k.Last) {
@@ -292,7 +341,7 @@ func (w *BlockedWindow) Decode(b int, dst []uint32) ([]uint32, error) {
 // CRC) of n docs into dst[:0].
 func decodeBlocked(body []byte, n int, base uint32, dst []uint32) ([]uint32, error) {
 	var scratch [8]DocBlock
-	w, err := ParseBlocked(body, n, base, math.MaxUint32, false, scratch[:0])
+	w, err := ParseBlocked(body, n, base, math.MaxUint32, false, false, scratch[:0])
 	if err != nil {
 		return dst[:0], err
 	}

@@ -132,9 +132,24 @@ func TestBlockedRoundTrip(t *testing.T) {
 				t.Fatalf("%s: whole decode: %v", name, err)
 			}
 			last := c.docs[n-1]
-			bw, err := ParseBlocked(w, n, c.base, last, withCRC, nil)
+			bw, err := ParseBlocked(w, n, c.base, last, withCRC, true, nil)
 			if err != nil {
 				t.Fatalf("%s: parse: %v", name, err)
+			}
+			// Without impacts: the same directory, the impacts skipped.
+			lean, err := ParseBlocked(w, n, c.base, last, withCRC, false, nil)
+			if err != nil {
+				t.Fatalf("%s: parse without impacts: %v", name, err)
+			}
+			for b := range lean.Blocks {
+				got, want := lean.Blocks[b], bw.Blocks[b]
+				want.Impacts, want.NImpacts = [MaxImpacts]Impact{}, 0
+				if got != want {
+					t.Fatalf("%s: block %d without impacts = %+v, want %+v", name, b, got, want)
+				}
+			}
+			if err := lean.Locate(); err != nil {
+				t.Fatalf("%s: locate: %v", name, err)
 			}
 			if len(bw.Blocks) != (n+DocBlockLen-1)/DocBlockLen {
 				t.Fatalf("%s: %d blocks", name, len(bw.Blocks))
@@ -222,7 +237,7 @@ func TestBlockedCorruption(t *testing.T) {
 				} else if !errors.Is(err, ErrCorrupt) {
 					t.Fatalf("n=%d %s: err = %v, want ErrCorrupt", n, what, err)
 				}
-				bw, err := ParseBlocked(b, n, 100, last, withCRC, nil)
+				bw, err := ParseBlocked(b, n, 100, last, withCRC, true, nil)
 				if withCRC && !errors.Is(err, ErrCorrupt) {
 					t.Fatalf("n=%d %s: parse err = %v, want ErrCorrupt", n, what, err)
 				}
@@ -239,11 +254,19 @@ func TestBlockedCorruption(t *testing.T) {
 	}
 }
 
-// checkBlocks decodes every block of a parsed window: each either fails with
-// ErrCorrupt or gives ascending docs within its directory range.
+// checkBlocks decodes every block of a parsed window, in order: each either
+// fails with ErrCorrupt or gives ascending docs within its directory range,
+// as the reference decoder of a located copy (Locate) says; and some block
+// fails exactly when Locate does (the blocks do not fill the body).
 func checkBlocks(t testing.TB, bw *BlockedWindow, n int) {
 	t.Helper()
-	total := 0
+	ref := *bw
+	ref.Blocks = slices.Clone(bw.Blocks)
+	lerr := ref.Locate()
+	if lerr != nil && !errors.Is(lerr, ErrCorrupt) {
+		t.Fatalf("locate: %v", lerr)
+	}
+	total, failed := 0, false
 	for b := range bw.Blocks {
 		k := bw.Blocks[b]
 		total += int(k.Docs)
@@ -251,15 +274,18 @@ func checkBlocks(t testing.TB, bw *BlockedWindow, n int) {
 			t.Fatalf("block %d: %+v", b, k)
 		}
 		docs, err := bw.Decode(b, nil)
-		ref, rerr := refDecode(bw, b)
-		if (err == nil) != (rerr == nil) || (err == nil && !slices.Equal(docs, ref)) {
-			t.Fatalf("block %d: Decode %v, %v; the reference %v, %v", b, docs, err, ref, rerr)
+		if lerr == nil {
+			rdocs, rerr := refDecode(&ref, b)
+			if (err == nil) != (rerr == nil) || (err == nil && !slices.Equal(docs, rdocs)) {
+				t.Fatalf("block %d: Decode %v, %v; the reference %v, %v", b, docs, err, rdocs, rerr)
+			}
 		}
 		if err != nil {
 			if !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("block %d: err = %v", b, err)
 			}
-			continue
+			failed = true
+			break // the blocks after a malformed one cannot be located
 		}
 		if len(docs) != int(k.Docs) || docs[0] < k.Base || docs[len(docs)-1] > k.Last {
 			t.Fatalf("block %d: %d docs [%d, %d] outside %+v", b, len(docs), docs[0], docs[len(docs)-1], k)
@@ -270,13 +296,16 @@ func checkBlocks(t testing.TB, bw *BlockedWindow, n int) {
 			}
 		}
 	}
-	if total != n {
+	if lerr != nil && !failed {
+		t.Fatalf("every block decoded, but Locate says %v", lerr)
+	}
+	if !failed && total != n {
 		t.Fatalf("blocks hold %d docs, want %d", total, n)
 	}
 }
 
-// refDecode decodes block b the plain way: prx's packed block, then the
-// prefix sum, then the range checks.
+// refDecode decodes block b of a located window the plain way: prx's packed
+// block, then the prefix sum, then the range checks.
 func refDecode(bw *BlockedWindow, b int) ([]uint32, error) {
 	k := bw.Blocks[b]
 	end := len(bw.body)
@@ -324,7 +353,14 @@ func FuzzParseBlocked(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src []byte, n16 uint16, base, last uint32) {
 		n := int(n16)
-		bw, err := ParseBlocked(src, n, base, last, false, nil)
+		bw, err := ParseBlocked(src, n, base, last, false, true, nil)
+		lean, lerr := ParseBlocked(src, n, base, last, false, false, nil)
+		if err == nil && lerr != nil {
+			t.Fatalf("parsed with impacts, not without: %v", lerr)
+		}
+		if lerr == nil {
+			checkLean(t, &lean)
+		}
 		if err != nil {
 			if !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("err = %v, want ErrCorrupt", err)
@@ -336,6 +372,22 @@ func FuzzParseBlocked(f *testing.F) {
 			t.Fatalf("blocks %+v for base %d last %d", bw.Blocks, base, last)
 		}
 	})
+}
+
+// checkLean decodes the blocks of a window parsed without impacts, in order,
+// until one fails (with ErrCorrupt): none panics.
+func checkLean(t *testing.T, bw *BlockedWindow) {
+	for b := range bw.Blocks {
+		if bw.Blocks[b].NImpacts != 0 {
+			t.Fatalf("block %d: %d impacts read", b, bw.Blocks[b].NImpacts)
+		}
+		if _, err := bw.Decode(b, nil); err != nil {
+			if !errors.Is(err, ErrCorrupt) {
+				t.Fatalf("block %d: err = %v", b, err)
+			}
+			return
+		}
+	}
 }
 
 func BenchmarkBlockedDecode(b *testing.B) {
@@ -357,7 +409,7 @@ func BenchmarkBlockedDecode(b *testing.B) {
 	b.Run("parse+one block", func(b *testing.B) {
 		var blks []DocBlock
 		for b.Loop() {
-			bw, err := ParseBlocked(w, len(docs), 0, docs[len(docs)-1], true, blks)
+			bw, err := ParseBlocked(w, len(docs), 0, docs[len(docs)-1], true, false, blks)
 			if err != nil {
 				b.Fatal(err)
 			}
