@@ -86,7 +86,7 @@
 // instead of a table of its own: the encoder passes every zstd frame through a
 // zstdopt.Sharer, which codes its literals in four Huffman streams from 256
 // bytes and with a shared table when that frame is at most 32 bytes longer
-// than with a table of its own (both constants buy decode time), and a
+// than EncodeAll's (both constants buy decode time), and a
 // Source inflates such a frame through zstdopt.Unshare (its literals decoded
 // with the table, stored raw) without reading a table. The frame's size (and
 // so the budget's choice) is the size of the frame stored.

@@ -24,8 +24,8 @@
 // FourStreamsMin (256) bytes, one below (klauspost takes four only from 1,024,
 // and one stream decodes at half the speed), and with the shared table that
 // codes them best when that frame is at most SharedSlack (32) bytes longer
-// than with a table of their own (reading a table of its own costs a frame
-// about 3 µs). Only the frame header and the literals section change:
+// than EncodeAll's (reading a table of its own costs a frame about 3 µs).
+// Only the frame header and the literals section change:
 //
 //	before:  magic | FHD (no dictionary) | FCS | block header | literals: type 2,
 //	         Huffman table description, 1 or 4 streams | sequences

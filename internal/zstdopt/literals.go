@@ -10,15 +10,16 @@ import (
 // Sharer rewrites zstd frames to use the shared literal tables. Its zero value
 // is ready; it is not safe for concurrent use (an encoder owns one).
 type Sharer struct {
-	tabs   [NumTables]*huff0.Scratch
-	dec    *huff0.Scratch
-	fresh  *huff0.Scratch // for literals with a table of their own
-	ready  bool
-	lits   []byte // buffer of the literals
-	cur    []byte // the literals of the frame at hand
-	hist   [256]uint32
-	sec    []byte // a recoded literals section with a shared table
-	ownSec []byte // one with a table of its own
+	tabs  [NumTables]*huff0.Scratch
+	dec   *huff0.Scratch
+	fresh *huff0.Scratch // for literals with a table of their own
+	ready bool
+	lits  []byte // buffer of the literals
+	cur   []byte // the literals of the frame at hand
+	hist  [256]uint32
+	sec   []byte                // a recoded literals section
+	lens  [NumTables][256]uint8 // the tables' code lengths
+	syms  []uint8               // the byte values of the literals at hand
 }
 
 func (s *Sharer) init() error {
@@ -28,6 +29,13 @@ func (s *Sharer) init() error {
 			return fmt.Errorf("zstd literal table %d: %w", i+1, err)
 		}
 		s.tabs[i] = sc
+		// Code lengths: (7 + 8·len) >> 3 = len for one byte value counted 8 times.
+		var h [256]uint32
+		for c := range h {
+			h[c] = 8
+			s.lens[i][c] = uint8(sc.EstimateSize(&h))
+			h[c] = 0
+		}
 	}
 	s.ready = true
 	return nil
@@ -41,22 +49,21 @@ func (s *Sharer) init() error {
 // 6-byte jump table and the padding of three more streams).
 const FourStreamsMin = 256
 
-// SharedSlack is how many bytes longer than with a table of its own a frame
+// SharedSlack is how many bytes longer than the frame EncodeAll made a frame
 // may be and still take a shared table. Reading a table of a frame's own
 // (huff0.ReadTable) takes about 3 µs, more than decoding its literals; on
-// the benchmark corpora this slack moves about three in four of the frames
-// that kept their own table to a shared one, for 0.05% of the segment.
+// the benchmark corpora this slack moves most of the frames that kept their
+// own table to a shared one, for 0.05% of the segment.
 const SharedSlack = 32
 
 // Share returns frame with its literals recoded, appended to dst[:0], or
-// frame itself when it is not one this applies to or the recoding gives the
-// same frame. The literals go in four streams from FourStreamsMin bytes, in
-// one below it; they take the shared literal table that gives the smallest
-// frame when that frame is at most SharedSlack bytes longer than the frame
-// with a table of its own (the frame's own, or a new one when the stream
-// count changed). The result
-// decodes to the same bytes: through Unshare and NewDecoder, or with any
-// zstd decoder that holds Tables as dictionaries.
+// frame itself when it is not one this applies to or keeps its literals as
+// they are. The literals go in four streams from FourStreamsMin bytes, in
+// one below it, with the shared literal table that gives the smallest frame
+// when that frame is at most SharedSlack bytes longer than frame; else with
+// a table of their own (frame's, or a new one when the stream count
+// changes). The result decodes to the same bytes: through Unshare and
+// NewDecoder, or with any zstd decoder that holds Tables as dictionaries.
 func (s *Sharer) Share(frame, dst []byte) ([]byte, error) {
 	if !s.ready {
 		if err := s.init(); err != nil {
@@ -71,30 +78,39 @@ func (s *Sharer) Share(frame, dst []byte) ([]byte, error) {
 	if f.regen >= FourStreamsMin {
 		streams = 4
 	}
-	// The frame with a table of its own: the literals section own (header
-	// and body; nil when it is the frame's own).
-	var own []byte
-	ownLen := f.litLen
-	if streams != f.streams {
-		if own = s.recode(&s.ownSec, nil, streams, 2, f.regen); own != nil {
-			ownLen = len(own)
-		}
-	}
+	// The estimate of every table (huff0's EstimateSize) over the byte
+	// values present only.
 	s.hist = [256]uint32{}
 	for _, c := range s.cur {
 		s.hist[c]++
 	}
+	syms := s.syms[:0]
+	for c, n := range s.hist {
+		if n > 0 {
+			syms = append(syms, uint8(c))
+		}
+	}
+	s.syms = syms
 	best, bestBits := -1, 0
-	for i, t := range s.tabs {
-		if b := t.EstimateSize(&s.hist); b >= 0 && (best < 0 || b < bestBits) {
+	for i := range s.lens {
+		lens := &s.lens[i]
+		bits := 7
+		for _, c := range syms {
+			bits += int(s.hist[c]) * int(lens[c])
+		}
+		if b := bits >> 3; best < 0 || b < bestBits {
 			best, bestBits = i, b
 		}
 	}
-	if best >= 0 && bestBits+3 <= ownLen+SharedSlack {
-		if lits := s.recode(&s.sec, s.tabs[best], streams, 3, f.regen); lits != nil && 1+len(lits) <= ownLen+SharedSlack {
+	if bestBits+3 <= f.litLen+SharedSlack {
+		if lits := s.recode(&s.sec, s.tabs[best], streams, 3, f.regen); lits != nil && 1+len(lits) <= f.litLen+SharedSlack {
 			return rewrite(dst, frame, &f, best+1, lits), nil
 		}
 	}
+	if streams == f.streams {
+		return frame, nil
+	}
+	own := s.recode(&s.sec, nil, streams, 2, f.regen)
 	if own == nil {
 		return frame, nil
 	}
