@@ -45,6 +45,7 @@ func TestShareCost(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sh zstdopt.Sharer
+	var shareTime time.Duration
 	var frames [][]byte
 	var win prx.Window
 	units, withTable, recoded, shared, before, after := 0, 0, 0, 0, 0, 0
@@ -63,7 +64,9 @@ func TestShareCost(t *testing.T) {
 			end := u.Off + u.Len - prx.CRCSize
 			fr := zenc.EncodeAll(rf.Bytes[end-u.PlainLen:end], nil)
 			units++
+			t0 := time.Now()
 			nf, err := sh.Share(fr, nil)
+			shareTime += time.Since(t0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,6 +110,7 @@ func TestShareCost(t *testing.T) {
 	}
 	fmt.Printf("%d eligible units, %d with their own literal table: %d recoded, %d with a shared table; zstd frames %d -> %d bytes (%+.2f%%)\n",
 		units, withTable, recoded, shared, before, after, 100*float64(after-before)/float64(before))
+	fmt.Printf("Share: %.1f µs a frame\n", float64(shareTime)/float64(units)/1000)
 	if len(frames) > 0 {
 		fmt.Printf("inflating the %d with their own table (%s): %.0f ns a frame\n", len(frames), os.Getenv("SNII_SHARE_MODE"), float64(time.Since(start))/float64(50*len(frames)))
 	}
