@@ -7,8 +7,10 @@ import (
 	"github.com/klauspost/compress/huff0"
 )
 
-// Sharer rewrites zstd frames to use the shared literal tables. Its zero value
-// is ready; it is not safe for concurrent use (an encoder owns one).
+// Sharer recodes the literals of zstd frames: in the stream count their
+// length calls for, with one of the shared literal tables when it costs few
+// enough bytes (Share). Its zero value is ready; it is not safe for
+// concurrent use (an encoder owns one).
 type Sharer struct {
 	tabs  [NumTables]*huff0.Scratch
 	dec   *huff0.Scratch
