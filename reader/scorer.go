@@ -69,8 +69,8 @@ func (x *qctx) takeScorer() *termScorer {
 
 func (x *qctx) newTermScorer(t *termRef, sim leafSim, maxInv float32, query string) *termScorer {
 	ts := x.takeScorer()
-	*ts = termScorer{x: x, t: t, it: t.windows(0), i: -1, cur: -1, sim: sim, query: query, bbBlk: -1, c: ts.c, prxBuf: ts.prxBuf[:0]}
-	ts.dc.impacts = true // blockBound reads them
+	*ts = termScorer{x: x, t: t, it: t.windows(0), i: -1, cur: -1, sim: sim, query: query, bbBlk: -1, c: ts.c, prxBuf: ts.prxBuf[:0],
+		dc: docCursor{impacts: true}} // (blockBound reads the impacts)
 	if t.e.Class != format.ClassWindowed || sim.inv == nil {
 		maxFreq := float32(t.e.TTF - t.e.DF + 1) // no document holds more
 		ts.ub = sim.bound(maxFreq, maxInv)

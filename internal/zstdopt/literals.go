@@ -161,11 +161,16 @@ func rewrite(dst, frame []byte, f *frameLits, id int, lits []byte) []byte {
 	}
 	b = append(b, frame[5:f.block]...)
 	seqs := frame[f.lit+f.litLen:]
-	size := len(lits) + len(seqs)
-	bh := uint32(1) | 2<<1 | uint32(size)<<3 // last, compressed
-	b = append(b, byte(bh), byte(bh>>8), byte(bh>>16))
+	b = appendBlockHeader(b, len(lits)+len(seqs))
 	b = append(b, lits...)
 	return append(b, seqs...)
+}
+
+// appendBlockHeader appends the header of the last block of a frame, a
+// compressed one of size bytes.
+func appendBlockHeader(b []byte, size int) []byte {
+	bh := uint32(1) | 2<<1 | uint32(size)<<3 // last, compressed
+	return append(b, byte(bh), byte(bh>>8), byte(bh>>16))
 }
 
 // decodeLiterals decodes the literals of a frame Share can rewrite (s.cur, in

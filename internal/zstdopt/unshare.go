@@ -110,8 +110,7 @@ func appendUnshared(dst, frame []byte, block, lit int, lits []byte, litLen int) 
 		rest = frame[lit+litLen:]
 		size = rawHeaderLen(len(lits)) + len(lits) + len(rest)
 	}
-	bh := uint32(1) | 2<<1 | uint32(size)<<3 // last, compressed
-	d = append(d, byte(bh), byte(bh>>8), byte(bh>>16))
+	d = appendBlockHeader(d, size)
 	if lits != nil {
 		n := len(lits)
 		switch rawHeaderLen(n) {
