@@ -231,10 +231,11 @@ func (x *qctx) advance(l *leap, target uint32) (uint32, error) {
 
 // verifyLeap verifies the phrase in the doc every leap is on. The tf columns
 // come first: a term the doc holds fewer times than the phrase needs it rules
-// the doc out before any position is read, and when every term occurs once (the
-// common case in logs) one first position per term decides it.
+// the doc out before any position is read, and when every term occurs as often
+// as the phrase holds it (once, in most log lines) the phrase can start at one
+// place only, which the first positions decide.
 func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
-	single := true
+	tight := true // every term occurs as often in the doc as in the phrase
 	for i := range ls {
 		l := &ls[i]
 		tf := 0
@@ -250,22 +251,34 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
 		if l.s.tf = tf; tf < len(l.s.offs) {
 			return false, nil // the phrase needs this term more often than the doc has it
 		}
-		single = single && tf == 1
+		tight = tight && tf == len(l.s.offs)
 	}
 	if p.slop > 0 {
 		return x.matchSloppy(p)
 	}
-	if mixed {
-		return x.matchMixed(p)
-	}
-	if !single {
+	if !tight {
+		if mixed {
+			return x.matchMixed(p)
+		}
 		return x.matchStream(p)
 	}
-	// Every term once: the phrase matches when every term's one position
-	// minus its offset is the same start.
+	// Every term as often as the phrase holds it (most often once, in logs):
+	// the phrase can start at one place only, each term's first position
+	// minus its first offset, and matches when every position of every term
+	// lies at that start plus its offsets. A term implied by its neighbour
+	// across a pair that holds (impliedSlots) is not read: the pair puts it
+	// at its offset from the neighbour's one position.
+	var implied uint64
+	if p.implies != 0 {
+		implied = impliedSlots(p)
+	}
 	var start uint32
+	first := true
 	for i := range ls {
 		l := &ls[i]
+		if implied != 0 && implied>>p.order[i]&1 != 0 {
+			continue
+		}
 		pos, ok := l.t.cur.Pos()
 		if !ok {
 			return false, x.termErr(l.t)
@@ -273,10 +286,22 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
 		if pos < l.off {
 			return false, nil
 		}
-		if i == 0 {
-			start = pos - l.off
+		if first {
+			start, first = pos-l.off, false
 		} else if pos-l.off != start {
 			return false, nil
+		}
+		if mixed {
+			// A repeated term: its later positions, in order, at its later
+			// offsets (positions ascend, and so do offsets).
+			for _, o := range l.s.offs[1:] {
+				if pos, ok = l.t.cur.Next(); !ok {
+					return false, x.termErr(l.t)
+				}
+				if pos-start != o {
+					return false, nil
+				}
+			}
 		}
 	}
 	return true, nil
