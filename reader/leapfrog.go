@@ -77,13 +77,7 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 	ei := 0 // excl[:ei] lie below the documents still to verify
 	n := 0
 	target := uint32(0)
-	ticks := 0
 	for {
-		if ticks++; ticks&255 == 0 {
-			if err := x.ctx.Err(); err != nil {
-				return out, n, err
-			}
-		}
 		if p.hasIncl { // only the docs of the kept list-form pairs can match
 			k := seekGE(incl, 0, target)
 			if incl = incl[k:]; len(incl) == 0 {
@@ -91,29 +85,9 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 			}
 			target = incl[0]
 		}
-		d, ok := x.step(&ls[0], target)
-		if !ok {
-			var err error
-			if d, err = x.advance(&ls[0], target); err != nil || ls[0].done {
-				return out, n, err
-			}
-		}
-		match := true
-		for i := 1; i < len(ls); i++ {
-			od, ok := x.step(&ls[i], d)
-			if !ok {
-				var err error
-				if od, err = x.advance(&ls[i], d); err != nil || ls[i].done {
-					return out, n, err
-				}
-			}
-			if od != d {
-				target, match = od, false
-				break
-			}
-		}
-		if !match {
-			continue
+		d, ok, err := x.nextCommon(ls, target)
+		if !ok || err != nil {
+			return out, n, err
 		}
 		if p.hasIncl && d != incl[0] {
 			target = d // (the loop's start moves to the next pair doc from d)
@@ -133,7 +107,6 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 			}
 		}
 		ok = false
-		var err error
 		if p.chain {
 			ok, err = x.chainLeap(ls, inner)
 		}
@@ -159,6 +132,45 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 	}
 }
 
+// nextCommon returns the first doc >= target that every leap is on (ok
+// false when a leap runs out; the context is looked at every 256 turns): the lead, ls[0], moves to target, every other
+// leap to the lead's doc, and the lead on to any doc a leap lands beyond.
+// (Apart from phraseLeapfrog's loop, whose many live values the compiler
+// keeps on the stack, this loop keeps its few in registers.)
+func (x *qctx) nextCommon(ls []leap, target uint32) (uint32, bool, error) {
+	for {
+		if x.leapTicks++; x.leapTicks&255 == 0 {
+			if err := x.ctx.Err(); err != nil {
+				return 0, false, err
+			}
+		}
+		d, ok := x.step(&ls[0], target)
+		if !ok {
+			var err error
+			if d, err = x.advance(&ls[0], target); err != nil || ls[0].done {
+				return 0, false, err
+			}
+		}
+		match := true
+		for i := 1; i < len(ls); i++ {
+			od, ok := x.step(&ls[i], d)
+			if !ok {
+				var err error
+				if od, err = x.advance(&ls[i], d); err != nil || ls[i].done {
+					return 0, false, err
+				}
+			}
+			if od != d {
+				target, match = od, false
+				break
+			}
+		}
+		if match {
+			return d, true, nil
+		}
+	}
+}
+
 // step is advance's common case, small enough to inline: the doc l is on, or
 // the next one, is the first >= target. ok is false when advance must be called.
 func (x *qctx) step(l *leap, target uint32) (uint32, bool) {
@@ -176,10 +188,17 @@ func (x *qctx) step(l *leap, target uint32) (uint32, bool) {
 	return 0, false
 }
 
+// linearProbes is how many docs advance looks at one by one before it
+// gallops (seekGE) in a decoded block: 8 took the fewest instructions on
+// the phrase sets (docs/BENCHMARKS.md).
+const linearProbes = 8
+
 // advance moves l to its first doc >= target and returns it (l.done when none).
+// It is called when step fails.
 // In a blocked window only the block that can hold target is decoded.
 func (x *qctx) advance(l *leap, target uint32) (uint32, error) {
 	c := &l.c
+	seen := 2 // docs[l.k : l.k+seen] are < target: step's two, at the first turn
 	for {
 		if l.k < len(c.docs) {
 			if c.docs[l.k] >= target {
@@ -187,8 +206,17 @@ func (x *qctx) advance(l *leap, target uint32) (uint32, error) {
 			}
 			if last := c.docs[len(c.docs)-1]; last >= target {
 				x.count.docsVisited++
-				l.k = seekGE(c.docs, l.k, target)
-				return c.docs[l.k], nil
+				// A few docs on, one by one, before a gallop: in logs the
+				// next doc of a term is most often a few docs on. (The walk
+				// ends below len(c.docs), the last doc being >= target.)
+				k := l.k + seen
+				for end := min(k+linearProbes, len(c.docs)); k < end && c.docs[k] < target; k++ {
+				}
+				if c.docs[k] < target {
+					k = seekGE(c.docs, k, target)
+				}
+				l.k = k
+				return c.docs[k], nil
 			}
 		}
 		t := l.t
@@ -226,6 +254,7 @@ func (x *qctx) advance(l *leap, target uint32) (uint32, error) {
 			return 0, err
 		}
 		l.k, l.open = 0, false
+		seen = 1 // docs[0] is looked at first
 	}
 }
 

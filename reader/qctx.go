@@ -40,6 +40,7 @@ type qctx struct {
 	limit     int // > 0: the query is a phrase that may stop at this many matches (SearchOptions.Limit)
 	count     counters
 	ticks     int
+	leapTicks int   // nextCommon's turns, for its context checks
 	held      int64 // bytes of decode memory charged to the segment's budget
 
 	win      prx.Window

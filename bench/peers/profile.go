@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"time"
 )
@@ -35,6 +36,10 @@ func ProfileSnii(seg string, qs []*Query, pick []int, d time.Duration, rounds in
 		}
 		defer pprof.StopCPUProfile()
 	}
+	// Start the loop with no collection under way: the engines' start-up
+	// garbage would otherwise be marked during the first rounds (write
+	// barriers on, mark work interleaved), which shifts instruction counts.
+	runtime.GC()
 	n := 0
 	start := time.Now()
 	for r := 0; rounds > 0 && r < rounds || rounds <= 0 && time.Since(start) < d; r++ {
