@@ -286,7 +286,7 @@ type head struct {
 func parseHead(t *testing.T, f []byte) head {
 	t.Helper()
 	src := NewSource(Limits{})
-	h, err := src.parseUnit(f, true, -1)
+	h, err := src.parseUnit(f, true, false, -1)
 	if err != nil {
 		t.Fatal(err)
 	}

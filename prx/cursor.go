@@ -20,6 +20,8 @@ type Cursor struct {
 	frame   []byte
 	withCRC bool
 	err     error
+	ver     Verified // OpenAt: the CRCs checked before (nil: none)
+	at      int64    // OpenAt: the frame's offset in its file
 	// multi-unit windows: the unit table, walked forward
 	multi    bool
 	units    int
@@ -49,7 +51,28 @@ type Cursor struct {
 // doc postings give for the window (checked against the frame). Open parses only a
 // multi-unit header (and checks its CRC).
 func (s *Source) Open(c *Cursor, frame []byte, withCRC bool, docs int) error {
+	return s.OpenAt(c, frame, withCRC, docs, nil, 0)
+}
+
+// Verified records which checksummed regions of a file have had their CRC32C
+// verified, by the offset of their first byte: a reader of a file that cannot
+// change under it (mapped, immutable) checks each region once. Two regions
+// never start at the same offset. It must be safe for concurrent use.
+type Verified interface {
+	// Verified reports whether the region at off was verified.
+	Verified(off int64) bool
+	// MarkVerified records that the region at off was.
+	MarkVerified(off int64)
+}
+
+// OpenAt is Open for a frame lying at offset at of a file whose verified
+// regions v records (nil: none): the CRC of a multi-unit header or a unit
+// that v holds verified is not computed again, and one computed and found
+// right is recorded in v. The frame must be the same bytes as when v recorded
+// it (the file must not change).
+func (s *Source) OpenAt(c *Cursor, frame []byte, withCRC bool, docs int, v Verified, at int64) error {
 	c.src, c.frame, c.withCRC, c.err = s, frame, withCRC, nil
+	c.ver, c.at = v, at
 	c.doc, c.inDoc, c.uDocs, c.uBase = -1, false, 0, 0
 	c.docs, c.st = docs, s.stats
 	c.multi, c.zpay = false, nil
@@ -89,8 +112,16 @@ func (s *Source) Open(c *Cursor, frame []byte, withCRC bool, docs int) error {
 	if p+CRCSize > len(frame) {
 		return c.fail(corruptf(CodecRaw, "multi-unit header truncated"))
 	}
-	if got, want := crc32c(frame[:p]), binary.LittleEndian.Uint32(frame[p:]); got != want {
-		return c.fail(corruptf(CodecRaw, "multi-unit header crc32c %#08x, stored %#08x", got, want))
+	if v == nil || !v.Verified(at) {
+		if got, want := crc32c(frame[:p]), binary.LittleEndian.Uint32(frame[p:]); got != want {
+			return c.fail(corruptf(CodecRaw, "multi-unit header crc32c %#08x, stored %#08x", got, want))
+		}
+		if s.stats != nil {
+			s.stats.CheckedBytes += int64(p)
+		}
+		if v != nil {
+			v.MarkVerified(at)
+		}
 	}
 	if total != docs {
 		return c.fail(corruptf(CodecRaw, "%d docs, the doc window has %d", total, docs))
@@ -175,6 +206,7 @@ func (c *Cursor) nextUnit() error {
 	s := c.src
 	var b []byte
 	want := -1
+	at := c.at // the unit's offset in the file (OpenAt)
 	if !c.multi {
 		if c.uDocs > 0 {
 			return c.fail(corruptf(c.codec, "doc ordinal past the window's %d docs", c.uDocs))
@@ -190,6 +222,7 @@ func (c *Cursor) nextUnit() error {
 			return c.fail(corruptf(CodecRaw, "unit truncated: %d bytes, %d left", l, len(c.frame)-c.unitOff))
 		}
 		b = c.frame[c.unitOff : c.unitOff+int(l)]
+		at += int64(c.unitOff)
 		want = int(d)
 		c.uBase = c.nextBase
 		c.nextBase += int(d)
@@ -202,11 +235,20 @@ func (c *Cursor) nextUnit() error {
 	// parseUnit fills the Source's tf/offs scratch: swap the cursor's in.
 	s.tf, c.tf = c.tf, s.tf
 	s.offs, c.offs = c.offs, s.offs
-	h, err := s.parseUnit(b, c.withCRC, want)
+	trusted := c.withCRC && c.ver != nil && c.ver.Verified(at)
+	h, err := s.parseUnit(b, c.withCRC, trusted, want)
 	s.tf, c.tf = c.tf, s.tf
 	s.offs, c.offs = c.offs, s.offs
 	if err != nil {
 		return c.fail(err)
+	}
+	if c.withCRC && !trusted {
+		if c.ver != nil {
+			c.ver.MarkVerified(at)
+		}
+		if st := s.stats; st != nil {
+			st.CheckedBytes += int64(h.frameLen - CRCSize)
+		}
 	}
 	if c.multi && h.frameLen != len(b) {
 		return c.fail(corruptf(h.codec, "unit of %d bytes, the header says %d", h.frameLen, len(b)))

@@ -214,7 +214,9 @@ type unitHead struct {
 // parseUnit parses the head of the unit frame at the start of b (and its tf column
 // into s.tf and s.offs), checks its CRC when withCRC, and returns it. wantDocs >= 0
 // is the document count the multi-unit header gives.
-func (s *Source) parseUnit(b []byte, withCRC bool, wantDocs int) (unitHead, error) {
+// parseUnit parses the unit frame at the start of b (its CRC form when
+// withCRC, computed and compared unless trusted: Cursor.OpenAt).
+func (s *Source) parseUnit(b []byte, withCRC, trusted bool, wantDocs int) (unitHead, error) {
 	var h unitHead
 	h.codec = Codec(b[0])
 	if h.codec >= NumCodecs {
@@ -287,8 +289,10 @@ func (s *Source) parseUnit(b []byte, withCRC bool, wantDocs int) (unitHead, erro
 		if h.frameLen+CRCSize > len(b) {
 			return h, corruptf(c, "truncated: no room for the crc")
 		}
-		if got, want := crc32c(b[:h.frameLen]), binary.LittleEndian.Uint32(b[h.frameLen:]); got != want {
-			return h, corruptf(c, "crc32c %#08x, stored %#08x", got, want)
+		if !trusted {
+			if got, want := crc32c(b[:h.frameLen]), binary.LittleEndian.Uint32(b[h.frameLen:]); got != want {
+				return h, corruptf(c, "crc32c %#08x, stored %#08x", got, want)
+			}
 		}
 		h.frameLen += CRCSize
 	}
@@ -309,7 +313,7 @@ func (s *Source) parseUnit(b []byte, withCRC bool, wantDocs int) (unitHead, erro
 // those whose window ordinals (base + unit ordinal) are listed, appended to dst. It
 // returns the unit frame's length.
 func (s *Source) decodeUnit(b []byte, withCRC bool, base int, ords []uint32, full bool, dst *Window, info *decodeInfo, wantDocs int) (int, error) {
-	h, err := s.parseUnit(b, withCRC, wantDocs)
+	h, err := s.parseUnit(b, withCRC, false, wantDocs)
 	if err != nil {
 		return 0, err
 	}

@@ -68,7 +68,7 @@ func fixCRCs(data []byte) {
 			return
 		}
 		src := NewSource(Limits{})
-		if h, err := src.parseUnit(b, false, -1); err == nil && h.frameLen+CRCSize <= len(b) {
+		if h, err := src.parseUnit(b, false, false, -1); err == nil && h.frameLen+CRCSize <= len(b) {
 			recrc(b[:h.frameLen+CRCSize])
 		}
 	}

@@ -29,6 +29,10 @@ type Stats struct {
 	DecodedPositions  int64
 	SelectedPositions int64 // positions returned (needed)
 	DecodeNanos       int64 // wall time spent in Decode and DecodeSelected (including CRC checks)
+	// CheckedBytes is the bytes whose CRC32C a Cursor computed: the units and
+	// multi-unit headers it read, less those it trusted as verified before
+	// (OpenAt). Decode and DecodeSelected check every CRC and do not count.
+	CheckedBytes int64
 }
 
 // Add adds o to s.
@@ -47,6 +51,7 @@ func (s *Stats) Add(o *Stats) {
 	s.DecodedPositions += o.DecodedPositions
 	s.SelectedPositions += o.SelectedPositions
 	s.DecodeNanos += o.DecodeNanos
+	s.CheckedBytes += o.CheckedBytes
 }
 
 // decodeInfo is what one successful decode adds to the stats.

@@ -86,6 +86,19 @@ func checkDamaged(t *testing.T, b []byte, qs *querySet, what string) (detected b
 	return detected
 }
 
+// corruptSegment builds the segment of corruptCorpus and returns the
+// queries to run on its damaged copies, its path and its bytes.
+func corruptSegment(t *testing.T) (*querySet, string, []byte) {
+	t.Helper()
+	docs := corruptCorpus()
+	path := build(t, docs, options(0, "host", "text"))
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return corruptQueries(corpusOf(docs)), path, orig
+}
+
 // corruptCorpus is small but has inline, slim and windowed terms.
 func corruptCorpus() []oracle.Doc {
 	return oracle.Generate(41, oracle.GenOptions{Docs: 700, Vocab: 400, MaxValues: 2, MaxTokens: 12})
@@ -97,14 +110,7 @@ func corruptCorpus() []oracle.Doc {
 // Every byte of the header, the metadata groups, the directory and the tail is
 // flipped (one bit each), and every 13th byte of the rest (61st with -short).
 func TestCorruptFlip(t *testing.T) {
-	docs := corruptCorpus()
-	c := corpusOf(docs)
-	qs := corruptQueries(c)
-	path := build(t, docs, options(0, "host", "text"))
-	orig, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	qs, path, orig := corruptSegment(t)
 	s := open(t, path)
 	if err := s.Verify(bg); err != nil {
 		t.Fatal(err)

@@ -36,9 +36,13 @@ func (x *qctx) loadWindow(t *termRef, c *docCursor, w *winInfo) error {
 			if w.last >= t.f.seg.docCount {
 				return t.f.seg.corrupt(x.docWinName(t, w), "last doc %d in a segment of %d documents", w.last, t.f.seg.docCount)
 			}
-			bw, err := format.ParseBlocked(src, w.docs, w.base, w.last, true, c.impacts, c.blks)
+			src, withCRC, mark := x.docWindowCRC(w.docOff, src)
+			bw, err := format.ParseBlocked(src, w.docs, w.base, w.last, withCRC, c.impacts, c.blks)
 			if err != nil {
 				return t.f.seg.wrap(x.docWinName(t, w), err)
+			}
+			if mark {
+				x.s.crcs.MarkVerified(int64(w.docOff))
 			}
 			c.bw, c.blks, c.blocked = bw, bw.Blocks, true
 			c.docs = c.docs[:0]

@@ -22,3 +22,6 @@ func DecodeBudgetRelease(b *DecodeBudget, n int64) { b.release(n) }
 func TopScored(s *Segment, ctx context.Context, q Query, k int, o *TopOptions) ([]Hit, int64, error) {
 	return s.top(ctx, q, k, o)
 }
+
+// CanMmap reports whether Open maps segments on this platform.
+const CanMmap = canMmap

@@ -388,7 +388,7 @@ func (x *qctx) openLeap(l *leap) error {
 			return t.f.seg.wrap(x.prxWinName(t, &l.c.w), err)
 		}
 	}
-	if err := x.source().Open(&t.cur, frame, withCRC, l.c.w.docs); err != nil {
+	if err := x.source().OpenAt(&t.cur, frame, withCRC, l.c.w.docs, x.verifier(), int64(l.c.w.prxOff)); err != nil {
 		return t.f.seg.wrap(x.prxWinName(t, &l.c.w), err)
 	}
 	x.count.prxWindows++

@@ -363,7 +363,7 @@ func (x *qctx) seekTerm(t *termRef, k int) (int, error) {
 	if !t.open {
 		w := &t.wins[j.w]
 		withCRC := t.e.Class != format.ClassInline
-		if err := x.source().Open(&t.cur, j.frame, withCRC, w.docs); err != nil {
+		if err := x.source().OpenAt(&t.cur, j.frame, withCRC, w.docs, x.verifier(), int64(w.prxOff)); err != nil {
 			return 0, t.f.seg.wrap(x.prxWinName(t, w), err)
 		}
 		x.count.prxWindows++

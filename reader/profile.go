@@ -39,6 +39,11 @@ type Profile struct {
 	// target; DocWindowsRead counts the window once); DocsDecoded the doc ids
 	// decoded, from whole windows and from blocks.
 	DocBlocksRead, DocsDecoded int64
+	// DocCheckedBytes is the doc-window bytes whose CRC32C the query
+	// computed (CheckedBytes counts the .prx bytes). A mapped segment checks
+	// each window and unit once: the queries after the first that read it
+	// trust it (see docs/FORMAT.md, ".prx windows", "Reading").
+	DocCheckedBytes int64
 	// PairPlans is the phrases planned with the index's pairs: a two-term
 	// phrase answered from its pair, or a longer one whose candidates are the
 	// intersection of its kept pairs. For those, CandidatesBefore sums the
@@ -71,6 +76,7 @@ func (p *Profile) Add(o *Profile) {
 	p.DocsVisited += o.DocsVisited
 	p.DocBlocksRead += o.DocBlocksRead
 	p.DocsDecoded += o.DocsDecoded
+	p.DocCheckedBytes += o.DocCheckedBytes
 	p.PairPlans += o.PairPlans
 	p.CandidatesBefore += o.CandidatesBefore
 	p.CandidatesAfter += o.CandidatesAfter
@@ -97,6 +103,7 @@ func (p *Profile) fill(x *qctx, total time.Duration) {
 		DocsVisited:      x.count.docsVisited,
 		DocBlocksRead:    x.count.docBlocks,
 		DocsDecoded:      x.count.docsDecoded,
+		DocCheckedBytes:  x.count.docCheckedBytes,
 		PairPlans:        x.count.pairPlans,
 		CandidatesBefore: x.count.pairBefore,
 		CandidatesAfter:  x.count.pairAfter,

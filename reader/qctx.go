@@ -18,8 +18,10 @@ type counters struct {
 	docsVisited int64
 	docBlocks   int64 // 128-doc blocks decoded from blocked doc windows
 	docsDecoded int64 // doc ids decoded (whole windows and blocks)
-	verify      time.Duration
-	fetch       Fetch // remote storage: rounds, requests, bytes received
+	// docCheckedBytes is the doc-window bytes whose CRC32C was computed
+	docCheckedBytes int64
+	verify          time.Duration
+	fetch           Fetch // remote storage: rounds, requests, bytes received
 	// pairs (see Profile)
 	pairLookups, pairDocs, pairPlans, pairBefore, pairAfter, pairProved int64
 }

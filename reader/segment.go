@@ -91,6 +91,10 @@ type Segment struct {
 	blocks *blockCache // Options.BlockCache's, or the segment's own
 
 	openCost Fetch // what Open read from a RemoteReaderAt
+
+	// crcs records the regions whose CRC a query verified (mapped segments
+	// only; nil otherwise): see crcSet.
+	crcs *crcSet
 }
 
 // field is one logical index of the segment.
@@ -153,6 +157,7 @@ func Open(path string, o Options) (*Segment, error) {
 		}
 		f.Close() // the mapping stays valid after the file is closed
 		s.data, s.unmap = data, unmap
+		s.crcs = newCRCSet(size)
 	} else {
 		s.ra, s.file = f, f
 	}

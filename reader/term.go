@@ -287,9 +287,16 @@ func (x *qctx) decodeDocs(t *termRef, w *winInfo, dst []uint32) ([]uint32, error
 	if need := w.docs + len(src)/4 + 16; cap(dst) < need && uint64(w.docs) <= 32*uint64(len(src)) {
 		dst = make([]uint32, 0, need)
 	}
+	mark := false
+	if withCRC {
+		src, withCRC, mark = x.docWindowCRC(w.docOff, src)
+	}
 	docs, err := format.DecodeDocWindow(src, w.docs, w.base, withCRC, dst)
 	if err != nil {
 		return docs, s.wrap(x.docWinName(t, w), err)
+	}
+	if mark {
+		x.s.crcs.MarkVerified(int64(w.docOff))
 	}
 	x.count.docWindows++
 	x.count.docsDecoded += int64(len(docs))
@@ -464,9 +471,13 @@ func (x *qctx) collectBlocks(t *termRef, w *winInfo, cands []uint32, wIdx int32)
 	if w.last >= t.f.seg.docCount {
 		return false, t.f.seg.corrupt(x.docWinName(t, w), "last doc %d in a segment of %d documents", w.last, t.f.seg.docCount)
 	}
-	bw, err := format.ParseBlocked(src, w.docs, w.base, w.last, true, false, x.blks)
+	src, withCRC, mark := x.docWindowCRC(w.docOff, src)
+	bw, err := format.ParseBlocked(src, w.docs, w.base, w.last, withCRC, false, x.blks)
 	if err != nil {
 		return false, t.f.seg.wrap(x.docWinName(t, w), err)
+	}
+	if mark {
+		x.s.crcs.MarkVerified(int64(w.docOff))
 	}
 	x.blks = bw.Blocks
 	x.count.docWindows++

@@ -169,10 +169,10 @@ func IsBlocked(src []byte) bool { return len(src) > 0 && src[0] == DocEncBlocked
 func ParseBlocked(src []byte, n int, base, last uint32, withCRC, impacts bool, dst []DocBlock) (BlockedWindow, error) {
 	body := src
 	if withCRC {
-		if len(src) < 1+docWindowCRCSize {
+		if len(src) < 1+DocWindowCRCSize {
 			return BlockedWindow{}, errs.Corruptf("doc window: %d bytes, too short", len(src))
 		}
-		body = src[:len(src)-docWindowCRCSize]
+		body = src[:len(src)-DocWindowCRCSize]
 		if got, want := Checksum(body), binary.LittleEndian.Uint32(src[len(body):]); got != want {
 			return BlockedWindow{}, errs.Corruptf("doc window: crc %08x, want %08x", got, want)
 		}

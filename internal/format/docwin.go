@@ -15,8 +15,8 @@ const (
 	DocEncIntcomp = 1 // intcomp.CompressUint32 of doc-base, as uvarint word count + words LE
 )
 
-// docWindowCRCSize is the size of a doc window's trailing CRC32C.
-const docWindowCRCSize = 4
+// DocWindowCRCSize is the size of a doc window's trailing CRC32C.
+const DocWindowCRCSize = 4
 
 // intcompMinDocs is the smallest window for which intcomp can be smaller than
 // uvarint gaps. Below one bit-packing block (128 values) intcomp falls back to
@@ -115,10 +115,10 @@ func DecodeDocWindow(src []byte, n int, base uint32, withCRC bool, dst []uint32)
 	}
 	body := src
 	if withCRC {
-		if len(src) < 1+docWindowCRCSize {
+		if len(src) < 1+DocWindowCRCSize {
 			return dst[:0], errs.Corruptf("doc window: %d bytes, too short", len(src))
 		}
-		body = src[:len(src)-docWindowCRCSize]
+		body = src[:len(src)-DocWindowCRCSize]
 		if got, want := Checksum(body), binary.LittleEndian.Uint32(src[len(body):]); got != want {
 			return dst[:0], errs.Corruptf("doc window: crc %08x, want %08x", got, want)
 		}
