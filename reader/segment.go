@@ -298,6 +298,10 @@ func (s *Segment) init(ctx context.Context, o Options) error {
 				m.PostingOff, m.End(), de.MetaOff)
 		}
 		if _, err := index.New(m.Analyzer); err != nil {
+			if errors.Is(err, errs.InvalidArgument) {
+				// A stored spec that does not parse is damage, not a bad call.
+				return s.corrupt(sec.in("analyzer"), "%v", err)
+			}
 			return s.wrap(sec.in("analyzer"), err)
 		}
 		s.fields[i] = &field{seg: s, idx: i, meta: m, metaOff: de.MetaOff, metaLen: de.MetaLen,
