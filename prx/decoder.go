@@ -212,10 +212,9 @@ type unitHead struct {
 }
 
 // parseUnit parses the head of the unit frame at the start of b (and its tf column
-// into s.tf and s.offs), checks its CRC when withCRC, and returns it. wantDocs >= 0
-// is the document count the multi-unit header gives.
-// parseUnit parses the unit frame at the start of b (its CRC form when
-// withCRC, computed and compared unless trusted: Cursor.OpenAt).
+// into s.tf and s.offs), checks its CRC when withCRC (unless trusted: the caller
+// knows it verified, Source.OpenAt), and returns it. wantDocs >= 0 is the
+// document count the multi-unit header gives.
 func (s *Source) parseUnit(b []byte, withCRC, trusted bool, wantDocs int) (unitHead, error) {
 	var h unitHead
 	h.codec = Codec(b[0])
