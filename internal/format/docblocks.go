@@ -218,10 +218,7 @@ func ParseBlocked(src []byte, n int, base, last uint32, withCRC, impacts bool, d
 		}
 		if !impacts {
 			k.NImpacts = 0
-			for range ni { // a uvarint (tf) and a byte (norm) each
-				r.uvarint()
-				r.u8()
-			}
+			r.skipPairs(int(ni)) // a uvarint (tf) and a byte (norm) each
 		} else {
 			k.NImpacts = ni
 			prev := uint64(0)

@@ -73,6 +73,35 @@ func (r *reader) u8() byte {
 	return c
 }
 
+// skipPairs skips n (uvarint, byte) pairs, each uvarint checked as
+// readUvarint checks it (not truncated, no overflow, minimal) without
+// decoding it: a doc block's impacts when the reader does not rank (the
+// window directory of a frequent term holds many). It fails as the loop of
+// uvarint and u8 would.
+func (r *reader) skipPairs(n int) {
+	if r.bad {
+		return
+	}
+	b, off := r.b, r.off
+	for range n {
+		s := off
+		for off < len(b) && b[off] >= 0x80 && off-s < binary.MaxVarintLen64 {
+			off++
+		}
+		// off: the uvarint's last byte (c = off-s continuation bytes before it)
+		c := off - s
+		if off >= len(b) || c >= binary.MaxVarintLen64 || (c > 0 && b[off] == 0) || (c == binary.MaxVarintLen64-1 && b[off] > 1) {
+			r.bad = true
+			return
+		}
+		if off += 2; off > len(b) { // past the uvarint and the byte
+			r.bad = true
+			return
+		}
+	}
+	r.off = off
+}
+
 func (r *reader) u32() uint32 {
 	if r.bad || len(r.b)-r.off < 4 {
 		r.bad = true

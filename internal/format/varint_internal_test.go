@@ -1,0 +1,57 @@
+package format
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestSkipPairs: skipPairs ends where the loop of uvarint and u8 ends, and
+// fails exactly where it fails, on well-formed, truncated, overlong,
+// overflowing and non-minimal input.
+func TestSkipPairs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var inputs [][]byte
+	for range 3000 {
+		var b []byte
+		for range rng.IntN(6) {
+			switch rng.IntN(8) {
+			case 0: // random bytes
+				for range rng.IntN(12) {
+					b = append(b, byte(rng.UintN(256)))
+				}
+			case 1: // non-minimal: a continuation byte then 0
+				b = append(b, 0x80|byte(rng.UintN(128)), 0)
+			case 2: // ten bytes whose last is 1 (the largest) or 2 (overflow)
+				for range 9 {
+					b = append(b, 0xff)
+				}
+				b = append(b, byte(1+rng.UintN(2)))
+			case 3: // eleven continuation bytes
+				for range 11 {
+					b = append(b, 0x80)
+				}
+			default: // a valid pair
+				b = binary.AppendUvarint(b, rng.Uint64()>>rng.UintN(64))
+				b = append(b, byte(rng.UintN(256)))
+			}
+		}
+		inputs = append(inputs, b)
+	}
+	for i, b := range inputs {
+		for n := range 6 {
+			for _, start := range []int{0, 1} {
+				want := reader{b: b, off: start}
+				for range n {
+					want.uvarint()
+					want.u8()
+				}
+				got := reader{b: b, off: start}
+				got.skipPairs(n)
+				if got.ok() != want.ok() || (got.ok() && got.off != want.off) {
+					t.Fatalf("input %d %x, %d pairs from %d: skipPairs ok %v off %d, the loop ok %v off %d", i, b, n, start, got.ok(), got.off, want.ok(), want.off)
+				}
+			}
+		}
+	}
+}
