@@ -458,3 +458,48 @@ func TestPairsImpliedRepeatedTerm(t *testing.T) {
 			pr.SelectedPositions, 3*m, np.SelectedPositions, 50*m)
 	}
 }
+
+// TestPairsImpliedLists: a list-form pair that narrows the candidates little
+// still plans a leapfrog phrase whose pairs form no chain: only its docs can
+// match, and in them its couple holds, so a term next to a once-occurring one
+// across it is not read. Every candidate holds "a" 51 times and "b" and "c"
+// once, with "a b" side by side; "b c" is side by side only in the 40
+// matches, under the pairs' minimum df. Docs with "b" before "a" and no "c"
+// make the pair's exceptions outnumber its docs (the list form). In a match,
+// a is walked up to b without the pairs, never with them.
+func TestPairsImpliedLists(t *testing.T) {
+	as := strings.Repeat("a ", 50)
+	var docs []oracle.Doc
+	for i := 0; i < 7000; i++ {
+		v := "b q a"
+		switch {
+		case i < 3000 && i%75 == 0:
+			v = as + "a b c"
+		case i < 3000:
+			v = "c " + as + "a b"
+		}
+		docs = append(docs, oracle.Doc{{Name: "text", Values: []string{v}}})
+	}
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, pairOptions(writer.Pairs{Percent: 100, MinDF: 64}, "text")))
+	var pr reader.Profile
+	ab, err := s.Docs(bg, reader.Phrase("text", "a", "b"), &reader.SearchOptions{Profile: &pr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr.PairPlans != 1 || pr.PairDocs != int64(len(ab)) || len(ab) != 3000 {
+		t.Fatalf("a b: %d docs, profile %+v: want the 3000 docs from a list-form pair", len(ab), pr)
+	}
+	terms := []string{"a", "b", "c"}
+	want, pr := checkPhraseDocs(t, s, c, terms)
+	if len(want) != 40 || pr.PairPlans != 1 || pr.PairProved != 0 {
+		t.Fatalf("%q: %d matches, profile %+v: want 40 matches, planned with the pair, none proved by a chain", terms, len(want), pr)
+	}
+	np := noPairsProfile(t, s, terms)
+	// b's position and c's in every candidate with the pair; without it, a's
+	// walk too in every match.
+	if pr.SelectedPositions > 2*3000 || np.SelectedPositions < 2*3000+50*int64(len(want)) {
+		t.Errorf("positions read: %d with the pair (want at most %d), %d without (want at least %d)",
+			pr.SelectedPositions, 2*3000, np.SelectedPositions, 2*3000+50*len(want))
+	}
+}
