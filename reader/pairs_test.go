@@ -314,18 +314,25 @@ func TestPairsChainLists(t *testing.T) {
 	s := open(t, build(t, docs, pairOptions(writer.Pairs{Percent: 100, MinDF: 2}, "text")))
 	// alpha beta: a list of 900 docs (3100 exceptions), which narrows the
 	// 900 docs of gamma little.
-	var pr reader.Profile
-	ab, err := s.Docs(bg, reader.Phrase("text", "alpha", "beta"), &reader.SearchOptions{Profile: &pr})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pr.PairPlans != 1 || pr.PairDocs != int64(len(ab)) || len(ab) != 900 {
-		t.Fatalf("alpha beta: %d docs, profile %+v: want the 900 docs from a list-form pair", len(ab), pr)
-	}
+	checkListPair(t, s, "alpha", "beta", 900)
 	terms := []string{"alpha", "beta", "gamma"}
 	want, pr := checkPhraseDocs(t, s, c, terms)
 	if pr.PairPlans != 1 || pr.PairProved != int64(len(want)) || pr.SelectedPositions != 0 {
 		t.Errorf("%q: profile %+v: want a chain proving all %d matches without a position", terms, pr, len(want))
+	}
+}
+
+// checkListPair checks that the phrase "a b" on field "text" is answered
+// from a list-form pair of n docs.
+func checkListPair(t *testing.T, s *reader.Segment, a, b string, n int) {
+	t.Helper()
+	var pr reader.Profile
+	docs, err := s.Docs(bg, reader.Phrase("text", a, b), &reader.SearchOptions{Profile: &pr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr.PairPlans != 1 || pr.PairDocs != int64(len(docs)) || len(docs) != n {
+		t.Fatalf("%s %s: %d docs, profile %+v: want the %d docs from a list-form pair", a, b, len(docs), pr, n)
 	}
 }
 
@@ -482,14 +489,7 @@ func TestPairsImpliedLists(t *testing.T) {
 	}
 	c := corpusOf(docs)
 	s := open(t, build(t, docs, pairOptions(writer.Pairs{Percent: 100, MinDF: 64}, "text")))
-	var pr reader.Profile
-	ab, err := s.Docs(bg, reader.Phrase("text", "a", "b"), &reader.SearchOptions{Profile: &pr})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pr.PairPlans != 1 || pr.PairDocs != int64(len(ab)) || len(ab) != 3000 {
-		t.Fatalf("a b: %d docs, profile %+v: want the 3000 docs from a list-form pair", len(ab), pr)
-	}
+	checkListPair(t, s, "a", "b", 3000)
 	terms := []string{"a", "b", "c"}
 	want, pr := checkPhraseDocs(t, s, c, terms)
 	if len(want) != 40 || pr.PairPlans != 1 || pr.PairProved != 0 {
