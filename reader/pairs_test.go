@@ -336,6 +336,22 @@ func checkListPair(t *testing.T, s *reader.Segment, a, b string, n int) {
 	}
 }
 
+// checkImpliedPlan checks the phrase of terms on field "text" against the
+// oracle: matches matches, planned with the pairs, none proved by a chain, at
+// most maxWith positions read, and at least minWithout without the pairs.
+func checkImpliedPlan(t *testing.T, s *reader.Segment, c *oracle.Corpus, terms []string, matches int, maxWith, minWithout int64) {
+	t.Helper()
+	want, pr := checkPhraseDocs(t, s, c, terms)
+	if len(want) != matches || pr.PairPlans != 1 || pr.PairProved != 0 {
+		t.Fatalf("%q: %d matches, profile %+v: want %d matches, planned with the pairs, none proved by a chain", terms, len(want), pr, matches)
+	}
+	np := noPairsProfile(t, s, terms)
+	if pr.SelectedPositions > maxWith || np.SelectedPositions < minWithout {
+		t.Errorf("%q: positions read: %d with the pairs (want at most %d), %d without (want at least %d)",
+			terms, pr.SelectedPositions, maxWith, np.SelectedPositions, minWithout)
+	}
+}
+
 // noPairsProfile counts the phrase of terms on field "text" without the
 // pairs and returns its profile.
 func noPairsProfile(t *testing.T, s *reader.Segment, terms []string) reader.Profile {
@@ -387,20 +403,10 @@ func TestPairsImpliedSlots(t *testing.T) {
 	}
 	c := corpusOf(docs)
 	s := open(t, build(t, docs, pairOptions(writer.Pairs{Percent: 100, MinDF: 2}, "text")))
-	terms := []string{"a", "b", "c"}
-	want, pr := checkPhraseDocs(t, s, c, terms)
-	if len(want) != 1500 || pr.PairPlans != 1 || pr.PairProved != 0 {
-		t.Fatalf("%q: %d matches, profile %+v: want 1500 matches, planned with the pairs, none proved by a chain", terms, len(want), pr)
-	}
-	np := noPairsProfile(t, s, terms)
-	// Per verified document (a match or a trap): a's position and c's; and
-	// without the pairs, in every match, b's walk up to a (more than 50; a
+	// Per verified document (2500: a match or a trap): a's position and c's;
+	// and without the pairs, in every match, b's walk up to a (more than 50; a
 	// trap fails at c, checked before b, which occurs more often).
-	verified, matches := int64(2500), int64(len(want))
-	if pr.SelectedPositions > 3*verified || np.SelectedPositions < 40*matches {
-		t.Errorf("positions read: %d with the pairs (want at most %d), %d without (want at least %d)",
-			pr.SelectedPositions, 3*verified, np.SelectedPositions, 40*matches)
-	}
+	checkImpliedPlan(t, s, c, []string{"a", "b", "c"}, 1500, 3*2500, 40*1500)
 }
 
 // TestPairsImpliedWithoutExceptions: complement-form pairs with no exception
@@ -421,18 +427,9 @@ func TestPairsImpliedWithoutExceptions(t *testing.T) {
 	}
 	c := corpusOf(docs)
 	s := open(t, build(t, docs, pairOptions(writer.Pairs{Percent: 100, MinDF: 64}, "text")))
-	terms := []string{"a", "b", "c", "d"}
-	want, pr := checkPhraseDocs(t, s, c, terms)
-	if len(want) != 40 || pr.PairPlans != 1 || pr.PairProved != 0 {
-		t.Fatalf("%q: %d matches, profile %+v: want 40 matches, planned with the pairs, none proved by a chain", terms, len(want), pr)
-	}
-	np := noPairsProfile(t, s, terms)
 	// a's position and c's in every document with the pairs; without them,
 	// b's walk too in every match.
-	if pr.SelectedPositions > 2*3000 || np.SelectedPositions < 2*3000+50*int64(len(want)) {
-		t.Errorf("positions read: %d with the pairs (want at most %d), %d without (want at least %d)",
-			pr.SelectedPositions, 2*3000, np.SelectedPositions, 2*3000+50*len(want))
-	}
+	checkImpliedPlan(t, s, c, []string{"a", "b", "c", "d"}, 40, 2*3000, 2*3000+50*40)
 }
 
 // TestPairsImpliedRepeatedTerm: in a phrase that repeats a term (matchMixed),
@@ -490,16 +487,7 @@ func TestPairsImpliedLists(t *testing.T) {
 	c := corpusOf(docs)
 	s := open(t, build(t, docs, pairOptions(writer.Pairs{Percent: 100, MinDF: 64}, "text")))
 	checkListPair(t, s, "a", "b", 3000)
-	terms := []string{"a", "b", "c"}
-	want, pr := checkPhraseDocs(t, s, c, terms)
-	if len(want) != 40 || pr.PairPlans != 1 || pr.PairProved != 0 {
-		t.Fatalf("%q: %d matches, profile %+v: want 40 matches, planned with the pair, none proved by a chain", terms, len(want), pr)
-	}
-	np := noPairsProfile(t, s, terms)
 	// b's position and c's in every candidate with the pair; without it, a's
 	// walk too in every match.
-	if pr.SelectedPositions > 2*3000 || np.SelectedPositions < 2*3000+50*int64(len(want)) {
-		t.Errorf("positions read: %d with the pair (want at most %d), %d without (want at least %d)",
-			pr.SelectedPositions, 2*3000, np.SelectedPositions, 2*3000+50*len(want))
-	}
+	checkImpliedPlan(t, s, c, []string{"a", "b", "c"}, 40, 2*3000, 2*3000+50*40)
 }
