@@ -2,6 +2,7 @@ package reader
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/snii-go/snii/internal/format"
 )
@@ -301,35 +302,56 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
 	if p.implies != 0 {
 		implied = impliedSlots(p)
 	}
+	// Terms whose unit is a ZSTD unit not inflated yet are read last: a
+	// term read before them that rules the doc out saves the inflation.
 	var start uint32
 	first := true
+	var deferred uint64
 	for i := range ls {
-		l := &ls[i]
 		if implied != 0 && implied>>p.order[i]&1 != 0 {
 			continue
 		}
-		pos, ok := l.t.cur.Pos()
-		if !ok {
-			return false, x.termErr(l.t)
+		if i < 64 && ls[i].t.cur.Pending() {
+			deferred |= 1 << i
+			continue
 		}
-		if pos < l.off {
-			return false, nil
+		if ok, err := x.tightPos(&ls[i], mixed, &start, &first); !ok || err != nil {
+			return false, err
 		}
-		if first {
-			start, first = pos-l.off, false
-		} else if pos-l.off != start {
-			return false, nil
+	}
+	for ; deferred != 0; deferred &= deferred - 1 {
+		if ok, err := x.tightPos(&ls[bits.TrailingZeros64(deferred)], mixed, &start, &first); !ok || err != nil {
+			return false, err
 		}
-		if mixed {
-			// A repeated term: its later positions, in order, at its later
-			// offsets (positions ascend, and so do offsets).
-			for _, o := range l.s.offs[1:] {
-				if pos, ok = l.t.cur.Next(); !ok {
-					return false, x.termErr(l.t)
-				}
-				if pos-start != o {
-					return false, nil
-				}
+	}
+	return true, nil
+}
+
+// tightPos reads l's positions in verifyLeap's tight case: its first position
+// sets the phrase's one start (*first) or must agree with it, and a repeated
+// term's later positions must lie at its later offsets.
+func (x *qctx) tightPos(l *leap, mixed bool, start *uint32, first *bool) (bool, error) {
+	pos, ok := l.t.cur.Pos()
+	if !ok {
+		return false, x.termErr(l.t)
+	}
+	if pos < l.off {
+		return false, nil
+	}
+	if *first {
+		*start, *first = pos-l.off, false
+	} else if pos-l.off != *start {
+		return false, nil
+	}
+	if mixed {
+		// A repeated term: its later positions, in order, at its later
+		// offsets (positions ascend, and so do offsets).
+		for _, o := range l.s.offs[1:] {
+			if pos, ok = l.t.cur.Next(); !ok {
+				return false, x.termErr(l.t)
+			}
+			if pos-*start != o {
+				return false, nil
 			}
 		}
 	}

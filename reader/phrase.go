@@ -41,6 +41,7 @@ type slot struct {
 	docs  []uint32
 	offs  []uint32 // the phrase offsets of this slot
 	tf    int      // occurrences in the document being verified
+	key   int      // matchStream's order: tf, plus 1<<30 when reading it inflates a ZSTD unit
 	pairs []uint64 // several terms: (doc<<32 | term index) of their kept docs
 	pidx  []int32  // the index of each of pairs in its term's docs
 	pcur  int      // the pairs of the document being verified: pairs[pcur:pend]
@@ -525,17 +526,25 @@ func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 	if p.implies != 0 {
 		implied = impliedSlots(p)
 	}
+	// A slot whose unit is a ZSTD unit not inflated yet comes after those
+	// whose positions cost no inflation (slot.key): a document they rule out
+	// saves it.
 	a := -1
 	for i := range slots {
-		slots[i].started, slots[i].li = false, 0
-		if implied>>i&1 == 0 && (a < 0 || slots[i].tf < slots[a].tf) {
+		s := &slots[i]
+		s.started, s.li = false, 0
+		s.key = s.tf
+		if !s.isList() && s.terms[0].cur.Pending() {
+			s.key += 1 << 30
+		}
+		if implied>>i&1 == 0 && (a < 0 || s.key < slots[a].key) {
 			a = i
 		}
 	}
 	as := &slots[a]
 	aoff := as.offs[0]
-	// The others are checked by occurrences ascending (an insertion sort in
-	// the plan's buffer: a phrase has few slots).
+	// The others are checked by key ascending (an insertion sort in the
+	// plan's buffer: a phrase has few slots).
 	ord := p.check[:0]
 	for i := range slots {
 		if i == a || implied>>i&1 != 0 {
@@ -543,7 +552,7 @@ func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 		}
 		j := len(ord)
 		ord = append(ord, i)
-		for j > 0 && slots[ord[j-1]].tf > slots[i].tf {
+		for j > 0 && slots[ord[j-1]].key > slots[i].key {
 			ord[j] = ord[j-1]
 			j--
 		}
