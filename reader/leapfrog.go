@@ -300,7 +300,7 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
 	// at its offset from the neighbour's one position.
 	var implied uint64
 	if p.implies != 0 {
-		implied = impliedSlots(p)
+		implied = impliedOf(p)
 	}
 	// Terms whose unit is a ZSTD unit not inflated yet are read last: a
 	// term read before them that rules the doc out saves the inflation.

@@ -28,7 +28,7 @@ func (x *qctx) matchMixed(p *phrasePlan) (bool, error) {
 	// repeated one) is not read.
 	var implied uint64
 	if p.implies != 0 {
-		implied = impliedSlots(p)
+		implied = impliedOf(p)
 	}
 	a := 0
 	if implied == 0 {

@@ -30,7 +30,12 @@ type phrasePlan struct {
 	// candidate verified (pairUse.holds; see impliedSlots); implies: those
 	// that can imply a term (setOffsets).
 	holds, implies uint64
-	check          []int // matchStream's order of the slots it checks
+	// implied is impliedSlots in the last document impliedOf was asked of
+	// (impOK: there was one since setOffsets), whose slots occurring once
+	// were impOnce, those of them on ZSTD units not inflated yet impPend.
+	implied, impOnce, impPend uint64
+	impOK                     bool
+	check                     []int // matchStream's order of the slots it checks
 }
 
 // slot is one distinct phrase term, or the set of expansions of a prefix.
@@ -524,7 +529,7 @@ func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 	slots := p.slots
 	var implied uint64
 	if p.implies != 0 {
-		implied = impliedSlots(p)
+		implied = impliedOf(p)
 	}
 	// A slot whose unit is a ZSTD unit not inflated yet comes after those
 	// whose positions cost no inflation (slot.key): a document they rule out
@@ -632,6 +637,26 @@ func impliedSlots(p *phrasePlan) uint64 {
 	return implied
 }
 
+// impliedOf is impliedSlots, kept for the next document: the answer
+// depends only on which slots occur once in the document and which of those
+// are on a ZSTD unit not inflated yet, and neighbouring candidates mostly
+// agree on both.
+func impliedOf(p *phrasePlan) uint64 {
+	var once, pend uint64
+	for i := range p.slots {
+		if s := &p.slots[i]; s.tf == 1 {
+			once |= 1 << i
+			if s.terms[0].cur.Pending() {
+				pend |= 1 << i
+			}
+		}
+	}
+	if !p.impOK || once != p.impOnce || pend != p.impPend {
+		p.impOnce, p.impPend, p.implied, p.impOK = once, pend, impliedSlots(p), true
+	}
+	return p.implied
+}
+
 // setOffsets sets each slot's phrase offsets, and p.implies: the couples of
 // p.holds that can imply a term (both slots one term at one offset; slots
 // 0..63, which impliedSlots' masks hold).
@@ -642,7 +667,7 @@ func (p *phrasePlan) setOffsets() {
 	for i, si := range p.slotOf {
 		p.slots[si].offs = append(p.slots[si].offs, uint32(i))
 	}
-	p.implies = 0
+	p.implies, p.impOK = 0, false
 	if len(p.slots) > 64 {
 		return
 	}
