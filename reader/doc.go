@@ -108,7 +108,11 @@
 //     the start p-k, and every other phrase position i (of the slots decoded
 //     so far) must hold start+i (forward-only galloping cursors); the other
 //     slots are checked in ascending occurrences, so the cheapest check
-//     rejects first.
+//     rejects first. A slot whose unit is a ZSTD unit not inflated yet
+//     neither anchors nor is checked before the slots whose positions cost
+//     no inflation (unless every slot is such), so a document they rule out
+//     saves the inflation; in the leapfrog's tight case (every term as often
+//     as the phrase holds it) such terms are read last.
 //
 // # Sloppy phrases
 //
