@@ -614,22 +614,22 @@ func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
 // rests on a position matchStream checks: two once-occurring neighbours do not
 // imply each other. The couples are taken in phrase order; of two
 // once-occurring neighbours the one on a ZSTD unit not inflated yet is
-// implied, else the later.
-func impliedSlots(p *phrasePlan) uint64 {
-	slots := p.slots
+// implied, else the later. once and pend are the slots occurring once in the
+// document and those of them on a ZSTD unit not inflated yet (impliedOf).
+func impliedSlots(p *phrasePlan, once, pend uint64) uint64 {
 	var implied, source uint64
 	for h := p.implies; h != 0; h &= h - 1 {
 		k := bits.TrailingZeros64(h) // the couple of phrase terms k, k+1
 		a, b := p.slotOf[k], p.slotOf[k+1]
-		sa, sb := &slots[a], &slots[b]
+		oa, ob := once>>a&1 != 0, once>>b&1 != 0
 		// Of two once-occurring neighbours, imply the one whose unit is not
 		// inflated yet (reading the other costs no inflation).
-		preferA := sa.tf == 1 && sb.tf == 1 && sa.terms[0].cur.Pending() && !sb.terms[0].cur.Pending()
+		preferA := oa && ob && pend>>a&1 != 0 && pend>>b&1 == 0
 		switch {
-		case !preferA && sa.tf == 1 && implied>>a&1 == 0 && source>>b&1 == 0 && implied>>b&1 == 0:
+		case !preferA && oa && implied>>a&1 == 0 && source>>b&1 == 0 && implied>>b&1 == 0:
 			implied |= 1 << b
 			source |= 1 << a
-		case sb.tf == 1 && implied>>b&1 == 0 && source>>a&1 == 0 && implied>>a&1 == 0:
+		case ob && implied>>b&1 == 0 && source>>a&1 == 0 && implied>>a&1 == 0:
 			implied |= 1 << a
 			source |= 1 << b
 		}
@@ -652,7 +652,7 @@ func impliedOf(p *phrasePlan) uint64 {
 		}
 	}
 	if !p.impOK || once != p.impOnce || pend != p.impPend {
-		p.impOnce, p.impPend, p.implied, p.impOK = once, pend, impliedSlots(p), true
+		p.impOnce, p.impPend, p.implied, p.impOK = once, pend, impliedSlots(p, once, pend), true
 	}
 	return p.implied
 }
