@@ -50,6 +50,10 @@ type Config struct {
 	LuceneSrc    string
 	LuceneJars   string
 	LuceneWarmup time.Duration // JVM warm-up over all queries before timing (default 8s)
+	// LuceneJVMArgs are passed to every JVM the harness starts, before the
+	// class path (default none: the JVM's own defaults, which pick G1 on a
+	// machine of two CPUs or more and the serial collector on one).
+	LuceneJVMArgs []string
 
 	// Self is the harness executable: builds and the concurrency phase run
 	// in child processes of it (so that each has its own peak RSS). Empty:
@@ -145,6 +149,7 @@ type Settings struct {
 	MaxReps      int     `json:"max_reps"`
 	BuildRuns    int     `json:"build_runs"`
 	LuceneWarmS  float64 `json:"lucene_warmup_s"`
+	LuceneJVM    string  `json:"lucene_jvm_args,omitempty"`
 	Order        string  `json:"order"`
 	Command      string  `json:"command,omitempty"`
 	QueriesPath  string  `json:"queries_path,omitempty"`
@@ -210,8 +215,9 @@ func Run(cfg Config) (*Report, error) {
 	rep := &Report{Env: CaptureEnv(), Settings: Settings{
 		Cycles: cfg.Cycles, MinSampleMs: float64(cfg.MinSample) / 1e6, MaxReps: cfg.MaxReps,
 		BuildRuns: cfg.BuildRuns, LuceneWarmS: cfg.LuceneWarmup.Seconds(), QueriesPath: cfg.QueriesPath,
-		Order:   "per cycle, per query: engines in order on even cycles, reversed on odd cycles (A B C D, D C B A, ...)",
-		Command: cfg.Command,
+		LuceneJVM: strings.Join(cfg.LuceneJVMArgs, " "),
+		Order:     "per cycle, per query: engines in order on even cycles, reversed on odd cycles (A B C D, D C B A, ...)",
+		Command:   cfg.Command,
 	}}
 	if err := os.MkdirAll(cfg.WorkDir, 0o755); err != nil {
 		return nil, err
@@ -286,6 +292,7 @@ func Run(cfg Config) (*Report, error) {
 			engines = slices.DeleteFunc(engines, func(e string) bool { return e == EngineLucene })
 			logf("lucene skipped: %v", err)
 		} else {
+			lu.JVMArgs = cfg.LuceneJVMArgs
 			rep.Env.Java = lu.Version
 		}
 	}

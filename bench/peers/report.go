@@ -466,7 +466,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	p("")
 	p("- All engines index the same documents (one text field) with the same analyzer: maximal runs of `[\\p{L}\\p{Nd}]+`, lowercased rune by rune, invalid UTF-8 separates, tokens over 255 bytes dropped but keeping their position. snii: `standard`. bleve: `regexp` tokenizer + the harness's per-rune lowercase filter. Lucene: `PatternTokenizer` + `LowerCaseFilter` + a 255-byte filter.")
 	p("- Queries run end to end through each engine's public API on the index files on disk: snii `reader.Open` + `Segment.Count` (term queries through `Segment.Docs`: `Count` answers a term from its df, while the peers are timed iterating postings); bleve `OpenUsing(read_only)` + `Search` with size 0 and `Score: none`; Lucene `IndexSearcher.search(query, TotalHitCountCollector)` with the query cache off (never `count()`, which answers a term query from its doc frequency). Prefix and phrase-prefix queries expand to every term with the prefix (no cap) in all engines; bleve and Lucene expand the phrase prefix from their term dictionary inside the timed call.")
-	p("- Lucene runs in its own JVM, warmed up for %.0f s over all queries; the harness sends it one `run <query> <reps>` at a time in the same interleaved cycle as the Go engines, and the time is measured inside the JVM (no pipe overhead).", r.Settings.LuceneWarmS)
+	p("- Lucene runs in its own JVM, warmed up for %.0f s over all queries; the harness sends it one `run <query> <reps>` at a time in the same interleaved cycle as the Go engines, and the time is measured inside the JVM (no pipe overhead). JVM options: %s.", r.Settings.LuceneWarmS, jvmOpts(r.Settings.LuceneJVM))
 	p("- Builds and the concurrency phase run in child processes, so each peak RSS is that process's own (VmHWM read by the child itself: getrusage's maxrss of a vfork+exec child starts from the parent's peak). Build CPU = user+system time of the child (for Lucene all JVM threads, start-up included). Build time is create → durable close, reading the same length-prefixed docs file for every engine (for Lucene measured inside the JVM, start-up excluded).")
 	p("- The Go engines run in the harness process (one Go heap and GC); the corpus and the oracle's data are dropped before the engines are opened.")
 	p("- The oracle tokenizes every document with the bench module's own tokenizer and scans each query; any difference stops the run before timing.")
@@ -566,4 +566,14 @@ func ReadReport(path string) (*Report, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return &r, nil
+}
+
+// jvmOpts names the JVM options of a run: none means the JVM's defaults,
+// whose collector depends on the CPUs the JVM sees (G1 on two or more, the
+// serial collector on one).
+func jvmOpts(args string) string {
+	if args == "" {
+		return "none (the JVM's defaults: G1 on two CPUs or more, the serial collector on one)"
+	}
+	return "`" + args + "`"
 }

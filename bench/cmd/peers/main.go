@@ -76,6 +76,7 @@ func runCmd(args []string) error {
 	luceneSrc := fs.String("lucene-src", "lucene/LuceneBench.java", "the Lucene program")
 	jars := fs.String("lucene-jars", "/usr/share/java", "folder of the Lucene jars")
 	warm := fs.Duration("lucene-warmup", 8*time.Second, "JVM warm-up before timing")
+	jvm := fs.String("lucene-jvm", "", "JVM options for Lucene, space-separated, e.g. -XX:+UseSerialGC (default: the JVM's defaults)")
 	conc := fs.String("goroutines", "1,2,4,8", "concurrency phase goroutine counts (empty: none)")
 	concOps := fs.Int("conc-ops", 0, "queries per concurrency phase (default 40 rounds of the query set)")
 	fs.Parse(args)
@@ -99,7 +100,7 @@ func runCmd(args []string) error {
 	cfg := peers.Config{
 		Corpus: *corpus, Copies: *copies, CorporaRoot: root, QueriesPath: *queries, WorkDir: wd,
 		Engines: strings.Split(*engines, ","), Cycles: *cycles, MinSample: *minSample, BuildRuns: *buildRuns,
-		LuceneSrc: *luceneSrc, LuceneJars: *jars, LuceneWarmup: *warm, Self: self,
+		LuceneSrc: *luceneSrc, LuceneJars: *jars, LuceneWarmup: *warm, LuceneJVMArgs: strings.Fields(*jvm), Self: self,
 		ConcOps: *concOps, Log: os.Stderr,
 		Command: "go run ./cmd/peers " + strings.Join(reportArgs(args), " "),
 	}
