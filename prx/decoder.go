@@ -776,10 +776,10 @@ func (s *Source) inflate(payload []byte, plainLen int) ([]byte, error) {
 	// A frame naming a shared literal table is first rewritten with its
 	// literals raw (zstdopt.Unshare: the decoder holds no dictionary and keeps
 	// its assembly sequence decoder); that frame is at most the payload plus
-	// its literals, which are at most plainLen bytes.
+	// its literals, which are at most plainLen bytes, and a few header bytes.
 	needZ := 0
 	if zh.DictionaryID != 0 {
-		needZ = len(payload) + plainLen
+		needZ = len(payload) + plainLen + zstdopt.UnshareGrowth
 		allocZ = growSize(cap(s.zbuf), needZ)
 	}
 	if s.mem != nil {

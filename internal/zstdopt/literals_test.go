@@ -267,13 +267,24 @@ func TestShareOthers(t *testing.T) {
 // FuzzShare: whatever the bytes, Share neither panics nor returns a frame
 // that decodes differently from its input; a payload's frame round-trips.
 func FuzzShare(f *testing.F) {
-	enc, _ := NewEncoder(0)
+	var encs []*zstd.Encoder
+	for level := 1; level <= MaxLevel; level++ {
+		e, err := NewEncoder(level)
+		if err != nil {
+			f.Fatal(err)
+		}
+		encs = append(encs, e)
+	}
+	enc := encs[1]
 	rng := rand.New(rand.NewPCG(11, 12))
 	for i := 0; i < 4; i++ {
 		p := positionsPayload(rng, 600+i*700)
 		f.Add(p)
 		f.Add(enc.EncodeAll(p, nil))
 	}
+	// A payload whose literals, stored raw by Unshare, overflow the content
+	// size at level 3 (TestShareEveryLevel).
+	f.Add(scatteredPayload(rand.New(rand.NewPCG(21, 22)), 1300))
 	dec := tablesDecoder(f)
 	plainDec, _ := NewDecoder(1 << 20)
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -303,22 +314,27 @@ func FuzzShare(f *testing.F) {
 		} else if !errors.Is(err, ErrSharedFrame) {
 			t.Fatalf("Unshare: %v", err)
 		}
-		// b as a payload.
-		fr := enc.EncodeAll(b, nil)
-		got, err = s.Share(fr, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := dec.DecodeAll(got, make([]byte, 0, len(b)))
-		if err != nil || !bytes.Equal(out, b) {
-			t.Fatalf("payload of %d bytes: %v", len(b), err)
-		}
-		un, err := Unshare(got, nil, len(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out, err = plainDec.DecodeAll(un, make([]byte, 0, len(b))); err != nil || !bytes.Equal(out, b) {
-			t.Fatalf("payload of %d bytes after Unshare: %v", len(b), err)
+		// b as a payload, at every level.
+		for level, enc := range encs {
+			fr := enc.EncodeAll(b, nil)
+			got, err = s.Share(fr, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := dec.DecodeAll(got, make([]byte, 0, len(b)))
+			if err != nil || !bytes.Equal(out, b) {
+				t.Fatalf("level %d: payload of %d bytes: %v", level+1, len(b), err)
+			}
+			un, err := Unshare(got, nil, len(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(un) > len(got)+len(b)+UnshareGrowth {
+				t.Fatalf("level %d: Unshare made %d bytes of a %d-byte frame of %d", level+1, len(un), len(got), len(b))
+			}
+			if out, err = plainDec.DecodeAll(un, make([]byte, 0, len(b))); err != nil || !bytes.Equal(out, b) {
+				t.Fatalf("level %d: payload of %d bytes after Unshare: %v", level+1, len(b), err)
+			}
 		}
 	})
 }

@@ -40,8 +40,16 @@ var sharedDecoders = sync.OnceValues(func() ([NumTables]*huff0.Decoder, error) {
 // A frame naming a table must be a single-segment frame with a one-byte
 // dictionary ID of at most NumTables and one compressed block filling it,
 // whose literals decode to at most maxLits bytes; anything else is an error
-// wrapping ErrSharedFrame. Nothing is allocated beyond dst's growth to the
-// frame's length plus its literals.
+// wrapping ErrSharedFrame. The frame it returns is at most UnshareGrowth
+// bytes longer than frame plus its literals; nothing is allocated beyond
+// dst's growth to that.
+//
+// Raw literals and the sequences after them may take more bytes than the
+// frame's content (which klauspost stores at levels 3 and 4, leaving many
+// literals in small frames): the content size is the window of a
+// single-segment frame and so the most its block may hold, so such a frame
+// becomes one that is not single-segment, with a window that holds the
+// block (frameHeader).
 func Unshare(frame, dst []byte, maxLits int) ([]byte, error) {
 	if len(frame) < 6 || binary.LittleEndian.Uint32(frame) != zstdMagic || frame[4]&3 == 0 {
 		return frame, nil
@@ -59,7 +67,7 @@ func Unshare(frame, dst []byte, maxLits int) ([]byte, error) {
 	}
 	b := frame[lit:]
 	if b[0]&3 != 3 { // a table of its own, raw or RLE: the dictionary is not used
-		return appendUnshared(dst, frame, block, lit, nil, 0), nil
+		return appendUnshared(dst, frame, block, lit), nil
 	}
 	h, ok := parseHuffLits(b)
 	if !ok || h.regen == 0 || h.regen > maxLits {
@@ -69,20 +77,104 @@ func Unshare(frame, dst []byte, maxLits int) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The new frame is at most the old one plus the literals: header bytes
-	// only shrink (the dictionary ID goes, a raw header is at most 3 bytes).
-	if need := len(frame) + h.regen; cap(dst) < need {
+	seqs := len(b) - h.hdr - h.comp
+	size := rawHeaderLen(h.regen) + h.regen + seqs
+	if size > maxBlockSize {
+		return nil, fmt.Errorf("%w: literals of %d bytes stored raw make a block of %d bytes (at most %d)", ErrSharedFrame, h.regen, size, maxBlockSize)
+	}
+	var hb [maxFrameHeader]byte
+	hdr := frameHeader(hb[:0], frame, block, size)
+	// The new frame is at most its new header, the block header, the raw
+	// literals header, the literals and the sequences.
+	if need := len(hdr) + 3 + size; cap(dst) < need {
 		dst = make([]byte, 0, need)
 	}
 	// The literals go where the new frame will hold them, after the new
-	// headers (the frame header loses one byte; the raw literals header is
-	// rawHeaderLen bytes).
-	at := lit - 1 + rawHeaderLen(h.regen)
+	// headers.
+	at := len(hdr) + 3 + rawHeaderLen(h.regen)
 	out, err := decodeStreams(decs[id-1], h.streams, dst[at:at:at+h.regen], b[h.hdr:h.hdr+h.comp])
 	if err != nil || len(out) != h.regen {
 		return nil, fmt.Errorf("%w: literals with table %d: %v", ErrSharedFrame, id, err)
 	}
-	return appendUnshared(dst, frame, block, lit, out, h.hdr+h.comp), nil
+	d := append(dst[:0], hdr...)
+	d = appendBlockHeader(d, size)
+	d = appendRawLitsHeader(d, h.regen)
+	d = d[:len(d)+h.regen] // the literals are already there
+	return append(d, b[h.hdr+h.comp:]...), nil
+}
+
+// UnshareGrowth bounds how many bytes longer than a frame plus its literals
+// the frame Unshare returns is: a frame header with a window descriptor and a
+// four-byte content size is at most 3 bytes longer than one with a one-byte
+// dictionary ID and the shortest content size field (a raw literals header
+// is no longer than the Huffman one it replaces).
+const UnshareGrowth = 3
+
+// maxBlockSize is the most bytes a zstd block may hold (Block_Maximum_Size
+// is the smaller of this and the frame's window).
+const maxBlockSize = 128 << 10
+
+// maxFrameHeader bounds the frame headers frameHeader writes.
+const maxFrameHeader = 18
+
+// frameHeader appends to b the header of the frame Unshare writes for frame
+// (a single-segment frame with a one-byte dictionary ID, whose block header
+// is at offset block) when its block holds size bytes: frame's header without
+// the dictionary ID when size fits the content size, which is then the
+// window; else a frame that is not single-segment, with the same content
+// size (four bytes) and the smallest window that holds both the content and
+// the block (RFC 8878 section 3.1.1.1.2).
+func frameHeader(b, frame []byte, block, size int) []byte {
+	fcs := contentSize(frame[4]>>6, frame[6:block])
+	if uint64(size) <= fcs {
+		b = append(b, frame[:4]...)
+		b = append(b, frame[4]&^3)
+		return append(b, frame[6:block]...)
+	}
+	need := max(uint64(size), fcs)
+	wd := byte(0)
+	for e := 0; e < 32; e++ {
+		base := uint64(1) << (10 + e)
+		if base*15/8 < need { // (the largest window of this exponent)
+			continue
+		}
+		m := uint64(0)
+		for base+base/8*m < need {
+			m++
+		}
+		wd = byte(e<<3) | byte(m)
+		break
+	}
+	b = append(b, frame[:4]...)
+	b = append(b, 2<<6) // Frame_Content_Size_Flag 2 (four bytes), not single-segment
+	b = append(b, wd)
+	return binary.LittleEndian.AppendUint32(b, uint32(fcs))
+}
+
+// contentSize reads a Frame_Content_Size field of a single-segment frame
+// (flag: its Frame_Content_Size_Flag; f: the field).
+func contentSize(flag byte, f []byte) uint64 {
+	switch flag {
+	case 0:
+		return uint64(f[0])
+	case 1:
+		return uint64(binary.LittleEndian.Uint16(f)) + 256
+	case 2:
+		return uint64(binary.LittleEndian.Uint32(f))
+	}
+	return binary.LittleEndian.Uint64(f)
+}
+
+// appendRawLitsHeader appends the header of a raw literals section of n
+// bytes (Literals_Block_Type 0, in the smallest size format).
+func appendRawLitsHeader(d []byte, n int) []byte {
+	switch rawHeaderLen(n) {
+	case 1:
+		return append(d, byte(n<<3))
+	case 2:
+		return append(d, byte(1<<2|n<<4), byte(n>>4))
+	}
+	return append(d, byte(3<<2|n<<4), byte(n>>4), byte(n>>12))
 }
 
 // rawHeaderLen is the length of a raw literals header of n bytes.
@@ -96,32 +188,12 @@ func rawHeaderLen(n int) int {
 	return 3
 }
 
-// appendUnshared writes into dst[:0] the frame without its dictionary ID:
-// with raw literals lits replacing the first litLen bytes of the block when
-// lits is not nil (lits must already sit in dst where they go), else with the
-// block as it is.
-func appendUnshared(dst, frame []byte, block, lit int, lits []byte, litLen int) []byte {
+// appendUnshared writes into dst[:0] the frame without its dictionary ID,
+// its block as it is.
+func appendUnshared(dst, frame []byte, block, lit int) []byte {
 	d := append(dst[:0], frame[:4]...)
 	d = append(d, frame[4]&^3)
 	d = append(d, frame[6:block]...)
-	rest := frame[lit:]
-	size := len(rest)
-	if lits != nil {
-		rest = frame[lit+litLen:]
-		size = rawHeaderLen(len(lits)) + len(lits) + len(rest)
-	}
-	d = appendBlockHeader(d, size)
-	if lits != nil {
-		n := len(lits)
-		switch rawHeaderLen(n) {
-		case 1:
-			d = append(d, byte(n<<3))
-		case 2:
-			d = append(d, byte(1<<2|n<<4), byte(n>>4))
-		default:
-			d = append(d, byte(3<<2|n<<4), byte(n>>4), byte(n>>12))
-		}
-		d = d[:len(d)+n] // the literals are already there
-	}
-	return append(d, rest...)
+	d = appendBlockHeader(d, len(frame)-lit)
+	return append(d, frame[lit:]...)
 }

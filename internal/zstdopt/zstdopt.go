@@ -52,12 +52,14 @@ func NewEncoder(level int) (*zstd.Encoder, error) {
 // allocates beyond maxBytes of output (its memory, window and DecodeAll's
 // capacity are capped) and ignores zstd checksums (snii writes none; a
 // CRC32C covers each frame or block). It knows no dictionary: a frame naming
-// a shared literal table goes through Unshare first.
+// a shared literal table goes through Unshare first. The window may exceed
+// maxBytes up to 256 KiB, the window Unshare may give a frame of one block
+// (the output stays capped).
 func NewDecoder(maxBytes int) (*zstd.Decoder, error) {
 	d, err := zstd.NewReader(nil,
 		zstd.WithDecoderConcurrency(1),
 		zstd.WithDecoderMaxMemory(uint64(maxBytes)),
-		zstd.WithDecoderMaxWindow(uint64(max(maxBytes, zstd.MinWindowSize))),
+		zstd.WithDecoderMaxWindow(uint64(max(maxBytes, 256<<10))),
 		zstd.WithDecodeAllCapLimit(true),
 		zstd.IgnoreChecksum(true),
 	)

@@ -1,0 +1,74 @@
+package zstdopt
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestShareEveryLevel: at every level, a frame Share returns decodes, through
+// Unshare and NewDecoder (the reader's path), to the payload it was made of.
+// At levels 3 and 4 klauspost leaves many literals in small frames; stored raw
+// by Unshare they and the sequences can take more bytes than the frame's
+// content, the window of a single-segment frame, which a decoder refuses as a
+// block larger than its window.
+func TestShareEveryLevel(t *testing.T) {
+	dec, err := NewDecoder(1 << 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	var payloads [][]byte
+	for i := 0; i < 300; i++ {
+		payloads = append(payloads, positionsPayload(rng, 500+rng.IntN(4000)), scatteredPayload(rng, 500+rng.IntN(1500)))
+	}
+	for level := 1; level <= MaxLevel; level++ {
+		enc, err := NewEncoder(level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s Sharer
+		over := 0 // frames whose literals stored raw overflow the content size
+		for i, p := range payloads {
+			fr, err := s.Share(enc.EncodeAll(p, nil), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			un, err := Unshare(fr, nil, len(p))
+			if err != nil {
+				t.Fatalf("level %d payload %d: Unshare: %v", level, i, err)
+			}
+			if len(un) > len(fr)+len(p)+UnshareGrowth {
+				t.Fatalf("level %d payload %d: Unshare made %d bytes of a %d-byte frame of %d", level, i, len(un), len(fr), len(p))
+			}
+			if fr[4]&3 != 0 && un[4]&0x20 == 0 {
+				over++
+			}
+			out, err := dec.DecodeAll(un, make([]byte, 0, len(p)))
+			if err != nil || !bytes.Equal(out, p) {
+				t.Fatalf("level %d payload %d (%d bytes, frame %d, unshared %d): %v", level, i, len(p), len(fr), len(un), err)
+			}
+		}
+		t.Logf("level %d: %d of %d frames unshared into a frame with a window", level, over, len(payloads))
+	}
+}
+
+// scatteredPayload returns about n bytes of uvarints like the positions of a
+// word scattered through long documents: gaps drawn from an exponential law
+// (mostly one- and two-byte values), with short runs of a few small values
+// repeated, so that zstd finds few and short matches.
+func scatteredPayload(rng *rand.Rand, n int) []byte {
+	var b []byte
+	mean := float64(20 + rng.IntN(300))
+	for len(b) < n {
+		if rng.IntN(8) == 0 {
+			for k := 2 + rng.IntN(3); k > 0; k-- {
+				b = binary.AppendUvarint(b, uint64(1+rng.IntN(3)))
+			}
+			continue
+		}
+		b = binary.AppendUvarint(b, 1+uint64(rng.ExpFloat64()*mean))
+	}
+	return b
+}
