@@ -178,7 +178,7 @@ func TestCorruptCrafted(t *testing.T) {
 	good := frameOf(t, CodecRaw, tfWindow(3, 2))            // one unit
 	goodMulti := frameOf(t, CodecRaw, tfWindow(1000, 1000)) // two units
 	one := unitBody(CodecRaw, 1, []byte{0}, uv(nil, 1), []byte{5})
-	zw := tfWindow(repeatTF(200, 4)...)
+	zw := tfWindow(repeatTF(120, 4)...)
 	zf := frameOf(t, CodecZstd, zw)
 	zh := parseHead(t, zf)
 	cases := map[string][]byte{
@@ -363,7 +363,7 @@ func zstdTrailing(t *testing.T, f []byte, h head) []byte {
 // The stored zstd payload decodes with a stock decoder to the RAW payload, and
 // the crafted helpers above produce what they claim (a sanity check of the tests).
 func TestCraftedHelpers(t *testing.T) {
-	w := tfWindow(repeatTF(200, 4)...)
+	w := tfWindow(repeatTF(120, 4)...)
 	src := NewSource(Limits{})
 	var got Window
 	if _, err := src.Decode(zstdNoFCS(t, w), true, &got); !isCorrupt(err) {

@@ -662,12 +662,10 @@ func (r *blockReader) locate(b int) error {
 	if p >= len(r.src) {
 		return fmt.Errorf("block %d: truncated", b)
 	}
-	tok := r.src[p]
-	w, nx := uint(tok&0x3f), int(tok>>6)
-	if w > 32 {
-		return fmt.Errorf("block %d: width %d", b, w)
+	w, nx, p, ok := readToken(r.src, p)
+	if !ok {
+		return fmt.Errorf("block %d: bad token %#02x", b, r.src[p])
 	}
-	p++
 	nbytes := (c*int(w) + 7) / 8
 	if nbytes > len(r.src)-p {
 		return fmt.Errorf("block %d: truncated", b)

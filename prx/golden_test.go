@@ -81,9 +81,9 @@ func goldenCases() []goldenCase {
 		0x05, 0xfa, 0x01, // exception: index 5, 1000>>2
 	})
 
-	// ZSTD: 200 docs {1,2,3,4}: 800 values, RAW payload 812 bytes; very compressible.
+	// ZSTD: 128 docs {1,2,3,4}: 512 values, RAW payload 518 bytes; very compressible.
 	var zw Window
-	for i := 0; i < 200; i++ {
+	for i := 0; i < 128; i++ {
 		zw.AppendDoc([]uint32{1, 2, 3, 4})
 	}
 
@@ -108,26 +108,26 @@ func goldenCases() []goldenCase {
 	inline := []byte{0x02, 0x04, 0x00, 0x03, 0x03, 0x55, 0x0c}
 
 	return []goldenCase{
-		{"raw.golden", "prx v2 RAW unit frame: docs {100, 127} {40}\nhand-assembled in golden_test.go; annotated in docs/FORMAT.md",
+		{"raw.golden", "prx v3 RAW unit frame: docs {100, 127} {40}\nhand-assembled in golden_test.go; annotated in docs/FORMAT.md",
 			newWindow([]uint32{100, 127}, []uint32{40}), []Codec{CodecRaw}, false, raw, 0},
-		{"pfor.golden", "prx v2 PFOR unit frame: one doc {10 11 13 14 16 1016 1017 1019 1020 1022 1023 1025 1026 1028 1029 1031}\n" +
+		{"pfor.golden", "prx v3 PFOR unit frame: one doc {10 11 13 14 16 1016 1017 1019 1020 1022 1023 1025 1026 1028 1029 1031}\n" +
 			"(two exceptions); hand-assembled in golden_test.go; annotated in docs/FORMAT.md",
 			newWindow(pforPos), []Codec{CodecPFOR}, false, pfor, 0},
-		{"zstd.golden", "prx v2 ZSTD unit frame: 200 docs {1,2,3,4} (RAW payload 812 bytes), policy 0\n" +
+		{"zstd.golden", "prx v3 ZSTD unit frame: 128 docs {1,2,3,4} (RAW payload 518 bytes), policy 0\n" +
 			"payload from github.com/klauspost/compress v1.20.4 (SpeedDefault, single segment, no zstd checksum);\n" +
 			"another klauspost version may compress differently: regenerate with -update and review",
 			&zw, []Codec{CodecZstd}, false, nil, 0},
-		{"zstd-shared.golden", "prx v2 ZSTD unit frame with shared literal table 16: 1024 docs of one position\n" +
+		{"zstd-shared.golden", "prx v3 ZSTD unit frame with shared literal table 16: 512 docs of one position\n" +
 			"(8 8 8 8 8 7 8 8 7 7 7 7 8, then 13, or 14 where i mod 97 < 3), policy 0; payload from\n" +
 			"github.com/klauspost/compress v1.20.4 then zstdopt.Sharer: regenerate with -update and review",
 			sw, []Codec{CodecZstd}, false, nil, 16},
-		{"zstd-4x.golden", "prx v2 ZSTD unit frame whose 295 literals take four streams and shared table 24:\n" +
-			"100 docs of six positions (fourStreamsWindow), policy 0; payload from\n" +
+		{"zstd-4x.golden", "prx v3 ZSTD unit frame whose 267 literals take four streams and shared table 24:\n" +
+			"85 docs of six positions (fourStreamsWindow), policy 0; payload from\n" +
 			"github.com/klauspost/compress v1.20.4 then zstdopt.Sharer: regenerate with -update and review",
 			fourStreamsWindow(), []Codec{CodecZstd}, false, nil, 24},
-		{"multi.golden", "prx v2 multi-unit window: doc {7 x 1024}, doc {9}: a PFOR unit and a RAW singleton\nhand-assembled in golden_test.go; annotated in docs/FORMAT.md",
+		{"multi.golden", "prx v3 multi-unit window: doc {7 x 1024}, doc {9}: a PFOR unit and a RAW singleton\nhand-assembled in golden_test.go; annotated in docs/FORMAT.md",
 			newWindow(big, []uint32{9}), []Codec{CodecPFOR, CodecRaw}, false, multi, 0},
-		{"inline.golden", "prx v2 PFOR unit frame, inline form (no CRC): docs {5} {6} {4} {8}\nhand-assembled in golden_test.go; annotated in docs/FORMAT.md",
+		{"inline.golden", "prx v3 PFOR unit frame, inline form (no CRC): docs {5} {6} {4} {8}\nhand-assembled in golden_test.go; annotated in docs/FORMAT.md",
 			newWindow([]uint32{5}, []uint32{6}, []uint32{4}, []uint32{8}), []Codec{CodecPFOR}, true, inline, 0},
 	}
 }

@@ -204,8 +204,9 @@ func refStream(w *Window, lo, hi int) (vals, tfs []uint32) {
 	return vals, tfs
 }
 
-// refParams tries every width and keeps the smallest block with at most 3
-// exceptions; ties: fewer exceptions, then the smaller width.
+// refParams tries every width and keeps the smallest block: at most 3
+// exceptions in a one-byte token, or at most MaxExceptions with a width of at
+// most 30 in a two-byte token; ties: fewer exceptions, then the smaller width.
 func refParams(vals []uint32) (w uint, nx, size int) {
 	size = -1
 	for cw := uint(0); cw <= 32; cw++ {
@@ -217,7 +218,10 @@ func refParams(vals []uint32) (w uint, nx, size int) {
 			}
 		}
 		if n > 3 {
-			continue
+			if n > MaxExceptions || cw > 30 {
+				continue
+			}
+			s++ // the count byte
 		}
 		if size < 0 || s < size || (s == size && n < nx) {
 			w, nx, size = cw, n, s
@@ -229,7 +233,11 @@ func refParams(vals []uint32) (w uint, nx, size int) {
 // refPackBlock packs vals bit by bit.
 func refPackBlock(dst []byte, vals []uint32) []byte {
 	w, nx, _ := refParams(vals)
-	dst = append(dst, byte(w)|byte(nx)<<6)
+	if nx <= 3 {
+		dst = append(dst, byte(w)|byte(nx)<<6)
+	} else {
+		dst = append(dst, byte(33+w), byte(nx))
+	}
 	nbits := len(vals) * int(w)
 	packed := make([]byte, (nbits+7)/8)
 	for i, v := range vals {
@@ -423,7 +431,7 @@ func isClosedErr(err error) bool { return errors.Is(err, ErrClosed) }
 // where i mod 97 < 3 (testdata/prx/zstd-shared.golden).
 func sharedWindow() *Window {
 	var w Window
-	for i := 0; i < 1024; i++ {
+	for i := 0; i < UnitValues; i++ {
 		p := uint32(13)
 		switch {
 		case i < 13:
@@ -442,7 +450,7 @@ func sharedWindow() *Window {
 func fourStreamsWindow() *Window {
 	var w Window
 	x := uint32(1)
-	for i := 0; i < 100; i++ {
+	for i := 0; i < UnitValues/6; i++ {
 		ps := make([]uint32, 6)
 		p := uint32(0)
 		for j := range ps {

@@ -12,42 +12,65 @@ const BlockLen = 128
 // blockShift is log2(BlockLen).
 const blockShift = 7
 
-// maxExceptions is the most values of a packed block stored as exceptions.
-const maxExceptions = 3
+// A packed block's token is one byte. In its short form (bits 0..5 at most
+// 32) they are the width and bits 6..7 the exception count (0..3). In its
+// long form (segment format 7) bits 0..5 are longForm plus the width (0..30),
+// bits 6..7 are 0, and a byte with the exception count (0..MaxExceptions)
+// follows: a block may patch more of its values than a token has room to
+// count.
+const (
+	// shortExceptions is the most exceptions of a short token.
+	shortExceptions = 3
+	// MaxExceptions is the most values of a packed block stored as
+	// exceptions (a long token).
+	MaxExceptions = 32
+	// longForm is the width field of a long token of width 0.
+	longForm = 33
+	// maxLongWidth is the largest width of a long token.
+	maxLongWidth = 63 - longForm
+)
+
+// maxExceptions bounds the exceptions a reader keeps for one block.
+const maxExceptions = MaxExceptions
 
 // packParams chooses the bit width and the exception count of a packed block of
-// vals (1..BlockLen values): the smallest block over every width 0..32 that leaves
-// at most maxExceptions values over it; on a tie the fewer exceptions, then the
-// smaller width. An exception is a value that does not fit in w bits; only the
-// maxExceptions largest values can be exceptions, so the widths worth trying run
-// from the bit length of the (maxExceptions+1)-th largest value to that of the largest.
+// vals (1..BlockLen values): the smallest block over every width 0..32, with at
+// most shortExceptions values over the width, or at most MaxExceptions in a
+// long token (width at most maxLongWidth, one byte more); on a tie the fewer
+// exceptions, then the smaller width. An exception is a value that does not
+// fit in w bits and costs its index byte and the uvarint of its high bits, whose
+// length follows from its bit length: the sizes come from a histogram of the
+// values' bit lengths.
 func packParams(vals []uint32) (w uint, nx int, size int) {
-	// The four largest values, descending (zero when there are fewer values).
-	var top [maxExceptions + 1]uint32
+	var h [33]int // values by bit length
 	for _, v := range vals {
-		if v <= top[maxExceptions] {
-			continue
-		}
-		i := maxExceptions
-		for i > 0 && v > top[i-1] {
-			top[i] = top[i-1]
-			i--
-		}
-		top[i] = v
+		h[bits.Len32(v)]++
 	}
 	c := len(vals)
 	size = -1
-	for cw := uint(bits.Len32(top[maxExceptions])); cw <= uint(bits.Len32(top[0])); cw++ {
-		n := 0
-		s := 1 + (c*int(cw)+7)/8
-		for i := 0; i < maxExceptions; i++ {
-			if bits.Len32(top[i]) > int(cw) {
-				n++
-				s += 1 + uvarintLen32(top[i]>>cw)
+	over, cost := 0, 0 // exceptions over width cw, and their bytes
+	// From the widest down: each narrower width makes the values of bit
+	// length cw+1 exceptions and adds a byte to every high part that grows
+	// past a multiple of 7 bits.
+	for cw := 32; cw >= 0; cw-- {
+		if cw < 32 {
+			over += h[cw+1]
+			cost += 2 * h[cw+1] // index byte and a one-byte high part
+			for b := cw + 8; b <= 32; b += 7 {
+				cost += h[b] // (b-cw) bits: one more uvarint byte from 8, 15, 22, 29
 			}
 		}
-		if size < 0 || s < size || (s == size && n < nx) {
-			w, nx, size = cw, n, s
+		n := over
+		s := 1 + (c*cw+7)/8 + cost
+		switch {
+		case n <= shortExceptions:
+		case n <= MaxExceptions && cw <= maxLongWidth:
+			s++
+		default:
+			continue
+		}
+		if size < 0 || s < size || (s == size && n <= nx) {
+			w, nx, size = uint(cw), n, s
 		}
 	}
 	return w, nx, size
@@ -56,10 +79,15 @@ func packParams(vals []uint32) (w uint, nx int, size int) {
 // appendPackBlock appends the packed block of vals with width w and nx exceptions
 // (as chosen by packParams):
 //
-//	u8 token (w | nx<<6) | ceil(len(vals)*w/8) bytes: the low w bits of each value,
-//	least significant bit first | nx × (u8 index, uvarint value>>w)
+//	u8 token: w | nx<<6 (nx <= 3), or longForm+w then u8 nx |
+//	ceil(len(vals)*w/8) bytes: the low w bits of each value, least significant
+//	bit first | nx × (u8 index, uvarint value>>w)
 func appendPackBlock(dst []byte, vals []uint32, w uint, nx int) []byte {
-	dst = append(dst, byte(w)|byte(nx)<<6)
+	if nx <= shortExceptions {
+		dst = append(dst, byte(w)|byte(nx)<<6)
+	} else {
+		dst = append(dst, byte(longForm+w), byte(nx))
+	}
 	if w > 0 {
 		mask := uint64(1)<<w - 1
 		var acc uint64
@@ -96,10 +124,8 @@ func unpackBlock(src []byte, p int, out []uint32) (next int, ok bool) {
 	if p >= len(src) {
 		return p, false
 	}
-	tok := src[p]
-	w, nx := uint(tok&0x3f), int(tok>>6)
-	p++
-	if w > 32 {
+	w, nx, p, ok := readToken(src, p)
+	if !ok {
 		return p, false
 	}
 	c := len(out)
@@ -125,18 +151,33 @@ func unpackBlock(src []byte, p int, out []uint32) (next int, ok bool) {
 	return p, true
 }
 
+// readToken reads the token of the packed block at src[p:] (p < len(src)):
+// its width and exception count, and the index of its fields; ok is false
+// for a width over 32, a long token with bits 6..7 set, its count byte
+// missing or over MaxExceptions.
+func readToken(src []byte, p int) (w uint, nx, next int, ok bool) {
+	tok := src[p]
+	w = uint(tok & 0x3f)
+	if w <= 32 {
+		return w, int(tok >> 6), p + 1, true
+	}
+	if w < longForm || tok>>6 != 0 || p+1 >= len(src) || src[p+1] > MaxExceptions {
+		return 0, 0, p, false
+	}
+	return w - longForm, int(src[p+1]), p + 2, true
+}
+
 // skipBlock returns the index after the packed block of c values at src[p:]
 // without decoding it (ok false when its header or exceptions are malformed).
 func skipBlock(src []byte, p, c int) (next int, ok bool) {
 	if p >= len(src) {
 		return p, false
 	}
-	tok := src[p]
-	w, nx := int(tok&0x3f), int(tok>>6)
-	if w > 32 {
+	w, nx, p, ok := readToken(src, p)
+	if !ok {
 		return p, false
 	}
-	p += 1 + (c*w+7)/8
+	p += (c*int(w) + 7) / 8
 	for i := 0; i < nx; i++ {
 		if p >= len(src) {
 			return p, false

@@ -68,11 +68,12 @@ func checkPack(t *testing.T, vals []uint32) {
 	}
 }
 
-// Every width 0..32 with 0..3 exceptions, full and short blocks.
+// Every width 0..32 with 0..3 exceptions and more (a long token up to
+// MaxExceptions, or a wider block beyond), full and short blocks.
 func TestPackBlockWidths(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	for w := uint(0); w <= 32; w++ {
-		for nx := 0; nx <= 3; nx++ {
+		for _, nx := range []int{0, 1, 2, 3, 4, 5, 9, 20, MaxExceptions, MaxExceptions + 1, 60} {
 			for _, c := range []int{1, 2, 3, 4, 5, 7, 8, 9, 31, 64, 100, 127, 128} {
 				for rep := 0; rep < 3; rep++ {
 					checkPack(t, blockOf(rng, c, w, nx))
@@ -99,13 +100,17 @@ func TestPackBlockWidths(t *testing.T) {
 func TestPackParamsProperties(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	var widths [33]bool
-	var excs [4]bool
+	var excs [MaxExceptions + 1]bool
 	for it := 0; it < 20000; it++ {
 		c := 1 + rng.IntN(BlockLen)
 		if it%2 == 0 {
 			c = 1 + rng.IntN(8)
 		}
-		vals := blockOf(rng, c, uint(rng.IntN(33)), rng.IntN(5))
+		nx := rng.IntN(5)
+		if it%3 == 0 {
+			nx = rng.IntN(MaxExceptions + 8)
+		}
+		vals := blockOf(rng, c, uint(rng.IntN(33)), nx)
 		w, nx, _ := packParams(vals)
 		widths[w], excs[nx] = true, true
 		// The block's exceptions are exactly the values over w bits.
@@ -125,10 +130,15 @@ func TestPackParamsProperties(t *testing.T) {
 			t.Errorf("coverage: width %d never chosen", w)
 		}
 	}
+	long := false
 	for n, ok := range excs {
-		if !ok {
+		if !ok && n <= 5 {
 			t.Errorf("coverage: %d exceptions never chosen", n)
 		}
+		long = long || ok && n > 3
+	}
+	if !long {
+		t.Errorf("coverage: no block of more than 3 exceptions (a long token)")
 	}
 }
 
@@ -157,7 +167,10 @@ func TestUnpackBlockMalformed(t *testing.T) {
 	out := make([]uint32, 4)
 	bad := map[string][]byte{
 		"empty":            {},
-		"width 33":         {33, 0, 0, 0, 0, 0},
+		"long 6..7 set":    {0x40 | 33, 0, 0, 0, 0, 0},
+		"long no count":    {34},
+		"long count over":  {33, MaxExceptions + 1, 0, 0},
+		"long count trunc": {33 + 1, 4, 0, 0, 0},
 		"width 63":         {63},
 		"truncated bits":   {8, 1, 2, 3},
 		"exception past":   {0x40 | 1, 0, 4, 1},
@@ -180,7 +193,10 @@ func TestUnpackBlockMalformed(t *testing.T) {
 		t.Errorf("max exception: %v %x", good, out[0])
 	}
 	if _, ok := skipBlock([]byte{33}, 0, BlockLen); ok {
-		t.Error("skipBlock accepted width 33")
+		t.Error("skipBlock accepted a long token without its count")
+	}
+	if _, ok := skipBlock([]byte{0x80 | 33, 0}, 0, BlockLen); ok {
+		t.Error("skipBlock accepted a long token with bits 6..7 set")
 	}
 	if _, ok := skipBlock([]byte{1, 0}, 0, BlockLen); ok {
 		t.Error("skipBlock accepted a truncated block")

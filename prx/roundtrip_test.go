@@ -214,16 +214,16 @@ func TestUnitBounds(t *testing.T) {
 		want []int
 	}{
 		{[]int{1}, []int{0, 1}},
-		{repeatTF(1024, 1), []int{0, 1024}},
-		{repeatTF(1025, 1), []int{0, 1024, 1025}},
-		{[]int{1024, 1}, []int{0, 1, 2}},
-		{[]int{1023, 1}, []int{0, 2}},
-		{[]int{1023, 2}, []int{0, 1, 2}},
+		{repeatTF(UnitValues, 1), []int{0, UnitValues}},
+		{repeatTF(UnitValues+1, 1), []int{0, UnitValues, UnitValues + 1}},
+		{[]int{UnitValues, 1}, []int{0, 1, 2}},
+		{[]int{UnitValues - 1, 1}, []int{0, 2}},
+		{[]int{UnitValues - 1, 2}, []int{0, 1, 2}},
 		{[]int{5000}, []int{0, 1}},
 		{[]int{1, 5000, 1}, []int{0, 1, 2, 3}},
 		{[]int{10, 10, 3000, 10, 10}, []int{0, 2, 3, 5}},
-		{[]int{512, 512, 512}, []int{0, 2, 3}},
-		{[]int{600, 600, 600}, []int{0, 1, 2, 3}},
+		{[]int{UnitValues / 2, UnitValues / 2, UnitValues / 2}, []int{0, 2, 3}},
+		{[]int{UnitValues/2 + 88, UnitValues/2 + 88, UnitValues/2 + 88}, []int{0, 1, 2, 3}},
 	}
 	for _, c := range cases {
 		w := tfWindow(c.tfs...)

@@ -225,34 +225,37 @@ func TestSelectiveErrors(t *testing.T) {
 	}
 }
 
-// The example of the issue: 2000 docs of tf 1 (units of 1024 and 976 docs); three
-// docs of the first unit in different blocks decode three blocks of 128 values.
+// The example of the issue: 2000 docs of tf 1 (units of UnitValues docs, the
+// last one of the rest); three docs of the first unit in different blocks
+// decode three blocks of 128 values.
 func TestStatsThreeBlocks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(45, 46))
 	w := genWindow(rng, 2000, 1, 1, 50)
 	src := NewSource(Limits{})
 	defer src.Close()
 	var got Window
+	last := 2000 % UnitValues // docs of the last unit
 	for _, c := range allCodecs {
 		f := frameOf(t, c, w)
-		st := decodeStats(t, src, f, []uint32{5, 300, 700}, false, &got)
+		st := decodeStats(t, src, f, []uint32{5, 200, 400}, false, &got)
 		var frames [NumCodecs]int64
 		frames[c] = 1
-		if st.Blocks != 3 || st.DecodedPositions != 3*128 || st.Frames != frames || st.SelectedPositions != 3 || st.TotalPositions != 1024 || st.TotalDocs != 2000 || st.SelectedDocs != 3 {
+		if st.Blocks != 3 || st.DecodedPositions != 3*128 || st.Frames != frames || st.SelectedPositions != 3 || st.TotalPositions != UnitValues || st.TotalDocs != 2000 || st.SelectedDocs != 3 {
 			t.Fatalf("%s: %+v", c, st)
 		}
-		// One doc in each unit: both units, one block each; the last block of
-		// unit 2 holds 976 - 7*128 = 80 values.
+		// One doc in the first unit and one in the last: both units, one
+		// block each; the last block of the last unit holds what its last
+		// full block leaves.
 		st = decodeStats(t, src, f, []uint32{0, 1999}, false, &got)
 		frames[c] = 2
-		if st.Blocks != 2 || st.DecodedPositions != 128+80 || st.Frames != frames || st.TotalPositions != 2000 {
+		if st.Blocks != 2 || st.DecodedPositions != int64(128+(last-1)%128+1) || st.Frames != frames || st.TotalPositions != int64(UnitValues+last) {
 			t.Fatalf("%s: %+v", c, st)
 		}
 	}
 }
 
-// The counter gate: on large windows (1024 docs x 30 positions: 31 units of up to
-// 34 docs, 8 blocks each), a selective decode of k docs decodes only the blocks
+// The counter gate: on large windows (1024 docs x 30 positions: units of
+// UnitValues/30 docs, 4 blocks each), a selective decode of k docs decodes only the blocks
 // holding them, never the whole window, and only the units holding them are read
 // (for ZSTD: inflated).
 func TestCounterGate(t *testing.T) {
@@ -270,7 +273,7 @@ func TestCounterGate(t *testing.T) {
 				t.Fatal(err)
 			}
 			f := cloneFrame(fr)
-			if win == w && len(f.Units) != 31 {
+			if per := UnitValues / 30; win == w && len(f.Units) != (1024+per-1)/per {
 				t.Fatalf("%d units", len(f.Units))
 			}
 			totalBlocks := int64(0)

@@ -6,7 +6,7 @@ import "slices"
 // (it is then a unit of its own). A window's documents are cut into units greedily:
 // a unit takes the next document while its positions stay within UnitValues, or
 // while it is empty.
-const UnitValues = 1024
+const UnitValues = 512
 
 // MaxPosition is the largest position a window may hold (2^31 - 1): the first
 // positions of the documents of a block are stored as signed deltas.

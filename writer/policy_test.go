@@ -1,6 +1,7 @@
 package writer_test
 
 import (
+	"github.com/snii-go/snii/internal/testkit"
 	"testing"
 
 	"github.com/snii-go/snii/budget"
@@ -11,7 +12,14 @@ import (
 // policyDocs generates documents whose windowed terms give many eligible
 // windows of varied compressibility (zstd saves a lot on some, little on others).
 func policyDocs() []writer.Document {
-	return genDocs(7, 2500)
+	// Longer texts than genDocs': units of frequent words reach the
+	// eligible size (a RAW payload of 512 bytes) within a 128-doc window.
+	gen := testkit.GenLogs(7, 2500, testkit.LogOptions{Vocab: 1000, Exponent: 1.5, MinWords: 20, WordSpread: 60})
+	docs := make([]writer.Document, len(gen))
+	for i, d := range gen {
+		docs[i].Fields = testkit.FieldsAs[writer.Field](d)
+	}
+	return docs
 }
 
 // TestPolicySmallest: policy 0 stores the smallest frame of every window

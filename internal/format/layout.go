@@ -10,17 +10,19 @@ import (
 
 // Format versions and fixed sizes.
 const (
-	// FormatVersion is the format version this package writes. Version 6
-	// added the shared literal tables of .prx zstd frames; nothing else
-	// differs from version 5.
-	FormatVersion = 6
+	// FormatVersion is the format version this package writes. Version 7
+	// added the long token of packed blocks (more than 3 exceptions, in .prx
+	// units and blocked doc windows); version 6 the shared literal tables of
+	// .prx zstd frames; nothing else differs from version 5.
+	FormatVersion = 7
 	// MinReaderVersion is the oldest reader version able to read what this
 	// package writes; a file whose minimum reader version is above
 	// FormatVersion is rejected with ErrVersion.
-	MinReaderVersion = 6
+	MinReaderVersion = 7
 	// OldestReadable is the oldest format version this package reads: a
-	// version 5 file is a version 6 file whose zstd frames name no shared
-	// literal table.
+	// version 6 file is a version 7 file whose packed blocks have no long
+	// token, a version 5 file a version 6 file whose zstd frames name no
+	// shared literal table.
 	OldestReadable = 5
 	// HeaderSize is the size of the file header.
 	HeaderSize = 16
@@ -67,7 +69,7 @@ func checkVersions(version, minReader uint16, flags uint32) error {
 		return errs.Corruptf("format version %d, min reader version %d", version, minReader)
 	}
 	if version < OldestReadable {
-		return errs.Versionf("format version %d: this snii reads formats %d and %d (pair entries in list or complement form, blocked doc windows, norms, .prx windows v2) and cannot read older segments; rebuild the segment from its documents with this snii", version, OldestReadable, FormatVersion)
+		return errs.Versionf("format version %d: this snii reads formats %d to %d (pair entries in list or complement form, blocked doc windows, norms, .prx windows v2) and cannot read older segments; rebuild the segment from its documents with this snii", version, OldestReadable, FormatVersion)
 	}
 	if minReader > FormatVersion {
 		return errs.Versionf("needs reader version %d (this reader: %d)", minReader, FormatVersion)

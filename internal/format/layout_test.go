@@ -42,7 +42,7 @@ func golden(t *testing.T, name string, got []byte) {
 func TestGolden(t *testing.T) {
 	h := AppendHeader(nil)
 	golden(t, "header.bin", h)
-	if want := []byte("SNII\x06\x00\x06\x00\x00\x00\x00\x00"); !bytes.Equal(h[:12], want) {
+	if want := []byte("SNII\x07\x00\x07\x00\x00\x00\x00\x00"); !bytes.Equal(h[:12], want) {
 		t.Errorf("header % x", h)
 	}
 	tail := AppendTail(nil, Tail{DirOff: 0x1122334455, DirLen: 77, DirCRC: 0xdeadbeef})
@@ -91,11 +91,14 @@ func TestHeader(t *testing.T) {
 		b = binary.LittleEndian.AppendUint32(b, flags)
 		return binary.LittleEndian.AppendUint32(b, Checksum(b))
 	}
-	if err := ParseHeader(header(7, 6, 0)); err != nil {
-		t.Errorf("newer version readable by v6: %v", err)
+	if err := ParseHeader(header(8, 7, 0)); err != nil {
+		t.Errorf("newer version readable by v7: %v", err)
 	}
-	if err := ParseHeader(header(7, 7, 0)); !errors.Is(err, ErrVersion) {
-		t.Errorf("min reader 7: err = %v, want ErrVersion", err)
+	if err := ParseHeader(header(8, 8, 0)); !errors.Is(err, ErrVersion) {
+		t.Errorf("min reader 8: err = %v, want ErrVersion", err)
+	}
+	if err := ParseHeader(header(6, 6, 0)); err != nil {
+		t.Errorf("a v6 segment (no long packed-block tokens) should open: %v", err)
 	}
 	if err := ParseHeader(header(5, 5, 0)); err != nil {
 		t.Errorf("a v5 segment (no shared literal tables) should open: %v", err)
@@ -147,11 +150,14 @@ func TestTail(t *testing.T) {
 			t.Errorf("truncated to %d: err = %v", l, err)
 		}
 	}
-	if _, err := ParseTail(AppendTail(nil, Tail{Version: 7, MinReader: 7})); !errors.Is(err, ErrVersion) {
-		t.Errorf("min reader 7: err = %v, want ErrVersion", err)
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 8, MinReader: 8})); !errors.Is(err, ErrVersion) {
+		t.Errorf("min reader 8: err = %v, want ErrVersion", err)
 	}
-	if _, err := ParseTail(AppendTail(nil, Tail{Version: 7, MinReader: 6})); err != nil {
-		t.Errorf("version 7, min reader 6: %v", err)
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 8, MinReader: 7})); err != nil {
+		t.Errorf("version 8, min reader 7: %v", err)
+	}
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 6, MinReader: 6})); err != nil {
+		t.Errorf("version 6: %v", err)
 	}
 	if _, err := ParseTail(AppendTail(nil, Tail{Version: 5, MinReader: 5})); err != nil {
 		t.Errorf("version 5: %v", err)

@@ -440,8 +440,11 @@ func TestSeveralIndexes(t *testing.T) {
 	w, _ := capture.NewWriter(&buf, capture.WriterOptions{All: true})
 	a, _ := w.Index("a")
 	b, _ := w.Index("b")
+	// A record is one unit: the first unit of each generated window.
 	wins := genWindows(8, 60)
 	for i := range wins {
+		var u prx.Window
+		wins[i] = *wins[i].Slice(0, prx.UnitBounds(&wins[i])[1], &u)
 		idx := a
 		if i%3 == 0 {
 			idx = b

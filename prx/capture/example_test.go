@@ -50,10 +50,10 @@ func Example() {
 	defer enc.Close()
 	for w := 0; w < 4; w++ {
 		var win prx.Window
-		for d := 0; d < 64; d++ { // 64 documents, 12 positions each
+		for d := 0; d < 40; d++ { // 40 documents, 12 positions each: one unit
 			pos := make([]uint32, 12)
 			for i := range pos {
-				pos[i] = uint32(i*(7+d%5) + w)
+				pos[i] = uint32(i*(130+d%5) + w)
 			}
 			win.AppendDoc(pos)
 		}

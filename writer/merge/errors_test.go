@@ -61,11 +61,11 @@ func TestMergeBadInput(t *testing.T) {
 	}
 	noNorms := build(t, src, "nonorms.snii", nn, docs[:100])
 	v2 := filepath.Join(src, "v2.snii")
-	withVersion(t, a, v2, 7, 7)
+	withVersion(t, a, v2, 8, 8)
 	mixed := filepath.Join(src, "mixed.snii")
-	withVersion(t, a, mixed, 7, 6)
+	withVersion(t, a, mixed, 8, 7)
 	if seg, err := reader.Open(v2, reader.Options{}); err != nil {
-		t.Fatalf("a version-7 segment with min reader 6 should open: %v", err)
+		t.Fatalf("a version-8 segment with min reader 7 should open: %v", err)
 	} else {
 		seg.Close()
 	}
@@ -83,8 +83,8 @@ func TestMergeBadInput(t *testing.T) {
 		msg  string
 	}{
 		{"different analyzers", paths(a, c), merge.Options{}, errs.InvalidArgument, `field "text" has analyzer "standard"`},
-		{"format version 7", paths(a, v2), merge.Options{}, errs.Version, "format version 7"},
-		{"header and tail versions differ", paths(mixed, b), merge.Options{}, errs.Corrupt, "header says 7"},
+		{"format version 8", paths(a, v2), merge.Options{}, errs.Version, "format version 8"},
+		{"header and tail versions differ", paths(mixed, b), merge.Options{}, errs.Corrupt, "header says 8"},
 		{"deleted id out of range", []merge.Source{{Path: a}, {Path: b, Deleted: roaring.BitmapOf(3, 300)}}, merge.Options{}, errs.InvalidArgument, "deleted doc id 300 out of range"},
 		{"policies differ", paths(a, d), merge.Options{}, errs.InvalidArgument, "set Options.Policy"},
 		{"norms in one source only", paths(a, noNorms), merge.Options{}, errs.InvalidArgument, "stores norms in source 0"},
@@ -246,5 +246,47 @@ func TestMergeCancel(t *testing.T) {
 		}
 		checkDir(t, "cancelled merge", dir)
 		checkDir(t, "cancelled merge (temp dir)", tmp)
+	}
+}
+
+// TestMergeUpgradesOlderFormat: a source of an older format this reader reads
+// (here a segment relabelled format 6, min reader 6) merges into a segment of
+// the format this writer writes, the same bytes as the merge of the source
+// as it was written.
+func TestMergeUpgradesOlderFormat(t *testing.T) {
+	src := t.TempDir()
+	docs := genDocs(31, 400)
+	a := build(t, src, "a.snii", genOptions(), docs[:200])
+	b := build(t, src, "b.snii", genOptions(), docs[200:])
+	old := filepath.Join(src, "old.snii")
+	raw := testkit.ReadFile(t, a)
+	binary.LittleEndian.PutUint16(raw[4:], 6)
+	binary.LittleEndian.PutUint16(raw[6:], 6)
+	binary.LittleEndian.PutUint32(raw[12:], format.Checksum(raw[:12]))
+	tb := raw[len(raw)-format.TailSize:]
+	binary.LittleEndian.PutUint16(tb[20:], 6)
+	binary.LittleEndian.PutUint16(tb[22:], 6)
+	binary.LittleEndian.PutUint32(tb[28:], format.Checksum(tb[:28]))
+	if err := os.WriteFile(old, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	want, got := filepath.Join(dir, "want.snii"), filepath.Join(dir, "got.snii")
+	if _, err := merge.Merge(want, paths(a, b), merge.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := merge.Merge(got, paths(old, b), merge.Options{}); err != nil {
+		t.Fatalf("merging a format-6 source: %v", err)
+	}
+	if g, w := testkit.ReadFile(t, got), testkit.ReadFile(t, want); string(g) != string(w) {
+		t.Fatalf("the merge of a format-6 source differs from the merge of the source as written (%d and %d bytes)", len(g), len(w))
+	}
+	seg, err := reader.Open(got, reader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer seg.Close()
+	if v, err := seg.Version(); err != nil || v.Format != format.FormatVersion || v.MinReader != format.MinReaderVersion {
+		t.Fatalf("merged segment version %+v (%v), want %d/%d", v, err, format.FormatVersion, format.MinReaderVersion)
 	}
 }

@@ -11,18 +11,21 @@ import (
 	"github.com/snii-go/snii/reader"
 )
 
-// TestCompatible checks the version rule directly: only sources of the
-// format version this writer writes merge, whatever their min reader.
+// TestCompatible checks the version rule directly: sources of the format
+// versions this reader reads, up to the one this writer writes, merge
+// (older ones are upgraded), whatever their min reader; newer ones do not.
 func TestCompatible(t *testing.T) {
 	srcs := []*source{{ord: 0, name: "a"}, {ord: 1, name: "b"}}
 	cur := reader.Version{Format: format.FormatVersion, MinReader: format.MinReaderVersion}
-	if err := compatible(srcs, []reader.Version{cur, cur}); err != nil {
-		t.Errorf("same version: %v", err)
+	for f := uint16(format.OldestReadable); f <= format.FormatVersion; f++ {
+		if err := compatible(srcs, []reader.Version{cur, {Format: f, MinReader: f}}); err != nil {
+			t.Errorf("version %d: %v", f, err)
+		}
 	}
 	for _, v := range []reader.Version{
 		{Format: format.FormatVersion + 1, MinReader: format.MinReaderVersion},
 		{Format: format.FormatVersion + 1, MinReader: format.FormatVersion + 1},
-		{Format: format.FormatVersion - 1, MinReader: format.MinReaderVersion},
+		{Format: format.OldestReadable - 1, MinReader: format.OldestReadable - 1},
 	} {
 		err := compatible(srcs, []reader.Version{cur, v})
 		if !errors.Is(err, errs.Version) {

@@ -201,9 +201,11 @@ func removeAll(srcs []*source) error {
 	return first
 }
 
-// checkVersions requires every source to have the format version this
-// writer writes: a merge decodes every posting and writes it again, so a
-// source of another version could hold what this writer cannot carry.
+// checkVersions requires every source to have a format version this writer
+// reads and can carry: a merge decodes every posting and writes it again in
+// the version it writes, so a source of an older version the reader reads
+// (format.OldestReadable on) is upgraded, while a newer one could hold what
+// this writer cannot carry.
 func checkVersions(srcs []*source) error {
 	vs := make([]reader.Version, len(srcs))
 	for i, s := range srcs {
@@ -215,9 +217,9 @@ func checkVersions(srcs []*source) error {
 // compatible checks the versions read from the sources (vs[i] of srcs[i]).
 func compatible(srcs []*source, vs []reader.Version) error {
 	for i, v := range vs {
-		if v.Format != format.FormatVersion {
-			return errs.Versionf("merge: source %d (%s) has format version %d (min reader %d); merge writes version %d and merges only segments of that version",
-				srcs[i].ord, srcs[i].name, v.Format, v.MinReader, format.FormatVersion)
+		if v.Format < format.OldestReadable || v.Format > format.FormatVersion {
+			return errs.Versionf("merge: source %d (%s) has format version %d (min reader %d); merge writes version %d and merges segments of versions %d to %d",
+				srcs[i].ord, srcs[i].name, v.Format, v.MinReader, format.FormatVersion, format.OldestReadable, format.FormatVersion)
 		}
 	}
 	return nil
