@@ -300,6 +300,17 @@ func FuzzPackBlock(f *testing.F) {
 	f.Add([]byte{1, 0, 0, 0, 0xe8, 3, 0, 0, 2, 0, 0, 0}, []byte{0x42, 0xb1, 0x01, 0xfa, 0x01})
 	f.Add(bytes.Repeat([]byte{0xff}, 512), []byte{0x20})
 	f.Add([]byte{}, []byte{})
+	// A long token: 64 small values and 10 wide ones (more exceptions than a
+	// short token counts), and a crafted long-token block of width 2.
+	long := make([]byte, 0, 256)
+	for i := 0; i < 64; i++ {
+		v := uint32(i % 3)
+		if i%7 == 0 {
+			v = 1<<20 + uint32(i)
+		}
+		long = binary.LittleEndian.AppendUint32(long, v)
+	}
+	f.Add(long, []byte{longForm + 2, 4, 0xff, 0xff, 0, 1, 1, 2, 1, 3, 1, 4, 1})
 	f.Fuzz(func(t *testing.T, vb []byte, raw []byte) {
 		n := min(len(vb)/4, BlockLen)
 		if n > 0 {
