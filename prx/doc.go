@@ -16,7 +16,8 @@
 // A window has at least one document; every document has at least one position,
 // non-decreasing, at most MaxPosition (2^31 - 1). Its documents are cut into units
 // greedily: a unit takes the next document while its positions stay within
-// UnitValues (1024), or while it is empty (UnitBounds). Each unit has its own codec
+// UnitValues (512; 1024 in segment formats 5 and 6, which read the same), or
+// while it is empty (UnitBounds). Each unit has its own codec
 // and CRC.
 //
 // The positions of a unit form one value stream cut into blocks of BlockLen (128)
@@ -30,15 +31,22 @@
 //
 // # Packed block
 //
+//	short token:
 //	+--------------------------------+----------------------+--------------------------+
 //	| u8 token: width w (bits 0..5), | ceil(c*w/8) bytes:   | nx × (u8 index,          |
 //	| exceptions nx (bits 6..7, <=3) | low w bits of each   | uvarint value >> w)      |
 //	|                                | value, LSB first     |                          |
 //	+--------------------------------+----------------------+--------------------------+
+//	long token (segment format 7):
+//	+--------------------------------+------------------+--------------+---------------+
+//	| u8 token: 33 + w (bits 0..5,   | u8 nx (0..32,    | the fields   | the nx        |
+//	| w <= 30), bits 6..7 zero       | MaxExceptions)   | as above     | exceptions    |
+//	+--------------------------------+------------------+--------------+---------------+
 //
 // c is 128 or, for the last block of a column, the values left. The encoder picks,
-// over every width 0..32 leaving at most 3 exceptions, the smallest block; on a tie
-// the fewer exceptions, then the smaller width. Readers accept any valid block.
+// over every width 0..32 leaving at most 3 exceptions (short token) and every width
+// 0..30 leaving 4 to 32 (long token, a byte more), the smallest block; on a tie the
+// fewer exceptions, then the smaller width. Readers accept any valid block.
 //
 // # Unit frame
 //
@@ -126,5 +134,5 @@
 // prx no longer uses intcomp (format 1's PFOR columns): its per-column headers of 8
 // to 12 bytes and more outweigh the packed bits of short columns, and its deltas run
 // across a whole column, so a 128-value block cannot be decoded alone; a packed block
-// with a one-byte width token is addressable by arithmetic over the tokens before it.
+// with a width token is addressable by arithmetic over the tokens before it.
 package prx

@@ -81,6 +81,17 @@ func goldenCases() []goldenCase {
 		0x05, 0xfa, 0x01, // exception: index 5, 1000>>2
 	})
 
+	// PFOR with a long token: one doc of 16 positions, values 3, then deltas
+	// 1 2 1 2 1000 1 2 1000 1 2 1000 1 2 1000 1. tf column: 04 0f. Positions:
+	// width 3 with four exceptions (1000 at indexes 5, 8, 11 and 14: 1000>>3 =
+	// 125 = 7d), more than a short token counts: token 33+3 = 0x24, count 4.
+	pforLongPos := []uint32{3, 4, 6, 7, 9, 1009, 1010, 1012, 2012, 2013, 2015, 3015, 3016, 3018, 4018, 4019}
+	pforLong := withCRC([]byte{0x02, 0x01, 0x04, 0x0f, 0x10,
+		0x24, 0x04, // long token: width 3, 4 exceptions
+		0x8b, 0x22, 0x44, 0x88, 0x10, 0x21, // 16 fields of 3 bits, LSB first: 3 1 2 1 2 0 1 2 0 1 2 0 1 2 0 1
+		0x05, 0x7d, 0x08, 0x7d, 0x0b, 0x7d, 0x0e, 0x7d, // exceptions: (index, 1000>>3)
+	})
+
 	// ZSTD: 128 docs {1,2,3,4}: 512 values, RAW payload 518 bytes; very compressible.
 	var zw Window
 	for i := 0; i < 128; i++ {
@@ -113,6 +124,9 @@ func goldenCases() []goldenCase {
 		{"pfor.golden", "prx v3 PFOR unit frame: one doc {10 11 13 14 16 1016 1017 1019 1020 1022 1023 1025 1026 1028 1029 1031}\n" +
 			"(two exceptions); hand-assembled in golden_test.go; annotated in docs/FORMAT.md",
 			newWindow(pforPos), []Codec{CodecPFOR}, false, pfor, 0},
+		{"pfor-long.golden", "prx v3 PFOR unit frame with a long token: one doc {3 4 6 7 9 1009 1010 1012 2012 2013 2015 3015 3016 3018 4018 4019}\n" +
+			"(four exceptions); hand-assembled in golden_test.go; annotated in docs/FORMAT.md",
+			newWindow(pforLongPos), []Codec{CodecPFOR}, false, pforLong, 0},
 		{"zstd.golden", "prx v3 ZSTD unit frame: 128 docs {1,2,3,4} (RAW payload 518 bytes), policy 0\n" +
 			"payload from github.com/klauspost/compress v1.20.4 (SpeedDefault, single segment, no zstd checksum);\n" +
 			"another klauspost version may compress differently: regenerate with -update and review",

@@ -15,8 +15,8 @@ type Memory interface {
 
 // maxPooledBuffer is the largest inflation buffer a pooled Source or a released
 // Cursor keeps; a larger one is dropped, so that idle pools never pin more than
-// this per Source and cursor. A unit holds at most 1024 positions (at most about
-// 5 KiB of RAW payload) unless it is one document with more, so 64 KiB covers all
+// this per Source and cursor. A unit holds at most 512 positions (at most about
+// 2.6 KiB of RAW payload; 1024 and 5 KiB in segment formats 5 and 6) unless it is one document with more, so 64 KiB covers all
 // but units of one document with more than about 13,000 positions of a term.
 const maxPooledBuffer = 64 << 10
 

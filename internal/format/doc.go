@@ -51,7 +51,7 @@
 //	directory, block b = 0..nb-1:
 //	    b < nb-1: uvarint lastDoc_b - base_b - 127   (base_0 = window base, base_b = lastDoc_{b-1}+1)
 //	    u8 m-1 | m × {uvarint tf_j - tf_{j-1} - 1 | u8 norm_j}   (impacts, m <= 4)
-//	block b: the packed block (prx's code: u8 width|exceptions<<6, bit fields, exceptions)
+//	block b: the packed block (prx's code: a token of width and exception count, bit fields, exceptions)
 //	    of its gaps g0 = doc0 - base_b, gi = doc_i - doc_{i-1} - 1
 //
 // A block is found from the directory (its last doc) and entered alone: its

@@ -1,6 +1,6 @@
 // Package capture reads and writes capture files: the .prx units of one or more
 // logical indexes (a unit is the part of a .prx window that gets its own codec; a
-// window of up to 1024 positions is one unit), as plain payloads in the order the
+// window of up to 512 positions is one unit), as plain payloads in the order the
 // writer emitted them, so that codec policies can be replayed on them (`snii
 // replay`; its engine is internal, and the package example shows a replay
 // with prx.DecodePlain and a prx.Encoder). Records and counts below say
