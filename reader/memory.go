@@ -30,8 +30,8 @@ import (
 const (
 	// DefaultMaxUnitBytes is the default of Options.MaxUnitBytes: the largest RAW
 	// payload one ZSTD unit of a .prx window may declare (16 MiB). A unit holds
-	// at most 1024 positions (about 5 KiB of RAW payload at most) unless it is a
-	// single document with more; 16 MiB is a document with more than 3.3 million
+	// at most 512 positions (about 2.6 KiB of RAW payload at most; 1024 and 5 KiB
+	// in segment formats 5 and 6) unless it is a single document with more; 16 MiB is a document with more than 3.3 million
 	// positions of one term. Open a segment holding such documents with a larger
 	// MaxUnitBytes (snii --max-unit-bytes), up to prx.DefaultMaxBytes.
 	DefaultMaxUnitBytes = 16 << 20

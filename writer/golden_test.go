@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -86,18 +87,14 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestReadsFormat5: the golden segment as the last format-5 writer wrote it
-// (tiny-v5.snii, kept as it was) still decodes to the oracle's postings, and
-// the reader answers terms and phrases on it as on the format-6 golden.
-func TestReadsFormat5(t *testing.T) {
-	v5 := filepath.Join(goldenDir, "tiny-v5.snii")
-	if b := testkit.ReadFile(t, v5); len(b) < 8 || b[4] != 5 || b[6] != 5 {
-		t.Fatalf("%s is not a format-5 file", v5)
-	}
+// TestReadsOlderFormats: the golden segment as the last format-5 and format-6
+// writers wrote it (tiny-v5.snii, tiny-v6.snii, kept as they were) still
+// decodes to the oracle's postings, and the reader answers terms and phrases
+// on it as on the current golden.
+func TestReadsOlderFormats(t *testing.T) {
 	o := writer.DefaultOptions("text")
 	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: index.Keyword})
 	o.Pairs = writer.Pairs{Percent: 100, MinDF: 2}
-	checkAgainstOracle(t, v5, o, goldenDocs())
 	queries := []reader.Query{
 		reader.Term("text", "connection"), reader.Term("text", "tick"), reader.Term("host", "db-1"),
 		reader.Phrase("text", "connection", "reset"), reader.Phrase("text", "slim", "f"),
@@ -119,11 +116,18 @@ func TestReadsFormat5(t *testing.T) {
 		}
 		return out
 	}
-	got, want := answers(v5), answers(filepath.Join(goldenDir, "tiny.snii"))
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("format-5 answers differ from format 6's (-6 +5):\n%s", d)
-	}
+	want := answers(filepath.Join(goldenDir, "tiny.snii"))
 	if len(want[3]) == 0 || len(want[4]) == 0 {
 		t.Error("the phrases match nothing: the comparison proves little")
+	}
+	for _, v := range []byte{5, 6} {
+		old := filepath.Join(goldenDir, fmt.Sprintf("tiny-v%d.snii", v))
+		if b := testkit.ReadFile(t, old); len(b) < 8 || b[4] != v || b[6] != v {
+			t.Fatalf("%s is not a format-%d file", old, v)
+		}
+		checkAgainstOracle(t, old, o, goldenDocs())
+		if d := cmp.Diff(want, answers(old)); d != "" {
+			t.Errorf("format-%d answers differ from the current format's (-current +old):\n%s", v, d)
+		}
 	}
 }
