@@ -2,7 +2,9 @@ package zstdopt
 
 import (
 	"bytes"
+
 	"encoding/binary"
+	"github.com/klauspost/compress/zstd"
 	"math/rand/v2"
 	"testing"
 )
@@ -71,4 +73,59 @@ func scatteredPayload(rng *rand.Rand, n int) []byte {
 		b = binary.AppendUvarint(b, 1+uint64(rng.ExpFloat64()*mean))
 	}
 	return b
+}
+
+// TestShareFullBlock: a frame of one block near 128 KiB, its literals coded
+// with a table of their own, takes a shared table only when its literals
+// stored raw and its sequences fit one block (Unshare writes them so), and
+// whatever Share returns decodes through Unshare.
+func TestShareFullBlock(t *testing.T) {
+	dec, err := NewDecoder(1 << 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var encs []*zstd.Encoder
+	for level := 1; level <= MaxLevel; level++ {
+		e, err := NewEncoder(level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		encs = append(encs, e)
+	}
+	var s Sharer
+	rng := rand.New(rand.NewPCG(41, 42))
+	big := 0
+	for k := 0; k < 24; k++ {
+		enc := encs[k%len(encs)]
+		for _, n := range []int{120 << 10, 127 << 10, 131000, 131072} {
+			var p []byte
+			if k%2 == 0 {
+				p = tableSample(t, rng, 2, n, []int{60, 200, 2000}[k/2%3])[:n]
+			} else {
+				p = scatteredPayload(rng, n)[:n]
+			}
+			in := enc.EncodeAll(p, nil)
+			fr, err := s.Share(in, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f, ok := parseFrame(in); ok {
+				if raw := rawHeaderLen(f.regen) + f.regen + len(in) - f.lit - f.litLen; raw > maxBlockSize {
+					big++
+					if fr[4]&3 != 0 {
+						t.Fatalf("%d bytes: a shared table for literals that take %d bytes raw", n, raw)
+					}
+				}
+			}
+			un, err := Unshare(fr, nil, len(p))
+			if err != nil {
+				t.Fatalf("%d bytes: Unshare: %v", n, err)
+			}
+			out, err := dec.DecodeAll(un, make([]byte, 0, len(p)))
+			if err != nil || !bytes.Equal(out, p) {
+				t.Fatalf("%d bytes: %v", n, err)
+			}
+		}
+	}
+	t.Logf("%d frames whose literals would not fit a block raw", big)
 }

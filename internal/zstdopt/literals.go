@@ -64,8 +64,10 @@ const SharedSlack = 32
 // one below it, with the shared literal table that gives the smallest frame
 // when that frame is at most SharedSlack bytes longer than frame; else with
 // a table of their own (frame's, or a new one when the stream count
-// changes). The result decodes to the same bytes: through Unshare and
-// NewDecoder, or with any zstd decoder that holds Tables as dictionaries.
+// changes). No shared table is taken when the literals stored raw and the
+// sequences would not fit one block of 128 KiB, which Unshare needs. The
+// result decodes to the same bytes: through Unshare and NewDecoder, or with
+// any zstd decoder that holds Tables as dictionaries.
 func (s *Sharer) Share(frame, dst []byte) ([]byte, error) {
 	if !s.ready {
 		if err := s.init(); err != nil {
@@ -104,7 +106,10 @@ func (s *Sharer) Share(frame, dst []byte) ([]byte, error) {
 			best, bestBits = i, b
 		}
 	}
-	if bestBits+3 <= f.litLen+SharedSlack {
+	// A shared table only where the reader can store the literals raw
+	// (Unshare): in one block of at most 128 KiB with the sequences.
+	seqs := len(frame) - f.lit - f.litLen
+	if bestBits+3 <= f.litLen+SharedSlack && rawHeaderLen(f.regen)+f.regen+seqs <= maxBlockSize {
 		if lits := s.recode(&s.sec, s.tabs[best], streams, 3, f.regen); lits != nil && 1+len(lits) <= f.litLen+SharedSlack {
 			return rewrite(dst, frame, &f, best+1, lits), nil
 		}
