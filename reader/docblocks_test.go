@@ -14,6 +14,7 @@ import (
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/reader"
 )
 
@@ -208,13 +209,7 @@ func TestOpenFormat3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	binary.LittleEndian.PutUint16(b[4:], 3) // header: version, min reader
-	binary.LittleEndian.PutUint16(b[6:], 3)
-	binary.LittleEndian.PutUint32(b[12:], format.Checksum(b[:12]))
-	tl := b[len(b)-format.TailSize:]
-	binary.LittleEndian.PutUint16(tl[20:], 3)
-	binary.LittleEndian.PutUint16(tl[22:], 3)
-	binary.LittleEndian.PutUint32(tl[28:], format.Checksum(tl[:28]))
+	testkit.SetVersions(b, 3, 3)
 	_, err = openBytes(b)
 	if !errors.Is(err, snii.ErrVersion) || !strings.Contains(err.Error(), "format version 3") || !strings.Contains(err.Error(), "rebuild") {
 		t.Fatalf("Open: %v, want a version error naming format version 3 and saying to rebuild", err)

@@ -84,14 +84,7 @@ func TestShareFullBlock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var encs []*zstd.Encoder
-	for level := 1; level <= MaxLevel; level++ {
-		e, err := NewEncoder(level)
-		if err != nil {
-			t.Fatal(err)
-		}
-		encs = append(encs, e)
-	}
+	encs := levelEncoders(t)
 	var s Sharer
 	rng := rand.New(rand.NewPCG(41, 42))
 	big := 0
@@ -128,4 +121,18 @@ func TestShareFullBlock(t *testing.T) {
 		}
 	}
 	t.Logf("%d frames whose literals would not fit a block raw", big)
+}
+
+// levelEncoders returns an encoder of every level, 1 to MaxLevel.
+func levelEncoders(tb testing.TB) []*zstd.Encoder {
+	tb.Helper()
+	var encs []*zstd.Encoder
+	for level := 1; level <= MaxLevel; level++ {
+		e, err := NewEncoder(level)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		encs = append(encs, e)
+	}
+	return encs
 }

@@ -267,14 +267,7 @@ func TestShareOthers(t *testing.T) {
 // FuzzShare: whatever the bytes, Share neither panics nor returns a frame
 // that decodes differently from its input; a payload's frame round-trips.
 func FuzzShare(f *testing.F) {
-	var encs []*zstd.Encoder
-	for level := 1; level <= MaxLevel; level++ {
-		e, err := NewEncoder(level)
-		if err != nil {
-			f.Fatal(err)
-		}
-		encs = append(encs, e)
-	}
+	encs := levelEncoders(f)
 	enc := encs[1]
 	rng := rand.New(rand.NewPCG(11, 12))
 	for i := 0; i < 4; i++ {

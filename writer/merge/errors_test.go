@@ -260,13 +260,7 @@ func TestMergeUpgradesOlderFormat(t *testing.T) {
 	b := build(t, src, "b.snii", genOptions(), docs[200:])
 	old := filepath.Join(src, "old.snii")
 	raw := testkit.ReadFile(t, a)
-	binary.LittleEndian.PutUint16(raw[4:], 6)
-	binary.LittleEndian.PutUint16(raw[6:], 6)
-	binary.LittleEndian.PutUint32(raw[12:], format.Checksum(raw[:12]))
-	tb := raw[len(raw)-format.TailSize:]
-	binary.LittleEndian.PutUint16(tb[20:], 6)
-	binary.LittleEndian.PutUint16(tb[22:], 6)
-	binary.LittleEndian.PutUint32(tb[28:], format.Checksum(tb[:28]))
+	testkit.SetVersions(raw, 6, 6)
 	if err := os.WriteFile(old, raw, 0o644); err != nil {
 		t.Fatal(err)
 	}
