@@ -459,9 +459,9 @@ type blockReader struct {
 	preads         int // values read from block pb since it was located
 	pw             uint
 	pmask          uint64
-	pexIdx         [maxExceptions]int
+	pexIdx         [MaxExceptions]int
 	pexm           [BlockLen / 64]uint64 // bit i set: value i has an exception
-	pexHi          [maxExceptions]uint32
+	pexHi          [MaxExceptions]uint32
 	decoded        int // blocks decoded
 	values         int // values decoded
 	lastEnd        int // end of the last block decoded (full decodes check the payload ends there)

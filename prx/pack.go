@@ -30,9 +30,6 @@ const (
 	maxLongWidth = 63 - longForm
 )
 
-// maxExceptions bounds the exceptions a reader keeps for one block.
-const maxExceptions = MaxExceptions
-
 // packParams chooses the bit width and the exception count of a packed block of
 // vals (1..BlockLen values): the smallest block over every width 0..32, with at
 // most shortExceptions values over the width, or at most MaxExceptions in a
@@ -60,17 +57,16 @@ func packParams(vals []uint32) (w uint, nx int, size int) {
 				cost += h[b] // (b-cw) bits: one more uvarint byte from 8, 15, 22, 29
 			}
 		}
-		n := over
 		s := 1 + (c*cw+7)/8 + cost
 		switch {
-		case n <= shortExceptions:
-		case n <= MaxExceptions && cw <= maxLongWidth:
+		case over <= shortExceptions:
+		case over <= MaxExceptions && cw <= maxLongWidth:
 			s++
 		default:
 			continue
 		}
-		if size < 0 || s < size || (s == size && n <= nx) {
-			w, nx, size = uint(cw), n, s
+		if size < 0 || s < size || (s == size && over <= nx) {
+			w, nx, size = uint(cw), over, s
 		}
 	}
 	return w, nx, size
@@ -161,7 +157,7 @@ func readToken(src []byte, p int) (w uint, nx, next int, ok bool) {
 	if w <= 32 {
 		return w, int(tok >> 6), p + 1, true
 	}
-	if w < longForm || tok>>6 != 0 || p+1 >= len(src) || src[p+1] > MaxExceptions {
+	if tok>>6 != 0 || p+1 >= len(src) || src[p+1] > MaxExceptions { // (w is longForm..63)
 		return 0, 0, p, false
 	}
 	return w - longForm, int(src[p+1]), p + 2, true

@@ -120,7 +120,7 @@ func TestPackParamsProperties(t *testing.T) {
 				n++
 			}
 		}
-		if n != nx || nx > maxExceptions {
+		if n != nx || nx > MaxExceptions {
 			t.Fatalf("%v: %d values over %d bits, packParams says %d exceptions", vals, n, w, nx)
 		}
 		checkPack(t, vals)

@@ -191,9 +191,7 @@ func rawHeaderLen(n int) int {
 // appendUnshared writes into dst[:0] the frame without its dictionary ID,
 // its block as it is.
 func appendUnshared(dst, frame []byte, block, lit int) []byte {
-	d := append(dst[:0], frame[:4]...)
-	d = append(d, frame[4]&^3)
-	d = append(d, frame[6:block]...)
+	d := frameHeader(dst[:0], frame, block, 0) // (an empty block fits any content)
 	d = appendBlockHeader(d, len(frame)-lit)
 	return append(d, frame[lit:]...)
 }
