@@ -66,6 +66,8 @@ func (x *qctx) eval(q Query, filter []uint32, hasFilter bool) ([]uint32, error) 
 	case *notQuery:
 		x.put(out)
 		return x.andNot(q, filter, hasFilter)
+	case *noneQuery:
+		return out, nil
 	case nil:
 		return out, errs.Invalidf("reader: nil query")
 	}
@@ -181,6 +183,8 @@ func (x *qctx) estimate(q Query) (uint64, error) {
 		return r, nil
 	case *notQuery:
 		return x.estimate(q.include)
+	case *noneQuery:
+		return 0, nil
 	}
 	return all, nil
 }

@@ -27,6 +27,11 @@ type SearchOptions struct {
 	// NoPairs plans phrases without the index's pair section (the answers are
 	// the same; for comparisons).
 	NoPairs bool
+	// SkipMissingFields makes a term, phrase or prefix of a field the segment
+	// does not have match nothing, where it is otherwise an snii.ErrNotFound
+	// error (package search sets it: a field of one segment may be absent
+	// from another).
+	SkipMissingFields bool
 }
 
 // Docs returns the ascending ids of the documents matching q.
@@ -81,6 +86,9 @@ func (s *Segment) search(ctx context.Context, q Query, o *SearchOptions, countOn
 		return 0, err
 	}
 	defer s.release()
+	if o != nil && o.SkipMissingFields {
+		q = s.withoutMissing(q)
+	}
 	var prof *Profile
 	if o != nil {
 		prof = o.Profile

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii/internal/errs"
 )
 
@@ -18,10 +19,19 @@ type TopOptions struct {
 	// Stats supplies collection-wide statistics (nil: this segment's). See
 	// CollectionStats.
 	Stats CollectionStats
+	// Filter, when set, ranks only these documents (a caller's set such as a
+	// time range), as SearchOptions.Filter restricts a search: the statistics
+	// stay the segment's (or Stats), and a block of a term's postings
+	// holding none of them is skipped without decoding. Ids past the
+	// segment's documents are ignored.
+	Filter *roaring.Bitmap
 	// Explain fills each hit's Explanation.
 	Explain bool
 	// Profile, when set, receives what the search did (overwritten).
 	Profile *Profile
+	// SkipMissingFields makes a query part on a field the segment does not
+	// have match nothing (see SearchOptions.SkipMissingFields).
+	SkipMissingFields bool
 }
 
 // Hit is one document of a ranked result.
@@ -89,7 +99,13 @@ func (s *Segment) top(ctx context.Context, q Query, k int, o *TopOptions) (_ []H
 	if err := ctx.Err(); err != nil {
 		return nil, 0, err
 	}
+	if opts.SkipMissingFields {
+		q = s.withoutMissing(q)
+	}
 	t := &topRun{x: x, p: p, o: &opts, k: k}
+	if t.filter, t.hasFilter, err = s.searchFilter(&SearchOptions{Filter: opts.Filter}); err != nil {
+		return nil, 0, err
+	}
 	hits, err := t.run(q)
 	if err != nil {
 		return nil, 0, err
@@ -118,6 +134,9 @@ type topRun struct {
 	// explaining: the scorers are built for Explain, which labels each part
 	// of the breakdown with its query (the search itself needs no labels).
 	explaining bool
+	// filter holds the ascending ids TopOptions.Filter allows, when hasFilter.
+	filter    []uint32
+	hasFilter bool
 }
 
 // label returns q's text for an explanation, when explaining.
@@ -152,6 +171,8 @@ func (t *topRun) build(q Query) (scorer, error) {
 		return t.constScorer(q)
 	case *notQuery:
 		return t.notScorer(q)
+	case *noneQuery:
+		return nil, nil
 	case *boolQuery:
 		var kids []scorer
 		for _, c := range q.qs {
@@ -198,7 +219,7 @@ func (t *topRun) termScorer(field, term, query string) (scorer, error) {
 		return nil, err
 	}
 	sim := t.leaf(fs, []string{term}, []uint64{tr.e.DF})
-	return t.x.newTermScorer(tr, sim, fs.maxInv, query), nil
+	return t.filtered(t.x.newTermScorer(tr, sim, fs.maxInv, query)), nil
 }
 
 func (t *topRun) phraseScorer(q *phraseQuery) (scorer, error) {
@@ -234,7 +255,7 @@ func (t *topRun) phraseTerms(q *phraseQuery) (*phraseTerms, error) {
 	if err != nil {
 		return nil, err
 	}
-	docs, _, err := x.phrase(f, q, nil, false, x.buf(), false)
+	docs, _, err := x.phrase(f, q, t.filter, t.hasFilter, x.buf(), false)
 	if err != nil || len(docs) == 0 {
 		return nil, err
 	}
@@ -273,7 +294,7 @@ func (t *topRun) phraseTerms(q *phraseQuery) (*phraseTerms, error) {
 }
 
 func (t *topRun) constScorer(q Query) (scorer, error) {
-	docs, err := t.x.eval(q, nil, false)
+	docs, err := t.x.eval(q, t.filter, t.hasFilter)
 	if err != nil || len(docs) == 0 {
 		return nil, err
 	}
@@ -282,6 +303,9 @@ func (t *topRun) constScorer(q Query) (scorer, error) {
 
 // run collects the top k.
 func (t *topRun) run(q Query) ([]Hit, error) {
+	if t.hasFilter && len(t.filter) == 0 {
+		return []Hit{}, nil
+	}
 	root, err := t.build(q)
 	if err != nil || root == nil {
 		return []Hit{}, err

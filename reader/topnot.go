@@ -42,7 +42,7 @@ func (t *topRun) notScorer(q *notQuery) (scorer, error) {
 		return nil, err
 	}
 	x := t.x
-	docs, err := x.eval(q.include, nil, false)
+	docs, err := x.eval(q.include, t.filter, t.hasFilter)
 	if err != nil {
 		x.put(docs)
 		return nil, err
