@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/reader"
@@ -77,41 +78,66 @@ func (s *Searcher) Locate(doc uint64) (seg int, local uint32, ok bool) {
 type SearchOptions struct {
 	// Profile, when set, receives the sum of the segments' profiles.
 	Profile *reader.Profile
+	// Filter, when set, restricts the search to these global ids (as
+	// reader.SearchOptions.Filter does in one segment): each segment gets the
+	// part of it that falls in its range, and a segment holding none is not
+	// searched. Ids past DocCount are ignored.
+	Filter *roaring64.Bitmap
+	// Limit, when > 0, is the most documents a search returns: Docs,
+	// AppendDocs and Bitmap keep the lowest Limit global ids, Count counts at
+	// most Limit. Negative is an invalid-argument error.
+	Limit int
 }
 
 // Count returns the number of documents matching q in all the segments.
 func (s *Searcher) Count(ctx context.Context, q reader.Query, o *SearchOptions) (uint64, error) {
 	counts := make([]uint64, len(s.segs))
-	err := s.each(ctx, o, func(ctx context.Context, i int, so *reader.SearchOptions) error {
+	err := s.search(ctx, o, func(ctx context.Context, i int, so *reader.SearchOptions) error {
 		n, err := s.segs[i].Count(ctx, q, so)
 		counts[i] = n
 		return err
 	})
+	if err != nil {
+		return 0, err
+	}
 	var n uint64
 	for _, c := range counts {
 		n += c
 	}
-	return n, err
+	if o != nil && o.Limit > 0 {
+		n = min(n, uint64(o.Limit))
+	}
+	return n, nil
 }
 
 // Docs returns the ascending global ids of the documents matching q.
 func (s *Searcher) Docs(ctx context.Context, q reader.Query, o *SearchOptions) ([]uint64, error) {
+	return s.AppendDocs(ctx, q, o, []uint64{})
+}
+
+// AppendDocs appends the ascending global ids of the documents matching q to
+// dst and returns the extended slice, as Docs does but into the caller's
+// buffer. On error dst is returned as it was given.
+func (s *Searcher) AppendDocs(ctx context.Context, q reader.Query, o *SearchOptions, dst []uint64) ([]uint64, error) {
 	per := make([][]uint32, len(s.segs))
-	err := s.each(ctx, o, func(ctx context.Context, i int, so *reader.SearchOptions) error {
+	err := s.search(ctx, o, func(ctx context.Context, i int, so *reader.SearchOptions) error {
 		d, err := s.segs[i].Docs(ctx, q, so)
 		per[i] = d
 		return err
 	})
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
 	n := 0
 	for _, d := range per {
 		n += len(d)
 	}
-	out := make([]uint64, 0, n)
+	if o != nil && o.Limit > 0 {
+		n = min(n, o.Limit)
+	}
+	out := slices.Grow(dst, n)
 	for i, d := range per {
-		for _, v := range d {
+		for _, v := range d[:min(len(d), len(dst)+n-len(out))] {
 			out = append(out, s.bases[i]+uint64(v))
 		}
 	}
@@ -120,40 +146,76 @@ func (s *Searcher) Docs(ctx context.Context, q reader.Query, o *SearchOptions) (
 
 // Bitmap returns the global ids of the documents matching q.
 func (s *Searcher) Bitmap(ctx context.Context, q reader.Query, o *SearchOptions) (*roaring64.Bitmap, error) {
-	out := roaring64.New()
-	var mu sync.Mutex
-	err := s.each(ctx, o, func(ctx context.Context, i int, so *reader.SearchOptions) error {
-		d, err := s.segs[i].Docs(ctx, q, so)
-		if err != nil {
-			return err
-		}
-		ids := make([]uint64, len(d))
-		for k, v := range d {
-			ids[k] = s.bases[i] + uint64(v)
-		}
-		mu.Lock()
-		out.AddMany(ids)
-		mu.Unlock()
-		return nil
-	})
+	d, err := s.Docs(ctx, q, o)
 	if err != nil {
 		return nil, err
 	}
+	out := roaring64.New()
+	out.AddMany(d)
 	return out, nil
 }
 
-// each runs fn for every segment, at most s.parallel at once. The first error
-// cancels the others' context; each returns when every call has returned.
-func (s *Searcher) each(ctx context.Context, o *SearchOptions, fn func(ctx context.Context, i int, so *reader.SearchOptions) error) error {
+// search runs fn for every segment with its part of the options (the
+// segments the filter leaves no document are not run).
+func (s *Searcher) search(ctx context.Context, o *SearchOptions, fn func(ctx context.Context, i int, so *reader.SearchOptions) error) error {
+	var opts SearchOptions
+	if o != nil {
+		opts = *o
+	}
+	if opts.Limit < 0 {
+		return errs.Invalidf("search: negative limit %d", opts.Limit)
+	}
+	filters := s.split(opts.Filter)
+	return s.each(ctx, opts.Profile, func(i int) bool { return filters == nil || filters[i] != nil },
+		func(ctx context.Context, i int, prof *reader.Profile) error {
+			so := &reader.SearchOptions{Profile: prof, Limit: opts.Limit, SkipMissingFields: true}
+			if filters != nil {
+				so.Filter = filters[i]
+			}
+			return fn(ctx, i, so)
+		})
+}
+
+// split returns the part of the global filter f in each segment, in its
+// local ids (nil for a segment holding none of f's ids), or nil when f is.
+func (s *Searcher) split(f *roaring64.Bitmap) []*roaring.Bitmap {
+	if f == nil {
+		return nil
+	}
+	out := make([]*roaring.Bitmap, len(s.segs))
+	it := f.Iterator()
+	buf := make([]uint32, 0, 4096)
+	for i := range s.segs {
+		lo, hi := s.bases[i], s.bases[i+1]
+		it.AdvanceIfNeeded(lo)
+		var bm *roaring.Bitmap
+		for it.HasNext() && it.PeekNext() < hi {
+			buf = append(buf, uint32(it.Next()-lo))
+			if len(buf) == cap(buf) || !it.HasNext() || it.PeekNext() >= hi {
+				if bm == nil {
+					bm = roaring.New()
+				}
+				bm.AddMany(buf)
+				buf = buf[:0]
+			}
+		}
+		out[i] = bm
+	}
+	return out
+}
+
+// each runs fn for every segment run selects, at most s.parallel at once,
+// giving each a profile to fill when total is set (total receives their sum).
+// The first error cancels the others' context; each returns when every call
+// has returned.
+func (s *Searcher) each(ctx context.Context, total *reader.Profile, run func(i int) bool, fn func(ctx context.Context, i int, prof *reader.Profile) error) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	var total *reader.Profile
-	if o != nil && o.Profile != nil {
-		total = o.Profile
+	if total != nil {
 		*total = reader.Profile{}
 	}
 	var mu sync.Mutex
@@ -163,18 +225,20 @@ func (s *Searcher) each(ctx context.Context, o *SearchOptions, fn func(ctx conte
 		if gctx.Err() != nil {
 			break // a segment failed or the caller's context ended: start no more
 		}
+		if !run(i) {
+			continue
+		}
 		g.Go(func() error {
-			var prof reader.Profile
-			var so *reader.SearchOptions
+			var prof *reader.Profile
 			if total != nil {
-				so = &reader.SearchOptions{Profile: &prof}
+				prof = new(reader.Profile)
 			}
-			if err := fn(gctx, i, so); err != nil {
+			if err := fn(gctx, i, prof); err != nil {
 				return fmt.Errorf("segment %d: %w", i, err)
 			}
 			if total != nil {
 				mu.Lock()
-				total.Add(&prof)
+				total.Add(prof)
 				mu.Unlock()
 			}
 			return nil
