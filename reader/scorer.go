@@ -421,16 +421,22 @@ func (b *sumScore) shallow(target int64) (int64, float32, error) {
 	return wholeBound(b.cur, b.ub)
 }
 
-// conjScorer matches the documents all its children match.
-type conjScorer struct{ sumScore }
+// conjScorer matches the documents all its children match; it walks them
+// cheapest first and explains them in the query's order (which does not
+// depend on the segment).
+type conjScorer struct {
+	sumScore
+	inQuery []scorer
+}
 
 func newConj(kids []scorer, query string) *conjScorer {
-	slices.SortStableFunc(kids, func(a, b scorer) int { return cmp.Compare(a.cost(), b.cost()) })
+	byCost := slices.Clone(kids)
+	slices.SortStableFunc(byCost, func(a, b scorer) int { return cmp.Compare(a.cost(), b.cost()) })
 	var ub float64
 	for _, k := range kids {
 		ub += float64(k.maxScore())
 	}
-	return &conjScorer{sumScore{kids: kids, cur: -1, query: query, ub: roundUp(ub)}}
+	return &conjScorer{sumScore{kids: byCost, cur: -1, query: query, ub: roundUp(ub)}, kids}
 }
 
 func (c *conjScorer) cost() uint64 { return c.kids[0].cost() }
@@ -494,7 +500,9 @@ func (b *sumScore) explainKids(on func(k scorer) bool) (Explanation, error) {
 }
 
 func (c *conjScorer) explain() (Explanation, error) {
-	return c.explainKids(func(scorer) bool { return true })
+	b := c.sumScore
+	b.kids = c.inQuery
+	return b.explainKids(func(scorer) bool { return true })
 }
 
 // disjScorer matches the documents any child matches (a nested Or; the top
