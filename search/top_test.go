@@ -1,6 +1,7 @@
 package search_test
 
 import (
+	"errors"
 	"math"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/google/go-cmp/cmp"
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/internal/segtest"
 	"github.com/snii-go/snii/internal/testkit"
@@ -263,5 +265,98 @@ func TestTopConjunctionOrder(t *testing.T) {
 	q := reader.And(reader.Term("text", "alpha"), reader.Term("text", "beta"))
 	if n := sameTop(t, sr, merged, q, 20, nil, nil); n != 20 {
 		t.Fatalf("%d hits, want 20", n)
+	}
+}
+
+// TestSearcherFilterLimit: Docs, AppendDocs, Bitmap and Count within a
+// global filter and up to a limit give the oracle's answer cut the same way,
+// over segments one of which lacks the host field (its documents then match
+// no host query: no error, no partial count).
+func TestSearcherFilterLimit(t *testing.T) {
+	docs := oracle.Generate(94, oracle.GenOptions{Docs: 3000})
+	sizes := []int{900, 1, 800, 1299}
+	c := oracle.New()
+	var chunks [][]writer.Document
+	var opts []writer.Options
+	rest := docs
+	for i, n := range sizes {
+		var ch []writer.Document
+		for _, d := range rest[:n] {
+			if i == 2 {
+				d = slices.DeleteFunc(slices.Clone(d), func(f oracle.Field) bool { return f.Name == "host" })
+			}
+			c.Add(d)
+			ch = append(ch, segtest.Document(d))
+		}
+		rest = rest[n:]
+		chunks = append(chunks, ch)
+		o := writer.DefaultOptions("host", "text")
+		if i == 2 {
+			o = writer.DefaultOptions("text")
+		}
+		opts = append(opts, o)
+	}
+	segs, _ := sixAndMerged(t, chunks, opts)
+	sr, err := search.New(segs, search.Options{Parallel: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, hg := oracle.NewGen(c, "text", 6), oracle.NewGen(c, "host", 7)
+	var qs []oracle.Query
+	for range 10 {
+		qs = append(qs, tg.Term(), tg.Phrase(), unlimited(tg.Bool()), hg.Term(), oracle.Or{hg.Term(), tg.Term()},
+			oracle.And{hg.Term(), tg.Term()}, oracle.AndNot{Include: tg.Term(), Exclude: hg.Term()})
+	}
+	f := roaring64.New()
+	f.AddRange(850, 2000) // across segments 0..2
+	f.Add(5000)           // past the documents
+	filters := []*roaring64.Bitmap{nil, f, roaring64.New(), roaring64.BitmapOf(900)}
+	limits := []int{0, 1, 7, 100000}
+	hits := 0
+	for i, q := range qs {
+		for fi, fl := range filters {
+			lim := limits[(i+fi)%len(limits)]
+			var want []uint64
+			for _, d := range c.Eval(q) {
+				if (fl == nil || fl.Contains(uint64(d))) && (lim == 0 || len(want) < lim) {
+					want = append(want, uint64(d))
+				}
+			}
+			o := &search.SearchOptions{Filter: fl, Limit: lim}
+			got, err := sr.Docs(t.Context(), segtest.Query(q), o)
+			if err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s filter %d limit %d: %v, want %v", q, fi, lim, got, want)
+			}
+			dst := []uint64{42}
+			app, err := sr.AppendDocs(t.Context(), segtest.Query(q), o, dst)
+			if err != nil || app[0] != 42 || !slices.Equal(app[1:], want) {
+				t.Fatalf("%s: AppendDocs %v, %v", q, app, err)
+			}
+			n, err := sr.Count(t.Context(), segtest.Query(q), o)
+			if err != nil || n != uint64(len(want)) {
+				t.Fatalf("%s filter %d limit %d: count %d, %v, want %d", q, fi, lim, n, err, len(want))
+			}
+			bm, err := sr.Bitmap(t.Context(), segtest.Query(q), o)
+			if err != nil || !slices.Equal(bm.ToArray(), want) {
+				t.Fatalf("%s: bitmap %v", q, err)
+			}
+			hits += len(want)
+		}
+	}
+	if hits == 0 {
+		t.Fatal("no query matched")
+	}
+	if _, err := sr.Docs(t.Context(), reader.Term("text", "a"), &search.SearchOptions{Limit: -1}); !errors.Is(err, snii.ErrInvalidArgument) {
+		t.Errorf("negative limit: %v", err)
+	}
+	if _, err := sr.Top(t.Context(), reader.Term("text", "a"), 0, nil); !errors.Is(err, snii.ErrInvalidArgument) {
+		t.Errorf("top 0: %v", err)
+	}
+	// A field no segment has matches nothing, as in Lucene.
+	if n, err := sr.Count(t.Context(), reader.Term("nope", "a"), nil); n != 0 || err != nil {
+		t.Errorf("a field of no segment: %d, %v", n, err)
 	}
 }
