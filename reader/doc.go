@@ -165,10 +165,16 @@
 //
 // Statistics are per segment by default, so the same document scores
 // differently in two segments of different contents. TopOptions.Stats
-// (CollectionStats) takes collection-wide N, sumTTF and df instead: a
-// searcher over several segments sums them over its segments (Info gives the
-// per-field sums, Terms or Postings the df) and passes them to every segment's
-// Top, then merges the per-segment hits by score (ties by its global doc id).
+// (CollectionStats) takes collection-wide N, sumTTF and df instead:
+// Segment.Stats gives one segment's statistics of a query, Stats.Add sums
+// them, and search.Searcher.Top passes the sum to every segment's Top, then
+// merges the per-segment hits by score (ties by global doc id), which ranks
+// as one segment merged from them would, bit for bit.
+//
+// TopOptions.Filter ranks within a set of documents: each term's scorer
+// advances straight to the next allowed document, so the windows and 128-doc
+// blocks between allowed documents are never decoded, and phrases, prefixes
+// and exclusions are evaluated within the filter.
 //
 // Execution: a scorer per query node walks doc ids window by window; a term
 // reads its frequency from the .prx window's tf column (no position decoded),
