@@ -10,11 +10,12 @@
 //	snii completion bash|zsh|fish|powershell
 //
 // A SEGMENT of query, inspect and verify may be s3://bucket/key (query: also a
-// prefix s3://bucket/dir/ or a glob s3://bucket/dir/*.snii, searched as one
-// index with global doc ids), and build -o may be s3://bucket/key (built in a
-// temp directory, then uploaded). --endpoint and --region set the store; the
-// credentials come from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and
-// AWS_SESSION_TOKEN.
+// prefix s3://bucket/dir/ or a glob s3://bucket/dir/*.snii, and locally a
+// quoted glob 'logs/*.snii' or a directory, searched as one index with global
+// doc ids and ranked by --top with the statistics of all the segments), and
+// build -o may be s3://bucket/key (built in a temp directory, then uploaded).
+// --endpoint and --region set the store; the credentials come from
+// AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN.
 //
 // build and merge take the codec-policy flags --prx-zstd-min-saving (-1 the
 // per-index budget, the default; 0 always the smallest frame; 1..100 a fixed

@@ -37,6 +37,11 @@ func newQueryCmd(e *env) *cobra.Command {
 (ascending). Several QUERY arguments are joined with spaces. Quote the query for the
 shell so that its double quotes reach snii: '"connection refused"'.
 
+SEGMENT may name several segments searched as one index: a quoted glob ('logs/*.snii'), a
+directory (its .snii files) or an s3:// prefix or glob. Doc ids are then global (segments in
+name order, each one's ids after the documents of those before it), and --top ranks with the
+statistics of all of them, as on the segment snii merge makes of them.
+
 Syntax:
   error                 a term
   "connection refused"  an exact phrase (ordered, adjacent)
@@ -163,11 +168,13 @@ func runQuery(ctx context.Context, e *env, f *queryFlags, path, q string) error 
 			return err
 		}
 		if u.IsPrefix() || u.IsGlob() {
-			if f.top > 0 {
-				return usagef("--top ranks one segment; %s names several", path)
-			}
 			return runQueryMany(ctx, e, f, u, q, o)
 		}
+	} else if paths, many, err := localSegments(path); err != nil || many {
+		if err != nil {
+			return err
+		}
+		return runQueryLocal(ctx, e, f, path, paths, q, o)
 	}
 	seg, err := openAny(ctx, &f.s3, path, o)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 
 // hitReport is one hit of query --top (--json shape).
 type hitReport struct {
-	Doc     uint32         `json:"doc"`
+	Doc     uint64         `json:"doc"` // a segment's id, or a global id over several
 	Score   float32        `json:"score"`
 	Explain *explainReport `json:"explain,omitempty"`
 }
@@ -50,14 +50,23 @@ func runTop(ctx context.Context, e *env, f *queryFlags, seg *reader.Segment, rq 
 		rep.Profile = newProfileReport(&prof)
 	}
 	return writeResult(e, f, &rep, rep.Count, func() error {
-		tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "query\t%s\n", rep.Query)
-		fmt.Fprintf(tw, "plan\t%s\n", rep.Plan)
-		fmt.Fprintf(tw, "hits\t%d\n", rep.Count)
-		printHits(tw, hr)
-		printProfileRows(tw, rep.Profile)
-		return tw.Flush()
+		return printTopTable(e.stdout, "", rep.Query, rep.Plan, hr, rep.Profile)
 	})
+}
+
+// printTopTable prints the table of --top: the head row (if any), the query,
+// the plan, the hits and the profile.
+func printTopTable(w io.Writer, head, query, plan string, hits []hitReport, prof *profileReport) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if head != "" {
+		fmt.Fprintln(tw, head)
+	}
+	fmt.Fprintf(tw, "query\t%s\n", query)
+	fmt.Fprintf(tw, "plan\t%s\n", plan)
+	fmt.Fprintf(tw, "hits\t%d\n", len(hits))
+	printHits(tw, hits)
+	printProfileRows(tw, prof)
+	return tw.Flush()
 }
 
 func (f *queryFlags) checkTop() error {
@@ -79,7 +88,7 @@ func (f *queryFlags) checkTop() error {
 func newHitReports(hits []reader.Hit) []hitReport {
 	out := make([]hitReport, len(hits))
 	for i, h := range hits {
-		out[i] = hitReport{Doc: h.Doc, Score: h.Score}
+		out[i] = hitReport{Doc: uint64(h.Doc), Score: h.Score}
 		if h.Explanation != nil {
 			e := newExplainReport(h.Explanation)
 			out[i].Explain = &e
