@@ -13,9 +13,21 @@ import (
 	"github.com/snii-go/snii/writer"
 )
 
-// days writes one segment per day of log lines into dir and opens them.
-func days(dir string, lines ...[]string) []*reader.Segment {
+// daysSearcher writes one segment per day of log lines into a temp
+// directory, opens them and returns a searcher over them, and what closes
+// and removes them.
+func daysSearcher(lines [][]string) (*search.Searcher, func()) {
+	dir, err := os.MkdirTemp("", "snii-example")
+	if err != nil {
+		log.Fatal(err)
+	}
 	var segs []*reader.Segment
+	done := func() {
+		for _, s := range segs {
+			s.Close()
+		}
+		os.RemoveAll(dir)
+	}
 	for i, day := range lines {
 		path := filepath.Join(dir, fmt.Sprintf("day%d.snii", i+1))
 		w, err := writer.Create(path, writer.DefaultOptions("text"))
@@ -37,7 +49,11 @@ func days(dir string, lines ...[]string) []*reader.Segment {
 		}
 		segs = append(segs, seg)
 	}
-	return segs
+	sr, err := search.New(segs, search.Options{}) // global ids: day 1's docs, then day 2's
+	if err != nil {
+		log.Fatal(err)
+	}
+	return sr, done
 }
 
 var logDays = [][]string{
@@ -57,22 +73,9 @@ var logDays = [][]string{
 // Rank the documents of two segments (one per day) as one index: the scores
 // use the statistics of both, so they are those of one merged segment.
 func ExampleSearcher_Top() {
-	dir, err := os.MkdirTemp("", "snii-example")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	segs := days(dir, logDays...)
-	defer func() {
-		for _, s := range segs {
-			s.Close()
-		}
-	}()
+	sr, done := daysSearcher(logDays)
+	defer done()
 
-	sr, err := search.New(segs, search.Options{})
-	if err != nil {
-		log.Fatal(err)
-	}
 	q := reader.Or(reader.Phrase("text", "connection", "refused"), reader.Term("text", "timeout"))
 	hits, err := sr.Top(context.Background(), q, 3, &search.TopOptions{Explain: true})
 	if err != nil {
@@ -93,22 +96,9 @@ func ExampleSearcher_Top() {
 // the statistics stay those of every document, and the postings blocks that
 // hold no allowed document are skipped.
 func ExampleSearcher_Top_filter() {
-	dir, err := os.MkdirTemp("", "snii-example")
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	segs := days(dir, logDays...)
-	defer func() {
-		for _, s := range segs {
-			s.Close()
-		}
-	}()
+	sr, done := daysSearcher(logDays)
+	defer done()
 
-	sr, err := search.New(segs, search.Options{})
-	if err != nil {
-		log.Fatal(err)
-	}
 	ctx := context.Background()
 	afternoon := roaring64.New()
 	afternoon.AddRange(2, 6) // global ids 2..5

@@ -87,6 +87,33 @@ func sameTop(t *testing.T, sr *search.Searcher, merged *reader.Segment, q reader
 	return len(got)
 }
 
+// chunksWithoutHost splits docs into chunks of the given sizes, chunk noHost
+// without its host fields (and built without a host index), and returns the
+// oracle of all of them, in order.
+func chunksWithoutHost(docs []oracle.Doc, sizes []int, noHost int) (*oracle.Corpus, [][]writer.Document, []writer.Options) {
+	c := oracle.New()
+	var chunks [][]writer.Document
+	var opts []writer.Options
+	for i, n := range sizes {
+		var ch []writer.Document
+		for _, d := range docs[:n] {
+			if i == noHost {
+				d = slices.DeleteFunc(slices.Clone(d), func(f oracle.Field) bool { return f.Name == "host" })
+			}
+			c.Add(d)
+			ch = append(ch, segtest.Document(d))
+		}
+		docs = docs[n:]
+		chunks = append(chunks, ch)
+		o := writer.DefaultOptions("host", "text")
+		if i == noHost {
+			o = writer.DefaultOptions("text")
+		}
+		opts = append(opts, o)
+	}
+	return c, chunks, opts
+}
+
 func toU64(a []uint32) []uint64 {
 	out := make([]uint64, len(a))
 	for i, v := range a {
@@ -118,29 +145,8 @@ func topQueries(c *oracle.Corpus, field string, seed uint64, n int) []reader.Que
 // merge, for every query kind, several k and BM25 parameters, within filters.
 func TestTopEqualsMerged(t *testing.T) {
 	docs := oracle.Generate(93, oracle.GenOptions{Docs: 6000})
-	sizes := []int{1500, 1, 2300, 700, 1, 1498}
 	noHost := 3 // this segment's documents have no host field
-	var chunks [][]writer.Document
-	var opts []writer.Options
-	c := oracle.New()
-	rest := docs
-	for i, n := range sizes {
-		var ch []writer.Document
-		for _, d := range rest[:n] {
-			if i == noHost {
-				d = slices.DeleteFunc(slices.Clone(d), func(f oracle.Field) bool { return f.Name == "host" })
-			}
-			c.Add(d)
-			ch = append(ch, segtest.Document(d))
-		}
-		rest = rest[n:]
-		chunks = append(chunks, ch)
-		o := writer.DefaultOptions("host", "text")
-		if i == noHost {
-			o = writer.DefaultOptions("text")
-		}
-		opts = append(opts, o)
-	}
+	c, chunks, opts := chunksWithoutHost(docs, []int{1500, 1, 2300, 700, 1, 1498}, noHost)
 	segs, merged := sixAndMerged(t, chunks, opts)
 	if slices.Contains(segs[noHost].Fields(), "host") {
 		t.Fatal("the segment without hosts has a host field")
@@ -274,28 +280,7 @@ func TestTopConjunctionOrder(t *testing.T) {
 // no host query: no error, no partial count).
 func TestSearcherFilterLimit(t *testing.T) {
 	docs := oracle.Generate(94, oracle.GenOptions{Docs: 3000})
-	sizes := []int{900, 1, 800, 1299}
-	c := oracle.New()
-	var chunks [][]writer.Document
-	var opts []writer.Options
-	rest := docs
-	for i, n := range sizes {
-		var ch []writer.Document
-		for _, d := range rest[:n] {
-			if i == 2 {
-				d = slices.DeleteFunc(slices.Clone(d), func(f oracle.Field) bool { return f.Name == "host" })
-			}
-			c.Add(d)
-			ch = append(ch, segtest.Document(d))
-		}
-		rest = rest[n:]
-		chunks = append(chunks, ch)
-		o := writer.DefaultOptions("host", "text")
-		if i == 2 {
-			o = writer.DefaultOptions("text")
-		}
-		opts = append(opts, o)
-	}
+	c, chunks, opts := chunksWithoutHost(docs, []int{900, 1, 800, 1299}, 2)
 	segs, _ := sixAndMerged(t, chunks, opts)
 	sr, err := search.New(segs, search.Options{Parallel: 2})
 	if err != nil {
