@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/reader"
@@ -58,7 +59,7 @@ func TestAPIErrors(t *testing.T) {
 	if err != nil || !slices.Equal(terms, oracle.Terms("Connection RESET by peer, İstanbul")) {
 		t.Errorf("Analyze = %q, %v", terms, err)
 	}
-	info, err := s.Info("text")
+	info, err := hooks.IndexMeta(s, "text")
 	if err != nil || info.Name != "text" || msp(info.Policy) != -1 || info.TermCount == 0 {
 		t.Errorf("Info = %+v, %v", info, err)
 	}

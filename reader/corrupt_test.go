@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
@@ -127,10 +128,10 @@ func TestCorruptFlip(t *testing.T) {
 	mark(dirOff, uint64(len(orig)))
 	fields := s.Fields()
 	for k, f := range fields {
-		info, _ := s.Info(f)
+		info, _ := hooks.IndexMeta(s, f)
 		end := dirOff
 		if k+1 < len(fields) {
-			next, _ := s.Info(fields[k+1])
+			next, _ := hooks.IndexMeta(s, fields[k+1])
 			end = next.PostingOff
 		}
 		mark(info.DictOff+info.DictLen, end)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/reader"
 )
@@ -154,7 +155,7 @@ func TestCRCOnceVerify(t *testing.T) {
 	if p, d := checkedBytes(t, s, qs); p != 0 || d != 0 {
 		t.Fatalf("a second run computed %d + %d CRC bytes (want none)", p, d)
 	}
-	info, err := s.Info("text")
+	info, err := hooks.IndexMeta(s, "text")
 	if err != nil {
 		t.Fatal(err)
 	}

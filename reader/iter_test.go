@@ -13,6 +13,7 @@ import (
 
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -65,7 +66,7 @@ func TestTermIter(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer viaRA.Close()
-	m, err := mapped.Info("text")
+	m, err := hooks.IndexMeta(mapped, "text")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +193,7 @@ func TestTermIterCorrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _ := seg.Info("text")
+	m, _ := hooks.IndexMeta(seg, "text")
 	seg.Close()
 	for off := m.PostingOff; off < m.PostingOff+m.PostingLen+m.DictLen; off += 97 {
 		b := slices.Clone(data)

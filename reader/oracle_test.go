@@ -6,6 +6,7 @@ import (
 
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/reader"
 )
@@ -40,7 +41,7 @@ func TestOracleGenerated(t *testing.T) {
 				s := open(t, path)
 				hits := checkQueries(t, s, qs, cc.name)
 				checkQueries(t, s, hostQs, cc.name+"/host")
-				info, err := s.Info("text")
+				info, err := hooks.IndexMeta(s, "text")
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -423,20 +423,6 @@ func (s *Segment) DocCount() uint32 { return s.docCount }
 // Fields returns the names of the segment's logical indexes, in byte order.
 func (s *Segment) Fields() []string { return append([]string(nil), s.names...) }
 
-// Info returns the metadata of a logical index (stats, sections, policy and
-// outcome, block directory). The returned value shares nothing mutable with the
-// segment except the byte slices of FirstTerms, which must not be modified.
-func (s *Segment) Info(name string) (format.IndexMeta, error) {
-	f, err := s.field(name)
-	if err != nil {
-		return format.IndexMeta{}, err
-	}
-	m := f.meta
-	m.Blocks = append([]format.BlockInfo(nil), m.Blocks...)
-	m.FirstTerms = append([][]byte(nil), m.FirstTerms...)
-	return m, nil
-}
-
 // Analyze runs the analyzer recorded for a field over text and returns its terms
 // in order (skipped over-long tokens are left out).
 func (s *Segment) Analyze(name, text string) ([]string, error) {

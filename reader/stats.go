@@ -18,15 +18,13 @@ import (
 // the merged segment's statistics are those sums. A Stats is safe for
 // concurrent reads once no Add runs.
 type Stats struct {
-	fields map[string]FieldStats
+	fields map[string]fieldCounts
 	dfs    map[fieldTerm]uint64
 }
 
-// FieldStats is the statistics of one field.
-type FieldStats struct {
-	DocCount         uint64 // documents holding at least one token of the field
-	SumTotalTermFreq uint64 // the field's tokens in all
-}
+// fieldCounts is what BM25 counts of a field: the documents holding it and
+// its tokens in all.
+type fieldCounts struct{ docs, tokens uint64 }
 
 type fieldTerm struct{ field, term string }
 
@@ -34,7 +32,7 @@ type fieldTerm struct{ field, term string }
 // field the query does not score).
 func (st *Stats) Field(field string) (docCount, sumTotalTermFreq uint64) {
 	f := st.fields[field]
-	return f.DocCount, f.SumTotalTermFreq
+	return f.docs, f.tokens
 }
 
 // DocFreq returns the documents holding the term in the field (zero for a
@@ -44,14 +42,14 @@ func (st *Stats) DocFreq(field, term string) uint64 { return st.dfs[fieldTerm{fi
 // Add adds o's counts to st's.
 func (st *Stats) Add(o *Stats) {
 	if st.fields == nil {
-		st.fields = make(map[string]FieldStats, len(o.fields))
+		st.fields = make(map[string]fieldCounts, len(o.fields))
 	}
 	if st.dfs == nil {
 		st.dfs = make(map[fieldTerm]uint64, len(o.dfs))
 	}
 	for k, v := range o.fields {
 		f := st.fields[k]
-		st.fields[k] = FieldStats{f.DocCount + v.DocCount, f.SumTotalTermFreq + v.SumTotalTermFreq}
+		st.fields[k] = fieldCounts{f.docs + v.docs, f.tokens + v.tokens}
 	}
 	for k, v := range o.dfs {
 		st.dfs[k] += v
@@ -82,7 +80,7 @@ func (s *Segment) Stats(ctx context.Context, q Query) (_ *Stats, err error) {
 	}
 	q = s.withoutMissing(q)
 	x.planQuery(q, true) // remote segments: the dict blocks in one round
-	st := &Stats{fields: map[string]FieldStats{}, dfs: map[fieldTerm]uint64{}}
+	st := &Stats{fields: map[string]fieldCounts{}, dfs: map[fieldTerm]uint64{}}
 	var walk func(q Query) error
 	walk = func(q Query) error {
 		switch q := q.(type) {
@@ -122,7 +120,7 @@ func (x *qctx) addStats(st *Stats, field, term string) error {
 		return err
 	}
 	if _, ok := st.fields[field]; !ok {
-		st.fields[field] = FieldStats{f.meta.DocsWithField, f.meta.SumTTF}
+		st.fields[field] = fieldCounts{f.meta.DocsWithField, f.meta.SumTTF}
 	}
 	k := fieldTerm{field, term}
 	if _, ok := st.dfs[k]; ok {
@@ -144,14 +142,4 @@ func (x *qctx) addStats(st *Stats, field, term string) error {
 // none does); an unknown field is an snii.ErrNotFound error.
 func (s *Segment) DocFreq(ctx context.Context, field, term string) (uint64, error) {
 	return s.Count(ctx, Term(field, term), nil)
-}
-
-// FieldStats returns the statistics of a field; an unknown field is an
-// snii.ErrNotFound error.
-func (s *Segment) FieldStats(field string) (FieldStats, error) {
-	f, err := s.field(field)
-	if err != nil {
-		return FieldStats{}, err
-	}
-	return FieldStats{f.meta.DocsWithField, f.meta.SumTTF}, nil
 }

@@ -6,13 +6,13 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/reader"
 )
 
 // TestStatsDocFreq: DocFreq is the number of documents the oracle finds
-// holding the term, FieldStats the documents holding the field and its
-// tokens, and Stats of a query holds those of its scored terms and fields
+// holding the term, Info the field's documents, terms and tokens, and Stats of a query holds those of its scored terms and fields
 // only (prefixes and excluded terms score nothing), counting a field the
 // segment lacks as empty.
 func TestStatsDocFreq(t *testing.T) {
@@ -33,18 +33,22 @@ func TestStatsDocFreq(t *testing.T) {
 	if _, err := s.DocFreq(bg, "nope", "a"); !errors.Is(err, snii.ErrNotFound) {
 		t.Fatalf("unknown field: %v", err)
 	}
-	fs, err := s.FieldStats("text")
-	if err != nil || fs.DocCount != uint64(c.DocsWithField("text")) || fs.SumTotalTermFreq == 0 {
-		t.Fatalf("FieldStats(text) = %+v, %v, want %d documents", fs, err, c.DocsWithField("text"))
+	fs, err := s.Info("text")
+	if err != nil || fs.Name != "text" || fs.DocsWithField != uint64(c.DocsWithField("text")) || !fs.HasNorms {
+		t.Fatalf("Info(text) = %+v, %v, want %d documents", fs, err, c.DocsWithField("text"))
 	}
-	var tokens uint64
+	var tokens, dfs uint64
 	for _, ts := range c.Vocabulary("text") {
 		tokens += uint64(ts.TTF)
+		dfs += uint64(ts.DF)
 	}
-	if fs.SumTotalTermFreq != tokens {
-		t.Fatalf("FieldStats(text) tokens %d, oracle %d", fs.SumTotalTermFreq, tokens)
+	if fs.SumTotalTermFreq != tokens || fs.SumDocFreq != dfs || fs.Terms != uint64(len(c.Vocabulary("text"))) {
+		t.Fatalf("Info(text) = %+v; the oracle has %d tokens, %d dfs, %d terms", fs, tokens, dfs, len(c.Vocabulary("text")))
 	}
-	if _, err := s.FieldStats("nope"); !errors.Is(err, snii.ErrNotFound) {
+	if m, err := hooks.IndexMeta(s, "text"); err != nil || m.Analyzer != fs.Analyzer || m.SkippedTokens != fs.SkippedTokens {
+		t.Fatalf("Info(text) = %+v, the index metadata %+v, %v", fs, m, err)
+	}
+	if _, err := s.Info("nope"); !errors.Is(err, snii.ErrNotFound) {
 		t.Fatalf("unknown field: %v", err)
 	}
 
@@ -63,7 +67,7 @@ func TestStatsDocFreq(t *testing.T) {
 	if x != a && x != b && st.DocFreq("text", x) != 0 {
 		t.Errorf("the excluded term has df %d in the stats", st.DocFreq("text", x))
 	}
-	if n, sum := st.Field("text"); n != fs.DocCount || sum != fs.SumTotalTermFreq {
+	if n, sum := st.Field("text"); n != fs.DocsWithField || sum != fs.SumTotalTermFreq {
 		t.Errorf("Stats field text = %d, %d, want %+v", n, sum, fs)
 	}
 	if n, _ := st.Field("host"); n != 0 {
@@ -73,7 +77,7 @@ func TestStatsDocFreq(t *testing.T) {
 	var sum reader.Stats
 	sum.Add(st)
 	sum.Add(st)
-	if n, tok := sum.Field("text"); n != 2*fs.DocCount || tok != 2*fs.SumTotalTermFreq || sum.DocFreq("text", a) != 2*st.DocFreq("text", a) {
+	if n, tok := sum.Field("text"); n != 2*fs.DocsWithField || tok != 2*fs.SumTotalTermFreq || sum.DocFreq("text", a) != 2*st.DocFreq("text", a) {
 		t.Errorf("sum of two: %d, %d, df %d", n, tok, sum.DocFreq("text", a))
 	}
 }

@@ -59,7 +59,7 @@ func TestWindowsEqualsWhatTheWriterEncoded(t *testing.T) {
 		if len(got) == 0 || !slices.Equal(got, encoded[field]) {
 			t.Fatalf("index %q: %d windows read back, %d encoded, or they differ", field, len(got), len(encoded[field]))
 		}
-		m, _ := seg.Info(field)
+		m, _ := hooks.IndexMeta(seg, field)
 		if codecs != m.Outcome.Windows {
 			t.Fatalf("index %q: windows per codec %v, recorded %v", field, codecs, m.Outcome.Windows)
 		}

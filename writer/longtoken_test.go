@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -40,7 +41,7 @@ func TestLongTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer seg.Close()
-	m, err := seg.Info("text")
+	m, err := hooks.IndexMeta(seg, "text")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/reader"
@@ -395,7 +396,7 @@ func TestSpillInvariance(t *testing.T) {
 	if seg, err := reader.Open(ref, reader.Options{}); err != nil {
 		t.Fatal(err)
 	} else {
-		if m, _ := seg.Info("text"); m.PairCount == 0 {
+		if m, _ := hooks.IndexMeta(seg, "text"); m.PairCount == 0 {
 			t.Error("reference keeps no pair: spilled pair counting would go unchecked")
 		}
 		seg.Close()

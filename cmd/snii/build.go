@@ -288,7 +288,7 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 	}
 	defer seg.Close()
 	for _, name := range seg.Fields() {
-		m, err := seg.Info(name)
+		m, err := indexMeta(seg, name)
 		if err != nil {
 			return err
 		}

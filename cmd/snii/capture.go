@@ -79,7 +79,7 @@ func runCapture(cmd *cobra.Command, f *captureFlags, path string) error {
 	show := !f.quiet && isTerminal(stderr)
 	var total int
 	for _, name := range fields {
-		m, err := seg.Info(name)
+		m, err := indexMeta(seg, name)
 		if err != nil {
 			return err
 		}
@@ -130,7 +130,7 @@ type captureSummary struct {
 // as verify does), followed by the outcome the index recorded.
 func captureIndex(ctx context.Context, seg *reader.Segment, name string, cw *capture.Writer, progress func(terms int)) (captureSummary, error) {
 	sum := captureSummary{name: name}
-	m, err := seg.Info(name)
+	m, err := indexMeta(seg, name)
 	if err != nil {
 		return sum, err
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/reader"
 	"github.com/spf13/cobra"
 )
@@ -79,6 +81,12 @@ func openSegment(path string, o ...reader.Options) (*reader.Segment, error) {
 	return seg, nil
 }
 
+// indexMeta returns the whole metadata of a segment's index, what the reports
+// of build, merge, inspect and capture print.
+func indexMeta(seg *reader.Segment, name string) (format.IndexMeta, error) {
+	return hooks.IndexMeta(seg, name)
+}
+
 // namesFile reports whether err already names the file at path: a
 // *snii.SegmentError about it, or an *fs.PathError of it.
 func namesFile(err error, path string) bool {
@@ -119,7 +127,7 @@ func runInspect(ctx context.Context, e *env, s3f *s3Flags, path string, fields [
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		m, err := seg.Info(name)
+		m, err := indexMeta(seg.Segment, name)
 		if err != nil {
 			return err
 		}

@@ -179,7 +179,7 @@ func runMerge(ctx context.Context, e *env, f *mergeFlags, args []string) error {
 		rep.FileBytes = st.Size()
 	}
 	for _, name := range seg.Fields() {
-		m, err := seg.Info(name)
+		m, err := indexMeta(seg, name)
 		if err != nil {
 			return err
 		}

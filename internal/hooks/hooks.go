@@ -1,13 +1,15 @@
 // Package hooks connects the CLI to the parts of the writer and the reader that
 // exist only for `snii capture` and `snii build --capture`: a callback for every
 // .prx window a build encodes, and a walk over every stored .prx window of a
-// segment. They are not part of the public API; packages writer and reader set
-// these variables in their init functions.
+// segment; and the CLI's reports and the merge to the whole metadata of a
+// segment's index. They are not part of the public API; packages writer and
+// reader set these variables in their init functions.
 package hooks
 
 import (
 	"context"
 
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/prx"
 )
 
@@ -27,3 +29,8 @@ var WriterOnWindow func(opts any, fn func(field string, w *prx.Window, f prx.Fra
 // field of seg (a *reader.Segment), in the order the writer emitted them,
 // checking the index as Verify does.
 var SegmentWindows func(ctx context.Context, seg any, field string, fn WindowFunc) error
+
+// IndexMeta returns the whole metadata of the logical index field of seg (a
+// *reader.Segment): stats, sections, codec policy and outcome, block
+// directory; an unknown field is an snii.ErrNotFound error.
+var IndexMeta func(seg any, field string) (format.IndexMeta, error)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/snii-go/snii/budget"
 
+	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/reader"
@@ -392,7 +393,7 @@ func buildSeg(path string, docs []string, policy int) buildInfo {
 	s, err := reader.Open(path, reader.Options{})
 	fail(err)
 	defer s.Close()
-	info, err := s.Info("content")
+	info, err := hooks.IndexMeta(s, "content")
 	fail(err)
 	bi.PrxBytes = info.PrxBytes + info.InlineFrameBytes
 	bi.Windows, bi.FrameBytes = info.Outcome.Windows, info.Outcome.Bytes

@@ -1,0 +1,58 @@
+package reader
+
+import (
+	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/hooks"
+)
+
+// FieldInfo describes one field (logical index) of a segment.
+type FieldInfo struct {
+	Name     string
+	Analyzer string // the analyzer's name and settings, e.g. "standard;max_token_bytes=1024"
+	// DocsWithField is the documents holding at least one token of the field
+	// (of Segment.DocCount), what BM25 calls N.
+	DocsWithField uint64
+	// Terms is the field's distinct terms; SumDocFreq the sum of their
+	// document frequencies, SumTotalTermFreq of their occurrences (the
+	// field's tokens in all).
+	Terms, SumDocFreq, SumTotalTermFreq uint64
+	// SkippedTokens is the tokens longer than the analyzer's limit: they take
+	// a position but are not indexed.
+	SkippedTokens uint64
+	// HasNorms reports whether the field stores each document's length
+	// (BM25 then normalizes by it; without norms every length is 1).
+	HasNorms bool
+}
+
+// Info describes the named field; an unknown field is an snii.ErrNotFound
+// error listing the fields.
+func (s *Segment) Info(name string) (FieldInfo, error) {
+	f, err := s.field(name)
+	if err != nil {
+		return FieldInfo{}, err
+	}
+	m := &f.meta
+	return FieldInfo{Name: m.Name, Analyzer: m.Analyzer, DocsWithField: m.DocsWithField, Terms: m.TermCount,
+		SumDocFreq: m.SumDF, SumTotalTermFreq: m.SumTTF, SkippedTokens: m.SkippedTokens, HasNorms: m.HasNorms}, nil
+}
+
+func init() {
+	hooks.IndexMeta = func(seg any, name string) (format.IndexMeta, error) {
+		return seg.(*Segment).meta(name)
+	}
+}
+
+// meta returns the whole metadata of a logical index (stats, sections, policy
+// and outcome, block directory), for the CLI's reports and the merge
+// (internal/hooks). It shares nothing mutable with the segment except the
+// byte slices of FirstTerms, which must not be modified.
+func (s *Segment) meta(name string) (format.IndexMeta, error) {
+	f, err := s.field(name)
+	if err != nil {
+		return format.IndexMeta{}, err
+	}
+	m := f.meta
+	m.Blocks = append([]format.BlockInfo(nil), m.Blocks...)
+	m.FirstTerms = append([][]byte(nil), m.FirstTerms...)
+	return m, nil
+}
