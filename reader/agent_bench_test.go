@@ -13,7 +13,7 @@ import (
 
 // agentSegment builds the agent-log corpus (content field, one doc per line)
 // with the given policy, or skips when the corpus is absent.
-func agentSegment(b *testing.B, policy int) *reader.Segment {
+func agentSegment(b testing.TB, policy int) *reader.Segment {
 	path := testkit.CorpusPath(b, testkit.AgentLogs)
 	o := writer.DefaultOptions("content")
 	o.Policy = budget.FromPercents(policy, 8)

@@ -142,3 +142,63 @@ func TestTopFilterSkipsBlocks(t *testing.T) {
 		t.Logf("%s: filtered blocks %d docs %d; unfiltered blocks %d docs %d", q, pf.DocBlocksRead, pf.DocsDecoded, pa.DocBlocksRead, pa.DocsDecoded)
 	}
 }
+
+// TestTopFilterAgentLogs: on the agent logs, the top 10 within a filter (a
+// range of 1% of the documents, and every 97th document) are the first 10
+// allowed documents of the full ranking, scores bit for bit; within the
+// range, the search decodes a small part of the doc ids that ranking every
+// match decodes.
+func TestTopFilterAgentLogs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the agent logs")
+	}
+	s := agentSegment(t, -1)
+	n := s.DocCount()
+	rng := roaring.New()
+	rng.AddRange(uint64(n/2), uint64(n/2+n/100))
+	every := roaring.New()
+	for d := uint32(0); d < n; d += 97 {
+		every.Add(d)
+	}
+	terms := func(text string) []string {
+		ts, err := s.Analyze("content", text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ts
+	}
+	for _, q := range []reader.Query{
+		reader.Term("content", "error"),
+		reader.Or(reader.Term("content", "error"), reader.Term("content", "traceback"), reader.Term("content", "warning")),
+		reader.And(reader.Term("content", "import"), reader.Term("content", "numpy")),
+		reader.Phrase("content", terms("no such file or directory")...),
+		reader.AndNot(reader.Term("content", "test"), reader.Term("content", "passed")),
+	} {
+		var pa reader.Profile
+		all, err := s.Top(bg, q, int(n), &reader.TopOptions{Profile: &pa})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for fi, f := range []*roaring.Bitmap{rng, every} {
+			var want []reader.Hit
+			for _, h := range all {
+				if f.Contains(h.Doc) && len(want) < 10 {
+					want = append(want, h)
+				}
+			}
+			var pf reader.Profile
+			got, err := s.Top(bg, q, 10, &reader.TopOptions{Filter: f, Profile: &pf})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.EqualFunc(got, want, func(a, b reader.Hit) bool { return a.Doc == b.Doc && math.Float32bits(a.Score) == math.Float32bits(b.Score) }) {
+				t.Fatalf("%s filter %d: %v, want %v", q, fi, got, want)
+			}
+			if fi == 0 && pf.DocsDecoded*5 > pa.DocsDecoded {
+				t.Errorf("%s: %d doc ids decoded within 1%% of the documents, %d ranking every match", q, pf.DocsDecoded, pa.DocsDecoded)
+			}
+			t.Logf("%s filter %d: %d hits; doc ids decoded %d (blocks %d, windows %d), every match ranked: %d (blocks %d, windows %d)",
+				q, fi, len(got), pf.DocsDecoded, pf.DocBlocksRead, pf.DocWindowsRead, pa.DocsDecoded, pa.DocBlocksRead, pa.DocWindowsRead)
+		}
+	}
+}
