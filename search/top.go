@@ -21,8 +21,7 @@ type TopOptions struct {
 	Filter *roaring64.Bitmap
 	// Explain fills each hit's Explanation.
 	Explain bool
-	// Profile, when set, receives the sum of the segments' profiles (the
-	// statistics' lookups included).
+	// Profile, when set, receives the sum of the segments' Top profiles.
 	Profile *reader.Profile
 }
 
@@ -57,12 +56,8 @@ func (s *Searcher) Top(ctx context.Context, q reader.Query, k int, o *TopOptions
 	}
 	filters := s.split(opts.Filter)
 	runs := func(i int) bool { return filters == nil || filters[i] != nil }
-	var statsProf, topProf *reader.Profile
-	if opts.Profile != nil {
-		statsProf, topProf = new(reader.Profile), new(reader.Profile)
-	}
 	per := make([]*reader.Stats, len(s.segs))
-	err := s.each(ctx, statsProf, func(int) bool { return true }, func(ctx context.Context, i int, _ *reader.Profile) error {
+	err := s.each(ctx, nil, func(int) bool { return true }, func(ctx context.Context, i int, _ *reader.Profile) error {
 		st, err := s.segs[i].Stats(ctx, q)
 		per[i] = st
 		return err
@@ -75,7 +70,7 @@ func (s *Searcher) Top(ctx context.Context, q reader.Query, k int, o *TopOptions
 		sum.Add(st)
 	}
 	hits := make([][]reader.Hit, len(s.segs))
-	err = s.each(ctx, topProf, runs, func(ctx context.Context, i int, prof *reader.Profile) error {
+	err = s.each(ctx, opts.Profile, runs, func(ctx context.Context, i int, prof *reader.Profile) error {
 		to := &reader.TopOptions{BM25: opts.BM25, Stats: sum, Explain: opts.Explain, Profile: prof, SkipMissingFields: true}
 		if filters != nil {
 			to.Filter = filters[i]
@@ -86,10 +81,6 @@ func (s *Searcher) Top(ctx context.Context, q reader.Query, k int, o *TopOptions
 	})
 	if err != nil {
 		return nil, err
-	}
-	if opts.Profile != nil {
-		*opts.Profile = *statsProf
-		opts.Profile.Add(topProf)
 	}
 	var out []Hit
 	for i, hs := range hits {

@@ -272,6 +272,14 @@ func TestTopConjunctionOrder(t *testing.T) {
 	if n := sameTop(t, sr, merged, q, 20, nil, nil); n != 20 {
 		t.Fatalf("%d hits, want 20", n)
 	}
+	// The profile sums the segments': each decodes both terms' doc ids.
+	var prof reader.Profile
+	if _, err := sr.Top(t.Context(), q, 20, &search.TopOptions{Profile: &prof}); err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(30 + 10 + 10 + 40); prof.DocsDecoded != want {
+		t.Errorf("profile: %d doc ids decoded, want %d", prof.DocsDecoded, want)
+	}
 }
 
 // TestSearcherFilterLimit: Docs, AppendDocs, Bitmap and Count within a
