@@ -191,7 +191,9 @@ func TestTopFilterAgentLogs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.EqualFunc(got, want, func(a, b reader.Hit) bool { return a.Doc == b.Doc && math.Float32bits(a.Score) == math.Float32bits(b.Score) }) {
+			if !slices.EqualFunc(got, want, func(a, b reader.Hit) bool {
+				return a.Doc == b.Doc && math.Float32bits(a.Score) == math.Float32bits(b.Score)
+			}) {
 				t.Fatalf("%s filter %d: %v, want %v", q, fi, got, want)
 			}
 			if fi == 0 && pf.DocsDecoded*5 > pa.DocsDecoded {
