@@ -1,12 +1,14 @@
 package reader_test
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/reader"
 )
@@ -96,6 +98,10 @@ func TestTopFilterOracle(t *testing.T) {
 	}
 	if hits == 0 {
 		t.Fatal("no query had a hit")
+	}
+	// An invalid query is an error whatever the filter.
+	if _, err := s.Top(bg, reader.Phrase("text"), 5, &reader.TopOptions{Filter: roaring.New()}); !errors.Is(err, snii.ErrInvalidArgument) {
+		t.Fatalf("a phrase without terms within an empty filter: %v", err)
 	}
 }
 

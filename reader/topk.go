@@ -303,11 +303,8 @@ func (t *topRun) constScorer(q Query) (scorer, error) {
 
 // run collects the top k.
 func (t *topRun) run(q Query) ([]Hit, error) {
-	if t.hasFilter && len(t.filter) == 0 {
-		return []Hit{}, nil
-	}
 	root, err := t.build(q)
-	if err != nil || root == nil {
+	if err != nil || root == nil || t.hasFilter && len(t.filter) == 0 {
 		return []Hit{}, err
 	}
 	if d, ok := root.(*disjScorer); ok && len(d.kids) > 1 {
