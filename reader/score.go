@@ -41,7 +41,9 @@ func (p BM25) validate() error {
 // segments passes the collection's sums instead (documents with the field,
 // tokens of the field and each term's df, summed over the segments, as
 // Lucene's IndexSearcher does), so every segment scores with the same idf
-// and average length and the per-segment top-k lists merge by score.
+// and average length and the per-segment top-k lists merge by score: Stats
+// (Segment.Stats, summed with Stats.Add) is such a sum, and
+// search.Searcher.Top passes it.
 type CollectionStats interface {
 	// Field returns the documents holding at least one token of the field
 	// and the field's tokens in all (sum of the terms' total frequencies).
