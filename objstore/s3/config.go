@@ -89,6 +89,18 @@ type Config struct {
 // New when no credentials were given or found in the environment.
 var ErrNoCredentials = errors.New("no S3 credentials")
 
+// ErrAccessDenied is wrapped (with snii.ErrInvalidArgument) by the error of
+// a request the server refused: an unknown access key, a wrong secret, an
+// expired token, or credentials without the permission.
+var ErrAccessDenied = errors.New("S3 access denied")
+
+// ErrChanged is wrapped (with snii.ErrCorrupt: the bytes of one version
+// cannot be trusted with the other's) by the error of a read of an object
+// replaced on the server since it was opened. Nothing of the new version was
+// read as the old one; opening the object again reads the new version
+// (Client.OpenSegment does so itself when the object changes while it opens).
+var ErrChanged = errors.New("S3 object changed since it was opened")
+
 // resolved is a Config with every default and environment variable applied.
 type resolved struct {
 	Config

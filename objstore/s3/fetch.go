@@ -41,16 +41,53 @@ func (o *Object) kindOf(err error, what string) error {
 		return fmt.Errorf("%s: %s: %w", where, what, err)
 	case errors.Is(err, errShortBody) || errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("%s: %s: truncated response: %w", where, what, io.ErrUnexpectedEOF)
+	case denied(er):
+		return fmt.Errorf("%s: %s: %w: %s (%s): check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN, "+
+			"and that they may read the bucket: %w", where, what, ErrAccessDenied, er.Message, er.Code, errs.InvalidArgument)
 	case er.Code == minio.NoSuchBucket:
 		return errs.Wrapf(errs.NotFound, err, "%s: %s: no bucket %q", where, what, o.bucket)
 	case er.Code == minio.NoSuchKey || er.Code == "NotFound" || er.StatusCode == http.StatusNotFound:
 		return errs.Wrapf(errs.NotFound, err, "%s: %s: no such key", where, what)
 	case er.Code == "PreconditionFailed" || er.StatusCode == http.StatusPreconditionFailed:
-		return errs.Wrapf(errs.Corrupt, err, "%s: %s: the object changed since it was opened (etag %s)", where, what, o.etag)
+		return o.changed(what)
 	case er.Code == "InvalidRange" || er.StatusCode == http.StatusRequestedRangeNotSatisfiable:
 		return errs.Wrapf(errs.Corrupt, err, "%s: %s: range outside the object", where, what)
 	}
 	return fmt.Errorf("%s: %s: %w", where, what, err)
+}
+
+// changed returns the error of a read of an object replaced since Open.
+func (o *Object) changed(what string) error {
+	return fmt.Errorf("s3://%s/%s: %s: %w (etag %s): run again to read the new version: %w",
+		o.bucket, o.key, what, ErrChanged, o.etag, errs.Corrupt)
+}
+
+// denied reports whether the server refused the request's credentials or
+// their permissions.
+func denied(er minio.ErrorResponse) bool {
+	switch er.Code {
+	case "AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken", "InvalidToken",
+		"TokenRefreshRequired", "AllAccessDisabled", "InvalidSecurity", "AuthorizationHeaderMalformed",
+		"XAdminUserNotFound": // versitygw's answer (404) to an unknown access key
+		return true
+	}
+	return er.StatusCode == http.StatusForbidden || er.StatusCode == http.StatusUnauthorized
+}
+
+// confirmMissing returns notFound, the error of a HEAD request saying that
+// a bucket or key does not exist, unless a GET of the bucket's listing (whose
+// error has a body, unlike a HEAD's) says the credentials are refused: some
+// servers answer 404 to a HEAD with unknown credentials.
+func (c *Client) confirmMissing(ctx context.Context, bucket string, notFound error) error {
+	er := minio.ToErrorResponse(notFound)
+	if er.Code != minio.NoSuchBucket && er.Code != minio.NoSuchKey && er.Code != "NotFound" && er.StatusCode != http.StatusNotFound {
+		return notFound
+	}
+	_, err := c.core.ListObjectsV2(bucket, "", "", "", "", 1)
+	if err != nil && denied(minio.ToErrorResponse(err)) {
+		return err
+	}
+	return notFound
 }
 
 // retryable reports whether a failed attempt may succeed when repeated: a 5xx

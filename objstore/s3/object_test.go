@@ -127,8 +127,26 @@ func TestObjectErrors(t *testing.T) {
 	if _, err := c.Open(ctx, "errs", "", 0); !errors.Is(err, snii.ErrInvalidArgument) {
 		t.Errorf("empty key: %v, want ErrInvalidArgument", err)
 	}
-	bad := client(t, srv.Endpoint, s3.Config{SecretAccessKey: "wrong", AccessKeyID: s3test.AccessKey}, nil)
-	_ = bad
+	// Wrong credentials: an access error, never "not found".
+	for _, cfg := range []s3.Config{
+		{AccessKeyID: "nosuchaccesskey", SecretAccessKey: s3test.SecretKey},
+		{AccessKeyID: s3test.AccessKey, SecretAccessKey: "wrong"},
+	} {
+		bad := client(t, srv.Endpoint, cfg, nil)
+		_, err := bad.Open(ctx, "errs", "k", 0)
+		if !errors.Is(err, s3.ErrAccessDenied) || !errors.Is(err, snii.ErrInvalidArgument) || errors.Is(err, snii.ErrNotFound) {
+			t.Errorf("open with access key %q: %v, want s3.ErrAccessDenied", cfg.AccessKeyID, err)
+		}
+		for _, u := range []string{"s3://errs/k", "s3://errs/", "s3://nobucket/k"} {
+			pu, _ := s3.ParseURL(u)
+			if _, err := bad.List(ctx, pu); !errors.Is(err, s3.ErrAccessDenied) {
+				t.Errorf("list %s with access key %q: %v, want s3.ErrAccessDenied", u, cfg.AccessKeyID, err)
+			}
+		}
+		if err := bad.CheckBucket(ctx, "errs"); !errors.Is(err, s3.ErrAccessDenied) {
+			t.Errorf("check bucket with access key %q: %v, want s3.ErrAccessDenied", cfg.AccessKeyID, err)
+		}
+	}
 	for _, cfg := range []s3.Config{
 		{Endpoint: "ftp://x", AccessKeyID: "a", SecretAccessKey: "b"},
 		{Endpoint: "http://host/path", AccessKeyID: "a", SecretAccessKey: "b"},
