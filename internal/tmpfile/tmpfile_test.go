@@ -76,3 +76,47 @@ func TestCleanKeepsLiveRemovesDead(t *testing.T) {
 		t.Errorf("second clean removed %v", r)
 	}
 }
+
+// TestCleanUploadDirs: the upload directory of a dead run is removed whole
+// (its size counted), a live run's stays, and a directory of another name
+// stays.
+func TestCleanUploadDirs(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no flock: Clean removes nothing")
+	}
+	dir := t.TempDir()
+	live, err := Claim(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Release()
+	liveDir, err := live.Mkdir(UploadPrefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(liveDir, "seg.snii"), make([]byte, 100), 0o600)
+	dead := "7654321"
+	deadDir := filepath.Join(dir, UploadPrefix+dead+"-5")
+	os.WriteFile(filepath.Join(dir, LockPrefix+dead), nil, 0o600)
+	os.MkdirAll(filepath.Join(deadDir, "sub"), 0o700)
+	os.WriteFile(filepath.Join(deadDir, "seg.snii"), make([]byte, 1000), 0o600)
+	os.WriteFile(filepath.Join(deadDir, "sub", ".snii-run-1-1"), make([]byte, 24), 0o600)
+	other := filepath.Join(dir, "snii-upload-"+dead)
+	os.Mkdir(other, 0o700)
+	removed, err := Clean(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Removed{{Path: deadDir, Size: 1024}, {Path: filepath.Join(dir, LockPrefix+dead)}}
+	if !slices.Equal(removed, want) {
+		t.Errorf("removed %v, want %v", removed, want)
+	}
+	for _, p := range []string{liveDir, other} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s: %v, want kept", p, err)
+		}
+	}
+	if _, err := os.Stat(deadDir); !os.IsNotExist(err) {
+		t.Errorf("dead upload directory: %v, want removed", err)
+	}
+}
