@@ -14,8 +14,11 @@ func newCleanCmd(e *env) *cobra.Command {
 		Use:   "clean [DIR...]",
 		Short: "Remove the temp files of killed builds and merges",
 		Long: `Remove the hidden temp files (.snii-tmp-*, .snii-run-*, .snii-spool-*, .snii-merge-*)
-that a build or merge killed with SIGKILL (or by a crash or power loss) left in a
-directory (default: the current one).
+and upload directories (.snii-upload-*: the local copy of a segment built for
+build -o s3://..., under --temp-dir or the system's temp directory) that a build or
+merge killed with SIGKILL (or by a crash or power loss) left in a directory (default:
+the current one). An incomplete multipart upload a killed build left on the server
+is not removed: a bucket lifecycle rule aborts those.
 
 Every run holds an flock(2) on its own lock file (.snii-lock-ID) while it runs, and
 names its temp files with that ID. clean removes the files of an ID only when it can

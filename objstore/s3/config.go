@@ -59,9 +59,9 @@ type Config struct {
 	AccessKeyID, SecretAccessKey, SessionToken string
 	// Anonymous sends unsigned requests (public buckets): no credentials needed.
 	Anonymous bool
-	// Retries is the number of retries of a request failing with a 5xx status,
-	// SlowDown, a reset connection or a truncated body: 0 means
-	// DefaultRetries, negative none.
+	// Retries is the number of retries of a read failing with a 5xx status,
+	// SlowDown, a stall, a connection refused, reset or closed, or a
+	// truncated body: 0 means DefaultRetries, negative none.
 	Retries int
 	// RetryDelay is the first retry's delay (0: DefaultRetryDelay).
 	RetryDelay time.Duration
