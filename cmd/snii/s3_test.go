@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/minio/minio-go/v7"
 	"github.com/snii-go/snii/internal/s3test"
 	"github.com/snii-go/snii/internal/tmpfile"
 )
@@ -177,4 +178,42 @@ func TestS3UploadLeftovers(t *testing.T) {
 	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
 		t.Errorf("after the build, %s holds %v", tmp, ents)
 	}
+}
+
+// TestS3CleanUploads: clean s3://bucket/prefix aborts the incomplete
+// multipart uploads under the prefix older than --older-than, and only those.
+func TestS3CleanUploads(t *testing.T) {
+	ep := s3env(t)
+	mc, err := s3test.Shared(t).Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	core := minio.Core{Client: mc}
+	for _, key := range []string{"mpu/a.snii", "keep/b.snii"} {
+		id, err := core.NewMultipartUpload(ctx, "cli", key, minio.PutObjectOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := core.PutObjectPart(ctx, "cli", key, id, 1, strings.NewReader("part"), 4, minio.PutObjectPartOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := ok(t, "clean", "--endpoint", ep, "s3://cli/mpu/"); r.stdout != "0 incomplete uploads aborted under s3://cli/mpu/, 0 B\n" {
+		t.Errorf("clean of a fresh upload: %q, want none aborted", r.stdout)
+	}
+	r := ok(t, "clean", "--endpoint", ep, "--older-than", "0", "s3://cli/mpu/")
+	if !strings.Contains(r.stdout, "aborted the upload of s3://cli/mpu/a.snii begun ") || !strings.HasSuffix(r.stdout, "1 incomplete upload aborted under s3://cli/mpu/, 4 B\n") {
+		t.Errorf("clean --older-than 0: %q", r.stdout)
+	}
+	left := map[string]bool{}
+	for u := range mc.ListIncompleteUploads(ctx, "cli", "", true) {
+		left[u.Key] = true
+	}
+	if left["mpu/a.snii"] || !left["keep/b.snii"] {
+		t.Errorf("incomplete uploads left: %v, want keep/b.snii only", left)
+	}
+	fails(t, exitUsage, "", []string{"clean", "--endpoint", ep, "s3://cli/*.snii"}, "not a pattern")
+	fails(t, exitUsage, "", []string{"clean", "--older-than", "-1h", "s3://cli/"}, "--older-than")
+	ok(t, "clean", "-q", "--endpoint", ep, "--older-than", "0", "s3://cli/keep/")
 }

@@ -65,6 +65,6 @@
 // Client.Upload sends a file in one PUT, or as a multipart upload above
 // UploadPartSize. A process killed during a multipart upload leaves an
 // incomplete upload on the server: not an object, but parts stored until
-// aborted, by a bucket lifecycle rule (AbortIncompleteMultipartUpload) or
-// the store's tools.
+// aborted, by Client.AbortIncomplete (snii clean s3://bucket/prefix) or a
+// bucket lifecycle rule (AbortIncompleteMultipartUpload).
 package s3
