@@ -21,17 +21,23 @@ func names(t *testing.T, dir string) []string {
 	return out
 }
 
-func TestCleanKeepsLiveRemovesDead(t *testing.T) {
+// liveRun returns a new directory and a live run's claim on it: its lock is
+// held (flock conflicts between open files even within one process).
+func liveRun(t *testing.T) (string, *Owner) {
+	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("no flock: Clean removes nothing")
 	}
 	dir := t.TempDir()
-	// A live run: its lock is held (flock conflicts between open files even
-	// within one process).
 	live, err := Claim(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir, live
+}
+
+func TestCleanKeepsLiveRemovesDead(t *testing.T) {
+	dir, live := liveRun(t)
 	f, err := live.Create(RunPrefix, 0o600)
 	if err != nil {
 		t.Fatal(err)
@@ -81,14 +87,7 @@ func TestCleanKeepsLiveRemovesDead(t *testing.T) {
 // (its size counted), a live run's stays, and a directory of another name
 // stays.
 func TestCleanUploadDirs(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no flock: Clean removes nothing")
-	}
-	dir := t.TempDir()
-	live, err := Claim(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, live := liveRun(t)
 	defer live.Release()
 	liveDir, err := live.Mkdir(UploadPrefix)
 	if err != nil {

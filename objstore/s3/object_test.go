@@ -109,6 +109,28 @@ func TestObjectRanges(t *testing.T) {
 	checkNoLeaks(t)
 }
 
+// readsExact reads n random ranges of o, each of minLen to minLen+spread
+// bytes, checking them against data, then prefetches rs: all must succeed
+// under the proxy's fault k.
+func readsExact(t *testing.T, o *s3.Object, data []byte, k s3test.Fault, n int, minLen, spread int64, rs []reader.Range) {
+	t.Helper()
+	rg := rand.New(rand.NewPCG(uint64(k), uint64(n)))
+	for range n {
+		off := rg.Int64N(int64(len(data)) - minLen - spread)
+		m := minLen + rg.Int64N(spread+1)
+		p := make([]byte, m)
+		if _, err := o.ReadAt(p, off); err != nil {
+			t.Fatalf("fault %d: read: %v", k, err)
+		}
+		if !bytes.Equal(p, data[off:off+m]) {
+			t.Fatalf("fault %d: read [%d, +%d): wrong bytes", k, off, m)
+		}
+	}
+	if _, err := o.Prefetch(t.Context(), rs); err != nil {
+		t.Fatalf("fault %d: prefetch: %v", k, err)
+	}
+}
+
 // TestObjectErrors: missing bucket and key are ErrNotFound, bad
 // configuration ErrInvalidArgument, wrong credentials a clear error; a
 // replaced object fails its next read with ErrCorrupt.
@@ -205,22 +227,7 @@ func TestObjectFaults(t *testing.T) {
 		if err != nil {
 			t.Fatalf("fault %d: open: %v", k, err)
 		}
-		rg := rand.New(rand.NewPCG(uint64(k), 9))
-		for range 20 {
-			off := rg.Int64N(int64(len(data)))
-			n := rg.Int64N(min(int64(len(data))-off, 20000) + 1)
-			p := make([]byte, n)
-			if _, err := o.ReadAt(p, off); err != nil {
-				t.Fatalf("fault %d: read: %v", k, err)
-			}
-			if !bytes.Equal(p, data[off:off+n]) {
-				t.Fatalf("fault %d: read [%d, +%d): wrong bytes", k, off, n)
-			}
-		}
-		rs := []reader.Range{rr(1000, 100), rr(50000, 100), rr(90000, 5000), rr(200000, 7)}
-		if _, err := o.Prefetch(ctx, rs); err != nil {
-			t.Fatalf("fault %d: prefetch: %v", k, err)
-		}
+		readsExact(t, o, data, k, 20, 0, 20000, []reader.Range{rr(1000, 100), rr(50000, 100), rr(90000, 5000), rr(200000, 7)})
 		if px.Faults() == 0 {
 			t.Fatalf("fault %d: none injected", k)
 		}
@@ -292,22 +299,8 @@ func TestObjectStalls(t *testing.T) {
 		if err != nil {
 			t.Fatalf("fault %d: open: %v", k, err)
 		}
-		rg := rand.New(rand.NewPCG(uint64(k), 10))
-		for range 6 {
-			off := rg.Int64N(int64(len(data)) - 50000)
-			n := 2*s3test.StallAfter + rg.Int64N(40000)
-			p := make([]byte, n)
-			if _, err := o.ReadAt(p, off); err != nil {
-				t.Fatalf("fault %d: read: %v", k, err)
-			}
-			if !bytes.Equal(p, data[off:off+n]) {
-				t.Fatalf("fault %d: read [%d, +%d): wrong bytes", k, off, n)
-			}
-		}
-		rs := []reader.Range{rr(10000, 3000), rr(60000, 3000), rr(120000, 5000), rr(200000, 2500)}
-		if _, err := o.Prefetch(ctx, rs); err != nil {
-			t.Fatalf("fault %d: prefetch: %v", k, err)
-		}
+		readsExact(t, o, data, k, 6, 2*s3test.StallAfter, 40000,
+			[]reader.Range{rr(10000, 3000), rr(60000, 3000), rr(120000, 5000), rr(200000, 2500)})
 		if px.Faults() == 0 {
 			t.Fatalf("fault %d: none injected", k)
 		}

@@ -128,6 +128,13 @@ func (t *watchTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
+// CloseIdleConnections closes the idle connections of the wrapped transport.
+func (t *watchTransport) CloseIdleConnections() {
+	if c, ok := t.next.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
+
 // watchedBody is a request or response body whose bytes rearm the watchdog;
 // a response body's failures (anything but io.EOF) are recorded in its
 // attempt, and its Close ends the watch.
