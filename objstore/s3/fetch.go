@@ -83,9 +83,11 @@ func (c *Client) confirmMissing(ctx context.Context, bucket string, notFound err
 	if er.Code != minio.NoSuchBucket && er.Code != minio.NoSuchKey && er.Code != "NotFound" && er.StatusCode != http.StatusNotFound {
 		return notFound
 	}
-	_, err := c.core.ListObjectsV2(bucket, "", "", "", "", 1)
-	if err != nil && denied(minio.ToErrorResponse(err)) {
-		return err
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the listing after its first answer
+	info, ok := <-c.mc.ListObjects(ctx, bucket, minio.ListObjectsOptions{MaxKeys: 1})
+	if ok && info.Err != nil && denied(minio.ToErrorResponse(info.Err)) {
+		return info.Err
 	}
 	return notFound
 }
