@@ -215,7 +215,11 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 			finishers = append(finishers, fin)
 		}
 	}
-	cleanLeftovers(e, f.quiet, filepath.Dir(f.output), o.TempDir)
+	uploadDir := ""
+	if up != nil {
+		uploadDir = up.parent
+	}
+	cleanLeftovers(e, f.quiet, filepath.Dir(f.output), o.TempDir, uploadDir)
 	w, err := writer.CreateContext(ctx, f.output, o)
 	if err != nil {
 		if errors.Is(err, errs.InvalidArgument) {

@@ -1,21 +1,35 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/snii-go/snii/internal/tmpfile"
+	"github.com/snii-go/snii/objstore/s3"
 	"github.com/spf13/cobra"
 )
 
 func newCleanCmd(e *env) *cobra.Command {
-	var quiet bool
+	var (
+		quiet     bool
+		olderThan time.Duration
+		s3f       s3Flags
+	)
 	cmd := &cobra.Command{
-		Use:   "clean [DIR...]",
-		Short: "Remove the temp files of killed builds and merges",
+		Use:   "clean [DIR | s3://bucket/prefix]...",
+		Short: "Remove the temp files of killed builds and merges (and their incomplete uploads)",
 		Long: `Remove the hidden temp files (.snii-tmp-*, .snii-run-*, .snii-spool-*, .snii-merge-*)
-that a build or merge killed with SIGKILL (or by a crash or power loss) left in a
-directory (default: the current one).
+and upload directories (.snii-upload-*: the local copy of a segment built for
+build -o s3://..., under --temp-dir or the system's temp directory) that a build or
+merge killed with SIGKILL (or by a crash or power loss) left in a directory (default:
+the current one).
+
+Given s3://bucket/prefix, clean aborts the incomplete multipart uploads under the
+prefix that began more than --older-than ago (what a build -o s3://... killed
+during its upload left on the server: stored parts that are no object). Younger
+ones are left alone: they may be live uploads.
 
 Every run holds an flock(2) on its own lock file (.snii-lock-ID) while it runs, and
 names its temp files with that ID. clean removes the files of an ID only when it can
@@ -23,13 +37,24 @@ take that lock, i.e. when the process that created them is gone; the files of ru
 builds and merges, and anything else, are left alone. build and merge do the same in
 their output and temp directories before they start.`,
 		Example: `  snii clean out/
-  snii clean -q /var/lib/logs /tmp`,
+  snii clean -q /var/lib/logs /tmp
+  snii clean --endpoint http://127.0.0.1:7070 s3://logs/2026/`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				args = []string{"."}
 			}
-			total, n := int64(0), 0
+			if olderThan < 0 {
+				return usagef("--older-than %v: want 0 or more", olderThan)
+			}
+			total, n, dirs := int64(0), 0, 0
 			for _, dir := range args {
+				if s3.IsURL(dir) {
+					if err := abortUploads(cmd.Context(), e, &s3f, dir, olderThan, quiet); err != nil {
+						return err
+					}
+					continue
+				}
+				dirs++
 				removed, err := tmpfile.Clean(dir)
 				for _, r := range removed {
 					n++
@@ -42,14 +67,48 @@ their output and temp directories before they start.`,
 					return fmt.Errorf("clean %s: %w", dir, err)
 				}
 			}
-			if !quiet {
+			if !quiet && dirs > 0 {
 				fmt.Fprintf(e.stdout, "%s removed, %s\n", plural(int64(n), "file", "files"), formatBytes(total))
 			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print nothing")
+	cmd.Flags().DurationVar(&olderThan, "older-than", 24*time.Hour, "with s3:// URLs: abort the incomplete uploads begun longer ago than this")
+	s3f.add(cmd.Flags())
 	return cmd
+}
+
+// abortUploads aborts the stale incomplete multipart uploads under an
+// s3://bucket/prefix (a glob is a usage error).
+func abortUploads(ctx context.Context, e *env, s3f *s3Flags, arg string, olderThan time.Duration, quiet bool) error {
+	u, err := parseS3(arg)
+	if err != nil {
+		return err
+	}
+	if u.IsGlob() {
+		return usagef("%s: clean takes s3://bucket/prefix, not a pattern", arg)
+	}
+	c, err := s3f.client()
+	if err != nil {
+		return err
+	}
+	aborted, err := c.AbortIncomplete(ctx, u.Bucket, u.Key, olderThan)
+	var total int64
+	for _, a := range aborted {
+		total += a.Size
+		if !quiet {
+			fmt.Fprintf(e.stdout, "aborted the upload of s3://%s/%s begun %s (%s of parts)\n", u.Bucket, a.Key,
+				a.Initiated.UTC().Format(time.RFC3339), formatBytes(a.Size))
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("clean %s: %w", arg, err)
+	}
+	if !quiet {
+		fmt.Fprintf(e.stdout, "%s aborted under %s, %s\n", plural(int64(len(aborted)), "incomplete upload", "incomplete uploads"), u, formatBytes(total))
+	}
+	return nil
 }
 
 // cleanLeftovers removes what killed runs left in the directories of a build

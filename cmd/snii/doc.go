@@ -15,7 +15,11 @@
 // doc ids and ranked by --top with the statistics of all the segments), and
 // build -o may be s3://bucket/key (built in a temp directory, then uploaded).
 // --endpoint and --region set the store; the credentials come from
-// AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN.
+// AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN. A remote
+// request that makes no progress for 10 s is retried; query --timeout
+// (default 5m, 0: none) bounds the whole query. snii clean s3://bucket/prefix
+// aborts the incomplete multipart uploads (older than --older-than, default
+// 24h) that killed builds left.
 //
 // build and merge take the codec-policy flags --prx-zstd-min-saving (-1 the
 // per-index budget, the default; 0 always the smallest frame; 1..100 a fixed

@@ -26,6 +26,7 @@ type queryFlags struct {
 	k1, b   float32
 	dec     decodeFlags
 	s3      s3Flags
+	timeout time.Duration
 }
 
 func newQueryCmd(e *env) *cobra.Command {
@@ -74,7 +75,12 @@ and exits with code 2, as does an unknown field. No match is not an error (exit 
 			if err := f.checkTop(); err != nil {
 				return err
 			}
-			return runQuery(cmd.Context(), e, f, args[0], strings.Join(args[1:], " "))
+			if f.timeout < 0 {
+				return usagef("--timeout %v: want 0 (no limit) or more", f.timeout)
+			}
+			ctx, cancel := withTimeout(cmd.Context(), f.timeout)
+			defer cancel()
+			return timedOut(ctx, f.timeout, runQuery(ctx, e, f, args[0], strings.Join(args[1:], " ")))
 		},
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			if len(args) == 0 {
@@ -94,6 +100,7 @@ and exits with code 2, as does an unknown field. No match is not an error (exit 
 	fs.BoolVar(&f.explain, "explain", false, "with --top: print each hit's score breakdown (idf, frequency, field length)")
 	fs.Float32Var(&f.k1, "k1", 1.2, "with --top: BM25 k1 (term frequency saturation)")
 	fs.Float32Var(&f.b, "b", 0.75, "with --top: BM25 b (length normalization, 0..1)")
+	fs.DurationVar(&f.timeout, "timeout", defaultQueryTimeout, "give up on the query after this long, opening included (0: never)")
 	f.dec.add(fs)
 	f.s3.add(fs)
 	return cmd

@@ -9,7 +9,9 @@ import (
 	"path"
 	"path/filepath"
 	"sync"
+	"time"
 
+	"github.com/snii-go/snii/internal/tmpfile"
 	"github.com/snii-go/snii/objstore/s3"
 	"github.com/snii-go/snii/reader"
 	"github.com/spf13/pflag"
@@ -48,6 +50,31 @@ func (s *s3Flags) client() (*s3.Client, error) {
 		return nil, asUsage(err)
 	}
 	return c, nil
+}
+
+// defaultQueryTimeout is the default of query --timeout. Every remote
+// request already fails when it stalls (s3.DefaultProgressTimeout, then
+// retried); the overall deadline bounds what remains (a server trickling
+// bytes, retries that keep failing) at a length no interactive or scripted
+// query of a segment comes near: opening and querying thousands of segments
+// takes seconds.
+const defaultQueryTimeout = 5 * time.Minute
+
+// withTimeout returns ctx with the deadline d from now (none when d <= 0).
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+// timedOut names the --timeout in err when the deadline of ctx ended the
+// command (and returns err as it is otherwise).
+func timedOut(ctx context.Context, d time.Duration, err error) error {
+	if err != nil && d > 0 && errors.Is(err, context.DeadlineExceeded) && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("gave up after --timeout %v (0: no limit): %w", d, err)
+	}
+	return err
 }
 
 // anySegment is a segment opened from a file or from S3.
@@ -169,12 +196,17 @@ func openMany(ctx context.Context, s *s3Flags, u s3.URL, o reader.Options) (*rem
 }
 
 // s3Upload is a build whose output goes to S3: the segment is written into a
-// private temp directory, then uploaded.
+// private temp directory, then uploaded. The directory is owned like the
+// other temp files (internal/tmpfile): named .snii-upload-ID-* under the
+// temp directory, whose lock the run holds, so that snii clean and the next
+// build remove what a killed run left.
 type s3Upload struct {
-	url   s3.URL
-	c     *s3.Client
-	dir   string
-	local string
+	url    s3.URL
+	c      *s3.Client
+	parent string // the temp directory holding dir
+	owner  *tmpfile.Owner
+	dir    string
+	local  string
 }
 
 // prepareUpload checks the URL, the credentials and the bucket before the
@@ -195,11 +227,20 @@ func (s *s3Flags) prepareUpload(ctx context.Context, output, tempDir string) (*s
 	if err := c.CheckBucket(ctx, u.Bucket); err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(tempDir, "snii-upload-")
+	parent := tempDir
+	if parent == "" {
+		parent = os.TempDir()
+	}
+	owner, err := tmpfile.Claim(parent)
 	if err != nil {
 		return nil, err
 	}
-	return &s3Upload{url: u, c: c, dir: dir, local: filepath.Join(dir, path.Base(u.Key))}, nil
+	dir, err := owner.Mkdir(tmpfile.UploadPrefix)
+	if err != nil {
+		owner.Release()
+		return nil, err
+	}
+	return &s3Upload{url: u, c: c, parent: parent, owner: owner, dir: dir, local: filepath.Join(dir, path.Base(u.Key))}, nil
 }
 
 // upload sends the built segment, with a progress bar when show.
@@ -221,8 +262,11 @@ func (up *s3Upload) upload(ctx context.Context, e *env, show bool) error {
 	return nil
 }
 
-// cleanup removes the local copy.
-func (up *s3Upload) cleanup() { os.RemoveAll(up.dir) }
+// cleanup removes the local copy and releases the temp directory.
+func (up *s3Upload) cleanup() {
+	os.RemoveAll(up.dir)
+	up.owner.Release()
+}
 
 // progressReader advances a progress bar by the bytes minio-go reads through it.
 type progressReader struct{ p *progress }

@@ -2,11 +2,16 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/minio/minio-go/v7"
 	"github.com/snii-go/snii/internal/s3test"
+	"github.com/snii-go/snii/internal/tmpfile"
 )
 
 func TestMain(m *testing.M) {
@@ -89,7 +94,126 @@ func TestS3CLIErrors(t *testing.T) {
 	fails(t, exitFailure, "", []string{"query", "--endpoint", ep, "s3://cli/missing.snii", "a"}, "no such key")
 	fails(t, exitFailure, "", []string{"query", "--endpoint", ep, "s3://cli/none/*.snii", "a"}, "no object matches")
 	fails(t, exitFailure, "", []string{"build", "-o", "s3://nosuchbucket/x.snii", "--endpoint", ep, demoFile("app.log")}, "no such bucket")
+	fails(t, exitUsage, "", []string{"query", "--timeout", "-1s", "--endpoint", ep, "s3://cli/k", "a"}, "--timeout")
+	t.Setenv("AWS_ACCESS_KEY_ID", "nosuchaccesskey")
+	fails(t, exitFailure, "", []string{"query", "--endpoint", ep, "s3://cli/missing.snii", "a"}, "access denied", "AWS_ACCESS_KEY_ID")
 	t.Setenv("AWS_ACCESS_KEY_ID", "")
 	t.Setenv("AWS_SECRET_ACCESS_KEY", "")
 	fails(t, exitFailure, "", []string{"verify", "--endpoint", ep, "s3://cli/x.snii"}, "AWS_ACCESS_KEY_ID")
+}
+
+// TestS3CLIFaults: connections closed before their headers are retried (the
+// answer is the local one); a server that stalls every request ends the
+// query at --timeout, with an error naming it.
+func TestS3CLIFaults(t *testing.T) {
+	ep := s3env(t)
+	local := t.TempDir() + "/app.snii"
+	ok(t, "build", "-q", "-o", local, demoFile("app.log"))
+	ok(t, "build", "-q", "-o", "s3://cli/faults/a.snii", "--endpoint", ep, demoFile("app.log"))
+	q := `"connection refused" OR timeout*`
+	want := ok(t, "query", local, q, "--count").stdout
+	px := s3test.NewProxy(ep)
+	defer px.Close()
+	px.Choose = func(n int64, _ *http.Request) s3test.Fault {
+		if n%2 == 0 {
+			return s3test.Drop
+		}
+		return s3test.Pass
+	}
+	if got := ok(t, "query", "--endpoint", px.URL, "s3://cli/faults/a.snii", q, "--count").stdout; got != want {
+		t.Errorf("with connections dropped before their headers: %q, want %q", got, want)
+	}
+	if px.Faults() == 0 {
+		t.Error("no connection was dropped")
+	}
+	for _, f := range []s3test.Fault{s3test.StallHeaders, s3test.StallBody} {
+		px.Choose = func(int64, *http.Request) s3test.Fault { return f }
+		fails(t, exitFailure, "", []string{"query", "--timeout", "300ms", "--endpoint", px.URL, "s3://cli/faults/a.snii", q},
+			"gave up after --timeout 300ms")
+	}
+}
+
+// TestS3UploadLeftovers: the local copy of an upload lives in an owned
+// .snii-upload-* directory of --temp-dir: what a killed build left there is
+// removed by snii clean and by the next build; a live run's stays.
+func TestS3UploadLeftovers(t *testing.T) {
+	ep := s3env(t)
+	tmp := t.TempDir()
+	killed := func() string { // what a build killed during its upload leaves
+		os.WriteFile(filepath.Join(tmp, tmpfile.LockPrefix+"4242"), nil, 0o600)
+		d := filepath.Join(tmp, tmpfile.UploadPrefix+"4242-17")
+		os.MkdirAll(d, 0o700)
+		os.WriteFile(filepath.Join(d, "a.snii"), make([]byte, 5000), 0o600)
+		return d
+	}
+	live, err := tmpfile.Claim(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Release()
+	liveDir, err := live.Mkdir(tmpfile.UploadPrefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := killed()
+	if r := ok(t, "clean", tmp); !strings.Contains(r.stdout, "removed "+d+" (") {
+		t.Errorf("clean: %q, want %s removed", r.stdout, d)
+	}
+	d = killed()
+	r := ok(t, "build", "-o", "s3://cli/up/a.snii", "--temp-dir", tmp, "--endpoint", ep, demoFile("app.log"))
+	if !strings.Contains(r.stderr, "removed 2 temp files") {
+		t.Errorf("build: stderr %q, want the leftovers removed", r.stderr)
+	}
+	for _, p := range []string{d, filepath.Join(tmp, tmpfile.LockPrefix+"4242")} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s: %v after the build, want removed", p, err)
+		}
+	}
+	if _, err := os.Stat(liveDir); err != nil {
+		t.Errorf("a live run's upload directory: %v, want kept", err)
+	}
+	// The build itself leaves nothing but the live run's files.
+	live.Release()
+	os.RemoveAll(liveDir)
+	if ents, _ := os.ReadDir(tmp); len(ents) != 0 {
+		t.Errorf("after the build, %s holds %v", tmp, ents)
+	}
+}
+
+// TestS3CleanUploads: clean s3://bucket/prefix aborts the incomplete
+// multipart uploads under the prefix older than --older-than, and only those.
+func TestS3CleanUploads(t *testing.T) {
+	ep := s3env(t)
+	mc, err := s3test.Shared(t).Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	core := minio.Core{Client: mc}
+	for _, key := range []string{"mpu/a.snii", "keep/b.snii"} {
+		id, err := core.NewMultipartUpload(ctx, "cli", key, minio.PutObjectOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := core.PutObjectPart(ctx, "cli", key, id, 1, strings.NewReader("part"), 4, minio.PutObjectPartOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := ok(t, "clean", "--endpoint", ep, "s3://cli/mpu/"); r.stdout != "0 incomplete uploads aborted under s3://cli/mpu/, 0 B\n" {
+		t.Errorf("clean of a fresh upload: %q, want none aborted", r.stdout)
+	}
+	r := ok(t, "clean", "--endpoint", ep, "--older-than", "0", "s3://cli/mpu/")
+	if !strings.Contains(r.stdout, "aborted the upload of s3://cli/mpu/a.snii begun ") || !strings.HasSuffix(r.stdout, "1 incomplete upload aborted under s3://cli/mpu/, 4 B\n") {
+		t.Errorf("clean --older-than 0: %q", r.stdout)
+	}
+	left := map[string]bool{}
+	for u := range mc.ListIncompleteUploads(ctx, "cli", "", true) {
+		left[u.Key] = true
+	}
+	if left["mpu/a.snii"] || !left["keep/b.snii"] {
+		t.Errorf("incomplete uploads left: %v, want keep/b.snii only", left)
+	}
+	fails(t, exitUsage, "", []string{"clean", "--endpoint", ep, "s3://cli/*.snii"}, "not a pattern")
+	fails(t, exitUsage, "", []string{"clean", "--older-than", "-1h", "s3://cli/"}, "--older-than")
+	ok(t, "clean", "-q", "--endpoint", ep, "--older-than", "0", "s3://cli/keep/")
 }

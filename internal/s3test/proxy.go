@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -28,7 +29,25 @@ const (
 	// ShortBody forwards, declares a Content-Length of half the body and
 	// sends that half: a complete but short response.
 	ShortBody
+	// Drop closes the connection (an orderly FIN) before answering.
+	Drop
+	// DropInHeaders sends the start of the response headers, then closes
+	// the connection.
+	DropInHeaders
+	// StallHeaders sends the start of the response headers, then sends
+	// nothing more until the client gives up (or the proxy closes).
+	StallHeaders
+	// StallBody forwards, sends the headers and the first StallAfter bytes
+	// of the body, then sends nothing more until the client gives up.
+	StallBody
 )
+
+// StallAfter is how many body bytes StallBody sends before it stalls.
+const StallAfter = 1000
+
+// partialHeaders is the start of a response that DropInHeaders and
+// StallHeaders send.
+const partialHeaders = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\n"
 
 // Proxy is a loopback HTTP proxy in front of a server that adds latency and
 // faults. Choose decides each request's fault from its number (1, 2, ...)
@@ -43,11 +62,15 @@ type Proxy struct {
 	srv      *httptest.Server
 	tr       *http.Transport
 	upstream string
+
+	mu     sync.Mutex
+	held   map[net.Conn]bool // hijacked connections, closed by Close
+	closed chan struct{}
 }
 
 // NewProxy starts a proxy in front of the endpoint (http://host:port).
 func NewProxy(endpoint string) *Proxy {
-	p := &Proxy{upstream: endpoint, tr: &http.Transport{MaxIdleConnsPerHost: 64}}
+	p := &Proxy{upstream: endpoint, tr: &http.Transport{MaxIdleConnsPerHost: 64}, held: map[net.Conn]bool{}, closed: make(chan struct{})}
 	p.srv = httptest.NewServer(http.HandlerFunc(p.serve))
 	p.URL = p.srv.URL
 	return p
@@ -61,6 +84,16 @@ func (p *Proxy) Faults() int64 { return p.faults.Load() }
 
 // Close stops the proxy and closes its connections.
 func (p *Proxy) Close() {
+	p.mu.Lock()
+	select {
+	case <-p.closed:
+	default:
+		close(p.closed)
+	}
+	for c := range p.held {
+		c.Close()
+	}
+	p.mu.Unlock()
 	p.srv.CloseClientConnections()
 	p.srv.Close()
 	p.tr.CloseIdleConnections()
@@ -104,6 +137,20 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 			c.Close()
 		}
 		return
+	case Drop, DropInHeaders, StallHeaders:
+		c, _, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		if f == Drop {
+			return
+		}
+		if _, err := io.WriteString(c, partialHeaders); err != nil || f == DropInHeaders {
+			return
+		}
+		p.hold(c)
+		return
 	}
 	out, err := http.NewRequestWithContext(r.Context(), r.Method, p.upstream+r.URL.RequestURI(), r.Body)
 	if err != nil {
@@ -123,6 +170,17 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 		w.Header()[k] = vs
 	}
 	switch f {
+	case StallBody:
+		w.WriteHeader(resp.StatusCode)
+		if _, err := io.CopyN(w, resp.Body, StallAfter); err != nil {
+			return
+		}
+		w.(http.Flusher).Flush()
+		select { // until the client closes the connection, or Close
+		case <-r.Context().Done():
+		case <-p.closed:
+		}
+		panic(http.ErrAbortHandler)
 	case Truncate, ShortBody:
 		body, err := io.ReadAll(resp.Body)
 		if err != nil {
@@ -142,6 +200,24 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(resp.StatusCode)
 	io.Copy(w, resp.Body)
+}
+
+// hold keeps a hijacked connection open, sending nothing, until the client
+// closes it or the proxy closes.
+func (p *Proxy) hold(c net.Conn) {
+	p.mu.Lock()
+	select {
+	case <-p.closed:
+		p.mu.Unlock()
+		return
+	default:
+	}
+	p.held[c] = true
+	p.mu.Unlock()
+	io.Copy(io.Discard, c) // returns when either side closes
+	p.mu.Lock()
+	delete(p.held, c)
+	p.mu.Unlock()
 }
 
 func writeError(w http.ResponseWriter, status int, code, msg string) {

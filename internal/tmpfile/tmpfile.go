@@ -30,10 +30,13 @@ const (
 	RunPrefix   = ".snii-run-"   // spilled runs of a build
 	SpoolPrefix = ".snii-spool-" // dict region / doc span overflow of a build
 	MergePrefix = ".snii-merge-" // intermediate segments of a multi-pass merge
+	// UploadPrefix names a directory: a segment built for an upload to
+	// object storage, kept until the upload ends.
+	UploadPrefix = ".snii-upload-"
 )
 
 // dataPrefixes are the prefixes Clean removes (besides the lock file).
-var dataPrefixes = []string{TmpPrefix, RunPrefix, SpoolPrefix, MergePrefix}
+var dataPrefixes = []string{TmpPrefix, RunPrefix, SpoolPrefix, MergePrefix, UploadPrefix}
 
 // Owner is a run's claim on a directory: the files it creates there carry
 // its ID, and its lock file is locked until Release.
@@ -111,6 +114,22 @@ func (o *Owner) Create(prefix string, perm os.FileMode) (*os.File, error) {
 	}
 }
 
+// Mkdir creates a new directory PREFIX+ID+"-"+random in the directory (mode
+// 0o700) and returns its path. Clean removes it whole once the run is gone.
+func (o *Owner) Mkdir(prefix string) (string, error) {
+	for try := 0; ; try++ {
+		path := filepath.Join(o.dir, prefix+o.id+"-"+random())
+		err := os.Mkdir(path, 0o700)
+		if errors.Is(err, fs.ErrExist) && try < 100 {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		return path, nil
+	}
+}
+
 // Release removes the lock file and drops the lock. The caller removes its
 // temp files first.
 func (o *Owner) Release() error {
@@ -136,8 +155,9 @@ type Removed struct {
 	Size int64
 }
 
-// Clean removes from dir the temp files of runs that are gone (their lock
-// file can be locked) and those runs' lock files. Files of live runs, files
+// Clean removes from dir the temp files (and upload directories, whole) of
+// runs that are gone (their lock file can be locked) and those runs' lock
+// files. Files of live runs, files
 // without a lock file and anything not named by this package stay.
 func Clean(dir string) ([]Removed, error) {
 	ents, err := os.ReadDir(dir)
@@ -180,16 +200,23 @@ func Clean(dir string) ([]Removed, error) {
 		for _, name := range byID[id] {
 			p := filepath.Join(dir, name)
 			st, err := os.Lstat(p)
-			if err != nil || !st.Mode().IsRegular() {
+			if err != nil {
 				continue
 			}
-			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			size, remove := st.Size(), os.Remove
+			switch {
+			case st.IsDir() && strings.HasPrefix(name, UploadPrefix):
+				size, remove = dirSize(p), os.RemoveAll
+			case !st.Mode().IsRegular():
+				continue
+			}
+			if err := remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				if first == nil {
 					first = err
 				}
 				continue
 			}
-			out = append(out, Removed{Path: p, Size: st.Size()})
+			out = append(out, Removed{Path: p, Size: size})
 		}
 		if err := os.Remove(lockPath); err == nil {
 			out = append(out, Removed{Path: lockPath})
@@ -197,6 +224,20 @@ func Clean(dir string) ([]Removed, error) {
 		f.Close()
 	}
 	return out, first
+}
+
+// dirSize returns the bytes of the regular files under dir.
+func dirSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
 }
 
 func isID(s string) bool {

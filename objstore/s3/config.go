@@ -29,6 +29,11 @@ const (
 	DefaultRetryDelay = 50 * time.Millisecond
 	// MaxRetryDelay caps the delay between two attempts.
 	MaxRetryDelay = 2 * time.Second
+	// DefaultProgressTimeout is the progress deadline of a request
+	// (Config.ProgressTimeout): far above the first-byte latency of object
+	// stores under load (tens to hundreds of milliseconds, rarely seconds),
+	// short enough that a stalled server costs seconds, not a hang.
+	DefaultProgressTimeout = 10 * time.Second
 	// DefaultParallel is the number of requests of one round run at once.
 	DefaultParallel = 16
 	// DefaultGap is the largest gap between two ranges of a round fetched as
@@ -54,12 +59,20 @@ type Config struct {
 	AccessKeyID, SecretAccessKey, SessionToken string
 	// Anonymous sends unsigned requests (public buckets): no credentials needed.
 	Anonymous bool
-	// Retries is the number of retries of a request failing with a 5xx status,
-	// SlowDown, a reset connection or a truncated body: 0 means
-	// DefaultRetries, negative none.
+	// Retries is the number of retries of a read failing with a 5xx status,
+	// SlowDown, a stall, a connection refused, reset or closed, or a
+	// truncated body: 0 means DefaultRetries, negative none.
 	Retries int
 	// RetryDelay is the first retry's delay (0: DefaultRetryDelay).
 	RetryDelay time.Duration
+	// ProgressTimeout is the progress deadline of every request: one that
+	// neither sends nor receives a byte for this long (connecting, waiting
+	// for or reading the response headers, reading the body) is canceled
+	// and fails with a *StallError, which reads retry (0:
+	// DefaultProgressTimeout). A read thus waits at most (Retries+1) x
+	// ProgressTimeout plus the retry delays; the caller's context bounds
+	// the whole call.
+	ProgressTimeout time.Duration
 	// Parallel bounds the requests of one round run at once (0: DefaultParallel).
 	Parallel int
 	// Gap is the largest gap between two ranges of a round fetched as one
@@ -75,6 +88,18 @@ type Config struct {
 // ErrNoCredentials is wrapped (with snii.ErrInvalidArgument) by the error of
 // New when no credentials were given or found in the environment.
 var ErrNoCredentials = errors.New("no S3 credentials")
+
+// ErrAccessDenied is wrapped (with snii.ErrInvalidArgument) by the error of
+// a request the server refused: an unknown access key, a wrong secret, an
+// expired token, or credentials without the permission.
+var ErrAccessDenied = errors.New("S3 access denied")
+
+// ErrChanged is wrapped (with snii.ErrCorrupt: the bytes of one version
+// cannot be trusted with the other's) by the error of a read of an object
+// replaced on the server since it was opened. Nothing of the new version was
+// read as the old one; opening the object again reads the new version
+// (Client.OpenSegment does so itself when the object changes while it opens).
+var ErrChanged = errors.New("S3 object changed since it was opened")
 
 // resolved is a Config with every default and environment variable applied.
 type resolved struct {
@@ -117,6 +142,9 @@ func (c Config) resolve() (resolved, error) {
 	if r.RetryDelay <= 0 {
 		r.RetryDelay = DefaultRetryDelay
 	}
+	if r.ProgressTimeout <= 0 {
+		r.ProgressTimeout = DefaultProgressTimeout
+	}
 	if r.Parallel <= 0 {
 		r.Parallel = DefaultParallel
 	}
@@ -153,7 +181,9 @@ func firstNonEmpty(vs ...string) string {
 }
 
 // newMinio builds the minio client of a resolved config. minio's own retries
-// are off: this package retries, with its own bound and backoff.
+// are off: this package retries, with its own bound and backoff. Its
+// transport is the configured one inside a watchTransport (progress
+// deadlines, transport failures recorded for retryable).
 func (r resolved) newMinio() (*minio.Client, error) {
 	creds := credentials.NewStaticV4(r.AccessKeyID, r.SecretAccessKey, r.SessionToken)
 	if r.Anonymous {
@@ -163,9 +193,9 @@ func (r resolved) newMinio() (*minio.Client, error) {
 	if tr == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.MaxIdleConnsPerHost = 64
-		t.ResponseHeaderTimeout = 30 * time.Second
 		tr = t
 	}
+	tr = &watchTransport{next: tr, stall: r.ProgressTimeout}
 	mc, err := minio.New(r.host, &minio.Options{
 		Creds:        creds,
 		Secure:       r.secure,

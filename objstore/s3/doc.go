@@ -36,13 +36,35 @@
 //
 // # Failures
 //
-// A request failing with a 5xx status, SlowDown, a reset or refused
-// connection or a truncated body is retried (Config.Retries times, jittered
-// exponential backoff from Config.RetryDelay), within the caller's context. A
-// response shorter than its range is never data: after the retries it is an
-// error wrapping io.ErrUnexpectedEOF. Every request after Open carries
-// If-Match with the etag seen at Open: an object replaced meanwhile fails with
-// snii.ErrCorrupt rather than mixing two versions. A missing bucket or key is
-// snii.ErrNotFound, missing credentials or a malformed endpoint
-// snii.ErrInvalidArgument.
+// Every request has a deadline on progress (Config.ProgressTimeout, default
+// DefaultProgressTimeout = 10 s): one that neither sends nor receives a byte
+// for that long (connecting, awaiting or reading the response headers,
+// reading the body) is canceled and fails with a *StallError. A request
+// failing with a 5xx status, SlowDown, a stall, a connection refused, reset
+// or closed before, within or after the response headers, or a truncated
+// body is retried (Config.Retries times, jittered exponential backoff from
+// Config.RetryDelay), within the caller's context: a read waits at most
+// (Retries+1) x ProgressTimeout plus the retry delays, and never past the
+// context's deadline, which is the overall deadline of a query (none unless
+// the caller sets one). Transport failures are recognized structurally: the
+// client's transport is wrapped, and the wrapper records each attempt's
+// failures as the HTTP transport reports them, whatever minio-go makes of
+// them. A response shorter than its range is never data: after the retries
+// it is an error wrapping io.ErrUnexpectedEOF.
+//
+// Every request after Open carries If-Match with the etag seen at Open: an
+// object replaced meanwhile fails with ErrChanged (kind snii.ErrCorrupt)
+// rather than mixing two versions; Client.OpenSegment opens an object
+// replaced during its open again. A missing bucket or key is
+// snii.ErrNotFound; credentials the server refuses are ErrAccessDenied,
+// missing credentials ErrNoCredentials, a malformed endpoint
+// snii.ErrInvalidArgument (all three of that kind).
+//
+// # Uploads
+//
+// Client.Upload sends a file in one PUT, or as a multipart upload above
+// UploadPartSize. A process killed during a multipart upload leaves an
+// incomplete upload on the server: not an object, but parts stored until
+// aborted, by Client.AbortIncomplete (snii clean s3://bucket/prefix) or a
+// bucket lifecycle rule (AbortIncompleteMultipartUpload).
 package s3

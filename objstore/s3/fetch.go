@@ -8,13 +8,11 @@ import (
 	"golang.org/x/sync/errgroup"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/minio/minio-go/v7"
@@ -32,29 +30,74 @@ var errShortBody = errors.New("s3: response body shorter than its range")
 
 // kindOf maps a final request error to the error the package returns: a
 // missing bucket or key is snii.ErrNotFound, a changed object snii.ErrCorrupt,
-// a truncated body io.ErrUnexpectedEOF; the rest is wrapped as it is.
+// a truncated body io.ErrUnexpectedEOF; a stall and the rest are wrapped as
+// they are.
 func (o *Object) kindOf(err error, what string) error {
 	where := "s3://" + o.bucket + "/" + o.key
 	er := minio.ToErrorResponse(err)
+	var se *StallError
 	switch {
+	case errors.As(err, &se):
+		return fmt.Errorf("%s: %s: %w", where, what, err)
 	case errors.Is(err, errShortBody) || errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("%s: %s: truncated response: %w", where, what, io.ErrUnexpectedEOF)
+	case denied(er):
+		return fmt.Errorf("%s: %s: %w: %s (%s): check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN, "+
+			"and that they may read the bucket: %w", where, what, ErrAccessDenied, er.Message, er.Code, errs.InvalidArgument)
 	case er.Code == minio.NoSuchBucket:
 		return errs.Wrapf(errs.NotFound, err, "%s: %s: no bucket %q", where, what, o.bucket)
 	case er.Code == minio.NoSuchKey || er.Code == "NotFound" || er.StatusCode == http.StatusNotFound:
 		return errs.Wrapf(errs.NotFound, err, "%s: %s: no such key", where, what)
 	case er.Code == "PreconditionFailed" || er.StatusCode == http.StatusPreconditionFailed:
-		return errs.Wrapf(errs.Corrupt, err, "%s: %s: the object changed since it was opened (etag %s)", where, what, o.etag)
+		return o.changed(what)
 	case er.Code == "InvalidRange" || er.StatusCode == http.StatusRequestedRangeNotSatisfiable:
 		return errs.Wrapf(errs.Corrupt, err, "%s: %s: range outside the object", where, what)
 	}
 	return fmt.Errorf("%s: %s: %w", where, what, err)
 }
 
+// changed returns the error of a read of an object replaced since Open.
+func (o *Object) changed(what string) error {
+	return fmt.Errorf("s3://%s/%s: %s: %w (etag %s): run again to read the new version: %w",
+		o.bucket, o.key, what, ErrChanged, o.etag, errs.Corrupt)
+}
+
+// denied reports whether the server refused the request's credentials or
+// their permissions.
+func denied(er minio.ErrorResponse) bool {
+	switch er.Code {
+	case "AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "ExpiredToken", "InvalidToken",
+		"TokenRefreshRequired", "AllAccessDisabled", "InvalidSecurity", "AuthorizationHeaderMalformed",
+		"XAdminUserNotFound": // versitygw's answer (404) to an unknown access key
+		return true
+	}
+	return er.StatusCode == http.StatusForbidden || er.StatusCode == http.StatusUnauthorized
+}
+
+// confirmMissing returns notFound, the error of a HEAD request saying that
+// a bucket or key does not exist, unless a GET of the bucket's listing (whose
+// error has a body, unlike a HEAD's) says the credentials are refused: some
+// servers answer 404 to a HEAD with unknown credentials.
+func (c *Client) confirmMissing(ctx context.Context, bucket string, notFound error) error {
+	er := minio.ToErrorResponse(notFound)
+	if er.Code != minio.NoSuchBucket && er.Code != minio.NoSuchKey && er.Code != "NotFound" && er.StatusCode != http.StatusNotFound {
+		return notFound
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the listing after its first answer
+	info, ok := <-c.mc.ListObjects(ctx, bucket, minio.ListObjectsOptions{MaxKeys: 1})
+	if ok && info.Err != nil && denied(minio.ToErrorResponse(info.Err)) {
+		return info.Err
+	}
+	return notFound
+}
+
 // retryable reports whether a failed attempt may succeed when repeated: a 5xx
-// status, SlowDown and its kin, a reset or refused connection, a truncated
-// body, a timeout that is not the caller's.
-func retryable(err error) bool {
+// status, SlowDown and its kin, a truncated body, or a transport failure the
+// attempt recorded (a connection refused, reset or closed before, within or
+// after the response headers, a stall), except an unknown host or a refused
+// certificate.
+func retryable(err error, at *attempt) bool {
 	er := minio.ToErrorResponse(err)
 	switch er.Code {
 	case "SlowDown", "ServiceUnavailable", "InternalError", "RequestTimeout", "RequestTimeTooSkewed", "Throttling":
@@ -63,36 +106,34 @@ func retryable(err error) bool {
 	if er.StatusCode >= 500 || er.StatusCode == http.StatusTooManyRequests {
 		return true
 	}
-	if er.StatusCode != 0 {
-		return false
-	}
-	if errors.Is(err, errShortBody) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE) ||
-		errors.Is(err, syscall.ECONNABORTED) {
+	if errors.Is(err, errShortBody) {
 		return true
 	}
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		return true
+	if te := at.failure(); te != nil {
+		return !permanent(te)
 	}
-	var oe *net.OpError
-	return errors.As(err, &oe) || strings.Contains(err.Error(), "connection reset")
+	return false
 }
 
 // withRetry runs attempt until it succeeds, fails for good, or the retries
-// or ctx run out, sleeping a jittered exponential delay between attempts. It
-// returns the number of attempts made.
-func (c *Client) withRetry(ctx context.Context, attempt func() error) (int, error) {
+// or ctx run out, sleeping a jittered exponential delay between attempts.
+// Each attempt gets a context recording its transport failures. It returns
+// the number of attempts made.
+func (c *Client) withRetry(ctx context.Context, attempt func(context.Context) error) (int, error) {
 	delay := c.cfg.RetryDelay
 	for n := 1; ; n++ {
-		err := attempt()
+		actx, at := withAttempt(ctx)
+		err := attempt(actx)
 		if err == nil {
 			return n, nil
 		}
 		if ctx.Err() != nil {
 			return n, fmt.Errorf("%w (last attempt: %v)", ctx.Err(), err)
 		}
-		if n > c.cfg.Retries || !retryable(err) {
+		if te := at.failure(); te != nil && !errors.Is(err, te) {
+			err = fmt.Errorf("%w (%w)", err, te) // the transport's own error, whatever the client made of it
+		}
+		if n > c.cfg.Retries || !retryable(err, at) {
 			if n > 1 {
 				err = fmt.Errorf("after %d attempts: %w", n, err)
 			}
@@ -115,7 +156,7 @@ func (c *Client) withRetry(ctx context.Context, attempt func() error) (int, erro
 // size (from Content-Range) and etag, and the attempts made and bytes received.
 func (o *Object) get(ctx context.Context, p []byte, r rng) (size int64, etag string, f reader.Fetch, err error) {
 	c := o.c
-	n, err := c.withRetry(ctx, func() error {
+	n, err := c.withRetry(ctx, func(ctx context.Context) error {
 		opts := minio.GetObjectOptions{}
 		if o.etag != "" {
 			if err := opts.SetMatchETag(o.etag); err != nil {
@@ -155,6 +196,10 @@ func (o *Object) get(ctx context.Context, p []byte, r rng) (size int64, etag str
 		}
 		m, err := io.ReadFull(body, p[:want])
 		f.Bytes += int64(m)
+		var se *StallError
+		if errors.As(err, &se) {
+			return fmt.Errorf("%d of %d bytes received: %w", m, want, err)
+		}
 		if err != nil {
 			return fmt.Errorf("%d of %d bytes: %w (%w)", m, want, errShortBody, err)
 		}

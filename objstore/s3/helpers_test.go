@@ -10,14 +10,17 @@ import (
 	"github.com/snii-go/snii/reader"
 )
 
-// client returns a client of endpoint with the test server's credentials, a
+// client returns a client of endpoint with the test server's credentials
+// (unless cfg has some), a
 // transport of its own (closed at the end of the test) and fast retries.
 func client(t *testing.T, endpoint string, cfg s3.Config, cache *s3.Cache) *s3.Client {
 	t.Helper()
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	t.Cleanup(tr.CloseIdleConnections)
 	cfg.Endpoint = endpoint
-	cfg.AccessKeyID, cfg.SecretAccessKey = s3test.AccessKey, s3test.SecretKey
+	if cfg.AccessKeyID == "" && cfg.SecretAccessKey == "" {
+		cfg.AccessKeyID, cfg.SecretAccessKey = s3test.AccessKey, s3test.SecretKey
+	}
 	cfg.Transport = tr
 	if cfg.RetryDelay == 0 {
 		cfg.RetryDelay = 2e6 // 2 ms

@@ -17,7 +17,7 @@ func (c *Client) List(ctx context.Context, u URL) ([]string, error) {
 	if !u.IsPrefix() && !u.IsGlob() {
 		if _, err := c.mc.StatObject(ctx, u.Bucket, u.Key, minio.StatObjectOptions{}); err != nil {
 			o := &Object{bucket: u.Bucket, key: u.Key}
-			return nil, o.kindOf(err, "stat")
+			return nil, o.kindOf(c.confirmMissing(ctx, u.Bucket, err), "stat")
 		}
 		return []string{u.Key}, nil
 	}

@@ -54,8 +54,8 @@ func (c *Client) Region() string { return c.cfg.Region }
 
 // Object is one object opened for ranged reads: an io.ReaderAt and a
 // reader.RemoteReaderAt. Every read asks for the etag seen at Open, so an
-// object replaced after Open fails with snii.ErrCorrupt instead of mixing two
-// versions. It is safe for concurrent use.
+// object replaced after Open fails with ErrChanged (kind snii.ErrCorrupt)
+// instead of mixing two versions. It is safe for concurrent use.
 type Object struct {
 	c           *Client
 	id          uint64
@@ -116,7 +116,7 @@ func (c *Client) Open(ctx context.Context, bucket, key string, suffix int64) (*O
 		}
 	} else if sizes[0] != o.size || etags[0] != o.etag {
 		o.Close()
-		return nil, errs.Corruptf("s3://%s/%s: open: the object changed while it was opened", bucket, key)
+		return nil, o.changed("open")
 	} else {
 		pin.head = head[:]
 	}

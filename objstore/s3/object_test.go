@@ -109,6 +109,28 @@ func TestObjectRanges(t *testing.T) {
 	checkNoLeaks(t)
 }
 
+// readsExact reads n random ranges of o, each of minLen to minLen+spread
+// bytes, checking them against data, then prefetches rs: all must succeed
+// under the proxy's fault k.
+func readsExact(t *testing.T, o *s3.Object, data []byte, k s3test.Fault, n int, minLen, spread int64, rs []reader.Range) {
+	t.Helper()
+	rg := rand.New(rand.NewPCG(uint64(k), uint64(n)))
+	for range n {
+		off := rg.Int64N(int64(len(data)) - minLen - spread)
+		m := minLen + rg.Int64N(spread+1)
+		p := make([]byte, m)
+		if _, err := o.ReadAt(p, off); err != nil {
+			t.Fatalf("fault %d: read: %v", k, err)
+		}
+		if !bytes.Equal(p, data[off:off+m]) {
+			t.Fatalf("fault %d: read [%d, +%d): wrong bytes", k, off, m)
+		}
+	}
+	if _, err := o.Prefetch(t.Context(), rs); err != nil {
+		t.Fatalf("fault %d: prefetch: %v", k, err)
+	}
+}
+
 // TestObjectErrors: missing bucket and key are ErrNotFound, bad
 // configuration ErrInvalidArgument, wrong credentials a clear error; a
 // replaced object fails its next read with ErrCorrupt.
@@ -127,8 +149,26 @@ func TestObjectErrors(t *testing.T) {
 	if _, err := c.Open(ctx, "errs", "", 0); !errors.Is(err, snii.ErrInvalidArgument) {
 		t.Errorf("empty key: %v, want ErrInvalidArgument", err)
 	}
-	bad := client(t, srv.Endpoint, s3.Config{SecretAccessKey: "wrong", AccessKeyID: s3test.AccessKey}, nil)
-	_ = bad
+	// Wrong credentials: an access error, never "not found".
+	for _, cfg := range []s3.Config{
+		{AccessKeyID: "nosuchaccesskey", SecretAccessKey: s3test.SecretKey},
+		{AccessKeyID: s3test.AccessKey, SecretAccessKey: "wrong"},
+	} {
+		bad := client(t, srv.Endpoint, cfg, nil)
+		_, err := bad.Open(ctx, "errs", "k", 0)
+		if !errors.Is(err, s3.ErrAccessDenied) || !errors.Is(err, snii.ErrInvalidArgument) || errors.Is(err, snii.ErrNotFound) {
+			t.Errorf("open with access key %q: %v, want s3.ErrAccessDenied", cfg.AccessKeyID, err)
+		}
+		for _, u := range []string{"s3://errs/k", "s3://errs/", "s3://nobucket/k"} {
+			pu, _ := s3.ParseURL(u)
+			if _, err := bad.List(ctx, pu); !errors.Is(err, s3.ErrAccessDenied) {
+				t.Errorf("list %s with access key %q: %v, want s3.ErrAccessDenied", u, cfg.AccessKeyID, err)
+			}
+		}
+		if err := bad.CheckBucket(ctx, "errs"); !errors.Is(err, s3.ErrAccessDenied) {
+			t.Errorf("check bucket with access key %q: %v, want s3.ErrAccessDenied", cfg.AccessKeyID, err)
+		}
+	}
 	for _, cfg := range []s3.Config{
 		{Endpoint: "ftp://x", AccessKeyID: "a", SecretAccessKey: "b"},
 		{Endpoint: "http://host/path", AccessKeyID: "a", SecretAccessKey: "b"},
@@ -163,8 +203,8 @@ func TestObjectErrors(t *testing.T) {
 	checkNoLeaks(t)
 }
 
-// TestObjectFaults: 503 SlowDown, 500, resets, dropped and short bodies are
-// retried and the bytes stay exact; faults on every request end in a clear
+// TestObjectFaults: 503 SlowDown, 500, resets, connections closed before
+// or within the headers, dropped and short bodies are retried and the bytes stay exact; faults on every request end in a clear
 // error; latency past the context's deadline ends the call at the deadline.
 func TestObjectFaults(t *testing.T) {
 	srv := s3test.Shared(t)
@@ -172,7 +212,8 @@ func TestObjectFaults(t *testing.T) {
 	data := randomBytes(300000, 5)
 	srv.Put(t, "faults", "obj", data)
 	ctx := t.Context()
-	kinds := []s3test.Fault{s3test.SlowDown, s3test.InternalError, s3test.Reset, s3test.Truncate, s3test.ShortBody}
+	kinds := []s3test.Fault{s3test.SlowDown, s3test.InternalError, s3test.Reset, s3test.Truncate, s3test.ShortBody,
+		s3test.Drop, s3test.DropInHeaders}
 	for _, k := range kinds {
 		px := s3test.NewProxy(srv.Endpoint)
 		px.Choose = func(n int64, _ *http.Request) s3test.Fault {
@@ -186,22 +227,7 @@ func TestObjectFaults(t *testing.T) {
 		if err != nil {
 			t.Fatalf("fault %d: open: %v", k, err)
 		}
-		rg := rand.New(rand.NewPCG(uint64(k), 9))
-		for range 20 {
-			off := rg.Int64N(int64(len(data)))
-			n := rg.Int64N(min(int64(len(data))-off, 20000) + 1)
-			p := make([]byte, n)
-			if _, err := o.ReadAt(p, off); err != nil {
-				t.Fatalf("fault %d: read: %v", k, err)
-			}
-			if !bytes.Equal(p, data[off:off+n]) {
-				t.Fatalf("fault %d: read [%d, +%d): wrong bytes", k, off, n)
-			}
-		}
-		rs := []reader.Range{rr(1000, 100), rr(50000, 100), rr(90000, 5000), rr(200000, 7)}
-		if _, err := o.Prefetch(ctx, rs); err != nil {
-			t.Fatalf("fault %d: prefetch: %v", k, err)
-		}
+		readsExact(t, o, data, k, 20, 0, 20000, []reader.Range{rr(1000, 100), rr(50000, 100), rr(90000, 5000), rr(200000, 7)})
 		if px.Faults() == 0 {
 			t.Fatalf("fault %d: none injected", k)
 		}
@@ -213,8 +239,8 @@ func TestObjectFaults(t *testing.T) {
 			t.Fatalf("fault %d on every request: no error", k)
 		}
 		// (Go's transport itself repeats a GET once when a reused connection
-		// resets before answering.)
-		if got := px.Requests() - before; got != 4 && !(k == s3test.Reset && got <= 8) {
+		// resets or closes before answering.)
+		if got := px.Requests() - before; got != 4 && !((k == s3test.Reset || k == s3test.Drop) && got <= 8) {
 			t.Errorf("fault %d: %d attempts, want 4 (1 + 3 retries)", k, got)
 		}
 		if (k == s3test.Truncate || k == s3test.ShortBody) && !errors.Is(err, io.ErrUnexpectedEOF) {
@@ -245,5 +271,75 @@ func TestObjectFaults(t *testing.T) {
 	}
 	o.Close()
 	px.Close()
+	checkNoLeaks(t)
+}
+
+// TestObjectStalls: a server that stops sending within the headers or
+// within the body fails the attempt at the progress deadline, and the
+// attempt is retried: the bytes stay exact. Stalls on every request end in a
+// *StallError after the retries, never in a wait for the caller's deadline;
+// a caller's deadline shorter than the progress deadline ends the call.
+func TestObjectStalls(t *testing.T) {
+	srv := s3test.Shared(t)
+	srv.MakeBucket(t, "stalls")
+	data := randomBytes(300000, 6)
+	srv.Put(t, "stalls", "obj", data)
+	ctx := t.Context()
+	const progress = 100 * time.Millisecond
+	for _, k := range []s3test.Fault{s3test.StallHeaders, s3test.StallBody} {
+		px := s3test.NewProxy(srv.Endpoint)
+		px.Choose = func(n int64, _ *http.Request) s3test.Fault {
+			if n%3 == 1 {
+				return k
+			}
+			return s3test.Pass
+		}
+		c := client(t, px.URL, s3.Config{Retries: 3, Gap: -1, ProgressTimeout: progress}, nil)
+		o, err := c.Open(ctx, "stalls", "obj", 4000)
+		if err != nil {
+			t.Fatalf("fault %d: open: %v", k, err)
+		}
+		readsExact(t, o, data, k, 6, 2*s3test.StallAfter, 40000,
+			[]reader.Range{rr(10000, 3000), rr(60000, 3000), rr(120000, 5000), rr(200000, 2500)})
+		if px.Faults() == 0 {
+			t.Fatalf("fault %d: none injected", k)
+		}
+		// Every request stalls: a stall error after 1 + 3 attempts, well
+		// before the caller's (long) deadline.
+		px.Choose = func(int64, *http.Request) s3test.Fault { return k }
+		before := px.Requests()
+		lctx, cancel := context.WithTimeout(ctx, time.Minute)
+		_, err = o.ReadAtContext(lctx, make([]byte, 5000), 123456)
+		cancel()
+		var se *s3.StallError
+		if !errors.As(err, &se) || errors.Is(err, context.DeadlineExceeded) || se.Deadline != progress {
+			t.Fatalf("fault %d on every request: %v, want a stall of %v", k, err, progress)
+		}
+		if got := px.Requests() - before; got != 4 {
+			t.Errorf("fault %d: %d attempts, want 4 (1 + 3 retries)", k, got)
+		}
+		t.Logf("fault %d on every request: %v", k, err)
+		// The caller's deadline, shorter than the progress deadline, ends it.
+		slow := client(t, px.URL, s3.Config{ProgressTimeout: time.Hour}, nil)
+		dctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+		if k == s3test.StallHeaders {
+			_, err = slow.Open(dctx, "stalls", "obj", 0)
+		} else {
+			px.Choose = nil
+			so, oerr := slow.Open(ctx, "stalls", "obj", 1)
+			if oerr != nil {
+				t.Fatal(oerr)
+			}
+			px.Choose = func(int64, *http.Request) s3test.Fault { return k }
+			_, err = so.ReadAtContext(dctx, make([]byte, 5000), 1000)
+			so.Close()
+		}
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("fault %d past the caller's deadline: %v, want context.DeadlineExceeded", k, err)
+		}
+		o.Close()
+		px.Close()
+	}
 	checkNoLeaks(t)
 }

@@ -18,7 +18,19 @@ type Segment struct {
 // with Config.Suffix) then reader.OpenReaderAtContext (a second round only
 // when the suffix missed metadata groups). o.Name defaults to
 // "s3://bucket/key".
+//
+// An object replaced on the server while it opens (ErrChanged) is opened
+// again, up to Config.Retries times: the segment is then the new version.
 func (c *Client) OpenSegment(ctx context.Context, bucket, key string, o reader.Options) (*Segment, error) {
+	for n := 0; ; n++ {
+		s, err := c.openSegment(ctx, bucket, key, o)
+		if err == nil || !errors.Is(err, ErrChanged) || n >= c.cfg.Retries || ctx.Err() != nil {
+			return s, err
+		}
+	}
+}
+
+func (c *Client) openSegment(ctx context.Context, bucket, key string, o reader.Options) (*Segment, error) {
 	obj, err := c.Open(ctx, bucket, key, c.cfg.Suffix)
 	if err != nil {
 		return nil, err

@@ -1,12 +1,21 @@
 package s3_test
 
 import (
+	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/minio/minio-go/v7"
+	"github.com/snii-go/snii"
 
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/internal/s3test"
@@ -67,27 +76,33 @@ func TestSegmentOracle(t *testing.T) {
 			n = 5
 		}
 		qs, kinds, want := oracleQueries(c, "text", uint64(ci), n)
-		// Faults on every third request (503, reset, dropped and short
-		// bodies in turn) must not change an answer: the retries absorb them.
+		// Faults on every third request (503, reset, connections closed
+		// before or within the headers, stalls in the headers or the body,
+		// dropped and short bodies in turn) must not change an answer: the
+		// progress deadline ends the stalls, the retries absorb them all.
 		px := s3test.NewProxy(srv.Endpoint)
 		defer px.Close()
-		faults := []s3test.Fault{s3test.SlowDown, s3test.Reset, s3test.Truncate, s3test.ShortBody}
+		faults := []s3test.Fault{s3test.SlowDown, s3test.Reset, s3test.Drop, s3test.DropInHeaders,
+			s3test.StallHeaders, s3test.StallBody, s3test.Truncate, s3test.ShortBody}
+		var injected [16]atomic.Int64 // by fault
 		px.Choose = func(n int64, _ *http.Request) s3test.Fault {
 			if n%3 == 2 {
-				return faults[(n/3)%int64(len(faults))]
+				f := faults[(n/3)%int64(len(faults))]
+				injected[f].Add(1)
+				return f
 			}
 			return s3test.Pass
 		}
 		runs := []struct {
 			endpoint   string
 			cacheBytes int64
-		}{{srv.Endpoint, 0}, {px.URL, 0}, {srv.Endpoint, 64 << 10}} // default cache, faults, a cache that evicts
+		}{{srv.Endpoint, 0}, {px.URL, 64 << 10}, {srv.Endpoint, 64 << 10}} // default cache, faults (a cache that evicts: many requests), a cache that evicts
 		if raceEnabled {
 			runs = runs[:2]
 		}
 		for _, run := range runs {
 			cacheBytes := run.cacheBytes
-			cl := client(t, run.endpoint, s3.Config{Retries: 6}, s3.NewCache(cacheBytes))
+			cl := client(t, run.endpoint, s3.Config{Retries: 6, ProgressTimeout: 50 * time.Millisecond}, s3.NewCache(cacheBytes))
 			seg, err := cl.OpenSegment(ctx, "segs", key, reader.Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -97,6 +112,9 @@ func TestSegmentOracle(t *testing.T) {
 			}
 			maxRounds := map[string]int64{}
 			for i, q := range qs {
+				if run.endpoint == px.URL && i%4 != 0 {
+					continue // every stall costs its progress deadline: a quarter of the queries
+				}
 				var prof reader.Profile
 				got, err := seg.Docs(ctx, segtest.Query(q), &reader.SearchOptions{Profile: &prof})
 				if err != nil {
@@ -114,16 +132,20 @@ func TestSegmentOracle(t *testing.T) {
 					t.Errorf("%s: profile %+v: bytes without requests", q, prof)
 				}
 			}
-			t.Logf("corpus %d (%d bytes), cache %d, %s: open %+v; most rounds per query kind (Docs): %v; cache %d bytes used of %d",
-				ci, len(data), cacheBytes, run.endpoint, seg.OpenCost(), maxRounds, cl.Cache().Used(), cl.Cache().Limit())
+			t.Logf("corpus %d (%d bytes), cache %d, %s: open %+v; most rounds per query kind (Docs): %v; cache %d bytes used of %d; %d requests through the proxy, %d faults",
+				ci, len(data), cacheBytes, run.endpoint, seg.OpenCost(), maxRounds, cl.Cache().Used(), cl.Cache().Limit(), px.Requests(), px.Faults())
 			if used := cl.Cache().Used(); used > cl.Cache().Limit() {
 				t.Errorf("cache holds %d bytes, over its bound %d", used, cl.Cache().Limit())
 			}
-			if err := seg.Verify(ctx); err != nil {
-				t.Fatal(err)
+			if run.endpoint != px.URL { // (under faults, a verify would cost a stall per 12 requests)
+				if err := seg.Verify(ctx); err != nil {
+					t.Fatal(err)
+				}
 			}
-			if run.endpoint == px.URL && px.Faults() == 0 {
-				t.Errorf("corpus %d: no fault was injected", ci)
+			for _, f := range faults {
+				if run.endpoint == px.URL && injected[f].Load() == 0 {
+					t.Errorf("corpus %d: fault %d was never injected", ci, f)
+				}
 			}
 			seg.Close()
 		}
@@ -197,4 +219,94 @@ func coldRounds(t *testing.T, key string, docs []oracle.Doc) {
 		}
 	}
 	t.Logf("%d-byte segment: most rounds per query kind with hits: %v; fetched %d bytes for %d read", len(data), most, fetched, needed)
+}
+
+// TestSegmentChanged: an object replaced while OpenSegment reads it is
+// opened again (the segment answers as the new version); one replaced after
+// the open fails its next query with ErrChanged (kind ErrCorrupt), never
+// with an answer mixing the versions, and a new open reads the new version.
+func TestSegmentChanged(t *testing.T) {
+	srv := s3test.Shared(t)
+	srv.MakeBucket(t, "changed")
+	ctx := t.Context()
+	var datas [2][]byte
+	var wants [2][][]uint32
+	var qs []oracle.Query
+	for v := range 2 {
+		docs := oracle.Generate(uint64(61+v), oracle.GenOptions{Docs: 1500 + 500*v})
+		c := oracle.New()
+		for _, d := range docs {
+			c.Add(d)
+		}
+		datas[v] = buildSegment(t, docs)
+		if v == 0 {
+			qs, _, _ = oracleQueries(c, "text", 7, 3)
+		}
+		for _, q := range qs {
+			wants[v] = append(wants[v], c.Eval(q))
+		}
+	}
+	check := func(seg *s3.Segment, v int) {
+		t.Helper()
+		for i, q := range qs {
+			got, err := seg.Docs(ctx, segtest.Query(q), nil)
+			if err != nil {
+				t.Fatalf("version %d: %s: %v", v, q, err)
+			}
+			if !slices.Equal(got, wants[v][i]) {
+				t.Fatalf("version %d: %s:\n got %s\nwant %s", v, q, oracle.Describe(got), oracle.Describe(wants[v][i]))
+			}
+		}
+	}
+	srv.Put(t, "changed", "seg.snii", datas[0])
+	mc, err := srv.Client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	put := func(v int) error {
+		_, err := mc.PutObject(context.Background(), "changed", "seg.snii", bytes.NewReader(datas[v]), int64(len(datas[v])),
+			minio.PutObjectOptions{DisableMultipart: true})
+		return err
+	}
+	// The object is replaced after Open's round (requests 1 and 2), before
+	// the reader's metadata round: a 64-byte suffix misses the metadata.
+	px := s3test.NewProxy(srv.Endpoint)
+	defer px.Close()
+	putErr := make(chan error, 1)
+	px.Choose = func(n int64, _ *http.Request) s3test.Fault {
+		if n == 3 {
+			putErr <- put(1)
+		}
+		return s3test.Pass
+	}
+	// A cache of 1 byte keeps nothing: every read after the open is a request.
+	c := client(t, px.URL, s3.Config{Suffix: 64}, s3.NewCache(1))
+	seg, err := c.OpenSegment(ctx, "changed", "seg.snii", reader.Options{})
+	if err != nil {
+		t.Fatalf("open while the object is replaced: %v", err)
+	}
+	if err := <-putErr; err != nil {
+		t.Fatal(err)
+	}
+	if f := seg.OpenCost(); f.Rounds < 2 {
+		t.Fatalf("open cost %+v: the replacement did not fall between two rounds", f)
+	}
+	check(seg, 1)
+	// Replaced after the open: a clear error, then a new open reads it.
+	if err := put(0); err != nil {
+		t.Fatal(err)
+	}
+	err = seg.Verify(ctx)
+	if !errors.Is(err, s3.ErrChanged) || !errors.Is(err, snii.ErrCorrupt) || !strings.Contains(err.Error(), "run again") {
+		t.Fatalf("query of a replaced object: %v, want s3.ErrChanged", err)
+	}
+	t.Log(err)
+	seg.Close()
+	seg, err = c.OpenSegment(ctx, "changed", "seg.snii", reader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(seg, 0)
+	seg.Close()
+	checkNoLeaks(t)
 }
