@@ -3,6 +3,7 @@ package errs
 //lint:file-ignore ST1012 the package name carries the "err": errs.Corrupt is snii.ErrCorrupt.
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/snii-go/snii"
@@ -45,4 +46,16 @@ func Wrapf(kind, cause error, format string, args ...any) error {
 
 func wrap(kind error, format string, args ...any) error {
 	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), kind)
+}
+
+// Kinds returns the kinds err wraps (errors.Is), in the order of package
+// snii's list. Every error the library returns has exactly one.
+func Kinds(err error) []error {
+	var out []error
+	for _, k := range []error{Corrupt, Version, InvalidArgument, Limit, NotFound, Closed} {
+		if errors.Is(err, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
