@@ -116,7 +116,7 @@ func NewEncoder(o EncoderOptions) (*Encoder, error) {
 	}
 	ch, err := budget.NewChooser(o.Policy)
 	if err != nil {
-		return nil, fmt.Errorf("prx: encoder policy: %w: %w", errs.InvalidArgument, err)
+		return nil, fmt.Errorf("prx: encoder policy: %w", err)
 	}
 	return &Encoder{limits: lim, level: o.ZstdLevel, chooser: ch}, nil
 }

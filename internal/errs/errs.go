@@ -5,6 +5,7 @@ package errs
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/snii-go/snii"
 )
@@ -58,4 +59,15 @@ func Kinds(err error) []error {
 		}
 	}
 	return out
+}
+
+// Text returns err's message without the kind it ends with, for an error
+// recast as another kind: a stored setting that a check refuses as an invalid
+// argument is damage (Corrupt), and its message must name one kind.
+func Text(err error) string {
+	msg := err.Error()
+	for _, k := range Kinds(err) {
+		msg = strings.TrimSuffix(msg, ": "+k.Error())
+	}
+	return msg
 }

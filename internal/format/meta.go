@@ -229,10 +229,10 @@ func DecodeIndexMeta(b []byte) (IndexMeta, error) {
 		return fail("policy truncated or out of range")
 	}
 	if err := m.Policy.Validate(); err != nil {
-		return fail("%v", err)
+		return fail("%s", errs.Text(err))
 	}
 	if err := m.Limits.Validate(); err != nil {
-		return fail("%v", err)
+		return fail("%s", errs.Text(err))
 	}
 	o := &m.Outcome
 	for i := range o.Windows {
