@@ -144,7 +144,7 @@ func compileText(n *Text, a Analyzer, o *Options) (reader.Query, error) {
 	case n.Prefix && len(terms) == 1:
 		return reader.Prefix(field, terms[0], o.MaxExpansions), nil
 	case n.Prefix:
-		return reader.PhrasePrefix(field, terms, o.MaxExpansions), nil
+		return reader.PhrasePrefix(field, o.MaxExpansions, terms...), nil
 	case len(terms) == 1:
 		return reader.Term(field, terms[0]), nil
 	case n.Slop > 0:

@@ -220,7 +220,7 @@ func FuzzOpenQuery(f *testing.F) {
 		reader.Term("text", "the"),
 		reader.Phrase("text", "the", "the"),
 		reader.Phrase("text", "na", "na", "batman"),
-		reader.PhrasePrefix("text", []string{"no", "s"}, 3),
+		reader.PhrasePrefix("text", 3, "no", "s"),
 		reader.SloppyPhrase("text", 2, "na", "the", "na"),
 		reader.Prefix("text", "", 0),
 		reader.Or(reader.Term("host", "api"), reader.Prefix("host", "w", 0)),
