@@ -32,6 +32,7 @@ type cursor struct {
 	n     *counts
 
 	it    *reader.TermIter
+	term  []byte // the current term (AppendTerm's buffer)
 	p     *reader.TermPostings
 	ticks int
 	done  bool
@@ -82,7 +83,8 @@ func (c *cursor) NextTerm() ([]byte, uint64, bool, error) {
 			return nil, 0, false, c.termErr(err)
 		}
 		c.p = p
-		return c.it.Term(), df, true, nil
+		c.term = c.it.AppendTerm(c.term[:0])
+		return c.term, df, true, nil
 	}
 	if err := c.it.Err(); err != nil {
 		return nil, 0, false, c.fail(c.src.wrap(fmt.Errorf("index %q: %w", c.field, err)))
