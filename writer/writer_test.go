@@ -331,7 +331,7 @@ func TestOptionsValidation(t *testing.T) {
 		"duplicate":     func(o *writer.Options) { o.Fields = append(o.Fields, writer.FieldOptions{Name: "text"}) },
 		"analyzer":      func(o *writer.Options) { o.Fields[0].Analyzer = "standard;max_token_bytes=0" },
 		"policy":        func(o *writer.Options) { o.Policy = budget.Policy{Kind: budget.FixedShare} },
-		"budget":        func(o *writer.Options) { o.Policy = budget.Policy{Percent: 101} },
+		"budget":        func(o *writer.Options) { o.Policy = budget.Policy{Kind: budget.Budget, Percent: 101} },
 		"zstd level":    func(o *writer.Options) { o.ZstdLevel = 5 },
 		"memory limit":  func(o *writer.Options) { o.MemoryLimit = -1 },
 		"limits raised": func(o *writer.Options) { o.Limits.MaxDocs = prx.DefaultMaxDocs + 1 },

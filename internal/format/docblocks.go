@@ -165,7 +165,7 @@ func IsBlocked(src []byte) bool { return len(src) > 0 && src[0] == DocEncBlocked
 // last doc ascending and within uint32, room for its docs, and, with impacts,
 // the blocks' impacts; without, they are skipped over and NImpacts is 0); the
 // blocks are located and checked as they are decoded (Decode; Locate walks
-// them all). dst is reused for the directory. Errors wrap ErrCorrupt.
+// them all). dst is reused for the directory. Errors wrap snii.ErrCorrupt.
 func ParseBlocked(src []byte, n int, base, last uint32, withCRC, impacts bool, dst []DocBlock) (BlockedWindow, error) {
 	body := src
 	if withCRC {
@@ -286,7 +286,7 @@ func (w *BlockedWindow) Find(from int, doc uint32) int {
 // allows) and returns them. It checks the packed block, that the docs ascend
 // from the block's Base and that the last one is the block's Last (at most
 // Last for the last block when the window's last doc is unknown). Errors wrap
-// ErrCorrupt.
+// snii.ErrCorrupt.
 func (w *BlockedWindow) Decode(b int, dst []uint32) ([]uint32, error) {
 	k := &w.Blocks[b]
 	c := int(k.Docs)

@@ -108,7 +108,7 @@ func (e *DocWindowEncoder) append(dst []byte, docs []uint32, base uint32, withCR
 //
 // It checks the CRC (withCRC), exactly n docs, strictly ascending ids, no
 // uint32 overflow and that every byte of src is consumed. Errors wrap
-// ErrCorrupt.
+// snii.ErrCorrupt.
 func DecodeDocWindow(src []byte, n int, base uint32, withCRC bool, dst []uint32) ([]uint32, error) {
 	if n < 1 {
 		return dst[:0], errs.Corruptf("%d docs", n)

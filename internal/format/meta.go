@@ -161,7 +161,7 @@ const minBlockMeta = 1 + 4*1 + 1 + 1 + 4
 // non-negative outcome counts; blocks contiguous from 0 to DictLen, each with
 // 1 <= PlainLen <= MaxBlockPlainLen, known flags, StoredLen == PlainLen when
 // plain, entries summing to TermCount; first terms strictly ascending. Errors
-// wrap ErrCorrupt and name the index.
+// wrap snii.ErrCorrupt and name the index.
 func DecodeIndexMeta(b []byte) (IndexMeta, error) {
 	r := reader{b: b}
 	var m IndexMeta
