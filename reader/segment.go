@@ -353,7 +353,7 @@ func (p place) String() string {
 // (it holds a *snii.SegmentError) is returned as it is: the inner place is the
 // more precise one, and a message names each place once.
 func (s *Segment) at(p place, err error) error {
-	if _, placed := errors.AsType[*snii.SegmentError](err); placed {
+	if errs.Placed(err) {
 		return err
 	}
 	return &snii.SegmentError{Segment: s.name, Section: p.section, Index: p.index, Term: p.term, Window: p.window, Err: err}

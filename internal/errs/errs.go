@@ -71,3 +71,11 @@ func Text(err error) string {
 	}
 	return msg
 }
+
+// Placed reports whether err carries a *snii.SegmentError: it names its
+// segment and its place there, so a caller adds no segment, index or term of
+// its own (a message names each place once).
+func Placed(err error) bool {
+	_, ok := errors.AsType[*snii.SegmentError](err)
+	return ok
+}

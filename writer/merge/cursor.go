@@ -45,7 +45,10 @@ func (c *cursor) fail(err error) error {
 }
 
 func (c *cursor) termErr(err error) error {
-	return c.fail(c.src.wrap(fmt.Errorf("index %q, term %q: %w", c.field, c.it.Term(), err)))
+	if !errs.Placed(err) {
+		err = fmt.Errorf("index %q, term %q: %w", c.field, c.it.Term(), err)
+	}
+	return c.fail(c.src.wrap(err))
 }
 
 func (c *cursor) NextTerm() ([]byte, uint64, bool, error) {
@@ -87,7 +90,10 @@ func (c *cursor) NextTerm() ([]byte, uint64, bool, error) {
 		return c.term, df, true, nil
 	}
 	if err := c.it.Err(); err != nil {
-		return nil, 0, false, c.fail(c.src.wrap(fmt.Errorf("index %q: %w", c.field, err)))
+		if !errs.Placed(err) {
+			err = fmt.Errorf("index %q: %w", c.field, err)
+		}
+		return nil, 0, false, c.fail(c.src.wrap(err))
 	}
 	c.close()
 	c.done = true
