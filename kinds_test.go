@@ -167,6 +167,19 @@ func TestErrorContract(t *testing.T) {
 				_, err := writer.Create(filepath.Join(dir, "missing", "x.snii"), writer.DefaultOptions("text"))
 				return err
 			}, "output directory " + filepath.Join(dir, "missing") + " does not exist"},
+			{"writer/merge", "sources that disagree on the policy", func(t *testing.T) error {
+				o := writer.DefaultOptions("text")
+				o.Policy = budget.Policy{Kind: budget.Smallest}
+				other, err := buildSegment(t, o, "connection reset")
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = merge.Merge(filepath.Join(dir, "m5.snii"), []merge.Source{{Path: path}, {Path: other}}, merge.Options{})
+				if _, ok := errors.AsType[*merge.ConflictError](err); !ok {
+					t.Fatalf("%v is not a *merge.ConflictError", err)
+				}
+				return err
+			}, "set Options.Policy"},
 			{"writer/merge", "no sources", func(t *testing.T) error {
 				_, err := merge.Merge(filepath.Join(dir, "m3.snii"), nil, merge.Options{})
 				return err
