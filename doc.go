@@ -8,16 +8,28 @@
 //   - writer: build a segment from documents (Create, Add, Close), or from
 //     sorted posting sources (BuildFromSources).
 //   - reader: open a segment (Open, from a path or an io.ReaderAt) and query
-//     it: terms, phrases, prefixes, And/Or; postings and term iterators; Verify.
+//     it: Segment.Match builds a term or phrase from raw text through the
+//     field's analyzer; Term, Phrase, PhrasePrefix, SloppyPhrase, Prefix and
+//     And/Or/AndNot take analyzed tokens; Docs, Count, Bitmap, and Top ranks
+//     by BM25 (with an Explanation per hit). Postings and term iterators;
+//     Verify.
+//   - query: the query language of the command line, parsed (Parse) and
+//     compiled against a segment's analyzers (Compile).
+//   - search: many segments queried as one index, with global doc ids.
 //   - writer/merge: merge segments into one, dropping deleted documents.
-//   - index: the analyzers that turn text into terms, and their registry.
-//   - budget: the .prx codec policy (Policy) and the per-index budget.
-//   - prx/capture: the capture file of .prx windows that `snii capture` writes
-//     and `snii replay` reads.
+//   - objstore/s3: open segments stored in S3-compatible object storage, each
+//     query stage one round of parallel ranged reads.
+//   - index: the analyzers that turn text into terms, and their registry
+//     (Register a custom analyzer).
+//   - budget: the .prx codec policy (Policy, whose zero value is the default)
+//     and what it did (Outcome).
+//   - prx and prx/capture: one .prx window's codec, and the capture file of
+//     .prx windows that `snii capture` writes and `snii replay` reads.
 //
-// Every error the library returns wraps one of ErrCorrupt, ErrVersion,
-// ErrInvalidArgument, ErrLimit, ErrNotFound or ErrClosed (or is an I/O error
-// of the operating system or a context error, passed through with %w).
+// Every error the library returns wraps exactly one of ErrCorrupt,
+// ErrVersion, ErrInvalidArgument, ErrLimit, ErrNotFound or ErrClosed (or is an
+// I/O error of the operating system or a context error, passed through with
+// %w). Errors about a place in a segment carry one *SegmentError.
 //
 // The segment format is described in docs/FORMAT.md and the codec policy in
 // docs/BUDGET.md of the repository.

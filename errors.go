@@ -11,8 +11,9 @@ import (
 //
 //	if errors.Is(err, snii.ErrCorrupt) { ... }
 //
-// They are the only kinds: packages reader, writer, writer/merge, budget, prx
-// and prx/capture return these values (wrapped), never kinds of their own.
+// They are the only kinds: every public package returns these values
+// (wrapped, one per error), never kinds of its own. A query that does not
+// parse or compile is ErrInvalidArgument.
 var (
 	// ErrCorrupt: stored bytes fail a check (CRC, bounds, counts, trailing bytes).
 	ErrCorrupt = errors.New("snii: corrupt data")

@@ -1,7 +1,8 @@
-// Package budget decides, for each eligible .prx window, whether to store the
-// smallest frame (zstd) or the faster frame (PFOR or RAW). It is pure decision
-// logic over exact frame sizes: no I/O, no clock, no allocation per window, and it
-// imports nothing of the project.
+// Package budget holds the .prx codec policy a segment is written with
+// (Policy) and what it did (Outcome): for each eligible .prx window, whether
+// to store the smallest frame (zstd) or the faster frame (PFOR or RAW). The
+// decisions are pure logic over exact frame sizes (no I/O, no clock); the
+// writer applies them.
 //
 // An eligible window is one that got a zstd frame (plain payload of 512 bytes or
 // more, not a singleton). For such a window, with exact frame sizes:
@@ -14,9 +15,13 @@
 // Policies (Policy; the numbers are what a segment records and the CLI's
 // --prx-zstd-min-saving takes, see FromPercents):
 //
-//	Policy{} / {Kind: Budget, Percent: P}  -1  the per-index budget (PrxZstdBudget), the default (P = 8)
-//	{Kind: Smallest}                        0  always the smallest frame
-//	{Kind: FixedShare, Percent: share}  1..100 store fast when zstd is the smallest and saving < share
+//	Policy{}                     -1  the default: the per-index budget with P = DefaultBudgetPercent (8)
+//	{Kind: Budget, Percent: P}   -1  the per-index budget with P = 0..100 (0: a zero allowance)
+//	{Kind: Smallest}              0  always the smallest frame
+//	{Kind: FixedShare, Percent: share}  1..100  store fast when zstd is the smallest and saving < share
+//
+// A Percent of 0 is never "the default": the default is its own kind, the
+// zero value.
 //
 // The budget keeps, per logical index, the number n of eligible windows seen, the
 // sum of their smallest frames, the bytes already traded (spent) and a histogram of

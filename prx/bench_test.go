@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/chooser"
 	"github.com/snii-go/snii/internal/testkit"
 )
 
@@ -252,7 +253,7 @@ func BenchmarkChoose(b *testing.B) {
 		policy budget.Policy
 	}{{"budget", budget.Policy{}}, {"smallest", budget.Policy{Kind: budget.Smallest}}} {
 		b.Run(tc.name, func(b *testing.B) {
-			ch, err := budget.NewChooser(tc.policy)
+			ch, err := chooser.New(tc.policy)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -261,7 +262,7 @@ func BenchmarkChoose(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				s := &sizes[i%len(sizes)]
-				fast, _ := budget.FastSize(s.Raw, s.PFOR, s.PFOROK)
+				fast, _ := chooser.FastSize(s.Raw, s.PFOR, s.PFOROK)
 				if z, _ := ch.Choose(fast, s.Zstd); z {
 					n++
 				}

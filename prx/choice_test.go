@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/chooser"
 )
 
 // oneDocPlain returns a one-doc window of n positions 0, 1, 2, ... whose RAW
@@ -76,7 +77,7 @@ func checkUnitChoice(t *testing.T, w *Window, f Frame, storeZstd func(u Unit) bo
 			if !u.Eligible || !sz.ZstdBuilt || !sz.PFOROK {
 				t.Fatalf("eligible unit %d: %+v", i, u)
 			}
-			fast, isPFOR := budget.FastSize(sz.Raw, sz.PFOR, true)
+			fast, isPFOR := chooser.FastSize(sz.Raw, sz.PFOR, true)
 			want := CodecRaw
 			if isPFOR {
 				want = CodecPFOR
@@ -118,7 +119,7 @@ func TestChoiceSmallest(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkUnitChoice(t, w, f, func(u Unit) bool {
-			fast, _ := budget.FastSize(u.Sizes.Raw, u.Sizes.PFOR, true)
+			fast, _ := chooser.FastSize(u.Sizes.Raw, u.Sizes.PFOR, true)
 			return u.Sizes.Zstd < fast
 		})
 		for _, u := range f.Units {
@@ -250,8 +251,8 @@ func TestChoiceFixedShare(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkUnitChoice(t, w, f, func(u Unit) bool {
-				fast, _ := budget.FastSize(u.Sizes.Raw, u.Sizes.PFOR, true)
-				ev := budget.Evaluate(fast, u.Sizes.Zstd)
+				fast, _ := chooser.FastSize(u.Sizes.Raw, u.Sizes.PFOR, true)
+				ev := chooser.Evaluate(fast, u.Sizes.Zstd)
 				if ev.ZstdWins && ev.Saving < m {
 					traded += int64(ev.Trade)
 				}
@@ -266,7 +267,7 @@ func TestChoiceFixedShare(t *testing.T) {
 
 // Under the budget, after every window, the bytes traded stay within P% of the
 // eligible units' smallest frames, in any order of the windows; and the encoder's
-// decisions are exactly those of a budget.Chooser fed the same units.
+// decisions are exactly those of a chooser.Chooser fed the same units.
 func TestBudgetBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(17, 18))
 	ws := eligibleWindows(rng, 60)
@@ -282,7 +283,7 @@ func TestBudgetBound(t *testing.T) {
 			var fast, z int
 			for _, u := range f.Units {
 				if u.Eligible {
-					fs, _ := budget.FastSize(u.Sizes.Raw, u.Sizes.PFOR, true)
+					fs, _ := chooser.FastSize(u.Sizes.Raw, u.Sizes.PFOR, true)
 					fast, z = fast+fs, z+min(fs, u.Sizes.Zstd)
 				}
 			}
@@ -299,7 +300,7 @@ func TestBudgetBound(t *testing.T) {
 		for name, order := range orders {
 			p := budget.FromPercents(-1, pct)
 			e := newTestEncoder(t, p)
-			ch, err := budget.NewChooser(p)
+			ch, err := chooser.New(p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -310,7 +311,7 @@ func TestBudgetBound(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkUnitChoice(t, w, f, func(u Unit) bool {
-					fast, _ := budget.FastSize(u.Sizes.Raw, u.Sizes.PFOR, true)
+					fast, _ := chooser.FastSize(u.Sizes.Raw, u.Sizes.PFOR, true)
 					z, _ := ch.Choose(fast, u.Sizes.Zstd)
 					return z
 				})

@@ -14,7 +14,7 @@ import (
 var corruptLimits = Limits{MaxDocs: 1 << 14, MaxPositions: 1 << 15, MaxBytes: 1 << 17}
 
 // checkDecodeOutcome decodes frame fully and selectively: each either fails with
-// ErrCorrupt (dst reset) or returns a valid window; a selective decode after a
+// snii.ErrCorrupt (dst reset) or returns a valid window; a selective decode after a
 // successful full decode returns the oracle's docs; nothing the Source or dst
 // holds exceeds the limits.
 func checkDecodeOutcome(t *testing.T, src *Source, frame []byte, withCRC bool, rng *rand.Rand) (ok bool) {
@@ -96,7 +96,7 @@ func corruptFrames(t *testing.T) map[string]Frame {
 	return out
 }
 
-// Flipping any bit pattern of any byte, and truncating anywhere, gives ErrCorrupt or
+// Flipping any bit pattern of any byte, and truncating anywhere, gives snii.ErrCorrupt or
 // a valid decode, never a panic; with CRC form, the CRC catches every flip.
 func TestCorruptFlipsAndTruncations(t *testing.T) {
 	rng := rand.New(rand.NewPCG(63, 64))
@@ -172,7 +172,7 @@ func multi(docs []uint64, units ...[]byte) []byte {
 	return h
 }
 
-// Crafted frames: each must be ErrCorrupt, quickly, without allocating beyond the
+// Crafted frames: each must be snii.ErrCorrupt, quickly, without allocating beyond the
 // limits.
 func TestCorruptCrafted(t *testing.T) {
 	good := frameOf(t, CodecRaw, tfWindow(3, 2))            // one unit

@@ -3,6 +3,8 @@ package prx
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/snii-go/snii"
 )
 
 // Cursor reads the documents of one window frame in ascending ordinal order,
@@ -77,7 +79,7 @@ func (s *Source) OpenAt(c *Cursor, frame []byte, withCRC bool, docs int, v Verif
 	c.docs, c.st = docs, s.stats
 	c.multi, c.zpay = false, nil
 	if s.closed {
-		return c.fail(fmt.Errorf("prx: decode after Close: %w", ErrClosed))
+		return c.fail(fmt.Errorf("prx: decode after Close: %w", snii.ErrClosed))
 	}
 	if len(frame) == 0 {
 		return c.fail(corruptf(CodecRaw, "empty frame"))

@@ -67,8 +67,8 @@ func (s *Source) SetStats(st *Stats) { s.stats = st }
 // withCRC, else the inline form) into dst, reusing dst's capacity, and returns the
 // frame's length. Bytes after the frame are ignored. Every header is checked against
 // the limits before anything is allocated and every CRC before its bytes are
-// decoded. Errors wrap ErrCorrupt (naming the codec and, where it applies, the
-// document ordinal) or ErrClosed; on error dst is reset to no documents and the
+// decoded. Errors wrap snii.ErrCorrupt (naming the codec and, where it applies, the
+// document ordinal) or snii.ErrClosed; on error dst is reset to no documents and the
 // stats are unchanged.
 func (s *Source) Decode(frame []byte, withCRC bool, dst *Window) (n int, err error) {
 	return s.run(frame, withCRC, nil, true, dst)
@@ -79,8 +79,8 @@ func (s *Source) Decode(frame []byte, withCRC bool, dst *Window) (n int, err err
 // (len(ordinals)+1 offsets). Only the units holding a selected document are read (and
 // their CRCs checked), and in them only the 128-value blocks holding the selected
 // documents' positions are decoded; a ZSTD unit is inflated whole. Ordinals out of
-// order or repeated are an ErrInvalidArgument error; an ordinal at or above the
-// window's document count is ErrCorrupt (the doc postings and the frame disagree).
+// order or repeated are an snii.ErrInvalidArgument error; an ordinal at or above the
+// window's document count is snii.ErrCorrupt (the doc postings and the frame disagree).
 // Otherwise as Decode.
 func (s *Source) DecodeSelected(frame []byte, withCRC bool, ordinals []uint32, dst *Window) (n int, err error) {
 	for i := 1; i < len(ordinals); i++ {
@@ -870,7 +870,7 @@ func checkZstdBlocks(payload []byte, hdr int, checksum bool, plainLen int) error
 }
 
 // Close releases the zstd decoder and the buffers. A closed Source returns errors
-// wrapping ErrClosed; Close is idempotent.
+// wrapping snii.ErrClosed; Close is idempotent.
 func (s *Source) Close() {
 	if s.dec != nil {
 		s.dec.Close()

@@ -85,7 +85,7 @@
 // Encoder.Encode chooses per unit: a singleton unit (one document, one position) is
 // RAW; a unit whose plain length is under ZstdMinPlain (512) takes the smaller of
 // PFOR and RAW (PFOR on a tie); any other unit is eligible: its frames are measured
-// and the index's budget.Chooser decides between zstd and fast = min(PFOR, RAW).
+// and the index's chooser.Chooser decides between zstd and fast = min(PFOR, RAW).
 //
 // # Shared literal tables
 //

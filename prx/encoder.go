@@ -6,6 +6,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/chooser"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/zstdopt"
 )
@@ -81,12 +82,12 @@ type Outcome struct {
 }
 
 // Encoder encodes the windows of one logical index of one segment build, choosing a
-// codec per unit with that index's budget.Chooser. It owns one zstd encoder (created
+// codec per unit with that index's chooser.Chooser. It owns one zstd encoder (created
 // at the first eligible unit) and reusable buffers. It is not safe for concurrent use.
 type Encoder struct {
 	limits  Limits
 	level   int // zstd level option (see EncoderOptions.ZstdLevel)
-	chooser *budget.Chooser
+	chooser *chooser.Chooser
 	zenc    *zstd.Encoder
 	share   zstdopt.Sharer
 	zshared []byte // Share's output buffer
@@ -104,7 +105,7 @@ type Encoder struct {
 	closed  bool
 }
 
-// NewEncoder returns an encoder, or an error wrapping ErrInvalidArgument for invalid
+// NewEncoder returns an encoder, or an error wrapping snii.ErrInvalidArgument for invalid
 // options (zstd level, limits above the defaults, policy out of range).
 func NewEncoder(o EncoderOptions) (*Encoder, error) {
 	lim, err := o.Limits.checked()
@@ -114,9 +115,9 @@ func NewEncoder(o EncoderOptions) (*Encoder, error) {
 	if _, err := zstdopt.Level(o.ZstdLevel); err != nil {
 		return nil, fmt.Errorf("prx: %w", err)
 	}
-	ch, err := budget.NewChooser(o.Policy)
+	ch, err := chooser.New(o.Policy)
 	if err != nil {
-		return nil, fmt.Errorf("prx: encoder policy: %w: %w", errs.InvalidArgument, err)
+		return nil, fmt.Errorf("prx: encoder policy: %w", err)
 	}
 	return &Encoder{limits: lim, level: o.ZstdLevel, chooser: ch}, nil
 }
@@ -142,10 +143,10 @@ func Eligible(w *Window) bool {
 //   - otherwise (eligible) RAW, PFOR and zstd frames are measured, fast =
 //     min(PFOR, RAW), and the chooser decides between zstd and fast.
 //
-// Errors: ErrInvalidArgument for a malformed window (see Window.Validate), a
+// Errors: snii.ErrInvalidArgument for a malformed window (see Window.Validate), a
 // document without positions or a position above MaxPosition; for a window over a
 // limit (docs, positions, plain bytes of the window or of one of its units),
-// ErrNeedsSplit when it has more than one document and ErrLimit when it is a single
+// ErrNeedsSplit when it has more than one document and snii.ErrLimit when it is a single
 // document. Nothing is counted for a window that fails.
 func (e *Encoder) Encode(w *Window) (Frame, error) {
 	return e.encode(w, -1)
@@ -239,7 +240,7 @@ func (e *Encoder) encodeUnit(w *Window, lo, hi int, force int) (Unit, error) {
 		p.tfPacked = packedColumnSize(p.tfs)
 		p.pforLen = packedColumnSize(p.vals)
 		un.Sizes.Raw, un.Sizes.PFOR, un.Sizes.PFOROK = p.rawSize(), p.pforSize(), true
-		fast, isPFOR := budget.FastSize(un.Sizes.Raw, un.Sizes.PFOR, true)
+		fast, isPFOR := chooser.FastSize(un.Sizes.Raw, un.Sizes.PFOR, true)
 		c = CodecRaw
 		if isPFOR {
 			c = CodecPFOR
@@ -386,7 +387,7 @@ func (e *Encoder) Outcome() Outcome {
 }
 
 // Close releases the zstd encoder. The Encoder must not be used afterwards (Encode
-// returns an error wrapping ErrClosed). Close is idempotent.
+// returns an error wrapping snii.ErrClosed). Close is idempotent.
 func (e *Encoder) Close() {
 	if e.zenc != nil {
 		_ = e.zenc.Close()

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/budget"
+
+	"github.com/snii-go/snii"
 )
 
 // fuzzWindows are small windows for seeds (small inputs keep minimization fast):
@@ -153,7 +155,7 @@ func checkFuzzDecode(t *testing.T, src *Source, frame []byte, withCRC bool, n in
 	defer e.Close()
 	f, err := e.Encode(full)
 	if err != nil {
-		if errors.Is(err, ErrInvalidArgument) { // positions above MaxPosition
+		if errors.Is(err, snii.ErrInvalidArgument) { // positions above MaxPosition
 			return
 		}
 		t.Fatalf("re-encode: %v", err)
@@ -179,7 +181,7 @@ func FuzzDecodeFrame(f *testing.F) {
 		var w Window
 		n, err := src.Decode(data, withCRC, &w)
 		if err != nil {
-			if !errors.Is(err, ErrCorrupt) {
+			if !errors.Is(err, snii.ErrCorrupt) {
 				t.Fatalf("error of another kind: %v", err)
 			}
 			if w.Docs() != 0 {
@@ -212,7 +214,7 @@ func FuzzDecodeSelected(f *testing.F) {
 		}
 		var got, full Window
 		_, serr := src.DecodeSelected(frame, true, ords, &got)
-		if serr != nil && !errors.Is(serr, ErrCorrupt) {
+		if serr != nil && !errors.Is(serr, snii.ErrCorrupt) {
 			t.Fatalf("selective error of another kind: %v", serr)
 		}
 		if serr == nil {
@@ -256,7 +258,7 @@ func FuzzDecodePlain(f *testing.F) {
 		var w Window
 		err := DecodePlain(data, Limits{MaxDocs: 1 << 16, MaxPositions: 1 << 18, MaxBytes: 1 << 20}, &w)
 		if err != nil {
-			if !errors.Is(err, ErrCorrupt) {
+			if !errors.Is(err, snii.ErrCorrupt) {
 				t.Fatalf("error of another kind: %v", err)
 			}
 			if w.Docs() != 0 {
@@ -280,7 +282,7 @@ func FuzzDecodePlain(f *testing.F) {
 		for _, c := range allCodecs {
 			fr, err := e.EncodeCodec(&w, c)
 			if err != nil {
-				if !errors.Is(err, ErrInvalidArgument) {
+				if !errors.Is(err, snii.ErrInvalidArgument) {
 					t.Fatalf("%s: %v", c, err)
 				}
 				return
@@ -352,7 +354,7 @@ func FuzzPackBlock(f *testing.F) {
 // FuzzCursor walks arbitrary frames with a Cursor (the phrase verifier's
 // reader): documents picked by the selector's running sums, each read whole or
 // by its first position only (the selector byte's low bit). It must never
-// panic or fail with another kind than ErrCorrupt, and when the frame decodes
+// panic or fail with another kind than snii.ErrCorrupt, and when the frame decodes
 // whole, every frequency and position the cursor returns must equal the full
 // decode's.
 func FuzzCursor(f *testing.F) {
@@ -371,7 +373,7 @@ func FuzzCursor(f *testing.F) {
 		}
 		var c Cursor
 		if err := src.Open(&c, frame, true, docs); err != nil {
-			if !errors.Is(err, ErrCorrupt) {
+			if !errors.Is(err, snii.ErrCorrupt) {
 				t.Fatalf("Open: error of another kind: %v", err)
 			}
 			return
@@ -387,7 +389,7 @@ func FuzzCursor(f *testing.F) {
 			if tf == 0 {
 				var err error
 				if tf, err = c.Seek(ord); err != nil {
-					if !errors.Is(err, ErrCorrupt) {
+					if !errors.Is(err, snii.ErrCorrupt) {
 						t.Fatalf("Seek(%d): error of another kind: %v", ord, err)
 					}
 					if ferr == nil && ord < docs {

@@ -15,6 +15,8 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/zstdopt"
+
+	"github.com/snii-go/snii"
 )
 
 // newWindow builds a window from per-doc position lists.
@@ -141,8 +143,8 @@ func uv(dst []byte, vs ...uint64) []byte {
 	return dst
 }
 
-func isInvalid(err error) bool { return errors.Is(err, ErrInvalidArgument) }
-func isCorrupt(err error) bool { return errors.Is(err, ErrCorrupt) }
+func isInvalid(err error) bool { return errors.Is(err, snii.ErrInvalidArgument) }
+func isCorrupt(err error) bool { return errors.Is(err, snii.ErrCorrupt) }
 
 func allOrds(n int) []uint32 {
 	out := make([]uint32, n)
@@ -423,7 +425,7 @@ func descending(n int, start, step uint32) *Window {
 
 var allCodecs = []Codec{CodecRaw, CodecZstd, CodecPFOR}
 
-func isClosedErr(err error) bool { return errors.Is(err, ErrClosed) }
+func isClosedErr(err error) bool { return errors.Is(err, snii.ErrClosed) }
 
 // sharedWindow is a window whose one unit's zstd frame is smaller with a
 // shared literal table (16) than with a table of its own: 1024 docs of one

@@ -41,7 +41,7 @@ func (l Limits) Normalize() Limits {
 	return l
 }
 
-// Validate reports an error wrapping ErrInvalidArgument when a field is negative or
+// Validate reports an error wrapping snii.ErrInvalidArgument when a field is negative or
 // above its default. Zero fields are valid (they mean the default).
 func (l Limits) Validate() error {
 	check := func(name string, v, max int) error {

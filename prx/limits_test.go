@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/budget"
+
+	"github.com/snii-go/snii"
 )
 
 func encodeWith(t *testing.T, l Limits, w *Window) (Frame, error) {
@@ -19,7 +21,7 @@ func encodeWith(t *testing.T, l Limits, w *Window) (Frame, error) {
 }
 
 // A window over a limit needs a split when it has more than one doc; a single doc
-// over a limit is ErrLimit. Nothing is counted for a refused window.
+// over a limit is snii.ErrLimit. Nothing is counted for a refused window.
 func TestLimitsNeedsSplit(t *testing.T) {
 	cases := []struct {
 		name  string
@@ -39,10 +41,10 @@ func TestLimitsNeedsSplit(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = e.Encode(c.w)
-		if c.split != errors.Is(err, ErrNeedsSplit) || !c.split != errors.Is(err, ErrLimit) {
+		if c.split != errors.Is(err, ErrNeedsSplit) || !c.split != errors.Is(err, snii.ErrLimit) {
 			t.Errorf("%s: %v", c.name, err)
 		}
-		if _, err := e.EncodeCodec(c.w, CodecPFOR); c.split != errors.Is(err, ErrNeedsSplit) || !c.split != errors.Is(err, ErrLimit) {
+		if _, err := e.EncodeCodec(c.w, CodecPFOR); c.split != errors.Is(err, ErrNeedsSplit) || !c.split != errors.Is(err, snii.ErrLimit) {
 			t.Errorf("%s EncodeCodec: %v", c.name, err)
 		}
 		if o := e.Outcome(); o.Windows != [NumCodecs]int64{} || o.Budget.Eligible != 0 {
@@ -79,7 +81,7 @@ func TestLimitsUnitPayload(t *testing.T) {
 	// One doc of 600 positions with deltas of 1: plain 1+2+600 = 603 bytes, unit
 	// payload 600 + 2*4 = 608.
 	long := tfWindow(600)
-	if _, err := encodeWith(t, Limits{MaxBytes: 605}, long); !errors.Is(err, ErrLimit) {
+	if _, err := encodeWith(t, Limits{MaxBytes: 605}, long); !errors.Is(err, snii.ErrLimit) {
 		t.Fatalf("one doc with a unit payload over MaxBytes: %v", err)
 	}
 	if _, err := encodeWith(t, Limits{MaxBytes: 608}, long); err != nil {
@@ -91,7 +93,7 @@ func TestLimitsUnitPayload(t *testing.T) {
 			l := Limits{MaxBytes: mb}
 			f, err := encodeWith(t, l, nw.w)
 			if err != nil {
-				if !errors.Is(err, ErrNeedsSplit) && !errors.Is(err, ErrLimit) {
+				if !errors.Is(err, ErrNeedsSplit) && !errors.Is(err, snii.ErrLimit) {
 					t.Fatalf("%s: %v", nw.name, err)
 				}
 				continue

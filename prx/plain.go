@@ -49,9 +49,9 @@ func appendPlain(dst []byte, w *Window, size int) []byte {
 }
 
 // DecodePlain decodes a whole plain payload (exactly src) into dst, reusing its
-// capacity. It returns an error wrapping ErrCorrupt when src is malformed (bad or
+// capacity. It returns an error wrapping snii.ErrCorrupt when src is malformed (bad or
 // overlong uvarint, counts over the limits or over the bytes left, a position
-// overflowing uint32, trailing bytes), and ErrInvalidArgument when limits is invalid.
+// overflowing uint32, trailing bytes), and snii.ErrInvalidArgument when limits is invalid.
 // On error dst is reset to no documents.
 func DecodePlain(src []byte, limits Limits, dst *Window) error {
 	lim, err := limits.checked()

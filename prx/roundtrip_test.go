@@ -347,7 +347,7 @@ func TestPlainRoundTrip(t *testing.T) {
 	}
 }
 
-// The encoder rejects invalid windows with ErrInvalidArgument and counts nothing.
+// The encoder rejects invalid windows with snii.ErrInvalidArgument and counts nothing.
 func TestEncodeInvalid(t *testing.T) {
 	e := newTestEncoder(t, budget.Policy{Kind: budget.Smallest})
 	bad := []*Window{

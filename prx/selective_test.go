@@ -188,8 +188,8 @@ func cloneFrame(f Frame) Frame {
 	return f
 }
 
-// Ordinals out of order or repeated are ErrInvalidArgument; an ordinal at or above
-// the window's doc count is ErrCorrupt; dst is reset on error and the stats unchanged.
+// Ordinals out of order or repeated are snii.ErrInvalidArgument; an ordinal at or above
+// the window's doc count is snii.ErrCorrupt; dst is reset on error and the stats unchanged.
 func TestSelectiveErrors(t *testing.T) {
 	src := NewSource(Limits{})
 	defer src.Close()

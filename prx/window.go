@@ -40,7 +40,7 @@ func (w *Window) AppendDoc(pos []uint32) {
 	w.Offsets = append(w.Offsets, uint32(len(w.Positions)))
 }
 
-// Validate reports an error wrapping ErrInvalidArgument when w is not a well-formed
+// Validate reports an error wrapping snii.ErrInvalidArgument when w is not a well-formed
 // window: Offsets must start at 0, never decrease and end at len(Positions), and the
 // positions of each document must not decrease.
 func (w *Window) Validate() error {

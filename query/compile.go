@@ -3,6 +3,7 @@ package query
 import (
 	"fmt"
 
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/reader"
 )
@@ -12,19 +13,26 @@ type Analyzer interface {
 	Analyze(field, text string) ([]string, error)
 }
 
-// Options tune Compile. The zero value searches the field "text" with
-// unlimited prefix expansions.
+// Options tune Compile. The zero value has no default field, so that a text
+// written without "field:" is an error rather than a silent search of a field
+// the caller did not choose: set DefaultField to search bare text.
 type Options struct {
-	// Field is the field of text written without "field:" (default "text").
-	Field string
+	// DefaultField is the field of text written without "field:". When it is
+	// empty, such text is a *CompileError.
+	DefaultField string
 	// MaxExpansions bounds a prefix (and a phrase prefix's last term) to its
 	// first terms in byte order (0: unlimited; negative is an error).
 	MaxExpansions int
 }
 
 // CompileError is a query that parses but cannot be compiled: a text without
-// searchable terms, or an unknown field. Column is where the text starts;
-// Err, when set, is the analyzer's error (errors.Is sees through it).
+// searchable terms, a text without a field (Options.DefaultField empty), or
+// a field the analyzer does not know. Column is where the text starts; Err,
+// when set, is the analyzer's error.
+//
+// A CompileError wraps exactly one kind: the analyzer's (snii.ErrNotFound
+// for a field a segment does not have, snii.ErrClosed after the segment's
+// Close) when Err is set, snii.ErrInvalidArgument otherwise.
 type CompileError struct {
 	Column int
 	Msg    string
@@ -38,7 +46,13 @@ func (e *CompileError) Error() string {
 	return fmt.Sprintf("at column %d: %s", e.Column, e.Msg)
 }
 
-func (e *CompileError) Unwrap() error { return e.Err }
+// Unwrap returns Err, or snii.ErrInvalidArgument when Err is nil.
+func (e *CompileError) Unwrap() error {
+	if e.Err != nil {
+		return e.Err
+	}
+	return snii.ErrInvalidArgument
+}
 
 // Compile turns a parsed query into a reader.Query, analyzing every text with
 // its field's analyzer: a text of one term is a Term (a Prefix when it ends in
@@ -47,9 +61,6 @@ func (e *CompileError) Unwrap() error { return e.Err }
 // AndNot of the others and the union of what they exclude. Errors are
 // *CompileError, or snii.ErrInvalidArgument for a tree Parse cannot produce.
 func Compile(n Node, a Analyzer, o Options) (reader.Query, error) {
-	if o.Field == "" {
-		o.Field = "text"
-	}
 	if o.MaxExpansions < 0 {
 		return nil, errs.Invalidf("query: negative max expansions %d", o.MaxExpansions)
 	}
@@ -112,9 +123,12 @@ func one(qs []reader.Query, combine func(...reader.Query) reader.Query) reader.Q
 }
 
 func compileText(n *Text, a Analyzer, o *Options) (reader.Query, error) {
-	field := o.Field
+	field := o.DefaultField
 	if n.Field != "" {
 		field = n.Field
+	}
+	if field == "" {
+		return nil, &CompileError{Column: n.Col, Msg: fmt.Sprintf("%s names no field and Options.DefaultField is empty (write field:text or set a default field)", n)}
 	}
 	if n.Slop < 0 || n.Slop > 0 && n.Prefix {
 		return nil, errs.Invalidf("query: %s: invalid slop", n)
@@ -130,7 +144,7 @@ func compileText(n *Text, a Analyzer, o *Options) (reader.Query, error) {
 	case n.Prefix && len(terms) == 1:
 		return reader.Prefix(field, terms[0], o.MaxExpansions), nil
 	case n.Prefix:
-		return reader.PhrasePrefix(field, terms, o.MaxExpansions), nil
+		return reader.PhrasePrefix(field, o.MaxExpansions, terms...), nil
 	case len(terms) == 1:
 		return reader.Term(field, terms[0]), nil
 	case n.Slop > 0:

@@ -46,7 +46,7 @@ func TestCompile(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", q, err)
 		}
-		rq, err := Compile(n, words{}, Options{MaxExpansions: 5})
+		rq, err := Compile(n, words{}, Options{DefaultField: "text", MaxExpansions: 5})
 		if err != nil {
 			t.Errorf("%q: %v", q, err)
 			continue
@@ -68,18 +68,40 @@ func TestCompileErrors(t *testing.T) {
 		{`ok nope:x`, 4, `nope:x: field "nope"`, snii.ErrNotFound},
 		{`ok -(a nope:"x y")`, 8, `field "nope"`, snii.ErrNotFound},
 	} {
+		if c.is == nil {
+			c.is = snii.ErrInvalidArgument
+		}
 		n, err := Parse(c.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Compile(n, words{}, Options{DefaultField: "text"})
+		var ce *CompileError
+		if !errors.As(err, &ce) || ce.Column != c.col || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want column %d and %q", c.q, err, c.col, c.want)
+		}
+		if !errors.Is(err, c.is) || kinds(err) != 1 {
+			t.Errorf("%q: %v is not %v alone", c.q, err, c.is)
+		}
+	}
+	// The zero Options have no default field: bare text is an error, a text
+	// naming its field is not.
+	for q, col := range map[string]int{`a`: 1, `host:a "b c"`: 8, `host:(a OR b) -c`: 16} {
+		n, err := Parse(q)
 		if err != nil {
 			t.Fatal(err)
 		}
 		_, err = Compile(n, words{}, Options{})
 		var ce *CompileError
-		if !errors.As(err, &ce) || ce.Column != c.col || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: %v, want column %d and %q", c.q, err, c.col, c.want)
+		if !errors.As(err, &ce) || ce.Column != col || !strings.Contains(err.Error(), "DefaultField") ||
+			!errors.Is(err, snii.ErrInvalidArgument) || kinds(err) != 1 {
+			t.Errorf("%q without a default field: %v, want a CompileError at column %d naming DefaultField", q, err, col)
 		}
-		if c.is != nil && !errors.Is(err, c.is) {
-			t.Errorf("%q: %v is not %v", c.q, err, c.is)
-		}
+	}
+	if n, err := Parse(`host:(a OR "b c")`); err != nil {
+		t.Fatal(err)
+	} else if _, err := Compile(n, words{}, Options{}); err != nil {
+		t.Errorf("fielded text without a default field: %v", err)
 	}
 	// Trees Parse does not produce, and bad options.
 	a := &Text{Raw: "a", Col: 1}

@@ -4,7 +4,7 @@
 //
 //	n, err := query.Parse(`"connection reset"~2 host:web-01 -debug`)
 //	...
-//	q, err := query.Compile(n, seg, query.Options{Field: "text"})
+//	q, err := query.Compile(n, seg, query.Options{DefaultField: "text"})
 //	docs, err := seg.Docs(ctx, q, nil)
 //
 // # Syntax

@@ -21,7 +21,7 @@ func Example() {
 		return
 	}
 	fmt.Println(n) // rendered back in the language
-	q, err := query.Compile(n, lower{}, query.Options{Field: "text"})
+	q, err := query.Compile(n, lower{}, query.Options{DefaultField: "text"})
 	if err != nil {
 		fmt.Println(err)
 		return

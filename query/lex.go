@@ -5,15 +5,21 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/snii-go/snii"
 )
 
 // SyntaxError is a query syntax error at a 1-based column (in characters).
+// It wraps snii.ErrInvalidArgument.
 type SyntaxError struct {
 	Column int
 	Msg    string
 }
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("at column %d: %s", e.Column, e.Msg) }
+
+// Unwrap returns snii.ErrInvalidArgument, the kind of every syntax error.
+func (e *SyntaxError) Unwrap() error { return snii.ErrInvalidArgument }
 
 type tokKind uint8
 

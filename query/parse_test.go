@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/snii-go/snii"
 )
 
 // tree renders a node with explicit structure, so tests see precedence and kinds.
@@ -220,6 +222,9 @@ func TestParseErrors(t *testing.T) {
 		if se.Column != c.col || !strings.Contains(se.Msg, c.want) {
 			t.Errorf("Parse(%q) = %q (column %d), want column %d and %q", c.in, err, se.Column, c.col, c.want)
 		}
+		if !errors.Is(err, snii.ErrInvalidArgument) || kinds(err) != 1 {
+			t.Errorf("Parse(%q) = %v, want an error of the one kind snii.ErrInvalidArgument", c.in, err)
+		}
 	}
 	if _, err := Parse(strings.Repeat("(", MaxDepth) + "a" + strings.Repeat(")", MaxDepth)); err != nil {
 		t.Errorf("nesting of exactly MaxDepth: %v", err)
@@ -246,6 +251,9 @@ func FuzzParseQuery(f *testing.F) {
 			var se *SyntaxError
 			if !errors.As(err, &se) {
 				t.Fatalf("Parse(%q): error %v is not a *SyntaxError", q, err)
+			}
+			if !errors.Is(err, snii.ErrInvalidArgument) || kinds(err) != 1 {
+				t.Fatalf("Parse(%q): %v does not wrap snii.ErrInvalidArgument alone", q, err)
 			}
 			if se.Column < 1 || se.Column > utf8.RuneCountInString(q)+1 {
 				t.Fatalf("Parse(%q): column %d outside 1..%d", q, se.Column, utf8.RuneCountInString(q)+1)

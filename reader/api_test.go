@@ -34,9 +34,9 @@ func TestAPIErrors(t *testing.T) {
 	}
 	for _, q := range []reader.Query{
 		reader.Phrase("text"),
-		reader.PhrasePrefix("text", nil, 0),
+		reader.PhrasePrefix("text", 0),
 		reader.Prefix("text", "a", -1),
-		reader.PhrasePrefix("text", []string{"a", "b"}, -2),
+		reader.PhrasePrefix("text", -2, "a", "b"),
 		reader.And(reader.Term("text", "a"), nil),
 		nil,
 	} {
@@ -253,7 +253,7 @@ func TestEmptySegment(t *testing.T) {
 		t.Fatal(s.DocCount())
 	}
 	for _, q := range []reader.Query{reader.Term("text", "a"), reader.Phrase("text", "a", "b"),
-		reader.Prefix("text", "", 0), reader.PhrasePrefix("text", []string{"a", ""}, 0), reader.Or(reader.Term("text", "a"))} {
+		reader.Prefix("text", "", 0), reader.PhrasePrefix("text", 0, "a", ""), reader.Or(reader.Term("text", "a"))} {
 		if d, err := s.Docs(bg, q, nil); err != nil || len(d) != 0 {
 			t.Errorf("%s: %v, %v", q, d, err)
 		}

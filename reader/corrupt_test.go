@@ -62,6 +62,9 @@ func checkDamaged(t *testing.T, b []byte, qs *querySet, what string) (detected b
 		if !isKind(err, errs.Corrupt, errs.Version) || !namesSection(err) {
 			t.Fatalf("%s: Open: %v (want a corruption error naming the section)", what, err)
 		}
+		if why := errShape(err); why != "" {
+			t.Fatalf("%s: Open: %v: %s", what, err, why)
+		}
 		return true
 	}
 	defer s.Close()
@@ -70,6 +73,9 @@ func checkDamaged(t *testing.T, b []byte, qs *querySet, what string) (detected b
 		if err != nil {
 			if !isKind(err, errs.Corrupt) || !namesSection(err) {
 				t.Fatalf("%s: %s: %v (want a corruption error naming the section)", what, q, err)
+			}
+			if why := errShape(err); why != "" {
+				t.Fatalf("%s: %s: %v: %s", what, q, err, why)
 			}
 			detected = true
 			continue
@@ -81,6 +87,9 @@ func checkDamaged(t *testing.T, b []byte, qs *querySet, what string) (detected b
 	if err := s.Verify(bg); err != nil {
 		if !isKind(err, errs.Corrupt) || !namesSection(err) {
 			t.Fatalf("%s: Verify: %v", what, err)
+		}
+		if why := errShape(err); why != "" {
+			t.Fatalf("%s: Verify: %v: %s", what, err, why)
 		}
 		detected = true
 	}
@@ -212,7 +221,7 @@ func FuzzOpenQuery(f *testing.F) {
 		reader.Term("text", "the"),
 		reader.Phrase("text", "the", "the"),
 		reader.Phrase("text", "na", "na", "batman"),
-		reader.PhrasePrefix("text", []string{"no", "s"}, 3),
+		reader.PhrasePrefix("text", 3, "no", "s"),
 		reader.SloppyPhrase("text", 2, "na", "the", "na"),
 		reader.Prefix("text", "", 0),
 		reader.Or(reader.Term("host", "api"), reader.Prefix("host", "w", 0)),
@@ -228,19 +237,26 @@ func FuzzOpenQuery(f *testing.F) {
 			if !isKind(err, errs.Corrupt, errs.Version, errs.Limit, errs.NotFound) {
 				t.Fatalf("Open: unexpected error kind: %v", err)
 			}
+			shapeOK(t, "Open", err)
 			return
 		}
 		defer s.Close()
 		for _, q := range queries {
-			if _, err := s.Docs(bg, q, nil); err != nil && !isKind(err, errs.Corrupt, errs.NotFound, errs.Limit) {
+			_, err := s.Docs(bg, q, nil)
+			if err != nil && !isKind(err, errs.Corrupt, errs.NotFound, errs.Limit) {
 				t.Fatalf("%s: unexpected error kind: %v", q, err)
 			}
-			if _, err := s.Count(bg, q, nil); err != nil && !isKind(err, errs.Corrupt, errs.NotFound, errs.Limit) {
+			shapeOK(t, q.String(), err)
+			_, err = s.Count(bg, q, nil)
+			if err != nil && !isKind(err, errs.Corrupt, errs.NotFound, errs.Limit) {
 				t.Fatalf("%s: unexpected error kind: %v", q, err)
 			}
-			if _, err := s.Top(bg, q, 5, nil); err != nil && !isKind(err, errs.Corrupt, errs.NotFound, errs.Limit) {
+			shapeOK(t, q.String(), err)
+			_, err = s.Top(bg, q, 5, nil)
+			if err != nil && !isKind(err, errs.Corrupt, errs.NotFound, errs.Limit) {
 				t.Fatalf("%s: Top: unexpected error kind: %v", q, err)
 			}
+			shapeOK(t, q.String()+": Top", err)
 		}
 		for _, field := range s.Fields() {
 			n := 0
@@ -258,9 +274,11 @@ func FuzzOpenQuery(f *testing.F) {
 				p.Close()
 			}
 		}
-		if err := s.Verify(bg); err != nil && !isKind(err, errs.Corrupt, errs.Limit) {
+		err = s.Verify(bg)
+		if err != nil && !isKind(err, errs.Corrupt, errs.Limit) {
 			t.Fatalf("Verify: unexpected error kind: %v", err)
 		}
+		shapeOK(t, "Verify", err)
 	})
 }
 

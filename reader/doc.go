@@ -196,12 +196,14 @@
 //
 // # Errors
 //
-// Errors wrap the kinds of package snii (the module root), for errors.Is:
-// unknown fields are snii.ErrNotFound (listing the fields), as is a segment
-// whose analyzer is not registered (at Open); bad arguments
-// snii.ErrInvalidArgument; use after Close snii.ErrClosed; a newer format
-// snii.ErrVersion; stored bytes failing a check snii.ErrCorrupt. Every error
-// about a segment is (or wraps) a *snii.SegmentError carrying the segment's
+// Errors wrap exactly one of the kinds of package snii (the module root), for
+// errors.Is: unknown fields are snii.ErrNotFound (listing the fields), as is a
+// segment whose analyzer is not registered (at Open); bad arguments
+// snii.ErrInvalidArgument (Match of text without a searchable token too); use
+// after Close snii.ErrClosed (Analyze and Match included); a newer format
+// snii.ErrVersion; stored bytes failing a check snii.ErrCorrupt, and a file
+// that is not a segment says so ("not a snii segment"). Every error
+// about a segment is (or wraps) one *snii.SegmentError carrying the segment's
 // name (Options.Name for OpenReaderAt), the section, the index, the term and
 // the window ("prx window 7 of term \"user\" of index \"text\""). Nothing panics on damaged input, and no
 // allocation is sized by an unchecked on-disk length.

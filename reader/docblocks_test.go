@@ -68,7 +68,7 @@ func TestPhraseDecodesOnlyCandidateBlocks(t *testing.T) {
 		}
 		// The leapfrog (a phrase of terms) and the candidate conjunction (a
 		// phrase prefix: its expansions are collected against the candidates).
-		for _, q := range []reader.Query{reader.Phrase("text", "alpha", "beta"), reader.PhrasePrefix("text", []string{"alpha", "bet"}, 0)} {
+		for _, q := range []reader.Query{reader.Phrase("text", "alpha", "beta"), reader.PhrasePrefix("text", 0, "alpha", "bet")} {
 			checkCandidateBlocks(t, s, q, name, want, int64(len(cands)))
 		}
 	}

@@ -47,25 +47,27 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer seg.Close()
-	terms, err := seg.Analyze("text", "Connection refused") // the field's analyzer
+	// Raw text goes through the field's analyzer (reader.Phrase and
+	// reader.Term take analyzed tokens: "Refused" would match nothing).
+	q, err := seg.Match("text", "Connection Refused")
 	if err != nil {
 		log.Fatal(err)
 	}
 	ctx := context.Background()
 	var prof reader.Profile
-	docs, err := seg.Docs(ctx, reader.Phrase("text", terms...), &reader.SearchOptions{Profile: &prof})
+	docs, err := seg.Docs(ctx, q, &reader.SearchOptions{Profile: &prof})
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(terms, docs)
+	fmt.Println(q, docs)
 
-	n, err := seg.Count(ctx, reader.And(reader.Term("text", "db"), reader.PhrasePrefix("text", []string{"connection", "ref"}, 0)), nil)
+	n, err := seg.Count(ctx, reader.And(reader.Term("text", "db"), reader.PhrasePrefix("text", 0, "connection", "ref")), nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(n, "docs mention db and connection ref*")
 	// Output:
-	// [connection refused] [1 2]
+	// phrase(text:"connection refused") [1 2]
 	// 2 docs mention db and connection ref*
 }
 

@@ -108,8 +108,13 @@ func (it *TermIter) fail(err error) bool {
 	return false
 }
 
-// Term returns the current term; valid until the next call to Next.
-func (it *TermIter) Term() []byte { return it.term }
+// Term returns the current term, as Segment.Terms yields it.
+func (it *TermIter) Term() string { return string(it.term) }
+
+// AppendTerm appends the current term to dst and returns the extended
+// buffer: the current term without an allocation once dst is large enough
+// (what a merge of many segments reads).
+func (it *TermIter) AppendTerm(dst []byte) []byte { return append(dst, it.term...) }
 
 // DF returns the current term's document frequency.
 func (it *TermIter) DF() uint64 { return it.e.DF }

@@ -92,7 +92,10 @@ func TestTermIter(t *testing.T) {
 		}
 		var got []termDF
 		for it.Next() {
-			term := string(it.Term())
+			term := it.Term()
+			if b := it.AppendTerm([]byte("x")); string(b) != "x"+term {
+				t.Fatalf("AppendTerm = %q, Term = %q", b, term)
+			}
 			got = append(got, termDF{term, it.DF()})
 			var ttf uint64
 			var list []iterPosting
@@ -151,7 +154,7 @@ func TestTermIter(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer it.Close()
-	for it.Next() && string(it.Term()) != "common" {
+	for it.Next() && it.Term() != "common" {
 	}
 	p, err := it.Postings()
 	if err != nil {

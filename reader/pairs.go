@@ -518,8 +518,12 @@ func (f *field) verifyPairs(x *qctx) error {
 			}
 		}
 		if e.Complement() {
-			if err := f.verifyComplement(x, &e, docs); err != nil {
-				return s.corrupt(p, "pair %d (%q %q): %v", i, e.A, e.B, err)
+			bad, err := f.verifyComplement(x, &e, docs)
+			if err != nil {
+				return err // placed where it happened: a term's data, or the context
+			}
+			if bad != "" {
+				return s.corrupt(p, "pair %d (%q %q): %s", i, e.A, e.B, bad)
 			}
 		}
 	}
@@ -527,35 +531,36 @@ func (f *field) verifyPairs(x *qctx) error {
 }
 
 // verifyComplement checks a complement-form pair against its terms' docs:
-// co of them hold both terms, and the exceptions are among those.
-func (f *field) verifyComplement(x *qctx, e *format.PairEntry, exc []uint32) error {
+// co of them hold both terms, and the exceptions are among those. It returns
+// what disagrees ("" when nothing does), or the error of reading the terms.
+func (f *field) verifyComplement(x *qctx, e *format.PairEntry, exc []uint32) (bad string, err error) {
 	x.nterms = 0 // termRefs are reused pair after pair
 	ta, err := x.resolve(f, e.A)
 	if err != nil {
-		return err
+		return "", err
 	}
 	tb, err := x.resolve(f, e.B)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if ta == nil || tb == nil {
-		return fmt.Errorf("a term is not in the dictionary")
+		return "a term is not in the dictionary", nil
 	}
 	if err := x.collect(ta, nil, true); err != nil {
-		return err
+		return "", err
 	}
 	if err := x.collect(tb, nil, true); err != nil {
-		return err
+		return "", err
 	}
 	both := intersect(x.buf(), ta.docs, tb.docs)
 	defer x.put(both)
 	if uint64(len(both)) != e.CO {
-		return fmt.Errorf("co %d, its terms share %d documents", e.CO, len(both))
+		return fmt.Sprintf("co %d, its terms share %d documents", e.CO, len(both)), nil
 	}
 	held := intersect(x.buf(), both, exc)
 	defer x.put(held)
 	if len(held) != len(exc) {
-		return fmt.Errorf("%d of its %d exceptions hold both terms", len(held), len(exc))
+		return fmt.Sprintf("%d of its %d exceptions hold both terms", len(held), len(exc)), nil
 	}
-	return nil
+	return "", nil
 }

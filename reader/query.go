@@ -6,7 +6,10 @@ import (
 )
 
 // Query is a query over one segment: Term, Phrase, PhrasePrefix, Prefix and the
-// And/Or of queries. Terms are analyzed tokens (use Segment.Analyze on raw text).
+// And/Or of queries. Their terms are analyzed tokens, matched byte for byte:
+// Term("text", "Refused") matches nothing in a field whose analyzer lowercases.
+// Build queries from raw text with Segment.Match (or package query), which run
+// the field's analyzer.
 // A Query is immutable and may be shared between goroutines and segments. The
 // interface is sealed: only this package implements it.
 type Query interface {
@@ -36,7 +39,8 @@ type boolQuery struct {
 	qs  []Query
 }
 
-// Term matches the documents whose field holds term.
+// Term matches the documents whose field holds term, an analyzed token (see
+// Segment.Match for raw text).
 func Term(field, term string) Query { return &termQuery{field, term} }
 
 // Phrase matches the documents whose field holds terms at adjacent, ascending
@@ -50,7 +54,8 @@ func Phrase(field string, terms ...string) Query {
 // the first maxExpansions terms of the field (in byte order) that start with it
 // completes the phrase. maxExpansions 0 means unlimited; negative is an
 // invalid-argument error at search time. A single term is a Prefix query.
-func PhrasePrefix(field string, terms []string, maxExpansions int) Query {
+// Like SloppyPhrase, it takes its number before the terms.
+func PhrasePrefix(field string, maxExpansions int, terms ...string) Query {
 	return &phraseQuery{field: field, terms: append([]string(nil), terms...), prefix: true, maxExp: maxExpansions}
 }
 

@@ -217,7 +217,7 @@ func (s *Segment) init(ctx context.Context, o Options) error {
 	}
 
 	if s.size < format.HeaderSize+format.TailSize {
-		return s.corrupt(sec("file"), "%d bytes, shorter than a header and a tail", s.size)
+		return s.tooShort()
 	}
 	var buf []byte
 	x := &qctx{s: s, ctx: ctx} // attributes remote reads to openCost
@@ -300,7 +300,7 @@ func (s *Segment) init(ctx context.Context, o Options) error {
 		if _, err := index.New(m.Analyzer); err != nil {
 			if errors.Is(err, errs.InvalidArgument) {
 				// A stored spec that does not parse is damage, not a bad call.
-				return s.corrupt(sec.in("analyzer"), "%v", err)
+				return s.corrupt(sec.in("analyzer"), "stored spec %q does not parse", m.Analyzer)
 			}
 			return s.wrap(sec.in("analyzer"), err)
 		}
@@ -309,6 +309,25 @@ func (s *Segment) init(ctx context.Context, o Options) error {
 		s.names[i] = m.Name
 	}
 	return nil
+}
+
+// tooShort is the error for a file too short for a header and a tail: "not a
+// snii segment" unless its first bytes are the header's magic (a truncated
+// segment).
+func (s *Segment) tooShort() error {
+	if s.size == 0 {
+		return s.corrupt(sec("file"), "empty, not a snii segment")
+	}
+	var buf []byte
+	n := min(uint64(s.size), uint64(len(format.HeaderMagic)))
+	b, err := s.readAt(0, n, &buf)
+	if err != nil {
+		return s.wrap(sec("file"), err)
+	}
+	if string(b) != format.HeaderMagic[:n] {
+		return s.corrupt(sec("file"), "not a snii segment (%d bytes, starting %q)", s.size, b)
+	}
+	return s.corrupt(sec("file"), "%d bytes, shorter than a header and a tail (a truncated segment)", s.size)
 }
 
 // place is where in the segment an error happened: the fields of a
@@ -330,8 +349,13 @@ func (p place) String() string {
 	return strings.TrimPrefix(e.Error(), "segment : ")
 }
 
-// at returns a *snii.SegmentError placing err in s.
+// at returns a *snii.SegmentError placing err in s. An error already placed
+// (it holds a *snii.SegmentError) is returned as it is: the inner place is the
+// more precise one, and a message names each place once.
 func (s *Segment) at(p place, err error) error {
+	if errs.Placed(err) {
+		return err
+	}
 	return &snii.SegmentError{Segment: s.name, Section: p.section, Index: p.index, Term: p.term, Window: p.window, Err: err}
 }
 
@@ -424,8 +448,12 @@ func (s *Segment) DocCount() uint32 { return s.docCount }
 func (s *Segment) Fields() []string { return append([]string(nil), s.names...) }
 
 // Analyze runs the analyzer recorded for a field over text and returns its terms
-// in order (skipped over-long tokens are left out).
+// in order (skipped over-long tokens are left out). An unknown field gives an
+// error wrapping snii.ErrNotFound, a closed segment snii.ErrClosed.
 func (s *Segment) Analyze(name, text string) ([]string, error) {
+	if s.closed.Load() {
+		return nil, s.at(place{window: -1}, errs.Closed)
+	}
 	f, err := s.field(name)
 	if err != nil {
 		return nil, err

@@ -37,7 +37,7 @@ func TestNoSuperlinearPrefix(t *testing.T) {
 			docs[i] = oracle.Doc{{Name: "text", Values: []string{fmt.Sprintf("%s req%d", w, i)}}}
 		}
 		s := open(t, build(t, docs, options(-1, "text")))
-		hits, phraseWork := work(t, s, reader.PhrasePrefix("text", []string{"error", "req"}, 0))
+		hits, phraseWork := work(t, s, reader.PhrasePrefix("text", 0, "error", "req"))
 		if hits != uint64(n/2) {
 			t.Fatalf("n=%d: phrase prefix hits %d, want %d", n, hits, n/2)
 		}
@@ -103,7 +103,7 @@ func TestPhrasePrefixStreamsTerms(t *testing.T) {
 	}
 	c := corpusOf(docs)
 	s := open(t, build(t, docs, options(-1, "text")))
-	q := reader.PhrasePrefix("text", []string{"alpha", "the", "req"}, 0)
+	q := reader.PhrasePrefix("text", 0, "alpha", "the", "req")
 	var p reader.Profile
 	got, err := s.Count(bg, q, &reader.SearchOptions{Profile: &p})
 	if err != nil {

@@ -73,9 +73,6 @@ type fieldTotals struct {
 	docs                       *roaring.Bitmap
 }
 
-// WindowFunc receives one .prx window of a term (see hooks.WindowFunc).
-type WindowFunc = hooks.WindowFunc
-
 func init() {
 	hooks.SegmentWindows = func(ctx context.Context, seg any, field string, fn hooks.WindowFunc) error {
 		return seg.(*Segment).windows(ctx, field, fn)
@@ -87,7 +84,7 @@ func init() {
 // the stored frames. It walks and checks the index as Verify does, so a corrupt
 // index fails with the error Verify would give; an error from fn stops the walk
 // and is returned. snii capture reads a segment's windows through it (internal/hooks).
-func (s *Segment) windows(ctx context.Context, field string, fn WindowFunc) (err error) {
+func (s *Segment) windows(ctx context.Context, field string, fn hooks.WindowFunc) (err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -109,7 +106,7 @@ func (s *Segment) windows(ctx context.Context, field string, fn WindowFunc) (err
 
 // verify checks the field's terms and statistics; visit, when not nil, sees
 // every window.
-func (f *field) verify(x *qctx, visit WindowFunc) error {
+func (f *field) verify(x *qctx, visit hooks.WindowFunc) error {
 	x.fullCheck = true
 	defer func() { x.fullCheck = false }()
 	s := f.seg
@@ -188,7 +185,7 @@ func (f *field) verify(x *qctx, visit WindowFunc) error {
 
 // verifyTerm checks one term: class rules, locator, prelude, every doc window
 // and every frame.
-func (f *field) verifyTerm(x *qctx, term []byte, e *format.Entry, tot *fieldTotals, visit WindowFunc) error {
+func (f *field) verifyTerm(x *qctx, term []byte, e *format.Entry, tot *fieldTotals, visit hooks.WindowFunc) error {
 	s := f.seg
 	x.nterms = 0 // termRefs are reused term after term
 	t, err := x.resolved(f, term, e)

@@ -25,9 +25,10 @@ type IndexInput struct {
 	DocsWithField uint64        // documents with at least one token in the index
 	SkippedTokens uint64        // tokens the analyzer skipped (recorded in the index metadata)
 	Postings      PostingSource // nil: the index has no terms
-	// Norms are the index's norm bytes (format.EncodeNorm of each document's
-	// length), docCount of them, for a field that stores norms; nil means
-	// every document has length 0. A field without norms takes none.
+	// Norms are the index's norm bytes (Norm of each document's field
+	// length, or the bytes reader.Segment.FieldLengths returns), docCount of
+	// them, for a field that stores norms; nil means every document has
+	// length 0. A field without norms takes none.
 	Norms []byte
 }
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/chooser"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/prx"
 )
@@ -345,7 +345,7 @@ func (td *termDump) addWindow(docs []uint32, fr *frameRec) error {
 
 // recount recomputes an index's codec outcome from its frames, in the
 // canonical order (terms in byte order, windows ascending), with exact sizes
-// from a fresh encoder; it replays the policy on a fresh budget.Chooser in
+// from a fresh encoder; it replays the policy on a fresh chooser.Chooser in
 // that order and checks every stored frame against the replayed decision,
 // the budget's bound after every window, and the recorded outcome.
 func recount(t *testing.T, d *indexDump) prx.Outcome {
@@ -356,7 +356,7 @@ func recount(t *testing.T, d *indexDump) prx.Outcome {
 		t.Fatal(err)
 	}
 	defer enc.Close()
-	chooser, err := budget.NewChooser(m.Policy)
+	ch, err := chooser.New(m.Policy)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -385,13 +385,13 @@ func recount(t *testing.T, d *indexDump) prx.Outcome {
 				continue
 			}
 			z := sizeOf(t, enc, &fr.window, prx.CodecZstd)
-			fast, isPFOR := budget.FastSize(raw, pfor, pfor > 0)
-			ev := budget.Evaluate(fast, z)
+			fast, isPFOR := chooser.FastSize(raw, pfor, pfor > 0)
+			ev := chooser.Evaluate(fast, z)
 			out.Budget.Eligible++
 			out.Budget.SumSmallest += int64(ev.Smallest)
 			// Replay the policy in the canonical order: the writer must have
 			// made exactly the same decision for this window.
-			storeZstd, _ := chooser.Choose(fast, z)
+			storeZstd, _ := ch.Choose(fast, z)
 			want, wantCodec := fast, prx.CodecRaw
 			if isPFOR {
 				wantCodec = prx.CodecPFOR
@@ -425,7 +425,7 @@ func recount(t *testing.T, d *indexDump) prx.Outcome {
 		got.Budget.TradedCount != want.Budget.TradedCount {
 		t.Errorf("index %q: recounted outcome %+v, recorded %+v", m.Name, got, want)
 	}
-	if co := chooser.Outcome(); co.FinalShare != want.Budget.FinalShare || co.Allowance != want.Budget.Allowance {
+	if co := ch.Outcome(); co.FinalShare != want.Budget.FinalShare || co.Allowance != want.Budget.Allowance {
 		t.Errorf("index %q: replayed share %d, allowance %d; recorded %d, %d", m.Name, co.FinalShare, co.Allowance, want.Budget.FinalShare, want.Budget.Allowance)
 	}
 	return out

@@ -86,7 +86,7 @@ func (e *emitter) run(src PostingSource) error {
 	for first := true; ; first = false {
 		term, df, ok, err := src.NextTerm()
 		if err != nil {
-			return fmt.Errorf("writer: index %q: %w", e.name, err)
+			return e.sourceErr(err, false)
 		}
 		if !ok {
 			break
@@ -109,6 +109,19 @@ func (e *emitter) run(src PostingSource) error {
 	return nil
 }
 
+// sourceErr places an error of the PostingSource in the index (and the
+// current term); an error the source placed in a segment already (a merge's)
+// is returned as it is.
+func (e *emitter) sourceErr(err error, inTerm bool) error {
+	switch {
+	case errs.Placed(err):
+		return err
+	case inTerm:
+		return fmt.Errorf("writer: index %q: term %q: %w", e.name, e.term, err)
+	}
+	return fmt.Errorf("writer: index %q: %w", e.name, err)
+}
+
 // readDocs reads up to n postings of the current term into win/docs.
 func (e *emitter) readDocs(src PostingSource, n uint64) error {
 	e.win.Reset()
@@ -117,7 +130,7 @@ func (e *emitter) readDocs(src PostingSource, n uint64) error {
 	for i := uint64(0); i < n; i++ {
 		doc, pos, ok, err := src.NextDoc()
 		if err != nil {
-			return fmt.Errorf("writer: index %q: term %q: %w", e.name, e.term, err)
+			return e.sourceErr(err, true)
 		}
 		if !ok {
 			return errs.Invalidf("writer: index %q: term %q: fewer postings than its df", e.name, e.term)
@@ -141,7 +154,7 @@ func (e *emitter) readDocs(src PostingSource, n uint64) error {
 func (e *emitter) endOfTerm(src PostingSource) error {
 	_, _, ok, err := src.NextDoc()
 	if err != nil {
-		return fmt.Errorf("writer: index %q: term %q: %w", e.name, e.term, err)
+		return e.sourceErr(err, true)
 	}
 	if ok {
 		return errs.Invalidf("writer: index %q: term %q: more postings than its df", e.name, e.term)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -215,4 +216,19 @@ func (f *faults) countPath(i int) {
 	if f != nil {
 		f.pairPaths[i]++
 	}
+}
+
+// isDir returns nil when dir is a directory, otherwise why not, worded to
+// follow the directory's name ("does not exist", "is not a directory").
+func isDir(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("does not exist")
+	case err != nil:
+		return fmt.Errorf("cannot be read (%v)", err)
+	case !fi.IsDir():
+		return errors.New("is not a directory")
+	}
+	return nil
 }

@@ -3,7 +3,15 @@ package writer
 import (
 	"hash/crc32"
 	"io"
+
+	"github.com/snii-go/snii/internal/format"
 )
+
+// Norm returns the norm byte of a field length (its tokens, counting the
+// positions of skipped ones), as IndexInput.Norms holds them:
+// reader.FieldLength decodes it. Lengths up to 23 are exact; longer ones are
+// rounded down (Lucene 8's norm code), and lengths over 2^31-1 saturate.
+func Norm(length uint64) byte { return format.EncodeNorm(length) }
 
 // zeros is a run of norm bytes of documents of length 0 (nil norms).
 var zeros [4096]byte

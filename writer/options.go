@@ -118,7 +118,7 @@ func (o Options) normalize() (Options, error) {
 			_, err = sp.New()
 		}
 		if err != nil {
-			return o, errs.Wrapf(errs.InvalidArgument, err, "writer: options: field %q", f.Name)
+			return o, fmt.Errorf("writer: options: field %q: %w", f.Name, err) // index's kind: not registered, or a bad spec
 		}
 		f.Analyzer = sp.String()
 	}

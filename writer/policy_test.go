@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/chooser"
 	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/writer"
 )
@@ -105,8 +106,8 @@ func TestPolicyFixedShare(t *testing.T) {
 				}
 				raw := sizeOf(t, enc, &fr.window, prx.CodecRaw)
 				pfor := sizeOf(t, enc, &fr.window, prx.CodecPFOR)
-				fast, _ := budget.FastSize(raw, pfor, pfor > 0)
-				ev := budget.Evaluate(fast, sizeOf(t, enc, &fr.window, prx.CodecZstd))
+				fast, _ := chooser.FastSize(raw, pfor, pfor > 0)
+				ev := chooser.Evaluate(fast, sizeOf(t, enc, &fr.window, prx.CodecZstd))
 				if ev.ZstdWins && ev.Saving < share {
 					wantTraded += int64(ev.Trade)
 				}

@@ -116,11 +116,13 @@ func CreateContext(ctx context.Context, path string, o Options) (*Writer, error)
 		return nil, errs.Invalidf("writer: empty path")
 	}
 	w := &Writer{ctx: ctx, path: path, dir: filepath.Dir(path), opts: o, byName: make(map[string]*fieldState)}
+	if err := isDir(w.dir); err != nil {
+		return nil, errs.Invalidf("writer: %s: the output directory %s %v", path, w.dir, err)
+	}
 	if w.opts.TempDir == "" {
 		w.opts.TempDir = w.dir
-	}
-	if fi, err := os.Stat(w.opts.TempDir); err != nil || !fi.IsDir() {
-		return nil, errs.Invalidf("writer: temp dir %s is not a directory", w.opts.TempDir)
+	} else if err := isDir(w.opts.TempDir); err != nil {
+		return nil, errs.Invalidf("writer: Options.TempDir %s %v", w.opts.TempDir, err)
 	}
 	seed := maphash.MakeSeed()
 	for _, f := range o.Fields {

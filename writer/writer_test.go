@@ -330,9 +330,9 @@ func TestOptionsValidation(t *testing.T) {
 		"no fields":     func(o *writer.Options) { o.Fields = nil },
 		"empty name":    func(o *writer.Options) { o.Fields = append(o.Fields, writer.FieldOptions{}) },
 		"duplicate":     func(o *writer.Options) { o.Fields = append(o.Fields, writer.FieldOptions{Name: "text"}) },
-		"analyzer":      func(o *writer.Options) { o.Fields[0].Analyzer = "klingon" },
+		"analyzer":      func(o *writer.Options) { o.Fields[0].Analyzer = "standard;max_token_bytes=0" },
 		"policy":        func(o *writer.Options) { o.Policy = budget.Policy{Kind: budget.FixedShare} },
-		"budget":        func(o *writer.Options) { o.Policy = budget.Policy{Percent: 101} },
+		"budget":        func(o *writer.Options) { o.Policy = budget.Policy{Kind: budget.Budget, Percent: 101} },
 		"zstd level":    func(o *writer.Options) { o.ZstdLevel = 5 },
 		"memory limit":  func(o *writer.Options) { o.MemoryLimit = -1 },
 		"limits raised": func(o *writer.Options) { o.Limits.MaxDocs = prx.DefaultMaxDocs + 1 },
@@ -341,9 +341,22 @@ func TestOptionsValidation(t *testing.T) {
 	for name, f := range bad {
 		o := writer.DefaultOptions("text")
 		f(&o)
-		if _, err := writer.Create(dir+"/seg.snii", o); !errors.Is(err, errs.InvalidArgument) {
+		if _, err := writer.Create(dir+"/seg.snii", o); !errors.Is(err, errs.InvalidArgument) || len(errs.Kinds(err)) != 1 {
 			t.Errorf("%s: %v, want an invalid-argument error", name, err)
 		}
+	}
+	// An analyzer that is not registered is not found (as for index.New and
+	// reader.Open), and of that kind only.
+	o := writer.DefaultOptions("text")
+	o.Fields[0].Analyzer = "klingon"
+	if _, err := writer.Create(dir+"/seg.snii", o); !errors.Is(err, errs.NotFound) || len(errs.Kinds(err)) != 1 {
+		t.Errorf("unregistered analyzer: %v, want a not-found error", err)
+	}
+	// A missing output directory is named, not a temp dir the caller never set.
+	_, err := writer.Create(dir+"/missing/seg.snii", writer.DefaultOptions("text"))
+	if !errors.Is(err, errs.InvalidArgument) || !strings.Contains(err.Error(), "output directory "+dir+"/missing does not exist") ||
+		strings.Contains(err.Error(), "temp") {
+		t.Errorf("missing output directory: %v", err)
 	}
 	if names := testkit.ListDir(t, dir); len(names) != 0 {
 		t.Errorf("files left: %v", names)

@@ -133,7 +133,7 @@ func sniiQuery(q *Query) reader.Query {
 	case KindSloppy:
 		return reader.SloppyPhrase(Field, q.Slop, q.Terms...)
 	default:
-		return reader.PhrasePrefix(Field, q.Terms, 0)
+		return reader.PhrasePrefix(Field, 0, q.Terms...)
 	}
 }
 

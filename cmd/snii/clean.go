@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"time"
 
@@ -137,7 +139,7 @@ func cleanLeftovers(e *env, quiet bool, dirs ...string) {
 			fmt.Fprintf(e.stderr, "snii: removed %s (%s) left in %s by a killed build or merge\n",
 				plural(int64(len(removed)), "temp file", "temp files"), formatBytes(total), d)
 		}
-		if err != nil {
+		if err != nil && !errors.Is(err, fs.ErrNotExist) { // a missing directory holds nothing; the build says it is missing
 			fmt.Fprintf(e.stderr, "snii: warning: removing leftover temp files in %s: %v\n", d, err)
 		}
 	}

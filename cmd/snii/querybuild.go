@@ -41,7 +41,7 @@ func compileQuery(seg query.Analyzer, field, q string, maxExp int) (reader.Query
 		}
 		return nil, nil, usageError{hinted{fmt.Errorf("query syntax error %w", err), caret(q, col)}}
 	}
-	rq, err := query.Compile(n, seg, query.Options{Field: field, MaxExpansions: maxExp})
+	rq, err := query.Compile(n, seg, query.Options{DefaultField: field, MaxExpansions: maxExp})
 	if ce, ok := err.(*query.CompileError); ok {
 		return nil, nil, usageError{hinted{fmt.Errorf("query: %w", ce), caret(q, ce.Column)}}
 	}

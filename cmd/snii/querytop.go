@@ -15,6 +15,8 @@ type hitReport struct {
 	Doc     uint64         `json:"doc"` // a segment's id, or a global id over several
 	Score   float32        `json:"score"`
 	Explain *explainReport `json:"explain,omitempty"`
+
+	explanation *reader.Explanation // what Explain reports, printed by its String
 }
 
 // explainReport is a score breakdown (reader.Explanation).
@@ -91,7 +93,7 @@ func newHitReports(hits []reader.Hit) []hitReport {
 		out[i] = hitReport{Doc: uint64(h.Doc), Score: h.Score}
 		if h.Explanation != nil {
 			e := newExplainReport(h.Explanation)
-			out[i].Explain = &e
+			out[i].Explain, out[i].explanation = &e, h.Explanation
 		}
 	}
 	return out
@@ -111,28 +113,10 @@ func newExplainReport(e *reader.Explanation) explainReport {
 func printHits(w io.Writer, hits []hitReport) {
 	for i, h := range hits {
 		fmt.Fprintf(w, "#%d\tdoc %d, score %.6g\n", i+1, h.Doc, h.Score)
-		if h.Explain != nil {
-			printExplain(w, h.Explain, 1)
+		if h.explanation != nil {
+			for _, line := range strings.Split(h.explanation.String(), "\n") {
+				fmt.Fprintf(w, "\t  %s\n", line)
+			}
 		}
-	}
-}
-
-func printExplain(w io.Writer, e *explainReport, depth int) {
-	pad := strings.Repeat("  ", depth)
-	switch {
-	case len(e.Children) > 0:
-		fmt.Fprintf(w, "\t%s%.6g = sum of %s of %s\n", pad, e.Score, plural(int64(len(e.Children)), "matching clause", "matching clauses"), e.Query)
-		for i := range e.Children {
-			printExplain(w, &e.Children[i], depth+1)
-		}
-	case e.IDF != 0 || e.Freq != 0:
-		df := ""
-		if e.DocFreq > 0 {
-			df = fmt.Sprintf(", df %d", e.DocFreq)
-		}
-		fmt.Fprintf(w, "\t%s%.6g = %s: idf %.6g (N %d%s) · freq %g / (freq + k1 %g · (1 - b %g + b · field length %d / avg %.6g))\n",
-			pad, e.Score, e.Query, e.IDF, e.DocCount, df, e.Freq, e.K1, e.B, e.FieldLength, e.AvgFieldLength)
-	default:
-		fmt.Fprintf(w, "\t%s%.6g = %s (constant score)\n", pad, e.Score, e.Query)
 	}
 }

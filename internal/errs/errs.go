@@ -3,7 +3,9 @@ package errs
 //lint:file-ignore ST1012 the package name carries the "err": errs.Corrupt is snii.ErrCorrupt.
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/snii-go/snii"
 )
@@ -45,4 +47,35 @@ func Wrapf(kind, cause error, format string, args ...any) error {
 
 func wrap(kind error, format string, args ...any) error {
 	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), kind)
+}
+
+// Kinds returns the kinds err wraps (errors.Is), in the order of package
+// snii's list. Every error the library returns has exactly one.
+func Kinds(err error) []error {
+	var out []error
+	for _, k := range []error{Corrupt, Version, InvalidArgument, Limit, NotFound, Closed} {
+		if errors.Is(err, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Text returns err's message without the kind it ends with, for an error
+// recast as another kind: a stored setting that a check refuses as an invalid
+// argument is damage (Corrupt), and its message must name one kind.
+func Text(err error) string {
+	msg := err.Error()
+	for _, k := range Kinds(err) {
+		msg = strings.TrimSuffix(msg, ": "+k.Error())
+	}
+	return msg
+}
+
+// Placed reports whether err carries a *snii.SegmentError: it names its
+// segment and its place there, so a caller adds no segment, index or term of
+// its own (a message names each place once).
+func Placed(err error) bool {
+	_, ok := errors.AsType[*snii.SegmentError](err)
+	return ok
 }

@@ -3,6 +3,7 @@ package format
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 
 	"github.com/snii-go/snii/internal/errs"
 )
@@ -149,43 +150,43 @@ type Block struct {
 func DecodeBlock(stored []byte, info BlockInfo, decompress func(dst, src []byte) ([]byte, error), scratch []byte) (Block, error) {
 	at := info.Offset
 	if uint64(len(stored)) != uint64(info.StoredLen) {
-		return Block{}, errs.Corruptf("dict block @%d: %d bytes, directory says %d", at, len(stored), info.StoredLen)
+		return Block{}, errs.Corruptf("at %d: %d bytes, directory says %d", at, len(stored), info.StoredLen)
 	}
 	if got := Checksum(stored); got != info.CRC {
-		return Block{}, errs.Corruptf("dict block @%d: crc %08x, want %08x", at, got, info.CRC)
+		return Block{}, errs.Corruptf("at %d: crc %08x, want %08x", at, got, info.CRC)
 	}
 	if info.PlainLen == 0 || info.PlainLen > MaxBlockPlainLen {
-		return Block{}, errs.Corruptf("dict block @%d: plain length %d", at, info.PlainLen)
+		return Block{}, errs.Corruptf("at %d: plain length %d", at, info.PlainLen)
 	}
 	plain := stored
 	switch info.Flags {
 	case 0:
 		if info.PlainLen != info.StoredLen {
-			return Block{}, errs.Corruptf("dict block @%d: plain block of %d bytes, directory says %d", at, info.StoredLen, info.PlainLen)
+			return Block{}, errs.Corruptf("at %d: plain block of %d bytes, directory says %d", at, info.StoredLen, info.PlainLen)
 		}
 	case BlockFlagZstd:
 		if decompress == nil {
-			return Block{}, errs.Invalidf("dict block @%d: compressed block and no decompressor", at)
+			return Block{}, errs.Invalidf("at %d: compressed block and no decompressor", at)
 		}
 		if cap(scratch) < int(info.PlainLen) {
 			scratch = make([]byte, 0, info.PlainLen)
 		}
 		out, err := decompress(scratch[:0], stored)
 		if err != nil {
-			return Block{}, errs.Corruptf("dict block @%d: decompress: %v", at, err)
+			return Block{}, errs.Corruptf("at %d: decompress: %v", at, err)
 		}
 		if len(out) != int(info.PlainLen) {
-			return Block{}, errs.Corruptf("dict block @%d: decompressed %d bytes, want %d", at, len(out), info.PlainLen)
+			return Block{}, errs.Corruptf("at %d: decompressed %d bytes, want %d", at, len(out), info.PlainLen)
 		}
 		plain = out
 	default:
-		return Block{}, errs.Corruptf("dict block @%d: unknown flags %#x", at, info.Flags)
+		return Block{}, errs.Corruptf("at %d: unknown flags %#x", at, info.Flags)
 	}
 	r := reader{b: plain}
 	n := r.uvarint()
 	na := r.uvarint()
 	if !r.ok() || n == 0 || n != uint64(info.Entries) || na != (n+AnchorEvery-1)/AnchorEvery || na > uint64(r.remaining())/4 {
-		return Block{}, errs.Corruptf("dict block @%d: %d entries, %d anchors (directory says %d entries)", at, n, na, info.Entries)
+		return Block{}, errs.Corruptf("at %d: %d entries, %d anchors (directory says %d entries)", at, n, na, info.Entries)
 	}
 	b := Block{n: int(n), off: at}
 	b.anchors = r.bytes(4 * na)
@@ -194,7 +195,7 @@ func DecodeBlock(stored []byte, info BlockInfo, decompress func(dst, src []byte)
 	for i := 0; i < int(na); i++ {
 		a := int64(binary.LittleEndian.Uint32(b.anchors[4*i:]))
 		if a <= int64(prev) || a >= int64(len(b.plain)) || (i == 0 && a != 0) {
-			return Block{}, errs.Corruptf("dict block @%d: anchor %d offset %d out of order or bounds", at, i, a)
+			return Block{}, errs.Corruptf("at %d: anchor %d offset %d out of order or bounds", at, i, a)
 		}
 		prev = int(a)
 	}
@@ -231,7 +232,7 @@ func (b *Block) anchorKey(i int) ([]byte, error) {
 	shared := r.uvarint()
 	key := r.bytes(r.uvarint())
 	if !r.ok() || shared != 0 {
-		return nil, errs.Corruptf("dict block @%d: anchor %d malformed", b.off, i)
+		return nil, errs.Corruptf("at %d: anchor %d malformed", b.off, i)
 	}
 	return key, nil
 }
@@ -284,7 +285,7 @@ func (b *Block) Seek(term []byte, e *Entry) (found bool, err error) {
 			sl, o, ok2 = readUvarint(src, o)
 		}
 		if !ok1 || !ok2 || sl > uint64(end-o) || shared > uint64(prevLen) {
-			return false, errs.Corruptf("dict block @%d: entry %d key malformed", b.off, g*AnchorEvery+k)
+			return false, errs.Corruptf("at %d: entry %d key malformed", b.off, g*AnchorEvery+k)
 		}
 		suffix := src[o : o+int(sl)]
 		o += int(sl)
@@ -307,7 +308,7 @@ func (b *Block) Seek(term []byte, e *Entry) (found bool, err error) {
 		prevLen = s + len(suffix)
 		if c == 0 {
 			if _, err := DecodeEntry(src[o:], e); err != nil {
-				return false, errs.Corruptf("dict block @%d: entry %d (%q): %v", b.off, g*AnchorEvery+k, term, err)
+				return false, fmt.Errorf("at %d: entry %d (%q): %w", b.off, g*AnchorEvery+k, term, err)
 			}
 			return true, nil
 		}
@@ -316,7 +317,7 @@ func (b *Block) Seek(term []byte, e *Entry) (found bool, err error) {
 		}
 		n, err := skipEntry(src[o:])
 		if err != nil {
-			return false, errs.Corruptf("dict block @%d: entry %d: %v", b.off, g*AnchorEvery+k, err)
+			return false, fmt.Errorf("at %d: entry %d: %w", b.off, g*AnchorEvery+k, err)
 		}
 		off = o + n
 	}
@@ -352,7 +353,7 @@ func (it *BlockIter) Next(e *Entry) (term []byte, ok bool, err error) {
 	}
 	if it.b == nil || it.i >= it.b.n {
 		if it.b != nil && it.off != len(it.b.plain) {
-			it.err = errs.Corruptf("dict block @%d: %d bytes after the last entry", it.b.off, len(it.b.plain)-it.off)
+			it.err = errs.Corruptf("at %d: %d bytes after the last entry", it.b.off, len(it.b.plain)-it.off)
 			return nil, false, it.err
 		}
 		return nil, false, nil
@@ -369,22 +370,22 @@ func (it *BlockIter) step(e *Entry) error {
 	i := it.i
 	src := b.plain
 	if i%AnchorEvery == 0 && it.off != b.anchor(i/AnchorEvery) {
-		return errs.Corruptf("dict block @%d: entry %d at %d, anchor table says %d", b.off, i, it.off, b.anchor(i/AnchorEvery))
+		return errs.Corruptf("at %d: entry %d at %d, anchor table says %d", b.off, i, it.off, b.anchor(i/AnchorEvery))
 	}
 	shared, o, ok1 := readUvarint(src, it.off)
 	sl, o, ok2 := readUvarint(src, o)
 	if !ok1 || !ok2 || sl > uint64(len(src)-o) || shared > uint64(len(it.key)) || (i%AnchorEvery == 0 && shared != 0) {
-		return errs.Corruptf("dict block @%d: entry %d key malformed", b.off, i)
+		return errs.Corruptf("at %d: entry %d key malformed", b.off, i)
 	}
 	suffix := src[o : o+int(sl)]
 	o += int(sl)
 	if i > 0 && bytes.Compare(suffix, it.key[shared:]) <= 0 {
-		return errs.Corruptf("dict block @%d: entry %d not in ascending order", b.off, i)
+		return errs.Corruptf("at %d: entry %d not in ascending order", b.off, i)
 	}
 	it.key = append(it.key[:shared], suffix...)
 	n, err := DecodeEntry(src[o:], e)
 	if err != nil {
-		return errs.Corruptf("dict block @%d: entry %d (%q): %v", b.off, i, it.key, err)
+		return fmt.Errorf("at %d: entry %d (%q): %w", b.off, i, it.key, err)
 	}
 	it.off = o + n
 	it.i++

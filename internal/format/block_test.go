@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/snii-go/snii/internal/errs"
 )
 
 type termEntry struct {
@@ -303,18 +305,18 @@ func TestDecodeBlockInfoMismatch(t *testing.T) {
 	}
 	mod := func(i BlockInfo, f func(*BlockInfo)) BlockInfo { f(&i); return i }
 	cases := []tc{
-		{"stored len", plain, mod(pinfo, func(i *BlockInfo) { i.StoredLen-- }), nil, ErrCorrupt},
-		{"crc", plain, mod(pinfo, func(i *BlockInfo) { i.CRC++ }), nil, ErrCorrupt},
-		{"plain len", plain, mod(pinfo, func(i *BlockInfo) { i.PlainLen++ }), nil, ErrCorrupt},
-		{"plain len zero", plain, mod(pinfo, func(i *BlockInfo) { i.PlainLen = 0 }), nil, ErrCorrupt},
-		{"plain len huge", zst, mod(zinfo, func(i *BlockInfo) { i.PlainLen = MaxBlockPlainLen + 1 }), decomp, ErrCorrupt},
-		{"entries", plain, mod(pinfo, func(i *BlockInfo) { i.Entries++ }), nil, ErrCorrupt},
-		{"flags", plain, mod(pinfo, func(i *BlockInfo) { i.Flags = 2 }), nil, ErrCorrupt},
-		{"zstd plain len", zst, mod(zinfo, func(i *BlockInfo) { i.PlainLen-- }), decomp, ErrCorrupt},
-		{"zstd flag on plain", plain, mod(pinfo, func(i *BlockInfo) { i.Flags = BlockFlagZstd }), decomp, ErrCorrupt},
-		{"no decompressor", zst, zinfo, nil, ErrInvalidArgument},
-		{"decompress error", zst, zinfo, func(dst, src []byte) ([]byte, error) { return nil, errors.New("boom") }, ErrCorrupt},
-		{"decompress long", zst, zinfo, func(dst, src []byte) ([]byte, error) { return make([]byte, zinfo.PlainLen+1), nil }, ErrCorrupt},
+		{"stored len", plain, mod(pinfo, func(i *BlockInfo) { i.StoredLen-- }), nil, errs.Corrupt},
+		{"crc", plain, mod(pinfo, func(i *BlockInfo) { i.CRC++ }), nil, errs.Corrupt},
+		{"plain len", plain, mod(pinfo, func(i *BlockInfo) { i.PlainLen++ }), nil, errs.Corrupt},
+		{"plain len zero", plain, mod(pinfo, func(i *BlockInfo) { i.PlainLen = 0 }), nil, errs.Corrupt},
+		{"plain len huge", zst, mod(zinfo, func(i *BlockInfo) { i.PlainLen = MaxBlockPlainLen + 1 }), decomp, errs.Corrupt},
+		{"entries", plain, mod(pinfo, func(i *BlockInfo) { i.Entries++ }), nil, errs.Corrupt},
+		{"flags", plain, mod(pinfo, func(i *BlockInfo) { i.Flags = 2 }), nil, errs.Corrupt},
+		{"zstd plain len", zst, mod(zinfo, func(i *BlockInfo) { i.PlainLen-- }), decomp, errs.Corrupt},
+		{"zstd flag on plain", plain, mod(pinfo, func(i *BlockInfo) { i.Flags = BlockFlagZstd }), decomp, errs.Corrupt},
+		{"no decompressor", zst, zinfo, nil, errs.InvalidArgument},
+		{"decompress error", zst, zinfo, func(dst, src []byte) ([]byte, error) { return nil, errors.New("boom") }, errs.Corrupt},
+		{"decompress long", zst, zinfo, func(dst, src []byte) ([]byte, error) { return make([]byte, zinfo.PlainLen+1), nil }, errs.Corrupt},
 	}
 	for _, c := range cases {
 		if _, err := DecodeBlock(c.stored, c.info, c.dec, nil); !errors.Is(err, c.kind) {
@@ -344,7 +346,7 @@ func TestBlockCorruption(t *testing.T) {
 		for i := range stored {
 			b := slices.Clone(stored)
 			b[i] ^= 0x10
-			if _, err := DecodeBlock(b, info, decomp, nil); !errors.Is(err, ErrCorrupt) {
+			if _, err := DecodeBlock(b, info, decomp, nil); !errors.Is(err, errs.Corrupt) {
 				t.Fatalf("byte %d: err = %v", i, err)
 			}
 		}
@@ -352,10 +354,10 @@ func TestBlockCorruption(t *testing.T) {
 			in := info
 			in.StoredLen = uint32(l)
 			in.CRC = Checksum(stored[:l])
-			if _, err := DecodeBlock(stored[:l], in, decomp, nil); !errors.Is(err, ErrCorrupt) {
+			if _, err := DecodeBlock(stored[:l], in, decomp, nil); !errors.Is(err, errs.Corrupt) {
 				t.Fatalf("truncated to %d (consistent info): err = %v", l, err)
 			}
-			if _, err := DecodeBlock(stored[:l], info, decomp, nil); !errors.Is(err, ErrCorrupt) {
+			if _, err := DecodeBlock(stored[:l], info, decomp, nil); !errors.Is(err, errs.Corrupt) {
 				t.Fatalf("truncated to %d: err = %v", l, err)
 			}
 		}
@@ -363,7 +365,7 @@ func TestBlockCorruption(t *testing.T) {
 }
 
 // Structural corruption behind a valid CRC: every single-byte change of the
-// plain block must give ErrCorrupt (from DecodeBlock, Check, Seek or SeekGE)
+// plain block must give snii.ErrCorrupt (from DecodeBlock, Check, Seek or SeekGE)
 // or a block that still verifies; never a panic.
 func TestBlockStructuralCorruption(t *testing.T) {
 	r := rand.New(rand.NewPCG(43, 44))
@@ -394,13 +396,13 @@ func exerciseBlock(t *testing.T, plain []byte, tes []termEntry) {
 	info := BlockInfo{StoredLen: uint32(len(plain)), PlainLen: uint32(len(plain)), Entries: uint32(n), CRC: Checksum(plain)}
 	blk, err := DecodeBlock(plain, info, nil, nil)
 	if err != nil {
-		if !errors.Is(err, ErrCorrupt) {
+		if !errors.Is(err, errs.Corrupt) {
 			t.Fatalf("DecodeBlock: %v", err)
 		}
 		return
 	}
 	checkErr := func(what string, err error) {
-		if err != nil && !errors.Is(err, ErrCorrupt) {
+		if err != nil && !errors.Is(err, errs.Corrupt) {
 			t.Fatalf("%s: %v", what, err)
 		}
 	}

@@ -91,6 +91,8 @@
 // # Errors
 //
 // Every decoder checks bounds before reading and before allocating, never
-// panics, and returns errors wrapping ErrCorrupt (or ErrVersion) that name the
-// section ("dict block @off", "prelude", "metadata of index %q", ...).
+// panics, and returns errors wrapping snii.ErrCorrupt (or snii.ErrVersion).
+// A decoder of one section does not name it (the reader places its errors in
+// a *snii.SegmentError naming the section, the index and the term, and a
+// message names each place once); one that reads several names the part.
 package format

@@ -165,28 +165,28 @@ func IsBlocked(src []byte) bool { return len(src) > 0 && src[0] == DocEncBlocked
 // last doc ascending and within uint32, room for its docs, and, with impacts,
 // the blocks' impacts; without, they are skipped over and NImpacts is 0); the
 // blocks are located and checked as they are decoded (Decode; Locate walks
-// them all). dst is reused for the directory. Errors wrap ErrCorrupt.
+// them all). dst is reused for the directory. Errors wrap snii.ErrCorrupt.
 func ParseBlocked(src []byte, n int, base, last uint32, withCRC, impacts bool, dst []DocBlock) (BlockedWindow, error) {
 	body := src
 	if withCRC {
 		if len(src) < 1+DocWindowCRCSize {
-			return BlockedWindow{}, errs.Corruptf("doc window: %d bytes, too short", len(src))
+			return BlockedWindow{}, errs.Corruptf("%d bytes, too short", len(src))
 		}
 		body = src[:len(src)-DocWindowCRCSize]
 		if got, want := Checksum(body), binary.LittleEndian.Uint32(src[len(body):]); got != want {
-			return BlockedWindow{}, errs.Corruptf("doc window: crc %08x, want %08x", got, want)
+			return BlockedWindow{}, errs.Corruptf("crc %08x, want %08x", got, want)
 		}
 	}
 	if len(body) < 1 || body[0] != DocEncBlocked {
-		return BlockedWindow{}, errs.Corruptf("doc window: not blocked")
+		return BlockedWindow{}, errs.Corruptf("not blocked")
 	}
 	if n <= DocBlockLen {
-		return BlockedWindow{}, errs.Corruptf("doc window: blocked with %d docs", n)
+		return BlockedWindow{}, errs.Corruptf("blocked with %d docs", n)
 	}
 	nb := blockCount(n)
 	// Every block takes at least 2 directory bytes and a 1-byte token.
 	if nb > (len(body)-1)/3 {
-		return BlockedWindow{}, errs.Corruptf("doc window: %d blocks in %d bytes", nb, len(body))
+		return BlockedWindow{}, errs.Corruptf("%d blocks in %d bytes", nb, len(body))
 	}
 	if cap(dst) < nb {
 		dst = make([]DocBlock, nb)
@@ -202,19 +202,19 @@ func ParseBlocked(src []byte, n int, base, last uint32, withCRC, impacts bool, d
 			span := r.uvarint()
 			l := bb + span + DocBlockLen - 1
 			if !r.ok() || span > math.MaxUint32 || l >= math.MaxUint32 {
-				return BlockedWindow{}, errs.Corruptf("doc window: block %d last doc out of range", b)
+				return BlockedWindow{}, errs.Corruptf("block %d last doc out of range", b)
 			}
 			k.Last = uint32(l)
 			bb = l + 1
 		} else {
 			if uint64(last) < bb+uint64(k.Docs)-1 {
-				return BlockedWindow{}, errs.Corruptf("doc window: last block of %d docs from %d ends at %d", k.Docs, bb, last)
+				return BlockedWindow{}, errs.Corruptf("last block of %d docs from %d ends at %d", k.Docs, bb, last)
 			}
 			k.Last = last
 		}
 		ni := int32(r.u8()) + 1
 		if ni > MaxImpacts {
-			return BlockedWindow{}, errs.Corruptf("doc window: block %d has %d impacts", b, ni)
+			return BlockedWindow{}, errs.Corruptf("block %d has %d impacts", b, ni)
 		}
 		if !impacts {
 			k.NImpacts = 0
@@ -226,14 +226,14 @@ func ParseBlocked(src []byte, n int, base, last uint32, withCRC, impacts bool, d
 				tf := prev + r.uvarintMax(math.MaxUint32-1) + 1
 				n := r.u8()
 				if !r.ok() || tf > math.MaxUint32 || (i > 0 && n <= k.Impacts[i-1].Norm) {
-					return BlockedWindow{}, errs.Corruptf("doc window: block %d impact %d bad", b, i)
+					return BlockedWindow{}, errs.Corruptf("block %d impact %d bad", b, i)
 				}
 				k.Impacts[i] = Impact{uint32(tf), n}
 				prev = tf
 			}
 		}
 		if !r.ok() {
-			return BlockedWindow{}, errs.Corruptf("doc window: block directory truncated at block %d", b)
+			return BlockedWindow{}, errs.Corruptf("block directory truncated at block %d", b)
 		}
 	}
 	blks[0].off = int32(r.off)
@@ -247,7 +247,7 @@ func (w *BlockedWindow) locate(b int) error {
 		k := w.located - 1
 		q, ok := prx.SkipPacked(w.body, int(w.Blocks[k].off), int(w.Blocks[k].Docs))
 		if !ok || q >= len(w.body) {
-			return errs.Corruptf("doc window: block %d malformed", k)
+			return errs.Corruptf("block %d malformed", k)
 		}
 		w.Blocks[k+1].off = int32(q)
 		w.located++
@@ -264,10 +264,10 @@ func (w *BlockedWindow) Locate() error {
 	}
 	q, ok := prx.SkipPacked(w.body, int(w.Blocks[last].off), int(w.Blocks[last].Docs))
 	if !ok {
-		return errs.Corruptf("doc window: block %d malformed", last)
+		return errs.Corruptf("block %d malformed", last)
 	}
 	if q != len(w.body) {
-		return errs.Corruptf("doc window: %d bytes after the blocks", len(w.body)-q)
+		return errs.Corruptf("%d bytes after the blocks", len(w.body)-q)
 	}
 	return nil
 }
@@ -286,7 +286,7 @@ func (w *BlockedWindow) Find(from int, doc uint32) int {
 // allows) and returns them. It checks the packed block, that the docs ascend
 // from the block's Base and that the last one is the block's Last (at most
 // Last for the last block when the window's last doc is unknown). Errors wrap
-// ErrCorrupt.
+// snii.ErrCorrupt.
 func (w *BlockedWindow) Decode(b int, dst []uint32) ([]uint32, error) {
 	k := &w.Blocks[b]
 	c := int(k.Docs)
@@ -309,27 +309,27 @@ func (w *BlockedWindow) Decode(b int, dst []uint32) ([]uint32, error) {
 	next, ok := prx.UnpackPacked(w.body, p, out)
 	switch {
 	case !ok:
-		return dst[:0], errs.Corruptf("doc window: block %d malformed", b)
+		return dst[:0], errs.Corruptf("block %d malformed", b)
 	case b+1 == len(w.Blocks):
 		if next != len(w.body) {
-			return dst[:0], errs.Corruptf("doc window: %d bytes after the blocks", len(w.body)-next)
+			return dst[:0], errs.Corruptf("%d bytes after the blocks", len(w.body)-next)
 		}
 	case b+1 < w.located:
 		if next != int(w.Blocks[b+1].off) {
-			return dst[:0], errs.Corruptf("doc window: block %d malformed", b)
+			return dst[:0], errs.Corruptf("block %d malformed", b)
 		}
 	case next >= len(w.body):
-		return dst[:0], errs.Corruptf("doc window: block %d malformed", b)
+		return dst[:0], errs.Corruptf("block %d malformed", b)
 	default: // the next block starts where this one ends
 		w.Blocks[b+1].off = int32(next)
 		w.located = b + 2
 	}
 	d = prx.RunningSums(out, out, d)
 	if d > uint64(k.Last) {
-		return dst[:0], errs.Corruptf("doc window: block %d ends at %d, past the block's last doc %d", b, d, k.Last)
+		return dst[:0], errs.Corruptf("block %d ends at %d, past the block's last doc %d", b, d, k.Last)
 	}
 	if uint64(k.Last) != d && (b+1 < len(w.Blocks) || k.Last != math.MaxUint32) {
-		return dst[:0], errs.Corruptf("doc window: block %d ends at %d, directory says %d", b, d, k.Last)
+		return dst[:0], errs.Corruptf("block %d ends at %d, directory says %d", b, d, k.Last)
 	}
 	return out, nil
 }

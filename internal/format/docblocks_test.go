@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/prx"
+
+	"github.com/snii-go/snii/internal/errs"
 )
 
 // blockedCase is a window with term frequencies and (maybe) norms.
@@ -229,20 +231,20 @@ func TestBlockedCorruption(t *testing.T) {
 			w, _ := AppendBlocked(nil, docs, 100, tf, nil, withCRC, nil)
 			check := func(what string, b []byte) {
 				got, err := DecodeDocWindow(b, n, 100, withCRC, nil)
-				if withCRC && !errors.Is(err, ErrCorrupt) {
-					t.Fatalf("n=%d %s: err = %v, want ErrCorrupt", n, what, err)
+				if withCRC && !errors.Is(err, errs.Corrupt) {
+					t.Fatalf("n=%d %s: err = %v, want errs.Corrupt", n, what, err)
 				}
 				if err == nil {
 					checkDocs(t, got, n, 100)
-				} else if !errors.Is(err, ErrCorrupt) {
-					t.Fatalf("n=%d %s: err = %v, want ErrCorrupt", n, what, err)
+				} else if !errors.Is(err, errs.Corrupt) {
+					t.Fatalf("n=%d %s: err = %v, want errs.Corrupt", n, what, err)
 				}
 				bw, err := ParseBlocked(b, n, 100, last, withCRC, true, nil)
-				if withCRC && !errors.Is(err, ErrCorrupt) {
-					t.Fatalf("n=%d %s: parse err = %v, want ErrCorrupt", n, what, err)
+				if withCRC && !errors.Is(err, errs.Corrupt) {
+					t.Fatalf("n=%d %s: parse err = %v, want errs.Corrupt", n, what, err)
 				}
 				if err != nil {
-					if !errors.Is(err, ErrCorrupt) {
+					if !errors.Is(err, errs.Corrupt) {
 						t.Fatalf("n=%d %s: parse err = %v", n, what, err)
 					}
 					return
@@ -255,7 +257,7 @@ func TestBlockedCorruption(t *testing.T) {
 }
 
 // checkBlocks decodes every block of a parsed window, in order: each either
-// fails with ErrCorrupt or gives ascending docs within its directory range,
+// fails with snii.ErrCorrupt or gives ascending docs within its directory range,
 // as the reference decoder of a located copy (Locate) says; and some block
 // fails exactly when Locate does (the blocks do not fill the body).
 func checkBlocks(t testing.TB, bw *BlockedWindow, n int) {
@@ -263,7 +265,7 @@ func checkBlocks(t testing.TB, bw *BlockedWindow, n int) {
 	ref := *bw
 	ref.Blocks = slices.Clone(bw.Blocks)
 	lerr := ref.Locate()
-	if lerr != nil && !errors.Is(lerr, ErrCorrupt) {
+	if lerr != nil && !errors.Is(lerr, errs.Corrupt) {
 		t.Fatalf("locate: %v", lerr)
 	}
 	total, failed := 0, false
@@ -281,7 +283,7 @@ func checkBlocks(t testing.TB, bw *BlockedWindow, n int) {
 			}
 		}
 		if err != nil {
-			if !errors.Is(err, ErrCorrupt) {
+			if !errors.Is(err, errs.Corrupt) {
 				t.Fatalf("block %d: err = %v", b, err)
 			}
 			failed = true
@@ -315,7 +317,7 @@ func refDecode(bw *BlockedWindow, b int) ([]uint32, error) {
 	gaps := make([]uint32, k.Docs)
 	next, ok := prx.UnpackPacked(bw.body[:end], int(k.off), gaps)
 	if !ok || next != end {
-		return nil, ErrCorrupt
+		return nil, errs.Corrupt
 	}
 	out := make([]uint32, len(gaps))
 	d := uint64(k.Base)
@@ -325,12 +327,12 @@ func refDecode(bw *BlockedWindow, b int) ([]uint32, error) {
 		}
 		d += uint64(g)
 		if d > uint64(k.Last) {
-			return nil, ErrCorrupt
+			return nil, errs.Corrupt
 		}
 		out[i] = uint32(d)
 	}
 	if d != uint64(k.Last) && (b+1 < len(bw.Blocks) || k.Last != math.MaxUint32) {
-		return nil, ErrCorrupt
+		return nil, errs.Corrupt
 	}
 	return out, nil
 }
@@ -362,8 +364,8 @@ func FuzzParseBlocked(f *testing.F) {
 			checkLean(t, &lean)
 		}
 		if err != nil {
-			if !errors.Is(err, ErrCorrupt) {
-				t.Fatalf("err = %v, want ErrCorrupt", err)
+			if !errors.Is(err, errs.Corrupt) {
+				t.Fatalf("err = %v, want errs.Corrupt", err)
 			}
 			return
 		}
@@ -375,14 +377,14 @@ func FuzzParseBlocked(f *testing.F) {
 }
 
 // checkLean decodes the blocks of a window parsed without impacts, in order,
-// until one fails (with ErrCorrupt): none panics.
+// until one fails (with snii.ErrCorrupt): none panics.
 func checkLean(t *testing.T, bw *BlockedWindow) {
 	for b := range bw.Blocks {
 		if bw.Blocks[b].NImpacts != 0 {
 			t.Fatalf("block %d: %d impacts read", b, bw.Blocks[b].NImpacts)
 		}
 		if _, err := bw.Decode(b, nil); err != nil {
-			if !errors.Is(err, ErrCorrupt) {
+			if !errors.Is(err, errs.Corrupt) {
 				t.Fatalf("block %d: err = %v", b, err)
 			}
 			return

@@ -108,23 +108,23 @@ func (e *DocWindowEncoder) append(dst []byte, docs []uint32, base uint32, withCR
 //
 // It checks the CRC (withCRC), exactly n docs, strictly ascending ids, no
 // uint32 overflow and that every byte of src is consumed. Errors wrap
-// ErrCorrupt.
+// snii.ErrCorrupt.
 func DecodeDocWindow(src []byte, n int, base uint32, withCRC bool, dst []uint32) ([]uint32, error) {
 	if n < 1 {
-		return dst[:0], errs.Corruptf("doc window: %d docs", n)
+		return dst[:0], errs.Corruptf("%d docs", n)
 	}
 	body := src
 	if withCRC {
 		if len(src) < 1+DocWindowCRCSize {
-			return dst[:0], errs.Corruptf("doc window: %d bytes, too short", len(src))
+			return dst[:0], errs.Corruptf("%d bytes, too short", len(src))
 		}
 		body = src[:len(src)-DocWindowCRCSize]
 		if got, want := Checksum(body), binary.LittleEndian.Uint32(src[len(body):]); got != want {
-			return dst[:0], errs.Corruptf("doc window: crc %08x, want %08x", got, want)
+			return dst[:0], errs.Corruptf("crc %08x, want %08x", got, want)
 		}
 	}
 	if len(body) < 2 {
-		return dst[:0], errs.Corruptf("doc window: %d bytes, too short", len(body))
+		return dst[:0], errs.Corruptf("%d bytes, too short", len(body))
 	}
 	switch body[0] {
 	case DocEncUvarint:
@@ -134,12 +134,12 @@ func DecodeDocWindow(src []byte, n int, base uint32, withCRC bool, dst []uint32)
 	case DocEncBlocked:
 		return decodeBlocked(body, n, base, dst)
 	}
-	return dst[:0], errs.Corruptf("doc window: unknown encoding %d", body[0])
+	return dst[:0], errs.Corruptf("unknown encoding %d", body[0])
 }
 
 func decodeGaps(b []byte, n int, base uint32, dst []uint32) ([]uint32, error) {
 	if n > len(b) { // every gap takes at least one byte
-		return dst[:0], errs.Corruptf("doc window: %d docs in %d bytes", n, len(b))
+		return dst[:0], errs.Corruptf("%d docs in %d bytes", n, len(b))
 	}
 	if cap(dst) < n {
 		dst = make([]uint32, 0, n)
@@ -155,19 +155,19 @@ func decodeGaps(b []byte, n int, base uint32, dst []uint32) ([]uint32, error) {
 		} else {
 			v, o, ok := readUvarint(b, off)
 			if !ok {
-				return dst, errs.Corruptf("doc window: truncated gap %d", i)
+				return dst, errs.Corruptf("truncated gap %d", i)
 			}
 			g, off = v, o
 		}
 		d := next + g
 		if d > math.MaxUint32 || d < next {
-			return dst, errs.Corruptf("doc window: doc %d overflows uint32", i)
+			return dst, errs.Corruptf("doc %d overflows uint32", i)
 		}
 		dst = append(dst, uint32(d))
 		next = d + 1
 	}
 	if off != len(b) {
-		return dst, errs.Corruptf("doc window: %d trailing bytes", len(b)-off)
+		return dst, errs.Corruptf("%d trailing bytes", len(b)-off)
 	}
 	return dst, nil
 }
@@ -175,14 +175,14 @@ func decodeGaps(b []byte, n int, base uint32, dst []uint32) ([]uint32, error) {
 func decodeIntcomp(b []byte, n int, base uint32, dst []uint32) ([]uint32, error) {
 	nw, off, ok := readUvarint(b, 0)
 	if !ok || nw > uint64(len(b)-off)/4 || uint64(len(b)-off) != 4*nw {
-		return dst[:0], errs.Corruptf("doc window: intcomp word count %d does not match %d bytes", nw, len(b)-off)
+		return dst[:0], errs.Corruptf("intcomp word count %d does not match %d bytes", nw, len(b)-off)
 	}
 	m := int(nw)
 	// A valid stream holds at least one header word (3) and trailer per block;
 	// a bit-packed block of 128 ids needs >= 5 words, a var-byte one needs one
 	// byte per id; so n <= 32*m bounds the allocation by the input size.
 	if m < 3 || n > 32*m {
-		return dst[:0], errs.Corruptf("doc window: %d docs in %d intcomp words", n, m)
+		return dst[:0], errs.Corruptf("%d docs in %d intcomp words", n, m)
 	}
 	if cap(dst) < n+m {
 		dst = make([]uint32, 0, n+m)
@@ -193,25 +193,25 @@ func decodeIntcomp(b []byte, n int, base uint32, dst []uint32) ([]uint32, error)
 	}
 	end, last, err := intcol.Check(words, 0, n)
 	if err != nil {
-		return dst[:0], errs.Corruptf("doc window: intcomp: %v", err)
+		return dst[:0], errs.Corruptf("intcomp: %v", err)
 	}
 	if end != m-1 {
-		return dst[:0], errs.Corruptf("doc window: intcomp: %d words after the column, want the trailer only", m-end)
+		return dst[:0], errs.Corruptf("intcomp: %d words after the column, want the trailer only", m-end)
 	}
 	if words[m-1] != words[last+1] {
-		return dst[:0], errs.Corruptf("doc window: intcomp trailer %d, want %d", words[m-1], words[last+1])
+		return dst[:0], errs.Corruptf("intcomp trailer %d, want %d", words[m-1], words[last+1])
 	}
 	vals, err := intcol.Unpack(words, 0, n, dst[:0:n])
 	if err != nil {
-		return dst[:0], errs.Corruptf("doc window: %v", err)
+		return dst[:0], errs.Corruptf("%v", err)
 	}
 	limit := uint64(math.MaxUint32 - base)
 	for i, v := range vals {
 		if uint64(v) > limit {
-			return dst[:0], errs.Corruptf("doc window: doc %d overflows uint32", i)
+			return dst[:0], errs.Corruptf("doc %d overflows uint32", i)
 		}
 		if i > 0 && v <= vals[i-1] {
-			return dst[:0], errs.Corruptf("doc window: doc %d not ascending", i)
+			return dst[:0], errs.Corruptf("doc %d not ascending", i)
 		}
 	}
 	for i := range vals {

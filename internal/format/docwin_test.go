@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/snii-go/snii/internal/errs"
 )
 
 // randDocs returns n strictly ascending ids >= base with gaps up to maxGap
@@ -200,19 +202,19 @@ func TestDecodeDocWindowErrors(t *testing.T) {
 		{"intcomp zero wordLen", []byte{1, 3, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, 1, 0},
 	}
 	for _, c := range cases {
-		if _, err := DecodeDocWindow(c.src, c.n, c.base, false, nil); !errors.Is(err, ErrCorrupt) {
-			t.Errorf("%s: err = %v, want ErrCorrupt", c.name, err)
+		if _, err := DecodeDocWindow(c.src, c.n, c.base, false, nil); !errors.Is(err, errs.Corrupt) {
+			t.Errorf("%s: err = %v, want errs.Corrupt", c.name, err)
 		}
 	}
 	crc := AppendDocWindow(nil, []uint32{1, 2}, 0, true)
 	crc[1] ^= 1
-	if _, err := DecodeDocWindow(crc, 2, 0, true, nil); !errors.Is(err, ErrCorrupt) {
+	if _, err := DecodeDocWindow(crc, 2, 0, true, nil); !errors.Is(err, errs.Corrupt) {
 		t.Errorf("crc: err = %v", err)
 	}
 }
 
 // Every single-byte change and every truncation of a window with CRC fails
-// with ErrCorrupt; without CRC nothing panics and any success is a valid window.
+// with snii.ErrCorrupt; without CRC nothing panics and any success is a valid window.
 func TestDocWindowCorruption(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	var enc DocWindowEncoder
@@ -223,13 +225,13 @@ func TestDocWindowCorruption(t *testing.T) {
 				w := enc.append(nil, docs, 100, withCRC, force)
 				check := func(what string, b []byte) {
 					got, err := DecodeDocWindow(b, n, 100, withCRC, nil)
-					if withCRC && !errors.Is(err, ErrCorrupt) {
-						t.Fatalf("n=%d enc=%d %s: err = %v, want ErrCorrupt", n, force, what, err)
+					if withCRC && !errors.Is(err, errs.Corrupt) {
+						t.Fatalf("n=%d enc=%d %s: err = %v, want errs.Corrupt", n, force, what, err)
 					}
 					if err == nil {
 						checkDocs(t, got, n, 100)
-					} else if !errors.Is(err, ErrCorrupt) {
-						t.Fatalf("n=%d enc=%d %s: err = %v, want ErrCorrupt", n, force, what, err)
+					} else if !errors.Is(err, errs.Corrupt) {
+						t.Fatalf("n=%d enc=%d %s: err = %v, want errs.Corrupt", n, force, what, err)
 					}
 				}
 				mutations(w, check)
@@ -279,8 +281,8 @@ func FuzzDecodeDocWindow(f *testing.F) {
 		n := int(n16)
 		got, err := DecodeDocWindow(src, n, base, withCRC, nil)
 		if err != nil {
-			if !errors.Is(err, ErrCorrupt) {
-				t.Fatalf("err = %v, want ErrCorrupt", err)
+			if !errors.Is(err, errs.Corrupt) {
+				t.Fatalf("err = %v, want errs.Corrupt", err)
 			}
 			return
 		}

@@ -145,7 +145,7 @@ func skipUvarints(src []byte, p, n int) (int, bool) {
 // bounds and the class invariants: DF >= 1, TTF >= DF, a known class, inline
 // parts non-empty with len(Docs)+len(Frame) <= InlineMax, slim DF < SlimMaxDF,
 // non-empty PrxLen and DocLen and no overflow of Offset+PrxLen+DocLen.
-// Errors wrap ErrCorrupt.
+// Errors wrap snii.ErrCorrupt.
 func DecodeEntry(src []byte, e *Entry) (n int, err error) {
 	r := reader{b: src}
 	*e = Entry{}
@@ -189,7 +189,7 @@ func DecodeEntry(src []byte, e *Entry) (n int, err error) {
 	return r.off, nil
 }
 
-// CheckLocator reports an error wrapping ErrCorrupt when a slim or windowed
+// CheckLocator reports an error wrapping snii.ErrCorrupt when a slim or windowed
 // entry's postings (Offset+PrxLen+DocLen) do not fit a posting region of
 // postingLen bytes. Inline entries always pass.
 func (e *Entry) CheckLocator(postingLen uint64) error {

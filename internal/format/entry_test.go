@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/snii-go/snii/internal/errs"
 )
 
 // randEntry returns a valid entry of class c.
@@ -51,7 +53,7 @@ func TestEntryRoundTrip(t *testing.T) {
 			t.Fatalf("CheckLocator: %v", err)
 		}
 		if e.Class != ClassInline {
-			if err := got.CheckLocator(got.Offset + got.PrxLen + got.DocLen - 1); !errors.Is(err, ErrCorrupt) {
+			if err := got.CheckLocator(got.Offset + got.PrxLen + got.DocLen - 1); !errors.Is(err, errs.Corrupt) {
 				t.Fatalf("CheckLocator one byte short: %v", err)
 			}
 		}
@@ -61,15 +63,15 @@ func TestEntryRoundTrip(t *testing.T) {
 		}
 		// Every truncation fails.
 		for l := 0; l < n; l++ {
-			if _, err := DecodeEntry(b[:l], &got); !errors.Is(err, ErrCorrupt) {
+			if _, err := DecodeEntry(b[:l], &got); !errors.Is(err, errs.Corrupt) {
 				t.Fatalf("truncated to %d of %d: err = %v", l, n, err)
 			}
-			if _, err := skipEntry(b[:l]); !errors.Is(err, ErrCorrupt) {
+			if _, err := skipEntry(b[:l]); !errors.Is(err, errs.Corrupt) {
 				t.Fatalf("skipEntry truncated to %d of %d: err = %v", l, n, err)
 			}
 		}
 	}
-	if _, err := skipEntry([]byte{1, 1, 7, 0, 0, 0}); !errors.Is(err, ErrCorrupt) {
+	if _, err := skipEntry([]byte{1, 1, 7, 0, 0, 0}); !errors.Is(err, errs.Corrupt) {
 		t.Errorf("skipEntry of class 7: %v", err)
 	}
 	if ClassInline.String() != "inline" || ClassSlim.String() != "slim" || ClassWindowed.String() != "windowed" || Class(7).String() != "class(7)" {
@@ -95,8 +97,8 @@ func TestDecodeEntryInvalid(t *testing.T) {
 	}
 	for name, b := range cases {
 		var e Entry
-		if _, err := DecodeEntry(b, &e); !errors.Is(err, ErrCorrupt) {
-			t.Errorf("%s: err = %v, want ErrCorrupt", name, err)
+		if _, err := DecodeEntry(b, &e); !errors.Is(err, errs.Corrupt) {
+			t.Errorf("%s: err = %v, want errs.Corrupt", name, err)
 		}
 	}
 	ok := enc(Entry{DF: 1, TTF: 1, Class: ClassInline, Docs: big[:100], Frame: big[:156]})

@@ -6,17 +6,6 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// Error kinds, re-exported from internal/errs so that errors.Is works with
-// either name. Every error returned by this package wraps exactly one of them
-// and names the section it concerns ("dict block @123", "prelude", ...).
-var (
-	ErrCorrupt         = errs.Corrupt
-	ErrVersion         = errs.Version
-	ErrInvalidArgument = errs.InvalidArgument
-	ErrLimit           = errs.Limit
-	ErrNotFound        = errs.NotFound
-)
-
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // Checksum returns the CRC32C (Castagnoli) of b, the checksum used by every

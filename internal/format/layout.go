@@ -17,7 +17,7 @@ const (
 	FormatVersion = 7
 	// MinReaderVersion is the oldest reader version able to read what this
 	// package writes; a file whose minimum reader version is above
-	// FormatVersion is rejected with ErrVersion.
+	// FormatVersion is rejected with snii.ErrVersion.
 	MinReaderVersion = 7
 	// OldestReadable is the oldest format version this package reads: a
 	// version 6 file is a version 7 file whose packed blocks have no long
@@ -49,8 +49,8 @@ func AppendHeader(dst []byte) []byte {
 }
 
 // ParseHeader checks the file header in b (exactly HeaderSize bytes): magic,
-// CRC, versions (ErrVersion when the minimum reader version is above
-// FormatVersion, or when unknown flags are set), ErrCorrupt otherwise.
+// CRC, versions (snii.ErrVersion when the minimum reader version is above
+// FormatVersion, or when unknown flags are set), snii.ErrCorrupt otherwise.
 func ParseHeader(b []byte) error {
 	if len(b) != HeaderSize {
 		return errs.Corruptf("%d bytes, want %d", len(b), HeaderSize)
@@ -111,7 +111,7 @@ func AppendTail(dst []byte, t Tail) []byte {
 }
 
 // ParseTail parses the tail in b (exactly TailSize bytes), checking magic, CRC
-// and versions (ErrVersion for a newer minimum reader version).
+// and versions (snii.ErrVersion for a newer minimum reader version).
 func ParseTail(b []byte) (Tail, error) {
 	if len(b) != TailSize {
 		return Tail{}, errs.Corruptf("%d bytes, want %d", len(b), TailSize)
@@ -135,7 +135,7 @@ func ParseTail(b []byte) (Tail, error) {
 	return t, nil
 }
 
-// CheckFileSize reports an error wrapping ErrCorrupt unless the directory lies
+// CheckFileSize reports an error wrapping snii.ErrCorrupt unless the directory lies
 // between the header and the tail of a file of fileSize bytes and ends where
 // the tail starts.
 func (t Tail) CheckFileSize(fileSize uint64) error {

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/snii-go/snii/internal/errs"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/index")
@@ -75,12 +77,12 @@ func TestHeader(t *testing.T) {
 	for i := range h {
 		b := slices.Clone(h)
 		b[i] ^= 0x04
-		if err := ParseHeader(b); !errors.Is(err, ErrCorrupt) {
+		if err := ParseHeader(b); !errors.Is(err, errs.Corrupt) {
 			t.Errorf("byte %d: err = %v", i, err)
 		}
 	}
 	for l := 0; l < HeaderSize; l++ {
-		if err := ParseHeader(h[:l]); !errors.Is(err, ErrCorrupt) {
+		if err := ParseHeader(h[:l]); !errors.Is(err, errs.Corrupt) {
 			t.Errorf("truncated to %d: err = %v", l, err)
 		}
 	}
@@ -94,8 +96,8 @@ func TestHeader(t *testing.T) {
 	if err := ParseHeader(header(8, 7, 0)); err != nil {
 		t.Errorf("newer version readable by v7: %v", err)
 	}
-	if err := ParseHeader(header(8, 8, 0)); !errors.Is(err, ErrVersion) {
-		t.Errorf("min reader 8: err = %v, want ErrVersion", err)
+	if err := ParseHeader(header(8, 8, 0)); !errors.Is(err, errs.Version) {
+		t.Errorf("min reader 8: err = %v, want errs.Version", err)
 	}
 	if err := ParseHeader(header(6, 6, 0)); err != nil {
 		t.Errorf("a v6 segment (no long packed-block tokens) should open: %v", err)
@@ -103,24 +105,24 @@ func TestHeader(t *testing.T) {
 	if err := ParseHeader(header(5, 5, 0)); err != nil {
 		t.Errorf("a v5 segment (no shared literal tables) should open: %v", err)
 	}
-	if err := ParseHeader(header(4, 4, 0)); !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), "rebuild") || !strings.Contains(err.Error(), "format version 4") {
-		t.Errorf("a v4 segment: err = %v, want ErrVersion naming version 4 and saying to rebuild", err)
+	if err := ParseHeader(header(4, 4, 0)); !errors.Is(err, errs.Version) || !strings.Contains(err.Error(), "rebuild") || !strings.Contains(err.Error(), "format version 4") {
+		t.Errorf("a v4 segment: err = %v, want errs.Version naming version 4 and saying to rebuild", err)
 	}
-	if err := ParseHeader(header(3, 3, 0)); !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), "rebuild") || !strings.Contains(err.Error(), "format version 3") {
-		t.Errorf("a v3 segment: err = %v, want ErrVersion naming version 3 and saying to rebuild", err)
+	if err := ParseHeader(header(3, 3, 0)); !errors.Is(err, errs.Version) || !strings.Contains(err.Error(), "rebuild") || !strings.Contains(err.Error(), "format version 3") {
+		t.Errorf("a v3 segment: err = %v, want errs.Version naming version 3 and saying to rebuild", err)
 	}
-	if err := ParseHeader(header(2, 2, 0)); !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), "rebuild") {
-		t.Errorf("a v2 segment: err = %v, want ErrVersion saying to rebuild", err)
+	if err := ParseHeader(header(2, 2, 0)); !errors.Is(err, errs.Version) || !strings.Contains(err.Error(), "rebuild") {
+		t.Errorf("a v2 segment: err = %v, want errs.Version saying to rebuild", err)
 	}
-	if err := ParseHeader(header(1, 1, 0)); !errors.Is(err, ErrVersion) || !strings.Contains(err.Error(), "rebuild") {
-		t.Errorf("a v1 segment: err = %v, want ErrVersion saying to rebuild", err)
+	if err := ParseHeader(header(1, 1, 0)); !errors.Is(err, errs.Version) || !strings.Contains(err.Error(), "rebuild") {
+		t.Errorf("a v1 segment: err = %v, want errs.Version saying to rebuild", err)
 	}
-	if err := ParseHeader(header(5, 5, 4)); !errors.Is(err, ErrVersion) {
-		t.Errorf("flags: err = %v, want ErrVersion", err)
+	if err := ParseHeader(header(5, 5, 4)); !errors.Is(err, errs.Version) {
+		t.Errorf("flags: err = %v, want errs.Version", err)
 	}
 	for _, c := range [][2]uint16{{1, 0}, {1, 2}, {0, 0}} {
-		if err := ParseHeader(header(c[0], c[1], 0)); !errors.Is(err, ErrCorrupt) {
-			t.Errorf("versions %v: err = %v, want ErrCorrupt", c, err)
+		if err := ParseHeader(header(c[0], c[1], 0)); !errors.Is(err, errs.Corrupt) {
+			t.Errorf("versions %v: err = %v, want errs.Corrupt", c, err)
 		}
 	}
 }
@@ -140,18 +142,18 @@ func TestTail(t *testing.T) {
 		for _, x := range []byte{1, 0x80, 0xff} {
 			c := slices.Clone(b)
 			c[i] ^= x
-			if _, err := ParseTail(c); !errors.Is(err, ErrCorrupt) {
+			if _, err := ParseTail(c); !errors.Is(err, errs.Corrupt) {
 				t.Errorf("byte %d ^ %#x: err = %v", i, x, err)
 			}
 		}
 	}
 	for l := 0; l < TailSize; l++ {
-		if _, err := ParseTail(b[:l]); !errors.Is(err, ErrCorrupt) {
+		if _, err := ParseTail(b[:l]); !errors.Is(err, errs.Corrupt) {
 			t.Errorf("truncated to %d: err = %v", l, err)
 		}
 	}
-	if _, err := ParseTail(AppendTail(nil, Tail{Version: 8, MinReader: 8})); !errors.Is(err, ErrVersion) {
-		t.Errorf("min reader 8: err = %v, want ErrVersion", err)
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 8, MinReader: 8})); !errors.Is(err, errs.Version) {
+		t.Errorf("min reader 8: err = %v, want errs.Version", err)
 	}
 	if _, err := ParseTail(AppendTail(nil, Tail{Version: 8, MinReader: 7})); err != nil {
 		t.Errorf("version 8, min reader 7: %v", err)
@@ -162,14 +164,14 @@ func TestTail(t *testing.T) {
 	if _, err := ParseTail(AppendTail(nil, Tail{Version: 5, MinReader: 5})); err != nil {
 		t.Errorf("version 5: %v", err)
 	}
-	if _, err := ParseTail(AppendTail(nil, Tail{Version: 4, MinReader: 4})); !errors.Is(err, ErrVersion) {
-		t.Errorf("a v4 tail: err = %v, want ErrVersion", err)
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 4, MinReader: 4})); !errors.Is(err, errs.Version) {
+		t.Errorf("a v4 tail: err = %v, want errs.Version", err)
 	}
-	if _, err := ParseTail(AppendTail(nil, Tail{Version: 3, MinReader: 3})); !errors.Is(err, ErrVersion) {
-		t.Errorf("a v3 tail: err = %v, want ErrVersion", err)
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 3, MinReader: 3})); !errors.Is(err, errs.Version) {
+		t.Errorf("a v3 tail: err = %v, want errs.Version", err)
 	}
-	if _, err := ParseTail(AppendTail(nil, Tail{Version: 1, MinReader: 2})); !errors.Is(err, ErrCorrupt) {
-		t.Errorf("version < min reader: err = %v, want ErrCorrupt", err)
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 1, MinReader: 2})); !errors.Is(err, errs.Corrupt) {
+		t.Errorf("version < min reader: err = %v, want errs.Corrupt", err)
 	}
 	// File size checks.
 	tl := Tail{DirOff: 100, DirLen: 20}
@@ -177,14 +179,14 @@ func TestTail(t *testing.T) {
 		t.Error(err)
 	}
 	for _, size := range []uint64{0, 10, 100 + 20 + TailSize - 1, 100 + 20 + TailSize + 1} {
-		if err := tl.CheckFileSize(size); !errors.Is(err, ErrCorrupt) {
+		if err := tl.CheckFileSize(size); !errors.Is(err, errs.Corrupt) {
 			t.Errorf("file size %d: err = %v", size, err)
 		}
 	}
-	if err := (Tail{DirOff: 3, DirLen: 0}).CheckFileSize(3 + TailSize); !errors.Is(err, ErrCorrupt) {
+	if err := (Tail{DirOff: 3, DirLen: 0}).CheckFileSize(3 + TailSize); !errors.Is(err, errs.Corrupt) {
 		t.Errorf("directory inside the header: err = %v", err)
 	}
-	if err := (Tail{DirOff: 1<<64 - 10, DirLen: 20}).CheckFileSize(100); !errors.Is(err, ErrCorrupt) {
+	if err := (Tail{DirOff: 1<<64 - 10, DirLen: 20}).CheckFileSize(100); !errors.Is(err, errs.Corrupt) {
 		t.Errorf("overflow: err = %v", err)
 	}
 }
@@ -216,11 +218,11 @@ func TestDirectory(t *testing.T) {
 		t.Errorf("empty directory: %+v, %v", empty, err)
 	}
 	for l := 0; l < len(b); l++ {
-		if _, err := DecodeDirectory(b[:l]); !errors.Is(err, ErrCorrupt) {
+		if _, err := DecodeDirectory(b[:l]); !errors.Is(err, errs.Corrupt) {
 			t.Errorf("truncated to %d: err = %v", l, err)
 		}
 	}
-	if _, err := DecodeDirectory(append(slices.Clone(b), 0)); !errors.Is(err, ErrCorrupt) {
+	if _, err := DecodeDirectory(append(slices.Clone(b), 0)); !errors.Is(err, errs.Corrupt) {
 		t.Errorf("trailing byte: err = %v", err)
 	}
 	bad := []Directory{
@@ -231,7 +233,7 @@ func TestDirectory(t *testing.T) {
 		{Version: 1, Indexes: []DirEntry{{Name: "b", MetaOff: 1 << 63}}},
 	}
 	for i, d := range bad {
-		if _, err := DecodeDirectory(AppendDirectory(nil, &d)); !errors.Is(err, ErrCorrupt) {
+		if _, err := DecodeDirectory(AppendDirectory(nil, &d)); !errors.Is(err, errs.Corrupt) {
 			t.Errorf("bad directory %d: err = %v", i, err)
 		}
 	}
@@ -241,10 +243,10 @@ func TestDirectory(t *testing.T) {
 	for i := range b {
 		c := slices.Clone(b)
 		c[i] ^= 0x41
-		if err := VerifyChecksum(c, crc, "tail"); !errors.Is(err, ErrCorrupt) {
+		if err := VerifyChecksum(c, crc, "tail"); !errors.Is(err, errs.Corrupt) {
 			t.Fatalf("byte %d: checksum not caught", i)
 		}
-		if _, err := DecodeDirectory(c); err != nil && !errors.Is(err, ErrCorrupt) {
+		if _, err := DecodeDirectory(c); err != nil && !errors.Is(err, errs.Corrupt) {
 			t.Fatalf("byte %d: err = %v", i, err)
 		}
 	}
@@ -259,7 +261,7 @@ func TestDirectoryMalformedVarint(t *testing.T) {
 		{0x01, 0x05, 0x80, 0x80}, // index count truncated
 	} {
 		_, err := DecodeDirectory(b)
-		if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "malformed varint") || strings.Contains(err.Error(), "version 0") {
+		if !errors.Is(err, errs.Corrupt) || !strings.Contains(err.Error(), "malformed varint") || strings.Contains(err.Error(), "version 0") {
 			t.Errorf("% x: err = %v, want a malformed varint error", b, err)
 		}
 	}

@@ -161,7 +161,7 @@ const minBlockMeta = 1 + 4*1 + 1 + 1 + 4
 // non-negative outcome counts; blocks contiguous from 0 to DictLen, each with
 // 1 <= PlainLen <= MaxBlockPlainLen, known flags, StoredLen == PlainLen when
 // plain, entries summing to TermCount; first terms strictly ascending. Errors
-// wrap ErrCorrupt and name the index.
+// wrap snii.ErrCorrupt and name the index.
 func DecodeIndexMeta(b []byte) (IndexMeta, error) {
 	r := reader{b: b}
 	var m IndexMeta
@@ -229,10 +229,10 @@ func DecodeIndexMeta(b []byte) (IndexMeta, error) {
 		return fail("policy truncated or out of range")
 	}
 	if err := m.Policy.Validate(); err != nil {
-		return fail("%v", err)
+		return fail("%s", errs.Text(err))
 	}
 	if err := m.Limits.Validate(); err != nil {
-		return fail("%v", err)
+		return fail("%s", errs.Text(err))
 	}
 	o := &m.Outcome
 	for i := range o.Windows {

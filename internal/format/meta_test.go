@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/prx"
+
+	"github.com/snii-go/snii/internal/errs"
 )
 
 // sampleMeta returns a consistent metadata group with real blocks.
@@ -116,7 +118,7 @@ func TestDecodeIndexMetaInvalid(t *testing.T) {
 		"prelude bytes":        func(m *IndexMeta) { m.PreludeBytes = m.DocBytes + 1 },
 		"posting overflow":     func(m *IndexMeta) { m.PostingLen = math.MaxInt64 },
 		"policy":               func(m *IndexMeta) { m.Policy = budget.Policy{Kind: budget.FixedShare, Percent: 101} },
-		"budget percent":       func(m *IndexMeta) { m.Policy = budget.Policy{Percent: 101} },
+		"budget percent":       func(m *IndexMeta) { m.Policy = budget.Policy{Kind: budget.Budget, Percent: 101} },
 		"limits":               func(m *IndexMeta) { m.Limits.MaxDocs = prx.DefaultMaxDocs + 1 },
 		"negative outcome":     func(m *IndexMeta) { m.Outcome.Bytes[1] = -1 },
 		"final share":          func(m *IndexMeta) { m.Outcome.Budget.FinalShare = 101 },
@@ -137,12 +139,12 @@ func TestDecodeIndexMetaInvalid(t *testing.T) {
 		m.Blocks = slices.Clone(base.Blocks)
 		m.FirstTerms = slices.Clone(base.FirstTerms)
 		f(&m)
-		if _, err := DecodeIndexMeta(AppendIndexMeta(nil, &m)); !errors.Is(err, ErrCorrupt) {
-			t.Errorf("%s: err = %v, want ErrCorrupt", name, err)
+		if _, err := DecodeIndexMeta(AppendIndexMeta(nil, &m)); !errors.Is(err, errs.Corrupt) {
+			t.Errorf("%s: err = %v, want errs.Corrupt", name, err)
 		}
 	}
 	b := AppendIndexMeta(nil, &base)
-	if _, err := DecodeIndexMeta(append(b, 0)); !errors.Is(err, ErrCorrupt) {
+	if _, err := DecodeIndexMeta(append(b, 0)); !errors.Is(err, errs.Corrupt) {
 		t.Errorf("trailing byte: err = %v", err)
 	}
 }
@@ -152,7 +154,7 @@ func TestIndexMetaCorruption(t *testing.T) {
 	b := AppendIndexMeta(nil, &m)
 	crc := Checksum(b)
 	for l := 0; l < len(b); l++ {
-		if _, err := DecodeIndexMeta(b[:l]); !errors.Is(err, ErrCorrupt) {
+		if _, err := DecodeIndexMeta(b[:l]); !errors.Is(err, errs.Corrupt) {
 			t.Fatalf("truncated to %d: err = %v", l, err)
 		}
 	}
@@ -160,13 +162,13 @@ func TestIndexMetaCorruption(t *testing.T) {
 		for _, x := range []byte{1, 0x80, 0xff} {
 			c := slices.Clone(b)
 			c[i] ^= x
-			if err := VerifyChecksum(c, crc, "directory"); !errors.Is(err, ErrCorrupt) {
+			if err := VerifyChecksum(c, crc, "directory"); !errors.Is(err, errs.Corrupt) {
 				t.Fatalf("byte %d: checksum not caught", i)
 			}
 			// Without the CRC: an error, or a faithful decode.
 			got, err := DecodeIndexMeta(c)
 			if err != nil {
-				if !errors.Is(err, ErrCorrupt) {
+				if !errors.Is(err, errs.Corrupt) {
 					t.Fatalf("byte %d ^ %#x: err = %v", i, x, err)
 				}
 				continue
@@ -186,7 +188,7 @@ func FuzzDecodeIndexMeta(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got, err := DecodeIndexMeta(b)
 		if err != nil {
-			if !errors.Is(err, ErrCorrupt) {
+			if !errors.Is(err, errs.Corrupt) {
 				t.Fatalf("err = %v", err)
 			}
 			return
@@ -213,7 +215,7 @@ func FuzzParseTail(f *testing.F) {
 		for _, in := range [][]byte{b, fixTailCRC(b)} {
 			tl, err := ParseTail(in)
 			if err != nil {
-				if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrVersion) {
+				if !errors.Is(err, errs.Corrupt) && !errors.Is(err, errs.Version) {
 					t.Fatalf("err = %v", err)
 				}
 				continue

@@ -72,10 +72,10 @@ var normLengths = func() (t [256]uint32) {
 // the segment's document count and its CRC32C the one the metadata records.
 func CheckNorms(b []byte, docCount uint64, crc uint32) error {
 	if uint64(len(b)) != docCount {
-		return errs.Corruptf("norms: %d bytes for %d documents", len(b), docCount)
+		return errs.Corruptf("%d bytes for %d documents", len(b), docCount)
 	}
 	if got := Checksum(b); got != crc {
-		return errs.Corruptf("norms: crc32c %#08x, metadata says %#08x", got, crc)
+		return errs.Corruptf("crc32c %#08x, metadata says %#08x", got, crc)
 	}
 	return nil
 }

@@ -124,7 +124,7 @@ func hashBytes(h uint64, p []byte) uint64 {
 // documents: its length, the table's CRC and that the offsets ascend
 // strictly inside the entries area (the first at 0), and that every key
 // decodes (to build the hash index). Entries are checked when read. Errors
-// wrap ErrCorrupt.
+// wrap snii.ErrCorrupt.
 func OpenPairTable(sec []byte, n uint64, docCount uint64) (*PairTable, error) {
 	if n == 0 {
 		if len(sec) != 0 {

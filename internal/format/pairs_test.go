@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/snii-go/snii/internal/errs"
 )
 
 // pairSection builds a section of the given pairs (sorted by a then b).
@@ -110,7 +112,7 @@ func TestPairTableCorrupt(t *testing.T) {
 		b[i] ^= 0x10
 		tb, err := OpenPairTable(b, n, 2000)
 		if err != nil {
-			if !errors.Is(err, ErrCorrupt) {
+			if !errors.Is(err, errs.Corrupt) {
 				t.Fatalf("byte %d: %v", i, err)
 			}
 			continue
@@ -119,7 +121,7 @@ func TestPairTableCorrupt(t *testing.T) {
 		for k := range ps {
 			e, err := tb.Entry(k)
 			if err != nil {
-				if !errors.Is(err, ErrCorrupt) {
+				if !errors.Is(err, errs.Corrupt) {
 					t.Fatalf("byte %d entry %d: %v", i, k, err)
 				}
 				detected = true
@@ -134,14 +136,14 @@ func TestPairTableCorrupt(t *testing.T) {
 			t.Fatalf("byte %d: flip not detected", i)
 		}
 	}
-	if _, err := OpenPairTable(sec, n+1, 2000); !errors.Is(err, ErrCorrupt) {
+	if _, err := OpenPairTable(sec, n+1, 2000); !errors.Is(err, errs.Corrupt) {
 		t.Errorf("wrong count: %v", err)
 	}
-	if _, err := OpenPairTable(sec[:len(sec)-1], n, 2000); !errors.Is(err, ErrCorrupt) {
+	if _, err := OpenPairTable(sec[:len(sec)-1], n, 2000); !errors.Is(err, errs.Corrupt) {
 		t.Errorf("truncated: %v", err)
 	}
 	if tb, err := OpenPairTable(sec, n, 5); err == nil {
-		if _, err := tb.Entry(0); !errors.Is(err, ErrCorrupt) {
+		if _, err := tb.Entry(0); !errors.Is(err, errs.Corrupt) {
 			t.Errorf("df over the doc count: %v", err)
 		}
 	}
@@ -162,18 +164,18 @@ func FuzzPairTable(f *testing.F) {
 	f.Fuzz(func(t *testing.T, sec []byte, n uint8, a, b []byte) {
 		tb, err := OpenPairTable(sec, uint64(n), 1<<16)
 		if err != nil {
-			if !errors.Is(err, ErrCorrupt) {
+			if !errors.Is(err, errs.Corrupt) {
 				t.Fatal(err)
 			}
 			return
 		}
-		if _, err := tb.Find(a, b); err != nil && !errors.Is(err, ErrCorrupt) {
+		if _, err := tb.Find(a, b); err != nil && !errors.Is(err, errs.Corrupt) {
 			t.Fatal(err)
 		}
 		for i := 0; i < tb.Len(); i++ {
 			e, err := tb.Entry(i)
 			if err != nil {
-				if !errors.Is(err, ErrCorrupt) {
+				if !errors.Is(err, errs.Corrupt) {
 					t.Fatal(err)
 				}
 				continue
@@ -279,7 +281,7 @@ func TestPairEntryGolden(t *testing.T) {
 	if ds, err := e.Exceptions(nil); err != nil || !slices.Equal(ds, exc) {
 		t.Fatalf("exceptions %v, %v", ds, err)
 	}
-	if _, err := e.Docs(nil); !errors.Is(err, ErrCorrupt) {
+	if _, err := e.Docs(nil); !errors.Is(err, errs.Corrupt) {
 		t.Fatalf("docs of a complement entry: %v", err)
 	}
 	e, err = tb.Entry(1)

@@ -129,7 +129,7 @@ type WindowInfo struct {
 // checks the CRC, that the entries fill exactly entriesLen bytes, that LastDoc
 // is strictly ascending without overflow, that each window has 1 <=
 // docs <= LastDoc-Base+1 and non-empty doc and prx bytes, and that every
-// super-block record matches the entries. Errors wrap ErrCorrupt.
+// super-block record matches the entries. Errors wrap snii.ErrCorrupt.
 func ParsePrelude(src []byte) (p Prelude, n int, err error) {
 	p, end, err := parsePreludeHead(src)
 	if err != nil {
@@ -260,7 +260,7 @@ func (p *Prelude) PrxBytes() uint64 { return p.prxBytes }
 func (p *Prelude) DocCount() uint64 { return p.docCount }
 
 // Window returns window i (0 <= i < Len(); otherwise an error wrapping
-// ErrInvalidArgument). It costs a scan of at most 64 entries; use Cursor to
+// snii.ErrInvalidArgument). It costs a scan of at most 64 entries; use Cursor to
 // walk windows in order.
 func (p *Prelude) Window(i int) (WindowInfo, error) {
 	if i < 0 || i >= p.n {

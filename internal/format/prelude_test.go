@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/snii-go/snii/internal/errs"
 )
 
 // randWindows returns n windows with ascending last docs.
@@ -81,7 +83,7 @@ func TestPreludeRoundTrip(t *testing.T) {
 			}
 		}
 		for _, i := range []int{-1, n} {
-			if _, err := p.Window(i); !errors.Is(err, ErrInvalidArgument) {
+			if _, err := p.Window(i); !errors.Is(err, errs.InvalidArgument) {
 				t.Errorf("Window(%d): err = %v", i, err)
 			}
 		}
@@ -186,13 +188,13 @@ func TestParsePreludeInvalid(t *testing.T) {
 	sb = append(sb[:len(sb)-4], 0, 0, 0, 0, 0)
 	cases["trailing entry byte"] = resumPrelude(sb)
 	for name, b := range cases {
-		if _, _, err := ParsePrelude(b); !errors.Is(err, ErrCorrupt) {
-			t.Errorf("%s: err = %v, want ErrCorrupt", name, err)
+		if _, _, err := ParsePrelude(b); !errors.Is(err, errs.Corrupt) {
+			t.Errorf("%s: err = %v, want errs.Corrupt", name, err)
 		}
 	}
 	// A window ending at 2^32-1 followed by another overflows.
 	ov := AppendPrelude(nil, []WindowRef{{LastDoc: math.MaxUint32, Docs: 1, DocLen: 6, PrxLen: 6, MaxTF: 1}, {LastDoc: 0, Docs: 1, DocLen: 6, PrxLen: 6, MaxTF: 1}})
-	if _, _, err := ParsePrelude(ov); !errors.Is(err, ErrCorrupt) {
+	if _, _, err := ParsePrelude(ov); !errors.Is(err, errs.Corrupt) {
 		t.Errorf("overflow: err = %v", err)
 	}
 }
@@ -214,20 +216,20 @@ func TestPreludeCorruption(t *testing.T) {
 			for _, x := range []byte{0x01, 0x80, 0xff} {
 				b := slices.Clone(pre)
 				b[i] ^= x
-				if _, _, err := ParsePrelude(b); !errors.Is(err, ErrCorrupt) {
+				if _, _, err := ParsePrelude(b); !errors.Is(err, errs.Corrupt) {
 					t.Fatalf("n=%d byte %d ^ %#x: err = %v", n, i, x, err)
 				}
 				// Other bytes than those verified fail the verified form too.
-				if _, _, err := ParseVerifiedPrelude(b, good.Sums()); !errors.Is(err, ErrCorrupt) {
+				if _, _, err := ParseVerifiedPrelude(b, good.Sums()); !errors.Is(err, errs.Corrupt) {
 					t.Fatalf("n=%d byte %d ^ %#x, verified form: err = %v", n, i, x, err)
 				}
 			}
 		}
 		for l := 0; l < len(pre); l++ {
-			if _, _, err := ParsePrelude(pre[:l]); !errors.Is(err, ErrCorrupt) {
+			if _, _, err := ParsePrelude(pre[:l]); !errors.Is(err, errs.Corrupt) {
 				t.Fatalf("n=%d truncated to %d: err = %v", n, l, err)
 			}
-			if _, _, err := ParseVerifiedPrelude(pre[:l], good.Sums()); !errors.Is(err, ErrCorrupt) {
+			if _, _, err := ParseVerifiedPrelude(pre[:l], good.Sums()); !errors.Is(err, errs.Corrupt) {
 				t.Fatalf("n=%d truncated to %d, verified form: err = %v", n, l, err)
 			}
 		}
@@ -245,7 +247,7 @@ func FuzzParsePrelude(f *testing.F) {
 		for _, b := range [][]byte{src, fixPreludeCRC(src)} {
 			p, n, err := ParsePrelude(b)
 			if err != nil {
-				if !errors.Is(err, ErrCorrupt) {
+				if !errors.Is(err, errs.Corrupt) {
 					t.Fatalf("err = %v", err)
 				}
 				continue

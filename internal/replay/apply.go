@@ -2,6 +2,7 @@ package replay
 
 import (
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/chooser"
 	"github.com/snii-go/snii/prx"
 )
 
@@ -26,7 +27,7 @@ func (s *Set) Permutation(o Order) []int {
 // Apply runs a fresh chooser for p over the eligible windows in order o, as the
 // writer's encoder would see them, and records its choices.
 func (s *Set) Apply(p budget.Policy, o Order) (*Applied, error) {
-	ch, err := budget.NewChooser(p)
+	ch, err := chooser.New(p)
 	if err != nil {
 		return nil, err
 	}

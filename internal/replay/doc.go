@@ -6,7 +6,7 @@
 // Replay builds each eligible window's candidate frames once (Prepare): its fast
 // frame (the smaller of PFOR and RAW, PFOR on ties) and, when zstd is strictly
 // smaller, its zstd frame, with prx.Encoder, so the frames and their exact sizes
-// are the writer's. A policy is then applied by a fresh budget.Chooser fed the
+// are the writer's. A policy is then applied by a fresh chooser.Chooser fed the
 // exact sizes in the chosen order (Set.Apply): the decision the writer's encoder
 // makes, without recompressing per policy. Set.Verify re-encodes with
 // prx.Encoder under the policy and checks that it stores byte-identical frames.

@@ -20,7 +20,7 @@ import (
 	"github.com/snii-go/snii/prx/capture"
 )
 
-// Applying a policy with budget.Chooser on the prepared frames stores exactly
+// Applying a policy with chooser.Chooser on the prepared frames stores exactly
 // what prx.Encoder stores under that policy, window by window, in every order.
 func TestApplyEqualsEncoder(t *testing.T) {
 	s := loadOne(t, captureOf(t, genWindows(1, 500), budget.Policy{}, false))

@@ -142,7 +142,7 @@ func newResult(s *Set, a *Applied) Result {
 	if s.All {
 		r.AllFrames, r.AllBytes = &b.AllFrames, &b.AllSizes
 	}
-	if a.Policy.Kind == budget.Budget {
+	if k := a.Policy.Kind; k == budget.Default || k == budget.Budget {
 		r.Allowance = a.Outcome.Allowance
 		if r.Allowance > 0 {
 			r.Utilisation = 100 * float64(a.Outcome.Traded) / float64(r.Allowance)

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/chooser"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/prx/capture"
@@ -22,7 +23,7 @@ type Window struct {
 	Plain     []byte // the captured plain payload
 	Eligible  bool
 	// Eval holds the exact frame sizes of an eligible window (zero otherwise).
-	Eval budget.Eval
+	Eval chooser.Eval
 	// FastCodec is the codec of Fast: PFOR or RAW.
 	FastCodec prx.Codec
 	// Fast is the fast frame (CRC form) of an eligible window, or the only frame
@@ -138,7 +139,7 @@ func Load(r io.Reader, o PrepareOptions) ([]*Set, error) {
 // Prepare decodes the captured windows (their payloads are kept, not copied) of one index and builds, once, the frames
 // any policy can store for them: for an eligible window its fast frame (the
 // smaller of PFOR and RAW) and, when zstd is strictly smaller, its zstd frame.
-// Policies are then applied with budget.Chooser on the exact sizes, the same
+// Policies are then applied with chooser.Chooser on the exact sizes, the same
 // decision prx.Encoder makes.
 func Prepare(info capture.IndexInfo, all bool, wins []capture.Window, o PrepareOptions) (*Set, error) {
 	s := &Set{Info: info, All: all, Limits: prx.DefaultLimits(), ZstdLevel: o.ZstdLevel}
@@ -180,8 +181,8 @@ func Prepare(info capture.IndexInfo, all bool, wins []capture.Window, o PrepareO
 		if !f.Eligible {
 			w.Fast = slices.Clone(f.Bytes)
 		} else {
-			fast, isPFOR := budget.FastSize(f.Sizes.Raw, f.Sizes.PFOR, f.Sizes.PFOROK)
-			w.Eval = budget.Evaluate(fast, f.Sizes.Zstd)
+			fast, isPFOR := chooser.FastSize(f.Sizes.Raw, f.Sizes.PFOR, f.Sizes.PFOROK)
+			w.Eval = chooser.Evaluate(fast, f.Sizes.Zstd)
 			w.FastCodec = prx.CodecRaw
 			if isPFOR {
 				w.FastCodec = prx.CodecPFOR

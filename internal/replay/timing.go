@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/chooser"
 	"github.com/snii-go/snii/prx"
 )
 
@@ -83,7 +84,7 @@ func choiceCost(p budget.Policy, fast, zstd []int, minWindows int) (float64, err
 	}
 	reps := max(1, (minWindows/choiceRounds+n-1)/n) // passes over the windows per round
 	batch := min(reps, max(1, min(1024, (1<<16)/n)))
-	choosers := make([]*budget.Chooser, batch)
+	choosers := make([]*chooser.Chooser, batch)
 	best := math.Inf(1)
 	var sink int
 	for range choiceRounds {
@@ -91,7 +92,7 @@ func choiceCost(p budget.Policy, fast, zstd []int, minWindows int) (float64, err
 		for done := 0; done < reps; done += batch {
 			k := min(batch, reps-done)
 			for i := range k {
-				c, err := budget.NewChooser(p)
+				c, err := chooser.New(p)
 				if err != nil {
 					return 0, err
 				}

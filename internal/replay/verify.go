@@ -11,7 +11,7 @@ import (
 // Verify re-encodes the eligible windows with prx.Encoder under a's policy, in a's
 // order, and checks that every window gets the frame a says (same codec, same
 // bytes) and that the encoder's budget accounting equals a's. This proves that
-// replaying with budget.Chooser on prepared frames stores exactly what the writer
+// replaying with chooser.Chooser on prepared frames stores exactly what the writer
 // would. It recompresses every window, so it costs about one Prepare.
 func (s *Set) Verify(a *Applied) error {
 	enc, err := prx.NewEncoder(prx.EncoderOptions{ZstdLevel: s.ZstdLevel, Limits: s.Limits, Policy: a.Policy})

@@ -20,7 +20,7 @@ func Query(q oracle.Query) reader.Query {
 	case oracle.AndNot:
 		return reader.AndNot(Query(q.Include), Query(q.Exclude))
 	case oracle.PhrasePrefix:
-		return reader.PhrasePrefix(q.Field, q.Terms, q.MaxExpansions)
+		return reader.PhrasePrefix(q.Field, q.MaxExpansions, q.Terms...)
 	case oracle.Prefix:
 		return reader.Prefix(q.Field, q.Prefix, q.MaxExpansions)
 	case oracle.And:

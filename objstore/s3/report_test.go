@@ -141,7 +141,7 @@ func agentQueries(t *testing.T) []agentQuery {
 		case "phrase":
 			q = reader.Phrase("content", terms...)
 		case "phraseprefix":
-			q = reader.PhrasePrefix("content", terms, 0)
+			q = reader.PhrasePrefix("content", 0, terms...)
 		case "prefix":
 			q = reader.Prefix("content", terms[0], 0)
 		default:

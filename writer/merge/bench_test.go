@@ -281,7 +281,7 @@ func BenchmarkEmitOnly(b *testing.B) {
 			}
 			ps = append(ps, replayPosting{p.Doc(), slices.Clone(pos)})
 		}
-		src.terms = append(src.terms, slices.Clone(it.Term()))
+		src.terms = append(src.terms, []byte(it.Term()))
 		src.posts = append(src.posts, ps)
 	}
 	it.Close()

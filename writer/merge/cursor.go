@@ -32,6 +32,7 @@ type cursor struct {
 	n     *counts
 
 	it    *reader.TermIter
+	term  []byte // the current term (AppendTerm's buffer)
 	p     *reader.TermPostings
 	ticks int
 	done  bool
@@ -44,7 +45,10 @@ func (c *cursor) fail(err error) error {
 }
 
 func (c *cursor) termErr(err error) error {
-	return c.fail(c.src.wrap(fmt.Errorf("index %q, term %q: %w", c.field, c.it.Term(), err)))
+	if !errs.Placed(err) {
+		err = fmt.Errorf("index %q, term %q: %w", c.field, c.it.Term(), err)
+	}
+	return c.fail(c.src.wrap(err))
 }
 
 func (c *cursor) NextTerm() ([]byte, uint64, bool, error) {
@@ -82,10 +86,14 @@ func (c *cursor) NextTerm() ([]byte, uint64, bool, error) {
 			return nil, 0, false, c.termErr(err)
 		}
 		c.p = p
-		return c.it.Term(), df, true, nil
+		c.term = c.it.AppendTerm(c.term[:0])
+		return c.term, df, true, nil
 	}
 	if err := c.it.Err(); err != nil {
-		return nil, 0, false, c.fail(c.src.wrap(fmt.Errorf("index %q: %w", c.field, err)))
+		if !errs.Placed(err) {
+			err = fmt.Errorf("index %q: %w", c.field, err)
+		}
+		return nil, 0, false, c.fail(c.src.wrap(err))
 	}
 	c.close()
 	c.done = true

@@ -109,7 +109,7 @@ func TestMergeBadInput(t *testing.T) {
 	}
 	// An explicit value settles a disagreement.
 	dir := t.TempDir()
-	if _, err := merge.Merge(filepath.Join(dir, "out.snii"), paths(a, d, z), merge.Options{Policy: budget.Policy{Percent: 8}, ZstdLevel: merge.DefaultZstdLevel}); err != nil {
+	if _, err := merge.Merge(filepath.Join(dir, "out.snii"), paths(a, d, z), merge.Options{Policy: budget.Policy{Kind: budget.Budget, Percent: 8}, ZstdLevel: merge.DefaultZstdLevel}); err != nil {
 		t.Errorf("explicit policy: %v", err)
 	}
 	// The destination may not be a source.

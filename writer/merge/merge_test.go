@@ -152,8 +152,8 @@ func TestMergePolicyChange(t *testing.T) {
 		o    merge.Options
 		set  func(*writer.Options)
 	}{
-		{"budget 8", merge.Options{Policy: budget.Policy{Percent: 8}}, func(o *writer.Options) { o.Policy = budget.Policy{} }},
-		{"budget 30 level 3", merge.Options{Policy: budget.Policy{Percent: 30}, ZstdLevel: 3},
+		{"budget 8", merge.Options{Policy: budget.Policy{Kind: budget.Budget, Percent: 8}}, func(o *writer.Options) { o.Policy = budget.Policy{} }},
+		{"budget 30 level 3", merge.Options{Policy: budget.Policy{Kind: budget.Budget, Percent: 30}, ZstdLevel: 3},
 			func(o *writer.Options) { o.Policy, o.ZstdLevel = budget.FromPercents(-1, 30), 3 }},
 		{"share 40", merge.Options{Policy: budget.Policy{Kind: budget.FixedShare, Percent: 40}}, func(o *writer.Options) { o.Policy = budget.FromPercents(40, 8) }},
 	} {

@@ -51,7 +51,7 @@ type Source struct {
 type Options struct {
 	// Policy re-encodes the .prx windows with another codec policy. The zero
 	// value keeps the sources' policy; to ask for the default budget
-	// explicitly, write budget.Policy{Percent: budget.DefaultBudgetPercent}.
+	// explicitly, write budget.Policy{Kind: budget.Budget, Percent: budget.DefaultBudgetPercent}.
 	Policy budget.Policy
 	// ZstdLevel re-encodes with another zstd level: 1..writer.MaxZstdLevel,
 	// or DefaultZstdLevel for a build's level 0. 0 keeps the sources' level.

@@ -63,6 +63,9 @@ type source struct {
 }
 
 func (s *source) wrap(err error) error {
+	if errs.Placed(err) { // it names the segment
+		return fmt.Errorf("merge: source %d: %w", s.ord, err)
+	}
 	return fmt.Errorf("merge: source %d (%s): %w", s.ord, s.name, err)
 }
 

@@ -1,20 +1,11 @@
-package budget
+package chooser
 
-// Outcome is what a Chooser did over all the eligible windows it saw.
-type Outcome struct {
-	Policy      Policy
-	Eligible    int64 // eligible windows seen
-	SumSmallest int64 // sum of their smallest frames
-	Traded      int64 // bytes stored beyond the smallest frames (fast frames kept)
-	TradedCount int64 // eligible windows stored fast although zstd was smaller
-	FinalShare  int   // the budget's share after the last window (the fixed share, or 0)
-	Allowance   int64 // the budget's allowance after the last window (0 for other policies)
-}
+import "github.com/snii-go/snii/budget"
 
 // Chooser applies one Policy to the eligible windows of one logical index. It is
 // not safe for concurrent use; each logical index of a build owns one.
 type Chooser struct {
-	policy      Policy
+	policy      budget.Policy
 	budget      *PrxZstdBudget // only for the Budget kind
 	eligible    int64
 	sumSmallest int64
@@ -22,13 +13,13 @@ type Chooser struct {
 	tradedCount int64
 }
 
-// NewChooser returns a chooser for p, or an error wrapping snii.ErrInvalidArgument.
-func NewChooser(p Policy) (*Chooser, error) {
+// New returns a chooser for p, or an error wrapping snii.ErrInvalidArgument.
+func New(p budget.Policy) (*Chooser, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	c := &Chooser{policy: p}
-	if p.Kind == Budget {
+	if p.Kind == budget.Default || p.Kind == budget.Budget {
 		c.budget = NewPrxZstdBudget(p.Allowance())
 	}
 	return c, nil
@@ -42,9 +33,9 @@ func (c *Chooser) Choose(fast, zstd int) (storeZstd bool, e Eval) {
 	c.sumSmallest += int64(e.Smallest)
 	var storeFast bool
 	switch c.policy.Kind {
-	case Budget:
+	case budget.Default, budget.Budget:
 		storeFast = c.budget.Observe(e)
-	case Smallest:
+	case budget.Smallest:
 		storeFast = false
 	default:
 		storeFast = e.ZstdWins && e.Saving < c.policy.Percent
@@ -57,20 +48,20 @@ func (c *Chooser) Choose(fast, zstd int) (storeZstd bool, e Eval) {
 }
 
 // Policy returns the chooser's policy.
-func (c *Chooser) Policy() Policy { return c.policy }
+func (c *Chooser) Policy() budget.Policy { return c.policy }
 
 // Budget returns the underlying budget, or nil when the policy is not the budget.
 func (c *Chooser) Budget() *PrxZstdBudget { return c.budget }
 
 // Outcome reports the accounting so far.
-func (c *Chooser) Outcome() Outcome {
-	o := Outcome{Policy: c.policy, Eligible: c.eligible, SumSmallest: c.sumSmallest,
+func (c *Chooser) Outcome() budget.Outcome {
+	o := budget.Outcome{Policy: c.policy, Eligible: c.eligible, SumSmallest: c.sumSmallest,
 		Traded: c.traded, TradedCount: c.tradedCount}
 	switch {
 	case c.budget != nil:
 		o.FinalShare = c.budget.Share()
 		o.Allowance = c.budget.Allowance()
-	case c.policy.Kind == FixedShare:
+	case c.policy.Kind == budget.FixedShare:
 		o.FinalShare = c.policy.Percent
 	}
 	return o

@@ -1,4 +1,4 @@
-package budget
+package chooser
 
 // PrxZstdBudget is the per-logical-index budget specified in docs/BUDGET.md. One budget
 // serves one logical index of one segment build and sees its eligible windows in
