@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestQueryLocalMany: a quoted glob or a directory of local segments is
@@ -52,7 +53,7 @@ func TestQueryLocalMany(t *testing.T) {
 			if top.Hits == nil || wantTop.Hits == nil {
 				t.Fatalf("%s: no hits", q)
 			}
-			if d := cmp.Diff(*wantTop.Hits, *top.Hits); d != "" {
+			if d := cmp.Diff(*wantTop.Hits, *top.Hits, cmpopts.IgnoreUnexported(hitReport{})); d != "" {
 				t.Fatalf("%s %s: --top differs (-merged +segments):\n%s", p, q, d)
 			}
 			if want.Count > 0 && len(*top.Hits) == 0 {
