@@ -195,7 +195,10 @@ func OpenReaderAtContext(ctx context.Context, r io.ReaderAt, size int64, o Optio
 	return s, nil
 }
 
-func (s *Segment) init(ctx context.Context, o Options) error {
+func (s *Segment) init(ctx context.Context, o Options) (err error) {
+	if s.guarding() {
+		defer s.faultGuard(&err, nil, enableFaults())
+	}
 	if err := o.Limits.Validate(); err != nil {
 		return err
 	}
