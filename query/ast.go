@@ -141,7 +141,7 @@ func writeEscaped(b *strings.Builder, s string, esc func(rune) bool) {
 // isSpecial reports the runes that end a bare word or have a meaning in it.
 func isSpecial(r rune) bool {
 	switch r {
-	case '"', '(', ')', '*', '\\', ':':
+	case '"', '(', ')', '*', '\\', ':', '~':
 		return true
 	}
 	return false

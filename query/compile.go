@@ -121,10 +121,10 @@ func compileText(n *Text, a Analyzer, o *Options) (reader.Query, error) {
 	}
 	terms, err := a.Analyze(field, n.Raw)
 	if err != nil {
-		return nil, &CompileError{Column: n.Col, Msg: fmt.Sprintf("%s: field %q", n, field), Err: err}
+		return nil, &CompileError{Column: n.Col, Msg: fmt.Sprintf("%s: field %q", errs.Excerpt(n.String()), errs.Excerpt(field)), Err: err}
 	}
 	if len(terms) == 0 {
-		return nil, &CompileError{Column: n.Col, Msg: fmt.Sprintf("%s has no searchable terms for the analyzer of field %q", n, field)}
+		return nil, &CompileError{Column: n.Col, Msg: fmt.Sprintf("%s has no searchable terms for the analyzer of field %q", errs.Excerpt(n.String()), errs.Excerpt(field))}
 	}
 	switch {
 	case n.Prefix && len(terms) == 1:

@@ -20,7 +20,7 @@
 //	a OR b                 either
 //	a -b   a NOT b         a but not b (also a AND NOT b)
 //	(a OR b) c             grouping
-//	\* \" \( \: \- \\      a literal character
+//	\* \" \( \: \- \~ \\   a literal character
 //
 // # Grammar
 //
@@ -44,9 +44,12 @@
 // ("10.0.0.1:8080"), and `\:` keeps a colon literal after a field-like name.
 // A '*' is allowed only at the end of a word or right before a phrase's
 // closing quote, and "~N"
-// (0 ≤ N ≤ MaxSlop) only right after a phrase's closing quote; a phrase
-// prefix takes no slop. A backslash escapes the next character, inside or
-// outside quotes.
+// (0 ≤ N ≤ MaxSlop) only right after a phrase's closing quote, once, followed
+// by a space, ')' or the end; a phrase prefix takes no slop. An unescaped '~'
+// in a word is an error: Lucene's fuzzy terms ("term~", "term~2") are not
+// supported, nor a slop on a group ("(a b)~2"), and neither is read as
+// something else. A backslash escapes the next character, inside or outside
+// quotes.
 //
 // Negation excludes: every side of an OR, the whole query and what a NOT
 // negates must match something by themselves ("a OR -b", "-b" and "-(-b)"

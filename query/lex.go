@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/snii-go/snii/internal/errs"
 )
 
 // SyntaxError is a query syntax error at a 1-based column (in characters).
@@ -181,7 +183,7 @@ func (l *lexer) word(col int) (*Text, bool, error) {
 			case r2 == '(':
 				return &Text{Field: field, Col: col}, false, nil // a group: next turns it into its '('
 			case endsWord(r2, size2):
-				return nil, false, &SyntaxError{c + 1, fmt.Sprintf("expected a term, a phrase or '(' after %q (write \\: for a literal ':')", field+":")}
+				return nil, false, &SyntaxError{c + 1, fmt.Sprintf("expected a term, a phrase or '(' after %q (write \\: for a literal ':')", errs.Excerpt(field+":"))}
 			}
 			continue
 		}
@@ -193,6 +195,8 @@ func (l *lexer) word(col int) (*Text, bool, error) {
 			}
 			b.WriteString(l.advance(size2))
 			escaped = true
+		case '~':
+			return nil, false, l.tilde(c)
 		case '*':
 			if r2, size2 := l.peekRune(); !endsWord(r2, size2) {
 				return nil, false, &SyntaxError{c, `'*' is allowed only at the end of a word (write \* for a literal star)`}
@@ -274,6 +278,24 @@ func (l *lexer) slop(t *Text) error {
 	if digits == 0 {
 		return &SyntaxError{c + 1, "expected a number (the slop) after '~'"}
 	}
+	switch r, size := l.peekRune(); {
+	case r == '~':
+		return &SyntaxError{l.col, fmt.Sprintf("a phrase takes one slop, and it has ~%d already", n)}
+	case !endsWord(r, size):
+		return &SyntaxError{l.col, "expected a space, ')' or the end of the query after the slop"}
+	}
 	t.Slop = n
 	return nil
+}
+
+// tilde returns the error for an unescaped '~' in a bare word (at column c,
+// already consumed): '~' is the slop of a quoted phrase only. Lucene reads
+// "term~N" as a fuzzy term and "(group)~N" as nothing this package can give,
+// so neither is reinterpreted.
+func (l *lexer) tilde(c int) error {
+	const literal = `; write \~ for a literal '~'`
+	if at := l.i - 1; at > 0 && l.s[at-1] == ')' {
+		return &SyntaxError{c, `a slop '~N' applies to a quoted phrase ("a b"~2), not to a group` + literal}
+	}
+	return &SyntaxError{c, `fuzzy terms (term~ and term~N, as in Lucene) are not supported: '~N' is the slop of a quoted phrase ("a b"~2)` + literal}
 }

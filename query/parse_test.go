@@ -96,8 +96,9 @@ func TestParse(t *testing.T) {
 		{`f:-x`, `T{f}[-x]`},
 		{`"a b"~2`, `P~2[a b]`},
 		{`"a b"~0`, `P[a b]`},
-		{`"a b"~12x`, `AND(P~12[a b],T[x])`},
-		{`a~2`, `T[a~2]`},
+		{`a\~2`, `T[a~2]`},
+		{`"a b"~2 x`, `AND(P~2[a b],T[x])`},
+		{`("a b"~2)`, `P~2[a b]`},
 		{`a -b`, `AND(T[a],NOT(T[b]))`},
 		{`a NOT b`, `AND(T[a],NOT(T[b]))`},
 		{`a AND NOT b`, `AND(T[a],NOT(T[b]))`},
@@ -208,6 +209,17 @@ func TestParseErrors(t *testing.T) {
 		{`"a b"~x`, 7, "expected a number"},
 		{`"a b"~99999999999`, 6, "slop larger than"},
 		{`"a b*"~2`, 7, "a phrase prefix cannot have a slop"},
+		// Issue 39 item 5: Lucene's fuzzy terms and group slops are not
+		// reinterpreted as something else.
+		{`session~2`, 8, "fuzzy terms (term~ and term~N, as in Lucene) are not supported"},
+		{`session~`, 8, "fuzzy terms"},
+		{`a f:session~1`, 12, "fuzzy terms"},
+		{`~2`, 1, `write \~ for a literal '~'`},
+		{`(session)~2`, 10, "applies to a quoted phrase (\"a b\"~2), not to a group"},
+		{`f:(a b)~2 c`, 8, "not to a group"},
+		{`"a b"~2~3`, 8, "a phrase takes one slop, and it has ~2 already"},
+		{`"a b"~12x`, 9, "expected a space, ')' or the end of the query after the slop"},
+		{`"a b"~2.5`, 8, "after the slop"},
 		{strings.Repeat("(", MaxDepth+1) + "a" + strings.Repeat(")", MaxDepth+1), MaxDepth + 1, "nested deeper than"},
 	}
 	for _, c := range cases {

@@ -470,7 +470,7 @@ func (s *Segment) field(name string) (*field, error) {
 	if lo < len(s.fields) && s.names[lo] == name {
 		return s.fields[lo], nil
 	}
-	return nil, s.at(place{window: -1}, errs.NotFoundf("no field %q (fields: %s)", name, strings.Join(s.names, ", ")))
+	return nil, s.at(place{window: -1}, errs.NotFoundf("no field %q (fields: %s)", errs.Excerpt(name), strings.Join(s.names, ", ")))
 }
 
 // uvarintAt decodes a uvarint at b[off:] (ok=false when truncated).

@@ -51,7 +51,7 @@ sources cannot give), 128+N stopped by signal N (130 Ctrl-C, 129 SIGHUP, 143 SIG
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetIn(stdin)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{clipped{err}} })
 	root.AddCommand(
 		newBuildCmd(e, captureBuildHook()),
 		newInspectCmd(e),
