@@ -94,7 +94,10 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.
 	root.InitDefaultHelpCmd()
 	strictCompletion(root)
 	usageArgs(root)
-	cmd, err := root.ExecuteContextC(ctx)
+	cmd, err := root, unknownCommand(root, args)
+	if err == nil {
+		cmd, err = root.ExecuteContextC(ctx)
+	}
 	if err == nil {
 		return exitOK
 	}

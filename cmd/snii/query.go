@@ -66,7 +66,7 @@ and exits with code 2, as does an unknown field. No match is not an error (exit 
 			if f.maxExp < 0 {
 				return usagef("--max-expansions %d: want 0 (unlimited) or more", f.maxExp)
 			}
-			if err := f.checkTop(); err != nil {
+			if err := f.checkTop(cmd.Flags().Changed("top")); err != nil {
 				return err
 			}
 			return runQuery(cmd.Context(), e, f, args[0], strings.Join(args[1:], " "))
