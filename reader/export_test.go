@@ -1,9 +1,6 @@
 package reader
 
-import (
-	"context"
-	"os"
-)
+import "context"
 
 // NewDecodeBudgetHold makes a stand-in query hold n bytes of b (it runs, holding
 // them); the returned func gives them back.
@@ -29,25 +26,14 @@ func TopScored(s *Segment, ctx context.Context, q Query, k int, o *TopOptions) (
 // CanMmap reports whether Open maps segments on this platform.
 const CanMmap = canMmap
 
-// OpenMappedThen is Open of a mapped segment with between called once the
-// file is mapped and before Open reads it (to change the file under the
-// mapping at that moment).
+// OpenMappedThen is Open with between called once the file is opened (and
+// mapped, unless o.NoMmap) and before Open reads it (to change the file under
+// the mapping at that moment).
 func OpenMappedThen(path string, o Options, between func()) (*Segment, error) {
-	f, err := os.Open(path)
+	s, err := openFile(path, o)
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	data, unmap, err := mapFile(f, st.Size())
-	f.Close()
-	if err != nil {
-		return nil, err
-	}
-	s := &Segment{name: path, size: st.Size(), data: data, unmap: unmap, crcs: newCRCSet(st.Size())}
 	between()
 	if err := s.init(context.Background(), o); err != nil {
 		s.release()

@@ -29,6 +29,14 @@ func TestMappedFileTruncatedInPlace(t *testing.T) {
 			term, df = ts.Term, ts.DF
 		}
 	}
+	postings := func(t *testing.T, s *reader.Segment) *reader.Postings {
+		p, err := s.Postings(bg, "text", term)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(p.Close)
+		return p
+	}
 	// Each case prepares what it needs on the intact file and returns the
 	// call to make once the file is truncated.
 	type call func() error
@@ -70,11 +78,7 @@ func TestMappedFileTruncatedInPlace(t *testing.T) {
 			}
 		}},
 		{"Postings.Next", func(t *testing.T, s *reader.Segment) call {
-			p, err := s.Postings(bg, "text", term)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(p.Close)
+			p := postings(t, s)
 			return func() error {
 				for p.Next() {
 				}
@@ -82,11 +86,7 @@ func TestMappedFileTruncatedInPlace(t *testing.T) {
 			}
 		}},
 		{"Postings.Advance", func(t *testing.T, s *reader.Segment) call {
-			p, err := s.Postings(bg, "text", term)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(p.Close)
+			p := postings(t, s)
 			return func() error {
 				if p.Advance(2000) {
 					return nil
@@ -95,11 +95,7 @@ func TestMappedFileTruncatedInPlace(t *testing.T) {
 			}
 		}},
 		{"Postings.Positions", func(t *testing.T, s *reader.Segment) call {
-			p, err := s.Postings(bg, "text", term)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(p.Close)
+			p := postings(t, s)
 			if !p.Next() {
 				t.Fatal(p.Err())
 			}

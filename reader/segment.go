@@ -130,6 +130,20 @@ type field struct {
 // and a field whose analyzer is not registered (see index.Register)
 // snii.ErrNotFound.
 func Open(path string, o Options) (*Segment, error) {
+	s, err := openFile(path, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.init(context.Background(), o); err != nil {
+		s.release()
+		return nil, err
+	}
+	return s, nil
+}
+
+// openFile opens the file at path and maps it (or keeps it for pread): the
+// segment before init reads it.
+func openFile(path string, o Options) (*Segment, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -160,10 +174,6 @@ func Open(path string, o Options) (*Segment, error) {
 		s.crcs = newCRCSet(size)
 	} else {
 		s.ra, s.file = f, f
-	}
-	if err := s.init(context.Background(), o); err != nil {
-		s.release()
-		return nil, err
 	}
 	return s, nil
 }
