@@ -11,9 +11,10 @@ import (
 // at once, so it costs one round however many ranges it has:
 //
 //  1. dictionary blocks: the blocks of every term and prefix of the query
-//     (those the segment's block cache lacks);
-//  2. postings heads: for each term found (and each prefix expansion, up to
-//     maxPlannedExpansions), a slim term's postings, a windowed term's
+//     (those the segment's block cache lacks; every block of the field for a
+//     fuzzy term);
+//  2. postings heads: for each term found (and each prefix or fuzzy
+//     expansion, up to maxPlannedExpansions), a slim term's postings, a windowed term's
 //     prelude, or its whole doc span when small or when every window will
 //     be read (a term query's docs);
 //  3. doc windows (collect): the windows of a term that can hold a candidate;
@@ -48,11 +49,14 @@ func (x *qctx) planQuery(q Query, countOnly bool) {
 			continue
 		}
 		lo := f.findBlock(t.term)
-		if t.prefix {
+		switch {
+		case t.fuzzy != nil:
+			lo = 0 // the walk may read any block
+		case t.prefix:
 			lo = max0(lo)
 		}
 		for bi := lo; bi >= 0 && bi < len(f.meta.Blocks); bi++ {
-			if bi > lo && (!t.prefix || !bytes.HasPrefix(f.meta.FirstTerms[bi], t.term)) {
+			if bi > lo && t.fuzzy == nil && (!t.prefix || !bytes.HasPrefix(f.meta.FirstTerms[bi], t.term)) {
 				break
 			}
 			if f.slots[bi].Load() == nil {
@@ -74,15 +78,22 @@ func (x *qctx) planQuery(q Query, countOnly bool) {
 		if err != nil {
 			continue
 		}
-		if t.prefix {
+		if t.prefix || t.fuzzy != nil {
 			maxExp := t.maxExp
 			if maxExp <= 0 || maxExp > maxPlannedExpansions {
 				maxExp = maxPlannedExpansions
 			}
-			_ = f.scanPrefix(x, t.term, maxExp, func(_ []byte, e *format.Entry) (bool, error) {
+			head := func(_ []byte, e *format.Entry) (bool, error) {
 				rs = appendHead(rs, f, e, t.whole)
 				return true, nil
-			})
+			}
+			if t.fuzzy != nil {
+				if t.fuzzy.check() == nil {
+					_ = f.scanFuzzy(x, []rune(t.fuzzy.term), t.fuzzy.maxEdits, maxExp, head)
+				}
+			} else {
+				_ = f.scanPrefix(x, t.term, maxExp, head)
+			}
 			continue
 		}
 		if found, err := f.lookup(x, t.term, &e); err != nil || !found {
@@ -109,7 +120,8 @@ type plannedTerm struct {
 	term   []byte
 	prefix bool
 	whole  bool // all its doc windows will be read (a term or prefix query's docs)
-	maxExp int  // a prefix's expansion bound
+	maxExp int  // a prefix's (or fuzzy term's) expansion bound
+	fuzzy  *fuzzyQuery
 	phrase int  // the phrase it belongs to (a number within the query), -1 if none
 	e      format.Entry
 	found  bool
@@ -142,6 +154,8 @@ func walkTerms(q Query, countOnly bool, fn func(plannedTerm)) {
 			fn(plannedTerm{field: q.field, term: bytesOf(q.term), whole: !countOnly, phrase: -1})
 		case *prefixQuery:
 			fn(plannedTerm{field: q.field, term: bytesOf(q.prefix), prefix: true, whole: true, maxExp: q.maxExp, phrase: -1})
+		case *fuzzyQuery:
+			fn(plannedTerm{field: q.field, fuzzy: q, whole: true, maxExp: q.maxExp, phrase: -1})
 		case *phraseQuery:
 			id := n
 			n++
