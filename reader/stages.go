@@ -14,9 +14,9 @@ import (
 //     (those the segment's block cache lacks; every block of the field for a
 //     fuzzy term);
 //  2. postings heads: for each term found (and each prefix or fuzzy
-//     expansion, up to maxPlannedExpansions), a slim term's postings, a windowed term's
-//     prelude, or its whole doc span when small or when every window will
-//     be read (a term query's docs);
+//     expansion, up to maxPlannedExpansions), a slim term's postings, a
+//     windowed term's prelude, or its whole doc span when small or when every
+//     window will be read (a term query's docs);
 //  3. doc windows (collect): the windows of a term that can hold a candidate;
 //  4. .prx frames (fetchFrames): the frames of the windows holding candidates.
 //
@@ -121,10 +121,10 @@ type plannedTerm struct {
 	prefix bool
 	whole  bool // all its doc windows will be read (a term or prefix query's docs)
 	maxExp int  // a prefix's (or fuzzy term's) expansion bound
-	fuzzy  *fuzzyQuery
 	phrase int  // the phrase it belongs to (a number within the query), -1 if none
 	e      format.Entry
 	found  bool
+	fuzzy  *fuzzyQuery // a fuzzy term (term unset): its dictionary walk
 }
 
 // appendHead appends the stage-2 range of a term's postings.
