@@ -23,7 +23,12 @@ type Text struct {
 	Prefix bool   // a trailing '*': the last token is a prefix
 	Quoted bool   // written in double quotes
 	Slop   int    // "~N" after a quoted phrase: a sloppy phrase (0: exact); rendered only when Quoted
-	Col    int
+	// Fuzzy: "~" or "~N" after a bare word: a fuzzy term, matching the terms
+	// within Edits edits (0..reader.MaxEdits; "~" alone is 2) of the word's
+	// one term. Rendered only when not Quoted.
+	Fuzzy bool
+	Edits int
+	Col   int
 }
 
 // Not excludes the documents its node matches from the And it stands in
@@ -99,6 +104,10 @@ func (t *Text) String() string {
 	writeEscaped(&b, t.Raw, func(r rune) bool { return isSpecial(r) || unicode.IsSpace(r) })
 	if t.Prefix {
 		b.WriteByte('*')
+	}
+	if t.Fuzzy {
+		b.WriteByte('~')
+		b.WriteString(strconv.Itoa(t.Edits))
 	}
 	return b.String()
 }

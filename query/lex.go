@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/reader"
 )
 
 // SyntaxError is a query syntax error at a 1-based column (in characters).
@@ -121,7 +122,7 @@ func (l *lexer) next() (token, error) {
 		l.advance(1)
 		return token{kind: tLParen, col: c, field: t.Field}, nil
 	}
-	if !escaped && !t.Prefix && t.Field == "" && !t.Quoted {
+	if !escaped && !t.Prefix && !t.Fuzzy && t.Field == "" && !t.Quoted {
 		switch t.Raw {
 		case "OR":
 			return token{kind: tOr, col: col}, nil
@@ -196,7 +197,11 @@ func (l *lexer) word(col int) (*Text, bool, error) {
 			b.WriteString(l.advance(size2))
 			escaped = true
 		case '~':
-			return nil, false, l.tilde(c)
+			if b.Len() == 0 {
+				return nil, false, l.tilde(c)
+			}
+			t := &Text{Field: field, Raw: b.String(), Fuzzy: true, Edits: DefaultEdits, Col: col}
+			return t, escaped, l.edits(t, c)
 		case '*':
 			if r2, size2 := l.peekRune(); !endsWord(r2, size2) {
 				return nil, false, &SyntaxError{c, `'*' is allowed only at the end of a word (write \* for a literal star)`}
@@ -288,14 +293,43 @@ func (l *lexer) slop(t *Text) error {
 	return nil
 }
 
-// tilde returns the error for an unescaped '~' in a bare word (at column c,
-// already consumed): '~' is the slop of a quoted phrase only. Lucene reads
-// "term~N" as a fuzzy term and "(group)~N" as nothing this package can give,
-// so neither is reinterpreted.
-func (l *lexer) tilde(c int) error {
-	const literal = `; write \~ for a literal '~'`
-	if at := l.i - 1; at > 0 && l.s[at-1] == ')' {
-		return &SyntaxError{c, `a slop '~N' applies to a quoted phrase ("a b"~2), not to a group` + literal}
+// DefaultEdits is the edit distance of a fuzzy term written without one
+// ("term~"), as in Lucene.
+const DefaultEdits = 2
+
+// edits lexes the optional N of a fuzzy term's "~N" (the '~' at column c
+// consumed), which must end the word.
+func (l *lexer) edits(t *Text, c int) error {
+	n, digits := 0, 0
+	for {
+		r, size := l.peekRune()
+		if size == 0 || r < '0' || r > '9' {
+			break
+		}
+		l.advance(size)
+		if digits++; digits > 1 || int(r-'0') > reader.MaxEdits {
+			return &SyntaxError{c + 1, fmt.Sprintf("a fuzzy term takes 0 to %d edits (term~N)", reader.MaxEdits)}
+		}
+		n = int(r - '0')
 	}
-	return &SyntaxError{c, `fuzzy terms (term~ and term~N, as in Lucene) are not supported: '~N' is the slop of a quoted phrase ("a b"~2)` + literal}
+	if digits > 0 {
+		t.Edits = n
+	}
+	switch r, size := l.peekRune(); {
+	case r == '.':
+		return &SyntaxError{l.col, fmt.Sprintf("a fuzzy term takes a whole number of edits, 0 to %d (Lucene's similarities such as ~0.8 are not supported)", reader.MaxEdits)}
+	case !endsWord(r, size):
+		return &SyntaxError{l.col, "expected a space, ')' or the end of the query after a fuzzy term (write \\~ for a literal '~')"}
+	}
+	return nil
+}
+
+// tilde returns the error for a '~' that starts a bare word (at column c,
+// already consumed): it follows a group, a space or a field name, where it
+// has nothing to apply to.
+func (l *lexer) tilde(c int) error {
+	if at := l.i - 1; at > 0 && l.s[at-1] == ')' {
+		return &SyntaxError{c, `a slop '~N' applies to a quoted phrase ("a b"~2), not to a group; write \~ for a literal '~'`}
+	}
+	return &SyntaxError{c, `expected a term before '~' (term~N is a fuzzy term, "a b"~N a sloppy phrase); write \~ for a literal '~'`}
 }

@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// Query is a query over one segment: Term, Phrase, PhrasePrefix, Prefix and the
-// And/Or of queries. Terms are analyzed tokens (use Segment.Analyze on raw text).
+// Query is a query over one segment: Term, Phrase, PhrasePrefix, Prefix, Fuzzy
+// and the And/Or of queries. Terms are analyzed tokens (use Segment.Analyze on raw text).
 // A Query is immutable and may be shared between goroutines and segments. The
 // interface is sealed: only this package implements it.
 type Query interface {

@@ -1,23 +1,55 @@
 package main
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/snii-go/snii/reader"
 )
 
-// Issue 39 item 5: Lucene's fuzzy terms and group slops are syntax errors
-// (exit 2) that say what '~' means here, never another query's answer.
-func TestLuceneTildeRejected(t *testing.T) {
+var bg = context.Background()
+
+// Issue 39 item 5: Lucene's "term~N" is a fuzzy term (never the phrase
+// "term N"); a group slop, a second slop and fractions are syntax errors
+// (exit 2) saying what '~' means here.
+func TestLuceneTilde(t *testing.T) {
 	seg := buildDemo(t, t.TempDir())
+	s, err := reader.Open(seg, reader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, c := range []struct {
+		q     string
+		edits int
+	}{
+		{"conection~1", 1}, {"conection~", 2}, {"Connection~0", 0}, {"conection~2", 2},
+	} {
+		term := strings.ToLower(strings.TrimRight(strings.TrimRight(c.q, "012"), "~"))
+		want, err := s.Count(bg, reader.Fuzzy("text", term, c.edits, 0), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := ok(t, "query", seg, c.q, "--count")
+		if got := strings.TrimSpace(r.stdout); got != fmt.Sprint(want) {
+			t.Errorf("%s: --count %s, want %d", c.q, got, want)
+		}
+		if c.edits > 0 && want == 0 {
+			t.Errorf("%s: no match; the demo logs hold \"connection\"", c.q)
+		}
+	}
 	for _, c := range []struct {
 		q    string
 		want []string
 	}{
-		{`session~2`, []string{"at column 8", "fuzzy terms (term~ and term~N, as in Lucene) are not supported", `the slop of a quoted phrase ("a b"~2)`, `write \~`}},
-		{`session~`, []string{"at column 8", "fuzzy terms"}},
 		{`(session)~2`, []string{"at column 10", "not to a group"}},
 		{`"a b"~2~3`, []string{"at column 8", "a phrase takes one slop"}},
+		{`session~3`, []string{"at column 9", "0 to 2 edits"}},
+		{`session~0.8`, []string{"at column 10", "whole number of edits"}},
+		{`user-id~1`, []string{"at column 1", "a fuzzy term must be one term"}},
 	} {
 		fails(t, exitUsage, "", []string{"query", seg, c.q}, c.want...)
 	}
