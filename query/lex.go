@@ -261,6 +261,22 @@ func (l *lexer) phrase(col int) (*Text, error) {
 	}
 }
 
+// number lexes the decimal digits at the lexer's position (digits 0: none),
+// stopping with over set once the value passes max.
+func (l *lexer) number(max int) (n, digits int, over bool) {
+	for {
+		r, size := l.peekRune()
+		if size == 0 || r < '0' || r > '9' {
+			return n, digits, false
+		}
+		l.advance(size)
+		digits++
+		if n = n*10 + int(r-'0'); n > max {
+			return n, digits, true
+		}
+	}
+}
+
 // slop lexes an optional "~N" right after a phrase's closing quote.
 func (l *lexer) slop(t *Text) error {
 	if r, _ := l.peekRune(); r != '~' {
@@ -268,17 +284,9 @@ func (l *lexer) slop(t *Text) error {
 	}
 	c := l.col
 	l.advance(1)
-	n, digits := 0, 0
-	for {
-		r, size := l.peekRune()
-		if size == 0 || r < '0' || r > '9' {
-			break
-		}
-		l.advance(size)
-		digits++
-		if n = n*10 + int(r-'0'); n > MaxSlop {
-			return &SyntaxError{c, fmt.Sprintf("slop larger than %d", MaxSlop)}
-		}
+	n, digits, over := l.number(MaxSlop)
+	if over {
+		return &SyntaxError{c, fmt.Sprintf("slop larger than %d", MaxSlop)}
 	}
 	if digits == 0 {
 		return &SyntaxError{c + 1, "expected a number (the slop) after '~'"}
@@ -300,17 +308,9 @@ const DefaultEdits = 2
 // edits lexes the optional N of a fuzzy term's "~N" (the '~' at column c
 // consumed), which must end the word.
 func (l *lexer) edits(t *Text, c int) error {
-	n, digits := 0, 0
-	for {
-		r, size := l.peekRune()
-		if size == 0 || r < '0' || r > '9' {
-			break
-		}
-		l.advance(size)
-		if digits++; digits > 1 || int(r-'0') > reader.MaxEdits {
-			return &SyntaxError{c + 1, fmt.Sprintf("a fuzzy term takes 0 to %d edits (term~N)", reader.MaxEdits)}
-		}
-		n = int(r - '0')
+	n, digits, over := l.number(reader.MaxEdits)
+	if over {
+		return &SyntaxError{c + 1, fmt.Sprintf("a fuzzy term takes 0 to %d edits (term~N)", reader.MaxEdits)}
 	}
 	if digits > 0 {
 		t.Edits = n
