@@ -106,7 +106,9 @@ func (f *field) scanFuzzy(x *qctx, q []rune, maxEdits, max int, fn func(term []b
 			d, deadAt := m.distance(term)
 			dead = dead[:0]
 			if deadAt >= 0 {
-				dead = append(dead, term[:deadAt]...)
+				if p := term[:deadAt]; len(wholeRunes(p)) == deadAt {
+					dead = append(dead, p...)
+				} // else the prefix's last character depends on what follows
 				continue
 			}
 			if d > maxEdits {
@@ -125,17 +127,28 @@ func (f *field) scanFuzzy(x *qctx, q []rune, maxEdits, max int, fn func(term []b
 	return nil
 }
 
-// commonPrefix returns the longest common prefix of a and b (whole
-// characters: a rune cut in two is left out).
+// commonPrefix returns the longest common prefix of a and b that every
+// string starting with it decodes alike (see wholeRunes).
 func commonPrefix(a, b []byte) []byte {
 	n := 0
 	for n < len(a) && n < len(b) && a[n] == b[n] {
 		n++
 	}
-	for n > 0 && n < len(a) && !utf8.RuneStart(a[n]) {
-		n--
+	return wholeRunes(a[:n])
+}
+
+// wholeRunes returns p without a last rune that p holds only in part (a lead
+// byte missing continuation bytes), which the bytes after p decide: the
+// characters of any string starting with the result start with its own.
+func wholeRunes(p []byte) []byte {
+	i := len(p) - 1
+	for i > 0 && !utf8.RuneStart(p[i]) {
+		i--
 	}
-	return a[:n]
+	if i >= 0 && !utf8.FullRune(p[i:]) {
+		return p[:i]
+	}
+	return p
 }
 
 // editRows computes optimal string alignment distances to a fixed query for
