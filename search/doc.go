@@ -9,7 +9,7 @@
 // context ending) cancels the rest, and the call returns only when every
 // segment's work has stopped.
 //
-// A prefix's expansion bound (reader.Prefix, reader.PhrasePrefix) applies per
+// A prefix's expansion bound (reader.Prefix, reader.PhrasePrefix, reader.Fuzzy) applies per
 // segment: each expands its own first terms, so a bounded prefix may match
 // more over many segments than over one segment holding them all.
 //
