@@ -70,19 +70,13 @@ func (x *qctx) fuzzyDocs(q *fuzzyQuery, filter []uint32, hasFilter bool, out []u
 // at most max of them (0: all), until fn returns false or an error.
 func (f *field) scanFuzzy(x *qctx, q []rune, maxEdits, max int, fn func(term []byte, e *format.Entry) (bool, error)) error {
 	m := newEditRows(q, maxEdits)
-	blocks := f.meta.FirstTerms
+	blocks := f.meta.Blocks
 	var dead []byte // the terms starting with it are all too far
 	n := 0
 	var e format.Entry
-	for bi := 0; bi < len(blocks); bi++ {
-		// Every term of block bi starts with the common prefix of its first
-		// term and the next block's: when that prefix is too far, so are they.
-		if bi+1 < len(blocks) {
-			if cp := commonPrefix(blocks[bi], blocks[bi+1]); len(cp) > 0 {
-				if _, deadAt := m.distance(cp); deadAt >= 0 {
-					continue
-				}
-			}
+	for bi := range blocks {
+		if f.farBlock(m, bi) {
+			continue
 		}
 		if err := x.check(); err != nil {
 			return err
@@ -125,6 +119,22 @@ func (f *field) scanFuzzy(x *qctx, q []rune, maxEdits, max int, fn func(term []b
 		}
 	}
 	return nil
+}
+
+// farBlock reports whether every term of dict block bi is too far from m's
+// query: they all start with the common prefix of its first term and the next
+// block's (in the sampled index), and that prefix is too far.
+func (f *field) farBlock(m *editRows, bi int) bool {
+	ft := f.meta.FirstTerms
+	if bi+1 >= len(ft) {
+		return false
+	}
+	cp := commonPrefix(ft[bi], ft[bi+1])
+	if len(cp) == 0 {
+		return false
+	}
+	_, deadAt := m.distance(cp)
+	return deadAt >= 0
 }
 
 // commonPrefix returns the longest common prefix of a and b that every

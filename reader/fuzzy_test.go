@@ -143,19 +143,7 @@ func TestFuzzyEdits(t *testing.T) {
 // (counted with the block cache off, so every block read is decoded), and
 // finds what the oracle finds.
 func TestFuzzySkipsBlocks(t *testing.T) {
-	groups := []string{"alpha", "bravo", "charlie", "delta", "hotel", "juliet"}
-	var docs []oracle.Doc
-	var words []string
-	for _, g := range groups {
-		for i := range 20000 {
-			words = append(words, fmt.Sprintf("%s%05d", g, i*7919%100000))
-			if len(words) == 100 {
-				docs = append(docs, oracle.Doc{{Name: "text", Values: []string{strings.Join(words, " ")}}})
-				words = words[:0]
-			}
-		}
-	}
-	c := corpusOf(docs)
+	docs, c := groupedVocabulary()
 	s, err := reader.Open(build(t, docs, options(-1, "text")), reader.Options{BlockCacheBytes: -1})
 	if err != nil {
 		t.Fatal(err)
@@ -165,7 +153,7 @@ func TestFuzzySkipsBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m.Blocks) < 2*len(groups) {
+	if len(m.Blocks) < 2*len(vocabGroups) {
 		t.Fatalf("%d dict blocks: too few for the test", len(m.Blocks))
 	}
 	for _, q := range []oracle.Fuzzy{
@@ -185,12 +173,33 @@ func TestFuzzySkipsBlocks(t *testing.T) {
 		}
 		// Its group's blocks, one straddling each boundary between groups,
 		// and the last block (no next first term bounds it).
-		limit := int64(len(m.Blocks)/len(groups) + len(groups) + 2)
+		limit := int64(len(m.Blocks)/len(vocabGroups) + len(vocabGroups) + 2)
 		t.Logf("%s: %d docs, %d of %d dict blocks read", q, len(got), p.DictBlocksRead, len(m.Blocks))
 		if p.DictBlocksRead > limit {
 			t.Errorf("%s read %d of %d dict blocks, want at most %d", q, p.DictBlocksRead, len(m.Blocks), limit)
 		}
 	}
+}
+
+// vocabGroups are the prefixes of groupedVocabulary's terms, each 3 or more
+// edits from the others.
+var vocabGroups = []string{"alpha", "bravo", "charlie", "delta", "hotel", "juliet"}
+
+// groupedVocabulary returns documents of 100 distinct terms each: 20000
+// terms behind each prefix of vocabGroups.
+func groupedVocabulary() ([]oracle.Doc, *oracle.Corpus) {
+	var docs []oracle.Doc
+	var words []string
+	for _, g := range vocabGroups {
+		for i := range 20000 {
+			words = append(words, fmt.Sprintf("%s%05d", g, i*7919%100000))
+			if len(words) == 100 {
+				docs = append(docs, oracle.Doc{{Name: "text", Values: []string{strings.Join(words, " ")}}})
+				words = words[:0]
+			}
+		}
+	}
+	return docs, corpusOf(docs)
 }
 
 // remoteBytes is a RemoteReaderAt over bytes that counts its rounds: a read
@@ -228,12 +237,12 @@ func (r *remoteBytes) Prefetch(_ context.Context, rs []reader.Range) (reader.Fet
 	return f, nil
 }
 
-// On a remote segment a fuzzy term costs a round for the dictionary and one
-// for its expansions' postings heads, not a round per block.
+// On a remote segment a fuzzy term costs a round for the dictionary blocks
+// its walk reads (not those it skips, nor a round per block) and one for its
+// expansions' postings heads.
 func TestFuzzyRemoteRounds(t *testing.T) {
-	docs := oracle.Generate(41, oracle.GenOptions{Docs: 2000, Vocab: 20000})
-	c := corpusOf(docs)
-	b, err := os.ReadFile(build(t, docs, options(-1, "text", "host")))
+	docs, c := groupedVocabulary()
+	b, err := os.ReadFile(build(t, docs, options(-1, "text")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,19 +252,26 @@ func TestFuzzyRemoteRounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	m, _ := s.Info("text")
-	term := c.Vocabulary("text")[100].Term
-	var p reader.Profile
-	q := oracle.Fuzzy{Field: "text", Term: term, MaxEdits: 1}
-	got, err := s.Docs(bg, rq(q), &reader.SearchOptions{Profile: &p})
+	m, err := s.Info("text")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := c.Eval(q); !slices.Equal(got, want) {
-		t.Fatalf("%s: %d docs, oracle %d", q, len(got), len(want))
-	}
-	t.Logf("%s: %d rounds, %d dict blocks in the field", q, p.Rounds, len(m.Blocks))
-	if p.Rounds > 4 {
-		t.Errorf("%s: %d rounds, want at most 4 (dictionary, heads, windows)", q, p.Rounds)
+	for _, q := range []oracle.Fuzzy{
+		{Field: "text", Term: "hotel00042", MaxEdits: 1},
+		{Field: "text", Term: "delta1234", MaxEdits: 2},
+	} {
+		var p reader.Profile
+		got, err := s.Docs(bg, rq(q), &reader.SearchOptions{Profile: &p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := c.Eval(q); !slices.Equal(got, want) {
+			t.Fatalf("%s: %d docs, oracle %d", q, len(got), len(want))
+		}
+		t.Logf("%s: %d rounds, %d bytes fetched; the dictionary holds %d bytes in %d blocks", q, p.Rounds, p.FetchedBytes, m.DictLen, len(m.Blocks))
+		if p.Rounds > 3 || p.FetchedBytes > int64(m.DictLen)/2 {
+			t.Errorf("%s: %d rounds, %d bytes; want at most 3 rounds (dictionary, heads, windows) and half the dictionary's %d bytes",
+				q, p.Rounds, p.FetchedBytes, m.DictLen)
+		}
 	}
 }

@@ -11,8 +11,8 @@ import (
 // at once, so it costs one round however many ranges it has:
 //
 //  1. dictionary blocks: the blocks of every term and prefix of the query
-//     (those the segment's block cache lacks; every block of the field for a
-//     fuzzy term);
+//     (those the segment's block cache lacks; for a fuzzy term, every block
+//     of the field but those its walk skips);
 //  2. postings heads: for each term found (and each prefix or fuzzy
 //     expansion, up to maxPlannedExpansions), a slim term's postings, a
 //     windowed term's prelude, or its whole doc span when small or when every
@@ -48,6 +48,10 @@ func (x *qctx) planQuery(q Query, countOnly bool) {
 		if err != nil {
 			continue
 		}
+		var far *editRows // a fuzzy term's blocks too far to hold a match
+		if t.fuzzy != nil {
+			far = newEditRows([]rune(t.fuzzy.term), t.fuzzy.maxEdits)
+		}
 		lo := f.findBlock(t.term)
 		switch {
 		case t.fuzzy != nil:
@@ -59,7 +63,7 @@ func (x *qctx) planQuery(q Query, countOnly bool) {
 			if bi > lo && t.fuzzy == nil && (!t.prefix || !bytes.HasPrefix(f.meta.FirstTerms[bi], t.term)) {
 				break
 			}
-			if f.slots[bi].Load() == nil {
+			if f.slots[bi].Load() == nil && (far == nil || !f.farBlock(far, bi)) {
 				info := f.meta.Blocks[bi]
 				rs = append(rs, Range{Off: int64(f.meta.DictOff + info.Offset), Len: int64(info.StoredLen)})
 			}
