@@ -10,8 +10,6 @@ import (
 	"github.com/snii-go/snii/reader"
 )
 
-var bg = context.Background()
-
 // Issue 39 item 5: Lucene's "term~N" is a fuzzy term (never the phrase
 // "term N"); a group slop, a second slop and fractions are syntax errors
 // (exit 2) saying what '~' means here.
@@ -29,7 +27,7 @@ func TestLuceneTilde(t *testing.T) {
 		{"conection~1", 1}, {"conection~", 2}, {"Connection~0", 0}, {"conection~2", 2},
 	} {
 		term := strings.ToLower(strings.TrimRight(strings.TrimRight(c.q, "012"), "~"))
-		want, err := s.Count(bg, reader.Fuzzy("text", term, c.edits, 0), nil)
+		want, err := s.Count(context.Background(), reader.Fuzzy("text", term, c.edits, 0), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
