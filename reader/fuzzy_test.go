@@ -202,19 +202,19 @@ func groupedVocabulary() ([]oracle.Doc, *oracle.Corpus) {
 	return docs, corpusOf(docs)
 }
 
-// remoteBytes is a RemoteReaderAt over bytes that counts its rounds: a read
+// roundCountingRemote is a RemoteReaderAt over bytes that counts its rounds: a read
 // outside what was prefetched costs one.
-type remoteBytes struct {
+type roundCountingRemote struct {
 	b    []byte
 	held [][2]int64
 }
 
-func (r *remoteBytes) ReadAt(p []byte, off int64) (int, error) {
+func (r *roundCountingRemote) ReadAt(p []byte, off int64) (int, error) {
 	_, err := r.ReadAtContext(context.Background(), p, off)
 	return len(p), err
 }
 
-func (r *remoteBytes) ReadAtContext(_ context.Context, p []byte, off int64) (reader.Fetch, error) {
+func (r *roundCountingRemote) ReadAtContext(_ context.Context, p []byte, off int64) (reader.Fetch, error) {
 	copy(p, r.b[off:])
 	for _, h := range r.held {
 		if off >= h[0] && off+int64(len(p)) <= h[1] {
@@ -224,7 +224,7 @@ func (r *remoteBytes) ReadAtContext(_ context.Context, p []byte, off int64) (rea
 	return reader.Fetch{Rounds: 1, Requests: 1, Bytes: int64(len(p))}, nil
 }
 
-func (r *remoteBytes) Prefetch(_ context.Context, rs []reader.Range) (reader.Fetch, error) {
+func (r *roundCountingRemote) Prefetch(_ context.Context, rs []reader.Range) (reader.Fetch, error) {
 	var f reader.Fetch
 	for _, x := range rs {
 		r.held = append(r.held, [2]int64{x.Off, x.Off + x.Len})
@@ -246,7 +246,7 @@ func TestFuzzyRemoteRounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &remoteBytes{b: bytes.Clone(b)}
+	r := &roundCountingRemote{b: bytes.Clone(b)}
 	s, err := reader.OpenReaderAt(r, int64(len(b)), reader.Options{})
 	if err != nil {
 		t.Fatal(err)
