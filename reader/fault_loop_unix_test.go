@@ -18,7 +18,7 @@ import (
 )
 
 // faultLoopDuration is how long the rewrite loops run: $SNII_FAULT_LOOP (a
-// Go duration, up to 20s for a long run by hand), else 5s, or 1s with -short.
+// Go duration; the issue ran 20s), else 5s, or 1s with -short.
 func faultLoopDuration(t *testing.T) time.Duration {
 	if v := os.Getenv("SNII_FAULT_LOOP"); v != "" {
 		d, err := time.ParseDuration(v)

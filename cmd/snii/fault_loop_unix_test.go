@@ -16,7 +16,7 @@ import (
 // while the segment is overwritten (cp) and truncated in place. Every run
 // exits 0 with the right count or 1 with a corruption error; none dies of
 // SIGBUS (the Go runtime's "fatal error: fault", exit 2).
-// $SNII_FAULT_LOOP sets the duration (a Go duration; default 5s).
+// $SNII_FAULT_LOOP sets the duration (a Go duration; default 5s; the issue ran 20s).
 func TestQueryWhileSegmentRewritten(t *testing.T) {
 	bin := sniiBinary(t)
 	dur := 5 * time.Second
