@@ -23,7 +23,12 @@ type Text struct {
 	Prefix bool   // a trailing '*': the last token is a prefix
 	Quoted bool   // written in double quotes
 	Slop   int    // "~N" after a quoted phrase: a sloppy phrase (0: exact); rendered only when Quoted
-	Col    int
+	// Fuzzy: "~" or "~N" after a bare word: a fuzzy term, matching the terms
+	// within Edits edits (0..reader.MaxEdits; "~" alone is 2) of the word's
+	// one term. Rendered only when not Quoted.
+	Fuzzy bool
+	Edits int
+	Col   int
 }
 
 // Not excludes the documents its node matches from the And it stands in
@@ -100,6 +105,10 @@ func (t *Text) String() string {
 	if t.Prefix {
 		b.WriteByte('*')
 	}
+	if t.Fuzzy {
+		b.WriteByte('~')
+		b.WriteString(strconv.Itoa(t.Edits))
+	}
 	return b.String()
 }
 
@@ -141,7 +150,7 @@ func writeEscaped(b *strings.Builder, s string, esc func(rune) bool) {
 // isSpecial reports the runes that end a bare word or have a meaning in it.
 func isSpecial(r rune) bool {
 	switch r {
-	case '"', '(', ')', '*', '\\', ':':
+	case '"', '(', ')', '*', '\\', ':', '~':
 		return true
 	}
 	return false

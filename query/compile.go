@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/errs"
@@ -20,7 +21,7 @@ type Options struct {
 	// DefaultField is the field of text written without "field:". When it is
 	// empty, such text is a *CompileError.
 	DefaultField string
-	// MaxExpansions bounds a prefix (and a phrase prefix's last term) to its
+	// MaxExpansions bounds a prefix (a phrase prefix's last term, a fuzzy term) to its
 	// first terms in byte order (0: unlimited; negative is an error).
 	MaxExpansions int
 }
@@ -56,8 +57,9 @@ func (e *CompileError) Unwrap() error {
 
 // Compile turns a parsed query into a reader.Query, analyzing every text with
 // its field's analyzer: a text of one term is a Term (a Prefix when it ends in
-// '*'), of several a Phrase (a PhrasePrefix with '*', a SloppyPhrase with
-// "~N"); bare words and quoted text alike. An And's Not children become an
+// '*', a Fuzzy with "~N", a Term again with "~0"), of several a Phrase (a
+// PhrasePrefix with '*', a SloppyPhrase with "~N"); bare words and quoted text
+// alike. A fuzzy text must analyze to one term. An And's Not children become an
 // AndNot of the others and the union of what they exclude. Errors are
 // *CompileError, or snii.ErrInvalidArgument for a tree Parse cannot produce.
 func Compile(n Node, a Analyzer, o Options) (reader.Query, error) {
@@ -133,14 +135,24 @@ func compileText(n *Text, a Analyzer, o *Options) (reader.Query, error) {
 	if n.Slop < 0 || n.Slop > 0 && n.Prefix {
 		return nil, errs.Invalidf("query: %s: invalid slop", n)
 	}
+	if n.Fuzzy && (n.Quoted || n.Prefix || n.Edits < 0 || n.Edits > reader.MaxEdits) {
+		return nil, errs.Invalidf("query: %s: invalid fuzzy term", n)
+	}
 	terms, err := a.Analyze(field, n.Raw)
 	if err != nil {
-		return nil, &CompileError{Column: n.Col, Msg: fmt.Sprintf("%s: field %q", n, field), Err: err}
+		return nil, &CompileError{Column: n.Col, Msg: fmt.Sprintf("%s: field %q", errs.Excerpt(n.String()), errs.Excerpt(field)), Err: err}
 	}
 	if len(terms) == 0 {
-		return nil, &CompileError{Column: n.Col, Msg: fmt.Sprintf("%s has no searchable terms for the analyzer of field %q", n, field)}
+		return nil, &CompileError{Column: n.Col, Msg: fmt.Sprintf("%s has no searchable terms for the analyzer of field %q", errs.Excerpt(n.String()), errs.Excerpt(field))}
 	}
 	switch {
+	case n.Fuzzy && len(terms) != 1:
+		return nil, &CompileError{Column: n.Col, Msg: fmt.Sprintf("%s: a fuzzy term must be one term, and the analyzer of field %q makes %d of it (%s)",
+			errs.Excerpt(n.String()), errs.Excerpt(field), len(terms), errs.Excerpt(strings.Join(terms, " ")))}
+	case n.Fuzzy && n.Edits == 0:
+		return reader.Term(field, terms[0]), nil
+	case n.Fuzzy:
+		return reader.Fuzzy(field, terms[0], n.Edits, o.MaxExpansions), nil
 	case n.Prefix && len(terms) == 1:
 		return reader.Prefix(field, terms[0], o.MaxExpansions), nil
 	case n.Prefix:

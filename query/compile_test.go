@@ -41,6 +41,8 @@ func TestCompile(t *testing.T) {
 		`NOT\ A\ WORD AND hello`: `and(phrase(text:"not a word"), term(text:"hello"))`,
 		`host:(x OR "y z"~1) a`:  `and(or(term(host:"x"), phrase(host:"y z"~1)), term(text:"a"))`,
 		`host:(x -text:y)`:       `andnot(term(host:"x"), term(text:"y"))`,
+		`Session~1`:              `fuzzy(text:"session"~1,max=5)`,
+		`session~ host:a~0`:      `and(fuzzy(text:"session"~2,max=5), term(host:"a"))`,
 	} {
 		n, err := Parse(q)
 		if err != nil {
@@ -67,6 +69,8 @@ func TestCompileErrors(t *testing.T) {
 		{`ok "!"`, 4, `"!" has no searchable terms for the analyzer of field "text"`, nil},
 		{`ok nope:x`, 4, `nope:x: field "nope"`, snii.ErrNotFound},
 		{`ok -(a nope:"x y")`, 8, `field "nope"`, snii.ErrNotFound},
+		{`ok a-b~1`, 4, `a-b~1: a fuzzy term must be one term, and the analyzer of field "text" makes 2 of it (a b)`, nil},
+		{`ok !~1`, 4, `!~1 has no searchable terms`, nil},
 	} {
 		if c.is == nil {
 			c.is = snii.ErrInvalidArgument
@@ -111,6 +115,9 @@ func TestCompileErrors(t *testing.T) {
 		&Or{Nodes: []Node{a, &Not{Node: a}}},
 		&And{Nodes: []Node{a, &Not{Node: &And{Nodes: []Node{&Not{Node: a}}}}}},
 		&Text{Raw: "a b", Quoted: true, Prefix: true, Slop: 2},
+		&Text{Raw: "a", Fuzzy: true, Edits: 3},
+		&Text{Raw: "a", Fuzzy: true, Edits: 1, Prefix: true},
+		&Text{Raw: "a", Fuzzy: true, Edits: 1, Quoted: true},
 	} {
 		if _, err := Compile(n, words{}, Options{}); !errors.Is(err, snii.ErrInvalidArgument) {
 			t.Errorf("%#v: %v, want an invalid-argument error", n, err)

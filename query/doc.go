@@ -14,13 +14,14 @@
 //	"connection refused"~2 a sloppy phrase: within 2 position moves (reader.SloppyPhrase)
 //	"timed out after*"     a phrase whose last term is a prefix
 //	conn*                  a prefix
+//	conection~1            a fuzzy term: the terms within 1 edit (reader.Fuzzy); ~ alone is ~2
 //	host:web-01            text of another field than the default one
 //	host:(a OR "b c")      every text inside that names no field is of that field
 //	a b    a AND b         both (AND binds tighter than OR)
 //	a OR b                 either
 //	a -b   a NOT b         a but not b (also a AND NOT b)
 //	(a OR b) c             grouping
-//	\* \" \( \: \- \\      a literal character
+//	\* \" \( \: \- \~ \\   a literal character
 //
 // # Grammar
 //
@@ -29,7 +30,7 @@
 //	and     = unary { [ "AND" ] unary }
 //	unary   = ( "NOT" | "-" ) unary | [ field ":" ] "(" or ")" | [ field ":" ] ( phrase | word )
 //	phrase  = '"' { char | '\' any } [ "*" ] '"' [ "~" digits ]
-//	word    = { char | '\' any } [ "*" ]
+//	word    = { char | '\' any } [ "*" | "~" [ "0" | "1" | "2" ] ]
 //	field   = ( letter | "_" ) { letter | digit | "_" | "." | "-" }
 //
 // A word ends at white space, a quote or a parenthesis. OR, AND and NOT are
@@ -44,9 +45,15 @@
 // ("10.0.0.1:8080"), and `\:` keeps a colon literal after a field-like name.
 // A '*' is allowed only at the end of a word or right before a phrase's
 // closing quote, and "~N"
-// (0 ≤ N ≤ MaxSlop) only right after a phrase's closing quote; a phrase
-// prefix takes no slop. A backslash escapes the next character, inside or
-// outside quotes.
+// (0 ≤ N ≤ MaxSlop) only right after a phrase's closing quote, once, followed
+// by a space, ')' or the end; a phrase prefix takes no slop. After a word,
+// "~N" (N = 0, 1 or 2; "~" alone is DefaultEdits) makes it a fuzzy term, as in
+// Lucene: the terms within N edits (insertions, deletions, substitutions and
+// transpositions of adjacent characters) of the word's one term, the first
+// Options.MaxExpansions of them in byte order, like a prefix. A '~' anywhere
+// else is an error ("(a b)~2": a group takes no slop; "a~1~2", "a~0.8",
+// "a~3"), never read as something else. A backslash escapes the next
+// character, inside or outside quotes.
 //
 // Negation excludes: every side of an OR, the whole query and what a NOT
 // negates must match something by themselves ("a OR -b", "-b" and "-(-b)"
@@ -66,7 +73,8 @@
 // Text whose analysis yields several tokens is a phrase of them (bare or
 // quoted alike); with Prefix set the last token is a prefix (a prefix query
 // for a single token, a phrase prefix otherwise); with a slop, a sloppy
-// phrase. A Text of one token is a term whatever its slop.
+// phrase. A Text of one token is a term whatever its slop. A fuzzy Text must
+// analyze to one token: a fuzzy query, or a term with 0 edits.
 //
 // # Errors
 //

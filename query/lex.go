@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/reader"
 )
 
 // SyntaxError is a query syntax error at a 1-based column (in characters).
@@ -125,7 +127,7 @@ func (l *lexer) next() (token, error) {
 		l.advance(1)
 		return token{kind: tLParen, col: c, field: t.Field}, nil
 	}
-	if !escaped && !t.Prefix && t.Field == "" && !t.Quoted {
+	if !escaped && !t.Prefix && !t.Fuzzy && t.Field == "" && !t.Quoted {
 		switch t.Raw {
 		case "OR":
 			return token{kind: tOr, col: col}, nil
@@ -187,7 +189,7 @@ func (l *lexer) word(col int) (*Text, bool, error) {
 			case r2 == '(':
 				return &Text{Field: field, Col: col}, false, nil // a group: next turns it into its '('
 			case endsWord(r2, size2):
-				return nil, false, &SyntaxError{c + 1, fmt.Sprintf("expected a term, a phrase or '(' after %q (write \\: for a literal ':')", field+":")}
+				return nil, false, &SyntaxError{c + 1, fmt.Sprintf("expected a term, a phrase or '(' after %q (write \\: for a literal ':')", errs.Excerpt(field+":"))}
 			}
 			continue
 		}
@@ -199,6 +201,12 @@ func (l *lexer) word(col int) (*Text, bool, error) {
 			}
 			b.WriteString(l.advance(size2))
 			escaped = true
+		case '~':
+			if b.Len() == 0 {
+				return nil, false, l.tilde(c)
+			}
+			t := &Text{Field: field, Raw: b.String(), Fuzzy: true, Edits: DefaultEdits, Col: col}
+			return t, escaped, l.edits(t, c)
 		case '*':
 			if r2, size2 := l.peekRune(); !endsWord(r2, size2) {
 				return nil, false, &SyntaxError{c, `'*' is allowed only at the end of a word (write \* for a literal star)`}
@@ -258,6 +266,22 @@ func (l *lexer) phrase(col int) (*Text, error) {
 	}
 }
 
+// number lexes the decimal digits at the lexer's position (digits 0: none),
+// stopping with over set once the value passes max.
+func (l *lexer) number(max int) (n, digits int, over bool) {
+	for {
+		r, size := l.peekRune()
+		if size == 0 || r < '0' || r > '9' {
+			return n, digits, false
+		}
+		l.advance(size)
+		digits++
+		if n = n*10 + int(r-'0'); n > max {
+			return n, digits, true
+		}
+	}
+}
+
 // slop lexes an optional "~N" right after a phrase's closing quote.
 func (l *lexer) slop(t *Text) error {
 	if r, _ := l.peekRune(); r != '~' {
@@ -265,21 +289,52 @@ func (l *lexer) slop(t *Text) error {
 	}
 	c := l.col
 	l.advance(1)
-	n, digits := 0, 0
-	for {
-		r, size := l.peekRune()
-		if size == 0 || r < '0' || r > '9' {
-			break
-		}
-		l.advance(size)
-		digits++
-		if n = n*10 + int(r-'0'); n > MaxSlop {
-			return &SyntaxError{c, fmt.Sprintf("slop larger than %d", MaxSlop)}
-		}
+	n, digits, over := l.number(MaxSlop)
+	if over {
+		return &SyntaxError{c, fmt.Sprintf("slop larger than %d", MaxSlop)}
 	}
 	if digits == 0 {
 		return &SyntaxError{c + 1, "expected a number (the slop) after '~'"}
 	}
+	switch r, size := l.peekRune(); {
+	case r == '~':
+		return &SyntaxError{l.col, fmt.Sprintf("a phrase takes one slop, and it has ~%d already", n)}
+	case !endsWord(r, size):
+		return &SyntaxError{l.col, "expected a space, ')' or the end of the query after the slop"}
+	}
 	t.Slop = n
 	return nil
+}
+
+// DefaultEdits is the edit distance of a fuzzy term written without one
+// ("term~"), as in Lucene.
+const DefaultEdits = 2
+
+// edits lexes the optional N of a fuzzy term's "~N" (the '~' at column c
+// consumed), which must end the word.
+func (l *lexer) edits(t *Text, c int) error {
+	n, digits, over := l.number(reader.MaxEdits)
+	if over {
+		return &SyntaxError{c + 1, fmt.Sprintf("a fuzzy term takes 0 to %d edits (term~N)", reader.MaxEdits)}
+	}
+	if digits > 0 {
+		t.Edits = n
+	}
+	switch r, size := l.peekRune(); {
+	case r == '.':
+		return &SyntaxError{l.col, fmt.Sprintf("a fuzzy term takes a whole number of edits, 0 to %d (Lucene's similarities such as ~0.8 are not supported)", reader.MaxEdits)}
+	case !endsWord(r, size):
+		return &SyntaxError{l.col, "expected a space, ')' or the end of the query after a fuzzy term (write \\~ for a literal '~')"}
+	}
+	return nil
+}
+
+// tilde returns the error for a '~' that starts a bare word (at column c,
+// already consumed): it follows a group, a space or a field name, where it
+// has nothing to apply to.
+func (l *lexer) tilde(c int) error {
+	if at := l.i - 1; at > 0 && l.s[at-1] == ')' {
+		return &SyntaxError{c, `a slop '~N' applies to a quoted phrase ("a b"~2), not to a group; write \~ for a literal '~'`}
+	}
+	return &SyntaxError{c, `expected a term before '~' (term~N is a fuzzy term, "a b"~N a sloppy phrase); write \~ for a literal '~'`}
 }

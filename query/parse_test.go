@@ -24,6 +24,9 @@ func tree(n Node) string {
 		if n.Slop > 0 {
 			s += "~" + strconv.Itoa(n.Slop)
 		}
+		if n.Fuzzy {
+			s = "F~" + strconv.Itoa(n.Edits)
+		}
 		if n.Field != "" {
 			s += "{" + n.Field + "}"
 		}
@@ -98,8 +101,15 @@ func TestParse(t *testing.T) {
 		{`f:-x`, `T{f}[-x]`},
 		{`"a b"~2`, `P~2[a b]`},
 		{`"a b"~0`, `P[a b]`},
-		{`"a b"~12x`, `AND(P~12[a b],T[x])`},
-		{`a~2`, `T[a~2]`},
+		{`a\~2`, `T[a~2]`},
+		{`session~2`, `F~2[session]`},
+		{`session~`, `F~2[session]`},
+		{`session~0`, `F~0[session]`},
+		{`a f:Session~1`, `AND(T[a],F~1{f}[Session])`},
+		{`OR~1 AND~`, `AND(F~1[OR],F~2[AND])`},
+		{`x\ y~1 OR (z~)`, `OR(F~1[x y],F~2[z])`},
+		{`"a b"~2 x`, `AND(P~2[a b],T[x])`},
+		{`("a b"~2)`, `P~2[a b]`},
 		{`a -b`, `AND(T[a],NOT(T[b]))`},
 		{`a NOT b`, `AND(T[a],NOT(T[b]))`},
 		{`a AND NOT b`, `AND(T[a],NOT(T[b]))`},
@@ -210,6 +220,22 @@ func TestParseErrors(t *testing.T) {
 		{`"a b"~x`, 7, "expected a number"},
 		{`"a b"~99999999999`, 6, "slop larger than"},
 		{`"a b*"~2`, 7, "a phrase prefix cannot have a slop"},
+		// Issue 39 item 5: Lucene's syntax is a fuzzy term or an error, never
+		// reinterpreted as something else.
+		{`~2`, 1, `expected a term before '~'`},
+		{`a ~2`, 3, `write \~ for a literal '~'`},
+		{`f:~1`, 3, `expected a term before '~'`},
+		{`a~3`, 3, "a fuzzy term takes 0 to 2 edits"},
+		{`a~12`, 3, "0 to 2 edits"},
+		{`a~0.8`, 4, "a whole number of edits"},
+		{`a~1x`, 4, "after a fuzzy term"},
+		{`a~1~2`, 4, "after a fuzzy term"},
+		{`a*~1`, 2, "'*' is allowed only at the end of a word"},
+		{`(session)~2`, 10, "applies to a quoted phrase (\"a b\"~2), not to a group"},
+		{`f:(a b)~2 c`, 8, "not to a group"},
+		{`"a b"~2~3`, 8, "a phrase takes one slop, and it has ~2 already"},
+		{`"a b"~12x`, 9, "expected a space, ')' or the end of the query after the slop"},
+		{`"a b"~2.5`, 8, "after the slop"},
 		{strings.Repeat("(", MaxDepth+1) + "a" + strings.Repeat(")", MaxDepth+1), MaxDepth + 1, "nested deeper than"},
 	}
 	for _, c := range cases {

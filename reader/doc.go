@@ -1,5 +1,5 @@
 // Package reader opens snii segments and answers queries over them: term,
-// phrase, sloppy phrase, phrase prefix, prefix and And/Or/AndNot of these, as
+// phrase, sloppy phrase, phrase prefix, prefix, fuzzy and And/Or/AndNot of these, as
 // ascending doc ids ([]uint32 or a roaring bitmap) or a count, within a
 // caller's filter bitmap and up to a limit (SearchOptions), plus postings
 // iterators, term enumeration and a structural Verify.
@@ -145,7 +145,7 @@
 // SearchOptions.Limit cuts the ascending result; a phrase at the top stops
 // verifying candidates once it has Limit matches.
 //
-// Prefix expansions (Prefix, and the last slot of a phrase prefix) are united
+// Prefix and fuzzy expansions (Prefix, Fuzzy, and the last slot of a phrase prefix) are united
 // by sorting when few docs are involved and through a bitset of the segment's
 // documents otherwise.
 //

@@ -41,6 +41,8 @@ func (x *qctx) eval(q Query, filter []uint32, hasFilter bool) ([]uint32, error) 
 			return out, err
 		}
 		return x.prefixDocs(f, bytesOf(q.prefix), q.maxExp, filter, hasFilter, out)
+	case *fuzzyQuery:
+		return x.fuzzyDocs(q, filter, hasFilter, out)
 	case *phraseQuery:
 		if err := q.check(); err != nil {
 			return out, err
@@ -95,9 +97,17 @@ func (x *qctx) termDocs(f *field, term []byte, filter []uint32, hasFilter bool, 
 
 // prefixDocs appends the union of the docs of the expansions of prefix.
 func (x *qctx) prefixDocs(f *field, prefix []byte, maxExp int, filter []uint32, hasFilter bool, out []uint32) ([]uint32, error) {
+	return x.unionDocs(f, filter, hasFilter, out, func(fn func([]byte, *format.Entry) (bool, error)) error {
+		return f.scanPrefix(x, prefix, maxExp, fn)
+	})
+}
+
+// unionDocs appends the union of the docs (within filter) of the terms of f
+// that scan hands its function to out.
+func (x *qctx) unionDocs(f *field, filter []uint32, hasFilter bool, out []uint32, scan func(fn func([]byte, *format.Entry) (bool, error)) error) ([]uint32, error) {
 	u := &x.union
 	u.reset(x.s.docCount)
-	err := f.scanPrefix(x, prefix, maxExp, func(term []byte, e *format.Entry) (bool, error) {
+	err := scan(func(term []byte, e *format.Entry) (bool, error) {
 		t, err := x.resolved(f, term, e)
 		if err != nil {
 			return false, err

@@ -25,3 +25,19 @@ func TopScored(s *Segment, ctx context.Context, q Query, k int, o *TopOptions) (
 
 // CanMmap reports whether Open maps segments on this platform.
 const CanMmap = canMmap
+
+// OpenMappedThen is Open with between called once the file is opened (and
+// mapped, unless o.NoMmap) and before Open reads it (to change the file under
+// the mapping at that moment).
+func OpenMappedThen(path string, o Options, between func()) (*Segment, error) {
+	s, err := openFile(path, o)
+	if err != nil {
+		return nil, err
+	}
+	between()
+	if err := s.init(context.Background(), o); err != nil {
+		s.release()
+		return nil, err
+	}
+	return s, nil
+}

@@ -10,26 +10,35 @@ import (
 // A mapped segment is read straight from the page cache. When the file is
 // overwritten or truncated in place while it is mapped (cp over it, a
 // truncating write), touching a page past the new end raises SIGBUS, which
-// would kill the process. The query entry points of a mapped segment
-// (Docs, Bitmap, Count, Verify, Windows) therefore run with
-// runtime/debug.SetPanicOnFault on their goroutine and turn such a fault into
-// an error wrapping errs.Corrupt. The answer of a query that read rewritten
-// pages without faulting is undefined (but never a crash): segments must be
-// replaced by rename, as the writer does, never rewritten in place.
+// would kill the process. Every entry point that reads the mapping therefore
+// runs with runtime/debug.SetPanicOnFault on its goroutine and turns such a
+// fault into an error wrapping errs.Corrupt: Open (the header, tail,
+// directory and metadata groups), Docs, AppendDocs, Bitmap, Count, Top (and
+// its Explain), Verify, FieldLengths, Version, Terms, Postings and its Next,
+// Advance, Freq and Positions, and TermIter's Next and Postings with its
+// TermPostings. An iterator that faults ends, and its Err returns the error.
+// The answer of a query that read rewritten pages without faulting is
+// undefined (but never a crash): segments must be replaced by rename, as the
+// writer does, never rewritten in place.
 //
-// Not covered: TermPostings/Postings and TermIter, which the caller drives
-// from its own goroutines after the call returns.
+// Not covered: bytes handed out that alias the mapping and are read by the
+// caller after the call returns (TermIter.Term of a plain dict block, the
+// norms of FieldLengths).
 
-// faultGuard is deferred by a query entry point of a mapped segment, with the
+// faultGuard is deferred by an entry point of a mapped segment, with the
 // previous SetPanicOnFault setting: it restores the setting and converts a
-// memory fault into *err. x, when not nil, is the query's context: its decode
+// memory fault into *err. x, when not nil, is the call's context: its decode
 // source is dropped (it may have stopped mid-frame) instead of pooled.
 func (s *Segment) faultGuard(err *error, x *qctx, old bool) {
 	debug.SetPanicOnFault(old)
-	r := recover()
-	if r == nil {
-		return
+	if r := recover(); r != nil {
+		*err = s.fault(r, x)
 	}
+}
+
+// fault returns the error of a recovered memory fault r (any other panic
+// goes on), dropping x's decode source when x is not nil.
+func (s *Segment) fault(r any, x *qctx) error {
 	f, ok := r.(interface{ Addr() uintptr })
 	if !ok {
 		panic(r)
@@ -37,11 +46,29 @@ func (s *Segment) faultGuard(err *error, x *qctx, old bool) {
 	if x != nil {
 		x.src = nil
 	}
-	*err = fmt.Errorf("segment %s: memory fault at %#x reading the mapped file: the file changed under the mapping "+
+	return fmt.Errorf("segment %s: memory fault at %#x reading the mapped file: the file changed under the mapping "+
 		"(was it overwritten or truncated in place? replace segments by rename): %w", s.name, f.Addr(), errs.Corrupt)
 }
 
-// guarding reports whether the query entry points must guard against faults.
+// faultGuard is Segment.faultGuard for a step of a Postings: a fault ends
+// the iteration (*ok false) with the error in p.err.
+func (p *Postings) faultGuard(ok *bool, old bool) {
+	debug.SetPanicOnFault(old)
+	if r := recover(); r != nil {
+		p.err, p.done, *ok = p.s.fault(r, p.x), true, false
+	}
+}
+
+// faultGuard is Segment.faultGuard for a step of a TermIter: a fault ends
+// the iteration (*ok false) with the error in it.err.
+func (it *TermIter) faultGuard(ok *bool, old bool) {
+	debug.SetPanicOnFault(old)
+	if r := recover(); r != nil {
+		*ok = it.fail(it.s.fault(r, it.x))
+	}
+}
+
+// guarding reports whether the entry points must guard against faults.
 func (s *Segment) guarding() bool { return s.data != nil }
 
 // enableFaults switches SetPanicOnFault on and returns the previous setting.

@@ -88,6 +88,7 @@ func genQueries(c *oracle.Corpus, field string, seed uint64, n int) *querySet {
 		{"phraseprefix", g.PhrasePrefix},
 		{"prefix", g.Prefix},
 		{"bool", g.Bool},
+		{"fuzzy", g.Fuzzy},
 	}
 	qs := &querySet{}
 	for _, k := range kinds {

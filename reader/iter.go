@@ -50,9 +50,12 @@ func (s *Segment) TermIter(ctx context.Context, name string) (*TermIter, error) 
 }
 
 // Next moves to the next term; false at the end or on error (see Err).
-func (it *TermIter) Next() bool {
+func (it *TermIter) Next() (ok bool) {
 	if it.done {
 		return false
+	}
+	if it.s.guarding() {
+		defer it.faultGuard(&ok, enableFaults())
 	}
 	// The previous term's resolved state (and its postings) are done with.
 	x := it.x
@@ -132,7 +135,7 @@ func (it *TermIter) Postings() (*TermPostings, error) {
 		return nil, errs.Invalidf("reader: TermIter.Postings without a current term")
 	}
 	if it.t == nil {
-		t, err := it.x.resolved(it.f, it.term, &it.e)
+		t, err := it.resolve()
 		if err != nil {
 			it.err = err
 			return nil, err
@@ -143,6 +146,15 @@ func (it *TermIter) Postings() (*TermPostings, error) {
 	it.p.p = Postings{s: it.s, x: it.x, t: it.t, it: it.t.windows(0), i: -1, docs: old.docs[:0], win: old.win}
 	it.p.n, it.p.skipped = 0, false
 	return &it.p, nil
+}
+
+// resolve resolves the current term (reading its prelude) under the fault
+// guard.
+func (it *TermIter) resolve() (_ *termRef, err error) {
+	if it.s.guarding() {
+		defer it.s.faultGuard(&err, it.x, enableFaults())
+	}
+	return it.x.resolved(it.f, it.term, &it.e)
 }
 
 // Err returns the first error met (nil at a normal end).

@@ -42,7 +42,7 @@ func (s *Segment) Postings(ctx context.Context, name, term string) (*Postings, e
 	}
 	x := s.getCtx(ctx, false)
 	p := &Postings{s: s, x: x, i: -1}
-	t, err := x.resolve(f, []byte(term))
+	t, err := s.resolveGuarded(x, f, term)
 	if err != nil {
 		p.Close()
 		return nil, err
@@ -56,6 +56,14 @@ func (s *Segment) Postings(ctx context.Context, name, term string) (*Postings, e
 	return p, nil
 }
 
+// resolveGuarded is x.resolve of term in f under the fault guard.
+func (s *Segment) resolveGuarded(x *qctx, f *field, term string) (_ *termRef, err error) {
+	if s.guarding() {
+		defer s.faultGuard(&err, x, enableFaults())
+	}
+	return x.resolve(f, []byte(term))
+}
+
 // DF returns the term's document frequency (0 for an absent term).
 func (p *Postings) DF() uint64 {
 	if p.t == nil {
@@ -65,7 +73,10 @@ func (p *Postings) DF() uint64 {
 }
 
 // loadWindow decodes the doc ids of the iterator's next window.
-func (p *Postings) loadWindow() bool {
+func (p *Postings) loadWindow() (ok bool) {
+	if p.s.guarding() {
+		defer p.faultGuard(&ok, enableFaults())
+	}
 	p.x.arena = p.x.arena[:0] // the previous window's frame is no longer needed
 	if err := p.x.ctx.Err(); err != nil {
 		p.err, p.done = err, true
@@ -103,9 +114,12 @@ func (p *Postings) Next() bool {
 // Advance moves to the first document >= target at or after the current one
 // (staying put when the current document is already >= target); false when
 // there is none or on error.
-func (p *Postings) Advance(target uint32) bool {
+func (p *Postings) Advance(target uint32) (ok bool) {
 	if p.done {
 		return false
+	}
+	if p.s.guarding() {
+		defer p.faultGuard(&ok, enableFaults())
 	}
 	if p.i >= 0 {
 		if p.docs[p.i] >= target {
@@ -171,30 +185,40 @@ func (p *Postings) Positions() ([]uint32, error) {
 	if p.t == nil || p.i < 0 || p.i >= len(p.docs) {
 		return nil, errs.Invalidf("reader: Positions without a current document")
 	}
-	if !p.loaded {
-		var frame []byte
-		withCRC := true
-		if p.t.e.Class == format.ClassInline {
-			frame, withCRC = p.t.e.Frame, false
-		} else {
-			b, err := p.x.read(p.w.prxOff, p.w.prxLen)
-			if err != nil {
-				p.err = p.s.wrap(p.x.prxWinName(p.t, &p.w), err)
-				return nil, p.err
-			}
-			frame = b
-		}
-		if _, err := p.x.source().Decode(frame, withCRC, &p.win); err != nil {
-			p.err = p.s.wrap(p.x.prxWinName(p.t, &p.w), err)
-			return nil, p.err
-		}
-		if p.win.Docs() != len(p.docs) {
-			p.err = p.s.corrupt(p.x.prxWinName(p.t, &p.w), "%d docs, the doc window has %d", p.win.Docs(), len(p.docs))
-			return nil, p.err
-		}
-		p.loaded = true
+	if !p.loaded && !p.loadPositions() {
+		return nil, p.err
 	}
 	return p.win.Doc(p.i), nil
+}
+
+// loadPositions decodes the current window's .prx frame; false on error (in
+// p.err).
+func (p *Postings) loadPositions() (ok bool) {
+	if p.s.guarding() {
+		defer p.faultGuard(&ok, enableFaults())
+	}
+	var frame []byte
+	withCRC := true
+	if p.t.e.Class == format.ClassInline {
+		frame, withCRC = p.t.e.Frame, false
+	} else {
+		b, err := p.x.read(p.w.prxOff, p.w.prxLen)
+		if err != nil {
+			p.err = p.s.wrap(p.x.prxWinName(p.t, &p.w), err)
+			return false
+		}
+		frame = b
+	}
+	if _, err := p.x.source().Decode(frame, withCRC, &p.win); err != nil {
+		p.err = p.s.wrap(p.x.prxWinName(p.t, &p.w), err)
+		return false
+	}
+	if p.win.Docs() != len(p.docs) {
+		p.err = p.s.corrupt(p.x.prxWinName(p.t, &p.w), "%d docs, the doc window has %d", p.win.Docs(), len(p.docs))
+		return false
+	}
+	p.loaded = true
+	return true
 }
 
 // Err returns the first error met (nil at a normal end).
@@ -235,7 +259,7 @@ func (s *Segment) Terms(ctx context.Context, name, prefix string, maxExpansions 
 	return seq, func() error { return err }
 }
 
-func (s *Segment) terms(ctx context.Context, name, prefix string, maxExpansions int, yield func(string, uint64) bool) error {
+func (s *Segment) terms(ctx context.Context, name, prefix string, maxExpansions int, yield func(string, uint64) bool) (err error) {
 	if maxExpansions < 0 {
 		return errs.Invalidf("reader: negative max expansions %d", maxExpansions)
 	}
@@ -249,6 +273,9 @@ func (s *Segment) terms(ctx context.Context, name, prefix string, maxExpansions 
 	defer s.release()
 	x := s.getCtx(ctx, false)
 	defer s.putCtx(x)
+	if s.guarding() {
+		defer s.faultGuard(&err, x, enableFaults())
+	}
 	if err := x.ctx.Err(); err != nil {
 		return err
 	}

@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// Query is a query over one segment: Term, Phrase, PhrasePrefix, Prefix and the
-// And/Or of queries. Their terms are analyzed tokens, matched byte for byte:
-// Term("text", "Refused") matches nothing in a field whose analyzer lowercases.
-// Build queries from raw text with Segment.Match (or package query), which run
-// the field's analyzer.
+// Query is a query over one segment: Term, Phrase, PhrasePrefix, Prefix, Fuzzy
+// and the And/Or of queries. Their terms are analyzed tokens, matched byte for
+// byte: Term("text", "Refused") matches nothing in a field whose analyzer
+// lowercases. Build queries from raw text with Segment.Match (or package
+// query), which run the field's analyzer.
 // A Query is immutable and may be shared between goroutines and segments. The
 // interface is sealed: only this package implements it.
 type Query interface {

@@ -130,6 +130,20 @@ type field struct {
 // and a field whose analyzer is not registered (see index.Register)
 // snii.ErrNotFound.
 func Open(path string, o Options) (*Segment, error) {
+	s, err := openFile(path, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.init(context.Background(), o); err != nil {
+		s.release()
+		return nil, err
+	}
+	return s, nil
+}
+
+// openFile opens the file at path and maps it (or keeps it for pread): the
+// segment before init reads it.
+func openFile(path string, o Options) (*Segment, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -161,10 +175,6 @@ func Open(path string, o Options) (*Segment, error) {
 	} else {
 		s.ra, s.file = f, f
 	}
-	if err := s.init(context.Background(), o); err != nil {
-		s.release()
-		return nil, err
-	}
 	return s, nil
 }
 
@@ -195,7 +205,10 @@ func OpenReaderAtContext(ctx context.Context, r io.ReaderAt, size int64, o Optio
 	return s, nil
 }
 
-func (s *Segment) init(ctx context.Context, o Options) error {
+func (s *Segment) init(ctx context.Context, o Options) (err error) {
+	if s.guarding() {
+		defer s.faultGuard(&err, nil, enableFaults())
+	}
 	if err := o.Limits.Validate(); err != nil {
 		return err
 	}
@@ -481,7 +494,7 @@ func (s *Segment) field(name string) (*field, error) {
 	if lo < len(s.fields) && s.names[lo] == name {
 		return s.fields[lo], nil
 	}
-	return nil, s.at(place{window: -1}, errs.NotFoundf("no field %q (fields: %s)", name, strings.Join(s.names, ", ")))
+	return nil, s.at(place{window: -1}, errs.NotFoundf("no field %q (fields: %s)", errs.Excerpt(name), strings.Join(s.names, ", ")))
 }
 
 // uvarintAt decodes a uvarint at b[off:] (ok=false when truncated).

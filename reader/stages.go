@@ -11,11 +11,12 @@ import (
 // at once, so it costs one round however many ranges it has:
 //
 //  1. dictionary blocks: the blocks of every term and prefix of the query
-//     (those the segment's block cache lacks);
-//  2. postings heads: for each term found (and each prefix expansion, up to
-//     maxPlannedExpansions), a slim term's postings, a windowed term's
-//     prelude, or its whole doc span when small or when every window will
-//     be read (a term query's docs);
+//     (those the segment's block cache lacks; for a fuzzy term, every block
+//     of the field but those its walk skips);
+//  2. postings heads: for each term found (and each prefix or fuzzy
+//     expansion, up to maxPlannedExpansions), a slim term's postings, a
+//     windowed term's prelude, or its whole doc span when small or when every
+//     window will be read (a term query's docs);
 //  3. doc windows (collect): the windows of a term that can hold a candidate;
 //  4. .prx frames (fetchFrames): the frames of the windows holding candidates.
 //
@@ -47,15 +48,22 @@ func (x *qctx) planQuery(q Query, countOnly bool) {
 		if err != nil {
 			continue
 		}
+		var far *editRows // a fuzzy term's blocks too far to hold a match
+		if t.fuzzy != nil {
+			far = newEditRows([]rune(t.fuzzy.term), t.fuzzy.maxEdits)
+		}
 		lo := f.findBlock(t.term)
-		if t.prefix {
+		switch {
+		case t.fuzzy != nil:
+			lo = 0 // the walk may read any block
+		case t.prefix:
 			lo = max0(lo)
 		}
 		for bi := lo; bi >= 0 && bi < len(f.meta.Blocks); bi++ {
-			if bi > lo && (!t.prefix || !bytes.HasPrefix(f.meta.FirstTerms[bi], t.term)) {
+			if bi > lo && t.fuzzy == nil && (!t.prefix || !bytes.HasPrefix(f.meta.FirstTerms[bi], t.term)) {
 				break
 			}
-			if f.slots[bi].Load() == nil {
+			if f.slots[bi].Load() == nil && (far == nil || !f.farBlock(far, bi)) {
 				info := f.meta.Blocks[bi]
 				rs = append(rs, Range{Off: int64(f.meta.DictOff + info.Offset), Len: int64(info.StoredLen)})
 			}
@@ -74,15 +82,22 @@ func (x *qctx) planQuery(q Query, countOnly bool) {
 		if err != nil {
 			continue
 		}
-		if t.prefix {
+		if t.prefix || t.fuzzy != nil {
 			maxExp := t.maxExp
 			if maxExp <= 0 || maxExp > maxPlannedExpansions {
 				maxExp = maxPlannedExpansions
 			}
-			_ = f.scanPrefix(x, t.term, maxExp, func(_ []byte, e *format.Entry) (bool, error) {
+			head := func(_ []byte, e *format.Entry) (bool, error) {
 				rs = appendHead(rs, f, e, t.whole)
 				return true, nil
-			})
+			}
+			if t.fuzzy != nil {
+				if t.fuzzy.check() == nil {
+					_ = f.scanFuzzy(x, []rune(t.fuzzy.term), t.fuzzy.maxEdits, maxExp, head)
+				}
+			} else {
+				_ = f.scanPrefix(x, t.term, maxExp, head)
+			}
 			continue
 		}
 		if found, err := f.lookup(x, t.term, &e); err != nil || !found {
@@ -109,10 +124,11 @@ type plannedTerm struct {
 	term   []byte
 	prefix bool
 	whole  bool // all its doc windows will be read (a term or prefix query's docs)
-	maxExp int  // a prefix's expansion bound
+	maxExp int  // a prefix's (or fuzzy term's) expansion bound
 	phrase int  // the phrase it belongs to (a number within the query), -1 if none
 	e      format.Entry
 	found  bool
+	fuzzy  *fuzzyQuery // a fuzzy term (term unset): its dictionary walk
 }
 
 // appendHead appends the stage-2 range of a term's postings.
@@ -142,6 +158,8 @@ func walkTerms(q Query, countOnly bool, fn func(plannedTerm)) {
 			fn(plannedTerm{field: q.field, term: bytesOf(q.term), whole: !countOnly, phrase: -1})
 		case *prefixQuery:
 			fn(plannedTerm{field: q.field, term: bytesOf(q.prefix), prefix: true, whole: true, maxExp: q.maxExp, phrase: -1})
+		case *fuzzyQuery:
+			fn(plannedTerm{field: q.field, fuzzy: q, whole: true, maxExp: q.maxExp, phrase: -1})
 		case *phraseQuery:
 			id := n
 			n++

@@ -16,11 +16,14 @@ type Version struct {
 // Version returns the format versions recorded in the segment's header and
 // tail (Open has checked that this reader can read them). A header and a
 // tail that disagree are a corruption error.
-func (s *Segment) Version() (Version, error) {
+func (s *Segment) Version() (_ Version, err error) {
 	if err := s.acquire(); err != nil {
 		return Version{}, err
 	}
 	defer s.release()
+	if s.guarding() {
+		defer s.faultGuard(&err, nil, enableFaults())
+	}
 	var buf []byte
 	h, err := s.readAt(0, format.HeaderSize, &buf)
 	if err != nil {

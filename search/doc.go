@@ -26,7 +26,7 @@
 // (reader.SearchOptions.SkipMissingFields), as it would in the merged
 // segment; a field of no segment matches nothing at all.
 //
-// A prefix's expansion bound (reader.Prefix, reader.PhrasePrefix) applies per
+// A prefix's expansion bound (reader.Prefix, reader.PhrasePrefix, reader.Fuzzy) applies per
 // segment: each expands its own first terms, so a bounded prefix may match
 // more over many segments than over one segment holding them all.
 //

@@ -23,6 +23,16 @@ func (d *decodeFlags) add(fs *pflag.FlagSet) {
 // options returns the reader options of the flags: one budget for every
 // segment the command opens.
 func (d *decodeFlags) options() (reader.Options, error) {
+	// 0 is how the library spells "the default": on the command line the
+	// default is leaving the flag out.
+	if d.maxUnit.set && d.maxUnit.val == 0 {
+		return reader.Options{}, usagef("--max-unit-bytes 0: want 1 byte up to %s (leave the flag out for the default %s)",
+			formatBytes(prx.DefaultMaxBytes), formatBytes(reader.DefaultMaxUnitBytes))
+	}
+	if d.maxMem.set && d.maxMem.val == 0 {
+		return reader.Options{}, usagef("--max-decode-memory 0: want a size of at least --max-unit-bytes (leave the flag out for the default %s)",
+			formatBytes(reader.DefaultDecodeBudget().Limit()))
+	}
 	if d.maxUnit.val > prx.DefaultMaxBytes {
 		return reader.Options{}, usagef("--max-unit-bytes %s: at most %s", formatBytes(d.maxUnit.val), formatBytes(prx.DefaultMaxBytes))
 	}

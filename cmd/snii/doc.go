@@ -44,6 +44,7 @@
 //	"conn refused"~2      a sloppy phrase (at most 2 position moves)
 //	"timed out after*"    a phrase prefix (the last word is a prefix)
 //	conn*                 a prefix
+//	conection~1           a fuzzy term: the terms within 1 edit (~ alone: 2)
 //	host:web-01           a word (or phrase) of another field
 //	host:(a OR b*)        the words and phrases inside of that field
 //	a b, a AND b          both; AND binds tighter than OR

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/snii-go/snii/internal/errs"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
@@ -34,6 +35,16 @@ func asUsage(err error) error {
 	}
 	return usageError{err}
 }
+
+// maxFlagError is the most characters of a flag error's message printed:
+// pflag's messages quote the argument they reject, whatever its size.
+const maxFlagError = 256
+
+// clipped is err with its message cut to maxFlagError characters.
+type clipped struct{ err error }
+
+func (e clipped) Error() string { return errs.Clip(e.err.Error(), maxFlagError) }
+func (e clipped) Unwrap() error { return e.err }
 
 // hinted is an error with extra lines printed after the message (e.g. a caret
 // under a query syntax error).
@@ -83,7 +94,10 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.
 	root.InitDefaultHelpCmd()
 	strictCompletion(root)
 	usageArgs(root)
-	cmd, err := root.ExecuteContextC(ctx)
+	cmd, err := root, unknownCommand(root, args)
+	if err == nil {
+		cmd, err = root.ExecuteContextC(ctx)
+	}
 	if err == nil {
 		return exitOK
 	}

@@ -70,7 +70,10 @@ func (r *intRange) Set(s string) error {
 }
 
 // sizeValue is a byte size flag: "512MiB", "2g", "64k", "1000000".
-type sizeValue struct{ val int64 }
+type sizeValue struct {
+	val int64
+	set bool // given on the command line
+}
 
 func (s *sizeValue) String() string {
 	if s.val == 0 {
@@ -84,7 +87,7 @@ func (s *sizeValue) Set(v string) error {
 	if err != nil {
 		return err
 	}
-	s.val = n
+	s.val, s.set = n, true
 	return nil
 }
 

@@ -68,12 +68,7 @@ func resolveInputs(names []string, format string) ([]input, error) {
 			out = append(out, in)
 			continue
 		}
-		f, err := os.Open(n)
-		if err != nil {
-			return nil, fmt.Errorf("input %w", err)
-		}
-		st, err := f.Stat()
-		f.Close()
+		st, err := os.Stat(n)
 		if err != nil {
 			return nil, fmt.Errorf("input %w", err)
 		}
@@ -81,6 +76,13 @@ func resolveInputs(names []string, format string) ([]input, error) {
 			return nil, fmt.Errorf("input %s: is a directory (give the files inside it)", n)
 		}
 		if st.Mode().IsRegular() {
+			// Opened now so that an unreadable file fails before the build
+			// starts; a FIFO is not (its open waits for a writer).
+			f, err := os.Open(n)
+			if err != nil {
+				return nil, fmt.Errorf("input %w", err)
+			}
+			f.Close()
 			in.size = st.Size()
 		}
 		if in.format == "" {
@@ -89,6 +91,33 @@ func resolveInputs(names []string, format string) ([]input, error) {
 		out = append(out, in)
 	}
 	return out, nil
+}
+
+// openInput opens an input file. Opening a FIFO waits for a writer, in a
+// system call no signal interrupts, so the open runs on a goroutine of its
+// own and a done ctx returns at once (a *os.PathError wrapping ctx's error;
+// the file, if its open ever completes, is then closed).
+func openInput(ctx context.Context, name string) (*os.File, error) {
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(name)
+		ch <- opened{f, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.f, o.err
+	case <-ctx.Done():
+		go func() {
+			if o := <-ch; o.f != nil {
+				o.f.Close()
+			}
+		}()
+		return nil, &os.PathError{Op: "open", Path: name, Err: ctx.Err()}
+	}
 }
 
 // docField is one field of a document read from an input.
@@ -159,7 +188,7 @@ func readInput(ctx context.Context, in input, stdin io.Reader, o inputOptions, s
 	if in.name == "-" {
 		src = stdin
 	} else {
-		f, err := os.Open(in.name)
+		f, err := openInput(ctx, in.name)
 		if err != nil {
 			return fmt.Errorf("input %w", err)
 		}

@@ -49,13 +49,14 @@ Syntax:
   "conn refused"~2      a sloppy phrase: at most 2 position moves (reordered from 2)
   "timed out after*"    a phrase whose last word is a prefix
   conn*                 a prefix
+  conection~1           a fuzzy term: the terms within 1 edit (~ alone: 2, as Lucene)
   host:web-01           a word or phrase of another field than --field
   host:(a OR b*)        every word or phrase inside that names no field is of host
   a b   a AND b         both (AND binds tighter than OR)
   a OR b                either
   a -b  a NOT b         a but not b (a negation needs something else to match)
   (a OR b) c            grouping
-  \* \" \( \: \- \\     a literal character; OR, AND, NOT are operators only in capitals
+  \* \" \( \: \- \~ \\  a literal character; OR, AND, NOT are operators only in capitals
 
 Query text goes through the field's analyzer, so 'User-ID' is the phrase "user id"
 with the standard analyzer. A syntax error names the column and what was expected,
@@ -72,7 +73,7 @@ and exits with code 2, as does an unknown field. No match is not an error (exit 
 			if f.maxExp < 0 {
 				return usagef("--max-expansions %d: want 0 (unlimited) or more", f.maxExp)
 			}
-			if err := f.checkTop(); err != nil {
+			if err := f.checkTop(cmd.Flags().Changed("top")); err != nil {
 				return err
 			}
 			if f.timeout < 0 {

@@ -71,16 +71,22 @@ func printTopTable(w io.Writer, head, query, plan string, hits []hitReport, prof
 	return tw.Flush()
 }
 
-func (f *queryFlags) checkTop() error {
+// maxK1 is the largest --k1 accepted (a k1 that large already scores every
+// frequency alike, as BM25 with no saturation).
+const maxK1 = 1e6
+
+// checkTop checks the ranking flags; topSet says --top was given (0, its
+// default, means unranked results and cannot be asked for).
+func (f *queryFlags) checkTop(topSet bool) error {
 	switch {
-	case f.top < 0:
-		return usagef("--top %d: want 1 or more", f.top)
+	case f.top < 1 && topSet:
+		return usagef("--top %d: want 1 or more (leave --top out for unranked doc ids)", f.top)
 	case f.top > 0 && f.count:
 		return usagef("--top and --count do not go together")
 	case f.explain && f.top == 0:
 		return usagef("--explain needs --top N")
-	case !(f.k1 >= 0) || f.k1 > 1e6:
-		return usagef("--k1 %v: want 0 or more", f.k1)
+	case !(f.k1 >= 0) || f.k1 > maxK1:
+		return usagef("--k1 %v: want 0..%g", f.k1, maxK1)
 	case !(f.b >= 0 && f.b <= 1):
 		return usagef("--b %v: want 0..1", f.b)
 	}

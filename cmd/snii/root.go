@@ -51,7 +51,7 @@ sources cannot give), 128+N stopped by signal N (130 Ctrl-C, 129 SIGHUP, 143 SIG
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetIn(stdin)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{clipped{err}} })
 	root.AddCommand(
 		newBuildCmd(e, captureBuildHook()),
 		newInspectCmd(e),
@@ -63,4 +63,32 @@ sources cannot give), 128+N stopped by signal N (130 Ctrl-C, 129 SIGHUP, 143 SIG
 		newCleanCmd(e),
 	)
 	return root
+}
+
+// unknownCommand returns the usage error of a command line whose first word
+// names no command, or that asks for help on one ("snii search --help",
+// "snii help search"): cobra would print the root's help and exit 0.
+func unknownCommand(root *cobra.Command, args []string) error {
+	if len(args) > 0 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		return nil
+	}
+	c, rest, err := root.Find(args)
+	if err != nil {
+		return nil // cobra reports it
+	}
+	if c.Parent() == root && c.Name() == "help" {
+		c, rest, err = root.Find(rest)
+		if err != nil || c != root {
+			return nil
+		}
+	}
+	if c != root {
+		return nil
+	}
+	for _, a := range rest {
+		if !strings.HasPrefix(a, "-") {
+			return root.Args(root, []string{a})
+		}
+	}
+	return nil
 }

@@ -158,28 +158,37 @@ func TestSignalDuringBuild(t *testing.T) {
 			if err := cmd.Process.Signal(c.sig); err != nil {
 				t.Fatal(err)
 			}
-			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			var err error
-			select {
-			case err = <-done:
-			case <-time.After(20 * time.Second): // generous: it stops in well under a second
-				cmd.Process.Kill()
-				t.Fatalf("%v: the build did not stop within 20 s", c.sig)
-			}
-			if got, want := exitStatus(t, err), 128+int(c.sig); got != want {
-				t.Errorf("exit %d, want %d; stderr: %s", got, want, stderr.String())
-			}
-			if !strings.Contains(stderr.String(), "interrupted") {
-				t.Errorf("stderr: %s", stderr.String())
-			}
-			if _, err := os.Stat(out); !os.IsNotExist(err) {
-				t.Errorf("%s exists after the interrupted build", out)
-			}
-			if h := hidden(t, dir); len(h) != 0 {
-				t.Errorf("temp files left: %v", h)
-			}
+			checkStopped(t, cmd, &stderr, c.sig, out, dir)
 		})
+	}
+}
+
+// checkStopped waits for a build sent sig (and fails t unless it stops within
+// 20 s, generous: it stops in well under a second): it exits 128+sig saying it
+// was interrupted, with no output at out and no temp files left in dir.
+func checkStopped(t *testing.T, cmd *exec.Cmd, stderr *bytes.Buffer, sig syscall.Signal, out, dir string) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("%v: the build did not stop within 20 s; stderr: %s", sig, stderr.String())
+	}
+	if got, want := exitStatus(t, err), 128+int(sig); got != want {
+		t.Errorf("exit %d, want %d; stderr: %s", got, want, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s exists after the interrupted build", out)
+	}
+	if h := hidden(t, dir); len(h) != 0 {
+		t.Errorf("temp files left: %v", h)
 	}
 }
 

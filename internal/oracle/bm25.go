@@ -80,7 +80,7 @@ func newScoreNode(c *Corpus, q Query) *scoreNode {
 		for _, k := range q {
 			n.kids = append(n.kids, newScoreNode(c, k))
 		}
-	case Prefix, PhrasePrefix:
+	case Prefix, PhrasePrefix, Fuzzy:
 		n.set = map[uint32]bool{}
 		for _, d := range c.Eval(q) {
 			n.set[d] = true
@@ -106,7 +106,7 @@ func (n *scoreNode) score(c *Corpus, doc uint32, o BM25Options, avg map[string]f
 			return c.bm25(doc, q.Field, q.Terms, 0, o, avg)
 		}
 		return c.bm25(doc, q.Field, q.Terms, q.Slop, o, avg)
-	case Prefix, PhrasePrefix:
+	case Prefix, PhrasePrefix, Fuzzy:
 		return 1, n.set[doc]
 	case AndNot: // the included side's score where the excluded side does not match
 		if n.set[doc] {

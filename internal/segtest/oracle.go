@@ -23,6 +23,8 @@ func Query(q oracle.Query) reader.Query {
 		return reader.PhrasePrefix(q.Field, q.MaxExpansions, q.Terms...)
 	case oracle.Prefix:
 		return reader.Prefix(q.Field, q.Prefix, q.MaxExpansions)
+	case oracle.Fuzzy:
+		return reader.Fuzzy(q.Field, q.Term, q.MaxEdits, q.MaxExpansions)
 	case oracle.And:
 		qs := make([]reader.Query, len(q))
 		for i, c := range q {

@@ -1,6 +1,7 @@
 package s3
 
 import (
+	"path"
 	"strings"
 	"unicode/utf8"
 
@@ -20,7 +21,8 @@ func IsURL(s string) bool { return strings.HasPrefix(s, "s3://") }
 // ParseURL parses "s3://bucket/key". The bucket must follow the S3 naming
 // rules (3 to 63 lowercase letters, digits, dots and hyphens, starting and
 // ending with a letter or digit); the key must be valid UTF-8 of at most 1024
-// bytes. Anything else is an error of kind snii.ErrInvalidArgument.
+// bytes; a glob must be a valid path.Match pattern. Anything else is an error
+// of kind snii.ErrInvalidArgument.
 func ParseURL(s string) (URL, error) {
 	rest, ok := strings.CutPrefix(s, "s3://")
 	if !ok {
@@ -41,7 +43,13 @@ func ParseURL(s string) (URL, error) {
 			return URL{}, errs.Invalidf("%q: the key holds a %q component", s, part)
 		}
 	}
-	return URL{Bucket: bucket, Key: key}, nil
+	u := URL{Bucket: bucket, Key: key}
+	if u.IsGlob() {
+		if _, err := path.Match(key, ""); err != nil {
+			return URL{}, errs.Invalidf("%q: bad pattern: %v", s, err)
+		}
+	}
+	return u, nil
 }
 
 // String renders u as s3://bucket/key.

@@ -32,7 +32,8 @@ func TestParseURL(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "s3:/x/y", "http://b/k", "s3://", "s3:///k", "s3://ab/k", "s3://Upper/k",
-		"s3://-bad/k", "s3://a..b/k", "s3://b_b/k", "s3://bucket/../k", "s3://bucket/a/./k", "s3://bucket/\xff"} {
+		"s3://-bad/k", "s3://a..b/k", "s3://b_b/k", "s3://bucket/../k", "s3://bucket/a/./k", "s3://bucket/\xff",
+		"s3://bucket/d/[a.snii", "s3://bucket/d/[]a].snii"} {
 		if _, err := s3.ParseURL(bad); !errors.Is(err, snii.ErrInvalidArgument) {
 			t.Errorf("%q: %v, want ErrInvalidArgument", bad, err)
 		}
