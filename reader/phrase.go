@@ -272,6 +272,9 @@ func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOn
 	n := 0
 	lists := x.lists[:0]
 	excl := p.excl
+	if x.profile {
+		defer x.verifyEnd(x.verifyStart())
+	}
 	for ci, d := range cands {
 		if ci&63 == 63 {
 			if err := x.check(); err != nil {
