@@ -767,6 +767,10 @@ type frameJob struct {
 	w      int // index into t.wins
 	lo, hi int // the term's kept docs in that window: t.docs[lo:hi]
 	frame  []byte
+	// remote segments: the spans of the frame read (x.ranges[s0:s1], relative
+	// to the frame), and how many of its first bytes are held in frame
+	s0, s1 int
+	got    uint64
 }
 
 // span is a coalesced byte range of the file.
@@ -793,7 +797,9 @@ func (x *qctx) fetchFrames(j0 int) error {
 		oa, ob := x.jobs[a].t.wins[x.jobs[a].w].prxOff, x.jobs[b].t.wins[x.jobs[b].w].prxOff
 		return cmp.Compare(oa, ob)
 	})
-	x.planFrameReads() // remote segments: one round
+	if r := x.s.remote(); r != nil {
+		return x.fetchUnits(r) // the headers and the units the jobs need
+	}
 	gap := uint64(coalesceGap)
 	if x.s.data != nil {
 		gap = 0

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/prx"
 )
 
 // Read rounds on a RemoteReaderAt. A query reads in stages, each needing what
@@ -16,8 +17,10 @@ import (
 //     maxPlannedExpansions), a slim term's postings, a windowed term's
 //     prelude, or its whole doc span when small or when every window will
 //     be read (a term query's docs);
-//  3. doc windows (collect): the windows of a term that can hold a candidate;
-//  4. .prx frames (fetchFrames): the frames of the windows holding candidates.
+//  3. doc windows (collect): the windows of a term that can hold a candidate,
+//     and (planSlots) the head of their .prx frames;
+//  4. .prx units (fetchUnits): the multi-unit header and the units of the
+//     windows holding candidates that hold one.
 //
 // The reads then run as on a local file, served from what was fetched. A
 // stage that guessed short (a prelude longer than its guess) costs a round
@@ -25,10 +28,7 @@ import (
 const (
 	// smallDocSpan: a windowed term's doc span up to this size is fetched
 	// whole in stage 2 (its windows then cost no round of their own).
-	smallDocSpan = 64 << 10
-	// preludeGuess is what stage 2 fetches of a larger doc span: its prelude
-	// (about 10 bytes per window of up to 1024 docs) and the first windows.
-	preludeGuess = 16 << 10
+	smallDocSpan = 4 << 10
 	// maxPlannedExpansions bounds the prefix expansions planned in stage 2.
 	maxPlannedExpansions = 256
 )
@@ -128,8 +128,21 @@ func appendHead(rs []Range, f *field, e *format.Entry, whole bool) []Range {
 	case whole || e.DocLen <= smallDocSpan:
 		return append(rs, Range{Off: int64(start + e.PrxLen), Len: int64(e.DocLen)})
 	default:
-		return append(rs, Range{Off: int64(start + e.PrxLen), Len: int64(min(e.DocLen, preludeGuess))})
+		return append(rs, Range{Off: int64(start + e.PrxLen), Len: int64(min(e.DocLen, preludeGuess(e.DF)))})
 	}
+}
+
+// preludeGuess is what stage 2 fetches of the prelude of a windowed term of
+// df documents: its windows' entries at their longest (18 bytes each; the
+// writer splits a window only past a .prx limit, adding one), its
+// super-blocks and its header. A longer prelude costs a round more.
+func preludeGuess(df uint64) uint64 {
+	per := uint64(format.WindowDocs)
+	if df >= format.LargeDF {
+		per = format.WindowDocsLarge
+	}
+	nw := df/per + 2
+	return 16 + 24*(nw/format.SuperBlockWindows+1) + 18*nw
 }
 
 // walkTerms calls fn for each term and prefix of q, numbering its phrases.
@@ -171,13 +184,16 @@ func (x *qctx) planDocWindows(t *termRef, cands []uint32, all bool) {
 	if x.s.remote() == nil {
 		return
 	}
-	x.prefetch(appendDocWindows(nil, t, cands, all))
+	x.prefetch(appendDocWindows(nil, t, cands, all, false))
 }
 
 // planSlots runs stage 3 for the slots of a phrase's conjunction: at k = 0 the
 // rarest slot's terms, at k = 1 every other slot's terms against the rarest
 // slot's docs (a superset of the candidates each will be given), so that
-// the conjunction costs two rounds whatever its number of terms.
+// the conjunction costs two rounds whatever its number of terms. The k = 1
+// round also fetches the head of the .prx frame of every window that can
+// hold a candidate (the rarest slot's windows holding its kept docs, the
+// others' holding one of in), where stage 4 finds the units to fetch.
 func (x *qctx) planSlots(p *phrasePlan, k int, in []uint32, all bool) {
 	if x.s.remote() == nil || k > 1 {
 		return
@@ -189,15 +205,23 @@ func (x *qctx) planSlots(p *phrasePlan, k int, in []uint32, all bool) {
 	var rs []Range
 	for _, si := range slots {
 		for _, t := range p.slots[si].terms {
-			rs = appendDocWindows(rs, t, in, all)
+			rs = appendDocWindows(rs, t, in, all, k == 1)
+		}
+	}
+	if k == 1 {
+		for _, t := range p.slots[p.order[0]].terms {
+			for i := range t.wins {
+				rs = append(rs, prxHead(&t.wins[i]))
+			}
 		}
 	}
 	x.prefetch(rs)
 }
 
 // appendDocWindows appends the doc windows of t that can hold one of cands
-// (all of them when all is set).
-func appendDocWindows(rs []Range, t *termRef, cands []uint32, all bool) []Range {
+// (all of them when all is set), and with heads the head of each one's .prx
+// frame (prxHead).
+func appendDocWindows(rs []Range, t *termRef, cands []uint32, all, heads bool) []Range {
 	if t.e.Class != format.ClassWindowed {
 		return rs
 	}
@@ -220,20 +244,178 @@ func appendDocWindows(rs []Range, t *termRef, cands []uint32, all bool) []Range 
 			}
 		}
 		rs = append(rs, Range{Off: int64(w.docOff), Len: int64(w.docLen)})
+		if heads {
+			rs = append(rs, prxHead(&w))
+		}
 	}
 	return rs
 }
 
-// planFrameReads runs stage 4: the frames of the jobs x.order lists.
-func (x *qctx) planFrameReads() {
-	if x.s.remote() == nil {
-		return
-	}
+// headGuess is the bytes of a .prx frame of docs documents fetched to read its
+// multi-unit header: 32 bytes and half a byte per document, which holds the
+// header of every window of the agent logs (see docs/BENCHMARKS.md). A header
+// that outgrows it costs stage 4 a round more, never a wrong answer.
+func headGuess(docs int) uint64 { return 32 + uint64(docs)/2 }
+
+// headMax bounds the multi-unit header of a frame of docs documents: a unit
+// holds one document or more, an entry takes at most two 5-byte uvarints.
+func headMax(docs int) uint64 { return 1 + 5 + 10*uint64(docs) + 4 }
+
+// prxHead is the head of w's .prx frame fetched with its doc window: the whole
+// frame when it is that short.
+func prxHead(w *winInfo) Range {
+	return Range{Off: int64(w.prxOff), Len: int64(min(w.prxLen, headGuess(w.docs)))}
+}
+
+
+// fetchUnits runs stage 4 on a remote segment: it reads the head of each
+// frame x.order lists (fetched in stage 3 when it ran, else in a round of its
+// own), finds the units holding the job's docs from the multi-unit header,
+// fetches them in one round and sets each job's frame: the frame's bytes where
+// the header and those units lie (a cursor reading those docs reads nothing
+// else; see prx.Cursor). A frame of one unit, or whose header does not
+// parse, is read whole (the cursor reports what is wrong with it). The bytes
+// counted as read are those spans, however much was fetched.
+func (x *qctx) fetchUnits(r RemoteReaderAt) error {
 	rs := make([]Range, 0, len(x.order))
 	for _, i := range x.order {
-		j := &x.jobs[i]
-		w := &j.t.wins[j.w]
-		rs = append(rs, Range{Off: int64(w.prxOff), Len: int64(w.prxLen)})
+		rs = append(rs, prxHead(x.jobs[i].win()))
 	}
 	x.prefetch(rs)
+	x.ranges = x.ranges[:0]
+	var short []int // jobs whose header outgrows its head
+	for _, i := range x.order {
+		j := &x.jobs[i]
+		w := j.win()
+		j.frame, j.got = x.alloc(w.prxLen), 0
+		if err := x.readFrame(r, j, 0, min(w.prxLen, headGuess(w.docs))); err != nil {
+			return err
+		}
+		if !x.unitSpans(j) {
+			short = append(short, i)
+		}
+	}
+	if len(short) > 0 {
+		rs = rs[:0]
+		for _, i := range short {
+			w := x.jobs[i].win()
+			rs = append(rs, Range{Off: int64(w.prxOff), Len: int64(min(w.prxLen, headMax(w.docs)))})
+		}
+		x.prefetch(rs)
+		for _, i := range short {
+			j := &x.jobs[i]
+			w := j.win()
+			if err := x.readFrame(r, j, j.got, min(w.prxLen, headMax(w.docs))); err != nil {
+				return err
+			}
+			if !x.unitSpans(j) {
+				x.ranges = append(x.ranges[:j.s0], span{0, w.prxLen}) // unparsable: whole
+				j.s1 = len(x.ranges)
+			}
+		}
+	}
+	rs = rs[:0]
+	for _, i := range x.order {
+		j := &x.jobs[i]
+		w := j.win()
+		for _, sp := range x.ranges[j.s0:j.s1] {
+			if sp.end > j.got {
+				off := max(sp.off, j.got)
+				rs = append(rs, Range{Off: int64(w.prxOff + off), Len: int64(sp.end - off)})
+			}
+		}
+	}
+	x.prefetch(rs)
+	for _, i := range x.order {
+		j := &x.jobs[i]
+		for _, sp := range x.ranges[j.s0:j.s1] {
+			x.count.bytesRead += int64(sp.end - sp.off)
+			x.count.ranges++
+			if sp.end > j.got {
+				if err := x.readFrame(r, j, max(sp.off, j.got), sp.end); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
+
+// readFrame reads bytes [from, to) of job j's frame into j.frame, then holds
+// its first to bytes (j.got) when from is j.got.
+func (x *qctx) readFrame(r RemoteReaderAt, j *frameJob, from, to uint64) error {
+	w := j.win()
+	b := j.frame[from:to]
+	if _, err := x.readRemote(r, w.prxOff+from, to-from, &b); err != nil {
+		return j.t.f.seg.wrap(x.prxWinName(j.t, w), err)
+	}
+	if from == j.got {
+		j.got = to
+	}
+	return nil
+}
+
+// unitSpans sets the spans of job j (appended to x.ranges) from the first
+// j.got bytes of its frame: the multi-unit header and the units holding the
+// job's docs, or the whole frame. It returns false, setting no span, when the
+// header goes on past j.got.
+func (x *qctx) unitSpans(j *frameJob) bool {
+	w := j.win()
+	f, n := j.frame[:j.got], w.prxLen
+	j.s0 = len(x.ranges)
+	whole := func() bool {
+		x.ranges = append(x.ranges[:j.s0], span{0, n})
+		j.s1 = len(x.ranges)
+		return true
+	}
+	more := j.got < n
+	if len(f) == 0 || !prx.IsMulti(f) {
+		return whole()
+	}
+	nu, p, ok := uvarintAt(f, 1)
+	if !ok {
+		return !more && whole()
+	}
+	if nu < 2 || nu > uint64(w.docs) {
+		return whole()
+	}
+	// The header ends after nu entries and a CRC: find its end first.
+	q := p
+	for u := uint64(0); u < 2*nu; u++ {
+		if _, q, ok = uvarintAt(f, q); !ok {
+			return !more && whole()
+		}
+	}
+	end := uint64(q) + prx.CRCSize
+	if end > uint64(len(f)) {
+		return !more && whole()
+	}
+	x.ranges = append(x.ranges, span{0, end})
+	ords := j.t.ords[j.lo:j.hi]
+	base, off := uint64(0), end
+	for u := uint64(0); u < nu && len(ords) > 0; u++ {
+		d, q1, _ := uvarintAt(f, p)
+		l, q2, _ := uvarintAt(f, q1)
+		p = q2
+		if off+l > n {
+			return whole()
+		}
+		if uint64(ords[0]) < base+d {
+			if k := len(x.ranges) - 1; x.ranges[k].end == off {
+				x.ranges[k].end = off + l // the next unit: one span
+			} else {
+				x.ranges = append(x.ranges, span{off, off + l})
+			}
+			for len(ords) > 0 && uint64(ords[0]) < base+d {
+				ords = ords[1:]
+			}
+		}
+		base += d
+		off += l
+	}
+	j.s1 = len(x.ranges)
+	return true
+}
+
+// win returns the window of job j.
+func (j *frameJob) win() *winInfo { return &j.t.wins[j.w] }
