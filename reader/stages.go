@@ -26,9 +26,6 @@ import (
 // stage that guessed short (a prelude longer than its guess) costs a round
 // more, never a wrong answer.
 const (
-	// smallDocSpan: a windowed term's doc span up to this size is fetched
-	// whole in stage 2 (its windows then cost no round of their own).
-	smallDocSpan = 4 << 10
 	// maxPlannedExpansions bounds the prefix expansions planned in stage 2.
 	maxPlannedExpansions = 256
 )
@@ -59,6 +56,9 @@ func (x *qctx) planQuery(q Query, countOnly bool) {
 				info := f.meta.Blocks[bi]
 				rs = append(rs, Range{Off: int64(f.meta.DictOff + info.Offset), Len: int64(info.StoredLen)})
 			}
+		}
+		if m := &f.meta; t.pairs && !x.noPairs && m.PairCount > 0 && f.pairs.Load() == nil && f.remotePairs(x) {
+			rs = append(rs, Range{Off: int64(m.PairsOff), Len: int64(m.PairsLen)}) // (Prefetch skips a repeat)
 		}
 	}
 	x.prefetch(rs)
@@ -111,6 +111,7 @@ type plannedTerm struct {
 	whole  bool // all its doc windows will be read (a term or prefix query's docs)
 	maxExp int  // a prefix's expansion bound
 	phrase int  // the phrase it belongs to (a number within the query), -1 if none
+	pairs  bool // its phrase may be planned with the field's pairs
 	e      format.Entry
 	found  bool
 }
@@ -123,9 +124,11 @@ func appendHead(rs []Range, f *field, e *format.Entry, whole bool) []Range {
 	}
 	start := m.PostingOff + e.Offset
 	switch {
+	case e.Class == format.ClassSlim && !whole:
+		return append(rs, Range{Off: int64(start + e.PrxLen), Len: int64(e.DocLen)}) // its .prx frame: stage 3
 	case e.Class == format.ClassSlim:
 		return append(rs, Range{Off: int64(start), Len: int64(e.PrxLen + e.DocLen)})
-	case whole || e.DocLen <= smallDocSpan:
+	case whole:
 		return append(rs, Range{Off: int64(start + e.PrxLen), Len: int64(e.DocLen)})
 	default:
 		return append(rs, Range{Off: int64(start + e.PrxLen), Len: int64(min(e.DocLen, preludeGuess(e.DF)))})
@@ -158,8 +161,12 @@ func walkTerms(q Query, countOnly bool, fn func(plannedTerm)) {
 		case *phraseQuery:
 			id := n
 			n++
+			nExact := len(q.terms)
+			if q.prefix {
+				nExact--
+			}
 			for i, t := range q.terms {
-				pt := plannedTerm{field: q.field, term: bytesOf(t), phrase: id}
+				pt := plannedTerm{field: q.field, term: bytesOf(t), phrase: id, pairs: q.slop == 0 && nExact >= 2}
 				if q.prefix && i == len(q.terms)-1 {
 					pt.prefix, pt.maxExp, pt.phrase = true, q.maxExp, -1
 				}
@@ -211,7 +218,9 @@ func (x *qctx) planSlots(p *phrasePlan, k int, in []uint32, all bool) {
 	if k == 1 {
 		for _, t := range p.slots[p.order[0]].terms {
 			for i := range t.wins {
-				rs = append(rs, prxHead(&t.wins[i]))
+				if t.e.Class != format.ClassInline {
+					rs = append(rs, prxHead(&t.wins[i]))
+				}
 			}
 		}
 	}
@@ -223,6 +232,10 @@ func (x *qctx) planSlots(p *phrasePlan, k int, in []uint32, all bool) {
 // frame (prxHead).
 func appendDocWindows(rs []Range, t *termRef, cands []uint32, all, heads bool) []Range {
 	if t.e.Class != format.ClassWindowed {
+		if heads && t.e.Class == format.ClassSlim {
+			w := t.single()
+			rs = append(rs, prxHead(&w))
+		}
 		return rs
 	}
 	it := t.windows(0)
@@ -251,11 +264,12 @@ func appendDocWindows(rs []Range, t *termRef, cands []uint32, all, heads bool) [
 	return rs
 }
 
-// headGuess is the bytes of a .prx frame of docs documents fetched to read its
-// multi-unit header: 32 bytes and half a byte per document, which holds the
-// header of every window of the agent logs (see docs/BENCHMARKS.md). A header
-// that outgrows it costs stage 4 a round more, never a wrong answer.
-func headGuess(docs int) uint64 { return 32 + uint64(docs)/2 }
+// headGuess is the bytes of a .prx frame of n bytes and docs documents fetched
+// to read its multi-unit header: 32 bytes and the less of half a byte per
+// document and a sixteenth of the frame, which holds the header of every
+// window of the agent logs (see docs/BENCHMARKS.md). A header that outgrows
+// it costs stage 4 a round more, never a wrong answer.
+func headGuess(n uint64, docs int) uint64 { return min(n, 32+min(uint64(docs)/2, n/16)) }
 
 // headMax bounds the multi-unit header of a frame of docs documents: a unit
 // holds one document or more, an entry takes at most two 5-byte uvarints.
@@ -264,7 +278,7 @@ func headMax(docs int) uint64 { return 1 + 5 + 10*uint64(docs) + 4 }
 // prxHead is the head of w's .prx frame fetched with its doc window: the whole
 // frame when it is that short.
 func prxHead(w *winInfo) Range {
-	return Range{Off: int64(w.prxOff), Len: int64(min(w.prxLen, headGuess(w.docs)))}
+	return Range{Off: int64(w.prxOff), Len: int64(headGuess(w.prxLen, w.docs))}
 }
 
 
@@ -288,7 +302,7 @@ func (x *qctx) fetchUnits(r RemoteReaderAt) error {
 		j := &x.jobs[i]
 		w := j.win()
 		j.frame, j.got = x.alloc(w.prxLen), 0
-		if err := x.readFrame(r, j, 0, min(w.prxLen, headGuess(w.docs))); err != nil {
+		if err := x.readFrame(r, j, 0, headGuess(w.prxLen, w.docs)); err != nil {
 			return err
 		}
 		if !x.unitSpans(j) {

@@ -1,0 +1,137 @@
+package reader_test
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/reader"
+	"github.com/snii-go/snii/internal/testkit"
+)
+
+// countingRemote is a RemoteReaderAt over bytes that counts what a remote
+// store would send: Prefetch fetches the parts of its ranges not held yet in
+// one round (one request per run of adjacent missing bytes, no gap merged, so
+// the counts are what the reader asked for), and a read of bytes not held is
+// a round of its own.
+type countingRemote struct {
+	*bytes.Reader
+	mu   sync.Mutex
+	held []bool
+}
+
+func newCountingRemote(b []byte) *countingRemote {
+	return &countingRemote{Reader: bytes.NewReader(b), held: make([]bool, len(b))}
+}
+
+// forget drops every byte held (the next query starts cold).
+func (c *countingRemote) forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.held)
+}
+
+func (c *countingRemote) ReadAtContext(_ context.Context, p []byte, off int64) (reader.Fetch, error) {
+	if _, err := c.ReadAt(p, off); err != nil {
+		return reader.Fetch{}, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !slices.Contains(c.held[off:off+int64(len(p))], false) {
+		return reader.Fetch{}, nil
+	}
+	return reader.Fetch{Rounds: 1, Requests: 1, Bytes: int64(len(p))}, nil
+}
+
+func (c *countingRemote) Prefetch(_ context.Context, rs []reader.Range) (reader.Fetch, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var f reader.Fetch
+	for _, r := range rs {
+		end := min(r.Off+r.Len, int64(len(c.held)))
+		for i := max(r.Off, 0); i < end; i++ {
+			if c.held[i] {
+				continue
+			}
+			if i == 0 || !c.held[i-1] {
+				f.Requests++ // a new run (ranges are sorted: runs do not join later)
+			}
+			c.held[i] = true
+			f.Bytes++
+		}
+	}
+	if f.Bytes > 0 {
+		f.Rounds = 1
+	}
+	if os.Getenv("DBG") != "" {
+		var w int64
+		for _, r := range rs {
+			w += r.Len
+		}
+		fmt.Println("prefetch", len(rs), "ranges", w, "bytes; fetched", f.Bytes, "in", f.Requests, rs[:min(len(rs), 6)])
+	}
+	return f, nil
+}
+
+// TestRemoteFetchFollowsCandidates: phrase queries on a segment read through
+// a RemoteReaderAt answer as the oracle does, in at most 4 rounds, and fetch
+// at most 4 times the bytes they read (dictionary blocks, preludes, doc
+// windows, and the .prx headers and units holding candidates) plus a few
+// KiB of guessed heads; their profile times the .prx decoding and the
+// verification.
+func TestRemoteFetchFollowsCandidates(t *testing.T) {
+	docs := oracle.Generate(35, oracle.GenOptions{Docs: 12000})
+	c := corpusOf(docs)
+	b := testkit.ReadFile(t, build(t, docs, options(-1, "text", "host")))
+	cr := newCountingRemote(b)
+	s, err := reader.OpenReaderAt(cr, int64(len(b)), reader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	g := oracle.NewGen(c, "text", 7)
+	var fetched, read, units int64
+	for i := range 120 {
+		q := g.Phrase()
+		if i%4 == 3 {
+			q = g.PhrasePrefix()
+		}
+		want := c.Eval(q)
+		for _, noPairs := range []bool{false, true} {
+			cr.forget()
+			var p reader.Profile
+			got, err := s.Docs(bg, rq(q), &reader.SearchOptions{Profile: &p, NoPairs: noPairs})
+			if err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s (no pairs %v):\n got %s\nwant %s", q, noPairs, oracle.Describe(got), oracle.Describe(want))
+			}
+			if p.Rounds > 4 {
+				t.Errorf("%s (no pairs %v): %d rounds, want <= 4", q, noPairs, p.Rounds)
+			}
+			if p.FetchedBytes > 4*p.BytesRead+8<<10 {
+				t.Errorf("%s (no pairs %v): fetched %d bytes to read %d", q, noPairs, p.FetchedBytes, p.BytesRead)
+			}
+			fetched += p.FetchedBytes
+			read += p.BytesRead
+			if n := p.Frames[prx.CodecPFOR] + p.Frames[prx.CodecZstd]; n > 0 {
+				units += n
+				if p.DecodeTime() <= 0 || p.VerifyTime <= 0 {
+					t.Errorf("%s (no pairs %v): decoded %d PFOR or ZSTD units in %v, verified in %v", q, noPairs, n, p.DecodeTime(), p.VerifyTime)
+				}
+			}
+		}
+	}
+	if units == 0 {
+		t.Fatal("no query decoded a PFOR or ZSTD unit")
+	}
+	if fetched > 2*read {
+		t.Errorf("fetched %d bytes to read %d over the queries", fetched, read)
+	}
+	t.Logf("fetched %d bytes to read %d", fetched, read)
+}
