@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/reader"
-	"github.com/snii-go/snii/internal/testkit"
 )
 
 // countingRemote is a RemoteReaderAt over bytes that counts what a remote

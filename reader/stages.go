@@ -281,7 +281,6 @@ func prxHead(w *winInfo) Range {
 	return Range{Off: int64(w.prxOff), Len: int64(headGuess(w.prxLen, w.docs))}
 }
 
-
 // fetchUnits runs stage 4 on a remote segment: it reads the head of each
 // frame x.order lists (fetched in stage 3 when it ran, else in a round of its
 // own), finds the units holding the job's docs from the multi-unit header,
