@@ -193,8 +193,9 @@ func contentRange(h http.Header, length int64) (start, size int64, err error) {
 // plan merges sorted, disjoint ranges into requests: ranges that touch, then
 // the gaps between neighbours smallest first, each at most gap bytes, while
 // the gap bytes merged stay within the bytes asked for (a round fetches at
-// most twice what it needs, in as few requests as that allows).
-func plan(rs []rng, gap int64) []rng {
+// most twice what it needs, in as few requests as that allows), and past
+// that while there are more than maxReqs requests.
+func plan(rs []rng, gap int64, maxReqs int) []rng {
 	if len(rs) == 0 {
 		return nil
 	}
@@ -210,13 +211,15 @@ func plan(rs []rng, gap int64) []rng {
 	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(gapAt(a), gapAt(b)) })
 	merge := make([]bool, len(rs))
 	var spent int64
+	reqs := len(rs)
 	for _, i := range idx {
 		d := max(gapAt(i), 0)
-		if d > gap || spent+d > asked {
+		if d > gap || (spent+d > asked && reqs <= maxReqs) {
 			break
 		}
 		spent += d
 		merge[i] = true
+		reqs--
 	}
 	var out []rng
 	for i, r := range rs {
