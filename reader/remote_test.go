@@ -67,13 +67,6 @@ func (c *countingRemote) Prefetch(_ context.Context, rs []reader.Range) (reader.
 	if f.Bytes > 0 {
 		f.Rounds = 1
 	}
-	if os.Getenv("DBG") != "" {
-		var w int64
-		for _, r := range rs {
-			w += r.Len
-		}
-		fmt.Println("prefetch", len(rs), "ranges", w, "bytes; fetched", f.Bytes, "in", f.Requests, rs[:min(len(rs), 6)])
-	}
 	return f, nil
 }
 
