@@ -74,8 +74,8 @@ func (c *countingRemote) Prefetch(_ context.Context, rs []reader.Range) (reader.
 // a RemoteReaderAt answer as the oracle does, in at most 4 rounds, and fetch
 // at most 4 times the bytes they read (dictionary blocks, preludes, doc
 // windows, and the .prx headers and units holding candidates) plus a few
-// KiB of guessed heads; their profile times the .prx decoding and the
-// verification.
+// KiB of guessed heads; the bytes read are those decoded (not whole .prx
+// windows); their profile times the .prx decoding and the verification.
 func TestRemoteFetchFollowsCandidates(t *testing.T) {
 	docs := oracle.Generate(35, oracle.GenOptions{Docs: 12000})
 	c := corpusOf(docs)
@@ -87,7 +87,7 @@ func TestRemoteFetchFollowsCandidates(t *testing.T) {
 	}
 	defer s.Close()
 	g := oracle.NewGen(c, "text", 7)
-	var fetched, read, units int64
+	var fetched, read, decoded, units int64
 	for i := range 120 {
 		q := g.Phrase()
 		if i%4 == 3 {
@@ -112,6 +112,7 @@ func TestRemoteFetchFollowsCandidates(t *testing.T) {
 			}
 			fetched += p.FetchedBytes
 			read += p.BytesRead
+			decoded += p.FrameBytes + p.DocCheckedBytes
 			if n := p.Frames[prx.CodecPFOR] + p.Frames[prx.CodecZstd]; n > 0 {
 				units += n
 				if p.DecodeTime() <= 0 || p.VerifyTime <= 0 {
@@ -123,8 +124,12 @@ func TestRemoteFetchFollowsCandidates(t *testing.T) {
 	if units == 0 {
 		t.Fatal("no query decoded a PFOR or ZSTD unit")
 	}
-	if fetched > 2*read {
-		t.Errorf("fetched %d bytes to read %d over the queries", fetched, read)
+	// Over the queries: the bytes read are those decoded (.prx headers and
+	// units, doc windows) and the dictionary blocks and preludes, under a
+	// tenth more; the bytes fetched add the guessed heads and the stage 3
+	// fetches the conjunction ends up not needing.
+	if read > decoded+decoded/10 || fetched > read+read/4 {
+		t.Errorf("fetched %d bytes to read %d, of which %d .prx and doc-window bytes decoded", fetched, read, decoded)
 	}
-	t.Logf("fetched %d bytes to read %d", fetched, read)
+	t.Logf("fetched %d bytes to read %d, decoded %d", fetched, read, decoded)
 }
