@@ -36,6 +36,9 @@ type phrasePlan struct {
 	implied, impOnce, impPend uint64
 	impOK                     bool
 	check                     []int // matchStream's order of the slots it checks
+	// sup: the rarest slot's docs, the candidates stage 3 of a remote
+	// segment planned the other slots' windows for (see unitsPay)
+	sup []uint32
 }
 
 // slot is one distinct phrase term, or the set of expansions of a prefix.
@@ -74,6 +77,7 @@ func (p *phrasePlan) reset() {
 	p.chain, p.excl = false, nil
 	p.incl, p.hasIncl = nil, false
 	p.holds, p.implies = 0, 0
+	p.sup = nil
 }
 
 func (x *qctx) newPlan() *phrasePlan {
@@ -254,6 +258,7 @@ func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOn
 		}
 	}
 	x.jobs = x.jobs[:0]
+	p.sup = p.slots[p.order[0]].docs // (p.order is the cost order until allSlots)
 	all := x.allSlots(p)
 	if err := x.planFrames(p, all); err != nil {
 		return out, 0, err
@@ -748,7 +753,7 @@ func (x *qctx) planFrames(p *phrasePlan, slotIdx []int) error {
 			t.job1 = len(x.jobs)
 		}
 	}
-	return x.fetchFrames(j0)
+	return x.fetchFrames(j0, p.sup)
 }
 
 // unionTerms returns the union of the terms' kept docs.
@@ -783,7 +788,7 @@ const coalesceGap = 1 << 10
 // fetchFrames sets the frame bytes of the jobs from j0 on: inline frames come
 // from the dict entry; the others are read in coalesced ranges (one read per
 // range), in file order.
-func (x *qctx) fetchFrames(j0 int) error {
+func (x *qctx) fetchFrames(j0 int, sup []uint32) error {
 	x.order = x.order[:0]
 	for i := j0; i < len(x.jobs); i++ {
 		j := &x.jobs[i]
@@ -798,7 +803,7 @@ func (x *qctx) fetchFrames(j0 int) error {
 		return cmp.Compare(oa, ob)
 	})
 	if r := x.s.remote(); r != nil {
-		return x.fetchUnits(r) // the headers and the units the jobs need
+		return x.fetchUnits(r, sup) // the headers and the units the jobs need
 	}
 	gap := uint64(coalesceGap)
 	if x.s.data != nil {

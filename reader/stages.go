@@ -2,6 +2,8 @@ package reader
 
 import (
 	"bytes"
+	"math"
+	"slices"
 
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/prx"
@@ -218,8 +220,8 @@ func (x *qctx) planSlots(p *phrasePlan, k int, in []uint32, all bool) {
 	if k == 1 {
 		for _, t := range p.slots[p.order[0]].terms {
 			for i := range t.wins {
-				if t.e.Class != format.ClassInline {
-					rs = append(rs, prxHead(&t.wins[i]))
+				if w := &t.wins[i]; t.e.Class != format.ClassInline && unitsPay(supIn(in, w)) {
+					rs = append(rs, prxHead(w))
 				}
 			}
 		}
@@ -232,8 +234,7 @@ func (x *qctx) planSlots(p *phrasePlan, k int, in []uint32, all bool) {
 // frame (prxHead).
 func appendDocWindows(rs []Range, t *termRef, cands []uint32, all, heads bool) []Range {
 	if t.e.Class != format.ClassWindowed {
-		if heads && t.e.Class == format.ClassSlim {
-			w := t.single()
+		if w := t.single(); heads && t.e.Class == format.ClassSlim && unitsPay(supIn(cands, &w)) {
 			rs = append(rs, prxHead(&w))
 		}
 		return rs
@@ -245,6 +246,7 @@ func appendDocWindows(rs []Range, t *termRef, cands []uint32, all, heads bool) [
 		if !ok {
 			break
 		}
+		n := w.docs
 		if !all {
 			if ci == len(cands) {
 				break
@@ -252,16 +254,41 @@ func appendDocWindows(rs []Range, t *termRef, cands []uint32, all, heads bool) [
 			if cands[ci] > w.last {
 				continue
 			}
+			c0 := ci
 			for ci < len(cands) && cands[ci] <= w.last {
 				ci++
 			}
+			n = ci - c0
 		}
 		rs = append(rs, Range{Off: int64(w.docOff), Len: int64(w.docLen)})
-		if heads {
+		if heads && unitsPay(n) {
 			rs = append(rs, prxHead(&w))
 		}
 	}
 	return rs
+}
+
+// unitsMaxCands is the most candidates a window may hold for a remote phrase
+// to fetch its .prx units rather than its whole frame: with few, the units
+// holding them are a small part of the frame; with more, most of it, and the
+// header costs a request of its own (see docs/BENCHMARKS.md).
+const unitsMaxCands = 2
+
+// unitsPay reports whether the .prx units of a window holding n candidates
+// are fetched (after its header), rather than its whole frame.
+func unitsPay(n int) bool { return n <= unitsMaxCands }
+
+// supIn returns the number of docs of sup (ascending) in window w.
+func supIn(sup []uint32, w *winInfo) int {
+	lo, _ := slices.BinarySearch(sup, w.base)
+	if w.last == math.MaxUint32 {
+		return len(sup) - lo
+	}
+	hi, found := slices.BinarySearch(sup[lo:], w.last)
+	if found {
+		hi++
+	}
+	return hi
 }
 
 // headGuess is the bytes of a .prx frame of n bytes and docs documents fetched
@@ -289,10 +316,12 @@ func prxHead(w *winInfo) Range {
 // else; see prx.Cursor). A frame of one unit, or whose header does not
 // parse, is read whole (the cursor reports what is wrong with it). The bytes
 // counted as read are those spans, however much was fetched.
-func (x *qctx) fetchUnits(r RemoteReaderAt) error {
+func (x *qctx) fetchUnits(r RemoteReaderAt, sup []uint32) error {
 	rs := make([]Range, 0, len(x.order))
 	for _, i := range x.order {
-		rs = append(rs, prxHead(x.jobs[i].win()))
+		if w := x.jobs[i].win(); unitsPay(supIn(sup, w)) {
+			rs = append(rs, prxHead(w))
+		}
 	}
 	x.prefetch(rs)
 	x.ranges = x.ranges[:0]
@@ -301,6 +330,12 @@ func (x *qctx) fetchUnits(r RemoteReaderAt) error {
 		j := &x.jobs[i]
 		w := j.win()
 		j.frame, j.got = x.alloc(w.prxLen), 0
+		if !unitsPay(supIn(sup, w)) {
+			j.s0 = len(x.ranges)
+			x.ranges = append(x.ranges, span{0, w.prxLen}) // the whole frame
+			j.s1 = len(x.ranges)
+			continue
+		}
 		if err := x.readFrame(r, j, 0, headGuess(w.prxLen, w.docs)); err != nil {
 			return err
 		}
@@ -341,14 +376,20 @@ func (x *qctx) fetchUnits(r RemoteReaderAt) error {
 	x.prefetch(rs)
 	for _, i := range x.order {
 		j := &x.jobs[i]
+		whole := j.got == 0
 		for _, sp := range x.ranges[j.s0:j.s1] {
-			x.count.bytesRead += int64(sp.end - sp.off)
-			x.count.ranges++
 			if sp.end > j.got {
 				if err := x.readFrame(r, j, max(sp.off, j.got), sp.end); err != nil {
 					return err
 				}
 			}
+		}
+		if whole {
+			x.unitSpans(j) // the spans a cursor reads, to count them (all held: never false)
+		}
+		for _, sp := range x.ranges[j.s0:j.s1] {
+			x.count.bytesRead += int64(sp.end - sp.off)
+			x.count.ranges++
 		}
 	}
 	return nil
