@@ -73,9 +73,10 @@ func (c *countingRemote) Prefetch(_ context.Context, rs []reader.Range) (reader.
 // TestRemoteFetchFollowsCandidates: phrase queries on a segment read through
 // a RemoteReaderAt answer as the oracle does, in at most 4 rounds, and fetch
 // at most 4 times the bytes they read (dictionary blocks, preludes, doc
-// windows, and the .prx headers and units holding candidates) plus a few
-// KiB of guessed heads; the bytes read are those decoded (not whole .prx
-// windows); their profile times the .prx decoding and the verification.
+// windows, and the .prx headers and units holding candidates) plus 16 KiB;
+// over all of them, the bytes read are those decoded (not whole .prx
+// windows) and the bytes fetched within a quarter more; their profile times
+// the .prx decoding and the verification.
 func TestRemoteFetchFollowsCandidates(t *testing.T) {
 	docs := oracle.Generate(35, oracle.GenOptions{Docs: 12000})
 	c := corpusOf(docs)
@@ -107,7 +108,10 @@ func TestRemoteFetchFollowsCandidates(t *testing.T) {
 			if p.Rounds > 4 {
 				t.Errorf("%s (no pairs %v): %d rounds, want <= 4", q, noPairs, p.Rounds)
 			}
-			if p.FetchedBytes > 4*p.BytesRead+8<<10 {
+			// (The slack: stage 3 fetches the windows that can hold one of the
+			// rarest slot's docs, and the whole frame of a window that can
+			// hold several; the conjunction may need few of them.)
+			if p.FetchedBytes > 4*p.BytesRead+16<<10 {
 				t.Errorf("%s (no pairs %v): fetched %d bytes to read %d", q, noPairs, p.FetchedBytes, p.BytesRead)
 			}
 			fetched += p.FetchedBytes

@@ -220,7 +220,7 @@ func (x *qctx) planSlots(p *phrasePlan, k int, in []uint32, all bool) {
 	if k == 1 {
 		for _, t := range p.slots[p.order[0]].terms {
 			for i := range t.wins {
-				if w := &t.wins[i]; t.e.Class != format.ClassInline && unitsPay(supIn(in, w)) {
+				if w := &t.wins[i]; t.e.Class != format.ClassInline && unitsPay(supIn(in, w), w) {
 					rs = append(rs, prxHead(w))
 				}
 			}
@@ -234,7 +234,7 @@ func (x *qctx) planSlots(p *phrasePlan, k int, in []uint32, all bool) {
 // frame (prxHead).
 func appendDocWindows(rs []Range, t *termRef, cands []uint32, all, heads bool) []Range {
 	if t.e.Class != format.ClassWindowed {
-		if w := t.single(); heads && t.e.Class == format.ClassSlim && unitsPay(supIn(cands, &w)) {
+		if w := t.single(); heads && t.e.Class == format.ClassSlim && unitsPay(supIn(cands, &w), &w) {
 			rs = append(rs, prxHead(&w))
 		}
 		return rs
@@ -261,22 +261,25 @@ func appendDocWindows(rs []Range, t *termRef, cands []uint32, all, heads bool) [
 			n = ci - c0
 		}
 		rs = append(rs, Range{Off: int64(w.docOff), Len: int64(w.docLen)})
-		if heads && unitsPay(n) {
+		if heads && unitsPay(n, &w) {
 			rs = append(rs, prxHead(&w))
 		}
 	}
 	return rs
 }
 
-// unitsMaxCands is the most candidates a window may hold for a remote phrase
-// to fetch its .prx units rather than its whole frame: with few, the units
-// holding them are a small part of the frame; with more, most of it, and the
-// header costs a request of its own (see docs/BENCHMARKS.md).
-const unitsMaxCands = 2
+// unitBytes is what a remote phrase expects a .prx unit holding a candidate
+// to cost: a unit holds up to 512 positions, a few hundred bytes.
+const unitBytes = 1 << 10
 
-// unitsPay reports whether the .prx units of a window holding n candidates
-// are fetched (after its header), rather than its whole frame.
-func unitsPay(n int) bool { return n <= unitsMaxCands }
+// unitsPay reports whether the .prx units of window w, which can hold n
+// candidates, are fetched (after its multi-unit header) rather than its
+// whole frame: when the header and a unit per candidate are expected to
+// take at most half the frame (see docs/BENCHMARKS.md). A header costs a
+// request of its own; a window with many candidates needs most of its units.
+func unitsPay(n int, w *winInfo) bool {
+	return uint64(n)*unitBytes+headGuess(w.prxLen, w.docs) <= w.prxLen/2
+}
 
 // supIn returns the number of docs of sup (ascending) in window w.
 func supIn(sup []uint32, w *winInfo) int {
@@ -319,7 +322,7 @@ func prxHead(w *winInfo) Range {
 func (x *qctx) fetchUnits(r RemoteReaderAt, sup []uint32) error {
 	rs := make([]Range, 0, len(x.order))
 	for _, i := range x.order {
-		if w := x.jobs[i].win(); unitsPay(supIn(sup, w)) {
+		if w := x.jobs[i].win(); unitsPay(supIn(sup, w), w) {
 			rs = append(rs, prxHead(w))
 		}
 	}
@@ -330,7 +333,7 @@ func (x *qctx) fetchUnits(r RemoteReaderAt, sup []uint32) error {
 		j := &x.jobs[i]
 		w := j.win()
 		j.frame, j.got = x.alloc(w.prxLen), 0
-		if !unitsPay(supIn(sup, w)) {
+		if !unitsPay(supIn(sup, w), w) {
 			j.s0 = len(x.ranges)
 			x.ranges = append(x.ranges, span{0, w.prxLen}) // the whole frame
 			j.s1 = len(x.ranges)
