@@ -14,11 +14,13 @@ import (
 // at once, so it costs one round however many ranges it has:
 //
 //  1. dictionary blocks: the blocks of every term and prefix of the query
-//     (those the segment's block cache lacks);
+//     (those the segment's block cache lacks), and a small pair section
+//     (remotePairs) a phrase may plan with;
 //  2. postings heads: for each term found (and each prefix expansion, up to
-//     maxPlannedExpansions), a slim term's postings, a windowed term's
-//     prelude, or its whole doc span when small or when every window will
-//     be read (a term query's docs);
+//     maxPlannedExpansions), a slim term's postings (its doc window alone
+//     when not every doc will be read), a windowed term's prelude (by its
+//     size), or its whole doc span when every window will be read (a term
+//     query's docs, a phrase's rarest term);
 //  3. doc windows (collect): the windows of a term that can hold a candidate,
 //     and (planSlots) the head of their .prx frames;
 //  4. .prx units (fetchUnits): the multi-unit header and the units of the
@@ -275,8 +277,8 @@ const unitBytes = 1 << 10
 // unitsPay reports whether the .prx units of window w, which can hold n
 // candidates, are fetched (after its multi-unit header) rather than its
 // whole frame: when the header and a unit per candidate are expected to
-// take at most half the frame (see docs/BENCHMARKS.md). A header costs a
-// request of its own; a window with many candidates needs most of its units.
+// take at most half the frame. A header costs a request of its own; a window
+// with many candidates needs most of its units.
 func unitsPay(n int, w *winInfo) bool {
 	return uint64(n)*unitBytes+headGuess(w.prxLen, w.docs) <= w.prxLen/2
 }
@@ -295,10 +297,10 @@ func supIn(sup []uint32, w *winInfo) int {
 }
 
 // headGuess is the bytes of a .prx frame of n bytes and docs documents fetched
-// to read its multi-unit header: 32 bytes and the less of half a byte per
-// document and a sixteenth of the frame, which holds the header of every
-// window of the agent logs (see docs/BENCHMARKS.md). A header that outgrows
-// it costs stage 4 a round more, never a wrong answer.
+// to read its multi-unit header (2 to 10 bytes a unit, a unit holding up to
+// 512 positions): 32 bytes and the less of half a byte per document and a
+// sixteenth of the frame. A header that outgrows it costs stage 4 a round
+// more, never a wrong answer.
 func headGuess(n uint64, docs int) uint64 { return min(n, 32+min(uint64(docs)/2, n/16)) }
 
 // headMax bounds the multi-unit header of a frame of docs documents: a unit
