@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/prx"
@@ -146,4 +147,40 @@ func TestRemoteFetchFollowsCandidates(t *testing.T) {
 		t.Errorf("fetched %d bytes to read %d, of which %d .prx and doc-window bytes decoded", fetched, read, decoded)
 	}
 	t.Logf("fetched %d bytes to read %d, decoded %d", fetched, read, decoded)
+}
+
+// TestProfileTimes: on a mapped segment too, a phrase query that decodes a
+// PFOR or ZSTD unit reports a decode time and a verify time, through the
+// leapfrog and (with a filter) the staged conjunction.
+func TestProfileTimes(t *testing.T) {
+	docs := oracle.Generate(36, oracle.GenOptions{Docs: 4000})
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, options(-1, "text", "host")))
+	g := oracle.NewGen(c, "text", 8)
+	all := make([]uint32, len(docs)-1) // every doc but the last: a filter that is kept
+	for i := range all {
+		all[i] = uint32(i)
+	}
+	units := 0
+	for i := range 60 {
+		q := g.Phrase()
+		o := &reader.SearchOptions{NoPairs: true}
+		if i%2 == 1 {
+			o.Filter = roaring.BitmapOf(all...)
+		}
+		var p reader.Profile
+		o.Profile = &p
+		if _, err := s.Count(bg, rq(q), o); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if n := p.Frames[prx.CodecPFOR] + p.Frames[prx.CodecZstd]; n > 0 && p.SelectedPositions > 0 {
+			units++
+			if p.DecodeTime() <= 0 || p.VerifyTime <= 0 {
+				t.Errorf("%s (filter %v): decoded %d PFOR or ZSTD units in %v, verified in %v", q, o.Filter != nil, n, p.DecodeTime(), p.VerifyTime)
+			}
+		}
+	}
+	if units == 0 {
+		t.Fatal("no query read positions from a PFOR or ZSTD unit")
+	}
 }
