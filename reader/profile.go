@@ -18,8 +18,11 @@ type Profile struct {
 	// returned to the query (SelectedDocs, SelectedPositions), and the decode time
 	// (DecodeNanos; see DecodeTime).
 	prx.Stats
-	// BytesRead is the bytes fetched from the file (mapped bytes touched, or
-	// bytes read through the ReaderAt), in ReadRanges reads.
+	// BytesRead is the bytes the query needed from the file (mapped bytes
+	// touched, or bytes read through the ReaderAt; of a .prx frame on a
+	// RemoteReaderAt, its multi-unit header and the units holding the
+	// query's candidates, however much of the frame was fetched), in
+	// ReadRanges reads.
 	BytesRead, ReadRanges int64
 	// Rounds, Requests and FetchedBytes are what reading a segment opened on a
 	// RemoteReaderAt cost (zero otherwise): sequential round trips, requests
