@@ -787,7 +787,8 @@ const coalesceGap = 1 << 10
 
 // fetchFrames sets the frame bytes of the jobs from j0 on: inline frames come
 // from the dict entry; the others are read in coalesced ranges (one read per
-// range), in file order.
+// range), in file order, or on a remote segment as fetchUnits says (sup: the
+// rarest slot's docs).
 func (x *qctx) fetchFrames(j0 int, sup []uint32) error {
 	x.order = x.order[:0]
 	for i := j0; i < len(x.jobs); i++ {
