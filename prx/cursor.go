@@ -3,6 +3,7 @@ package prx
 import (
 	"encoding/binary"
 	"fmt"
+	"time"
 
 	"github.com/snii-go/snii"
 )
@@ -191,7 +192,7 @@ func (c *Cursor) seek(ord int) (int, error) {
 				c.units--
 			}
 		}
-		if err := c.nextUnit(); err != nil {
+		if err := c.timedNextUnit(); err != nil {
 			return 0, err
 		}
 		if ord >= c.uBase+c.uDocs {
@@ -201,6 +202,19 @@ func (c *Cursor) seek(ord int) (int, error) {
 	c.doc, c.inDoc = ord, false
 	j := ord - c.uBase
 	return int(c.tf[j]) + 1, nil
+}
+
+// timedNextUnit is nextUnit, its time added to Stats.DecodeNanos when the
+// Source counts.
+func (c *Cursor) timedNextUnit() error {
+	st := c.st
+	if st == nil {
+		return c.nextUnit()
+	}
+	t0 := time.Now()
+	err := c.nextUnit()
+	st.DecodeNanos += int64(time.Since(t0))
+	return err
 }
 
 // nextUnit parses the next unit of the window.
@@ -524,9 +538,22 @@ func unpackAfterFor(vector bool) int {
 	return 8
 }
 
-// valueSlow locates (PFOR) or decodes (RAW, ZSTD) the block of value v, then
-// reads it.
+// valueSlow is blockValue, its time added to Stats.DecodeNanos when the
+// Source counts.
 func (c *Cursor) valueSlow(v int) (uint32, bool) {
+	st := c.st
+	if st == nil {
+		return c.blockValue(v)
+	}
+	t0 := time.Now()
+	x, ok := c.blockValue(v)
+	st.DecodeNanos += int64(time.Since(t0))
+	return x, ok
+}
+
+// blockValue locates (PFOR) or decodes (RAW, ZSTD) the block of value v, then
+// reads it.
+func (c *Cursor) blockValue(v int) (uint32, bool) {
 	b := v >> blockShift
 	if !c.br.packed {
 		if c.zpay != nil {

@@ -28,7 +28,10 @@ type Stats struct {
 	Blocks            int64
 	DecodedPositions  int64
 	SelectedPositions int64 // positions returned (needed)
-	DecodeNanos       int64 // wall time spent in Decode and DecodeSelected (including CRC checks)
+	// DecodeNanos is the wall time spent in Decode and DecodeSelected, and in
+	// a Cursor parsing units (CRC checks included), inflating ZSTD units and
+	// decoding or locating position blocks.
+	DecodeNanos int64
 	// CheckedBytes is the bytes whose CRC32C a Cursor computed: the units and
 	// multi-unit headers it read, less those it trusted as verified before
 	// (OpenAt). Decode and DecodeSelected check every CRC and do not count.

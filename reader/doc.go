@@ -35,16 +35,21 @@
 //
 //	open:   [header + suffix: tail, directory, metadata]  (the store's Open: 1 round)
 //	        [metadata groups the suffix missed]          (0 or 1 round)
-//	query:  1. dict blocks of every term and prefix       (0 when cached)
-//	        2. heads: slim postings, preludes, small doc spans, the rarest phrase term's doc span
-//	        3. doc windows holding candidates (phrases: the rarest slot, then all the others at once)
-//	        4. .prx frames of the windows holding candidates (each verification stage)
+//	query:  1. dict blocks of every term and prefix, a small pair section  (0 when cached)
+//	        2. heads: slim doc windows, preludes (fetched by their size), the rarest phrase term's doc span
+//	        3. doc windows holding candidates (phrases: the rarest slot, then all the others at once,
+//	           with the head of the .prx frame of every window that can hold a candidate)
+//	        4. .prx units: the multi-unit header and the units holding candidates
 //
 // Profile.Rounds, Requests and FetchedBytes count what the query fetched, and
-// Segment.OpenCost what opening did. A simple phrase on a remote segment uses
-// the staged conjunction instead of the leapfrog (which reads window by
-// window). Many segments share one BlockCache and one Decoders (Options), so
-// their decoded blocks and idle decoders stay within those bounds.
+// Segment.OpenCost what opening did; BytesRead counts the bytes the query
+// decodes (dictionary blocks, preludes, doc windows, .prx headers and units),
+// however much more its rounds fetched. A simple phrase on a remote segment
+// uses the staged conjunction instead of the leapfrog (which reads window by
+// window). A remote segment uses its pairs only when its pair section is at
+// most 256 KiB (a lookup needs the whole section), or is read already. Many
+// segments share one BlockCache and one Decoders (Options), so their decoded
+// blocks and idle decoders stay within those bounds.
 //
 // # Term lookup
 //

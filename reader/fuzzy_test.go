@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/reader"
 )
@@ -149,7 +150,7 @@ func TestFuzzySkipsBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	m, err := s.Info("text")
+	m, err := hooks.IndexMeta(s, "text")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +253,7 @@ func TestFuzzyRemoteRounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	m, err := s.Info("text")
+	m, err := hooks.IndexMeta(s, "text")
 	if err != nil {
 		t.Fatal(err)
 	}

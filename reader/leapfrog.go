@@ -112,7 +112,13 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 			ok, err = x.chainLeap(ls, inner)
 		}
 		if !ok && err == nil {
-			ok, err = x.verifyLeap(p, ls, mixed)
+			if x.profile {
+				t0, d0 := x.verifyStart()
+				ok, err = x.verifyLeap(p, ls, mixed)
+				x.verifyEnd(t0, d0)
+			} else {
+				ok, err = x.verifyLeap(p, ls, mixed)
+			}
 		}
 		if err != nil {
 			return out, n, err

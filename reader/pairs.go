@@ -71,6 +71,17 @@ func (f *field) pairTable(x *qctx) (*format.PairTable, error) {
 	return t, nil
 }
 
+// remotePairsMax is the largest pair section a segment on a RemoteReaderAt
+// reads: a lookup needs the whole section (its resident key index), which a
+// query of a larger one would fetch for a few entries.
+const remotePairsMax = 256 << 10
+
+// remotePairs reports whether the query may use f's pairs: always on a local
+// segment; on a remote one when the section is read already or small.
+func (f *field) remotePairs(x *qctx) bool {
+	return x.s.remote() == nil || f.meta.PairsLen <= remotePairsMax || f.pairs.Load() != nil
+}
+
 // pairEntry looks up pair (a, b) of f: one binary search in the section.
 func (x *qctx) pairEntry(f *field, a, b string) (format.PairEntry, bool, error) {
 	if f.meta.PairCount == 0 {
@@ -138,7 +149,7 @@ const (
 // phrase evaluates a phrase (see phrasePlain), first through the field's
 // pairs when they answer it or narrow its candidates enough.
 func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool, out []uint32, countOnly bool) ([]uint32, int, error) {
-	if x.noPairs || f.meta.PairCount == 0 || q.slop != 0 { // a sloppy phrase's terms need not be adjacent
+	if x.noPairs || f.meta.PairCount == 0 || q.slop != 0 || !f.remotePairs(x) { // a sloppy phrase's terms need not be adjacent
 		return x.phrasePlain(f, q, filter, hasFilter, pairUse{}, out, countOnly)
 	}
 	nExact := len(q.terms)

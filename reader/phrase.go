@@ -36,6 +36,9 @@ type phrasePlan struct {
 	implied, impOnce, impPend uint64
 	impOK                     bool
 	check                     []int // matchStream's order of the slots it checks
+	// sup: the rarest slot's docs, the candidates stage 3 of a remote
+	// segment planned the other slots' windows for (see unitsPay)
+	sup []uint32
 }
 
 // slot is one distinct phrase term, or the set of expansions of a prefix.
@@ -74,6 +77,7 @@ func (p *phrasePlan) reset() {
 	p.chain, p.excl = false, nil
 	p.incl, p.hasIncl = nil, false
 	p.holds, p.implies = 0, 0
+	p.sup = nil
 }
 
 func (x *qctx) newPlan() *phrasePlan {
@@ -254,6 +258,7 @@ func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOn
 		}
 	}
 	x.jobs = x.jobs[:0]
+	p.sup = p.slots[p.order[0]].docs // (p.order is the cost order until allSlots)
 	all := x.allSlots(p)
 	if err := x.planFrames(p, all); err != nil {
 		return out, 0, err
@@ -272,6 +277,9 @@ func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOn
 	n := 0
 	lists := x.lists[:0]
 	excl := p.excl
+	if x.profile {
+		defer x.verifyEnd(x.verifyStart())
+	}
 	for ci, d := range cands {
 		if ci&63 == 63 {
 			if err := x.check(); err != nil {
@@ -745,7 +753,7 @@ func (x *qctx) planFrames(p *phrasePlan, slotIdx []int) error {
 			t.job1 = len(x.jobs)
 		}
 	}
-	return x.fetchFrames(j0)
+	return x.fetchFrames(j0, p.sup)
 }
 
 // unionTerms returns the union of the terms' kept docs.
@@ -764,6 +772,10 @@ type frameJob struct {
 	w      int // index into t.wins
 	lo, hi int // the term's kept docs in that window: t.docs[lo:hi]
 	frame  []byte
+	// remote segments: the spans of the frame read (x.ranges[s0:s1], relative
+	// to the frame), and how many of its first bytes are held in frame
+	s0, s1 int
+	got    uint64
 }
 
 // span is a coalesced byte range of the file.
@@ -775,8 +787,9 @@ const coalesceGap = 1 << 10
 
 // fetchFrames sets the frame bytes of the jobs from j0 on: inline frames come
 // from the dict entry; the others are read in coalesced ranges (one read per
-// range), in file order.
-func (x *qctx) fetchFrames(j0 int) error {
+// range), in file order, or on a remote segment as fetchUnits says (sup: the
+// rarest slot's docs).
+func (x *qctx) fetchFrames(j0 int, sup []uint32) error {
 	x.order = x.order[:0]
 	for i := j0; i < len(x.jobs); i++ {
 		j := &x.jobs[i]
@@ -790,7 +803,9 @@ func (x *qctx) fetchFrames(j0 int) error {
 		oa, ob := x.jobs[a].t.wins[x.jobs[a].w].prxOff, x.jobs[b].t.wins[x.jobs[b].w].prxOff
 		return cmp.Compare(oa, ob)
 	})
-	x.planFrameReads() // remote segments: one round
+	if r := x.s.remote(); r != nil {
+		return x.fetchUnits(r, sup) // the headers and the units the jobs need
+	}
 	gap := uint64(coalesceGap)
 	if x.s.data != nil {
 		gap = 0

@@ -18,8 +18,11 @@ type Profile struct {
 	// returned to the query (SelectedDocs, SelectedPositions), and the decode time
 	// (DecodeNanos; see DecodeTime).
 	prx.Stats
-	// BytesRead is the bytes fetched from the file (mapped bytes touched, or
-	// bytes read through the ReaderAt), in ReadRanges reads.
+	// BytesRead is the bytes the query needed from the file (mapped bytes
+	// touched, or bytes read through the ReaderAt; of a .prx frame on a
+	// RemoteReaderAt, its multi-unit header and the units holding the
+	// query's candidates, however much of the frame was fetched), in
+	// ReadRanges reads.
 	BytesRead, ReadRanges int64
 	// Rounds, Requests and FetchedBytes are what reading a segment opened on a
 	// RemoteReaderAt cost (zero otherwise): sequential round trips, requests
@@ -54,7 +57,8 @@ type Profile struct {
 	// whose adjacent pairs are all kept that matched from term frequencies
 	// alone (each inner term once in the document), with no position read.
 	PairPlans, CandidatesBefore, CandidatesAfter, PairLookups, PairDocs, PairProved int64
-	// VerifyTime is the time spent checking phrase positions, TotalTime the
+	// VerifyTime is the time spent checking phrase candidates against their
+	// positions, less the decoding within it (DecodeTime), TotalTime the
 	// whole query.
 	VerifyTime, TotalTime time.Duration
 }
@@ -113,4 +117,15 @@ func (p *Profile) fill(x *qctx, total time.Duration) {
 		VerifyTime:       x.count.verify,
 		TotalTime:        total,
 	}
+}
+
+// verifyStart starts timing a phrase verification (a profiled query): the
+// clock and the decode time so far.
+func (x *qctx) verifyStart() (time.Time, int64) { return time.Now(), x.stats.DecodeNanos }
+
+// verifyEnd adds the time since verifyStart, less the decoding within it, to
+// the verify time.
+func (x *qctx) verifyEnd(t0 time.Time, d0 int64) {
+	d := time.Since(t0) - time.Duration(x.stats.DecodeNanos-d0)
+	x.count.verify += max(d, 0)
 }

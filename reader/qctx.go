@@ -218,14 +218,10 @@ func (x *qctx) read(off, n uint64) ([]byte, error) {
 	if s.data != nil || n == 0 {
 		return s.readAt(off, n, nil)
 	}
-	if uint64(cap(x.arena)-len(x.arena)) < n {
-		if n > uint64(s.size) {
-			return s.readAt(off, n, nil) // fails: beyond the file
-		}
-		x.arena = make([]byte, 0, max(2*cap(x.arena), int(n), 4096))
+	if n > uint64(s.size) {
+		return s.readAt(off, n, nil) // fails: beyond the file
 	}
-	start := len(x.arena)
-	b := x.arena[start : start+int(n) : start+int(n)]
+	b := x.alloc(n)
 	var err error
 	if r := s.remote(); r != nil {
 		b, err = x.readRemote(r, off, n, &b)
@@ -233,8 +229,18 @@ func (x *qctx) read(off, n uint64) ([]byte, error) {
 		b, err = s.readAt(off, n, &b)
 	}
 	if err != nil {
+		x.arena = x.arena[:len(x.arena)-int(n)]
 		return nil, err
 	}
-	x.arena = x.arena[:start+int(n)]
 	return b, nil
+}
+
+// alloc returns n bytes of the query's arena (n at most the segment's size).
+func (x *qctx) alloc(n uint64) []byte {
+	if uint64(cap(x.arena)-len(x.arena)) < n {
+		x.arena = make([]byte, 0, max(2*cap(x.arena), int(n), 4096))
+	}
+	start := len(x.arena)
+	x.arena = x.arena[:start+int(n)]
+	return x.arena[start : start+int(n) : start+int(n)]
 }

@@ -38,7 +38,7 @@ const (
 	DefaultParallel = 16
 	// DefaultGap is the largest gap between two ranges of a round fetched as
 	// one request (see docs/BENCHMARKS.md for its measurement).
-	DefaultGap = 64 << 10
+	DefaultGap = 16 << 10
 	// DefaultSuffix is the length of the object's end fetched by Open in its
 	// first round: the tail, the directory and the metadata groups of most
 	// segments fit in it (Open then needs no second round).
@@ -77,6 +77,8 @@ type Config struct {
 	Parallel int
 	// Gap is the largest gap between two ranges of a round fetched as one
 	// request (0: DefaultGap; negative: never merge ranges that do not touch).
+	// The gaps of a round merged into its requests add up to at most the
+	// bytes it asks for.
 	Gap int64
 	// Suffix is how much of an object's end OpenSegment fetches in its first
 	// round (0: DefaultSuffix).

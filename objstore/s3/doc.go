@@ -25,12 +25,13 @@
 // metadata groups of most segments), which also give the object's size and
 // etag; reader.OpenReaderAtContext then fetches the metadata groups the
 // suffix missed in a second round, if any. Each query stage (dictionary
-// blocks, postings heads, doc windows, .prx frames) hands its ranges to
-// Prefetch, which fetches the ones the cache lacks in one round: ranges
-// closer than Config.Gap become one request, and up to Config.Parallel
-// requests run at once.
+// blocks, postings heads, doc windows and .prx headers, .prx units) hands
+// its ranges to Prefetch, which fetches the ones the cache lacks in one
+// round: neighbours closer than Config.Gap become one request, the smallest
+// gaps first, as long as the gaps merged add up to no more than the bytes
+// asked for; up to Config.Parallel requests run at once.
 //
-//	query stage ranges --> minus cached --> sort, merge gaps < Gap --> GET Range: bytes=a-b  (parallel)
+//	query stage ranges --> minus cached --> sort, merge gaps <= Gap within the bytes asked --> GET Range: bytes=a-b  (parallel)
 //	                                                                      |
 //	ReadAtContext <-- copy from the Cache <-- spans kept (LRU, byte-bounded, shared by objects)
 //

@@ -235,11 +235,40 @@ func contentRange(h http.Header, length int64) (start, size int64, err error) {
 	return start, size, nil
 }
 
-// plan merges sorted, disjoint ranges closer than gap into requests.
-func plan(rs []rng, gap int64) []rng {
+// plan merges sorted, disjoint ranges into requests: ranges that touch, then
+// the gaps between neighbours smallest first, each at most gap bytes, while
+// the gap bytes merged stay within the bytes asked for (a round fetches at
+// most twice what it needs, in as few requests as that allows), and past
+// that while there are more than maxReqs requests.
+func plan(rs []rng, gap int64, maxReqs int) []rng {
+	if len(rs) == 0 {
+		return nil
+	}
+	var asked int64
+	idx := make([]int, 0, len(rs)-1) // gap i lies between rs[i] and rs[i+1]
+	for i, r := range rs {
+		asked += r.n
+		if i+1 < len(rs) {
+			idx = append(idx, i)
+		}
+	}
+	gapAt := func(i int) int64 { return rs[i+1].off - rs[i].end() }
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(gapAt(a), gapAt(b)) })
+	merge := make([]bool, len(rs))
+	var spent int64
+	reqs := len(rs)
+	for _, i := range idx {
+		d := max(gapAt(i), 0)
+		if d > gap || (spent+d > asked && reqs <= maxReqs) {
+			break
+		}
+		spent += d
+		merge[i] = true
+		reqs--
+	}
 	var out []rng
-	for _, r := range rs {
-		if k := len(out) - 1; k >= 0 && r.off <= out[k].end()+gap {
+	for i, r := range rs {
+		if k := len(out) - 1; k >= 0 && merge[i-1] {
 			out[k].n = max(out[k].end(), r.end()) - out[k].off
 			continue
 		}

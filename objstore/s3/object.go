@@ -235,10 +235,14 @@ func (o *Object) ReadAtContext(ctx context.Context, p []byte, off int64) (reader
 	return f, nil
 }
 
+// roundWaves bounds the requests of a round to this many times
+// Config.Parallel: plan merges gaps past its byte budget to keep to it.
+const roundWaves = 4
+
 // Prefetch fetches, in one round of parallel requests, the parts of the
-// ranges that the cache does not hold (ranges closer than Config.Gap are one
-// request) and keeps them in the cache for the reads that follow. Nothing to
-// fetch costs nothing.
+// ranges that the cache does not hold (neighbours closer than Config.Gap are
+// one request, see plan) and keeps them in the cache for the reads that
+// follow. Nothing to fetch costs nothing.
 func (o *Object) Prefetch(ctx context.Context, rs []reader.Range) (reader.Fetch, error) {
 	if o.closed.Load() {
 		return reader.Fetch{}, fmt.Errorf("%s: %w", o.Name(), errs.Closed)
@@ -254,7 +258,7 @@ func (o *Object) Prefetch(ctx context.Context, rs []reader.Range) (reader.Fetch,
 		}
 	}
 	sortRngs(miss)
-	f, err := o.fetchAll(ctx, plan(miss, o.c.cfg.Gap))
+	f, err := o.fetchAll(ctx, plan(miss, o.c.cfg.Gap, roundWaves*o.c.cfg.Parallel))
 	o.count(f)
 	return f, err
 }
