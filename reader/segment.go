@@ -440,6 +440,17 @@ func (s *Segment) Info(name string) (format.IndexMeta, error) {
 // Analyze runs the analyzer recorded for a field over text and returns its terms
 // in order (skipped over-long tokens are left out).
 func (s *Segment) Analyze(name, text string) ([]string, error) {
+	a, err := s.analyzer(name)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	_, _ = a.Analyze(text, func(term []byte, _ uint32) { out = append(out, string(term)) })
+	return out, nil
+}
+
+// analyzer returns a fresh analyzer of the named logical index.
+func (s *Segment) analyzer(name string) (index.Analyzer, error) {
 	f, err := s.field(name)
 	if err != nil {
 		return nil, err
@@ -448,9 +459,7 @@ func (s *Segment) Analyze(name, text string) ([]string, error) {
 	if err != nil {
 		return nil, s.at(place{index: name, window: -1}, err)
 	}
-	var out []string
-	_, _ = a.Analyze(text, func(term []byte, _ uint32) { out = append(out, string(term)) })
-	return out, nil
+	return a, nil
 }
 
 // field returns the named logical index or an ErrNotFound error listing them.
