@@ -77,7 +77,7 @@ type Segment struct {
 
 	docCount uint32
 	dirOff   uint64
-	store    *store // nil: the segment keeps no records
+	store    *store   // nil: the segment keeps no records
 	fields   []*field // sorted by name
 	names    []string
 
