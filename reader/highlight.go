@@ -294,6 +294,10 @@ func (h *highlighter) field(name string) (*hlField, error) {
 	if f, ok := h.fields[name]; ok {
 		return f, nil
 	}
+	a, err := h.analyzer(name)
+	if err != nil {
+		return nil, err
+	}
 	f := &hlField{atPos: map[uint32][]int{}}
 	h.fields[name] = f
 	var vals []recordValue
@@ -306,13 +310,6 @@ func (h *highlighter) field(name string) (*hlField, error) {
 		for _, v := range h.obj.extract(name, nil) {
 			vals = append(vals, jsonRecordValue(h.rec, v))
 		}
-	}
-	if len(vals) == 0 {
-		return f, nil
-	}
-	a, err := h.analyzer(name)
-	if err != nil {
-		return nil, err
 	}
 	var base uint64
 	for k, v := range vals {
@@ -356,6 +353,49 @@ func jsonRecordValue(rec []byte, v *jsonValue) recordValue {
 	}
 	text, units := decodeJSONString(raw, true)
 	return recordValue{text: text, off: v.raw[0], units: units}
+}
+
+// Highlights returns the byte ranges of rec, a document's stored record
+// (Record, Records), that the clauses of q match there, sorted and merged
+// where they overlap: each occurrence of a term; of a prefix, each token
+// starting with it (with maxExpansions > 0, each of the prefix's first
+// expansions in the field, which costs a dictionary scan per call); of a
+// phrase, the bytes from its first token's start to its last token's end
+// wherever its terms stand at consecutive positions (a phrase prefix's last
+// token starting with the prefix); of a sloppy phrase, each occurrence of one
+// of its terms that is part of a placement within the slop (every term of the
+// phrase on its own occurrence, standings p-i spread over at most slop
+// positions). And and Or give the union of their clauses', AndNot its include
+// side's. Highlights does not check that the document matches q.
+//
+// Field values are found in rec as the store's format says (StoreInfo): a text
+// record is the value of the text field; a JSON record holds field F's values
+// at dotted path F (strings, numbers as written, booleans; arrays give every
+// element; a key containing dots is matched whole first), and a token of an
+// escaped string covers the raw bytes of its escapes (\u00e9, a surrogate
+// pair, \n). Tokens come from the field's analyzer through
+// index.AnalyzeOffsets, so the ranges are the analyzer's: a registered
+// analyzer without offsets gets the fallback index.AnalyzeOffsets describes.
+//
+// A segment without a store gives an error wrapping snii.ErrNotFound; a
+// record that is not a JSON object in a RecordJSON store, or a query the
+// search would refuse, snii.ErrInvalidArgument; a field the segment does not
+// have, snii.ErrNotFound.
+func (s *Segment) Highlights(q Query, rec []byte) ([]Span, error) {
+	st, ok := s.Store()
+	if !ok {
+		return nil, s.at(sec("store"), errs.NotFoundf("segment keeps no records; rebuild without --no-store"))
+	}
+	lay := recordLayout{textField: st.TextField}
+	switch st.Format {
+	case RecordText:
+		lay.text = true
+	case RecordJSON:
+		lay.json = true
+	default:
+		lay.json, lay.text = true, true
+	}
+	return s.highlights(q, rec, lay)
 }
 
 // highlights runs highlight with the segment's analyzers and its prefix

@@ -211,8 +211,20 @@ func genHQ(rng *rand.Rand, fields []string, recs []map[string][]otok, leafOnly b
 // checkHighlights compares the highlights of random queries on every record
 // with the brute force, and checks on the leaf queries that the segment
 // matches a record exactly when the brute force finds a match in it.
-func checkHighlights(t *testing.T, s *reader.Segment, rng *rand.Rand, fields []string, recs [][]byte, toks []map[string][]otok, json, text bool) {
+func checkHighlights(t *testing.T, s *reader.Segment, rng *rand.Rand, fields []string, recs [][]byte, toks []map[string][]otok) {
 	t.Helper()
+	ids := make([]uint32, len(recs))
+	for i := range ids {
+		ids[i] = uint32(i)
+	}
+	if err := s.Records(bg, ids, func(id uint32, rec []byte) error {
+		if string(rec) != string(recs[id]) {
+			t.Fatalf("record %d = %q, stored %q", id, rec, recs[id])
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
 	hits := map[string]int{} // records with spans, per query kind (sloppy: "sloppy")
 	for range 150 {
 		q := genHQ(rng, fields, toks, false)
@@ -229,7 +241,7 @@ func checkHighlights(t *testing.T, s *reader.Segment, rng *rand.Rand, fields []s
 			}
 		}
 		for id, rec := range recs {
-			got, err := reader.HighlightsLayout(s, rq, rec, json, text, "text")
+			got, err := s.Highlights(rq, rec)
 			if err != nil {
 				t.Fatalf("%s, record %d: %v", rq, id, err)
 			}
@@ -330,12 +342,13 @@ func TestHighlightsText(t *testing.T) {
 				rec := b.String()
 				recs = append(recs, []byte(rec))
 				toks = append(toks, map[string][]otok{"text": regexpTokens(an.re, rec)})
-				docs = append(docs, writer.Doc("text", rec))
+				docs = append(docs, writer.Document{Fields: []writer.Field{{Name: "text", Values: []string{rec}}}, Record: []byte(rec)})
 			}
 			o := writer.DefaultOptions("text")
+			o.RecordFormat, o.TextField = writer.RecordText, "text"
 			o.Fields[0].Analyzer = an.spec
 			s := buildDocs(t, o, docs)
-			checkHighlights(t, s, rng, []string{"text"}, recs, toks, false, true)
+			checkHighlights(t, s, rng, []string{"text"}, recs, toks)
 		})
 	}
 }
@@ -455,20 +468,55 @@ func TestHighlightsJSON(t *testing.T) {
 		}
 		recs = append(recs, b)
 		toks = append(toks, tk)
+		doc.Record = b
 		docs = append(docs, doc)
 	}
 	s := buildDocs(t, writer.DefaultOptions(fields...), docs)
-	checkHighlights(t, s, rng, fields, recs, toks, true, false)
-	// Mixed: a JSON object is read as JSON, any other record as text.
-	got, err := reader.HighlightsLayout(s, reader.Term("msg", "error"), []byte(`{"msg": "an Error"}`), true, true, "msg")
-	if want := []reader.Span{{Start: 12, End: 17}}; err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("mixed JSON record: %v, %v; want %v", got, err, want)
+	checkHighlights(t, s, rng, fields, recs, toks)
+}
+
+// TestHighlightsStoreFormats: a mixed store reads a JSON object as JSON and
+// any other record as text; a nil Document.Record is stored as its fields'
+// JSON and highlighted there; a JSON store refuses a text record; a segment
+// without a store has no highlights.
+func TestHighlightsStoreFormats(t *testing.T) {
+	o := writer.DefaultOptions("text", "msg")
+	o.RecordFormat, o.TextField = writer.RecordMixed, "text"
+	s := buildDocs(t, o, []writer.Document{
+		{Fields: []writer.Field{{Name: "msg", Values: []string{"an Error"}}}, Record: []byte(`{"msg": "an Error"}`)},
+		{Fields: []writer.Field{{Name: "text", Values: []string{`["an Error"]`}}}, Record: []byte(`["an Error"]`)},
+	})
+	for id, want := range [][]reader.Span{{{Start: 12, End: 17}}, {{Start: 5, End: 10}}} {
+		rec, err := s.Record(bg, uint32(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := reader.Or(reader.Term("msg", "error"), reader.Term("text", "error"))
+		if got, err := s.Highlights(q, rec); err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("mixed record %q: %v, %v; want %v", rec, got, err, want)
+		}
 	}
-	got, err = reader.HighlightsLayout(s, reader.Term("msg", "error"), []byte(`["an Error"]`), true, true, "msg")
-	if want := []reader.Span{{Start: 5, End: 10}}; err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("mixed text record: %v, %v; want %v", got, err, want)
+
+	s = buildDocs(t, writer.DefaultOptions("a.b", "c"), []writer.Document{writer.Doc("a.b", "X y\n", "c", "é x")})
+	rec, err := s.Record(bg, 0)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if _, err := reader.HighlightsLayout(s, reader.Term("msg", "error"), []byte(`not json`), true, false, ""); !errors.Is(err, snii.ErrInvalidArgument) {
-		t.Errorf("JSON layout, text record: err %v, want invalid argument", err)
+	got, err := s.Highlights(reader.Or(reader.Term("a.b", "x"), reader.Term("c", "x")), rec)
+	if err != nil || len(got) != 2 || string(rec[got[0].Start:got[0].End]) != "X" || string(rec[got[1].Start:got[1].End]) != "x" {
+		t.Errorf("record %q of a library document: %v, %v", rec, got, err)
+	}
+	if _, err := s.Highlights(reader.Term("msg", "error"), []byte(`not json`)); !errors.Is(err, snii.ErrInvalidArgument) {
+		t.Errorf("JSON store, text record: err %v, want invalid argument", err)
+	}
+	if _, err := s.Highlights(reader.Term("nope", "x"), rec); !errors.Is(err, snii.ErrNotFound) {
+		t.Errorf("unknown field: err %v, want not found", err)
+	}
+
+	o = writer.DefaultOptions("text")
+	o.NoStore = true
+	s = buildDocs(t, o, []writer.Document{writer.Doc("text", "x")})
+	if _, err := s.Highlights(reader.Term("text", "x"), []byte("x")); !errors.Is(err, snii.ErrNotFound) {
+		t.Errorf("no store: err %v, want not found", err)
 	}
 }
