@@ -69,6 +69,13 @@ func runQueryMany(ctx context.Context, e *env, f *queryFlags, u s3.URL, q string
 	if err != nil {
 		return err
 	}
+	if !f.ids && !f.count {
+		urls := make([]string, len(rs.keys))
+		for i, k := range rs.keys {
+			urls[i] = "s3://" + u.Bucket + "/" + k
+		}
+		return runRecordsMany(ctx, e, f, sr, segs, urls, rq)
+	}
 	res, err := runSearch(f,
 		func(p *reader.Profile) (uint64, error) { return sr.Count(ctx, rq, &search.SearchOptions{Profile: p}) },
 		func(p *reader.Profile) ([]uint64, error) { return sr.Docs(ctx, rq, &search.SearchOptions{Profile: p}) })

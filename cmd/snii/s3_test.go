@@ -38,10 +38,10 @@ func TestS3CLI(t *testing.T) {
 	ok(t, "build", "-q", "-o", "s3://cli/logs/b.snii", "--endpoint", ep, demoFile("app.log"))
 	q := `"connection refused" OR timeout*`
 	var want, got queryReport
-	if err := json.Unmarshal([]byte(ok(t, "query", local, q, "--json", "--limit", "0").stdout), &want); err != nil {
+	if err := json.Unmarshal([]byte(ok(t, "query", local, q, "--ids", "--json", "--limit", "0").stdout), &want); err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal([]byte(ok(t, "query", "--endpoint", ep, "s3://cli/logs/a.snii", q, "--json", "--limit", "0", "--profile").stdout), &got); err != nil {
+	if err := json.Unmarshal([]byte(ok(t, "query", "--endpoint", ep, "s3://cli/logs/a.snii", q, "--ids", "--json", "--limit", "0", "--profile").stdout), &got); err != nil {
 		t.Fatal(err)
 	}
 	if want.Count == 0 || got.Count != want.Count || !slices.Equal(got.Docs, want.Docs) {
@@ -52,7 +52,7 @@ func TestS3CLI(t *testing.T) {
 	}
 	for _, u := range []string{"s3://cli/logs/", "s3://cli/logs/*.snii"} {
 		var many manyReport
-		if err := json.Unmarshal([]byte(ok(t, "query", "--endpoint", ep, u, q, "--json", "--limit", "0").stdout), &many); err != nil {
+		if err := json.Unmarshal([]byte(ok(t, "query", "--endpoint", ep, u, q, "--ids", "--json", "--limit", "0").stdout), &many); err != nil {
 			t.Fatal(err)
 		}
 		if len(many.Segments) != 2 || many.Count != 2*want.Count || many.Segments[1].Base != uint64(many.Segments[0].Docs) {
