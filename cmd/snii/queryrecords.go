@@ -23,11 +23,11 @@ const (
 // recordLine is one --json line of snii query: a matching record (or, with
 // -A/-B/-C, a neighbouring one), its highlight ranges and, with --top, its score.
 type recordLine struct {
-	ID         uint64    `json:"id"`
-	Record     string    `json:"record"`
-	Highlights [][2]int  `json:"highlights"` // byte ranges [start, end) in the record
-	Score      *float32  `json:"score,omitempty"`
-	Context    bool      `json:"context,omitempty"` // a neighbour printed for -A/-B/-C, not a match
+	ID         uint64   `json:"id"`
+	Record     string   `json:"record"`
+	Highlights [][2]int `json:"highlights"` // byte ranges [start, end) in the record
+	Score      *float32 `json:"score,omitempty"`
+	Context    bool     `json:"context,omitempty"` // a neighbour printed for -A/-B/-C, not a match
 }
 
 // useColor decides --color: always, never, or auto (stdout is a terminal and
