@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/search"
@@ -24,8 +25,9 @@ const (
 // -A/-B/-C, a neighbouring one), its highlight ranges and, with --top, its score.
 type recordLine struct {
 	ID         uint64   `json:"id"`
-	Record     string   `json:"record"`
-	Highlights [][2]int `json:"highlights"` // byte ranges [start, end) in the record
+	Record     string   `json:"record"`                  // invalid UTF-8 shows as U+FFFD, see RecordB64
+	RecordB64  []byte   `json:"record_base64,omitempty"` // the exact bytes of a record that is not valid UTF-8
+	Highlights [][2]int `json:"highlights"`              // byte ranges [start, end) in the record
 	Score      *float32 `json:"score,omitempty"`
 	Context    bool     `json:"context,omitempty"` // a neighbour printed for -A/-B/-C, not a match
 }
@@ -80,6 +82,9 @@ func (p *recordPrinter) printSegment(ctx context.Context, seg *reader.Segment, r
 		gid := base + uint64(id)
 		if p.f.json {
 			l := recordLine{ID: gid, Record: string(rec), Highlights: [][2]int{}, Context: !m}
+			if !utf8.Valid(rec) {
+				l.RecordB64 = rec
+			}
 			for _, s := range spans {
 				l.Highlights = append(l.Highlights, [2]int{s.Start, s.End})
 			}
