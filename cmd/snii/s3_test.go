@@ -64,6 +64,18 @@ func TestS3CLI(t *testing.T) {
 			}
 		}
 	}
+	// Records: one segment in S3 prints the local file's lines; a prefix
+	// prints both segments' lines, in global id order.
+	lines := ok(t, "query", local, q, "--color", "never").stdout
+	if r := ok(t, "query", "--endpoint", ep, "s3://cli/logs/a.snii", q, "--color", "never"); r.stdout != lines || lines == "" {
+		t.Errorf("records from S3 differ from the local ones:\n%s", firstDiff(r.stdout, lines))
+	}
+	if r := ok(t, "query", "--endpoint", ep, "s3://cli/logs/", q, "--color", "never"); r.stdout != lines+lines {
+		t.Errorf("records of a prefix differ from the local ones twice:\n%s", firstDiff(r.stdout, lines+lines))
+	}
+	if r := ok(t, "query", "--endpoint", ep, "s3://cli/logs/", q, "--json", "-m", "3"); len(jsonLines(t, r.stdout)) != 3 {
+		t.Errorf("-m 3 over a prefix:\n%s", r.stdout)
+	}
 	if r := ok(t, "verify", "--endpoint", ep, "s3://cli/logs/a.snii", "s3://cli/logs/b.snii"); r.stdout != "ok s3://cli/logs/a.snii\nok s3://cli/logs/b.snii\n" {
 		t.Errorf("verify: %q", r.stdout)
 	}
