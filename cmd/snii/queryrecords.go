@@ -53,7 +53,6 @@ type recordPrinter struct {
 	color   bool
 	printed bool   // something was printed (a group before the next)
 	last    uint64 // the global id printed last
-	buf     []byte
 }
 
 func newRecordPrinter(w io.Writer, f *queryFlags, color bool) *recordPrinter {
