@@ -189,6 +189,8 @@ type StoreBlockBuilder struct {
 	recs  []byte // records, back to back
 	n     int
 	plain []byte // the plain block assembled by Finish
+	// target replaces StoreBlockTarget when > 0 (measurements in tests)
+	target int
 }
 
 // Len returns the records added since the last Finish.
@@ -200,7 +202,11 @@ func (b *StoreBlockBuilder) PlainLen() int { return len(b.lens) + len(b.recs) }
 // Fits reports whether a record of n bytes may join the block: the block is
 // empty, or its plain length stays within StoreBlockTarget.
 func (b *StoreBlockBuilder) Fits(n int) bool {
-	return b.n == 0 || b.PlainLen()+uvarintLen(uint64(n))+n <= StoreBlockTarget
+	t := StoreBlockTarget
+	if b.target > 0 {
+		t = b.target
+	}
+	return b.n == 0 || b.PlainLen()+uvarintLen(uint64(n))+n <= t
 }
 
 // Add appends a record.
