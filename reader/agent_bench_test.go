@@ -87,20 +87,27 @@ func BenchmarkAgentFetch(b *testing.B) {
 			qs = append(qs, q)
 		}
 	}
-	b.ReportAllocs()
-	var recBytes int64
-	for i := 0; i < b.N; i++ {
-		q := qs[i%len(qs)]
-		if _, err := s.Count(bg, q, nil); err != nil {
-			b.Fatal(err)
-		}
-		ids, err := s.Docs(bg, q, &reader.SearchOptions{Limit: 20})
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := s.Records(bg, ids, func(_ uint32, rec []byte) error { recBytes += int64(len(rec)); return nil }); err != nil {
-			b.Fatal(err)
-		}
+	for _, records := range []bool{false, true} {
+		b.Run(map[bool]string{false: "count+docs", true: "count+docs+records"}[records], func(b *testing.B) {
+			b.ReportAllocs()
+			var recBytes int64
+			for i := 0; i < b.N; i++ {
+				q := qs[i%len(qs)]
+				if _, err := s.Count(bg, q, nil); err != nil {
+					b.Fatal(err)
+				}
+				ids, err := s.Docs(bg, q, &reader.SearchOptions{Limit: 20})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !records {
+					continue
+				}
+				if err := s.Records(bg, ids, func(_ uint32, rec []byte) error { recBytes += int64(len(rec)); return nil }); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(recBytes)/float64(b.N), "recbytes/op")
+		})
 	}
-	b.ReportMetric(float64(recBytes)/float64(b.N), "recbytes/op")
 }
