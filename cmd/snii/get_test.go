@@ -73,4 +73,17 @@ func TestGetRecords(t *testing.T) {
 		t.Errorf("inspect of a --no-store segment:\n%s", r.stdout)
 	}
 	ok(t, "verify", seg)
+
+	// Merging a segment with records and one without needs --no-store.
+	withStore := filepath.Join(dir, "app.log.snii")
+	out := filepath.Join(dir, "merged.snii")
+	fails(t, exitUsage, "", []string{"merge", "-q", "-o", out, withStore, seg}, "keeps records", "--no-store")
+	ok(t, "merge", "-q", "--no-store", "-o", out, withStore, seg)
+	fails(t, exitFailure, "", []string{"get", out, "0"}, "keeps no records")
+	again := filepath.Join(dir, "again.snii")
+	ok(t, "build", "-q", "-o", again, demoFile("app.log"))
+	ok(t, "merge", "-q", "-o", out, withStore, again)
+	if r := ok(t, "get", out, "0", "3000"); r.stdout != strings.Repeat(ok(t, "get", withStore, "0").stdout, 2) {
+		t.Errorf("merged records 0 and 3000:\n%s", r.stdout)
+	}
 }
