@@ -27,7 +27,9 @@ func agentSegment(b *testing.B, policy int) *reader.Segment {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := w.Add(writer.Doc("content", s)); err != nil {
+		d := writer.Doc("content", s)
+		d.Record = line // the JSON line, as snii build stores it
+		if _, err := w.Add(d); err != nil {
 			b.Fatal(err)
 		}
 	})
@@ -65,6 +67,47 @@ func BenchmarkAgentPhrase(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkAgentFetch counts a phrase query's hits and loads the records of
+// its first 20 hits (the JSON lines), as a search page does; it reports the
+// record bytes loaded per query. Skipped without the corpus.
+func BenchmarkAgentFetch(b *testing.B) {
+	s := agentSegment(b, -1)
+	st, _ := s.Store()
+	b.Logf("store: %d records, %d blocks, %d bytes of %d raw", st.Records, st.Blocks, st.Bytes, st.RawBytes)
+	var qs []reader.Query
+	for _, p := range agentPhrases {
+		q := reader.Phrase("content", strings.Fields(p)...)
+		if n, err := s.Count(bg, q, nil); err != nil {
+			b.Fatal(err)
+		} else if n > 0 {
+			qs = append(qs, q)
+		}
+	}
+	for _, records := range []bool{false, true} {
+		b.Run(map[bool]string{false: "count+docs", true: "count+docs+records"}[records], func(b *testing.B) {
+			b.ReportAllocs()
+			var recBytes int64
+			for i := 0; i < b.N; i++ {
+				q := qs[i%len(qs)]
+				if _, err := s.Count(bg, q, nil); err != nil {
+					b.Fatal(err)
+				}
+				ids, err := s.Docs(bg, q, &reader.SearchOptions{Limit: 20})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !records {
+					continue
+				}
+				if err := s.Records(bg, ids, func(_ uint32, rec []byte) error { recBytes += int64(len(rec)); return nil }); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(recBytes)/float64(b.N), "recbytes/op")
 		})
 	}
 }

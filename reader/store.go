@@ -122,7 +122,7 @@ func (s *Segment) Records(ctx context.Context, ids []uint32, fn func(id uint32, 
 	}
 	defer s.release()
 	if s.store == nil {
-		return s.at(sec("store"), errs.NotFoundf("segment keeps no records; rebuild without --no-store"))
+		return s.noStore()
 	}
 	for _, id := range ids {
 		if id >= s.docCount {
@@ -135,6 +135,11 @@ func (s *Segment) Records(ctx context.Context, ids []uint32, fn func(id uint32, 
 		defer s.faultGuard(&err, x, enableFaults())
 	}
 	return x.records(ids, fn)
+}
+
+// noStore is the error of reading records from a segment without a store.
+func (s *Segment) noStore() error {
+	return s.at(sec("store"), errs.NotFoundf("segment keeps no records; rebuild without --no-store"))
 }
 
 // decodedBlock is a decoded store block held by one Records call.
@@ -288,4 +293,33 @@ func (x *qctx) verifyStore(next uint64) (uint64, error) {
 		return 0, s.corrupt(sec("store"), "records of %d bytes, header says %d", raw, st.meta.RawBytes)
 	}
 	return st.hdrOff + st.hdrLen, nil
+}
+
+// hitRecords fills the hits' records in one batch, into one buffer.
+func (x *qctx) hitRecords(hits []Hit) error {
+	if x.s.store == nil {
+		return x.s.noStore()
+	}
+	ids := make([]uint32, len(hits))
+	for i, h := range hits {
+		ids[i] = h.Doc
+	}
+	buf := make([]byte, 0, 64*len(hits))
+	ends := make([]int, len(hits))
+	k := 0
+	err := x.records(ids, func(_ uint32, rec []byte) error {
+		buf = append(buf, rec...)
+		ends[k] = len(buf)
+		k++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	start := 0
+	for i := range hits {
+		hits[i].Record = buf[start:ends[i]:ends[i]]
+		start = ends[i]
+	}
+	return nil
 }

@@ -228,3 +228,31 @@ func TestStoreCorrupt(t *testing.T) {
 		seg.Close()
 	}
 }
+
+// TestTopRecords: TopOptions.Records fills every hit with its record.
+func TestTopRecords(t *testing.T) {
+	recs := genRecords(4, 2000)
+	o := writer.DefaultOptions("text")
+	s := open(t, buildRecords(t, recs, o))
+	hits, err := s.Top(bg, reader.Term("text", "refused"), 30, &reader.TopOptions{Records: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) < 30 {
+		t.Fatalf("%d hits", len(hits))
+	}
+	for _, h := range hits {
+		if h.Record == nil || !bytes.Equal(h.Record, recs[h.Doc]) {
+			t.Errorf("hit %d: record %q, want %q", h.Doc, h.Record, recs[h.Doc])
+		}
+	}
+	plain, err := s.Top(bg, reader.Term("text", "refused"), 30, nil)
+	if err != nil || len(plain) != len(hits) || plain[0].Record != nil {
+		t.Errorf("Top without Records: %d hits, %v", len(plain), err)
+	}
+	o.NoStore = true
+	ns := open(t, buildRecords(t, recs, o))
+	if _, err := ns.Top(bg, reader.Term("text", "refused"), 3, &reader.TopOptions{Records: true}); !errors.Is(err, errs.NotFound) {
+		t.Errorf("Top with Records on a segment without a store: %v", err)
+	}
+}

@@ -184,6 +184,7 @@ type buildReport struct {
 	Spills        int           `json:"spills"`
 	Seconds       float64       `json:"seconds"`
 	Indexes       []indexReport `json:"indexes"`
+	Store         *storeReport  `json:"store,omitempty"` // absent with --no-store
 }
 
 func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, args []string) (err error) {
@@ -322,6 +323,7 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 		return fmt.Errorf("reading back %s: %w", f.output, err)
 	}
 	defer seg.Close()
+	rep.Store = newStoreReport(seg)
 	for _, name := range seg.Fields() {
 		m, err := seg.Info(name)
 		if err != nil {

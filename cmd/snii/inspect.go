@@ -162,12 +162,8 @@ func runInspect(ctx context.Context, e *env, s3f *s3Flags, path string, fields [
 	}
 	fmt.Fprintf(e.stdout, "segment %s: %s, %s, %s\n", path, plural(int64(rep.Docs), "doc", "docs"),
 		plural(int64(len(seg.Fields())), "logical index", "logical indexes"), formatBytes(rep.FileBytes))
-	if st := rep.Store; st != nil {
-		fmt.Fprintf(e.stdout, "store: %s, %s records%s in %s: %s stored of %s raw (%.2fx)\n",
-			plural(int64(st.Records), "record", "records"), st.Format, textField(st.TextField), plural(int64(st.Blocks), "block", "blocks"),
-			formatBytes(int64(st.Bytes)), formatBytes(int64(st.RawBytes)), st.Ratio)
-	} else {
-		fmt.Fprintf(e.stdout, "store: none (built with --no-store, or a segment of format 7 or older)\n")
+	if err := printStore(e.stdout, rep.Store); err != nil {
+		return err
 	}
 	for i := range rep.Indexes {
 		if err := printIndexReport(e.stdout, &rep.Indexes[i]); err != nil {
@@ -182,7 +178,7 @@ func textField(name string) string {
 	if name == "" {
 		return ""
 	}
-	return fmt.Sprintf(" (text field %q)", name)
+	return fmt.Sprintf(", text field %q", name)
 }
 
 // topTerms walks the dictionary of field and keeps the n terms with the highest

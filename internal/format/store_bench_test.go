@@ -3,7 +3,6 @@ package format
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/internal/testkit"
@@ -17,7 +16,7 @@ import (
 // block per iteration; it reports the stored bytes (blocks and block index),
 // the ratio to the raw records, the share of blocks zstd shrinks least
 // (under 2x: the blocks a budget would keep in a cheaper frame), the encode
-// speed and the decode time of one block. Run:
+// speed (CPU time) and the decode time of one block. Run:
 //
 //	go test -run '^$' -bench StoreChoices -benchtime 3x ./internal/format/
 func BenchmarkStoreChoices(b *testing.B) {
@@ -78,7 +77,7 @@ func benchStore(b *testing.B, recs [][]byte, raw, target, level int, dict []byte
 	var stored []byte
 	var blocks []StoreBlock
 	compress := func(dst, src []byte) []byte { return enc.EncodeAll(src, dst) }
-	t0 := time.Now()
+	t0 := testkit.CPUTime()
 	for _, r := range recs {
 		if !bb.Fits(len(r)) {
 			var sb StoreBlock
@@ -89,7 +88,7 @@ func benchStore(b *testing.B, recs [][]byte, raw, target, level int, dict []byte
 	}
 	stored, sb := bb.Finish(stored, compress)
 	blocks = append(blocks, sb)
-	encSecs := time.Since(t0).Seconds()
+	encSecs := (testkit.CPUTime() - t0).Seconds()
 	index := len(AppendStoreMeta(nil, &StoreMeta{Blocks: blocks}))
 	poor := 0
 	for _, sb := range blocks {
