@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -29,9 +30,10 @@ type highlighter struct {
 	analyzer func(field string) (index.Analyzer, error)
 	// expand returns the terms a prefix expands to in a field (at most max;
 	// 0: all), or nil for every term starting with it.
-	expand func(field, prefix string, max int) (map[string]bool, error)
-	fields map[string]*hlField
-	spans  []Span
+	expand   func(field, prefix string, max int) (map[string]bool, error)
+	fields   map[string]*hlField
+	interest map[string]*interest
+	spans    []Span
 }
 
 // hlToken is a token of a field in the record: its term, its position in the
@@ -43,16 +45,82 @@ type hlToken struct {
 	start, end int
 }
 
+// hlField is a field of the record: the tokens the query can match (its
+// terms, and those starting with its prefixes), in ascending positions.
 type hlField struct {
-	toks  []hlToken
-	atPos map[uint32][]int // position -> indexes in toks
+	toks []hlToken
+}
+
+// at returns the tokens at position pos.
+func (f *hlField) at(pos uint32) []hlToken {
+	i, _ := slices.BinarySearchFunc(f.toks, pos, func(t hlToken, p uint32) int { return cmp.Compare(t.pos, p) })
+	j := i
+	for j < len(f.toks) && f.toks[j].pos == pos {
+		j++
+	}
+	return f.toks[i:j]
+}
+
+// interest is what a field's tokens must hold to be kept: one of the query's
+// terms of the field, or one of its prefixes.
+type interest struct {
+	terms    map[string]bool
+	prefixes []string
+}
+
+func (in *interest) keeps(term []byte) bool {
+	if in.terms[string(term)] {
+		return true
+	}
+	for _, p := range in.prefixes {
+		if len(term) >= len(p) && string(term[:len(p)]) == p {
+			return true
+		}
+	}
+	return false
+}
+
+// collect records the terms and prefixes of q's positive clauses per field.
+func (h *highlighter) collect(q Query) {
+	add := func(field string) *interest {
+		in := h.interest[field]
+		if in == nil {
+			in = &interest{terms: map[string]bool{}}
+			h.interest[field] = in
+		}
+		return in
+	}
+	switch q := q.(type) {
+	case *boolQuery:
+		for _, c := range q.qs {
+			h.collect(c)
+		}
+	case *notQuery:
+		h.collect(q.include)
+	case *termQuery:
+		add(q.field).terms[q.term] = true
+	case *prefixQuery:
+		in := add(q.field)
+		in.prefixes = append(in.prefixes, q.prefix)
+	case *phraseQuery:
+		in := add(q.field)
+		for i, t := range q.terms {
+			if q.prefix && i == len(q.terms)-1 {
+				in.prefixes = append(in.prefixes, t)
+			} else {
+				in.terms[t] = true
+			}
+		}
+	}
 }
 
 // highlight returns the sorted, non-overlapping spans of rec that q's
 // positive clauses match (see Segment.Highlights).
 func highlight(q Query, rec []byte, lay recordLayout, analyzer func(string) (index.Analyzer, error),
 	expand func(field, prefix string, max int) (map[string]bool, error)) ([]Span, error) {
-	h := &highlighter{rec: rec, lay: lay, analyzer: analyzer, expand: expand, fields: map[string]*hlField{}}
+	h := &highlighter{rec: rec, lay: lay, analyzer: analyzer, expand: expand,
+		fields: map[string]*hlField{}, interest: map[string]*interest{}}
+	h.collect(q)
 	if lay.json {
 		if v, ok := parseJSONObject(rec); ok {
 			h.obj = &v
@@ -204,8 +272,8 @@ func (h *highlighter) exact(f *hlField, match []func(string) bool) {
 		end, ok := t.end, true
 		for i := 1; i < n && ok; i++ {
 			ok = false
-			for _, k := range f.atPos[t.pos+uint32(i)] {
-				if u := f.toks[k]; match[i](u.term) {
+			for _, u := range f.at(t.pos + uint32(i)) {
+				if match[i](u.term) {
 					ok = true
 					if i == n-1 {
 						end = u.end
@@ -298,8 +366,9 @@ func (h *highlighter) field(name string) (*hlField, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &hlField{atPos: map[uint32][]int{}}
+	f := &hlField{}
 	h.fields[name] = f
+	in := h.interest[name]
 	var vals []recordValue
 	switch {
 	case h.isText:
@@ -317,32 +386,39 @@ func (h *highlighter) field(name string) (*hlField, error) {
 			base += index.ValueGap
 		}
 		n, _ := index.AnalyzeOffsets(a, v.text, func(term []byte, pos uint32, start, end int) {
-			if start >= 0 {
-				start, end = v.rawRange(start, end)
+			if in == nil || !in.keeps(term) {
+				return
 			}
-			p := uint32(base + uint64(pos))
-			f.atPos[p] = append(f.atPos[p], len(f.toks))
-			f.toks = append(f.toks, hlToken{term: string(term), pos: p, start: start, end: end})
+			if start >= 0 && start < end && end <= len(v.text) {
+				start, end = v.rawRange(start, end)
+			} else {
+				start, end = -1, -1 // no range, or one outside the value
+			}
+			f.toks = append(f.toks, hlToken{term: string(term), pos: uint32(base + uint64(pos)), start: start, end: end})
 		})
 		base += uint64(n)
 	}
+	// A registered analyzer may emit positions out of order.
+	slices.SortStableFunc(f.toks, func(a, b hlToken) int { return cmp.Compare(a.pos, b.pos) })
 	return f, nil
 }
 
 // recordValue is a value of a field in a record: its text and where the
 // text's bytes are in the record.
 type recordValue struct {
-	text  string
-	off   int     // units nil: text is the record's bytes from off on
-	units []int32 // per byte of text, its raw range in the record (relative to off)
+	text string
+	off  int         // the record's offset of the value's first raw byte
+	esc  *unitCursor // nil: text is the record's bytes from off on
 }
 
-// rawRange maps the byte range [s, e) of v.text to the record.
+// rawRange maps the byte range [s, e) of v.text to the record (ranges asked
+// in ascending, disjoint order).
 func (v *recordValue) rawRange(s, e int) (int, int) {
-	if v.units == nil {
+	if v.esc == nil {
 		return v.off + s, v.off + e
 	}
-	return v.off + int(v.units[2*s]), v.off + int(v.units[2*(e-1)+1])
+	rs, re := v.esc.rawRange(s, e)
+	return v.off + rs, v.off + re
 }
 
 // jsonRecordValue returns the text of a JSON scalar of rec and its mapping.
@@ -351,8 +427,7 @@ func jsonRecordValue(rec []byte, v *jsonValue) recordValue {
 	if v.kind != 's' || !v.hasEscap {
 		return recordValue{text: string(raw), off: v.raw[0]}
 	}
-	text, units := decodeJSONString(raw, true)
-	return recordValue{text: text, off: v.raw[0], units: units}
+	return recordValue{text: decodeJSONString(raw), off: v.raw[0], esc: &unitCursor{raw: raw}}
 }
 
 // Highlights returns the byte ranges of rec, a document's stored record

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/segtest"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
@@ -518,5 +519,48 @@ func TestHighlightsStoreFormats(t *testing.T) {
 	s = buildDocs(t, o, []writer.Document{writer.Doc("text", "x")})
 	if _, err := s.Highlights(reader.Term("text", "x"), []byte("x")); !errors.Is(err, snii.ErrNotFound) {
 		t.Errorf("no store: err %v, want not found", err)
+	}
+}
+
+// plainAnalyzer is the standard analyzer without its offsets, as an analyzer
+// registered without index.OffsetAnalyzer looks.
+type plainAnalyzer struct{ a index.Analyzer }
+
+func (p plainAnalyzer) Analyze(text string, emit func([]byte, uint32)) (uint32, uint32) {
+	return p.a.Analyze(text, emit)
+}
+
+// bogusAnalyzer reports offsets outside the text.
+type bogusAnalyzer struct{ plainAnalyzer }
+
+func (b bogusAnalyzer) AnalyzeOffsets(text string, emit func([]byte, uint32, int, int)) (uint32, uint32) {
+	return b.a.Analyze(text, func(term []byte, pos uint32) { emit(term, pos, len(text), len(text)+5) })
+}
+
+func init() {
+	for name, wrap := range map[string]func(index.Analyzer) index.Analyzer{
+		"test-hl-plain": func(a index.Analyzer) index.Analyzer { return plainAnalyzer{a} },
+		"test-hl-bogus": func(a index.Analyzer) index.Analyzer { return bogusAnalyzer{plainAnalyzer{a}} },
+	} {
+		index.Register(name, 1, func(index.Spec) (index.Analyzer, error) {
+			a, err := index.New(index.Standard)
+			return wrap(a), err
+		})
+	}
+}
+
+// TestHighlightsRegisteredAnalyzers: an analyzer without offsets gets its
+// terms located in the text (the standard ranges here); one reporting
+// offsets outside the value gives no spans and no panic.
+func TestHighlightsRegisteredAnalyzers(t *testing.T) {
+	rec := `{"a": "Conn \u00e9t\u00e9 refused, CONN été"}`
+	for spec, want := range map[string]string{"test-hl-plain": `[{7 25} {35 45}]`, "test-hl-bogus": `[]`} {
+		o := writer.DefaultOptions("a")
+		o.Fields[0].Analyzer = spec
+		s := buildDocs(t, o, []writer.Document{{Fields: []writer.Field{{Name: "a", Values: []string{"Conn été refused, CONN été"}}}, Record: []byte(rec)}})
+		got, err := s.Highlights(reader.Or(reader.Phrase("a", "conn", "été"), reader.Term("a", "conn")), []byte(rec))
+		if err != nil || fmt.Sprint(got) != want {
+			t.Errorf("%s: %v, %v; want %s", spec, got, err, want)
+		}
 	}
 }

@@ -196,7 +196,7 @@ func (p *jsonParser) object(v *jsonValue) bool {
 		}
 		key := string(p.b[s:e])
 		if esc {
-			key, _ = decodeJSONString(p.b[s:e], false)
+			key = decodeJSONString(p.b[s:e])
 		}
 		p.space()
 		if p.i >= len(p.b) || p.b[p.i] != ':' {
@@ -280,82 +280,106 @@ func hex4(b []byte) rune {
 
 // decodeJSONString decodes the bytes inside a JSON string's quotes as
 // encoding/json does (a lone surrogate or an invalid UTF-8 byte becomes
-// U+FFFD). With units, it also returns for each decoded byte k the raw range
-// [units[2k], units[2k+1]) of the escape or character it comes from.
-func decodeJSONString(raw []byte, units bool) (string, []int32) {
+// U+FFFD).
+func decodeJSONString(raw []byte) string {
 	out := make([]byte, 0, len(raw))
-	var u []int32
-	add := func(from, to int, n int) {
-		if units {
-			for range n {
-				u = append(u, int32(from), int32(to))
-			}
-		}
-	}
 	for i := 0; i < len(raw); {
-		c := raw[i]
-		switch {
-		case c == '\\' && i+1 < len(raw):
-			var b byte
-			switch raw[i+1] {
-			case 'b':
-				b = '\b'
-			case 'f':
-				b = '\f'
-			case 'n':
-				b = '\n'
-			case 'r':
-				b = '\r'
-			case 't':
-				b = '\t'
-			case 'u':
-				r := rune(utf8.RuneError)
-				n := 6
-				if i+6 <= len(raw) {
-					r = hex4(raw[i+2 : i+6])
+		out, i = jsonUnit(raw, i, out)
+	}
+	return string(out)
+}
+
+// jsonUnit appends the decoding of the unit of raw (the bytes inside a JSON
+// string's quotes) at i, an escape or a character, to out and returns the
+// index of the next unit.
+func jsonUnit(raw []byte, i int, out []byte) ([]byte, int) {
+	c := raw[i]
+	switch {
+	case c == '\\' && i+1 < len(raw):
+		switch raw[i+1] {
+		case 'b':
+			return append(out, '\b'), i + 2
+		case 'f':
+			return append(out, '\f'), i + 2
+		case 'n':
+			return append(out, '\n'), i + 2
+		case 'r':
+			return append(out, '\r'), i + 2
+		case 't':
+			return append(out, '\t'), i + 2
+		case 'u':
+			r := rune(utf8.RuneError)
+			n := 6
+			if i+6 <= len(raw) {
+				r = hex4(raw[i+2 : i+6])
+			}
+			if utf16.IsSurrogate(r) {
+				r2 := rune(-1)
+				if i+12 <= len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
+					r2 = hex4(raw[i+8 : i+12])
 				}
-				if utf16.IsSurrogate(r) {
-					r2 := rune(-1)
-					if i+12 <= len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
-						r2 = hex4(raw[i+8 : i+12])
-					}
-					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-						r, n = d, 12
-					} else {
-						r = utf8.RuneError
-					}
-				}
-				if r < 0 {
+				if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+					r, n = d, 12
+				} else {
 					r = utf8.RuneError
 				}
-				before := len(out)
-				out = utf8.AppendRune(out, r)
-				add(i, i+n, len(out)-before)
-				i += n
-				continue
-			default: // '"', '\\', '/'
-				b = raw[i+1]
 			}
-			out = append(out, b)
-			add(i, i+2, 1)
-			i += 2
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			add(i, i+1, 1)
-			i++
-		default:
-			r, size := utf8.DecodeRune(raw[i:])
-			before := len(out)
-			if r == utf8.RuneError && size == 1 {
-				out = utf8.AppendRune(out, utf8.RuneError)
-			} else {
-				out = append(out, raw[i:i+size]...)
+			if r < 0 {
+				r = utf8.RuneError
 			}
-			add(i, i+size, len(out)-before)
-			i += size
+			return utf8.AppendRune(out, r), min(i+n, len(raw))
 		}
+		return append(out, raw[i+1]), i + 2 // '"', '\\', '/'
+	case c < utf8.RuneSelf:
+		return append(out, c), i + 1
 	}
-	return string(out), u
+	r, size := utf8.DecodeRune(raw[i:])
+	if r == utf8.RuneError && size == 1 {
+		return utf8.AppendRune(out, utf8.RuneError), i + 1
+	}
+	return append(out, raw[i:i+size]...), i + size
+}
+
+// unitCursor maps byte ranges of a decoded JSON string to the raw bytes of
+// the units (escapes, characters) they come from, for ranges asked in
+// ascending, disjoint order: it walks the raw bytes once.
+type unitCursor struct {
+	raw     []byte
+	ri, di  int    // the raw and decoded offsets of the unit at the cursor
+	scratch []byte // one unit's decoded bytes
+}
+
+// unit returns the unit at the cursor: its raw end and its decoded length.
+func (c *unitCursor) unit() (rawEnd, decLen int) {
+	c.scratch, rawEnd = jsonUnit(c.raw, c.ri, c.scratch[:0])
+	return rawEnd, len(c.scratch)
+}
+
+// rawRange returns the raw range [rs, re) of the units covering the decoded
+// bytes [s, e) (s < e; a range before the previous one restarts the walk).
+func (c *unitCursor) rawRange(s, e int) (rs, re int) {
+	if s < c.di {
+		c.ri, c.di = 0, 0
+	}
+	for {
+		// A plain ASCII byte is a unit of one byte decoding to itself.
+		for c.di < s && c.ri < len(c.raw) && c.raw[c.ri] < utf8.RuneSelf && c.raw[c.ri] != '\\' {
+			c.ri, c.di = c.ri+1, c.di+1
+		}
+		end, n := c.unit()
+		if c.di+n > s {
+			break
+		}
+		c.ri, c.di = end, c.di+n
+	}
+	rs = c.ri
+	for {
+		end, n := c.unit()
+		if c.di+n >= e {
+			return rs, end
+		}
+		c.ri, c.di = end, c.di+n
+	}
 }
 
 // lookup returns the value of key in an object (the last of a repeated key).

@@ -12,9 +12,9 @@ var jsonSeeds = []string{
 }
 
 // FuzzRecordJSON: parseJSONObject accepts exactly the JSON objects
-// encoding/json accepts; each string decodes as encoding/json decodes it; and
-// each decoded byte maps to the raw escape or character it comes from: the
-// units tile the raw bytes in order, and each unit decodes alone to its bytes.
+// encoding/json accepts; each string decodes as encoding/json decodes it; its
+// units (escapes, characters) tile its raw bytes, each decoding alone to its
+// part; and a unitCursor maps decoded ranges to the raw units they come from.
 func FuzzRecordJSON(f *testing.F) {
 	for _, s := range jsonSeeds {
 		f.Add([]byte(s))
@@ -42,36 +42,48 @@ func FuzzRecordJSON(f *testing.F) {
 			if err := json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &ref); err != nil {
 				t.Fatalf("%q: string %q: %v", rec, raw, err)
 			}
-			dec, units := decodeJSONString(raw, true)
-			if dec != ref || len(units) != 2*len(dec) {
-				t.Fatalf("%q: %q decodes to %q (%d units), encoding/json %q", rec, raw, dec, len(units)/2, ref)
-			}
-			if plain, _ := decodeJSONString(raw, false); plain != dec {
-				t.Fatalf("%q: without units %q, with %q", rec, plain, dec)
+			dec := decodeJSONString(raw)
+			if dec != ref {
+				t.Fatalf("%q: %q decodes to %q, encoding/json %q", rec, raw, dec, ref)
 			}
 			if !v.hasEscap && dec != string(raw) {
 				t.Fatalf("%q: %q marked plain but decodes to %q", rec, raw, dec)
 			}
-			at := 0
-			for k := 0; k < len(dec); {
-				a, b := int(units[2*k]), int(units[2*k+1])
-				if a != at || b <= a || b > len(raw) {
-					t.Fatalf("%q: byte %d of %q maps to [%d,%d), want from %d", rec, k, dec, a, b, at)
+			// The units tile raw and each decodes alone to its part of dec.
+			type unit struct{ rs, re, ds, de int }
+			var units []unit
+			var out []byte
+			for i := 0; i < len(raw); {
+				n := len(out)
+				var next int
+				out, next = jsonUnit(raw, i, out)
+				if next <= i || next > len(raw) || len(out) == n {
+					t.Fatalf("%q: unit at %d of %q ends at %d, %d bytes", rec, i, raw, next, len(out)-n)
 				}
-				n := k
-				for n < len(dec) && int(units[2*n]) == a {
-					if int(units[2*n+1]) != b {
-						t.Fatalf("%q: bytes of one unit map to different ends", rec)
-					}
-					n++
+				if alone := decodeJSONString(raw[i:next]); alone != string(out[n:]) {
+					t.Fatalf("%q: unit %q decodes to %q, in context %q", rec, raw[i:next], alone, out[n:])
 				}
-				if alone, _ := decodeJSONString(raw[a:b], false); alone != dec[k:n] {
-					t.Fatalf("%q: unit %q decodes to %q, in context %q", rec, raw[a:b], alone, dec[k:n])
-				}
-				at, k = b, n
+				units = append(units, unit{i, next, n, len(out)})
+				i = next
 			}
-			if at != len(raw) {
-				t.Fatalf("%q: units end at %d of %d", rec, at, len(raw))
+			if string(out) != dec {
+				t.Fatalf("%q: units decode to %q, the string to %q", rec, out, dec)
+			}
+			// A cursor maps each decoded byte, in order, to its unit; and
+			// ranges of two units to both.
+			c := unitCursor{raw: raw}
+			for _, u := range units {
+				for k := u.ds; k < u.de; k++ {
+					if rs, re := c.rawRange(k, k+1); rs != u.rs || re != u.re {
+						t.Fatalf("%q: decoded byte %d of %q maps to [%d,%d), its unit is [%d,%d)", rec, k, dec, rs, re, u.rs, u.re)
+					}
+				}
+			}
+			c = unitCursor{raw: raw}
+			for j := 0; j+1 < len(units); j += 2 {
+				if rs, re := c.rawRange(units[j].ds, units[j+1].de); rs != units[j].rs || re != units[j+1].re {
+					t.Fatalf("%q: units %d and %d map to [%d,%d)", rec, j, j+1, rs, re)
+				}
 			}
 		}
 		walk(&v)
