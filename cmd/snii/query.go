@@ -86,8 +86,8 @@ A segment built with --no-store keeps no records: query it with --ids or --count
 			if err := f.checkRecords(contextN, fl.Changed("context"), fl.Changed("after-context"), fl.Changed("before-context")); err != nil {
 				return err
 			}
-			if !f.ids && !f.count && !fl.Changed("limit") && !fl.Changed("max-count") {
-				f.limit = 0 // records: every match, as grep prints every line
+			if f.ids && !fl.Changed("limit") && !fl.Changed("max-count") {
+				f.limit = 20 // records: every match, as grep prints every line; ids: the first 20
 			}
 			return runQuery(cmd.Context(), e, f, args[0], strings.Join(args[1:], " "))
 		},
@@ -106,11 +106,11 @@ A segment built with --no-store keeps no records: query it with --ids or --count
 	fs.IntVarP(&f.after, "after-context", "A", 0, "print N records after each matching one")
 	fs.IntVarP(&f.before, "before-context", "B", 0, "print N records before each matching one")
 	fs.IntVarP(&contextN, "context", "C", 0, "print N records before and after each matching one")
-	fs.IntVarP(&f.limit, "limit", "n", 20, "print at most N matches (0: all; records: all unless given, --ids: 20)")
-	fs.IntVarP(&f.limit, "max-count", "m", 20, "the same as --limit, as grep spells it")
+	fs.IntVarP(&f.limit, "limit", "n", 0, "print at most N matches (0: all; default: every record, or 20 ids with --ids)")
+	fs.IntVarP(&f.limit, "max-count", "m", 0, "the same as --limit, as grep spells it")
 	fs.IntVar(&f.maxExp, "max-expansions", 0, "expand a prefix to at most N terms, the first in byte order (0: unlimited)")
 	fs.BoolVar(&f.profile, "profile", false, "print what the query did: frames per codec, bytes read, windows decoded, timings")
-	fs.BoolVar(&f.json, "json", false, "print JSON")
+	fs.BoolVar(&f.json, "json", false, "print JSON: a line per record (id, record, highlight ranges, score with --top), or one report with --ids or --count")
 	fs.IntVar(&f.top, "top", 0, "print the N best documents by BM25 score, best first (ties by doc id) instead of the matching ids")
 	fs.BoolVar(&f.explain, "explain", false, "with --top: print each hit's score breakdown (idf, frequency, field length)")
 	fs.Float32Var(&f.k1, "k1", 1.2, "with --top: BM25 k1 (term frequency saturation)")

@@ -169,6 +169,9 @@ func TestQueryRecordsJSON(t *testing.T) {
 		}
 		checkRanges(t, r, "connection refused", "out of memory")
 	}
+	if out := ok(t, "query", seg, "--ids", q).stdout; len(rep.Docs) <= 20 || !strings.Contains(out, "(first 20 of "+strconv.Itoa(len(rep.Docs))) {
+		t.Errorf("--ids prints the first 20 ids by default (of %d):\n%s", len(rep.Docs), out)
+	}
 	top := jsonLines(t, ok(t, "query", seg, "--json", "--top", "3", `refused OR "out of memory"`).stdout)
 	if len(top) != 3 || top[0].Score == nil || *top[0].Score < *top[2].Score {
 		t.Fatalf("--top 3: %+v", top)
