@@ -173,19 +173,42 @@ func (p *jsonParser) str() (start, end int, esc, ok bool) {
 	return 0, 0, false, false
 }
 
-func (p *jsonParser) object(v *jsonValue) bool {
+// container parses an object (kind 'o') or an array ('a') at p.i, each
+// member or element with member.
+func (p *jsonParser) container(v *jsonValue, kind, closing byte, member func() bool) bool {
 	if p.depth++; p.depth > maxJSONDepth {
 		return false
 	}
 	defer func() { p.depth-- }()
-	v.kind = 'o'
+	v.kind = kind
 	p.i++
 	p.space()
-	if p.i < len(p.b) && p.b[p.i] == '}' {
+	if p.i < len(p.b) && p.b[p.i] == closing {
 		p.i++
 		return true
 	}
 	for {
+		if !member() {
+			return false
+		}
+		p.space()
+		if p.i >= len(p.b) {
+			return false
+		}
+		switch p.b[p.i] {
+		case ',':
+			p.i++
+		case closing:
+			p.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+func (p *jsonParser) object(v *jsonValue) bool {
+	return p.container(v, 'o', '}', func() bool {
 		p.space()
 		if p.i >= len(p.b) || p.b[p.i] != '"' {
 			return false
@@ -203,60 +226,25 @@ func (p *jsonParser) object(v *jsonValue) bool {
 			return false
 		}
 		p.i++
-		var e2 jsonValue
-		if !p.value(&e2) {
+		var m jsonValue
+		if !p.value(&m) {
 			return false
 		}
 		v.keys = append(v.keys, key)
-		v.elems = append(v.elems, e2)
-		p.space()
-		if p.i >= len(p.b) {
-			return false
-		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
-			return true
-		default:
-			return false
-		}
-	}
+		v.elems = append(v.elems, m)
+		return true
+	})
 }
 
 func (p *jsonParser) array(v *jsonValue) bool {
-	if p.depth++; p.depth > maxJSONDepth {
-		return false
-	}
-	defer func() { p.depth-- }()
-	v.kind = 'a'
-	p.i++
-	p.space()
-	if p.i < len(p.b) && p.b[p.i] == ']' {
-		p.i++
-		return true
-	}
-	for {
+	return p.container(v, 'a', ']', func() bool {
 		var e jsonValue
 		if !p.value(&e) {
 			return false
 		}
 		v.elems = append(v.elems, e)
-		p.space()
-		if p.i >= len(p.b) {
-			return false
-		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-		case ']':
-			p.i++
-			return true
-		default:
-			return false
-		}
-	}
+		return true
+	})
 }
 
 // hex4 decodes four hex digits, or -1.
