@@ -175,7 +175,6 @@ func (x *qctx) records(ids []uint32, fn func(id uint32, rec []byte) error) error
 		return err
 	}
 	defer s.dec.putStore(z)
-	var free [][]byte // buffers of blocks past their last use
 	var stored []byte // read buffer (ReaderAt)
 	for i, id := range ids {
 		if err := x.check(); err != nil {
@@ -184,7 +183,7 @@ func (x *qctx) records(ids []uint32, fn func(id uint32, rec []byte) error) error
 		b := blocks[i]
 		d := held[b]
 		if !d.ready {
-			if err := x.decodeStoreBlock(z, b, d, &free, &stored); err != nil {
+			if err := x.decodeStoreBlock(z, b, d, &stored); err != nil {
 				return err
 			}
 		}
@@ -194,7 +193,7 @@ func (x *qctx) records(ids []uint32, fn func(id uint32, rec []byte) error) error
 		}
 		if d.last == i {
 			if d.buf != nil {
-				free = append(free, d.buf)
+				x.storeFree = append(x.storeFree, d.buf)
 			}
 			*d = decodedBlock{last: -1}
 		}
@@ -203,9 +202,9 @@ func (x *qctx) records(ids []uint32, fn func(id uint32, rec []byte) error) error
 }
 
 // decodeStoreBlock reads, checks and decodes store block b into d, taking a
-// buffer from free when one is large enough and charging a new one to the
-// segment's decode budget.
-func (x *qctx) decodeStoreBlock(z *zstd.Decoder, b int, d *decodedBlock, free *[][]byte, stored *[]byte) error {
+// buffer from x.storeFree when one is large enough and charging a new one to
+// the segment's decode budget.
+func (x *qctx) decodeStoreBlock(z *zstd.Decoder, b int, d *decodedBlock, stored *[]byte) error {
 	s := x.s
 	st := s.store
 	info := st.meta.Blocks[b]
@@ -216,11 +215,13 @@ func (x *qctx) decodeStoreBlock(z *zstd.Decoder, b int, d *decodedBlock, free *[
 	}
 	var scratch []byte
 	if info.Flags != 0 {
-		for j, f := range *free {
+		free := x.storeFree
+		for j, f := range free {
 			if cap(f) >= int(info.PlainLen) {
 				scratch = f
-				(*free)[j] = (*free)[len(*free)-1]
-				*free = (*free)[:len(*free)-1]
+				free[j] = free[len(free)-1]
+				free[len(free)-1] = nil
+				x.storeFree = free[:len(free)-1]
 				break
 			}
 		}
@@ -274,19 +275,18 @@ func (x *qctx) verifyStore(next uint64) (uint64, error) {
 	}
 	defer s.dec.putStore(z)
 	var raw uint64
-	var free [][]byte
 	var stored []byte
 	for b := range st.meta.Blocks {
 		if err := x.check(); err != nil {
 			return 0, err
 		}
 		var d decodedBlock
-		if err := x.decodeStoreBlock(z, b, &d, &free, &stored); err != nil {
+		if err := x.decodeStoreBlock(z, b, &d, &stored); err != nil {
 			return 0, err
 		}
 		raw += uint64(d.ends[len(d.ends)-1] - d.ends[0])
 		if d.buf != nil {
-			free = append(free[:0], d.buf)
+			x.storeFree = append(x.storeFree, d.buf)
 		}
 	}
 	if raw != st.meta.RawBytes {
@@ -322,4 +322,23 @@ func (x *qctx) hitRecords(hits []Hit) error {
 		start = ends[i]
 	}
 	return nil
+}
+
+// Store-block buffers a pooled query context keeps.
+const (
+	maxStoreBuffers     = 4
+	maxStoreBufferBytes = 256 << 10
+)
+
+// keepStoreBuffers keeps a few small store-block buffers for the next query
+// on this context and drops the others.
+func (x *qctx) keepStoreBuffers() {
+	kept := x.storeFree[:0]
+	for _, b := range x.storeFree {
+		if cap(b) <= maxStoreBufferBytes && len(kept) < maxStoreBuffers {
+			kept = append(kept, b)
+		}
+	}
+	clear(x.storeFree[len(kept):])
+	x.storeFree = kept
 }

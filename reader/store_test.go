@@ -256,3 +256,36 @@ func TestTopRecords(t *testing.T) {
 		t.Errorf("Top with Records on a segment without a store: %v", err)
 	}
 }
+
+// TestRecordsConcurrent: many goroutines read records of one segment at once
+// (mapped and through a ReaderAt), each getting its own bytes.
+func TestRecordsConcurrent(t *testing.T) {
+	recs := genRecords(5, 1500)
+	p := buildRecords(t, recs, writer.DefaultOptions("text"))
+	viaReaderAt, err := openBytes(testkit.ReadFile(t, p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer viaReaderAt.Close()
+	for _, s := range []*reader.Segment{open(t, p), viaReaderAt} {
+		parallel(64, func(i int) {
+			r := rand.New(rand.NewPCG(uint64(i), 9))
+			ids := make([]uint32, 40)
+			for k := range ids {
+				ids[k] = uint32(r.IntN(len(recs)))
+			}
+			if i%2 == 0 {
+				slices.Sort(ids)
+			}
+			err := s.Records(bg, ids, func(id uint32, rec []byte) error {
+				if !bytes.Equal(rec, recs[id]) {
+					return errors.New("record differs")
+				}
+				return nil
+			})
+			if err != nil {
+				t.Errorf("goroutine %d: %v", i, err)
+			}
+		})
+	}
+}
