@@ -289,3 +289,27 @@ func TestRecordsConcurrent(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordsDecodeBudget: a block's decode buffer is charged to the
+// segment's DecodeBudget before it is allocated: a record larger than the
+// whole budget fails with ErrLimit, the others still load.
+func TestRecordsDecodeBudget(t *testing.T) {
+	recs := [][]byte{[]byte("small one"), bytes.Repeat([]byte("big record "), 100_000), []byte("small two")}
+	p := buildRecords(t, recs, writer.DefaultOptions("text"))
+	s, err := reader.Open(p, reader.Options{DecodeBudget: reader.NewDecodeBudget(256 << 10)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Record(bg, 1); !errors.Is(err, errs.Limit) {
+		t.Errorf("a 1.1 MB record under a 256 KiB budget: %v, want ErrLimit", err)
+	}
+	for _, id := range []uint32{0, 2} {
+		if got, err := s.Record(bg, id); err != nil || !bytes.Equal(got, recs[id]) {
+			t.Errorf("record %d: %q, %v", id, got, err)
+		}
+	}
+	if err := s.Verify(bg); !errors.Is(err, errs.Limit) {
+		t.Errorf("Verify under the budget: %v, want ErrLimit", err)
+	}
+}

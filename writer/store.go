@@ -39,17 +39,26 @@ const (
 // add's first error.
 type RecordSource func(add func(rec []byte) error) error
 
-// storeWriter cuts records into store blocks, compresses them and writes
-// them to out as they fill.
+// storeWriter cuts records into store blocks and writes them to out as they
+// fill. A full block is compressed on a goroutine of its own while the next
+// one fills; the block is written (by the caller's goroutine, in order) when
+// the next one is full, or at finish. At most one block is in flight.
 type storeWriter struct {
-	b      format.StoreBlockBuilder
-	enc    *zstd.Encoder
-	out    io.Writer
-	meta   format.StoreMeta
-	comp   []byte
-	n      uint64 // blocks' stored bytes written to out
-	doc    []byte // scratch: a Document's JSON record
-	docBuf bytes.Buffer
+	b       format.StoreBlockBuilder
+	enc     *zstd.Encoder
+	out     io.Writer
+	meta    format.StoreMeta
+	plain   []byte           // the block in flight, plain
+	comp    []byte           // its stored form
+	pending chan storedBlock // the block in flight, or nil
+	doc     []byte           // scratch: a Document's JSON record
+	docBuf  bytes.Buffer
+}
+
+// storedBlock is a compressed block and its index entry.
+type storedBlock struct {
+	b  []byte
+	sb format.StoreBlock
 }
 
 func newStoreWriter(o *Options, out io.Writer) (*storeWriter, error) {
@@ -76,23 +85,51 @@ func (s *storeWriter) add(rec []byte) error {
 	return nil
 }
 
-// flush writes the pending block.
+// flush writes the block in flight and starts compressing the block being
+// filled.
 func (s *storeWriter) flush() error {
 	if s.b.Len() == 0 {
 		return nil
 	}
-	var sb format.StoreBlock
-	s.comp, sb = s.b.Finish(s.comp[:0], func(dst, src []byte) []byte { return s.enc.EncodeAll(src, dst) })
-	if _, err := s.out.Write(s.comp); err != nil {
+	if err := s.drain(); err != nil {
 		return err
 	}
-	s.n += uint64(sb.StoredLen)
-	s.meta.Blocks = append(s.meta.Blocks, sb)
+	plain, n := s.b.TakePlain(s.plain)
+	s.plain = plain
+	comp, enc, done := s.comp[:0], s.enc, make(chan storedBlock, 1)
+	s.pending = done
+	go func() {
+		b, sb := format.AppendStoreBlock(comp, plain, n, func(dst, src []byte) []byte { return enc.EncodeAll(src, dst) })
+		done <- storedBlock{b, sb}
+	}()
 	return nil
 }
 
+// drain waits for the block in flight and writes it.
+func (s *storeWriter) drain() error {
+	if s.pending == nil {
+		return nil
+	}
+	r := <-s.pending
+	s.pending = nil
+	s.comp = r.b
+	if _, err := s.out.Write(r.b); err != nil {
+		return err
+	}
+	s.meta.Blocks = append(s.meta.Blocks, r.sb)
+	return nil
+}
+
+// close waits for the block in flight (dropping it) and frees the encoder.
 func (s *storeWriter) close() {
-	if s != nil && s.enc != nil {
+	if s == nil {
+		return
+	}
+	if s.pending != nil {
+		<-s.pending
+		s.pending = nil
+	}
+	if s.enc != nil {
 		_ = s.enc.Close()
 		s.enc = nil
 	}
@@ -159,6 +196,9 @@ func (s *storeWriter) appendJSON(b []byte, v string) []byte {
 // were written at blocksOff.
 func (s *storeWriter) finish(blocksOff uint64) (*format.StoreMeta, error) {
 	if err := s.flush(); err != nil {
+		return nil, err
+	}
+	if err := s.drain(); err != nil {
 		return nil, err
 	}
 	s.meta.BlocksOff = blocksOff

@@ -223,23 +223,40 @@ func (b *StoreBlockBuilder) Add(rec []byte) {
 //
 // The plain block is n uvarint record lengths followed by the n records.
 func (b *StoreBlockBuilder) Finish(dst []byte, compress func(dst, src []byte) []byte) ([]byte, StoreBlock) {
-	b.plain = append(append(b.plain[:0], b.lens...), b.recs...)
-	sb := StoreBlock{Docs: uint32(b.n), PlainLen: uint32(len(b.plain))}
+	var n int
+	b.plain, n = b.TakePlain(b.plain)
+	return AppendStoreBlock(dst, b.plain, n, compress)
+}
+
+// TakePlain writes the plain block into dst[:0] (grown as needed), resets
+// the builder and returns the block and its record count.
+func (b *StoreBlockBuilder) TakePlain(dst []byte) ([]byte, int) {
+	dst = append(append(dst[:0], b.lens...), b.recs...)
+	n := b.n
+	b.lens, b.recs, b.n = b.lens[:0], b.recs[:0], 0
+	return dst, n
+}
+
+// AppendStoreBlock appends the stored form of the plain block of docs
+// records to dst (the zstd frame compress(dst, plain) appends when it is
+// strictly smaller than plain, plain otherwise) and returns it with the
+// block's index entry.
+func AppendStoreBlock(dst, plain []byte, docs int, compress func(dst, src []byte) []byte) ([]byte, StoreBlock) {
+	sb := StoreBlock{Docs: uint32(docs), PlainLen: uint32(len(plain))}
 	start := len(dst)
 	if compress != nil {
-		dst = compress(dst, b.plain)
-		if len(dst)-start < len(b.plain) {
+		dst = compress(dst, plain)
+		if len(dst)-start < len(plain) {
 			sb.Flags = StoreFlagZstd
 		} else {
 			dst = dst[:start]
 		}
 	}
 	if sb.Flags == 0 {
-		dst = append(dst, b.plain...)
+		dst = append(dst, plain...)
 	}
 	sb.StoredLen = uint32(len(dst) - start)
 	sb.CRC = Checksum(dst[start:])
-	b.lens, b.recs, b.n = b.lens[:0], b.recs[:0], 0
 	return dst, sb
 }
 

@@ -21,7 +21,8 @@ const DefaultMemoryLimit = 64 << 20
 const (
 	// writerMemory is what the writer holds whatever the sources: its dict
 	// spool (8 MiB) and doc-span spool (4 MiB) before they move to temp
-	// files, the output buffer and the zstd encoder.
+	// files, the output buffer and the zstd encoders (a merge writes the
+	// store's blocks straight to the output: no store spool).
 	writerMemory = 16 << 20
 	// sourceMemory is the read state of one source of a pass: a decoded
 	// dict block, a doc window, a decoded .prx window and its decode source
