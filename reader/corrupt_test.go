@@ -198,9 +198,10 @@ func TestCorruptTruncate(t *testing.T) {
 
 // FuzzOpenQuery opens mutated small segments, queries them, iterates postings
 // and verifies them: nothing may panic, every error must be of a known kind.
-// With fix set, the CRCs of the header, dict blocks, metadata, directory and
-// tail are recomputed after the mutation, so that damaged lengths, offsets and
-// counts reach the structural checks.
+// With fix set, the CRCs of the header, dict blocks, metadata, store,
+// directory and tail are recomputed after the mutation, so that damaged
+// lengths, offsets and counts reach the structural checks. Records reads the
+// records of the first documents.
 func FuzzOpenQuery(f *testing.F) {
 	for i, docs := range [][]oracle.Doc{
 		oracle.Generate(1, oracle.GenOptions{Docs: 8, MaxTokens: 6}),
@@ -257,6 +258,13 @@ func FuzzOpenQuery(f *testing.F) {
 				t.Fatalf("%s: Top: unexpected error kind: %v", q, err)
 			}
 			shapeOK(t, q.String()+": Top", err)
+		}
+		ids := make([]uint32, min(s.DocCount(), 700))
+		for i := range ids {
+			ids[i] = uint32(i)
+		}
+		if err := s.Records(bg, ids, func(uint32, []byte) error { return nil }); err != nil && !isKind(err, errs.Corrupt, errs.Limit, errs.NotFound) {
+			t.Fatalf("Records: unexpected error kind: %v", err)
 		}
 		for _, field := range s.Fields() {
 			n := 0

@@ -2,7 +2,8 @@
 // phrase, sloppy phrase, phrase prefix, prefix, fuzzy and And/Or/AndNot of these, as
 // ascending doc ids ([]uint32 or a roaring bitmap) or a count, within a
 // caller's filter bitmap and up to a limit (SearchOptions), plus postings
-// iterators, term enumeration and a structural Verify.
+// iterators, term enumeration, the documents' stored records and a
+// structural Verify.
 //
 // # What Open reads
 //
@@ -24,6 +25,35 @@
 //
 // A ReaderAt returning fewer bytes than asked is an error wrapping
 // io.ErrUnexpectedEOF (whatever error it gave), never data.
+//
+// # Stored records
+//
+// A segment of format 8 keeps, unless built with writer.Options.NoStore, each
+// document's record (writer.Document.Record: the input line, the JSON line,
+// or the fields as a JSON object) in a store of compressed blocks after the
+// last index:
+//
+//	store blocks: block 0 | block 1 | ...        each: zstd frame (or plain) of
+//	                                              n uvarint lengths | n records
+//	store header: format | text field | counts | per block {docs, storedLen, plainLen, flags, crc}
+//
+// Open reads the store header (it is small: a few bytes per block of 32 KiB
+// of records) and keeps the block index resident: the block of doc d is found
+// by binary search over the first docs of the blocks. Record(id) decodes one
+// block; Records(ids, fn) decodes each block at most once per call (a pooled
+// zstd decoder, buffers charged to the DecodeBudget) and hands fn every
+// record it holds, in the order of ids. Results of Docs are ascending, so
+// their records read block after block holding one decoded block at a time:
+//
+//	ids, _ := seg.Docs(ctx, q, &reader.SearchOptions{Limit: 20})
+//	err := seg.Records(ctx, ids, func(id uint32, rec []byte) error { ...; return nil })
+//
+// Top fills Hit.Record with TopOptions.Records, in one such batch. On a remote
+// segment every block a call needs is fetched in one round. Store reports the
+// record format (how a record holds the fields: RecordText, RecordJSON,
+// RecordMixed), the counts and the bytes. Corrupt store bytes are
+// snii.ErrCorrupt naming the block; a segment without a store answers
+// snii.ErrNotFound.
 //
 // # Remote segments: read rounds
 //

@@ -7,7 +7,7 @@ import (
 )
 
 // fixCRCs recomputes the CRCs of a (mutated) segment's header, dict blocks,
-// metadata groups, directory and tail, so that a fuzzer's mutations of lengths,
+// metadata groups, store blocks and header, directory and tail, so that a fuzzer's mutations of lengths,
 // offsets and counts reach the structural checks behind the CRCs. Whatever it
 // cannot parse is left as it is.
 func fixCRCs(in []byte) []byte {
@@ -50,6 +50,23 @@ func fixCRCs(in []byte) []byte {
 			}
 		}
 		de.MetaCRC = format.Checksum(mb)
+	}
+	if dir.StoreLen > 0 && dir.StoreOff <= uint64(len(b)) && dir.StoreLen <= uint64(len(b))-dir.StoreOff {
+		hb := b[dir.StoreOff : dir.StoreOff+dir.StoreLen]
+		if m, err := format.DecodeStoreMeta(hb, dir.DocCount); err == nil {
+			off := m.BlocksOff
+			for k := range m.Blocks {
+				sb := &m.Blocks[k]
+				if off <= uint64(len(b)) && uint64(sb.StoredLen) <= uint64(len(b))-off {
+					sb.CRC = format.Checksum(b[off : off+uint64(sb.StoredLen)])
+				}
+				off += uint64(sb.StoredLen)
+			}
+			if nh := format.AppendStoreMeta(nil, &m); len(nh) == len(hb) {
+				copy(hb, nh)
+			}
+		}
+		dir.StoreCRC = format.Checksum(hb)
 	}
 	if nd := format.AppendDirectory(nil, &dir); len(nd) == len(dirb) {
 		copy(dirb, nd)

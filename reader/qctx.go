@@ -70,6 +70,9 @@ type qctx struct {
 	cur      []int
 	union    docSet // unions of many doc lists (prefix expansions)
 	entry    format.Entry
+	// storeFree holds store-block decode buffers for the next blocks and
+	// queries (a few small ones are kept when the context is pooled).
+	storeFree [][]byte
 }
 
 // Buffers larger than these are dropped when a query context is pooled.
@@ -149,6 +152,7 @@ func (s *Segment) putCtx(x *qctx) {
 		*ts = termScorer{c: c, prxBuf: buf[:0]}
 	}
 	x.nscorers = 0
+	x.keepStoreBuffers()
 	x.releaseMemory() // the source and the cursors dropped their large buffers
 	x.jobs = x.jobs[:0]
 	x.ranges = x.ranges[:0]

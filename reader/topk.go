@@ -27,6 +27,10 @@ type TopOptions struct {
 	Filter *roaring.Bitmap
 	// Explain fills each hit's Explanation.
 	Explain bool
+	// Records fills each hit's Record with its stored record, read in one
+	// batch after the search (see Records); a segment without a store fails
+	// with an error wrapping snii.ErrNotFound.
+	Records bool
 	// Profile, when set, receives what the search did (overwritten).
 	Profile *Profile
 	// SkipMissingFields makes a query part on a field the segment does not
@@ -39,6 +43,7 @@ type Hit struct {
 	Doc         uint32
 	Score       float32
 	Explanation *Explanation // with TopOptions.Explain
+	Record      []byte       // with TopOptions.Records: the stored record (the hits share one buffer)
 }
 
 // Top returns the k best-scoring documents matching q, best first, ties by
@@ -112,6 +117,11 @@ func (s *Segment) top(ctx context.Context, q Query, k int, o *TopOptions) (_ []H
 	}
 	if opts.Explain && len(hits) > 0 {
 		if err := t.explain(q, hits); err != nil {
+			return nil, 0, err
+		}
+	}
+	if opts.Records && len(hits) > 0 {
+		if err := x.hitRecords(hits); err != nil {
 			return nil, 0, err
 		}
 	}

@@ -9,13 +9,16 @@
 //
 //	Add: analyzer → per-field SPIMI term buffer (hash table + byte pool)
 //	       └─ over MemoryLimit: every buffer is sorted and spilled as one run
+//	     record (Document.Record, or the fields as JSON) → store block of
+//	       32 KiB → zstd → spool (4 MiB in memory, then a temp file)
 //	Close, per field in name order:
 //	     k-way merge of the runs and the in-memory remainder (by term bytes;
 //	     a term's postings are concatenated in run order)
 //	       → window emitter (the PostingSource interface; compaction feeds the
 //	         same emitter through BuildFromSources)
 //	       → posting region (streamed) + dict blocks (spooled) + metadata
-//	     then directory and tail.
+//	     then the store (the spooled blocks and their header), directory
+//	     and tail.
 //
 // Each field's prx.Encoder (and with it the field's codec budget) sees the
 // windows in one canonical order — terms in byte order, windows ascending —

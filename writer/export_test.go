@@ -9,7 +9,7 @@ type Faults struct {
 	FailSync   bool
 	FailRename bool
 	CorruptRun bool
-	SpoolLimit int // > 0: spool the dict region and doc spans to temp files beyond this many bytes
+	SpoolLimit int // > 0: spool the dict region, doc spans and store blocks to temp files beyond this many bytes
 
 	PairNoFwd   bool // count pairs from the postings alone (no forward index)
 	PairRecords bool // count a forward index's pairs through the record sorter, not the buckets

@@ -8,6 +8,7 @@ import (
 
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
 
@@ -103,14 +104,19 @@ func appendInt(b []byte, n int64) []byte {
 	return append(b, byte('0'+n%10))
 }
 
-// TestSpoolFiles: spooling the dict regions and doc spans to temp files (a
-// tiny in-memory limit) changes nothing in the segment.
+// TestSpoolFiles: spooling the dict regions, doc spans and store blocks to
+// temp files (a tiny in-memory limit) changes nothing in the segment.
 func TestSpoolFiles(t *testing.T) {
 	docs := genDocs(8, 1500)
 	dir, tempDir := t.TempDir(), t.TempDir()
 	o := genOptions()
 	o.TempDir = tempDir
 	ref, _ := build(t, dir, "ref.snii", o, docs)
+	if seg, err := reader.Open(ref, reader.Options{}); err != nil {
+		t.Fatal(err)
+	} else if st, ok := seg.Store(); !ok || st.Bytes < 5000 || seg.Close() != nil {
+		t.Fatalf("store %+v: want one larger than the spool limits", st)
+	}
 	for _, limit := range []int{1, 100, 5000} {
 		fl := &writer.Faults{FailAfter: -1, SpoolLimit: limit}
 		path := filepath.Join(dir, "spooled.snii")

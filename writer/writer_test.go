@@ -412,6 +412,9 @@ func TestSpillInvariance(t *testing.T) {
 		if m, _ := hooks.IndexMeta(seg, "text"); m.PairCount == 0 {
 			t.Error("reference keeps no pair: spilled pair counting would go unchecked")
 		}
+		if st, ok := seg.Store(); !ok || st.Records != uint64(len(docs)) {
+			t.Errorf("reference store %+v %v: the store's bytes would go unchecked", st, ok)
+		}
 		seg.Close()
 	}
 	refSmall, _ := build(t, dir, "ref-small.snii", genOptions(), docs[:300])

@@ -27,6 +27,7 @@ type mergeFlags struct {
 	dec     decodeFlags
 	quiet   bool
 	json    bool
+	noStore bool
 	changed func(flag string) bool // whether a flag was given on the command line
 }
 
@@ -43,6 +44,8 @@ same bytes as building the same documents in one go. The policy flags default to
 the sources recorded (they must agree); a flag given overrides it, e.g. to re-encode old
 segments with the budget. --memory bounds the merge's buffers (default 64MiB): with more
 sources than fit, the merge runs in passes through temp segments (same output bytes).
+The output keeps the surviving documents' records when every source keeps records,
+none when no source does; sources of both kinds need --no-store.
 
 --deleted SEGMENT=FILE names a file of doc ids of that source (as it numbers them),
 separated by white space or commas; # starts a comment.`,
@@ -63,6 +66,7 @@ separated by white space or commas; # starts a comment.`,
 	f.dec.add(fs)
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no summary")
 	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
+	fs.BoolVar(&f.noStore, "no-store", false, "drop the sources' records: the output keeps none (needed to merge sources with records and sources without)")
 	_ = cmd.MarkFlagFilename("output", "snii")
 	return cmd
 }
@@ -157,7 +161,7 @@ func runMerge(ctx context.Context, e *env, f *mergeFlags, args []string) error {
 		}
 	}
 	cleanLeftovers(e, f.quiet || f.json, filepath.Dir(f.output), f.policy.tempDir)
-	if err := mergeSegments(ctx, f.output, ins, f.policy, ro, f.changed); err != nil {
+	if err := mergeSegments(ctx, f.output, ins, f.policy, ro, f.noStore, f.changed); err != nil {
 		return err
 	}
 	if f.quiet && !f.json {

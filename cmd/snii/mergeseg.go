@@ -14,8 +14,8 @@ import (
 // mergeSegments writes the merge of ins to dst. A policy flag given on the
 // command line (changed reports which) overrides the sources' recorded
 // value; the others keep what the sources recorded.
-func mergeSegments(ctx context.Context, dst string, ins []mergeInput, p *policyFlags, ro reader.Options, changed func(flag string) bool) error {
-	o := merge.Options{MemoryLimit: p.memory.val, TempDir: p.tempDir, MaxUnitBytes: ro.MaxUnitBytes, DecodeBudget: ro.DecodeBudget}
+func mergeSegments(ctx context.Context, dst string, ins []mergeInput, p *policyFlags, ro reader.Options, noStore bool, changed func(flag string) bool) error {
+	o := merge.Options{MemoryLimit: p.memory.val, TempDir: p.tempDir, MaxUnitBytes: ro.MaxUnitBytes, DecodeBudget: ro.DecodeBudget, NoStore: noStore}
 	if changed("prx-zstd-min-saving") || changed("budget-percent") {
 		o.Policy = budget.FromPercents(p.minSaving.val, p.budgetPct.val)
 		if o.Policy == (budget.Policy{}) { // the default budget, asked for explicitly

@@ -44,7 +44,22 @@ func printBuildReport(w io.Writer, r *buildReport) error {
 		fmt.Fprintf(w, "skipped %s longer than the analyzers' max_token_bytes (not indexed; see --max-token-bytes)\n",
 			plural(int64(r.SkippedTokens), "token", "tokens"))
 	}
-	return printIndexTable(w, r.Indexes)
+	if err := printIndexTable(w, r.Indexes); err != nil {
+		return err
+	}
+	return printStore(w, r.Store)
+}
+
+// printStore prints the store line of build and inspect.
+func printStore(w io.Writer, st *storeReport) error {
+	if st == nil {
+		_, err := fmt.Fprintf(w, "store: none (built with --no-store, or a segment of format 7 or older)\n")
+		return err
+	}
+	_, err := fmt.Fprintf(w, "store: %s (%s%s) in %s: %s stored of %s raw (%.2fx)\n",
+		plural(int64(st.Records), "record", "records"), st.Format, textField(st.TextField), plural(int64(st.Blocks), "block", "blocks"),
+		formatBytes(int64(st.Bytes)), formatBytes(int64(st.RawBytes)), st.Ratio)
+	return err
 }
 
 // printIndexTable prints one row per logical index: docs, terms, skipped

@@ -1,7 +1,7 @@
 // Package index holds the codecs of what a whole snii segment shares: the file
 // layout (header, directory, tail), the per-index metadata group, term
-// dictionary blocks, doc-postings windows and their preludes, and the
-// analyzers that turn text into terms. It does no I/O: the writer and the
+// dictionary blocks, doc-postings windows and their preludes, the store of
+// records, and the analyzers that turn text into terms. It does no I/O: the writer and the
 // reader own files, zstd encoders and decoders, and pass them in.
 //
 // All integers are little-endian, varints are unsigned LEB128, every checksum
@@ -19,10 +19,27 @@
 //	| index 0: metadata group      |  IndexMeta (CRC in the directory)
 //	| index 1: ...                 |  indexes sorted by name
 //	+------------------------------+
-//	| directory                    |  version | doc count | n × {name, metaOff, metaLen, metaCRC}
+//	| store blocks                 |  records in zstd (or plain) blocks (format 8, optional)
+//	| store header                 |  StoreMeta: record format, counts, block index
+//	+------------------------------+
+//	| directory                    |  version | doc count | n × {name, metaOff, metaLen, metaCRC} |
+//	|                              |  storeOff | storeLen | storeCRC (format 8)
 //	+------------------------------+
 //	| tail (32)                    |  u64 dirOff | u64 dirLen | u32 dirCRC | u16 version |
 //	+------------------------------+  u16 min reader | "SNIT" | u32 crc
+//
+// # Store (format 8)
+//
+//	block:  plain, or one zstd frame of plain (flags 1)
+//	plain:  n × uvarint recordLen | n records
+//	header: u8 format | uvarint len(textField) | textField | uvarint records | uvarint rawBytes |
+//	        uvarint blocksOff | uvarint nBlocks |
+//	        nBlocks × {uvarint docs | uvarint storedLen | uvarint plainLen | u8 flags | u32 crc32c}
+//
+// Records are kept byte for byte in doc id order; a block ends before the
+// record that would take it past StoreBlockTarget (32 KiB), and is stored
+// as zstd when that is strictly smaller. The header's CRC is in the
+// directory, each block's in the header.
 //
 // # Pair section
 //

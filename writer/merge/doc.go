@@ -34,7 +34,14 @@
 //	                                                   ▼
 //	  writer.BuildFromSources: window emitter → prx.Encoder with a fresh
 //	  PrxZstdBudget for the index → posting region, dict blocks, metadata;
-//	  then directory, tail, fsync, atomic rename.
+//	  then the store: the surviving records, read from the sources in
+//	  batches (Segment.Records) and cut into blocks again; then directory,
+//	  tail, fsync, atomic rename.
+//
+// The merged segment keeps records when every source keeps them (in one
+// record format), none when no source does (format 7 and older segments
+// keep none); sources of both kinds are an invalid-argument error unless
+// Options.NoStore drops every record.
 //
 // Frames are never copied: every window is decoded from its source and
 // encoded again, so the destination's windows and its budget see the
