@@ -17,7 +17,7 @@ import (
 
 // sectionWords are the names an error about stored bytes must mention.
 var sectionWords = []string{"header", "tail", "directory", "metadata", "dict block", "prelude",
-	"doc window", "prx window", "term ", "file", "index "}
+	"doc window", "prx window", "term ", "file", "index ", "store"}
 
 func namesSection(err error) bool {
 	msg := err.Error()

@@ -124,7 +124,7 @@ type field struct {
 
 // Open opens the segment file at path, memory-mapping it on unix (pread
 // elsewhere, or with Options.NoMmap). It reads only the header, tail,
-// directory and metadata groups. The zero Options are the defaults.
+// directory, metadata groups and the store's header. The zero Options are the defaults.
 //
 // A damaged file gives an error wrapping snii.ErrCorrupt (a
 // *snii.SegmentError naming the section), a newer format snii.ErrVersion,
