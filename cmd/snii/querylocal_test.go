@@ -29,7 +29,7 @@ func TestQueryLocalMany(t *testing.T) {
 	matched := 0
 	for _, q := range []string{`"connection refused" OR timeout*`, "payment failed", `"status 500"~2 OR error`, "msg:(query took)", "user.name:dave OR erin"} {
 		var want queryReport
-		unmarshal(t, ok(t, "query", merged, q, "--json", "--limit", "0").stdout, &want)
+		unmarshal(t, ok(t, "query", merged, q, "--json", "--ids", "--limit", "0").stdout, &want)
 		var wantTop queryReport
 		unmarshal(t, ok(t, "query", merged, q, "--json", "--top", "7", "--explain").stdout, &wantTop)
 		if want.Count > 0 {
@@ -37,7 +37,7 @@ func TestQueryLocalMany(t *testing.T) {
 		}
 		for _, p := range []string{filepath.Join(dir, "*.snii"), dir, dir + string(filepath.Separator)} {
 			var got manyReport
-			unmarshal(t, ok(t, "query", p, q, "--json", "--limit", "0").stdout, &got)
+			unmarshal(t, ok(t, "query", p, q, "--json", "--ids", "--limit", "0").stdout, &got)
 			if len(got.Segments) != 3 || got.Segments[1].Path != filepath.Join(dir, "b.snii") || got.Segments[2].Base != 3500 {
 				t.Fatalf("%s: segments %+v", p, got.Segments)
 			}

@@ -246,33 +246,46 @@ func checkOptions(dst string, o *Options) error {
 }
 
 // storeOptions sets wo's store options from the sources' stores (see
-// Options.NoStore).
+// Options.NoStore). Sources that keep records in one format give that
+// format; text and JSON records together (a merge of line and JSON-line
+// segments) give mixed records, as a build of both inputs does, when the
+// sources that hold text records name the same text field.
 func storeOptions(srcs []*source, o *Options, wo *writer.Options) error {
 	wo.NoStore = true
-	if o.NoStore {
+	if o.NoStore || len(srcs) == 0 {
 		return nil
 	}
-	var first *source
+	first := srcs[0]
+	format, textSrc := first.store.Format, (*source)(nil)
 	for _, s := range srcs {
-		if first == nil {
-			first = s
-			continue
-		}
-		switch {
-		case s.hasStore != first.hasStore:
+		if s.hasStore != first.hasStore {
 			with, without := s, first
 			if first.hasStore {
 				with, without = first, s
 			}
 			return errs.Invalidf("merge: source %d (%s) keeps records and source %d (%s) keeps none; set Options.NoStore (snii merge --no-store) to merge them without records",
 				with.ord, with.name, without.ord, without.name)
-		case s.hasStore && (s.store.Format != first.store.Format || s.store.TextField != first.store.TextField):
-			return errs.Invalidf("merge: source %d (%s) stores %s records (text field %q), source %d (%s) %s records (text field %q); set Options.NoStore to merge them without records",
-				first.ord, first.name, first.store.Format, first.store.TextField, s.ord, s.name, s.store.Format, s.store.TextField)
 		}
+		if !s.hasStore {
+			continue
+		}
+		if s.store.Format != format {
+			format = writer.RecordMixed
+		}
+		if s.store.Format == writer.RecordJSON {
+			continue
+		}
+		if textSrc != nil && s.store.TextField != textSrc.store.TextField {
+			return errs.Invalidf("merge: source %d (%s) keeps text records of field %q, source %d (%s) of field %q; set Options.NoStore to merge them without records",
+				textSrc.ord, textSrc.name, textSrc.store.TextField, s.ord, s.name, s.store.TextField)
+		}
+		textSrc = s
 	}
-	if first != nil && first.hasStore {
-		wo.NoStore, wo.RecordFormat, wo.TextField = false, first.store.Format, first.store.TextField
+	if first.hasStore {
+		wo.NoStore, wo.RecordFormat = false, format
+		if textSrc != nil {
+			wo.TextField = textSrc.store.TextField
+		}
 	}
 	return nil
 }

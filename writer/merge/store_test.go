@@ -9,6 +9,7 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/reader"
+	"github.com/snii-go/snii/writer"
 	"github.com/snii-go/snii/writer/merge"
 )
 
@@ -74,4 +75,36 @@ func openSeg(t *testing.T, path string) *reader.Segment {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// TestMergeMixedRecords: a merge of a segment of text records (line input)
+// and one of JSON records gives mixed records, the same bytes as building
+// both document sets in one go with mixed records; text records of two
+// different fields cannot be mixed.
+func TestMergeMixedRecords(t *testing.T) {
+	docs := genDocs(13, 300, "text")
+	for i := range docs[:150] {
+		docs[i].Record = []byte(docs[i].Fields[0].Values[0])
+	}
+	dir := t.TempDir()
+	text := genOptions("text")
+	text.RecordFormat, text.TextField = writer.RecordText, "text"
+	jsonl := genOptions("text")
+	a := build(t, dir, "a.snii", text, docs[:150])
+	b := build(t, dir, "b.snii", jsonl, docs[150:])
+	got, _ := doMerge(t, dir, "got.snii", paths(a, b), merge.Options{})
+	mixed := genOptions("text")
+	mixed.RecordFormat, mixed.TextField = writer.RecordMixed, "text"
+	want := build(t, dir, "want.snii", mixed, docs)
+	sameSegment(t, "text + JSON records", got, want)
+	if st, ok := openSeg(t, got).Store(); !ok || st.Format != reader.RecordMixed || st.TextField != "text" {
+		t.Fatalf("merged store %+v, want mixed records of field text", st)
+	}
+
+	other := genOptions("text", "title")
+	other.RecordFormat, other.TextField = writer.RecordText, "title"
+	c := build(t, dir, "c.snii", other, docs[:150])
+	if _, err := merge.Merge(filepath.Join(dir, "bad.snii"), paths(a, c), merge.Options{}); !errors.Is(err, errs.InvalidArgument) {
+		t.Errorf("text records of two fields: %v, want an invalid-argument error", err)
+	}
 }
