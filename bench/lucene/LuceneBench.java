@@ -53,6 +53,7 @@ import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.Tokenizer;
 import org.apache.lucene.analysis.pattern.PatternTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.codecs.lucene87.Lucene87Codec;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.FieldType;
@@ -135,25 +136,43 @@ public final class LuceneBench {
     }
 
     public static void main(String[] args) throws Exception {
-        if ((args.length == 3 || args.length == 4 && args[3].equals("norms")) && args[0].equals("build")) {
-            build(Paths.get(args[1]), Paths.get(args[2]), args.length == 4);
+        if (args.length >= 3 && args[0].equals("build")) {
+            boolean norms = false;
+            String stored = "";
+            for (int i = 3; i < args.length; i++) {
+                if (args[i].equals("norms")) {
+                    norms = true;
+                } else if (args[i].equals("stored=speed") || args[i].equals("stored=compression")) {
+                    stored = args[i].substring(7);
+                } else {
+                    System.err.println("unknown build option " + args[i]);
+                    System.exit(2);
+                }
+            }
+            build(Paths.get(args[1]), Paths.get(args[2]), norms, stored);
         } else if (args.length == 3 && args[0].equals("serve")) {
             serve(Paths.get(args[1]), Paths.get(args[2]));
         } else {
-            System.err.println("usage: LuceneBench build <docs.bin> <indexDir> [norms] | serve <indexDir> <queries.tsv>");
+            System.err.println("usage: LuceneBench build <docs.bin> <indexDir> [norms] [stored=speed|compression] | serve <indexDir> <queries.tsv>");
             System.exit(2);
         }
     }
 
-    static void build(Path docs, Path dir, boolean norms) throws IOException {
+    static void build(Path docs, Path dir, boolean norms, String stored) throws IOException {
         long start = System.nanoTime();
         FieldType ft = new FieldType();
         ft.setTokenized(true);
-        ft.setStored(false);
+        // stored: the text is also a stored field, compressed by the codec's mode.
+        ft.setStored(!stored.isEmpty());
         ft.setOmitNorms(!norms);
         ft.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS);
         ft.freeze();
         IndexWriterConfig cfg = new IndexWriterConfig(analyzer());
+        if (stored.equals("speed")) {
+            cfg.setCodec(new Lucene87Codec(Lucene87Codec.Mode.BEST_SPEED));
+        } else if (stored.equals("compression")) {
+            cfg.setCodec(new Lucene87Codec(Lucene87Codec.Mode.BEST_COMPRESSION));
+        }
         cfg.setOpenMode(IndexWriterConfig.OpenMode.CREATE);
         // One flush at the end: doc ids follow insertion order.
         cfg.setRAMBufferSizeMB(1900);
@@ -332,6 +351,36 @@ public final class LuceneBench {
         }
     }
 
+    /** Counts every hit and keeps the first k doc ids (one segment: collected in doc order). */
+    static final class FirstK extends SimpleCollector {
+        final int[] ids;
+        int n;
+        int count;
+        int base;
+
+        FirstK(int k) {
+            ids = new int[k];
+        }
+
+        @Override
+        protected void doSetNextReader(LeafReaderContext ctx) {
+            base = ctx.docBase;
+        }
+
+        @Override
+        public void collect(int doc) {
+            if (n < ids.length) {
+                ids[n++] = base + doc;
+            }
+            count++;
+        }
+
+        @Override
+        public ScoreMode scoreMode() {
+            return ScoreMode.COMPLETE_NO_SCORES;
+        }
+    }
+
     static void serve(Path dir, Path queries) throws IOException {
         List<Q> qs = readQueries(queries);
         try (DirectoryReader r = DirectoryReader.open(FSDirectory.open(dir))) {
@@ -420,6 +469,42 @@ public final class LuceneBench {
                         long ns = System.nanoTime() - t0;
                         long cpu = threads.getCurrentThreadCpuTime() - c0;
                         out.write(n + " " + ns + " " + cpu + "\n");
+                        break;
+                    }
+                    case "fetch": {
+                        // fetch qi reps k: count every hit and load the stored text of the
+                        // first k hits in doc order; answers count, wall ns, cpu ns, the
+                        // bytes loaded and the FNV-1a hash of the loaded texts (UTF-8, in order).
+                        Q q = qs.get(Integer.parseInt(f[1]));
+                        int reps = Integer.parseInt(f[2]);
+                        int k = Integer.parseInt(f[3]);
+                        int c = 0;
+                        long loaded = 0;
+                        long hash = 0;
+                        long c0 = threads.getCurrentThreadCpuTime();
+                        long t0 = System.nanoTime();
+                        for (int i = 0; i < reps; i++) {
+                            FirstK col = new FirstK(k);
+                            Query query = query(s, q);
+                            if (query != null) {
+                                s.search(query, col);
+                            }
+                            c = col.count;
+                            loaded = 0;
+                            hash = 0xcbf29ce484222325L;
+                            for (int j = 0; j < col.n; j++) {
+                                String text = s.doc(col.ids[j]).get(FIELD);
+                                byte[] b = text.getBytes(StandardCharsets.UTF_8);
+                                loaded += b.length;
+                                for (byte x : b) {
+                                    hash ^= (x & 0xff);
+                                    hash *= 0x100000001b3L;
+                                }
+                            }
+                        }
+                        long ns = System.nanoTime() - t0;
+                        long cpu = threads.getCurrentThreadCpuTime() - c0;
+                        out.write(c + " " + ns + " " + cpu + " " + loaded + " " + Long.toUnsignedString(hash) + "\n");
                         break;
                     }
                     case "quit":

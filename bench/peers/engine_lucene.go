@@ -79,11 +79,29 @@ func (l *Lucene) command(args ...string) *exec.Cmd {
 // measured inside the JVM (from opening the writer to the commit after
 // forceMerge(1)); the peak RSS is the JVM's.
 func (l *Lucene) Build(docsPath, dir string) (BuildResult, error) {
+	return l.build(docsPath, dir, "")
+}
+
+// BuildStored is Build with the text also stored, under the codec's
+// BEST_COMPRESSION (mode "compression") or BEST_SPEED ("speed") stored fields.
+func (l *Lucene) BuildStored(docsPath, dir, mode string) (BuildResult, error) {
+	if mode != "compression" && mode != "speed" {
+		return BuildResult{}, fmt.Errorf("lucene: stored mode %q, want compression or speed", mode)
+	}
+	return l.build(docsPath, dir, mode)
+}
+
+func (l *Lucene) build(docsPath, dir, stored string) (BuildResult, error) {
 	res := BuildResult{Engine: "lucene", Options: "Lucene 8.8.1, PatternTokenizer " + TokenPattern + " + LowerCaseFilter (+ 255-byte limit), positions, norms off, forceMerge(1), no compound file, RAM buffer 1900 MB, JVM defaults " + strings.Join(l.JVMArgs, " ")}
 	if err := os.RemoveAll(dir); err != nil {
 		return res, err
 	}
-	cmd := l.command("build", docsPath, dir)
+	args := []string{"build", docsPath, dir}
+	if stored != "" {
+		args = append(args, "stored="+stored)
+		res.Options += ", text stored (BEST_" + strings.ToUpper(stored) + ")"
+	}
+	cmd := l.command(args...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

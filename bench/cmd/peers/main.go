@@ -8,7 +8,8 @@
 //
 // The subcommands build and conc are the children it starts itself; profile
 // loops chosen queries on a snii segment under the CPU profiler; sloppy
-// compares snii's sloppy phrases with Lucene's (hit sets, then timings):
+// compares snii's sloppy phrases with Lucene's (hit sets, then timings); store compares
+// stored records (sizes, and fetching a phrase's first 20 records) with Lucene's:
 //
 //	go run ./cmd/peers sloppy -corpus agent -cycles 6 -out ../docs/bench/peers
 package main
@@ -47,6 +48,9 @@ func main() {
 			return
 		case "sloppy":
 			exit(sloppyCmd(os.Args[2:]))
+			return
+		case "store":
+			exit(storeCmd(os.Args[2:]))
 			return
 		}
 	}
@@ -308,6 +312,58 @@ func sloppyCmd(args []string) error {
 	fmt.Fprintf(os.Stderr, "wrote %s\n", path)
 	if len(rep.Mismatches) > 0 {
 		return fmt.Errorf("%d sloppy queries differ from Lucene (see %s)", len(rep.Mismatches), path)
+	}
+	return nil
+}
+
+// storeCmd compares stored records with Lucene's: sizes with the text stored
+// (BEST_COMPRESSION, BEST_SPEED) and the fetch of a phrase's first records.
+func storeCmd(args []string) error {
+	fs := flag.NewFlagSet("store", flag.ExitOnError)
+	corpus := fs.String("corpus", peers.CorpusAgent, "corpus: agent or service")
+	copies := fs.Int("copies", 1, "the corpus repeated this many times")
+	corpora := fs.String("corpora", "", "shared corpora folder (default: found by walking up to shared/corpora)")
+	queries := fs.String("queries", "", "query file whose phrases are timed (default queries/<corpus>.txt)")
+	out := fs.String("out", "../docs/bench/store", "folder for STORE-<corpus>.md")
+	cycles := fs.Int("cycles", 6, "timed cycles")
+	k := fs.Int("k", 20, "records loaded per query")
+	minSample := fs.Duration("min-sample", 5*time.Millisecond, "each sample repeats a query about this long")
+	luceneSrc := fs.String("lucene-src", "lucene/LuceneBench.java", "the Lucene program")
+	jars := fs.String("lucene-jars", "/usr/share/java", "folder of the Lucene jars")
+	warm := fs.Duration("lucene-warmup", 8*time.Second, "JVM warm-up before timing")
+	work := fs.String("work", "", "work folder, kept afterwards; default a temporary folder, removed")
+	fs.Parse(args)
+	root, err := corpusInputs(*corpora, queries, *corpus)
+	if err != nil {
+		return err
+	}
+	wd, cleanup, err := workDir(*work, false, "snii-store-")
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	rep, err := peers.RunStore(peers.StoreConfig{
+		Corpus: *corpus, Copies: *copies, CorporaRoot: root, QueriesPath: *queries, WorkDir: wd,
+		LuceneSrc: *luceneSrc, LuceneJars: *jars, LuceneWarmup: *warm,
+		Cycles: *cycles, K: *k, MinSample: *minSample, Log: os.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	name := *corpus
+	if *copies > 1 {
+		name += fmt.Sprintf("-x%d", *copies)
+	}
+	path := filepath.Join(*out, "STORE-"+name+".md")
+	if err := os.WriteFile(path, []byte(rep.Markdown("go run ./cmd/peers store "+strings.Join(reportArgs(args), " "))), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "wrote %s\n", path)
+	if len(rep.Mismatches) > 0 {
+		return fmt.Errorf("%d fetches differ from Lucene (see %s)", len(rep.Mismatches), path)
 	}
 	return nil
 }
