@@ -49,6 +49,16 @@ clean:
 PEERS_CORPORA ?= agent service
 PEERS_CYCLES  ?= 10
 PEERS_FLAGS   ?=
-.PHONY: bench-peers
+# bench-peers-scale: the agent logs at four and sixteen copies (PEERS_COPIES), the scales every
+# performance target names (x16 takes about 30 minutes).
+PEERS_COPIES  ?= 4 16
+.PHONY: bench-peers bench-peers-scale bench-store
 bench-peers:
 	@for c in $(PEERS_CORPORA); do (cd bench && $(GO) run ./cmd/peers -corpus $$c -cycles $(PEERS_CYCLES) $(PEERS_FLAGS) -out ../docs/bench/peers) || exit 1; done
+
+bench-peers-scale:
+	@for n in $(PEERS_COPIES); do (cd bench && $(GO) run ./cmd/peers -corpus agent -copies $$n -cycles $(PEERS_CYCLES) $(PEERS_FLAGS) -out ../docs/bench/peers) || exit 1; done
+
+# Stored records against Lucene's stored fields (sizes, and count + first 20 records of each phrase).
+bench-store:
+	@for c in $(PEERS_CORPORA); do (cd bench && $(GO) run ./cmd/peers store -corpus $$c -out ../docs/bench/store) || exit 1; done
