@@ -148,7 +148,7 @@ func DecodeStoreMeta(b []byte, docCount uint64) (StoreMeta, error) {
 			return StoreMeta{}, errs.Corruptf("store header: block %d truncated", i)
 		}
 		if err := sb.check(); err != nil {
-			return StoreMeta{}, errs.Corruptf("store block %d: %v", i, err)
+			return StoreMeta{}, errs.Corruptf("block %d: %v", i, err)
 		}
 		docs += uint64(sb.Docs)
 		plain += uint64(sb.PlainLen)
@@ -269,29 +269,29 @@ func AppendStoreBlock(dst, plain []byte, docs int, compress func(dst, src []byte
 // ErrCorrupt and name the block.
 func DecodeStoreBlock(stored []byte, block int, info StoreBlock, decompress func(dst, src []byte) ([]byte, error), scratch []byte) ([]byte, error) {
 	if err := info.check(); err != nil {
-		return nil, errs.Corruptf("store block %d: %v", block, err)
+		return nil, errs.Corruptf("block %d: %v", block, err)
 	}
 	if uint64(len(stored)) != uint64(info.StoredLen) {
-		return nil, errs.Corruptf("store block %d: %d bytes, index says %d", block, len(stored), info.StoredLen)
+		return nil, errs.Corruptf("block %d: %d bytes, index says %d", block, len(stored), info.StoredLen)
 	}
 	if got := Checksum(stored); got != info.CRC {
-		return nil, errs.Corruptf("store block %d: crc %08x, index says %08x", block, got, info.CRC)
+		return nil, errs.Corruptf("block %d: crc %08x, index says %08x", block, got, info.CRC)
 	}
 	if info.Flags == 0 {
 		return stored, nil
 	}
 	if decompress == nil {
-		return nil, errs.Invalidf("store block %d: compressed block and no decompressor", block)
+		return nil, errs.Invalidf("block %d: compressed block and no decompressor", block)
 	}
 	if cap(scratch) < int(info.PlainLen) {
 		scratch = make([]byte, 0, info.PlainLen)
 	}
 	out, err := decompress(scratch[:0], stored)
 	if err != nil {
-		return nil, errs.Corruptf("store block %d: decompress: %v", block, err)
+		return nil, errs.Corruptf("block %d: decompress: %v", block, err)
 	}
 	if len(out) != int(info.PlainLen) {
-		return nil, errs.Corruptf("store block %d: decompressed %d bytes, index says %d", block, len(out), info.PlainLen)
+		return nil, errs.Corruptf("block %d: decompressed %d bytes, index says %d", block, len(out), info.PlainLen)
 	}
 	return out, nil
 }
@@ -308,13 +308,13 @@ func SplitStoreBlock(plain []byte, block, n int, ends []int) ([]int, error) {
 	for i := 0; i < n; i++ {
 		l := r.uvarintMax(uint64(len(plain)))
 		if !r.ok() {
-			return nil, errs.Corruptf("store block %d: record length %d of %d malformed", block, i, n)
+			return nil, errs.Corruptf("block %d: record length %d of %d malformed", block, i, n)
 		}
 		sum += l
 		ends = append(ends, int(sum))
 	}
 	if sum != uint64(r.remaining()) {
-		return nil, errs.Corruptf("store block %d: %d record bytes, the lengths say %d", block, r.remaining(), sum)
+		return nil, errs.Corruptf("block %d: %d record bytes, the lengths say %d", block, r.remaining(), sum)
 	}
 	for i := range ends {
 		ends[i] += r.off
