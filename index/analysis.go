@@ -224,6 +224,7 @@ var (
 type tokenBuf struct {
 	buf     []byte
 	long    bool
+	start   int    // the byte offset of the token in the text
 	max     int    // the token-length limit
 	skipped uint32 // tokens skipped by the current Analyze
 }
@@ -255,10 +256,18 @@ func (t *tokenBuf) appendRune(r rune) {
 	t.buf = utf8.AppendRune(t.buf, r)
 }
 
-// flush emits the token (unless it was too long) and returns the next position.
-func (t *tokenBuf) flush(pos uint32, emit func([]byte, uint32)) uint32 {
+// begin records i as the start of the token unless one is already open.
+func (t *tokenBuf) begin(in bool, i int) {
+	if !in {
+		t.start = i
+	}
+}
+
+// flush emits the token, which ends at byte end of the text (unless it was
+// too long), and returns the next position.
+func (t *tokenBuf) flush(pos uint32, end int, emit func([]byte, uint32, int, int)) uint32 {
 	if !t.long {
-		emit(t.buf, pos)
+		emit(t.buf, pos, t.start, end)
 	} else {
 		t.skipped++
 	}
@@ -269,6 +278,10 @@ func (t *tokenBuf) flush(pos uint32, emit func([]byte, uint32)) uint32 {
 type standardAnalyzer struct{ tok tokenBuf }
 
 func (a *standardAnalyzer) Analyze(text string, emit func(term []byte, pos uint32)) (uint32, uint32) {
+	return a.AnalyzeOffsets(text, func(term []byte, pos uint32, _, _ int) { emit(term, pos) })
+}
+
+func (a *standardAnalyzer) AnalyzeOffsets(text string, emit func(term []byte, pos uint32, start, end int)) (uint32, uint32) {
 	t := &a.tok
 	t.reset()
 	t.skipped = 0
@@ -278,11 +291,11 @@ func (a *standardAnalyzer) Analyze(text string, emit func(term []byte, pos uint3
 		c := text[i]
 		if c < utf8.RuneSelf {
 			if asciiToken[c] == 0 {
-				i++
 				if in {
-					pos = t.flush(pos, emit)
+					pos = t.flush(pos, i, emit)
 					in = false
 				}
+				i++
 				continue
 			}
 			// A run of ASCII letters and digits, appended at once.
@@ -290,25 +303,28 @@ func (a *standardAnalyzer) Analyze(text string, emit func(term []byte, pos uint3
 			for j < len(text) && text[j] < utf8.RuneSelf && asciiToken[text[j]] != 0 {
 				j++
 			}
+			t.begin(in, i)
 			t.appendASCII(text[i:j])
 			in = true
 			i = j
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(text[i:])
-		i += size
 		if (r != utf8.RuneError || size > 1) && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			t.begin(in, i)
 			t.appendRune(unicode.ToLower(r))
 			in = true
+			i += size
 			continue
 		}
 		if in {
-			pos = t.flush(pos, emit)
+			pos = t.flush(pos, i, emit)
 			in = false
 		}
+		i += size
 	}
 	if in {
-		pos = t.flush(pos, emit)
+		pos = t.flush(pos, len(text), emit)
 	}
 	return pos, t.skipped
 }
@@ -345,6 +361,10 @@ func (t *tokenBuf) appendASCII(run string) {
 type whitespaceAnalyzer struct{ tok tokenBuf }
 
 func (a *whitespaceAnalyzer) Analyze(text string, emit func(term []byte, pos uint32)) (uint32, uint32) {
+	return a.AnalyzeOffsets(text, func(term []byte, pos uint32, _, _ int) { emit(term, pos) })
+}
+
+func (a *whitespaceAnalyzer) AnalyzeOffsets(text string, emit func(term []byte, pos uint32, start, end int)) (uint32, uint32) {
 	t := &a.tok
 	t.reset()
 	t.skipped = 0
@@ -353,42 +373,47 @@ func (a *whitespaceAnalyzer) Analyze(text string, emit func(term []byte, pos uin
 	for i := 0; i < len(text); {
 		c := text[i]
 		if c < utf8.RuneSelf {
-			i++
 			switch {
 			case c == ' ', '\t' <= c && c <= '\r':
 				if in {
-					pos = t.flush(pos, emit)
+					pos = t.flush(pos, i, emit)
 					in = false
 				}
 			case 'A' <= c && c <= 'Z':
+				t.begin(in, i)
 				t.appendByte(c + ('a' - 'A'))
 				in = true
 			default:
+				t.begin(in, i)
 				t.appendByte(c)
 				in = true
 			}
+			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		if r == utf8.RuneError && size == 1 {
+			t.begin(in, i)
 			t.appendByte(c) // invalid UTF-8: kept as is
 			i++
 			in = true
 			continue
 		}
-		i += size
 		if unicode.IsSpace(r) {
 			if in {
-				pos = t.flush(pos, emit)
+				pos = t.flush(pos, i, emit)
 				in = false
 			}
+			i += size
 			continue
 		}
+		t.begin(in, i)
 		t.appendRune(unicode.ToLower(r))
 		in = true
+		i += size
 	}
 	if in {
-		pos = t.flush(pos, emit)
+		pos = t.flush(pos, len(text), emit)
 	}
 	return pos, t.skipped
 }
@@ -399,6 +424,10 @@ type keywordAnalyzer struct {
 }
 
 func (a *keywordAnalyzer) Analyze(text string, emit func(term []byte, pos uint32)) (uint32, uint32) {
+	return a.AnalyzeOffsets(text, func(term []byte, pos uint32, _, _ int) { emit(term, pos) })
+}
+
+func (a *keywordAnalyzer) AnalyzeOffsets(text string, emit func(term []byte, pos uint32, start, end int)) (uint32, uint32) {
 	if len(text) == 0 {
 		return 0, 0
 	}
@@ -406,6 +435,6 @@ func (a *keywordAnalyzer) Analyze(text string, emit func(term []byte, pos uint32
 		return 1, 1
 	}
 	a.buf = append(a.buf[:0], text...)
-	emit(a.buf, 0)
+	emit(a.buf, 0, 0, len(text))
 	return 1, 0
 }

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/reader"
@@ -44,10 +45,19 @@ func TestOpenReadsOnlyMetadata(t *testing.T) {
 		}
 		dirOff := binary.LittleEndian.Uint64(b[len(b)-32:])
 		want := int64(16 + uint64(len(b)) - dirOff) // header, directory and tail
+		dir, err := format.DecodeDirectory(b[dirOff : len(b)-32])
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, ok := s.Store()
+		if !ok {
+			t.Fatal("no store")
+		}
+		want += int64(dir.StoreLen) // the store header (its blocks are not read)
 		var meta int64
 		for k, f := range s.Fields() {
 			info, _ := hooks.IndexMeta(s, f)
-			end := dirOff
+			end := dir.StoreOff - (st.Bytes - dir.StoreLen) // the last metadata group ends where the store's blocks start
 			if k+1 < len(s.Fields()) {
 				next, _ := hooks.IndexMeta(s, s.Fields()[k+1])
 				end = next.PostingOff

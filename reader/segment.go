@@ -77,6 +77,7 @@ type Segment struct {
 
 	docCount uint32
 	dirOff   uint64
+	store    *store   // nil: the segment keeps no records
 	fields   []*field // sorted by name
 	names    []string
 
@@ -271,6 +272,9 @@ func (s *Segment) init(ctx context.Context, o Options) error {
 			metas = append(metas, Range{Off: int64(de.MetaOff), Len: int64(de.MetaLen)})
 		}
 	}
+	if dir.StoreLen > 0 && dir.StoreOff <= end && dir.StoreLen <= end-dir.StoreOff {
+		metas = append(metas, Range{Off: int64(dir.StoreOff), Len: int64(dir.StoreLen)})
+	}
 	x.prefetch(metas) // one round for them all (none if already held)
 	for i, de := range dir.Indexes {
 		sec := place{section: "metadata", index: de.Name, window: -1}
@@ -307,6 +311,18 @@ func (s *Segment) init(ctx context.Context, o Options) error {
 		s.fields[i] = &field{seg: s, idx: i, meta: m, metaOff: de.MetaOff, metaLen: de.MetaLen,
 			slots: make([]atomic.Pointer[cachedBlock], len(m.Blocks))}
 		s.names[i] = m.Name
+	}
+	if dir.StoreLen > 0 {
+		if dir.StoreOff < format.HeaderSize || dir.StoreOff > end || dir.StoreLen > end-dir.StoreOff {
+			return s.corrupt(sec("store"), "header [%d, +%d) outside [%d, %d)", dir.StoreOff, dir.StoreLen, format.HeaderSize, end)
+		}
+		hb, err := readAt(dir.StoreOff, dir.StoreLen, &buf)
+		if err != nil {
+			return s.wrap(sec("store"), err)
+		}
+		if err := s.openStore(&dir, hb); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -426,6 +442,17 @@ func (s *Segment) Fields() []string { return append([]string(nil), s.names...) }
 // Analyze runs the analyzer recorded for a field over text and returns its terms
 // in order (skipped over-long tokens are left out).
 func (s *Segment) Analyze(name, text string) ([]string, error) {
+	a, err := s.analyzer(name)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	_, _ = a.Analyze(text, func(term []byte, _ uint32) { out = append(out, string(term)) })
+	return out, nil
+}
+
+// analyzer returns a fresh analyzer of the named logical index.
+func (s *Segment) analyzer(name string) (index.Analyzer, error) {
 	f, err := s.field(name)
 	if err != nil {
 		return nil, err
@@ -434,9 +461,7 @@ func (s *Segment) Analyze(name, text string) ([]string, error) {
 	if err != nil {
 		return nil, s.at(place{index: name, window: -1}, err)
 	}
-	var out []string
-	_, _ = a.Analyze(text, func(term []byte, _ uint32) { out = append(out, string(term)) })
-	return out, nil
+	return a, nil
 }
 
 // field returns the named logical index or an ErrNotFound error listing them.

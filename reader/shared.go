@@ -63,6 +63,7 @@ type Decoders struct {
 	max     int
 	mu      sync.Mutex
 	dict    []*zstd.Decoder
+	store   []*zstd.Decoder
 }
 
 // NewDecoders returns a pool for segments opened with limits, keeping at most
@@ -88,23 +89,39 @@ func (d *Decoders) Idle() (sources, dict int) {
 
 // getDict returns an idle dictionary-block decoder, or a new one.
 func (d *Decoders) getDict() (*zstd.Decoder, error) {
+	return d.get(&d.dict, format.MaxBlockPlainLen)
+}
+
+// putDict gives a dictionary-block decoder back (closing it when the pool is full).
+func (d *Decoders) putDict(z *zstd.Decoder) { d.put(&d.dict, z) }
+
+// getStore returns an idle store-block decoder, or a new one.
+func (d *Decoders) getStore() (*zstd.Decoder, error) {
+	return d.get(&d.store, format.MaxStoreBlockPlain)
+}
+
+// putStore gives a store-block decoder back (closing it when the pool is full).
+func (d *Decoders) putStore(z *zstd.Decoder) { d.put(&d.store, z) }
+
+// get takes an idle decoder from pool, or makes one capped at maxBytes.
+func (d *Decoders) get(pool *[]*zstd.Decoder, maxBytes int) (*zstd.Decoder, error) {
 	d.mu.Lock()
-	if n := len(d.dict); n > 0 {
-		z := d.dict[n-1]
-		d.dict[n-1] = nil
-		d.dict = d.dict[:n-1]
+	if n := len(*pool); n > 0 {
+		z := (*pool)[n-1]
+		(*pool)[n-1] = nil
+		*pool = (*pool)[:n-1]
 		d.mu.Unlock()
 		return z, nil
 	}
 	d.mu.Unlock()
-	return zstdopt.NewDecoder(format.MaxBlockPlainLen)
+	return zstdopt.NewDecoder(maxBytes)
 }
 
-// putDict gives a dictionary-block decoder back (closing it when the pool is full).
-func (d *Decoders) putDict(z *zstd.Decoder) {
+// put gives a decoder back to pool (closing it when the pool is full).
+func (d *Decoders) put(pool *[]*zstd.Decoder, z *zstd.Decoder) {
 	d.mu.Lock()
-	if len(d.dict) < d.max {
-		d.dict = append(d.dict, z)
+	if len(*pool) < d.max {
+		*pool = append(*pool, z)
 		d.mu.Unlock()
 		return
 	}
@@ -116,8 +133,8 @@ func (d *Decoders) putDict(z *zstd.Decoder) {
 func (d *Decoders) close() {
 	d.sources.Close()
 	d.mu.Lock()
-	dict := d.dict
-	d.dict = nil
+	dict := append(d.dict, d.store...)
+	d.dict, d.store = nil, nil
 	d.max = 0
 	d.mu.Unlock()
 	for _, z := range dict {

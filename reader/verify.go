@@ -20,7 +20,9 @@ import (
 // posting region; every prelude, doc window and .prx frame decoded (CRCs, doc
 // counts, ascending docs and positions, df and total term frequency); and the
 // index statistics (term, class, df and position totals, byte accounting, docs
-// with the field, frames and bytes per codec). The first problem is returned as
+// with the field, frames and bytes per codec); then the store: its blocks and
+// header follow the last metadata group, and every block is read, checked
+// (CRC, decoded length, record lengths) and decoded. The first problem is returned as
 // an error naming its place; it wraps snii.ErrCorrupt.
 func (s *Segment) Verify(ctx context.Context) (err error) {
 	if ctx == nil {
@@ -56,8 +58,13 @@ func (s *Segment) Verify(ctx context.Context) (err error) {
 			return err
 		}
 	}
+	if s.store != nil {
+		if next, err = x.verifyStore(next); err != nil {
+			return err
+		}
+	}
 	if next != s.dirOff {
-		return s.corrupt(sec("directory"), "starts at %d, the last metadata group ends at %d", s.dirOff, next)
+		return s.corrupt(sec("directory"), "starts at %d, the last metadata group or the store ends at %d", s.dirOff, next)
 	}
 	return nil
 }

@@ -22,19 +22,26 @@ show go build -o bin/snii ./cmd/snii
 show bin/snii build -o out/app.snii testdata/demo/app.log
 show bin/snii inspect out/app.snii --top 8
 
-# Phrase queries. The profile shows what each one read and decoded: the .prx
-# frames per codec, the bytes fetched, and how many positions were needed.
-show bin/snii query out/app.snii '"connection refused"' --profile
-show bin/snii query out/app.snii '"payment failed: card declined"' --profile
-show bin/snii query out/app.snii '"timed out after*"' --profile --limit 5
-show bin/snii query out/app.snii '"user alice logged in" OR "session expired for user alice"' --profile
+# Queries print the matching lines as grep does, the matches highlighted on a
+# terminal; -C shows the lines around them.
+show bin/snii query out/app.snii '"connection refused"' -m 5
+show bin/snii query out/app.snii '"payment failed: card declined"' -C 1 -m 2
+show bin/snii query out/app.snii '"user alice logged in" OR "session expired for user alice"' -m 6
+
+# The ids and the plan instead (--ids). The profile shows what each query read and
+# decoded: the .prx frames per codec, the bytes fetched, and how many positions
+# were needed.
+show bin/snii query out/app.snii '"connection refused"' --ids --profile
+show bin/snii query out/app.snii '"timed out after*"' --ids --profile --limit 5
 # A sloppy phrase with a negation, and the three best hits by BM25 with their score breakdown.
 show bin/snii query out/app.snii '"connection refused"~2 -debug' --count
+show bin/snii query out/app.snii 'payment declined' --top 3
 show bin/snii query out/app.snii 'payment declined' --top 3 --explain
 
 # JSON lines: each --field is a JSON path and becomes a logical index.
 show bin/snii build -o out/events.snii --field msg --field user.name --field tags testdata/demo/events.jsonl
 show bin/snii query out/events.snii --field user.name 'zo*' --count
+show bin/snii query out/events.snii --field msg '"out of memory"' -m 3
 show bin/snii verify out/app.snii out/events.snii
 
 printf '\ndemo done: try bin/snii query out/app.snii --help\n'

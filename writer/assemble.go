@@ -41,7 +41,10 @@ type IndexInput struct {
 //
 // Once ctx is done the build stops as with CreateContext: the error wraps
 // ctx's error and nothing is published at path.
-func BuildFromSources(ctx context.Context, path string, o Options, docCount uint64, inputs []IndexInput) (Stats, error) {
+//
+// records feeds the documents' records, docCount of them in doc id order;
+// nil (or Options.NoStore) builds a segment that keeps no records.
+func BuildFromSources(ctx context.Context, path string, o Options, docCount uint64, inputs []IndexInput, records RecordSource) (Stats, error) {
 	o, err := o.normalize()
 	if err != nil {
 		return Stats{}, err
@@ -80,6 +83,11 @@ func BuildFromSources(ctx context.Context, path string, o Options, docCount uint
 	}
 	w.docs = docCount
 	w.stats.Docs = docCount
+	if records == nil && w.store != nil {
+		w.store.close()
+		w.store = nil
+	}
+	w.records = records
 	if err := w.publish(ins); err != nil {
 		return Stats{}, w.fail(err)
 	}
@@ -181,7 +189,8 @@ func (w *Writer) publish(ins []indexInput) error {
 }
 
 // assemble writes the whole segment into the temp file: header, each index
-// (posting region, dict region, metadata group), directory, tail.
+// (posting region, dict region, metadata group), the store (blocks, header),
+// directory, tail.
 func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
 	o := &w.opts
 	bw := bufio.NewWriterSize(w.out, outBufferSize)
@@ -228,6 +237,11 @@ func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
 			}
 		}
 		in.fwd = nil
+	}
+	if w.store != nil {
+		if err := w.writeStore(cw, &dir, w.records); err != nil {
+			return 0, err
+		}
 	}
 	dirOff := cw.n
 	db := format.AppendDirectory(nil, &dir)

@@ -14,6 +14,12 @@ type Field struct {
 // values of both, in order.
 type Document struct {
 	Fields []Field
+	// Record is the bytes the segment stores for the document, returned
+	// byte for byte by reader.Segment.Record. nil stores its fields as a
+	// JSON object, {"name":"value"} or {"name":["v1","v2"]}, names in
+	// first-seen order; an empty non-nil Record stores an empty record.
+	// Ignored with Options.NoStore.
+	Record []byte
 }
 
 // Doc builds a Document from name/value pairs, one value each:

@@ -133,6 +133,16 @@ func dumpSegment(b []byte) (*segDump, error) {
 		}
 		seg.Indexes = append(seg.Indexes, *id)
 	}
+	if dir.StoreLen > 0 {
+		sm, err := format.DecodeStoreMeta(b[dir.StoreOff:dir.StoreOff+dir.StoreLen], dir.DocCount)
+		if err != nil {
+			return nil, err
+		}
+		if sm.BlocksOff != next || sm.BlocksOff+sm.BlocksLen() != dir.StoreOff {
+			return nil, fmt.Errorf("store blocks at [%d, +%d), want them from %d to the header at %d", sm.BlocksOff, sm.BlocksLen(), next, dir.StoreOff)
+		}
+		next = dir.StoreOff + dir.StoreLen
+	}
 	if next != tail.DirOff {
 		return nil, fmt.Errorf("directory at %d, last metadata ends at %d", tail.DirOff, next)
 	}

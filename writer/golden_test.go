@@ -3,6 +3,7 @@ package writer_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -87,10 +88,11 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestReadsOlderFormats: the golden segment as the last format-5 and format-6
-// writers wrote it (tiny-v5.snii, tiny-v6.snii, kept as they were) still
-// decodes to the oracle's postings, and the reader answers terms and phrases
-// on it as on the current golden.
+// TestReadsOlderFormats: the golden segment as the last format-5, 6 and 7
+// writers wrote it (tiny-v5.snii, tiny-v6.snii, tiny-v7.snii, kept as they
+// were) still decodes to the oracle's postings, and the reader answers terms
+// and phrases on it as on the current golden; the old ones keep no records,
+// the current one every document's.
 func TestReadsOlderFormats(t *testing.T) {
 	o := writer.DefaultOptions("text")
 	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: index.Keyword})
@@ -120,14 +122,61 @@ func TestReadsOlderFormats(t *testing.T) {
 	if len(want[3]) == 0 || len(want[4]) == 0 {
 		t.Error("the phrases match nothing: the comparison proves little")
 	}
-	for _, v := range []byte{5, 6} {
+	checkGoldenRecords(t, filepath.Join(goldenDir, "tiny.snii"))
+	for _, v := range []byte{5, 6, 7} {
 		old := filepath.Join(goldenDir, fmt.Sprintf("tiny-v%d.snii", v))
 		if b := testkit.ReadFile(t, old); len(b) < 8 || b[4] != v || b[6] != v {
 			t.Fatalf("%s is not a format-%d file", old, v)
 		}
 		checkAgainstOracle(t, old, o, goldenDocs())
+		if seg, err := reader.Open(old, reader.Options{}); err != nil {
+			t.Fatal(err)
+		} else if _, ok := seg.Store(); ok || seg.Close() != nil {
+			t.Errorf("format-%d golden reports a store", v)
+		}
 		if d := cmp.Diff(want, answers(old)); d != "" {
 			t.Errorf("format-%d answers differ from the current format's (-current +old):\n%s", v, d)
+		}
+	}
+}
+
+// checkGoldenRecords: the golden segment's records are goldenDocs' fields as
+// JSON objects.
+func checkGoldenRecords(t *testing.T, path string) {
+	t.Helper()
+	seg, err := reader.Open(path, reader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer seg.Close()
+	docs := goldenDocs()
+	if info, ok := seg.Store(); !ok || info.Records != uint64(len(docs)) {
+		t.Fatalf("golden store %+v %v", info, ok)
+	}
+	for i, d := range docs {
+		rec, err := seg.Record(context.Background(), uint32(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got map[string]any
+		if err := json.Unmarshal(rec, &got); err != nil {
+			t.Fatalf("record %d: %v", i, err)
+		}
+		want := map[string]any{}
+		for _, f := range d.Fields {
+			for _, v := range f.Values {
+				switch old := want[f.Name].(type) {
+				case nil:
+					want[f.Name] = v
+				case string:
+					want[f.Name] = []any{old, v}
+				case []any:
+					want[f.Name] = append(old, v)
+				}
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("record %d (-want +got):\n%s", i, diff)
 		}
 	}
 }

@@ -75,6 +75,17 @@ type Options struct {
 	// lowered. A window over a limit is split at doc boundaries; a single
 	// document over a limit fails the build.
 	Limits prx.Limits
+	// NoStore keeps no records: the segment holds the index only (for an
+	// engine that keeps its documents elsewhere). By default every
+	// document's record (Document.Record) is stored, in compressed blocks.
+	NoStore bool
+	// RecordFormat says how the records hold the field values, for readers
+	// that find a field in a record (reader.StoreInfo): 0 means RecordJSON
+	// (what a nil Document.Record stores).
+	RecordFormat RecordFormat
+	// TextField is the field whose one value a text record is, with
+	// RecordText and RecordMixed (required then; "" otherwise).
+	TextField string
 	// Pairs configure the phrase-pair index of every logical index; the zero
 	// value is the default budget (see Pairs).
 	Pairs Pairs
@@ -131,6 +142,17 @@ func (o Options) normalize() (Options, error) {
 		}
 	}
 	o.Fields = fields
+	if o.RecordFormat == 0 {
+		o.RecordFormat = RecordJSON
+	}
+	switch {
+	case !o.RecordFormat.Valid():
+		return o, errs.Invalidf("writer: options: record format %d (want RecordText, RecordJSON or RecordMixed)", o.RecordFormat)
+	case o.RecordFormat == RecordJSON && o.TextField != "":
+		return o, errs.Invalidf("writer: options: text field %q with JSON records (a text field is for RecordText and RecordMixed)", o.TextField)
+	case o.RecordFormat != RecordJSON && !slices.ContainsFunc(fields, func(f FieldOptions) bool { return f.Name == o.TextField }):
+		return o, errs.Invalidf("writer: options: %s records need a TextField naming one of the fields (got %q)", o.RecordFormat, o.TextField)
+	}
 	if err := o.Policy.Validate(); err != nil {
 		return o, fmt.Errorf("writer: options: %w", err)
 	}

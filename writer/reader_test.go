@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/reader"
+	"github.com/snii-go/snii/writer"
 )
 
 // phraseOracle returns the docs where terms occur at consecutive positions.
@@ -62,5 +63,21 @@ func TestReaderRoundTrip(t *testing.T) {
 		if exp := phraseOracle(want["text"], q...); !slices.Equal(got, exp) {
 			t.Errorf("phrase %q: %d docs, oracle %d", q, len(got), len(exp))
 		}
+	}
+}
+
+// segRecords is a RecordSource feeding the records of the segment at path.
+func segRecords(t testing.TB, path string) writer.RecordSource {
+	return func(add func(rec []byte) error) error {
+		seg, err := reader.Open(path, reader.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer seg.Close()
+		ids := make([]uint32, seg.DocCount())
+		for i := range ids {
+			ids[i] = uint32(i)
+		}
+		return seg.Records(context.Background(), ids, func(_ uint32, rec []byte) error { return add(rec) })
 	}
 }

@@ -82,7 +82,7 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 		})
 	}
 	merged := filepath.Join(dir, "merged.snii")
-	mst, err := writer.BuildFromSources(t.Context(), merged, o, uint64(len(docs)), ins)
+	mst, err := writer.BuildFromSources(t.Context(), merged, o, uint64(len(docs)), ins, segRecords(t, whole))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 		})
 	}
 	merged2 := filepath.Join(dir, "merged2.snii")
-	if _, err := writer.BuildFromSources(t.Context(), merged2, o, uint64(len(docs)), ins); err != nil {
+	if _, err := writer.BuildFromSources(t.Context(), merged2, o, uint64(len(docs)), ins, segRecords(t, whole)); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(testkit.ReadFile(t, merged2), testkit.ReadFile(t, whole)) {
@@ -118,7 +118,7 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 		Name: "text",
 		Postings: writer.MergeSources(newDumpSource([]*indexDump{db}, []uint32{uint32(cut)}),
 			newDumpSource([]*indexDump{da}, []uint32{0})),
-	}})
+	}}, nil)
 	if !errors.Is(err, errs.Corrupt) {
 		t.Errorf("sources out of order: %v", err)
 	}
@@ -129,7 +129,7 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 	again := filepath.Join(dir, "again.snii")
 	if _, err := writer.BuildFromSources(t.Context(), again, o, uint64(len(docs)), []writer.IndexInput{
 		{Name: "text", DocsWithField: d.Meta.DocsWithField, Postings: newDumpSource([]*indexDump{d}, []uint32{0}), Norms: d.Norms},
-	}); err != nil {
+	}, nil); err != nil {
 		t.Fatal(err)
 	}
 	seg := dumpFile(t, again)
@@ -184,12 +184,12 @@ func TestBuildFromSourcesErrors(t *testing.T) {
 		"windowed short":      {terms: []string{"a"}, dfs: []uint64{600}, docs: [][]uint32{{0, 1, 2}}},
 	}
 	for name, src := range cases {
-		_, err := writer.BuildFromSources(t.Context(), filepath.Join(dir, "x.snii"), o, 10, []writer.IndexInput{{Name: "text", Postings: src}})
+		_, err := writer.BuildFromSources(t.Context(), filepath.Join(dir, "x.snii"), o, 10, []writer.IndexInput{{Name: "text", Postings: src}}, nil)
 		if !errors.Is(err, errs.InvalidArgument) {
 			t.Errorf("%s: %v, want an invalid-argument error", name, err)
 		}
 	}
-	if _, err := writer.BuildFromSources(t.Context(), filepath.Join(dir, "x.snii"), o, 10, []writer.IndexInput{{Name: "nope"}}); !errors.Is(err, errs.InvalidArgument) {
+	if _, err := writer.BuildFromSources(t.Context(), filepath.Join(dir, "x.snii"), o, 10, []writer.IndexInput{{Name: "nope"}}, nil); !errors.Is(err, errs.InvalidArgument) {
 		t.Errorf("unknown field: %v", err)
 	}
 	if names := testkit.ListDir(t, dir); len(names) != 0 {

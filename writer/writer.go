@@ -70,6 +70,9 @@ type Writer struct {
 
 	ids    []uint32 // scratch for spills
 	runBuf []byte
+
+	store   *storeWriter // nil with Options.NoStore
+	records RecordSource // BuildFromSources: the records, written at assembly
 }
 
 type fieldState struct {
@@ -142,6 +145,17 @@ func CreateContext(ctx context.Context, path string, o Options) (*Writer, error)
 		return nil, err
 	}
 	w.out = out
+	if !o.NoStore {
+		limit := storeMemory
+		if o.faults != nil && o.faults.spoolLimit > 0 {
+			limit = o.faults.spoolLimit
+		}
+		sp := &spool{limit: limit, create: func() (*tempFile, error) { return w.createTemp(spoolPrefix) }}
+		if w.store, err = newStoreWriter(&w.opts, sp); err != nil {
+			_ = w.cleanup()
+			return nil, err
+		}
+	}
 	return w, nil
 }
 
@@ -215,6 +229,13 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 		return 0, errs.Limitf("writer: %s: segment full (%d documents)", w.path, w.docs)
 	}
 	id := uint32(w.docs)
+	var rec []byte
+	if w.store != nil {
+		rec = w.store.docRecord(&doc)
+		if len(rec) > MaxRecordBytes {
+			return 0, errs.Limitf("writer: document %d: record of %d bytes (at most %d)", id, len(rec), MaxRecordBytes)
+		}
+	}
 	var bytesIn int64
 	for _, f := range doc.Fields {
 		fs := w.byName[f.Name]
@@ -272,6 +293,11 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 			fs.docsWith++
 			w.stats.Positions += uint64(tokens)
 			fs.tokens += uint64(tokens)
+		}
+	}
+	if w.store != nil {
+		if err := w.store.add(rec); err != nil {
+			return 0, w.fail(fmt.Errorf("writer: %s: document %d: store: %w", w.path, id, err))
 		}
 	}
 	w.docs++
@@ -449,6 +475,7 @@ func (w *Writer) release() {
 	}
 	w.dropFwd()
 	_ = w.cache.close()
+	w.store.close()
 }
 
 // cleanup closes and removes every temp file, then releases the claims on

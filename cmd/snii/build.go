@@ -45,6 +45,7 @@ type buildFlags struct {
 	// maxLine: the longest line (document) accepted; 0: min(64MiB, --memory/4).
 	maxLine sizeValue
 	s3      s3Flags
+	noStore bool
 }
 
 func newBuildCmd(e *env, hooks ...buildHook) *cobra.Command {
@@ -71,12 +72,18 @@ terminal (not with --quiet). At the end a summary gives the documents, terms and
 per section of each logical index, and the tokens skipped for being longer than
 --max-token-bytes (default 255, as Lucene's standard tokenizer; such tokens, e.g.
 long hex strings, are not indexed but still take a position). The segment is written to a temp file and renamed
-into place: a failed build leaves nothing at OUT.`,
+into place: a failed build leaves nothing at OUT.
+
+The segment also stores every document's record, byte for byte, in compressed blocks: the
+input line without its line ending (lines), the JSON line as read (jsonl). snii get
+prints them by doc id. --no-store leaves them out (the index alone, for an engine that
+keeps its documents elsewhere).`,
 		Example: `  snii build -o app.snii testdata/demo/app.log
   snii build -o events.snii --field msg --field user.name --field tags testdata/demo/events.jsonl
   zcat logs/*.gz | snii build -o logs.snii -
   snii build -o app.snii --prx-zstd-min-saving 0 app.log      # always the smallest frame
-  snii build -o app.snii --budget-percent 15 --memory 64MiB app.log.gz`,
+  snii build -o app.snii --budget-percent 15 --memory 64MiB app.log.gz
+  snii build -o app.snii --no-store app.log                   # index only, no records`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runBuild(cmd.Context(), e, f, hooks, args)
@@ -88,6 +95,8 @@ into place: a failed build leaves nothing at OUT.`,
 	fs.Var(f.format, "format", "input format: auto (by extension), lines or jsonl")
 	fs.StringSliceVar(&f.fields, "field", nil, "jsonl: a dotted JSON path to index as a field (repeat, or separate with commas)")
 	fs.Var(f.analyzer, "analyzer", "analyzer of every field: "+orList(index.Names()))
+	fs.BoolVar(&f.noStore, "no-store", false, "keep no records: the segment holds the index only (query --ids and --count still work; "+
+		"records are what query prints and get returns)")
 	fs.BoolVar(&f.noNorms, "no-norms", false, "store no norms (per-document field lengths, 1 byte per document per field, used by query --top); keyword fields never store them")
 	fs.IntVar(&f.maxToken, "max-token-bytes", index.DefaultMaxTokenBytes,
 		fmt.Sprintf("longest token indexed, in bytes (1..%d); longer tokens are skipped and counted in the summary and by inspect", index.MaxMaxTokenBytes))
@@ -142,6 +151,27 @@ func buildFields(ins []input, paths []string) ([]string, error) {
 	return fields, nil
 }
 
+// recordFormat returns how the records of a build from ins hold their fields:
+// lines inputs store text records of field "text", jsonl inputs JSON objects,
+// both together mixed records.
+func recordFormat(ins []input) (writer.RecordFormat, string) {
+	var lines, jsonl bool
+	for _, in := range ins {
+		if in.format == formatLines {
+			lines = true
+		} else {
+			jsonl = true
+		}
+	}
+	switch {
+	case lines && jsonl:
+		return writer.RecordMixed, linesField
+	case lines:
+		return writer.RecordText, linesField
+	}
+	return writer.RecordJSON, ""
+}
+
 // buildReport is the --json summary of snii build.
 type buildReport struct {
 	Output   string `json:"output"`
@@ -183,6 +213,8 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 		o.Fields[i].NoNorms = f.noNorms
 	}
 	f.policy.apply(&o)
+	o.NoStore = f.noStore
+	o.RecordFormat, o.TextField = recordFormat(ins)
 	output := f.output // what the report names
 	var up *s3Upload
 	if s3.IsURL(f.output) {
@@ -239,8 +271,11 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 		SkipBadLines: f.skipBad,
 		MaxLineBytes: maxLineFor(f.maxLine.val, o.MemoryLimit),
 		OnBytes:      bar.addBytes,
-	}, func(d []docField) error {
+	}, func(d []docField, rec []byte) error {
 		doc.Fields = doc.Fields[:0]
+		if !o.NoStore {
+			doc.Record = rec
+		}
 		for _, x := range d {
 			doc.Fields = append(doc.Fields, writer.Field{Name: x.Name, Values: x.Values})
 			values[x.Name] += int64(len(x.Values))

@@ -116,7 +116,7 @@ func checkQuery(t *testing.T, c *oracle.Corpus, seg, field, q string, maxExp int
 		t.Fatalf("test query %q: %v", q, err)
 	}
 	want := c.Eval(toOracle(t, n, field, maxExp))
-	args := []string{"query", seg, "--json", "--limit", "0", "--field", field, "--max-expansions", fmt.Sprint(maxExp), q}
+	args := []string{"query", seg, "--ids", "--json", "--limit", "0", "--field", field, "--max-expansions", fmt.Sprint(maxExp), q}
 	r := ok(t, args...)
 	var rep queryReport
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
@@ -265,19 +265,29 @@ func TestEndToEndLines(t *testing.T) {
 	t.Run("query-golden", func(t *testing.T) {
 		var b strings.Builder
 		for _, q := range []string{`"connection refused"`, `"timed out after*"`, `alice "logged in" OR zo*`} {
-			b.WriteString(ok(t, "query", seg, "--json", "--limit", "5", q).stdout)
+			b.WriteString(ok(t, "query", seg, "--ids", "--json", "--limit", "5", q).stdout)
 		}
 		golden(t, "query-app.json", b.String())
 	})
 
 	t.Run("profile", func(t *testing.T) {
-		r := ok(t, "query", seg, "--profile", `"connection refused"`)
-		for _, w := range []string{"time", "prx frames", "read", "candidates"} {
-			if !strings.Contains(r.stdout, w) {
-				t.Errorf("profile lacks %q:\n%s", w, r.stdout)
+		for _, ids := range []bool{false, true} {
+			args := []string{"query", seg, "--profile", `"connection refused"`}
+			if ids {
+				args = append(args, "--ids")
+			}
+			r := ok(t, args...)
+			out := r.stderr // records on stdout, the profile on stderr
+			if ids {
+				out = r.stdout
+			}
+			for _, w := range []string{"time", "prx frames", "read", "candidates"} {
+				if !strings.Contains(out, w) {
+					t.Errorf("profile (--ids %v) lacks %q:\n%s", ids, w, out)
+				}
 			}
 		}
-		r = ok(t, "query", seg, "--profile", "--json", `"connection refused"`)
+		r := ok(t, "query", seg, "--profile", "--ids", "--json", `"connection refused"`)
 		var rep queryReport
 		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || rep.Profile == nil {
 			t.Fatalf("%v %s", err, r.stdout)

@@ -126,9 +126,14 @@ func isBadLine(err error) bool {
 	return errors.As(err, &b)
 }
 
+// emitFunc receives one document: its fields and its record, the input line
+// without its line ending (lines: the line; jsonl: the JSON line as read).
+// Both are valid only during the call.
+type emitFunc func(d []docField, rec []byte) error
+
 // readInputs reads the inputs in order and calls emit once per document. Errors
 // name the input and line: "events.jsonl:17: invalid JSON: ...".
-func readInputs(ctx context.Context, ins []input, stdin io.Reader, o inputOptions, emit func([]docField) error) (inputStats, error) {
+func readInputs(ctx context.Context, ins []input, stdin io.Reader, o inputOptions, emit emitFunc) (inputStats, error) {
 	var st inputStats
 	for _, in := range ins {
 		if err := readInput(ctx, in, stdin, o, &st, emit); err != nil {
@@ -154,7 +159,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func readInput(ctx context.Context, in input, stdin io.Reader, o inputOptions, st *inputStats, emit func([]docField) error) (err error) {
+func readInput(ctx context.Context, in input, stdin io.Reader, o inputOptions, st *inputStats, emit emitFunc) (err error) {
 	var src io.Reader
 	if in.name == "-" {
 		src = stdin
@@ -230,7 +235,7 @@ func readInput(ctx context.Context, in input, stdin io.Reader, o inputOptions, s
 			}
 			return fmt.Errorf("%s: %w%s", where, err, hint)
 		}
-		if err := emit(d); err != nil {
+		if err := emit(d, line); err != nil {
 			var nl notLineError
 			if errors.As(err, &nl) {
 				return nl.err // about the build (temp dir, disk), not this line

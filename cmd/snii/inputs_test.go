@@ -16,7 +16,7 @@ import (
 func collect(t *testing.T, ins []input, stdin string, o inputOptions) ([][]docField, inputStats, error) {
 	t.Helper()
 	var docs [][]docField
-	st, err := readInputs(context.Background(), ins, strings.NewReader(stdin), o, func(d []docField) error {
+	st, err := readInputs(context.Background(), ins, strings.NewReader(stdin), o, func(d []docField, _ []byte) error {
 		c := make([]docField, len(d))
 		for i, f := range d {
 			c[i] = docField{f.Name, append([]string(nil), f.Values...)}

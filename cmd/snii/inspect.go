@@ -22,6 +22,31 @@ type inspectReport struct {
 	FileBytes int64         `json:"file_bytes"`
 	Docs      uint32        `json:"docs"`
 	Indexes   []indexReport `json:"indexes"`
+	Store     *storeReport  `json:"store,omitempty"` // absent: the segment keeps no records
+}
+
+// storeReport describes the store of records in snii inspect.
+type storeReport struct {
+	Format    string  `json:"format"`               // text, json or mixed
+	TextField string  `json:"text_field,omitempty"` // the field a text record is
+	Records   uint64  `json:"records"`
+	Blocks    int     `json:"blocks"`
+	Bytes     uint64  `json:"bytes"`     // stored: blocks and block index
+	RawBytes  uint64  `json:"raw_bytes"` // the records' own bytes
+	Ratio     float64 `json:"ratio"`     // raw bytes / stored bytes
+}
+
+// newStoreReport describes seg's store, or nil when it keeps none.
+func newStoreReport(seg *reader.Segment) *storeReport {
+	st, ok := seg.Store()
+	if !ok {
+		return nil
+	}
+	r := &storeReport{Format: st.Format.String(), TextField: st.TextField, Records: st.Records, Blocks: st.Blocks, Bytes: st.Bytes, RawBytes: st.RawBytes}
+	if st.Bytes > 0 {
+		r.Ratio = float64(st.RawBytes) / float64(st.Bytes)
+	}
+	return r
 }
 
 func newInspectCmd(e *env) *cobra.Command {
@@ -38,7 +63,8 @@ func newInspectCmd(e *env) *cobra.Command {
 (dictionary, doc postings, preludes, prx frames in the posting region and inline),
 .prx windows and bytes per codec, bits per position, the codec policy and its outcome
 (eligible windows, bytes traded for speed, the budget's allowance and final share),
-and the terms with the highest document frequency.`,
+and the terms with the highest document frequency; and the store of records: how many,
+their format, blocks, stored and raw bytes and the compression ratio.`,
 		Example: `  snii inspect app.snii
   snii inspect app.snii --top 20 --field text
   snii inspect app.snii --json | jq '.indexes[0].outcome'`,
@@ -122,7 +148,7 @@ func runInspect(ctx context.Context, e *env, s3f *s3Flags, path string, fields [
 	if err != nil {
 		return err
 	}
-	rep := inspectReport{File: path, Docs: seg.DocCount(), FileBytes: seg.size}
+	rep := inspectReport{File: path, Docs: seg.DocCount(), FileBytes: seg.size, Store: newStoreReport(seg.Segment)}
 	for _, name := range fields {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -144,12 +170,27 @@ func runInspect(ctx context.Context, e *env, s3f *s3Flags, path string, fields [
 	}
 	fmt.Fprintf(e.stdout, "segment %s: %s, %s, %s\n", path, plural(int64(rep.Docs), "doc", "docs"),
 		plural(int64(len(seg.Fields())), "logical index", "logical indexes"), formatBytes(rep.FileBytes))
+	if st := rep.Store; st != nil {
+		fmt.Fprintf(e.stdout, "store: %s, %s records%s in %s: %s stored of %s raw (%.2fx)\n",
+			plural(int64(st.Records), "record", "records"), st.Format, textField(st.TextField), plural(int64(st.Blocks), "block", "blocks"),
+			formatBytes(int64(st.Bytes)), formatBytes(int64(st.RawBytes)), st.Ratio)
+	} else {
+		fmt.Fprintf(e.stdout, "store: none (built with --no-store, or a segment of format 7 or older)\n")
+	}
 	for i := range rep.Indexes {
 		if err := printIndexReport(e.stdout, &rep.Indexes[i]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// textField renders a store's text field for inspect.
+func textField(name string) string {
+	if name == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (text field %q)", name)
 }
 
 // topTerms walks the dictionary of field and keeps the n terms with the highest

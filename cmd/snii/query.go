@@ -17,6 +17,10 @@ import (
 type queryFlags struct {
 	field   string
 	count   bool
+	ids     bool
+	color   *enumValue
+	after   int // -A: records printed after each match
+	before  int // -B: records printed before each match
 	limit   int
 	maxExp  int
 	profile bool
@@ -29,13 +33,20 @@ type queryFlags struct {
 }
 
 func newQueryCmd(e *env) *cobra.Command {
-	f := &queryFlags{}
+	f := &queryFlags{color: newEnum("auto", "auto", "always", "never")}
+	var contextN int
 	cmd := &cobra.Command{
 		Use:   "query SEGMENT QUERY...",
 		Short: "Run a query: terms, phrases, prefixes, AND, OR, NOT",
-		Long: `Run a query against one field of a segment and print the matching doc ids
-(ascending). Several QUERY arguments are joined with spaces. Quote the query for the
-shell so that its double quotes reach snii: '"connection refused"'.
+		Long: `Run a query against one field of a segment and print the matching records as grep
+prints lines: one per line, in doc-id order (best first with --top), the matches
+highlighted on a terminal (--color). For line input a record is its line, for JSON
+lines the JSON line. -A/-B/-C print neighbouring records (the neighbouring lines of a
+log), with "--" between groups that are not adjacent. --json prints one JSON object
+per record: its id, the record, its highlight ranges (and its score with --top).
+--ids prints the matching doc ids and the plan instead (--json: as one report), and
+--count only their number. Several QUERY arguments are joined with spaces. Quote
+the query for the shell so that its double quotes reach snii: '"connection refused"'.
 
 SEGMENT may name several segments searched as one index: a quoted glob ('logs/*.snii'), a
 directory (its .snii files) or an s3:// prefix or glob. Doc ids are then global (segments in
@@ -58,9 +69,11 @@ Syntax:
 
 Query text goes through the field's analyzer, so 'User-ID' is the phrase "user id"
 with the standard analyzer. A syntax error names the column and what was expected,
-and exits with code 2, as does an unknown field. No match is not an error (exit code 0).`,
+and exits with code 2, as does an unknown field. No match is not an error (exit code 0).
+A segment built with --no-store keeps no records: query it with --ids or --count.`,
 		Example: `  snii query app.snii '"connection refused"'
-  snii query app.snii '"payment failed" (declined OR insufficient)' --limit 0
+  snii query app.snii '"connection refused"' -C 2 --color always | less -R
+  snii query app.snii '"payment failed" (declined OR insufficient)' --ids --limit 0
   snii query app.snii '"timed out after*"' --count --profile
   snii query events.snii --field user.name 'zo*' --json`,
 		Args: cobra.MinimumNArgs(2),
@@ -74,6 +87,13 @@ and exits with code 2, as does an unknown field. No match is not an error (exit 
 			if err := f.checkTop(); err != nil {
 				return err
 			}
+			fl := cmd.Flags()
+			if err := f.checkRecords(contextN, fl.Changed("context"), fl.Changed("after-context"), fl.Changed("before-context")); err != nil {
+				return err
+			}
+			if !f.ids && !f.count && !fl.Changed("limit") && !fl.Changed("max-count") {
+				f.limit = 0 // records: every match, as grep prints every line
+			}
 			return runQuery(cmd.Context(), e, f, args[0], strings.Join(args[1:], " "))
 		},
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
@@ -86,7 +106,13 @@ and exits with code 2, as does an unknown field. No match is not an error (exit 
 	fs := cmd.Flags()
 	fs.StringVarP(&f.field, "field", "f", "", `the field to search (default: the only field, else "text")`)
 	fs.BoolVarP(&f.count, "count", "c", false, "print only the number of matching documents")
-	fs.IntVarP(&f.limit, "limit", "n", 20, "print at most N doc ids (0: all)")
+	fs.BoolVar(&f.ids, "ids", false, "print the matching doc ids (and the plan) instead of the records")
+	fs.Var(f.color, "color", "highlight matches: auto (when stdout is a terminal and NO_COLOR is unset), always or never")
+	fs.IntVarP(&f.after, "after-context", "A", 0, "print N records after each matching one")
+	fs.IntVarP(&f.before, "before-context", "B", 0, "print N records before each matching one")
+	fs.IntVarP(&contextN, "context", "C", 0, "print N records before and after each matching one")
+	fs.IntVarP(&f.limit, "limit", "n", 20, "print at most N matches (0: all; records: all unless given, --ids: 20)")
+	fs.IntVarP(&f.limit, "max-count", "m", 20, "the same as --limit, as grep spells it")
 	fs.IntVar(&f.maxExp, "max-expansions", 0, "expand a prefix to at most N terms, the first in byte order (0: unlimited)")
 	fs.BoolVar(&f.profile, "profile", false, "print what the query did: frames per codec, bytes read, windows decoded, timings")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
@@ -96,7 +122,42 @@ and exits with code 2, as does an unknown field. No match is not an error (exit 
 	fs.Float32Var(&f.b, "b", 0.75, "with --top: BM25 b (length normalization, 0..1)")
 	f.dec.add(fs)
 	f.s3.add(fs)
+	_ = cmd.RegisterFlagCompletionFunc("color", f.color.complete)
 	return cmd
+}
+
+// checkRecords checks the flags of the records output and applies -C (-A and
+// -B given with it win, as in grep).
+func (f *queryFlags) checkRecords(contextN int, setC, setA, setB bool) error {
+	if f.explain {
+		f.ids = true // score breakdowns print with the hits' ids
+	}
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"-A", f.after}, {"-B", f.before}, {"-C", contextN}} {
+		if c.n < 0 {
+			return usagef("%s %d: want 0 or more records", c.name, c.n)
+		}
+	}
+	if setC {
+		if !setA {
+			f.after = contextN
+		}
+		if !setB {
+			f.before = contextN
+		}
+	}
+	ctx := f.after > 0 || f.before > 0
+	switch {
+	case f.ids && f.count:
+		return usagef("--ids and --count do not go together")
+	case ctx && (f.ids || f.count):
+		return usagef("-A/-B/-C print neighbouring records: not with --ids, --count or --explain")
+	case ctx && f.top > 0:
+		return usagef("-A/-B/-C print neighbouring records in doc-id order: not with --top")
+	}
+	return nil
 }
 
 // queryReport is the --json output of snii query.
@@ -188,6 +249,9 @@ func runQuery(ctx context.Context, e *env, f *queryFlags, path, q string) error 
 	rq, parsed, err := compileQuery(seg, field, q, f.maxExp)
 	if err != nil {
 		return err
+	}
+	if !f.ids && !f.count {
+		return runRecords(ctx, e, f, seg.Segment, rq, path)
 	}
 	if f.top > 0 {
 		return runTop(ctx, e, f, seg.Segment, rq, queryReport{Query: parsed.String(), Field: field, Plan: rq.String()}, path)

@@ -101,6 +101,9 @@ func queryMany(ctx context.Context, e *env, f *queryFlags, ns *namedSegments, q,
 			return printTopTable(e.stdout, manyHead(len(rep.Segments)), rep.Query, rep.Plan, hits, rep.Profile)
 		})
 	}
+	if !f.ids && !f.count {
+		return runRecordsMany(ctx, e, f, sr, ns.segs, ns.names, rq)
+	}
 	res, err := runSearch(f,
 		func(p *reader.Profile) (uint64, error) { return sr.Count(ctx, rq, &search.SearchOptions{Profile: p}) },
 		func(p *reader.Profile) ([]uint64, error) { return sr.Docs(ctx, rq, &search.SearchOptions{Profile: p}) })

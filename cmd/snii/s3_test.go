@@ -38,10 +38,10 @@ func TestS3CLI(t *testing.T) {
 	ok(t, "build", "-q", "-o", "s3://cli/logs/b.snii", "--endpoint", ep, demoFile("app.log"))
 	q := `"connection refused" OR timeout*`
 	var want, got queryReport
-	if err := json.Unmarshal([]byte(ok(t, "query", local, q, "--json", "--limit", "0").stdout), &want); err != nil {
+	if err := json.Unmarshal([]byte(ok(t, "query", local, q, "--ids", "--json", "--limit", "0").stdout), &want); err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal([]byte(ok(t, "query", "--endpoint", ep, "s3://cli/logs/a.snii", q, "--json", "--limit", "0", "--profile").stdout), &got); err != nil {
+	if err := json.Unmarshal([]byte(ok(t, "query", "--endpoint", ep, "s3://cli/logs/a.snii", q, "--ids", "--json", "--limit", "0", "--profile").stdout), &got); err != nil {
 		t.Fatal(err)
 	}
 	if want.Count == 0 || got.Count != want.Count || !slices.Equal(got.Docs, want.Docs) {
@@ -52,7 +52,7 @@ func TestS3CLI(t *testing.T) {
 	}
 	for _, u := range []string{"s3://cli/logs/", "s3://cli/logs/*.snii"} {
 		var many manyReport
-		if err := json.Unmarshal([]byte(ok(t, "query", "--endpoint", ep, u, q, "--json", "--limit", "0").stdout), &many); err != nil {
+		if err := json.Unmarshal([]byte(ok(t, "query", "--endpoint", ep, u, q, "--ids", "--json", "--limit", "0").stdout), &many); err != nil {
 			t.Fatal(err)
 		}
 		if len(many.Segments) != 2 || many.Count != 2*want.Count || many.Segments[1].Base != uint64(many.Segments[0].Docs) {
@@ -63,6 +63,18 @@ func TestS3CLI(t *testing.T) {
 				t.Fatalf("%s: global doc ids differ at %d", u, i)
 			}
 		}
+	}
+	// Records: one segment in S3 prints the local file's lines; a prefix
+	// prints both segments' lines, in global id order.
+	lines := ok(t, "query", local, q, "--color", "never").stdout
+	if r := ok(t, "query", "--endpoint", ep, "s3://cli/logs/a.snii", q, "--color", "never"); r.stdout != lines || lines == "" {
+		t.Errorf("records from S3 differ from the local ones:\n%s", firstDiff(r.stdout, lines))
+	}
+	if r := ok(t, "query", "--endpoint", ep, "s3://cli/logs/", q, "--color", "never"); r.stdout != lines+lines {
+		t.Errorf("records of a prefix differ from the local ones twice:\n%s", firstDiff(r.stdout, lines+lines))
+	}
+	if r := ok(t, "query", "--endpoint", ep, "s3://cli/logs/", q, "--json", "-m", "3"); len(jsonLines(t, r.stdout)) != 3 {
+		t.Errorf("-m 3 over a prefix:\n%s", r.stdout)
 	}
 	if r := ok(t, "verify", "--endpoint", ep, "s3://cli/logs/a.snii", "s3://cli/logs/b.snii"); r.stdout != "ok s3://cli/logs/a.snii\nok s3://cli/logs/b.snii\n" {
 		t.Errorf("verify: %q", r.stdout)

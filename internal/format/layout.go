@@ -10,17 +10,18 @@ import (
 
 // Format versions and fixed sizes.
 const (
-	// FormatVersion is the format version this package writes. Version 7
-	// added the long token of packed blocks (more than 3 exceptions, in .prx
+	// FormatVersion is the format version this package writes. Version 8
+	// added the store (records in compressed blocks, located by the
+	// directory); version 7 the long token of packed blocks (more than 3 exceptions, in .prx
 	// units and blocked doc windows); version 6 the shared literal tables of
 	// .prx zstd frames; nothing else differs from version 5.
-	FormatVersion = 7
+	FormatVersion = 8
 	// MinReaderVersion is the oldest reader version able to read what this
 	// package writes; a file whose minimum reader version is above
 	// FormatVersion is rejected with ErrVersion.
-	MinReaderVersion = 7
+	MinReaderVersion = 8
 	// OldestReadable is the oldest format version this package reads: a
-	// version 6 file is a version 7 file whose packed blocks have no long
+	// version 7 file is a version 8 file without a store, a version 6 file is a version 7 file whose packed blocks have no long
 	// token, a version 5 file a version 6 file whose zstd frames name no
 	// shared literal table.
 	OldestReadable = 5
@@ -159,12 +160,19 @@ type Directory struct {
 	Version  uint64 // format version of the writer
 	DocCount uint64 // documents in the segment
 	Indexes  []DirEntry
+	// The store header (format 8; StoreLen 0: the segment keeps no records).
+	StoreOff, StoreLen uint64
+	StoreCRC           uint32 // crc32c of the store header
 }
+
+// StoreVersion is the first format version whose directory locates a store.
+const StoreVersion = 8
 
 // AppendDirectory appends the directory:
 //
 //	uvarint version | uvarint docCount | uvarint n |
-//	n × {uvarint nameLen | name | uvarint metaOff | uvarint metaLen | u32 metaCRC}
+//	n × {uvarint nameLen | name | uvarint metaOff | uvarint metaLen | u32 metaCRC} |
+//	uvarint storeOff | uvarint storeLen | u32 storeCRC      (version >= 8)
 //
 // Indexes must be sorted by name (byte order) with unique, non-empty names;
 // a zero Version is written as FormatVersion.
@@ -184,6 +192,11 @@ func AppendDirectory(dst []byte, d *Directory) []byte {
 		dst = binary.AppendUvarint(dst, e.MetaLen)
 		dst = binary.LittleEndian.AppendUint32(dst, e.MetaCRC)
 	}
+	if v >= StoreVersion {
+		dst = binary.AppendUvarint(dst, d.StoreOff)
+		dst = binary.AppendUvarint(dst, d.StoreLen)
+		dst = binary.LittleEndian.AppendUint32(dst, d.StoreCRC)
+	}
 	return dst
 }
 
@@ -193,7 +206,7 @@ const minDirEntry = 1 + 1 + 1 + 1 + 4
 // DecodeDirectory decodes a directory (b is exactly the directory; its CRC is
 // checked by the caller against the tail). It checks bounds, version >= 1, a
 // doc count <= 2^32, non-empty names in strictly ascending order, metadata
-// ranges without overflow, and exact consumption.
+// and store ranges without overflow, and exact consumption.
 func DecodeDirectory(b []byte) (Directory, error) {
 	r := reader{b: b}
 	d := Directory{Version: r.uvarint(), DocCount: r.uvarint()}
@@ -221,6 +234,15 @@ func DecodeDirectory(b []byte) (Directory, error) {
 		e.Name = string(name)
 		d.Indexes[i] = e
 		prev = name
+	}
+	if d.Version >= StoreVersion {
+		d.StoreOff, d.StoreLen, d.StoreCRC = r.uvarint(), r.uvarint(), r.u32()
+		if !r.ok() {
+			return Directory{}, errs.Corruptf("store entry truncated")
+		}
+		if d.StoreOff > math.MaxInt64 || d.StoreLen > math.MaxInt64-d.StoreOff || (d.StoreLen == 0) != (d.StoreOff == 0) {
+			return Directory{}, errs.Corruptf("store header at [%d, +%d)", d.StoreOff, d.StoreLen)
+		}
 	}
 	if r.remaining() != 0 {
 		return Directory{}, errs.Corruptf("%d trailing bytes", r.remaining())

@@ -42,7 +42,7 @@ func golden(t *testing.T, name string, got []byte) {
 func TestGolden(t *testing.T) {
 	h := AppendHeader(nil)
 	golden(t, "header.bin", h)
-	if want := []byte("SNII\x07\x00\x07\x00\x00\x00\x00\x00"); !bytes.Equal(h[:12], want) {
+	if want := []byte("SNII\x08\x00\x08\x00\x00\x00\x00\x00"); !bytes.Equal(h[:12], want) {
 		t.Errorf("header % x", h)
 	}
 	tail := AppendTail(nil, Tail{DirOff: 0x1122334455, DirLen: 77, DirCRC: 0xdeadbeef})
@@ -58,8 +58,17 @@ func TestGolden(t *testing.T) {
 		t.Errorf("block info %+v", info)
 	}
 	golden(t, "docwindow.bin", AppendDocWindow(nil, []uint32{3, 4, 10, 1000}, 0, true))
-	d := Directory{DocCount: 12, Indexes: []DirEntry{{Name: "body", MetaOff: 100, MetaLen: 50, MetaCRC: 1}, {Name: "host", MetaOff: 150, MetaLen: 40, MetaCRC: 2}}}
+	d := Directory{DocCount: 12, Indexes: []DirEntry{{Name: "body", MetaOff: 100, MetaLen: 50, MetaCRC: 1}, {Name: "host", MetaOff: 150, MetaLen: 40, MetaCRC: 2}},
+		StoreOff: 300, StoreLen: 30, StoreCRC: 3}
 	golden(t, "directory.bin", AppendDirectory(nil, &d))
+	// A store of three records in one plain block, then its header.
+	var sb StoreBlockBuilder
+	for _, r := range []string{"GET /a 200", "", `{"k":"v"}`} {
+		sb.Add([]byte(r))
+	}
+	store, info0 := sb.Finish(nil, nil)
+	sm := StoreMeta{Format: RecordMixed, TextField: "text", Records: 3, RawBytes: 19, BlocksOff: 16, Blocks: []StoreBlock{info0}}
+	golden(t, "store.bin", AppendStoreMeta(store, &sm))
 	m := sampleMeta(t)
 	golden(t, "meta.bin", AppendIndexMeta(nil, &m))
 }
@@ -91,11 +100,14 @@ func TestHeader(t *testing.T) {
 		b = binary.LittleEndian.AppendUint32(b, flags)
 		return binary.LittleEndian.AppendUint32(b, Checksum(b))
 	}
-	if err := ParseHeader(header(8, 7, 0)); err != nil {
-		t.Errorf("newer version readable by v7: %v", err)
+	if err := ParseHeader(header(9, 8, 0)); err != nil {
+		t.Errorf("newer version readable by v8: %v", err)
 	}
-	if err := ParseHeader(header(8, 8, 0)); !errors.Is(err, ErrVersion) {
-		t.Errorf("min reader 8: err = %v, want ErrVersion", err)
+	if err := ParseHeader(header(9, 9, 0)); !errors.Is(err, ErrVersion) {
+		t.Errorf("min reader 9: err = %v, want ErrVersion", err)
+	}
+	if err := ParseHeader(header(7, 7, 0)); err != nil {
+		t.Errorf("a v7 segment (no store) should open: %v", err)
 	}
 	if err := ParseHeader(header(6, 6, 0)); err != nil {
 		t.Errorf("a v6 segment (no long packed-block tokens) should open: %v", err)
@@ -150,11 +162,14 @@ func TestTail(t *testing.T) {
 			t.Errorf("truncated to %d: err = %v", l, err)
 		}
 	}
-	if _, err := ParseTail(AppendTail(nil, Tail{Version: 8, MinReader: 8})); !errors.Is(err, ErrVersion) {
-		t.Errorf("min reader 8: err = %v, want ErrVersion", err)
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 9, MinReader: 9})); !errors.Is(err, ErrVersion) {
+		t.Errorf("min reader 9: err = %v, want ErrVersion", err)
 	}
-	if _, err := ParseTail(AppendTail(nil, Tail{Version: 8, MinReader: 7})); err != nil {
-		t.Errorf("version 8, min reader 7: %v", err)
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 9, MinReader: 8})); err != nil {
+		t.Errorf("version 9, min reader 8: %v", err)
+	}
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 7, MinReader: 7})); err != nil {
+		t.Errorf("version 7: %v", err)
 	}
 	if _, err := ParseTail(AppendTail(nil, Tail{Version: 6, MinReader: 6})); err != nil {
 		t.Errorf("version 6: %v", err)

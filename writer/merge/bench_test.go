@@ -297,7 +297,14 @@ func BenchmarkEmitOnly(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		src.i = 0
 		in := []writer.IndexInput{{Name: "content", DocsWithField: m.DocsWithField, Postings: src}}
-		if _, err := writer.BuildFromSources(b.Context(), out, h.o, uint64(seg.DocCount()), in); err != nil {
+		records := func(add func([]byte) error) error {
+			ids := make([]uint32, seg.DocCount())
+			for i := range ids {
+				ids[i] = uint32(i)
+			}
+			return seg.Records(b.Context(), ids, func(_ uint32, rec []byte) error { return add(rec) })
+		}
+		if _, err := writer.BuildFromSources(b.Context(), out, h.o, uint64(seg.DocCount()), in, records); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -236,7 +236,11 @@ func build(ctx context.Context, path string, srcs []*source, fields []fieldPlan,
 		}
 		inputs = append(inputs, in)
 	}
-	wst, err := writer.BuildFromSources(ctx, path, wo, docs, inputs)
+	var records writer.RecordSource
+	if !wo.NoStore {
+		records = func(add func(rec []byte) error) error { return copyRecords(ctx, srcs, add) }
+	}
+	wst, err := writer.BuildFromSources(ctx, path, wo, docs, inputs, records)
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
 			err = fmt.Errorf("%w (%w)", cerr, err)
@@ -258,6 +262,32 @@ func checkDestination(dst string, sources []Source) error {
 		}
 		if fi, err := os.Stat(s.Path); err == nil && os.SameFile(fi, dfi) {
 			return errs.Invalidf("merge: the destination %s is source %d; write to a new file", dst, i)
+		}
+	}
+	return nil
+}
+
+// recordBatch is how many records a merge reads from a source per Records call.
+const recordBatch = 4096
+
+// copyRecords passes the surviving records of the sources, in order, to add.
+func copyRecords(ctx context.Context, srcs []*source, add func(rec []byte) error) error {
+	ids := make([]uint32, 0, recordBatch)
+	fn := func(_ uint32, rec []byte) error { return add(rec) }
+	for _, s := range srcs {
+		for id := uint32(0); id < s.docs; {
+			ids = ids[:0]
+			for ; id < s.docs && len(ids) < recordBatch; id++ {
+				if s.del == nil || !s.del.has(id) {
+					ids = append(ids, id)
+				}
+			}
+			if len(ids) == 0 {
+				continue
+			}
+			if err := s.seg.Records(ctx, ids, fn); err != nil {
+				return s.wrap(err)
+			}
 		}
 	}
 	return nil

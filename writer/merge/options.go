@@ -83,6 +83,13 @@ type Options struct {
 	// the bounds it was opened with.
 	MaxUnitBytes int
 	DecodeBudget *reader.DecodeBudget
+	// NoStore drops the sources' records: the merged segment keeps none.
+	// Without it the merged segment keeps the surviving documents' records
+	// when every source keeps records (in the same record format), none
+	// when no source does (segments of format 7 and older keep none), and
+	// sources of both kinds are an invalid-argument error (set NoStore to
+	// merge them without records).
+	NoStore bool
 }
 
 // DefaultZstdLevel is the Options.ZstdLevel that re-encodes with the zstd
@@ -173,6 +180,9 @@ func writerOptions(srcs []*source, fields []fieldPlan, o *Options) (writer.Optio
 	for _, f := range fields {
 		wo.Fields = append(wo.Fields, writer.FieldOptions{Name: f.name, Analyzer: f.analyzer, NoNorms: !f.norms})
 	}
+	if err := storeOptions(srcs, o, &wo); err != nil {
+		return wo, err
+	}
 	var err error
 	if o.Policy == (budget.Policy{}) {
 		if wo.Policy, err = resolve("Policy", pols, wPol); err != nil {
@@ -230,6 +240,38 @@ func checkOptions(dst string, o *Options) error {
 	}
 	if err := o.Limits.Validate(); err != nil {
 		return fmt.Errorf("merge: %w", err)
+	}
+	return nil
+}
+
+// storeOptions sets wo's store options from the sources' stores (see
+// Options.NoStore).
+func storeOptions(srcs []*source, o *Options, wo *writer.Options) error {
+	wo.NoStore = true
+	if o.NoStore {
+		return nil
+	}
+	var first *source
+	for _, s := range srcs {
+		if first == nil {
+			first = s
+			continue
+		}
+		switch {
+		case s.hasStore != first.hasStore:
+			with, without := s, first
+			if first.hasStore {
+				with, without = first, s
+			}
+			return errs.Invalidf("merge: source %d (%s) keeps records and source %d (%s) keeps none; set Options.NoStore (snii merge --no-store) to merge them without records",
+				with.ord, with.name, without.ord, without.name)
+		case s.hasStore && (s.store.Format != first.store.Format || s.store.TextField != first.store.TextField):
+			return errs.Invalidf("merge: source %d (%s) stores %s records (text field %q), source %d (%s) %s records (text field %q); set Options.NoStore to merge them without records",
+				first.ord, first.name, first.store.Format, first.store.TextField, s.ord, s.name, s.store.Format, s.store.TextField)
+		}
+	}
+	if first != nil && first.hasStore {
+		wo.NoStore, wo.RecordFormat, wo.TextField = false, first.store.Format, first.store.TextField
 	}
 	return nil
 }

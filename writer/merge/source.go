@@ -60,6 +60,9 @@ type source struct {
 	metas   map[string]format.IndexMeta
 	del     *delSet           // nil: nothing deleted
 	with    map[string]uint64 // surviving docs with at least one token, per field
+
+	store    reader.StoreInfo // the source's store, when hasStore
+	hasStore bool
 }
 
 func (s *source) wrap(err error) error {
@@ -176,6 +179,7 @@ func (s *source) inspect() (err error) {
 	}
 	s.docs = s.seg.DocCount()
 	s.fields = s.seg.Fields()
+	s.store, s.hasStore = s.seg.Store()
 	s.metas = make(map[string]format.IndexMeta, len(s.fields))
 	s.with = make(map[string]uint64, len(s.fields))
 	for _, name := range s.fields {

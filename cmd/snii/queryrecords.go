@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/snii-go/snii/reader"
+	"github.com/snii-go/snii/search"
+)
+
+// The SGR sequences ripgrep writes around a match by default (bold red), so
+// that --color always output compares byte for byte with rg's.
+const (
+	colorMatch = "\x1b[0m\x1b[1m\x1b[31m"
+	colorReset = "\x1b[0m"
+)
+
+// recordLine is one --json line of snii query: a matching record (or, with
+// -A/-B/-C, a neighbouring one), its highlight ranges and, with --top, its score.
+type recordLine struct {
+	ID         uint64   `json:"id"`
+	Record     string   `json:"record"`                  // invalid UTF-8 shows as U+FFFD, see RecordB64
+	RecordB64  []byte   `json:"record_base64,omitempty"` // the exact bytes of a record that is not valid UTF-8
+	Highlights [][2]int `json:"highlights"`              // byte ranges [start, end) in the record
+	Score      *float32 `json:"score,omitempty"`
+	Context    bool     `json:"context,omitempty"` // a neighbour printed for -A/-B/-C, not a match
+}
+
+// useColor decides --color: always, never, or auto (stdout is a terminal and
+// NO_COLOR is unset or empty).
+func useColor(mode string, stdout io.Writer) bool {
+	switch mode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	return os.Getenv("NO_COLOR") == "" && isTerminal(stdout)
+}
+
+// recordPrinter prints records as grep prints lines: the matching ones (their
+// matches highlighted in color), with -A/-B/-C their neighbours, and "--"
+// between groups that are not adjacent.
+type recordPrinter struct {
+	w       *bufio.Writer
+	f       *queryFlags
+	color   bool
+	printed bool   // something was printed (a group before the next)
+	last    uint64 // the global id printed last
+}
+
+func newRecordPrinter(w io.Writer, f *queryFlags, color bool) *recordPrinter {
+	return &recordPrinter{w: bufio.NewWriterSize(w, 256<<10), f: f, color: color}
+}
+
+// printSegment prints the records of one segment: matches (ascending ids, or
+// best first with scores) and their neighbours; base is the global id of the
+// segment's doc 0.
+func (p *recordPrinter) printSegment(ctx context.Context, seg *reader.Segment, rq reader.Query, matches []uint32, scores []float32, base uint64) error {
+	ids, isMatch := p.withContext(matches, seg.DocCount())
+	score := map[uint32]float32{}
+	for i, s := range scores {
+		score[matches[i]] = s
+	}
+	needSpans := p.color || p.f.json
+	return seg.Records(ctx, ids, func(id uint32, rec []byte) error {
+		m := isMatch == nil || isMatch[id]
+		var spans []reader.Span
+		if m && needSpans {
+			var err error
+			if spans, err = seg.Highlights(rq, rec); err != nil {
+				return err
+			}
+		}
+		gid := base + uint64(id)
+		if p.f.json {
+			l := recordLine{ID: gid, Record: string(rec), Highlights: [][2]int{}, Context: !m}
+			if !utf8.Valid(rec) {
+				l.RecordB64 = rec
+			}
+			for _, s := range spans {
+				l.Highlights = append(l.Highlights, [2]int{s.Start, s.End})
+			}
+			if scores != nil {
+				sc := score[id]
+				l.Score = &sc
+			}
+			b, err := json.Marshal(&l)
+			if err != nil {
+				return err
+			}
+			p.w.Write(b)
+			return p.w.WriteByte('\n')
+		}
+		if p.f.after > 0 || p.f.before > 0 {
+			if p.printed && gid != p.last+1 {
+				p.w.WriteString("--\n")
+			}
+		}
+		p.printed, p.last = true, gid
+		if !p.color || len(spans) == 0 {
+			p.w.Write(rec)
+			return p.w.WriteByte('\n')
+		}
+		at := 0
+		for _, s := range spans {
+			p.w.Write(rec[at:s.Start])
+			p.w.WriteString(colorMatch)
+			p.w.Write(rec[s.Start:s.End])
+			p.w.WriteString(colorReset)
+			at = s.End
+		}
+		p.w.Write(rec[at:])
+		return p.w.WriteByte('\n')
+	})
+}
+
+// withContext returns the ids to print, ascending, with the -B/-A neighbours of
+// each match within [0, docs), and which of them match (nil: all of them).
+func (p *recordPrinter) withContext(matches []uint32, docs uint32) ([]uint32, map[uint32]bool) {
+	a, b := uint64(p.f.after), uint64(p.f.before)
+	if a == 0 && b == 0 {
+		return matches, nil
+	}
+	isMatch := make(map[uint32]bool, len(matches))
+	var ids []uint32
+	next := uint64(0) // the first id not printed yet
+	for _, m := range matches {
+		isMatch[m] = true
+		lo := max(uint64(m)-min(uint64(m), b), next)
+		hi := min(uint64(m)+a, uint64(docs)-1)
+		for id := lo; id <= hi; id++ {
+			ids = append(ids, uint32(id))
+		}
+		next = max(next, hi+1)
+	}
+	return ids, isMatch
+}
+
+// runRecords prints the records q matches in seg (best first with --top).
+func runRecords(ctx context.Context, e *env, f *queryFlags, seg *reader.Segment, rq reader.Query, path string) error {
+	if err := needStore(seg, path); err != nil {
+		return err
+	}
+	var prof reader.Profile
+	var p *reader.Profile
+	if f.profile {
+		p = &prof
+	}
+	var matches []uint32
+	var scores []float32
+	if f.top > 0 {
+		hits, err := seg.Top(ctx, rq, f.top, &reader.TopOptions{BM25: &reader.BM25{K1: f.k1, B: f.b}, Profile: p})
+		if err != nil {
+			return fmt.Errorf("query %s: %w", path, err)
+		}
+		for _, h := range hits {
+			matches, scores = append(matches, h.Doc), append(scores, h.Score)
+		}
+	} else {
+		var err error
+		matches, err = seg.Docs(ctx, rq, &reader.SearchOptions{Profile: p, Limit: f.limit})
+		if err != nil {
+			return fmt.Errorf("query %s: %w", path, err)
+		}
+	}
+	pr := newRecordPrinter(e.stdout, f, useColor(f.color.val, e.stdout))
+	if err := pr.printSegment(ctx, seg, rq, matches, scores, 0); err != nil {
+		return fmt.Errorf("query %s: %w", path, err)
+	}
+	return pr.finish(e, len(matches), p)
+}
+
+// runRecordsMany prints the records q matches in several segments, in global
+// id order (a segment's base + its id; neighbours stay within a segment).
+func runRecordsMany(ctx context.Context, e *env, f *queryFlags, sr *search.Searcher, segs []*reader.Segment, urls []string, rq reader.Query) error {
+	for i, s := range segs {
+		if err := needStore(s, urls[i]); err != nil {
+			return err
+		}
+	}
+	var prof reader.Profile
+	var p *reader.Profile
+	if f.profile {
+		p = &prof
+	}
+	docs, err := sr.Docs(ctx, rq, &search.SearchOptions{Profile: p})
+	if err != nil {
+		return fmt.Errorf("query: %w", err)
+	}
+	if f.limit > 0 && len(docs) > f.limit {
+		docs = docs[:f.limit]
+	}
+	pr := newRecordPrinter(e.stdout, f, useColor(f.color.val, e.stdout))
+	for i, s := range segs {
+		base := sr.Base(i)
+		var local []uint32
+		for _, d := range docs {
+			if d >= base && d < base+uint64(s.DocCount()) {
+				local = append(local, uint32(d-base))
+			}
+		}
+		if err := pr.printSegment(ctx, s, rq, local, nil, base); err != nil {
+			return fmt.Errorf("query %s: %w", urls[i], err)
+		}
+	}
+	return pr.finish(e, len(docs), p)
+}
+
+// needStore fails for a segment that keeps no records.
+func needStore(seg *reader.Segment, path string) error {
+	if _, ok := seg.Store(); !ok {
+		return fmt.Errorf("%s keeps no records (built with --no-store): rebuild it without --no-store to print the matching records, or print their ids with --ids", path)
+	}
+	return nil
+}
+
+// finish flushes the records and prints the --profile (to stderr: stdout
+// holds only records).
+func (pr *recordPrinter) finish(e *env, matches int, p *reader.Profile) error {
+	if err := pr.w.Flush(); err != nil {
+		return err
+	}
+	if p == nil {
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stderr, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "matches\t%d\n", matches)
+	printProfileRows(tw, newProfileReport(p))
+	return tw.Flush()
+}

@@ -1,0 +1,306 @@
+package format
+
+import (
+	"encoding/binary"
+	"math"
+	"strconv"
+
+	"github.com/snii-go/snii/internal/errs"
+)
+
+// RecordFormat says how a stored record holds its document's field values.
+type RecordFormat uint8
+
+// Record formats.
+const (
+	// RecordText: the record is the one value of the store's text field.
+	RecordText RecordFormat = 1
+	// RecordJSON: the record is a JSON object; field F's values are at dotted path F.
+	RecordJSON RecordFormat = 2
+	// RecordMixed: a record that is a JSON object is RecordJSON, any other RecordText.
+	RecordMixed RecordFormat = 3
+)
+
+// String returns "text", "json" or "mixed" (or "format(N)").
+func (f RecordFormat) String() string {
+	switch f {
+	case RecordText:
+		return "text"
+	case RecordJSON:
+		return "json"
+	case RecordMixed:
+		return "mixed"
+	}
+	return "format(" + strconv.Itoa(int(f)) + ")"
+}
+
+// Valid reports whether f is one of the record formats.
+func (f RecordFormat) Valid() bool { return f >= RecordText && f <= RecordMixed }
+
+// Store constants.
+const (
+	// StoreBlockTarget is the plain size a store block is filled to: a block
+	// ends before the record that would take its plain bytes past it, so a
+	// block over it holds a single record.
+	StoreBlockTarget = 32 << 10
+	// MaxStoreBlockPlain is the hard cap on a store block's plain length (and
+	// so on one record); decoding rejects larger claims before allocating.
+	MaxStoreBlockPlain = 1 << 28
+	// StoreFlagZstd marks a store block stored as one zstd frame.
+	StoreFlagZstd = 1
+	// MaxTextField is the longest text field name a store header may hold.
+	MaxTextField = 1 << 10
+)
+
+// StoreBlock is one entry of the store's block index.
+type StoreBlock struct {
+	Docs      uint32 // records in the block (>= 1)
+	StoredLen uint32 // bytes in the file
+	PlainLen  uint32 // bytes once decompressed: the lengths and the records
+	Flags     uint8  // 0: plain, StoreFlagZstd: one zstd frame
+	CRC       uint32 // crc32c of the stored bytes
+}
+
+// StoreMeta is the store header: what the records hold and the block index.
+// The blocks lie back to back from BlocksOff; block b starts at BlocksOff plus
+// the StoredLen of the blocks before it and holds the records of the docs
+// after theirs.
+type StoreMeta struct {
+	Format    RecordFormat
+	TextField string
+	Records   uint64 // records stored (the segment's documents)
+	RawBytes  uint64 // sum of the record lengths
+	BlocksOff uint64 // absolute offset of the first block
+	Blocks    []StoreBlock
+}
+
+// BlocksLen returns the stored bytes of all the blocks.
+func (m *StoreMeta) BlocksLen() uint64 {
+	var n uint64
+	for _, b := range m.Blocks {
+		n += uint64(b.StoredLen)
+	}
+	return n
+}
+
+// AppendStoreMeta appends the store header:
+//
+//	u8 format | uvarint len(textField) | textField | uvarint records | uvarint rawBytes |
+//	uvarint blocksOff | uvarint nBlocks |
+//	nBlocks × {uvarint docs | uvarint storedLen | uvarint plainLen | u8 flags | u32 crc32c}
+func AppendStoreMeta(dst []byte, m *StoreMeta) []byte {
+	dst = append(dst, byte(m.Format))
+	dst = binary.AppendUvarint(dst, uint64(len(m.TextField)))
+	dst = append(dst, m.TextField...)
+	dst = binary.AppendUvarint(dst, m.Records)
+	dst = binary.AppendUvarint(dst, m.RawBytes)
+	dst = binary.AppendUvarint(dst, m.BlocksOff)
+	dst = binary.AppendUvarint(dst, uint64(len(m.Blocks)))
+	for _, b := range m.Blocks {
+		dst = binary.AppendUvarint(dst, uint64(b.Docs))
+		dst = binary.AppendUvarint(dst, uint64(b.StoredLen))
+		dst = binary.AppendUvarint(dst, uint64(b.PlainLen))
+		dst = append(dst, b.Flags)
+		dst = binary.LittleEndian.AppendUint32(dst, b.CRC)
+	}
+	return dst
+}
+
+// minStoreBlockEntry is the smallest encoding of a block index entry.
+const minStoreBlockEntry = 1 + 1 + 1 + 1 + 4
+
+// DecodeStoreMeta decodes a store header (b is exactly the header; its CRC is
+// checked by the caller against the directory). It checks the record format,
+// that the blocks hold docCount records in all, each block at least one, that
+// every block's lengths are within MaxStoreBlockPlain and consistent with its
+// flags, that the record bytes fit in the plain bytes, and exact consumption.
+// The placement of the blocks is the caller's to check (they end where the
+// header starts).
+func DecodeStoreMeta(b []byte, docCount uint64) (StoreMeta, error) {
+	r := reader{b: b}
+	m := StoreMeta{Format: RecordFormat(r.u8())}
+	m.TextField = string(r.bytes(r.uvarintMax(MaxTextField)))
+	m.Records, m.RawBytes, m.BlocksOff = r.uvarint(), r.uvarint(), r.uvarint()
+	n := r.uvarint()
+	if !r.ok() {
+		return StoreMeta{}, errs.Corruptf("store header: truncated (%d bytes)", len(b))
+	}
+	if !m.Format.Valid() {
+		return StoreMeta{}, errs.Corruptf("store header: record format %d", m.Format)
+	}
+	if m.Records != docCount || n > uint64(r.remaining()/minStoreBlockEntry) || (n == 0) != (docCount == 0) {
+		return StoreMeta{}, errs.Corruptf("store header: %d records in %d blocks of %d bytes, segment has %d documents", m.Records, n, len(b), docCount)
+	}
+	if m.BlocksOff > math.MaxInt64 {
+		return StoreMeta{}, errs.Corruptf("store header: blocks at %d", m.BlocksOff)
+	}
+	m.Blocks = make([]StoreBlock, n)
+	var docs, plain uint64
+	for i := range m.Blocks {
+		sb := StoreBlock{
+			Docs:      uint32(r.uvarintMax(math.MaxUint32)),
+			StoredLen: uint32(r.uvarintMax(math.MaxUint32)),
+			PlainLen:  uint32(r.uvarintMax(MaxStoreBlockPlain)),
+			Flags:     r.u8(),
+			CRC:       r.u32(),
+		}
+		if !r.ok() {
+			return StoreMeta{}, errs.Corruptf("store header: block %d truncated", i)
+		}
+		if err := sb.check(); err != nil {
+			return StoreMeta{}, errs.Corruptf("store block %d: %v", i, err)
+		}
+		docs += uint64(sb.Docs)
+		plain += uint64(sb.PlainLen)
+		m.Blocks[i] = sb
+	}
+	if r.remaining() != 0 {
+		return StoreMeta{}, errs.Corruptf("store header: %d trailing bytes", r.remaining())
+	}
+	if docs != m.Records || m.RawBytes > plain {
+		return StoreMeta{}, errs.Corruptf("store header: blocks hold %d records and %d plain bytes, header says %d records of %d bytes", docs, plain, m.Records, m.RawBytes)
+	}
+	if m.BlocksOff > math.MaxInt64-m.BlocksLen() {
+		return StoreMeta{}, errs.Corruptf("store header: blocks at [%d, +%d) overflow", m.BlocksOff, m.BlocksLen())
+	}
+	return m, nil
+}
+
+// check checks the entry's own consistency (a plain block's lengths agree,
+// every record has at least its one-byte length).
+func (b StoreBlock) check() error {
+	switch {
+	case b.Docs == 0 || uint64(b.PlainLen) < uint64(b.Docs):
+		return errs.Corruptf("%d records in %d plain bytes", b.Docs, b.PlainLen)
+	case b.Flags == 0 && b.StoredLen != b.PlainLen:
+		return errs.Corruptf("plain block of %d bytes, %d plain bytes", b.StoredLen, b.PlainLen)
+	case b.Flags > StoreFlagZstd:
+		return errs.Corruptf("unknown flags %#x", b.Flags)
+	case b.StoredLen == 0:
+		return errs.Corruptf("empty")
+	}
+	return nil
+}
+
+// StoreBlockBuilder collects the records of one store block. The zero value
+// is ready to use; it is not safe for concurrent use.
+type StoreBlockBuilder struct {
+	lens  []byte // uvarint record lengths
+	recs  []byte // records, back to back
+	n     int
+	plain []byte // the plain block assembled by Finish
+	// target replaces StoreBlockTarget when > 0 (measurements in tests)
+	target int
+}
+
+// Len returns the records added since the last Finish.
+func (b *StoreBlockBuilder) Len() int { return b.n }
+
+// PlainLen returns the plain length of the block so far.
+func (b *StoreBlockBuilder) PlainLen() int { return len(b.lens) + len(b.recs) }
+
+// Fits reports whether a record of n bytes may join the block: the block is
+// empty, or its plain length stays within StoreBlockTarget.
+func (b *StoreBlockBuilder) Fits(n int) bool {
+	t := StoreBlockTarget
+	if b.target > 0 {
+		t = b.target
+	}
+	return b.n == 0 || b.PlainLen()+uvarintLen(uint64(n))+n <= t
+}
+
+// Add appends a record.
+func (b *StoreBlockBuilder) Add(rec []byte) {
+	b.lens = binary.AppendUvarint(b.lens, uint64(len(rec)))
+	b.recs = append(b.recs, rec...)
+	b.n++
+}
+
+// Finish appends the stored block to dst (the zstd frame compress(nil, plain)
+// makes when it is strictly smaller than the plain block, the plain block
+// otherwise), returns it with its index entry, and resets the builder. The
+// stored block is dst[len(dst)-StoredLen:].
+//
+// The plain block is n uvarint record lengths followed by the n records.
+func (b *StoreBlockBuilder) Finish(dst []byte, compress func(dst, src []byte) []byte) ([]byte, StoreBlock) {
+	b.plain = append(append(b.plain[:0], b.lens...), b.recs...)
+	sb := StoreBlock{Docs: uint32(b.n), PlainLen: uint32(len(b.plain))}
+	start := len(dst)
+	if compress != nil {
+		dst = compress(dst, b.plain)
+		if len(dst)-start < len(b.plain) {
+			sb.Flags = StoreFlagZstd
+		} else {
+			dst = dst[:start]
+		}
+	}
+	if sb.Flags == 0 {
+		dst = append(dst, b.plain...)
+	}
+	sb.StoredLen = uint32(len(dst) - start)
+	sb.CRC = Checksum(dst[start:])
+	b.lens, b.recs, b.n = b.lens[:0], b.recs[:0], 0
+	return dst, sb
+}
+
+// DecodeStoreBlock verifies a stored block against its entry (length, CRC,
+// flags) and returns its plain bytes: stored itself for a plain block, else
+// decompress(dst, stored) with dst = scratch[:0] when cap(scratch) >=
+// PlainLen, a new buffer of capacity PlainLen otherwise (decompress must
+// append to dst like zstd.Decoder.DecodeAll and should refuse to grow past
+// its capacity). The plain length must come out exact. Errors wrap
+// ErrCorrupt and name the block.
+func DecodeStoreBlock(stored []byte, block int, info StoreBlock, decompress func(dst, src []byte) ([]byte, error), scratch []byte) ([]byte, error) {
+	if err := info.check(); err != nil {
+		return nil, errs.Corruptf("store block %d: %v", block, err)
+	}
+	if uint64(len(stored)) != uint64(info.StoredLen) {
+		return nil, errs.Corruptf("store block %d: %d bytes, index says %d", block, len(stored), info.StoredLen)
+	}
+	if got := Checksum(stored); got != info.CRC {
+		return nil, errs.Corruptf("store block %d: crc %08x, index says %08x", block, got, info.CRC)
+	}
+	if info.Flags == 0 {
+		return stored, nil
+	}
+	if decompress == nil {
+		return nil, errs.Invalidf("store block %d: compressed block and no decompressor", block)
+	}
+	if cap(scratch) < int(info.PlainLen) {
+		scratch = make([]byte, 0, info.PlainLen)
+	}
+	out, err := decompress(scratch[:0], stored)
+	if err != nil {
+		return nil, errs.Corruptf("store block %d: decompress: %v", block, err)
+	}
+	if len(out) != int(info.PlainLen) {
+		return nil, errs.Corruptf("store block %d: decompressed %d bytes, index says %d", block, len(out), info.PlainLen)
+	}
+	return out, nil
+}
+
+// SplitStoreBlock parses the plain block of n records and returns, appended to
+// ends[:0], the n+1 offsets that delimit them: record i is
+// plain[ends[i]:ends[i+1]]. The lengths must add up to exactly the bytes
+// after them.
+func SplitStoreBlock(plain []byte, block, n int, ends []int) ([]int, error) {
+	ends = ends[:0]
+	r := reader{b: plain}
+	sum := uint64(0)
+	ends = append(ends, 0)
+	for i := 0; i < n; i++ {
+		l := r.uvarintMax(uint64(len(plain)))
+		if !r.ok() {
+			return nil, errs.Corruptf("store block %d: record length %d of %d malformed", block, i, n)
+		}
+		sum += l
+		ends = append(ends, int(sum))
+	}
+	if sum != uint64(r.remaining()) {
+		return nil, errs.Corruptf("store block %d: %d record bytes, the lengths say %d", block, r.remaining(), sum)
+	}
+	for i := range ends {
+		ends[i] += r.off
+	}
+	return ends, nil
+}

@@ -1,0 +1,291 @@
+package reader
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
+)
+
+// RecordFormat says how a stored record holds its document's field values.
+type RecordFormat = format.RecordFormat
+
+// Record formats (StoreInfo.Format).
+const (
+	// RecordText: the record is the one value of field StoreInfo.TextField (line input).
+	RecordText = format.RecordText
+	// RecordJSON: the record is a JSON object; field F's values are at dotted
+	// path F (the CLI's jsonl extraction rules; library documents stored as
+	// JSON too).
+	RecordJSON = format.RecordJSON
+	// RecordMixed: a record that is a JSON object is RecordJSON, any other is RecordText.
+	RecordMixed = format.RecordMixed
+)
+
+// StoreInfo describes a segment's store of records.
+type StoreInfo struct {
+	Format RecordFormat
+	// TextField is the field whose value a text record is (RecordText,
+	// RecordMixed; "text" for the CLI).
+	TextField string
+	Records   uint64 // records stored (== documents of the segment)
+	Blocks    int
+	Bytes     uint64 // stored bytes of the store section (compressed, all structures)
+	RawBytes  uint64 // sum of the record lengths
+}
+
+// store is a segment's open store: its header and the resident block index.
+type store struct {
+	meta             format.StoreMeta
+	first            []uint32 // first doc of each block, and the doc count at the end
+	offs             []uint64 // absolute offset of each block, and the blocks' end
+	hdrOff, hdrLen   uint64
+	maxPlain         uint32 // the largest block's plain length
+	blocksOff, bytes uint64
+}
+
+// openStore reads and checks the store header located by the directory.
+func (s *Segment) openStore(dir *format.Directory, hb []byte) error {
+	p := sec("store")
+	if err := format.VerifyChecksum(hb, dir.StoreCRC, "directory"); err != nil {
+		return s.wrap(p, err)
+	}
+	m, err := format.DecodeStoreMeta(hb, dir.DocCount)
+	if err != nil {
+		return s.wrap(p, err)
+	}
+	if m.BlocksOff < format.HeaderSize || m.BlocksOff+m.BlocksLen() != dir.StoreOff {
+		return s.corrupt(p, "blocks at [%d, +%d) do not end where the header starts (%d)", m.BlocksOff, m.BlocksLen(), dir.StoreOff)
+	}
+	st := &store{meta: m, hdrOff: dir.StoreOff, hdrLen: dir.StoreLen, blocksOff: m.BlocksOff,
+		first: make([]uint32, len(m.Blocks)+1), offs: make([]uint64, len(m.Blocks)+1)}
+	doc, off := uint64(0), m.BlocksOff
+	for i, b := range m.Blocks {
+		st.first[i], st.offs[i] = uint32(doc), off
+		doc += uint64(b.Docs)
+		off += uint64(b.StoredLen)
+		st.maxPlain = max(st.maxPlain, b.PlainLen)
+	}
+	st.first[len(m.Blocks)], st.offs[len(m.Blocks)] = uint32(doc), off
+	st.bytes = m.BlocksLen() + dir.StoreLen
+	s.store = st
+	return nil
+}
+
+// block returns the block holding doc (doc < the record count).
+func (st *store) block(doc uint32) int {
+	return sort.Search(len(st.meta.Blocks), func(i int) bool { return st.first[i+1] > doc })
+}
+
+// Store describes the segment's store of records; false when the segment
+// keeps none (built with --no-store or writer.Options.NoStore, or a segment
+// of format 7 or older).
+func (s *Segment) Store() (StoreInfo, bool) {
+	st := s.store
+	if st == nil {
+		return StoreInfo{}, false
+	}
+	return StoreInfo{Format: st.meta.Format, TextField: st.meta.TextField, Records: st.meta.Records,
+		Blocks: len(st.meta.Blocks), Bytes: st.bytes, RawBytes: st.meta.RawBytes}, true
+}
+
+// Record returns a copy of document id's stored record, byte for byte as it
+// was added. A segment without a store gives an error wrapping
+// snii.ErrNotFound, an id past the documents snii.ErrInvalidArgument, a
+// damaged block snii.ErrCorrupt naming it.
+func (s *Segment) Record(ctx context.Context, id uint32) ([]byte, error) {
+	var out []byte
+	err := s.Records(ctx, []uint32{id}, func(_ uint32, rec []byte) error {
+		out = append(make([]byte, 0, len(rec)), rec...)
+		return nil
+	})
+	return out, err
+}
+
+// Records calls fn for each id in ids, in the order given, decoding each block
+// at most once per call; rec is valid only during the call. The ids of a
+// Docs result (ascending) read each block once and hold one decoded block at
+// a time; ids in any other order hold each decoded block until its last id,
+// within the segment's DecodeBudget. A remote segment fetches every block
+// needed in one round. An error from fn stops the walk and is returned.
+// Errors are those of Record.
+func (s *Segment) Records(ctx context.Context, ids []uint32, fn func(id uint32, rec []byte) error) (err error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := s.acquire(); err != nil {
+		return err
+	}
+	defer s.release()
+	if s.store == nil {
+		return s.at(sec("store"), errs.NotFoundf("segment keeps no records; rebuild without --no-store"))
+	}
+	for _, id := range ids {
+		if id >= s.docCount {
+			return errs.Invalidf("reader: %s: record %d of %d documents", s.name, id, s.docCount)
+		}
+	}
+	x := s.getCtx(ctx, false)
+	defer s.putCtx(x)
+	if s.guarding() {
+		defer s.faultGuard(&err, x, enableFaults())
+	}
+	return x.records(ids, fn)
+}
+
+// decodedBlock is a decoded store block held by one Records call.
+type decodedBlock struct {
+	plain []byte
+	ends  []int
+	buf   []byte // the decompression buffer (nil: plain aliases the stored bytes)
+	last  int    // index in ids of the block's last use
+	ready bool
+}
+
+// records is Records on a query context.
+func (x *qctx) records(ids []uint32, fn func(id uint32, rec []byte) error) error {
+	s := x.s
+	st := s.store
+	blocks := make([]int, len(ids))
+	held := make(map[int]*decodedBlock)
+	var rs []Range
+	for i, id := range ids {
+		b := st.block(id)
+		blocks[i] = b
+		d := held[b]
+		if d == nil {
+			d = &decodedBlock{}
+			held[b] = d
+			rs = append(rs, Range{Off: int64(st.offs[b]), Len: int64(st.offs[b+1] - st.offs[b])})
+		}
+		d.last = i
+	}
+	x.prefetch(rs)
+	z, err := s.dec.getStore()
+	if err != nil {
+		return err
+	}
+	defer s.dec.putStore(z)
+	var free [][]byte // buffers of blocks past their last use
+	var stored []byte // read buffer (ReaderAt)
+	for i, id := range ids {
+		if err := x.check(); err != nil {
+			return err
+		}
+		b := blocks[i]
+		d := held[b]
+		if !d.ready {
+			if err := x.decodeStoreBlock(z, b, d, &free, &stored); err != nil {
+				return err
+			}
+		}
+		k := int(id - st.first[b])
+		if err := fn(id, d.plain[d.ends[k]:d.ends[k+1]]); err != nil {
+			return err
+		}
+		if d.last == i {
+			if d.buf != nil {
+				free = append(free, d.buf)
+			}
+			*d = decodedBlock{last: -1}
+		}
+	}
+	return nil
+}
+
+// decodeStoreBlock reads, checks and decodes store block b into d, taking a
+// buffer from free when one is large enough and charging a new one to the
+// segment's decode budget.
+func (x *qctx) decodeStoreBlock(z *zstd.Decoder, b int, d *decodedBlock, free *[][]byte, stored *[]byte) error {
+	s := x.s
+	st := s.store
+	info := st.meta.Blocks[b]
+	p := place{section: fmt.Sprintf("store block %d", b), window: -1}
+	raw, err := x.readInto(st.offs[b], uint64(info.StoredLen), stored)
+	if err != nil {
+		return s.wrap(p, err)
+	}
+	var scratch []byte
+	if info.Flags != 0 {
+		for j, f := range *free {
+			if cap(f) >= int(info.PlainLen) {
+				scratch = f
+				(*free)[j] = (*free)[len(*free)-1]
+				*free = (*free)[:len(*free)-1]
+				break
+			}
+		}
+		if scratch == nil {
+			if err := x.chargeStore(int64(info.PlainLen)); err != nil {
+				return s.wrap(p, err)
+			}
+			scratch = make([]byte, 0, info.PlainLen)
+		}
+	}
+	plain, err := format.DecodeStoreBlock(raw, b, info, func(dst, src []byte) ([]byte, error) { return z.DecodeAll(src, dst) }, scratch)
+	if err != nil {
+		return s.wrap(p, err)
+	}
+	if info.Flags == 0 && s.data == nil {
+		// a plain block read through the ReaderAt: keep it past the next read
+		plain = slices.Clone(plain)
+	}
+	ends, err := format.SplitStoreBlock(plain, b, int(info.Docs), nil)
+	if err != nil {
+		return s.wrap(p, err)
+	}
+	d.plain, d.ends, d.ready = plain, ends, true
+	if info.Flags != 0 {
+		d.buf = scratch
+	}
+	return nil
+}
+
+// chargeStore charges n bytes of decode buffers to the segment's budget for
+// the rest of the call.
+func (x *qctx) chargeStore(n int64) error {
+	if err := x.s.budget.acquire(x.ctx, x.held, n); err != nil {
+		return err
+	}
+	x.held += n
+	return nil
+}
+
+// verifyStore checks that the store's blocks and header tile the bytes from
+// next and decodes every block; it returns where the store ends.
+func (x *qctx) verifyStore(next uint64) (uint64, error) {
+	s := x.s
+	st := s.store
+	if st.blocksOff != next {
+		return 0, s.corrupt(sec("store"), "blocks start at %d, the previous section ends at %d", st.blocksOff, next)
+	}
+	z, err := s.dec.getStore()
+	if err != nil {
+		return 0, err
+	}
+	defer s.dec.putStore(z)
+	var raw uint64
+	var free [][]byte
+	var stored []byte
+	for b := range st.meta.Blocks {
+		if err := x.check(); err != nil {
+			return 0, err
+		}
+		var d decodedBlock
+		if err := x.decodeStoreBlock(z, b, &d, &free, &stored); err != nil {
+			return 0, err
+		}
+		raw += uint64(d.ends[len(d.ends)-1] - d.ends[0])
+		if d.buf != nil {
+			free = append(free[:0], d.buf)
+		}
+	}
+	if raw != st.meta.RawBytes {
+		return 0, s.corrupt(sec("store"), "records of %d bytes, header says %d", raw, st.meta.RawBytes)
+	}
+	return st.hdrOff + st.hdrLen, nil
+}

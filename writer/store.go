@@ -1,0 +1,214 @@
+package writer
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/zstdopt"
+)
+
+// RecordFormat says how the stored records hold the documents' field values
+// (the reader reports it; see reader.StoreInfo).
+type RecordFormat = format.RecordFormat
+
+// Record formats (Options.RecordFormat).
+const (
+	RecordText  = format.RecordText  // the record is the one value of Options.TextField (line input)
+	RecordJSON  = format.RecordJSON  // the record is a JSON object; field F's values are at dotted path F
+	RecordMixed = format.RecordMixed // a record that is a JSON object is RecordJSON, any other RecordText
+)
+
+// MaxRecordBytes is the longest record a segment stores.
+const MaxRecordBytes = format.MaxStoreBlockPlain - 16
+
+const (
+	// storeZstdLevel is the zstd level of store blocks (zstdopt.Level).
+	storeZstdLevel = 3
+	// storeMemory is how many compressed store bytes a Writer keeps in
+	// memory before spooling them to a temp file.
+	storeMemory = 4 << 20
+)
+
+// RecordSource feeds the records of a BuildFromSources build: it calls add
+// with each document's record in doc id order (add copies it) and returns
+// add's first error.
+type RecordSource func(add func(rec []byte) error) error
+
+// storeWriter cuts records into store blocks, compresses them and writes
+// them to out as they fill.
+type storeWriter struct {
+	b      format.StoreBlockBuilder
+	enc    *zstd.Encoder
+	out    io.Writer
+	meta   format.StoreMeta
+	comp   []byte
+	n      uint64 // blocks' stored bytes written to out
+	doc    []byte // scratch: a Document's JSON record
+	docBuf bytes.Buffer
+}
+
+func newStoreWriter(o *Options, out io.Writer) (*storeWriter, error) {
+	enc, err := zstdopt.NewEncoder(storeZstdLevel)
+	if err != nil {
+		return nil, fmt.Errorf("writer: %w", err)
+	}
+	return &storeWriter{enc: enc, out: out, meta: format.StoreMeta{Format: o.RecordFormat, TextField: o.TextField}}, nil
+}
+
+// add stores one record.
+func (s *storeWriter) add(rec []byte) error {
+	if len(rec) > MaxRecordBytes {
+		return errs.Limitf("record of %d bytes (at most %d)", len(rec), MaxRecordBytes)
+	}
+	if !s.b.Fits(len(rec)) {
+		if err := s.flush(); err != nil {
+			return err
+		}
+	}
+	s.b.Add(rec)
+	s.meta.Records++
+	s.meta.RawBytes += uint64(len(rec))
+	return nil
+}
+
+// flush writes the pending block.
+func (s *storeWriter) flush() error {
+	if s.b.Len() == 0 {
+		return nil
+	}
+	var sb format.StoreBlock
+	s.comp, sb = s.b.Finish(s.comp[:0], func(dst, src []byte) []byte { return s.enc.EncodeAll(src, dst) })
+	if _, err := s.out.Write(s.comp); err != nil {
+		return err
+	}
+	s.n += uint64(sb.StoredLen)
+	s.meta.Blocks = append(s.meta.Blocks, sb)
+	return nil
+}
+
+func (s *storeWriter) close() {
+	if s != nil && s.enc != nil {
+		_ = s.enc.Close()
+		s.enc = nil
+	}
+}
+
+// docRecord returns the record of doc: doc.Record, or when nil its fields as
+// a JSON object, {"name":"value"} or {"name":["v1","v2"]}, names in
+// first-seen order (the values of a name given twice joined). The result is
+// valid until the next call.
+func (s *storeWriter) docRecord(doc *Document) []byte {
+	if doc.Record != nil {
+		return doc.Record
+	}
+	b := append(s.doc[:0], '{')
+	for i, f := range doc.Fields {
+		dup := false
+		for _, g := range doc.Fields[:i] {
+			if g.Name == f.Name {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		var vals []string
+		for _, g := range doc.Fields[i:] {
+			if g.Name == f.Name {
+				vals = append(vals, g.Values...)
+			}
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = s.appendJSON(b, f.Name)
+		b = append(b, ':')
+		if len(vals) == 1 {
+			b = s.appendJSON(b, vals[0])
+			continue
+		}
+		b = append(b, '[')
+		for j, v := range vals {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = s.appendJSON(b, v)
+		}
+		b = append(b, ']')
+	}
+	s.doc = append(b, '}')
+	return s.doc
+}
+
+// appendJSON appends v as a JSON string (no HTML escaping).
+func (s *storeWriter) appendJSON(b []byte, v string) []byte {
+	s.docBuf.Reset()
+	e := json.NewEncoder(&s.docBuf)
+	e.SetEscapeHTML(false)
+	_ = e.Encode(v) // a string always encodes
+	return append(b, bytes.TrimSuffix(s.docBuf.Bytes(), []byte{'\n'})...)
+}
+
+// finishStore flushes the last block and completes the header: the blocks
+// were written at blocksOff.
+func (s *storeWriter) finish(blocksOff uint64) (*format.StoreMeta, error) {
+	if err := s.flush(); err != nil {
+		return nil, err
+	}
+	s.meta.BlocksOff = blocksOff
+	return &s.meta, nil
+}
+
+// writeStore writes the store (blocks, then header) at cw's end and returns
+// its directory fields. The blocks are either spooled already (a Writer's
+// store, sp) or made now from records (BuildFromSources).
+func (w *Writer) writeStore(cw *countWriter, dir *format.Directory, records RecordSource) error {
+	st := w.store
+	blocksOff := cw.n
+	if records != nil {
+		st.out = cw
+		err := records(func(rec []byte) error {
+			if st.meta.Records >= w.docs {
+				return errs.Invalidf("writer: %s: more records than the %d documents", w.path, w.docs)
+			}
+			return st.add(rec)
+		})
+		if err != nil {
+			return fmt.Errorf("writer: %s: store: %w", w.path, err)
+		}
+	}
+	m, err := st.finish(blocksOff)
+	if err != nil {
+		return err
+	}
+	if m.Records != w.docs {
+		return errs.Invalidf("writer: %s: %d records for %d documents", w.path, m.Records, w.docs)
+	}
+	if records == nil {
+		if err := st.flushSpool(cw); err != nil {
+			return err
+		}
+	}
+	if cw.n-blocksOff != m.BlocksLen() {
+		return fmt.Errorf("writer: %s: store blocks of %d bytes, index says %d", w.path, cw.n-blocksOff, m.BlocksLen())
+	}
+	hb := format.AppendStoreMeta(nil, m)
+	dir.StoreOff, dir.StoreLen, dir.StoreCRC = cw.n, uint64(len(hb)), format.Checksum(hb)
+	_, err = cw.Write(hb)
+	return err
+}
+
+// flushSpool copies a Writer's spooled blocks to cw.
+func (s *storeWriter) flushSpool(cw io.Writer) error {
+	sp, ok := s.out.(*spool)
+	if !ok {
+		return nil
+	}
+	return sp.copyTo(cw)
+}
