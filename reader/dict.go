@@ -212,6 +212,7 @@ func (f *field) scanPrefix(x *qctx, prefix []byte, max int, fn func(term []byte,
 			if !bytes.HasPrefix(term, prefix) {
 				return nil
 			}
+			x.count.dictTerms++
 			if max > 0 && n == max {
 				return nil
 			}

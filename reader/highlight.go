@@ -133,6 +133,8 @@ func (h *highlighter) walk(q Query) error {
 		return nil
 	case *phraseQuery:
 		return h.phrase(q)
+	case *patternQuery, *patternPhraseQuery:
+		return h.pattern(q)
 	}
 	return errs.Invalidf("reader: highlights: unsupported query %s", q)
 }

@@ -1,0 +1,151 @@
+package reader_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/reader"
+)
+
+// patternQueries draws n queries of each pattern kind over field.
+func patternQueries(c *oracle.Corpus, field string, seed uint64, n int) *querySet {
+	g := oracle.NewGen(c, field, seed)
+	kinds := []struct {
+		name string
+		fn   func() oracle.Query
+	}{
+		{"regexp", g.Regexp},
+		{"wildcard", g.Wildcard},
+		{"patternphrase", g.PatternPhrase},
+		{"patternbool", g.PatternBool},
+	}
+	qs := &querySet{}
+	for _, k := range kinds {
+		for i := 0; i < n; i++ {
+			qs.kinds = append(qs.kinds, k.name)
+			qs.qs = append(qs.qs, k.fn())
+		}
+	}
+	qs.want = make([][]uint32, len(qs.qs))
+	parallel(len(qs.qs), func(i int) { qs.want[i] = c.Eval(qs.qs[i]) })
+	return qs
+}
+
+// TestOraclePatterns compares regexp, wildcard, pattern-phrase and boolean
+// pattern queries with the brute-force oracle (which tests every term of the
+// field with regexp or its own wildcard matcher), on segments read through
+// the mapping and through a ReaderAt without the block cache.
+func TestOraclePatterns(t *testing.T) {
+	n := 150
+	if raceEnabled {
+		n /= 5
+	}
+	docs := oracle.Generate(41, oracle.GenOptions{Docs: 3000})
+	c := corpusOf(docs)
+	qs := patternQueries(c, "text", 77, n)
+	path := build(t, docs, options(0, "host", "text"))
+	hits := checkQueries(t, open(t, path), qs, "mapped")
+	for _, k := range []string{"regexp", "wildcard", "patternphrase", "patternbool"} {
+		if hits[k] < n/4 {
+			t.Errorf("only %d of %d %s queries hit: the test is too weak", hits[k], n, k)
+		}
+	}
+	t.Logf("queries with hits per kind: %v", hits)
+	s, err := reader.Open(path, reader.Options{BlockCacheBytes: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	checkQueries(t, s, qs, "uncached")
+}
+
+// TestPatternErrors: an invalid expression, a lone trailing backslash, a
+// negative bound, no slots or an unknown slot kind are invalid arguments.
+func TestPatternErrors(t *testing.T) {
+	docs := oracle.Generate(5, oracle.GenOptions{Docs: 50})
+	s := open(t, build(t, docs, options(0, "host", "text")))
+	for _, q := range []reader.Query{
+		reader.Regexp("text", "a(", 0),
+		reader.Regexp("text", "a", -1),
+		reader.Wildcard("text", `ab\`, 0),
+		reader.PatternPhrase("text", nil, 0),
+		reader.PatternPhrase("text", []reader.Slot{{Kind: 9, Text: "a"}, {Text: "b"}}, 0),
+		reader.PatternPhrase("text", []reader.Slot{{Kind: reader.SlotRegexp, Text: "[a"}, {Text: "b"}}, 0),
+		reader.Or(reader.Term("text", "a"), reader.Regexp("text", "*", 0)),
+	} {
+		if _, err := s.Docs(bg, q, nil); !errors.Is(err, snii.ErrInvalidArgument) {
+			t.Errorf("%s: err %v, want invalid argument", q, err)
+		}
+	}
+}
+
+// TestPatternWork is the work gate: a pattern's expansion visits each dict
+// entry at most once (DictTermsVisited <= the field's terms, whatever the
+// pattern; exactly once each for ".*" at two dictionary sizes), so its work
+// is linear in the dictionary; and a pattern whose literal alternatives exclude most
+// blocks decodes few of them.
+func TestPatternWork(t *testing.T) {
+	build2 := func(n int) (*reader.Segment, int) {
+		var docs []oracle.Doc
+		pad := strings.Repeat("p", 40) // long terms: many dict blocks
+		for i := 0; i < n; i++ {
+			docs = append(docs, oracle.Doc{{Name: "text", Values: []string{
+				fmt.Sprintf("k%06d%s v%06d%sx alpha%d zeta%d", i, pad, i*7, pad, i%97, i%89),
+			}}})
+		}
+		s, err := reader.Open(build(t, docs, options(0, "text")), reader.Options{BlockCacheBytes: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		terms, errf := s.Terms(bg, "text", "", 0)
+		nt := 0
+		for range terms {
+			nt++
+		}
+		if err := errf(); err != nil {
+			t.Fatal(err)
+		}
+		return s, nt
+	}
+	small, nSmall := build2(10000)
+	big, nBig := build2(20000)
+	pats := []string{`.*x`, `.*0.*`, `(k|v)00[0-9]+`, `[a-z]+1`, `.*`, `k.*7`, `(alpha|zeta)1[0-9]`}
+	for _, p := range pats {
+		var visited [2]int64
+		for i, s := range []*reader.Segment{small, big} {
+			var prof reader.Profile
+			if _, err := s.Docs(bg, reader.Regexp("text", p, 0), &reader.SearchOptions{Profile: &prof}); err != nil {
+				t.Fatal(err)
+			}
+			visited[i] = prof.DictTermsVisited
+			nt := []int{nSmall, nBig}[i]
+			if prof.DictTermsVisited > int64(nt) {
+				t.Errorf("%s: visited %d dict entries of %d", p, prof.DictTermsVisited, nt)
+			}
+		}
+		if p == `.*` && (visited[0] != int64(nSmall) || visited[1] != int64(nBig)) {
+			t.Errorf("%s: visited %d entries with %d terms, %d with %d: want each once", p, visited[0], nSmall, visited[1], nBig)
+		}
+	}
+	// Pruning: the alternatives' literals leave only the blocks of terms
+	// starting with "alpha1" or "zeta1"; an unpruned scan decodes them all.
+	var pruned, all reader.Profile
+	if _, err := big.Docs(bg, reader.Regexp("text", `(alpha|zeta)1[0-9]`, 0), &reader.SearchOptions{Profile: &pruned}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := big.Docs(bg, reader.Regexp("text", `.*`, 0), &reader.SearchOptions{Profile: &all}); err != nil {
+		t.Fatal(err)
+	}
+	if all.DictBlocksRead < 20 || pruned.DictBlocksRead*5 > all.DictBlocksRead {
+		t.Errorf("(alpha|zeta)1[0-9] decoded %d dict blocks of %d: not pruned", pruned.DictBlocksRead, all.DictBlocksRead)
+	}
+	if pruned.DictTermsVisited*5 > all.DictTermsVisited {
+		t.Errorf("(alpha|zeta)1[0-9] visited %d entries of %d: not pruned", pruned.DictTermsVisited, all.DictTermsVisited)
+	}
+	t.Logf("dict blocks decoded: pruned %d, all %d; entries visited %d, %d", pruned.DictBlocksRead, all.DictBlocksRead, pruned.DictTermsVisited, all.DictTermsVisited)
+}
