@@ -99,6 +99,10 @@ func compile(n Node, a Analyzer, o *Options) (reader.Query, error) {
 		return reader.Or(qs...), nil
 	case *Text:
 		return compileText(n, a, o)
+	case *Pattern:
+		return compilePattern(n, a, o)
+	case *PatternPhrase:
+		return compilePatternPhrase(n, a, o)
 	}
 	return nil, errs.Invalidf("query: unexpected node %T", n)
 }
