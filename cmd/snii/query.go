@@ -113,7 +113,7 @@ A segment built with --no-store keeps no records: query it with --ids or --count
 	fs.IntVarP(&contextN, "context", "C", 0, "print N records before and after each matching one")
 	fs.IntVarP(&f.limit, "limit", "n", 20, "print at most N matches (0: all; records: all unless given, --ids: 20)")
 	fs.IntVarP(&f.limit, "max-count", "m", 20, "the same as --limit, as grep spells it")
-	fs.IntVar(&f.maxExp, "max-expansions", 0, "expand a prefix to at most N terms, the first in byte order (0: unlimited)")
+	fs.IntVar(&f.maxExp, "max-expansions", 0, "expand a prefix or pattern to at most N terms, the first in byte order (0: unlimited)")
 	fs.BoolVar(&f.profile, "profile", false, "print what the query did: frames per codec, bytes read, windows decoded, timings")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
 	fs.IntVar(&f.top, "top", 0, "print the N best documents by BM25 score, best first (ties by doc id) instead of the matching ids")
