@@ -3,6 +3,7 @@ package reader_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -148,4 +149,47 @@ func TestPatternWork(t *testing.T) {
 		t.Errorf("(alpha|zeta)1[0-9] visited %d entries of %d: not pruned", pruned.DictTermsVisited, all.DictTermsVisited)
 	}
 	t.Logf("dict blocks decoded: pruned %d, all %d; entries visited %d, %d", pruned.DictBlocksRead, all.DictBlocksRead, pruned.DictTermsVisited, all.DictTermsVisited)
+}
+
+// FuzzPatternQuery: a Regexp or Wildcard query of any pattern gives the
+// oracle's documents (or, for a pattern that does not compile, an invalid
+// argument) on a segment of several dict blocks, so that seeking and block
+// pruning are exercised.
+func FuzzPatternQuery(f *testing.F) {
+	var docs []oracle.Doc
+	pad := strings.Repeat("q", 80) // long terms: three dict blocks and more
+	for i := 0; i < 1500; i++ {
+		docs = append(docs, oracle.Doc{{Name: "text", Values: []string{
+			fmt.Sprintf("a%04d%s b%d%s c%d é%d", i, pad, i%53, pad, i%7, i%11),
+		}}})
+	}
+	c := corpusOf(docs)
+	s := open(f, build(f, docs, options(0, "text")))
+	var prof reader.Profile
+	if _, err := s.Docs(bg, reader.Regexp("text", ".*", 0), &reader.SearchOptions{Profile: &prof}); err != nil || prof.DictBlocksRead < 3 {
+		f.Fatalf("%d dict blocks (%v): want 3 or more", prof.DictBlocksRead, err)
+	}
+	for _, seed := range []string{`a00[0-9]+q*`, `(b1|c)[0-9].*`, `*3`, `é1?`, `b4?*`, `.*9q+`, `a(`, `\`} {
+		f.Add(seed, false, uint8(0))
+		f.Add(seed, true, uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, pat string, wildcard bool, max uint8) {
+		var q reader.Query
+		var oq oracle.Query
+		if wildcard {
+			q, oq = reader.Wildcard("text", pat, int(max)), oracle.Wildcard{Field: "text", Pattern: pat, MaxExpansions: int(max)}
+		} else {
+			q, oq = reader.Regexp("text", pat, int(max)), oracle.Regexp{Field: "text", Expr: pat, MaxExpansions: int(max)}
+		}
+		got, err := s.Docs(bg, q, nil)
+		if err != nil {
+			if !errors.Is(err, snii.ErrInvalidArgument) {
+				t.Fatalf("%s: %v", q, err)
+			}
+			return
+		}
+		if want := c.Eval(oq); !slices.Equal(got, want) {
+			t.Fatalf("%s:\n got %s\nwant %s", q, oracle.Describe(got), oracle.Describe(want))
+		}
+	})
 }
