@@ -74,17 +74,23 @@ func wildcardRegexp(w string) (string, error) {
 			}
 			i += n
 			r, n = utf8.DecodeRuneInString(w[i:])
-			b.WriteString(regexp.QuoteMeta(w[i : i+n]))
+			quoteRune(&b, r, w[i:i+n])
 		default:
-			if r == utf8.RuneError && n == 1 {
-				b.WriteString(`\x{FFFD}`) // an invalid byte: regexp reads it as U+FFFD
-			} else {
-				b.WriteString(regexp.QuoteMeta(w[i : i+n]))
-			}
+			quoteRune(&b, r, w[i:i+n])
 		}
 		i += n
 	}
 	return b.String(), nil
+}
+
+// quoteRune writes the literal rune r (its bytes s) as a regexp: an invalid
+// byte as U+FFFD, which is how regexp reads it in a term.
+func quoteRune(b *strings.Builder, r rune, s string) {
+	if r == utf8.RuneError && len(s) == 1 {
+		b.WriteString(`\x{FFFD}`)
+		return
+	}
+	b.WriteString(regexp.QuoteMeta(s))
 }
 
 // viable reports whether some term starting with prefix may match: false

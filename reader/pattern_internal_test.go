@@ -12,6 +12,7 @@ func FuzzPatternViable(f *testing.F) {
 	f.Add("(alpha|zeta)1[0-9]", "zeta17", false)
 	f.Add("*Exception", "nullpointer*exception", true)
 	f.Add("f?o", "f\xffo", true)
+	f.Add("a\\\xff*", "a\xffb", true)
 	f.Add(`\bab\B.*`, "abc", false)
 	f.Add("é+x", "ééx", false)
 	f.Fuzz(func(t *testing.T, expr, term string, wildcard bool) {
