@@ -53,6 +53,9 @@ type recordPrinter struct {
 	color   bool
 	printed bool   // something was printed (a group before the next)
 	last    uint64 // the global id printed last
+	// spans, when set, gives a record's highlights instead of
+	// Segment.Highlights (snii grep: the regexp's matches).
+	spans func(rec []byte) []reader.Span
 }
 
 func newRecordPrinter(w io.Writer, f *queryFlags, color bool) *recordPrinter {
@@ -72,7 +75,9 @@ func (p *recordPrinter) printSegment(ctx context.Context, seg *reader.Segment, r
 	return seg.Records(ctx, ids, func(id uint32, rec []byte) error {
 		m := isMatch == nil || isMatch[id]
 		var spans []reader.Span
-		if m && needSpans {
+		if m && needSpans && p.spans != nil {
+			spans = p.spans(rec)
+		} else if m && needSpans && rq != nil {
 			var err error
 			if spans, err = seg.Highlights(rq, rec); err != nil {
 				return err
