@@ -59,16 +59,21 @@ Syntax:
   "conn refused"~2      a sloppy phrase: at most 2 position moves (reordered from 2)
   "timed out after*"    a phrase whose last word is a prefix
   conn*                 a prefix
+  *Exception  f?o       a wildcard over whole terms: '*' any run, '?' one character
+  /conn(ection)?/       a term matching a regular expression (Go's RE2 syntax)
+  "/conn.*/ refused"    a phrase with patterns at any position
   host:web-01           a word or phrase of another field than --field
   host:(a OR b*)        every word or phrase inside that names no field is of host
   a b   a AND b         both (AND binds tighter than OR)
   a OR b                either
   a -b  a NOT b         a but not b (a negation needs something else to match)
   (a OR b) c            grouping
-  \* \" \( \: \- \\     a literal character; OR, AND, NOT are operators only in capitals
+  \* \? \/ \" \( \: \- \\ a literal character; OR, AND, NOT are operators only in capitals
 
 Query text goes through the field's analyzer, so 'User-ID' is the phrase "user id"
-with the standard analyzer. A syntax error names the column and what was expected,
+with the standard analyzer. Patterns match whole terms and skip the analyzer; a
+lowercasing analyzer's field gets their literal characters lowercased ('*Exception'
+finds "nullpointerexception"). To match a regexp against whole records, see snii grep. A syntax error names the column and what was expected,
 and exits with code 2, as does an unknown field. No match is not an error (exit code 0).
 A segment built with --no-store keeps no records: query it with --ids or --count.`,
 		Example: `  snii query app.snii '"connection refused"'
