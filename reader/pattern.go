@@ -1,7 +1,6 @@
 package reader
 
 import (
-	"bytes"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -185,55 +184,8 @@ func (f *field) scanPattern(x *qctx, p *pattern, max int, fn func(term []byte, e
 		return err
 	}
 	ft := f.meta.FirstTerms
-	start := max0(f.findBlock(p.lit))
-	n := 0
-	var e format.Entry
-	for bi := start; bi < len(f.meta.Blocks); bi++ {
-		if bi > start && !bytes.HasPrefix(ft[bi], p.lit) {
-			return nil // every later term sorts after the literal prefix's range
-		}
-		if bi > start && bi+1 < len(ft) && !p.viable(ft[bi][:lcpLen(ft[bi], ft[bi+1])]) {
-			continue // no term of the block can match
-		}
-		if err := x.check(); err != nil {
-			return err
-		}
-		b, err := f.block(x, bi)
-		if err != nil {
-			return err
-		}
-		var it format.BlockIter
-		if bi == start {
-			if it, err = b.SeekGE(p.lit); err != nil {
-				return f.seg.wrap(f.blockName(bi), err)
-			}
-		} else {
-			it = b.Iter()
-		}
-		for {
-			term, ok, err := it.Next(&e)
-			if err != nil {
-				return f.seg.wrap(f.blockName(bi), err)
-			}
-			if !ok {
-				break
-			}
-			if !bytes.HasPrefix(term, p.lit) {
-				return nil
-			}
-			x.count.dictTerms++
-			if !p.re.Match(term) {
-				continue
-			}
-			if max > 0 && n == max {
-				return nil
-			}
-			n++
-			more, err := fn(term, &e)
-			if err != nil || !more {
-				return err
-			}
-		}
+	skip := func(bi int) bool { // no term of the block can match
+		return bi+1 < len(ft) && !p.viable(ft[bi][:lcpLen(ft[bi], ft[bi+1])])
 	}
-	return nil
+	return f.scanRange(x, p.lit, skip, p.re.Match, max, fn)
 }
