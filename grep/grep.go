@@ -52,7 +52,9 @@ type Profile struct {
 // the string (it may be part of a longer word) is dropped, unless an edge of
 // the record (\A, \z, ^, $ without (?m)) or a separator in the string bounds
 // it, or the field skipped no over-long token and the cut token has three
-// bytes or more: then it is a wildcard slot ("*nection", "refu*"). A literal
+// bytes or more: then it is a wildcard slot, "refu*" (a seek in the
+// dictionary) or, when the string has no other token to require, "*nection"
+// (a walk of the dictionary). A literal
 // that does not survive analysis is no requirement. A case-insensitive
 // literal is lowercased when the analyzer lowercases (and is otherwise no
 // requirement).

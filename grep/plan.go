@@ -71,52 +71,69 @@ type tok struct {
 	start, end int
 }
 
+// slotTok is a token of a literal and how the literal may cut it.
+type slotTok struct {
+	tok
+	cutStart, cutEnd bool
+	piece            int // the piece (between edges) it is in
+}
+
 // literal is the requirement that the text contains s: its tokens in
 // phrases of adjacent positions, without the tokens cut at either end of a
-// piece (unless whole by an edge, or kept as wildcards).
+// piece (unless whole by an edge). With p.partial, a token cut at its end
+// only is kept as a prefix wildcard ("refu*", a seek in the dictionary), and
+// one cut at its start ("*nection", a walk of the whole dictionary) only
+// when the literal has no other token to require.
 func (p *planner) literal(s string) reader.Query {
 	pieces := strings.Split(s, edge)
-	var qs []reader.Query
+	var toks []slotTok
+	cheap := false // a whole token or a prefix wildcard
 	for i, piece := range pieces {
-		var toks []tok
+		n0 := len(toks)
 		index.AnalyzeOffsets(p.a, piece, func(term []byte, pos uint32, start, end int) {
-			toks = append(toks, tok{string(term), pos, start, end})
+			toks = append(toks, slotTok{tok: tok{string(term), pos, start, end}, piece: i})
 		})
-		var run []reader.Slot
-		flush := func() {
-			if q := runQuery(p.field, run); q != nil {
-				qs = append(qs, q)
-			}
-			run = run[:0]
-		}
-		for k, t := range toks {
-			if k > 0 && t.pos != toks[k-1].pos+1 {
-				flush()
-			}
-			cutStart := k == 0 && i == 0 && (t.start <= 0)
-			cutEnd := k == len(toks)-1 && i == len(pieces)-1 && (t.end < 0 || t.end >= len(piece))
+		pt := toks[n0:]
+		for k := range pt {
+			t := &pt[k]
+			t.cutStart = k == 0 && i == 0 && t.start <= 0
+			t.cutEnd = k == len(pt)-1 && i == len(pieces)-1 && (t.end < 0 || t.end >= len(piece))
 			if t.start < 0 { // no known range: whole only inside
-				cutStart, cutEnd = cutStart || k == 0, cutEnd || k == len(toks)-1
+				t.cutStart, t.cutEnd = t.cutStart || k == 0, t.cutEnd || k == len(pt)-1
 			}
-			if !cutStart && !cutEnd {
-				run = append(run, reader.Slot{Kind: reader.SlotTerm, Text: t.term})
-				continue
-			}
-			if !p.partial || len(t.term) < minPartial {
-				flush()
-				continue
-			}
-			w := escapeWildcard(t.term)
-			if cutStart {
-				w = "*" + w
-			}
-			if cutEnd {
-				w += "*"
-			}
-			run = append(run, reader.Slot{Kind: reader.SlotWildcard, Text: w})
+			cheap = cheap || !t.cutStart && (!t.cutEnd || p.partial && len(t.term) >= minPartial)
 		}
-		flush()
 	}
+	var qs []reader.Query
+	var run []reader.Slot
+	flush := func() {
+		if q := runQuery(p.field, run); q != nil {
+			qs = append(qs, q)
+		}
+		run = run[:0]
+	}
+	for k, t := range toks {
+		if k > 0 && (t.piece != toks[k-1].piece || t.pos != toks[k-1].pos+1) {
+			flush()
+		}
+		if !t.cutStart && !t.cutEnd {
+			run = append(run, reader.Slot{Kind: reader.SlotTerm, Text: t.term})
+			continue
+		}
+		if !p.partial || len(t.term) < minPartial || t.cutStart && cheap {
+			flush()
+			continue
+		}
+		w := escapeWildcard(t.term)
+		if t.cutStart {
+			w = "*" + w
+		}
+		if t.cutEnd {
+			w += "*"
+		}
+		run = append(run, reader.Slot{Kind: reader.SlotWildcard, Text: w})
+	}
+	flush()
 	switch len(qs) {
 	case 0:
 		return nil
