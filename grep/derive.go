@@ -13,8 +13,8 @@ const maxSet = 16
 
 // edge marks where a match must start or end: the start or end of the
 // record (\A, \z, and ^, $ without (?m)). A literal next to one is whole
-// there.
-const edge = "\x00"
+// there. It is a byte no literal of a regexp holds (they are valid UTF-8).
+const edge = "\xff"
 
 // req is a requirement on a record's text: every (and) or some (or) of its
 // children hold; a leaf is a literal string the text must contain (it may

@@ -253,3 +253,18 @@ func TestSameLinesAsRipgrep(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanNUL: a NUL in a regexp is a character like any other (the
+// whitespace analyzer keeps it inside a token).
+func TestPlanNUL(t *testing.T) {
+	recs := []string{"xa\x00bc d", "a b"}
+	s := build(t, recs, "whitespace")
+	re := regexp.MustCompile(`a\x00b`)
+	var got []uint32
+	if err := grep.Grep(bg, s, re, nil, func(id uint32, _ []byte) error { got = append(got, id); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, []uint32{0}) {
+		t.Fatalf("got %v, want [0]", got)
+	}
+}
