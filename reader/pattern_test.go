@@ -10,6 +10,7 @@ import (
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/reader"
+	"github.com/snii-go/snii/writer"
 )
 
 // patternQueries draws n queries of each pattern kind over field.
@@ -192,4 +193,54 @@ func FuzzPatternQuery(f *testing.F) {
 			t.Fatalf("%s:\n got %s\nwant %s", q, oracle.Describe(got), oracle.Describe(want))
 		}
 	})
+}
+
+// TestPatternTopAndHighlights: a ranked search of a pattern query gives its
+// documents (each scored as a constant), and Highlights marks the tokens a
+// pattern matches and a pattern phrase's span.
+func TestPatternTopAndHighlights(t *testing.T) {
+	o := writer.DefaultOptions("text")
+	o.RecordFormat, o.TextField = writer.RecordText, "text"
+	recs := []string{"java.lang.NullPointerException at Foo", "connection refused by host", "conn refused", "IllegalStateException thrown", "nothing"}
+	var docs []writer.Document
+	for _, r := range recs {
+		docs = append(docs, writer.Document{Fields: []writer.Field{{Name: "text", Values: []string{r}}}, Record: []byte(r)})
+	}
+	s := buildDocs(t, o, docs)
+	for _, q := range []reader.Query{
+		reader.Wildcard("text", "*exception", 0),
+		reader.Regexp("text", "conn(ection)?", 0),
+		reader.PatternPhrase("text", []reader.Slot{{Kind: reader.SlotRegexp, Text: "conn(ection)?"}, {Text: "refused"}}, 0),
+	} {
+		want, err := s.Docs(bg, q, nil)
+		if err != nil || len(want) != 2 {
+			t.Fatalf("%s: %v (%v)", q, want, err)
+		}
+		hits, err := s.Top(bg, q, 10, nil)
+		if err != nil || len(hits) != len(want) {
+			t.Fatalf("%s: Top %v (%v), want docs %v", q, hits, err, want)
+		}
+		for i, h := range hits {
+			if h.Doc != want[i] || h.Score != hits[0].Score {
+				t.Errorf("%s: hit %d = %+v, want doc %d with the same score", q, i, h, want[i])
+			}
+		}
+	}
+	for _, c := range []struct {
+		q    reader.Query
+		rec  int
+		want string
+	}{
+		{reader.Wildcard("text", "*exception", 0), 0, "[NullPointerException]"},
+		{reader.Regexp("text", "conn.*", 0), 1, "[connection]"},
+		{reader.PatternPhrase("text", []reader.Slot{{Kind: reader.SlotWildcard, Text: "con*"}, {Text: "refused"}}, 0), 2, "[conn refused]"},
+	} {
+		spans, err := s.Highlights(c.q, []byte(recs[c.rec]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(cut([]byte(recs[c.rec]), spans)); got != c.want {
+			t.Errorf("%s on %q: %s, want %s", c.q, recs[c.rec], got, c.want)
+		}
+	}
 }
