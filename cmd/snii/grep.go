@@ -115,6 +115,7 @@ func runGrep(ctx context.Context, e *env, f *grepFlags, path string, re *regexp.
 		pr.spans = func(rec []byte) []reader.Span { return matchSpans(re, rec) }
 	}
 	var matches []uint32
+	withContext := f.rec.after > 0 || f.rec.before > 0
 	n := 0
 	err = grep.Grep(ctx, seg.Segment, re, &grep.Options{Invert: f.invert, Profile: &prof}, func(id uint32, rec []byte) error {
 		if f.only {
@@ -128,8 +129,12 @@ func runGrep(ctx context.Context, e *env, f *grepFlags, path string, re *regexp.
 				}
 				pr.w.WriteByte('\n')
 			}
-		} else {
-			matches = append(matches, id)
+		} else if withContext {
+			matches = append(matches, id) // printed with their neighbours below
+		} else if !f.count {
+			if err := pr.record(seg.Segment, nil, uint64(id), rec, true, nil); err != nil {
+				return err
+			}
 		}
 		if n++; f.rec.limit > 0 && n >= f.rec.limit {
 			return errEnough
@@ -144,7 +149,7 @@ func runGrep(ctx context.Context, e *env, f *grepFlags, path string, re *regexp.
 	}
 	if f.count {
 		fmt.Fprintln(pr.w, n)
-	} else if !f.only {
+	} else if withContext {
 		if err := pr.printSegment(ctx, seg.Segment, nil, matches, nil, 0); err != nil {
 			return fmt.Errorf("grep %s: %w", path, err)
 		}
