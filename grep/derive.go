@@ -53,7 +53,7 @@ func orReq(rs ...*req) *req {
 func setReq(set []string) *req {
 	var rs []*req
 	for _, s := range set {
-		if strings.Trim(s, edge) == "" {
+		if strings.ReplaceAll(s, edge, "") == "" {
 			return nil
 		}
 		rs = append(rs, litReq(s))
