@@ -268,3 +268,38 @@ func TestPlanNUL(t *testing.T) {
 		t.Fatalf("got %v, want [0]", got)
 	}
 }
+
+// FuzzPlan: for any regexp, the derived query's documents hold every record
+// the regexp matches (a fixed set of generated records, standard analyzer).
+func FuzzPlan(f *testing.F) {
+	r := rand.New(rand.NewPCG(11, 12))
+	recs := genRecords(r, 300)
+	s := build(f, recs, "")
+	for _, seed := range []string{`conn(ection)? refused`, `^Error`, `(?i)STOP\b`, `[0-9]+ms`, `user=\w+ failed`, `a|b`, `ſtop$`, `(db|host)[-_]?[0-9]{2}`} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, expr string) {
+		re, err := regexp.Compile(expr)
+		if err != nil {
+			return
+		}
+		q, _, err := grep.Plan(s, re)
+		if err != nil {
+			t.Fatalf("%q: %v", expr, err)
+		}
+		if q == nil {
+			return
+		}
+		cands, err := s.Docs(bg, q, nil)
+		if err != nil {
+			t.Fatalf("%q: %s: %v", expr, q, err)
+		}
+		for id, rec := range recs {
+			if re.MatchString(rec) {
+				if _, ok := slices.BinarySearch(cands, uint32(id)); !ok {
+					t.Fatalf("%q: query %s drops record %d %q", expr, q, id, rec)
+				}
+			}
+		}
+	})
+}
