@@ -37,7 +37,15 @@ func compileRegexp(expr string) (*pattern, error) {
 	if err != nil {
 		return nil, errs.Invalidf("reader: regexp %q: %v", expr, err)
 	}
+	// The literal prefix: the anchored program has one only when it is
+	// one-pass (regexp's prefix scan stops at the leading \A); the bare
+	// expression's is one too (a whole match starts where a match does).
 	lit, whole := rx.LiteralPrefix()
+	if bare, err := regexp.Compile(expr); err == nil {
+		if l, c := bare.LiteralPrefix(); len(l) > len(lit) || c && l == lit {
+			lit, whole = l, c
+		}
+	}
 	if i := strings.IndexRune(lit, utf8.RuneError); i >= 0 {
 		// U+FFFD also matches an invalid byte of a term: no literal from there.
 		lit, whole = lit[:i], false

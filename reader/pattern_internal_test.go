@@ -67,3 +67,27 @@ func TestPatternViablePrunes(t *testing.T) {
 		}
 	}
 }
+
+// TestPatternLiteral: the literal prefix every match starts with, also for
+// expressions regexp does not run one-pass.
+func TestPatternLiteral(t *testing.T) {
+	for _, c := range []struct {
+		expr, lit string
+		whole     bool
+	}{
+		{"assert.*error", "assert", false},
+		{"conn(ection)?", "conn", false},
+		{"refused", "refused", true},
+		{"(?i)refused", "", false},
+		{"a|b", "", false},
+		{"^foo", "foo", false},
+	} {
+		p, err := compileRegexp(c.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(p.lit) != c.lit || p.whole != c.whole {
+			t.Errorf("%q: literal %q whole %v, want %q %v", c.expr, p.lit, p.whole, c.lit, c.whole)
+		}
+	}
+}
