@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Node is a parsed query: *Text, *And, *Or or *Not.
+// Node is a parsed query: *Text, *Pattern, *PatternPhrase, *And, *Or or *Not.
 type Node interface {
 	// Column is the 1-based column (in characters) where the node starts.
 	Column() int
@@ -87,7 +87,7 @@ func (t *Text) String() string {
 	}
 	if t.Quoted {
 		b.WriteByte('"')
-		writeEscaped(&b, t.Raw, func(r rune) bool { return r == '"' || r == '\\' || r == '*' })
+		writePhraseText(&b, t.Raw)
 		if t.Prefix {
 			b.WriteByte('*')
 		}
@@ -98,7 +98,7 @@ func (t *Text) String() string {
 		}
 		return b.String()
 	}
-	if isOperator(t.Raw) || strings.HasPrefix(t.Raw, "-") {
+	if isOperator(t.Raw) || strings.HasPrefix(t.Raw, "-") || strings.HasPrefix(t.Raw, "/") {
 		b.WriteByte('\\')
 	}
 	writeEscaped(&b, t.Raw, func(r rune) bool { return isSpecial(r) || unicode.IsSpace(r) })
@@ -150,7 +150,7 @@ func writeEscaped(b *strings.Builder, s string, esc func(rune) bool) {
 // isSpecial reports the runes that end a bare word or have a meaning in it.
 func isSpecial(r rune) bool {
 	switch r {
-	case '"', '(', ')', '*', '\\', ':', '~':
+	case '"', '(', ')', '*', '?', '\\', ':', '~':
 		return true
 	}
 	return false

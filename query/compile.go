@@ -112,6 +112,10 @@ func compile(n Node, a Analyzer, o *Options) (reader.Query, error) {
 		return reader.Or(qs...), nil
 	case *Text:
 		return compileText(n, a, o)
+	case *Pattern:
+		return compilePattern(n, a, o)
+	case *PatternPhrase:
+		return compilePatternPhrase(n, a, o)
 	}
 	return nil, errs.Invalidf("query: unexpected node %T", n)
 }
@@ -124,13 +128,22 @@ func one(qs []reader.Query, combine func(...reader.Query) reader.Query) reader.Q
 	return combine(qs...)
 }
 
-func compileText(n *Text, a Analyzer, o *Options) (reader.Query, error) {
-	field := o.DefaultField
-	if n.Field != "" {
-		field = n.Field
+// fieldOf returns the field a node searches: its own, else o.DefaultField;
+// neither is a *CompileError at the node's column.
+func fieldOf(n Node, own string, col int, o *Options) (string, error) {
+	if own != "" {
+		return own, nil
 	}
-	if field == "" {
-		return nil, &CompileError{Column: n.Col, Msg: fmt.Sprintf("%s names no field and Options.DefaultField is empty (write field:text or set a default field)", n)}
+	if o.DefaultField == "" {
+		return "", &CompileError{Column: col, Msg: fmt.Sprintf("%s names no field and Options.DefaultField is empty (write field:text or set a default field)", n)}
+	}
+	return o.DefaultField, nil
+}
+
+func compileText(n *Text, a Analyzer, o *Options) (reader.Query, error) {
+	field, err := fieldOf(n, n.Field, n.Col, o)
+	if err != nil {
+		return nil, err
 	}
 	if n.Slop < 0 || n.Slop > 0 && n.Prefix {
 		return nil, errs.Invalidf("query: %s: invalid slop", n)

@@ -15,13 +15,17 @@
 //	"timed out after*"     a phrase whose last term is a prefix
 //	conn*                  a prefix
 //	conection~1            a fuzzy term: the terms within 1 edit (reader.Fuzzy); ~ alone is ~2
+//	*Exception  foo*bar    a wildcard: '*' any run of characters, '?' one (reader.Wildcard)
+//	f?o
+//	/conn(ection)?/        a term matching a regular expression (RE2, whole term; reader.Regexp)
+//	"/conn.*/ refused"     a phrase with patterns at any position (reader.PatternPhrase)
 //	host:web-01            text of another field than the default one
 //	host:(a OR "b c")      every text inside that names no field is of that field
 //	a b    a AND b         both (AND binds tighter than OR)
 //	a OR b                 either
 //	a -b   a NOT b         a but not b (also a AND NOT b)
 //	(a OR b) c             grouping
-//	\* \" \( \: \- \~ \\   a literal character
+//	\* \? \/ \" \( \: \- \~ \\ a literal character
 //
 // # Grammar
 //
@@ -29,8 +33,9 @@
 //	or      = and { "OR" and }
 //	and     = unary { [ "AND" ] unary }
 //	unary   = ( "NOT" | "-" ) unary | [ field ":" ] "(" or ")" | [ field ":" ] ( phrase | word )
-//	phrase  = '"' { char | '\' any } [ "*" ] '"' [ "~" digits ]
-//	word    = { char | '\' any } [ "*" | "~" [ "0" | "1" | "2" ] ]
+//	phrase  = '"' { char | '\' any | regexp } [ "*" ] '"' [ "~" digits ]
+//	word    = { char | '\' any | "*" | "?" } [ "~" [ "0" | "1" | "2" ] ] | regexp
+//	regexp  = "/" { char | '\' any } "/"
 //	field   = ( letter | "_" ) { letter | digit | "_" | "." | "-" }
 //
 // A word ends at white space, a quote or a parenthesis. OR, AND and NOT are
@@ -43,17 +48,37 @@
 // the parentheses that names none ("f:(a OR g:b)" is "f:a OR g:b": the tree
 // holds the fields, so it renders that way); other colons are literal
 // ("10.0.0.1:8080"), and `\:` keeps a colon literal after a field-like name.
-// A '*' is allowed only at the end of a word or right before a phrase's
-// closing quote, and "~N"
-// (0 ≤ N ≤ MaxSlop) only right after a phrase's closing quote, once, followed
-// by a space, ')' or the end; a phrase prefix takes no slop. After a word,
-// "~N" (N = 0, 1 or 2; "~" alone is DefaultEdits) makes it a fuzzy term, as in
-// Lucene: the terms within N edits (insertions, deletions, substitutions and
-// transpositions of adjacent characters) of the word's one term, the first
+// A word ending in a single '*' (and no other '*' or '?') is a prefix, as is
+// the last word of a phrase ending in '*' right before its closing quote;
+// "~N" (0 ≤ N ≤ MaxSlop) goes only right after a phrase's closing quote, once,
+// followed by a space, ')' or the end; a phrase prefix takes no slop. After a
+// word, "~N" (N = 0, 1 or 2; "~" alone is DefaultEdits) makes it a fuzzy term,
+// as in Lucene: the terms within N edits (insertions, deletions, substitutions
+// and transpositions of adjacent characters) of the word's one term, the first
 // Options.MaxExpansions of them in byte order, like a prefix. A '~' anywhere
-// else is an error ("(a b)~2": a group takes no slop; "a~1~2", "a~0.8",
-// "a~3"), never read as something else. A backslash escapes the next
-// character, inside or outside quotes.
+// else is an error ("(a b)~2": a group takes no slop; "a~1~2", "a~0.8", "a~3",
+// "f*o~1": a wildcard takes none), never read as something else. A backslash
+// escapes the next character, inside or outside quotes.
+//
+// # Patterns
+//
+// A bare word holding '?' or a '*' anywhere else is a wildcard (*Pattern):
+// '*' is any run of characters (also at the start: "*Exception"), '?' one
+// character, `\*`, `\?` and `\` the characters themselves. A word starting
+// with '/' whose next unescaped '/' ends the word is a regular expression in
+// Go's RE2 syntax (`\/` is a slash; it must parse, or Parse reports its
+// column); otherwise the '/' is literal ("/var/log" is a word). Inside quotes,
+// a word written /re/ or holding a '*' that is not the phrase's last
+// character is a pattern position (and '?' is a wildcard in such a word only:
+// "what?" stays a word): the phrase is a *PatternPhrase, exact (no slop),
+// whose trailing '*', if any, makes its last word a wildcard.
+//
+// Patterns match whole terms and skip the analyzer. When the field's
+// analyzer lowercases (it turns "Snii" into "snii"), Compile lowercases the
+// pattern's literal characters, so that "*Exception" finds
+// "nullpointerexception"; character classes ("[A-Z]") and escapes keep their
+// meaning, and an analyzer that keeps case gets the pattern as written. A
+// pattern expands to at most Options.MaxExpansions terms, like a prefix.
 //
 // Negation excludes: every side of an OR, the whole query and what a NOT
 // negates must match something by themselves ("a OR -b", "-b" and "-(-b)"
@@ -63,7 +88,7 @@
 //
 // # Trees, rendering and compiling
 //
-// Parse returns a tree of *Text, *And, *Or and *Not; And and Or have at least
+// Parse returns a tree of *Text, *Pattern, *PatternPhrase, *And, *Or and *Not; And and Or have at least
 // two children and never a child of their own kind. Every node's String
 // renders it back in the language, and parsing that gives the same tree
 // (checked by FuzzParseQuery).

@@ -38,7 +38,8 @@ const (
 type token struct {
 	kind  tokKind
 	col   int
-	text  *Text  // tText only
+	text  *Text  // tText only, when pat is nil
+	pat   Node   // tText: a *Pattern or *PatternPhrase
 	minus bool   // tNot written as '-'
 	field string // tLParen written as "field:(": the group's field
 }
@@ -109,7 +110,10 @@ func (l *lexer) next() (token, error) {
 		return token{kind: tRParen, col: col}, nil
 	case '"':
 		l.advance(size)
-		t, err := l.phrase(col)
+		t, pp, err := l.phrase(col)
+		if pp != nil {
+			return token{kind: tText, col: col, pat: pp}, err
+		}
 		return token{kind: tText, col: col, text: t}, err
 	case '-':
 		l.advance(size)
@@ -118,9 +122,12 @@ func (l *lexer) next() (token, error) {
 		}
 		return token{kind: tNot, col: col, minus: true}, nil
 	}
-	t, escaped, err := l.word(col)
+	t, pat, escaped, err := l.word(col)
 	if err != nil {
 		return token{}, err
+	}
+	if pat != nil {
+		return token{kind: tText, col: col, pat: pat}, nil
 	}
 	if t.Raw == "" && t.Field != "" && !t.Quoted { // "field:(": a group; word stopped on its '('
 		c := l.col
@@ -160,108 +167,223 @@ func isFieldName(s string) bool {
 }
 
 // word lexes a bare word, or "field:" followed by a word or a phrase (or by
-// '(': then it returns a Text with the field and no text, before the '('). It
-// reports whether an escape was used (an escaped word is never an operator).
-func (l *lexer) word(col int) (*Text, bool, error) {
+// '(': then it returns a Text with the field and no text, before the '('). A
+// word with '?' or a '*' before its end, or written /regexp/, is a *Pattern
+// (or a phrase with patterns a *PatternPhrase), returned as pat. It reports
+// whether an escape was used (an escaped word is never an operator).
+func (l *lexer) word(col int) (*Text, Node, bool, error) {
 	var b strings.Builder
+	var w strings.Builder // the word as a wildcard
+	wild := false
 	escaped := false
 	field := ""
 	for {
 		r, size := l.peekRune()
 		if endsWord(r, size) {
-			return &Text{Field: field, Raw: b.String(), Col: col}, escaped, nil
+			if wild {
+				return nil, &Pattern{Field: field, Expr: w.String(), Col: col}, escaped, nil
+			}
+			return &Text{Field: field, Raw: b.String(), Col: col}, nil, escaped, nil
 		}
 		c := l.col
 		l.advance(size)
-		if r == ':' && field == "" && !escaped && isFieldName(b.String()) {
+		if r == ':' && field == "" && !escaped && !wild && isFieldName(b.String()) {
 			field = b.String()
 			b.Reset()
+			w.Reset()
 			r2, size2 := l.peekRune()
 			switch {
 			case r2 == '"' && size2 > 0:
 				l.advance(size2)
-				t, err := l.phrase(l.col - 1)
+				t, pp, err := l.phrase(l.col - 1)
 				if err != nil {
-					return nil, false, err
+					return nil, nil, false, err
+				}
+				if pp != nil {
+					pp.Field, pp.Col = field, col
+					return nil, pp, false, nil
 				}
 				t.Field, t.Col = field, col
-				return t, false, nil
+				return t, nil, false, nil
 			case r2 == '(':
-				return &Text{Field: field, Col: col}, false, nil // a group: next turns it into its '('
+				return &Text{Field: field, Col: col}, nil, false, nil // a group: next turns it into its '('
 			case endsWord(r2, size2):
-				return nil, false, &SyntaxError{c + 1, fmt.Sprintf("expected a term, a phrase or '(' after %q (write \\: for a literal ':')", errs.Excerpt(field+":"))}
+				return nil, nil, false, &SyntaxError{c + 1, fmt.Sprintf("expected a term, a phrase or '(' after %q (write \\: for a literal ':')", errs.Excerpt(field+":"))}
 			}
 			continue
 		}
+		if r == '/' && b.Len() == 0 && !escaped && !wild && l.regexpAhead(false) {
+			p, err := l.regexpWord(field, c, col)
+			return nil, p, false, err
+		}
 		switch r {
 		case '\\':
-			_, size2 := l.peekRune()
+			r2, size2 := l.peekRune()
 			if size2 == 0 {
-				return nil, false, &SyntaxError{c, `expected a character after '\' (write \\ for a backslash)`}
+				return nil, nil, false, &SyntaxError{c, `expected a character after '\' (write \\ for a backslash)`}
 			}
-			b.WriteString(l.advance(size2))
+			lit := l.advance(size2)
+			b.WriteString(lit)
+			if r2 == '*' || r2 == '?' || r2 == '\\' {
+				w.WriteByte('\\')
+			}
+			w.WriteString(lit)
 			escaped = true
 		case '~':
 			if b.Len() == 0 {
-				return nil, false, l.tilde(c)
+				return nil, nil, false, l.tilde(c)
+			}
+			if wild {
+				return nil, nil, false, &SyntaxError{c, "a wildcard takes no '~' (write \\~ for a literal '~')"}
 			}
 			t := &Text{Field: field, Raw: b.String(), Fuzzy: true, Edits: DefaultEdits, Col: col}
-			return t, escaped, l.edits(t, c)
+			return t, nil, escaped, l.edits(t, c)
 		case '*':
-			if r2, size2 := l.peekRune(); !endsWord(r2, size2) {
-				return nil, false, &SyntaxError{c, `'*' is allowed only at the end of a word (write \* for a literal star)`}
+			if r2, size2 := l.peekRune(); endsWord(r2, size2) && !wild && b.Len() > 0 {
+				return &Text{Field: field, Raw: b.String(), Prefix: true, Col: col}, nil, escaped, nil
 			}
-			if b.Len() == 0 {
-				return nil, false, &SyntaxError{c, `expected a term before '*'`}
-			}
-			return &Text{Field: field, Raw: b.String(), Prefix: true, Col: col}, escaped, nil
+			wild = true
+			w.WriteByte('*')
+		case '?':
+			wild = true
+			w.WriteByte('?')
 		default:
 			b.WriteString(l.s[l.i-size : l.i])
+			w.WriteString(l.s[l.i-size : l.i])
 		}
 	}
 }
 
-func (l *lexer) phrase(col int) (*Text, error) {
-	var b strings.Builder
+// phrase lexes a quoted phrase after its opening quote (at column col). A
+// word of it written /regexp/, or holding a '*' that is not the phrase's
+// last character (then '?' in that word is a wildcard too), is a pattern:
+// the phrase is then a *PatternPhrase (its trailing '*' makes its last word a
+// wildcard), returned instead of the *Text.
+func (l *lexer) phrase(col int) (*Text, *PatternPhrase, error) {
+	var b strings.Builder    // the whole phrase as text
+	var run strings.Builder  // plain words since the last pattern
+	var word strings.Builder // the current word as text
+	var w strings.Builder    // the current word as a wildcard
+	star := false            // the current word holds an unescaped '*'
+	var parts []Node
 	lastSpace := true // no text yet counts as a space before a '*'
+	endWord := func() {
+		if star {
+			if t := strings.TrimSpace(run.String()); t != "" {
+				parts = append(parts, &Text{Raw: t})
+			}
+			run.Reset()
+			parts = append(parts, &Pattern{Expr: w.String()})
+		} else {
+			run.WriteString(word.String())
+		}
+		word.Reset()
+		w.Reset()
+		star = false
+	}
+	finish := func() *PatternPhrase {
+		endWord()
+		if len(parts) == 0 {
+			return nil
+		}
+		if t := strings.TrimSpace(run.String()); t != "" {
+			parts = append(parts, &Text{Raw: t})
+		}
+		return &PatternPhrase{Parts: parts, Col: col}
+	}
 	for {
 		r, size := l.peekRune()
 		if size == 0 {
-			return nil, &SyntaxError{l.col, fmt.Sprintf("expected closing quote for the phrase opened at column %d", col)}
+			return nil, nil, &SyntaxError{l.col, fmt.Sprintf("expected closing quote for the phrase opened at column %d", col)}
 		}
 		c := l.col
 		l.advance(size)
 		switch r {
 		case '"':
+			if pp := finish(); pp != nil {
+				if r2, _ := l.peekRune(); r2 == '~' {
+					return nil, nil, &SyntaxError{l.col, "a phrase with patterns cannot have a slop"}
+				}
+				return nil, pp, nil
+			}
 			if strings.TrimSpace(b.String()) == "" {
-				return nil, &SyntaxError{col, "empty phrase"}
+				return nil, nil, &SyntaxError{col, "empty phrase"}
 			}
 			t := &Text{Raw: b.String(), Quoted: true, Col: col}
-			return t, l.slop(t)
+			return t, nil, l.slop(t)
 		case '\\':
 			r2, size2 := l.peekRune()
 			if size2 == 0 {
-				return nil, &SyntaxError{c, `expected a character after '\' (write \\ for a backslash)`}
+				return nil, nil, &SyntaxError{c, `expected a character after '\' (write \\ for a backslash)`}
 			}
-			b.WriteString(l.advance(size2))
+			lit := l.advance(size2)
+			b.WriteString(lit)
 			// An escaped space is still a space: the analyzer splits on it, so it
 			// cannot stand for the term a '*' needs.
 			lastSpace = unicode.IsSpace(r2)
-		case '*':
-			if r2, _ := l.peekRune(); r2 != '"' {
-				return nil, &SyntaxError{c, `'*' is allowed only at the end of a phrase, right before the closing quote (write \* for a literal star)`}
-			}
 			if lastSpace {
-				return nil, &SyntaxError{c, `expected a term before '*'`}
+				endWord()
+				run.WriteString(lit)
+				continue
 			}
-			l.advance(1)
-			if r2, _ := l.peekRune(); r2 == '~' {
-				return nil, &SyntaxError{l.col, "a phrase prefix cannot have a slop"}
+			word.WriteString(lit)
+			if r2 == '*' || r2 == '?' || r2 == '\\' {
+				w.WriteByte('\\')
 			}
-			return &Text{Raw: b.String(), Prefix: true, Quoted: true, Col: col}, nil
+			w.WriteString(lit)
+		case '/':
+			if !lastSpace || !l.regexpAhead(true) {
+				b.WriteByte('/')
+				word.WriteByte('/')
+				w.WriteByte('/')
+				continue
+			}
+			expr, err := l.regexp(c)
+			if err != nil {
+				return nil, nil, err
+			}
+			if r2, size2 := l.peekRune(); size2 == 0 || !(unicode.IsSpace(r2) || r2 == '"') {
+				return nil, nil, &SyntaxError{l.col, "expected a space or the closing quote after a regexp's closing '/' (write \\/ for a literal slash)"}
+			}
+			if t := strings.TrimSpace(run.String()); t != "" {
+				parts = append(parts, &Text{Raw: t})
+			}
+			run.Reset()
+			parts = append(parts, &Pattern{Expr: expr, Regexp: true})
+			b.WriteString("/" + expr + "/")
+			lastSpace = false
+		case '*':
+			if r2, _ := l.peekRune(); r2 == '"' && len(parts) == 0 && !star {
+				// A trailing '*' of a phrase without patterns: a phrase prefix.
+				if lastSpace {
+					return nil, nil, &SyntaxError{c, `expected a term before '*'`}
+				}
+				l.advance(1)
+				if r2, _ := l.peekRune(); r2 == '~' {
+					return nil, nil, &SyntaxError{l.col, "a phrase prefix cannot have a slop"}
+				}
+				return &Text{Raw: b.String(), Prefix: true, Quoted: true, Col: col}, nil, nil
+			}
+			star = true
+			w.WriteByte('*')
+			b.WriteByte('*')
+			lastSpace = false
+		case '?':
+			word.WriteByte('?')
+			w.WriteByte('?')
+			b.WriteByte('?')
+			lastSpace = false
 		default:
-			b.WriteString(l.s[l.i-size : l.i])
+			lit := l.s[l.i-size : l.i]
+			b.WriteString(lit)
 			lastSpace = unicode.IsSpace(r)
+			if lastSpace {
+				endWord()
+				run.WriteString(lit)
+				continue
+			}
+			word.WriteString(lit)
+			w.WriteString(lit)
 		}
 	}
 }

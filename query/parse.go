@@ -153,6 +153,9 @@ func (p *parser) unary(after string, depth int) (Node, error) {
 		if err := p.advance(); err != nil {
 			return nil, err
 		}
+		if t.pat != nil {
+			return t.pat, nil
+		}
 		return t.text, nil
 	case tLParen:
 		if depth >= MaxDepth {
@@ -206,8 +209,19 @@ func (p *parser) unary(after string, depth int) (Node, error) {
 // g:b)": a is searched in f, b stays in g).
 func setField(n Node, field string) {
 	Walk(n, func(n Node) {
-		if t, ok := n.(*Text); ok && t.Field == "" {
-			t.Field = field
+		switch t := n.(type) {
+		case *Text:
+			if t.Field == "" {
+				t.Field = field
+			}
+		case *Pattern:
+			if t.Field == "" {
+				t.Field = field
+			}
+		case *PatternPhrase:
+			if t.Field == "" {
+				t.Field = field
+			}
 		}
 	})
 }

@@ -31,6 +31,25 @@ func tree(n Node) string {
 			s += "{" + n.Field + "}"
 		}
 		return s + "[" + n.Raw + "]"
+	case *Pattern:
+		s := "W"
+		if n.Regexp {
+			s = "R"
+		}
+		if n.Field != "" {
+			s += "{" + n.Field + "}"
+		}
+		return s + "[" + n.Expr + "]"
+	case *PatternPhrase:
+		parts := make([]string, len(n.Parts))
+		for i, c := range n.Parts {
+			parts[i] = tree(c)
+		}
+		s := "PP"
+		if n.Field != "" {
+			s += "{" + n.Field + "}"
+		}
+		return s + "(" + strings.Join(parts, ",") + ")"
 	case *Not:
 		return "NOT(" + tree(n.Node) + ")"
 	case *And:
@@ -110,6 +129,29 @@ func TestParse(t *testing.T) {
 		{`x\ y~1 OR (z~)`, `OR(F~1[x y],F~2[z])`},
 		{`"a b"~2 x`, `AND(P~2[a b],T[x])`},
 		{`("a b"~2)`, `P~2[a b]`},
+		{`*Exception`, `W[*Exception]`},
+		{`foo*bar`, `W[foo*bar]`},
+		{`f?o`, `W[f?o]`},
+		{`f\?o`, `T[f?o]`},
+		{`a\*b*`, `T*[a*b]`},
+		{`a\*b*c`, `W[a\*b*c]`},
+		{`*`, `W[*]`},
+		{`a**`, `W[a**]`},
+		{`x:f?o`, `W{x}[f?o]`},
+		{`/conn(ection)?/`, `R[conn(ection)?]`},
+		{`host:/web-0[12]/ err`, `AND(R{host}[web-0[12]],T[err])`},
+		{`/a\/b/`, `R[a/b]`},
+		{`/var/log`, `T[/var/log]`},
+		{`/var/`, `R[var]`},
+		{`f:(/a.c/ b)`, `AND(R{f}[a.c],T{f}[b])`},
+		{`"GET /api"`, `P[GET /api]`},
+		{`"GET /api/v1 x"`, `P[GET /api/v1 x]`},
+		{`"a* b"`, `PP(W[a*],T[b])`},
+		{`"x y /conn.*/ refused now"`, `PP(T[x y],R[conn.*],T[refused now])`},
+		{`f:"*exception at"`, `PP{f}(W[*exception],T[at])`},
+		{`"a /b/ c*"`, `PP(T[a],R[b],W[c*])`},
+		{`"what? is"`, `P[what? is]`},
+		{`"f?o* bar"`, `PP(W[f?o*],T[bar])`},
 		{`a -b`, `AND(T[a],NOT(T[b]))`},
 		{`a NOT b`, `AND(T[a],NOT(T[b]))`},
 		{`a AND NOT b`, `AND(T[a],NOT(T[b]))`},
@@ -176,15 +218,13 @@ func TestParseErrors(t *testing.T) {
 		{`"é`, 3, "expected closing quote for the phrase opened at column 1"},
 		{`""`, 1, "empty phrase"},
 		{`"  "`, 1, "empty phrase"},
-		{`*`, 1, "expected a term before '*'"},
-		{`a *`, 3, "expected a term before '*'"},
 		{`"*"`, 2, "expected a term before '*'"},
 		{`"a *"`, 4, "expected a term before '*'"},
 		{`"a\ *"`, 5, "expected a term before '*'"}, // an escaped space is still a space
-		{`a*b`, 2, "'*' is allowed only at the end of a word"},
-		{`a**`, 2, "'*' is allowed only at the end of a word"},
-		{`"a* b"`, 3, "'*' is allowed only at the end of a phrase"},
-		{`"a*`, 3, "'*' is allowed only at the end of a phrase"},
+		{`"a*`, 4, "expected closing quote"},
+		{`/a(/`, 1, "invalid regexp"},
+		{`"x /a[/ y"`, 4, "invalid regexp"},
+		{`"a /b/ c"~2`, 10, "a phrase with patterns cannot have a slop"},
 		{`a\`, 2, `expected a character after '\'`},
 		{`"a\`, 3, `expected a character after '\'`},
 		{`(a`, 3, "expected ')' to close the '(' at column 1, found the end of the query"},
@@ -268,7 +308,7 @@ func TestSyntaxErrorText(t *testing.T) {
 // inside the query (or one past its end); a parsed tree renders to a query that
 // parses to the same tree, with no empty text and well-formed And/Or nodes.
 func FuzzParseQuery(f *testing.F) {
-	for _, s := range []string{`a -b`, `f:"a b"~2 OR g:c*`, `f:(a OR g:(b -c)) d`, `a NOT (b OR -c)`, `x:\-y`, `a -(b c)`, `a b`, `"a b c*"`, `a OR (b c*)`, `\OR "x\"y"`, `((a)) OR b AND c`, `"`, `a*b`, "\xff\"\xfe*\"", `NOT a`} {
+	for _, s := range []string{`a -b`, `f:"a b"~2 OR g:c*`, `f:(a OR g:(b -c)) d`, `a NOT (b OR -c)`, `x:\-y`, `a -(b c)`, `a b`, `"a b c*"`, `a OR (b c*)`, `\OR "x\"y"`, `((a)) OR b AND c`, `"`, `a*b`, "\xff\"\xfe*\"", `NOT a`, `"a /b.*/ c*"`, `x:*ab?c\*`, `/a\/b/ -/c/`, `"\/x y*z"`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {

@@ -30,6 +30,16 @@ func (s *Segment) withoutMissing(q Query) Query {
 			return q
 		}
 		return s.noneIfMissing(q, q.field)
+	case *patternQuery:
+		if q.check() != nil {
+			return q
+		}
+		return s.noneIfMissing(q, q.field)
+	case *patternPhraseQuery:
+		if q.check() != nil {
+			return q
+		}
+		return s.noneIfMissing(q, q.field)
 	case *boolQuery:
 		var qs []Query
 		for i, c := range q.qs {

@@ -179,12 +179,23 @@ func (f *field) lookup(x *qctx, term []byte, e *format.Entry) (bool, error) {
 // scanPrefix calls fn for each term starting with prefix, in byte order, at most
 // max terms (max <= 0: all), until fn returns false. term is valid during fn.
 func (f *field) scanPrefix(x *qctx, prefix []byte, max int, fn func(term []byte, e *format.Entry) (bool, error)) error {
+	return f.scanRange(x, prefix, nil, nil, max, fn)
+}
+
+// scanRange walks the terms starting with prefix in byte order, calling fn
+// for those keep accepts (nil: all), at most max of them (max <= 0: all),
+// until fn returns false; a block after the first is not decoded when skip
+// (if set) says no term of it is wanted. term is valid during fn.
+func (f *field) scanRange(x *qctx, prefix []byte, skip func(bi int) bool, keep func(term []byte) bool, max int, fn func(term []byte, e *format.Entry) (bool, error)) error {
 	start := max0(f.findBlock(prefix))
 	n := 0
 	var e format.Entry
 	for bi := start; bi < len(f.meta.Blocks); bi++ {
 		if bi > start && !bytes.HasPrefix(f.meta.FirstTerms[bi], prefix) {
 			return nil // every later term sorts after the prefix range
+		}
+		if bi > start && skip != nil && skip(bi) {
+			continue
 		}
 		if err := x.check(); err != nil {
 			return err
@@ -211,6 +222,10 @@ func (f *field) scanPrefix(x *qctx, prefix []byte, max int, fn func(term []byte,
 			}
 			if !bytes.HasPrefix(term, prefix) {
 				return nil
+			}
+			x.count.dictTerms++
+			if keep != nil && !keep(term) {
+				continue
 			}
 			if max > 0 && n == max {
 				return nil

@@ -90,6 +90,21 @@
 // segment's queries (Options.BlockCacheBytes; lookups are lock-free), or by
 // every segment given the same Options.BlockCache.
 //
+// # Term patterns
+//
+// Regexp, Wildcard and the pattern positions of PatternPhrase expand to the
+// terms of the field a pattern matches whole (Go's RE2, so each test is
+// linear in the term). The expansion seeks to the pattern's literal prefix
+// (regexp.LiteralPrefix; a pattern that is only a literal is one lookup) and
+// stops past that prefix's range; it skips a later dict block without
+// decoding it when the longest common prefix of the block's first term and
+// the next block's first term (a prefix of every term in the block) leaves
+// the pattern's automaton (its regexp/syntax program, run as a set of
+// threads over that prefix) no thread. Each entry is visited at most once
+// (Profile.DictTermsVisited), so an expansion is linear in the dictionary;
+// the first maxExpansions matches in byte order are kept, as for a prefix.
+// The expansions are then united like a prefix's.
+//
 // # Postings of a term
 //
 //	inline:   entry = [doc window (no CRC)][prx frame (inline form)]
@@ -116,7 +131,9 @@
 //     holds in every candidate is not read (impliedSlots).
 //  1. Resolve the terms (any absent: no match). Repeated terms ("a a b")
 //     share one slot; a phrase prefix's last slot is the set of its first
-//     maxExpansions expansions in byte order.
+//     maxExpansions expansions in byte order, and so is each pattern
+//     position of a PatternPhrase (at any position; such a phrase takes no
+//     pair plan).
 //  2. Conjunction in ascending df: the rarest slot's docs are the candidates;
 //     every other term decodes only the doc windows whose [base, lastDoc]
 //     holds a candidate (skipping windows by binary search in the prelude when

@@ -59,6 +59,10 @@ func (x *qctx) eval(q Query, filter []uint32, hasFilter bool) ([]uint32, error) 
 		}
 		out, _, err = x.phrase(f, q, filter, hasFilter, out, false)
 		return out, err
+	case *patternQuery:
+		return x.patternDocs(q, filter, hasFilter, out)
+	case *patternPhraseQuery:
+		return x.patternPhraseDocs(q, filter, hasFilter, out)
 	case *boolQuery:
 		x.put(out)
 		if q.and {
@@ -97,14 +101,14 @@ func (x *qctx) termDocs(f *field, term []byte, filter []uint32, hasFilter bool, 
 
 // prefixDocs appends the union of the docs of the expansions of prefix.
 func (x *qctx) prefixDocs(f *field, prefix []byte, maxExp int, filter []uint32, hasFilter bool, out []uint32) ([]uint32, error) {
-	return x.unionDocs(f, filter, hasFilter, out, func(fn func([]byte, *format.Entry) (bool, error)) error {
+	return x.expansionDocs(f, func(fn func([]byte, *format.Entry) (bool, error)) error {
 		return f.scanPrefix(x, prefix, maxExp, fn)
-	})
+	}, filter, hasFilter, out)
 }
 
-// unionDocs appends the union of the docs (within filter) of the terms of f
-// that scan hands its function to out.
-func (x *qctx) unionDocs(f *field, filter []uint32, hasFilter bool, out []uint32, scan func(fn func([]byte, *format.Entry) (bool, error)) error) ([]uint32, error) {
+// expansionDocs appends the union of the docs of the terms scan calls its
+// function with (a prefix's or a pattern's expansions).
+func (x *qctx) expansionDocs(f *field, scan func(fn func([]byte, *format.Entry) (bool, error)) error, filter []uint32, hasFilter bool, out []uint32) ([]uint32, error) {
 	u := &x.union
 	u.reset(x.s.docCount)
 	err := scan(func(term []byte, e *format.Entry) (bool, error) {

@@ -61,9 +61,9 @@ func (x *qctx) fuzzyDocs(q *fuzzyQuery, filter []uint32, hasFilter bool, out []u
 	if err != nil {
 		return out, err
 	}
-	return x.unionDocs(f, filter, hasFilter, out, func(fn func([]byte, *format.Entry) (bool, error)) error {
+	return x.expansionDocs(f, func(fn func([]byte, *format.Entry) (bool, error)) error {
 		return f.scanFuzzy(x, []rune(q.term), q.maxEdits, q.maxExp, fn)
-	})
+	}, filter, hasFilter, out)
 }
 
 // scanFuzzy calls fn with the terms of f within maxEdits of q, in byte order,

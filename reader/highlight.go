@@ -201,6 +201,8 @@ func (h *highlighter) walk(q Query) error {
 		return nil
 	case *phraseQuery:
 		return h.phrase(q)
+	case *patternQuery, *patternPhraseQuery:
+		return h.pattern(q)
 	}
 	return errs.Invalidf("reader: highlights: unsupported query %s", q)
 }

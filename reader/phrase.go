@@ -101,6 +101,26 @@ func (p *phrasePlan) addSlot() *slot {
 	return s
 }
 
+// expansionSlot adds to p the slot of the terms scan calls its function with
+// (a prefix's or a pattern's expansions); ok is false when there are none.
+func (x *qctx) expansionSlot(p *phrasePlan, f *field, scan func(fn func([]byte, *format.Entry) (bool, error)) error) (ok bool, err error) {
+	s := p.addSlot()
+	err = scan(func(term []byte, e *format.Entry) (bool, error) {
+		t, err := x.resolved(f, term, e)
+		if err != nil {
+			return false, err
+		}
+		s = &p.slots[len(p.slots)-1] // resolved does not touch slots; keep the pointer fresh anyway
+		s.terms = append(s.terms, t)
+		s.cost += t.e.DF
+		return true, nil
+	})
+	if err != nil {
+		return false, err
+	}
+	return len(s.terms) > 0, nil
+}
+
 // phrasePlain evaluates an exact phrase (prefix=false) or a phrase prefix over field
 // f from its terms' postings (phrase in pairs.go may call it with pair candidates as the filter). With hasFilter only documents in filter are considered. It appends the
 // matching documents to out (or only counts them when countOnly). chain says
@@ -119,9 +139,17 @@ func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter []uint32, hasFilter 
 		nExact--
 	}
 	for i := 0; i < nExact; i++ {
+		if q.pats != nil && q.pats[i] != nil { // a PatternPhrase's pattern
+			ok, err := x.patternSlot(p, f, q.pats[i], q.maxExp)
+			if err != nil || !ok {
+				return out, 0, err
+			}
+			p.slotOf = append(p.slotOf, len(p.slots)-1)
+			continue
+		}
 		si := -1
 		for j := 0; j < i; j++ {
-			if terms[j] == terms[i] {
+			if terms[j] == terms[i] && (q.pats == nil || q.pats[j] == nil) {
 				si = p.slotOf[j]
 				break
 			}
@@ -142,24 +170,13 @@ func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter []uint32, hasFilter 
 		p.slotOf = append(p.slotOf, si)
 	}
 	if q.prefix {
-		s := p.addSlot()
-		err := f.scanPrefix(x, bytesOf(terms[nExact]), q.maxExp, func(term []byte, e *format.Entry) (bool, error) {
-			t, err := x.resolved(f, term, e)
-			if err != nil {
-				return false, err
-			}
-			s = &p.slots[len(p.slots)-1] // resolved does not touch slots; keep the pointer fresh anyway
-			s.terms = append(s.terms, t)
-			s.cost += t.e.DF
-			return true, nil
+		ok, err := x.expansionSlot(p, f, func(fn func([]byte, *format.Entry) (bool, error)) error {
+			return f.scanPrefix(x, bytesOf(terms[nExact]), q.maxExp, fn)
 		})
-		if err != nil {
+		if err != nil || !ok {
 			return out, 0, err
 		}
-		if len(s.terms) == 0 {
-			return out, 0, nil
-		}
-		p.slotOf = append(p.slotOf, s.id)
+		p.slotOf = append(p.slotOf, len(p.slots)-1)
 	}
 
 	// Conjunction in ascending cost (df): each slot only decodes the doc windows

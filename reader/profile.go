@@ -31,6 +31,10 @@ type Profile struct {
 	Rounds, Requests, FetchedBytes int64
 	// DictBlocksRead is the dictionary blocks decoded (cache misses).
 	DictBlocksRead int64
+	// DictTermsVisited is the dictionary entries that prefix and pattern
+	// expansions stepped over (each at most once per expansion): a work
+	// counter that grows with the dictionary, never faster.
+	DictTermsVisited int64
 	// DocWindowsRead is the doc-id windows decoded; WindowsRead the .prx windows.
 	DocWindowsRead, WindowsRead int64
 	// DocsVisited is the doc ids stepped over while intersecting a term's doc
@@ -75,6 +79,7 @@ func (p *Profile) Add(o *Profile) {
 	p.Requests += o.Requests
 	p.FetchedBytes += o.FetchedBytes
 	p.DictBlocksRead += o.DictBlocksRead
+	p.DictTermsVisited += o.DictTermsVisited
 	p.DocWindowsRead += o.DocWindowsRead
 	p.WindowsRead += o.WindowsRead
 	p.DocsVisited += o.DocsVisited
@@ -102,6 +107,7 @@ func (p *Profile) fill(x *qctx, total time.Duration) {
 		Requests:         x.count.fetch.Requests,
 		FetchedBytes:     x.count.fetch.Bytes,
 		DictBlocksRead:   x.count.dictBlocks,
+		DictTermsVisited: x.count.dictTerms,
 		DocWindowsRead:   x.count.docWindows,
 		WindowsRead:      x.count.prxWindows,
 		DocsVisited:      x.count.docsVisited,

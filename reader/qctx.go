@@ -13,6 +13,7 @@ type counters struct {
 	bytesRead   int64
 	ranges      int64
 	dictBlocks  int64
+	dictTerms   int64 // dict entries a prefix or pattern expansion stepped over
 	docWindows  int64
 	prxWindows  int64
 	docsVisited int64

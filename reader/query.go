@@ -27,6 +27,9 @@ type phraseQuery struct {
 	prefix bool
 	maxExp int
 	slop   int // SloppyPhrase; 0 is exact
+	// pats (a PatternPhrase's phrase): pats[i] set makes position i the
+	// expansions of that pattern instead of terms[i].
+	pats []*pattern
 }
 
 type prefixQuery struct {

@@ -177,7 +177,7 @@ func (t *topRun) build(q Query) (scorer, error) {
 			return t.sloppyScorer(q)
 		}
 		return t.phraseScorer(q)
-	case *prefixQuery, *fuzzyQuery:
+	case *prefixQuery, *fuzzyQuery, *patternQuery, *patternPhraseQuery:
 		return t.constScorer(q)
 	case *notQuery:
 		return t.notScorer(q)

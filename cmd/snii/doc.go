@@ -3,6 +3,7 @@
 //	snii build   -o OUT.snii [--format lines|jsonl] [--field PATH]... INPUT...
 //	snii inspect SEGMENT [--top N] [--field F]... [--json]
 //	snii query   SEGMENT [--field F] [--count] [--limit N] [--max-expansions N] [--profile] [--json] QUERY...
+//	snii grep    SEGMENT [-i] [-v] [-c] [-o] [-C N] [--color WHEN] [--profile] REGEX
 //	snii merge   -o OUT.snii SEGMENT SEGMENT... [--deleted SEGMENT=IDS.txt]...
 //	snii verify  SEGMENT...
 //	snii capture SEGMENT -o WINDOWS.cap
@@ -45,6 +46,9 @@
 //	"timed out after*"    a phrase prefix (the last word is a prefix)
 //	conn*                 a prefix
 //	conection~1           a fuzzy term: the terms within 1 edit (~ alone: 2)
+//	*Exception, f?o       a wildcard over whole terms ('*' any run, '?' one character)
+//	/conn(ection)?/       a term matching a regular expression (RE2)
+//	"/conn.*/ refused"    a phrase with patterns at any position
 //	host:web-01           a word (or phrase) of another field
 //	host:(a OR b*)        the words and phrases inside of that field
 //	a b, a AND b          both; AND binds tighter than OR

@@ -48,7 +48,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"query", seg, "--field", "nope", "x"}, []string{`no field "nope"`}},
 		{[]string{"query", seg, "--limit", "-3", "x"}, []string{"--limit -3"}},
 		{[]string{"query", seg, `foo "bar`}, []string{"query syntax error at column 9: expected closing quote for the phrase opened at column 5", "  foo \"bar\n          ^"}},
-		{[]string{"query", seg, `a*b`}, []string{"at column 2", "'*' is allowed only at the end of a word"}},
+		{[]string{"query", seg, `/a(/`}, []string{"at column 1", "invalid regexp"}},
 		{[]string{"query", seg, `(a OR b`}, []string{"at column 8: expected ')' to close the '(' at column 1"}},
 		{[]string{"query", seg, `a OR`}, []string{"at column 5", "after OR"}},
 		{[]string{"query", seg, `NOT a`}, []string{"at column 1", "needs something to match besides NOT"}},

@@ -61,16 +61,21 @@ Syntax:
   "timed out after*"    a phrase whose last word is a prefix
   conn*                 a prefix
   conection~1           a fuzzy term: the terms within 1 edit (~ alone: 2, as Lucene)
+  *Exception  f?o       a wildcard over whole terms: '*' any run, '?' one character
+  /conn(ection)?/       a term matching a regular expression (Go's RE2 syntax)
+  "/conn.*/ refused"    a phrase with patterns at any position
   host:web-01           a word or phrase of another field than --field
   host:(a OR b*)        every word or phrase inside that names no field is of host
   a b   a AND b         both (AND binds tighter than OR)
   a OR b                either
   a -b  a NOT b         a but not b (a negation needs something else to match)
   (a OR b) c            grouping
-  \* \" \( \: \- \~ \\  a literal character; OR, AND, NOT are operators only in capitals
+  \* \? \/ \" \( \: \- \~ \\ a literal character; OR, AND, NOT are operators only in capitals
 
 Query text goes through the field's analyzer, so 'User-ID' is the phrase "user id"
-with the standard analyzer. A syntax error names the column and what was expected,
+with the standard analyzer. Patterns match whole terms and skip the analyzer; a
+lowercasing analyzer's field gets their literal characters lowercased ('*Exception'
+finds "nullpointerexception"). To match a regexp against whole records, see snii grep. A syntax error names the column and what was expected,
 and exits with code 2, as does an unknown field. No match is not an error (exit code 0).
 A segment built with --no-store keeps no records: query it with --ids or --count.`,
 		Example: `  snii query app.snii '"connection refused"'
@@ -120,7 +125,7 @@ A segment built with --no-store keeps no records: query it with --ids or --count
 	fs.IntVarP(&contextN, "context", "C", 0, "print N records before and after each matching one")
 	fs.IntVarP(&f.limit, "limit", "n", 0, "print at most N matches (0: all; default: every record, or 20 ids with --ids)")
 	fs.IntVarP(&f.limit, "max-count", "m", 0, "the same as --limit, as grep spells it")
-	fs.IntVar(&f.maxExp, "max-expansions", 0, "expand a prefix to at most N terms, the first in byte order (0: unlimited)")
+	fs.IntVar(&f.maxExp, "max-expansions", 0, "expand a prefix, fuzzy term or pattern to at most N terms, the first in byte order (0: unlimited)")
 	fs.BoolVar(&f.profile, "profile", false, "print what the query did: frames per codec, bytes read, windows decoded, timings")
 	fs.BoolVar(&f.json, "json", false, "print JSON: a line per record (id, record, highlight ranges, score with --top), or one report with --ids or --count")
 	fs.IntVar(&f.top, "top", 0, "print the N best documents by BM25 score, best first (ties by doc id) instead of the matching ids")

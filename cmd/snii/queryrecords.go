@@ -53,6 +53,9 @@ type recordPrinter struct {
 	color   bool
 	printed bool   // something was printed (a group before the next)
 	last    uint64 // the global id printed last
+	// spans, when set, gives a record's highlights instead of
+	// Segment.Highlights (snii grep: the regexp's matches).
+	spans func(rec []byte) []reader.Span
 }
 
 func newRecordPrinter(w io.Writer, f *queryFlags, color bool) *recordPrinter {
@@ -68,57 +71,64 @@ func (p *recordPrinter) printSegment(ctx context.Context, seg *reader.Segment, r
 	for i, s := range scores {
 		score[matches[i]] = s
 	}
-	needSpans := p.color || p.f.json
 	return seg.Records(ctx, ids, func(id uint32, rec []byte) error {
 		m := isMatch == nil || isMatch[id]
-		var spans []reader.Span
-		if m && needSpans {
-			var err error
-			if spans, err = seg.Highlights(rq, rec); err != nil {
-				return err
-			}
+		var sc *float32
+		if scores != nil {
+			v := score[id]
+			sc = &v
 		}
-		gid := base + uint64(id)
-		if p.f.json {
-			l := recordLine{ID: gid, Record: string(rec), Highlights: [][2]int{}, Context: !m}
-			if !utf8.Valid(rec) {
-				l.RecordB64 = rec
-			}
-			for _, s := range spans {
-				l.Highlights = append(l.Highlights, [2]int{s.Start, s.End})
-			}
-			if scores != nil {
-				sc := score[id]
-				l.Score = &sc
-			}
-			b, err := json.Marshal(&l)
-			if err != nil {
-				return err
-			}
-			p.w.Write(b)
-			return p.w.WriteByte('\n')
-		}
-		if p.f.after > 0 || p.f.before > 0 {
-			if p.printed && gid != p.last+1 {
-				p.w.WriteString("--\n")
-			}
-		}
-		p.printed, p.last = true, gid
-		if !p.color || len(spans) == 0 {
-			p.w.Write(rec)
-			return p.w.WriteByte('\n')
-		}
-		at := 0
-		for _, s := range spans {
-			p.w.Write(rec[at:s.Start])
-			p.w.WriteString(colorMatch)
-			p.w.Write(rec[s.Start:s.End])
-			p.w.WriteString(colorReset)
-			at = s.End
-		}
-		p.w.Write(rec[at:])
-		return p.w.WriteByte('\n')
+		return p.record(seg, rq, base+uint64(id), rec, m, sc)
 	})
+}
+
+// record prints one record: a match (m; its highlights from p.spans or the
+// query) or a neighbour, as global id gid, with its score when given.
+func (p *recordPrinter) record(seg *reader.Segment, rq reader.Query, gid uint64, rec []byte, m bool, score *float32) error {
+	var spans []reader.Span
+	if needSpans := p.color || p.f.json; m && needSpans && p.spans != nil {
+		spans = p.spans(rec)
+	} else if m && needSpans && rq != nil {
+		var err error
+		if spans, err = seg.Highlights(rq, rec); err != nil {
+			return err
+		}
+	}
+	if p.f.json {
+		l := recordLine{ID: gid, Record: string(rec), Highlights: [][2]int{}, Context: !m, Score: score}
+		if !utf8.Valid(rec) {
+			l.RecordB64 = rec
+		}
+		for _, s := range spans {
+			l.Highlights = append(l.Highlights, [2]int{s.Start, s.End})
+		}
+		b, err := json.Marshal(&l)
+		if err != nil {
+			return err
+		}
+		p.w.Write(b)
+		return p.w.WriteByte('\n')
+	}
+	if p.f.after > 0 || p.f.before > 0 {
+		if p.printed && gid != p.last+1 {
+			p.w.WriteString("--\n")
+		}
+	}
+	p.printed, p.last = true, gid
+	if !p.color || len(spans) == 0 {
+		p.w.Write(rec)
+		return p.w.WriteByte('\n')
+	}
+	at := 0
+	for _, s := range spans {
+		p.w.Write(rec[at:s.Start])
+		p.w.WriteString(colorMatch)
+		p.w.Write(rec[s.Start:s.End])
+		p.w.WriteString(colorReset)
+		at = s.End
+	}
+	p.w.Write(rec[at:])
+	return p.w.WriteByte('\n')
 }
 
 // withContext returns the ids to print, ascending, with the -B/-A neighbours of

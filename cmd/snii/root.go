@@ -56,6 +56,7 @@ sources cannot give), 128+N stopped by signal N (130 Ctrl-C, 129 SIGHUP, 143 SIG
 		newBuildCmd(e, captureBuildHook()),
 		newInspectCmd(e),
 		newQueryCmd(e),
+		newGrepCmd(e),
 		newGetCmd(e),
 		newMergeCmd(e),
 		newVerifyCmd(e),

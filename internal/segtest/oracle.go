@@ -25,6 +25,21 @@ func Query(q oracle.Query) reader.Query {
 		return reader.Prefix(q.Field, q.Prefix, q.MaxExpansions)
 	case oracle.Fuzzy:
 		return reader.Fuzzy(q.Field, q.Term, q.MaxEdits, q.MaxExpansions)
+	case oracle.Regexp:
+		return reader.Regexp(q.Field, q.Expr, q.MaxExpansions)
+	case oracle.Wildcard:
+		return reader.Wildcard(q.Field, q.Pattern, q.MaxExpansions)
+	case oracle.PatternPhrase:
+		slots := make([]reader.Slot, len(q.Slots))
+		for i, s := range q.Slots {
+			slots[i] = reader.Slot{Kind: reader.SlotTerm, Text: s.Text}
+			if s.Regexp {
+				slots[i].Kind = reader.SlotRegexp
+			} else if s.Wildcard {
+				slots[i].Kind = reader.SlotWildcard
+			}
+		}
+		return reader.PatternPhrase(q.Field, slots, q.MaxExpansions)
 	case oracle.And:
 		qs := make([]reader.Query, len(q))
 		for i, c := range q {

@@ -1,0 +1,157 @@
+package grep
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+
+	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/reader"
+)
+
+// Options tune Grep. The zero value matches re in every record the index
+// cannot rule out.
+type Options struct {
+	// Invert selects the records re does not match (grep -v). The index
+	// cannot narrow an inversion: every record is read.
+	Invert bool
+	// Batch is the records read per Segment.Records call (0: 4096).
+	Batch int
+	// Profile, when set, receives what the search did.
+	Profile *Profile
+}
+
+// Profile is what one Grep did.
+type Profile struct {
+	// Query is the derived query, in reader.Query's rendering ("" when the
+	// store was scanned).
+	Query string
+	// Note says why the whole store was scanned ("" when the index narrowed
+	// the candidates).
+	Note string
+	// Candidates is the records read and matched against the regexp (the
+	// derived query's documents, or every record); Matched the records
+	// selected.
+	Candidates, Matched int
+	// Search is the derived query's reader profile.
+	Search reader.Profile
+}
+
+// Plan returns the query every record re matches satisfies, derived from
+// re's syntax tree for the store's text field, or nil and a note saying why
+// there is none (then every record must be read).
+//
+// The derivation follows Google Code Search's with words instead of
+// trigrams: a literal gives the exact strings of its matches, a
+// concatenation the cross product (or, when too large, the strings
+// spanning each boundary as requirements), an alternation the union (or the
+// Or of its sides' requirements), a star or a large class nothing. Every
+// string a match must contain is run through the field's analyzer: its
+// tokens at adjacent positions become a phrase; a token cut by either end of
+// the string (it may be part of a longer word) is dropped, unless an edge of
+// the record (\A, \z, ^, $ without (?m)) or a separator in the string bounds
+// it, or the field skipped no over-long token and the cut token has three
+// bytes or more: then it is a wildcard slot, "refu*" (a seek in the
+// dictionary) or, when the string has no other token to require, "*nection"
+// (a walk of the dictionary). A literal
+// that does not survive analysis is no requirement. A case-insensitive
+// literal is lowercased when the analyzer lowercases (and is otherwise no
+// requirement).
+func Plan(seg *reader.Segment, re *regexp.Regexp) (reader.Query, string, error) {
+	st, ok := seg.Store()
+	if !ok {
+		return nil, "", errs.NotFoundf("grep: the segment keeps no records; rebuild it without --no-store")
+	}
+	if st.Format != reader.RecordText {
+		return nil, "the records are JSON lines, not the values of one field: every record is read", nil
+	}
+	fi, err := seg.Info(st.TextField)
+	if err != nil {
+		return nil, "", err
+	}
+	a, err := index.New(fi.Analyzer)
+	if err != nil {
+		return nil, "", err
+	}
+	p := &planner{field: st.TextField, a: a, partial: fi.SkippedTokens == 0}
+	terms, err := seg.Analyze(st.TextField, "Snii")
+	lower := err == nil && len(terms) == 1 && terms[0] == "snii"
+	q, err := p.derive(re.String(), lower)
+	if err != nil {
+		return nil, "", errs.Invalidf("grep: %v", err)
+	}
+	if q == nil {
+		return nil, fmt.Sprintf("the regexp has no literal that field %q's analyzer keeps: every record is read", st.TextField), nil
+	}
+	return q, "", nil
+}
+
+// Grep calls fn, in ascending id order, for each record of seg that re
+// matches (Options.Invert: does not match). The candidates are the documents
+// of Plan's query, read in batches; without one (or inverted) every record
+// is read. rec is valid only during fn; an error from fn stops the walk and
+// is returned. A segment without a store gives an error wrapping
+// snii.ErrNotFound.
+func Grep(ctx context.Context, seg *reader.Segment, re *regexp.Regexp, o *Options, fn func(id uint32, rec []byte) error) error {
+	if o == nil {
+		o = &Options{}
+	}
+	var prof Profile
+	if o.Profile != nil {
+		defer func() { *o.Profile = prof }()
+	}
+	var q reader.Query
+	if o.Invert {
+		if _, ok := seg.Store(); !ok {
+			return errs.NotFoundf("grep: the segment keeps no records; rebuild it without --no-store")
+		}
+		prof.Note = "-v: the index cannot narrow an inversion: every record is read"
+	} else {
+		var err error
+		if q, prof.Note, err = Plan(seg, re); err != nil {
+			return err
+		}
+	}
+	var cands []uint32
+	if q != nil {
+		prof.Query = q.String()
+		var err error
+		if cands, err = seg.Docs(ctx, q, &reader.SearchOptions{Profile: &prof.Search}); err != nil {
+			return err
+		}
+	}
+	batch := o.Batch
+	if batch <= 0 {
+		batch = 4096
+	}
+	ids := make([]uint32, 0, batch)
+	match := func(id uint32, rec []byte) error {
+		prof.Candidates++
+		if re.Match(rec) == o.Invert {
+			return nil
+		}
+		prof.Matched++
+		return fn(id, rec)
+	}
+	if q != nil {
+		for len(cands) > 0 {
+			n := min(batch, len(cands))
+			if err := seg.Records(ctx, cands[:n], match); err != nil {
+				return err
+			}
+			cands = cands[n:]
+		}
+		return nil
+	}
+	for next := uint32(0); next < seg.DocCount(); {
+		ids = ids[:0]
+		for ; next < seg.DocCount() && len(ids) < batch; next++ {
+			ids = append(ids, next)
+		}
+		if err := seg.Records(ctx, ids, match); err != nil {
+			return err
+		}
+	}
+	return nil
+}
