@@ -270,7 +270,7 @@ func TestParseErrors(t *testing.T) {
 		{`a~0.8`, 4, "a whole number of edits"},
 		{`a~1x`, 4, "after a fuzzy term"},
 		{`a~1~2`, 4, "after a fuzzy term"},
-		{`a*~1`, 2, "'*' is allowed only at the end of a word"},
+		{`a*~1`, 3, "a wildcard takes no '~'"},
 		{`(session)~2`, 10, "applies to a quoted phrase (\"a b\"~2), not to a group"},
 		{`f:(a b)~2 c`, 8, "not to a group"},
 		{`"a b"~2~3`, 8, "a phrase takes one slop, and it has ~2 already"},

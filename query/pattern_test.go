@@ -32,7 +32,7 @@ func TestCompilePatterns(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", c.q, err)
 		}
-		rq, err := Compile(n, c.a, Options{MaxExpansions: 5})
+		rq, err := Compile(n, c.a, Options{DefaultField: "text", MaxExpansions: 5})
 		if err != nil {
 			t.Errorf("%q: %v", c.q, err)
 			continue
