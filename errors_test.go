@@ -10,7 +10,7 @@ import (
 
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )

@@ -14,7 +14,7 @@ import (
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/query"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/search"

@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 )
 
 // Decode memory: a ZSTD unit of a .prx window is inflated into a buffer of the

@@ -3,7 +3,7 @@ package reader
 import (
 	"time"
 
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 )
 
 // Profile is what one query did on one segment (SearchOptions.Profile). Counting

@@ -15,7 +15,7 @@ import (
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 )
 
 // DefaultBlockCacheBytes is the default bound on the decoded dictionary blocks a

@@ -7,8 +7,8 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/internal/zstdopt"
-	"github.com/snii-go/snii/prx"
 )
 
 // Sharing between segments. A program that keeps many segments open (a

@@ -11,7 +11,7 @@ import (
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 )
 
 // DefaultMemoryLimit is the term buffer's memory limit when Options.MemoryLimit is 0.

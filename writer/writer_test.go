@@ -11,8 +11,8 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/internal/testkit"
-	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )

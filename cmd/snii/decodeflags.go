@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/reader"
 	"github.com/spf13/pflag"
 )

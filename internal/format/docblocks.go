@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 )
 
 // DocEncBlocked is the doc window encoding of format 4 for the windows of a

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 
 	"github.com/snii-go/snii/internal/errs"
 )

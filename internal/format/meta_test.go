@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 
 	"github.com/snii-go/snii/internal/errs"
 )

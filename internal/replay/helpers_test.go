@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/prx"
-	"github.com/snii-go/snii/prx/capture"
+	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/prx/capture"
 )
 
 // genWindows draws n windows of mixed shapes: singletons, small windows (fast

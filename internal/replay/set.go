@@ -9,8 +9,8 @@ import (
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/chooser"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/prx"
-	"github.com/snii-go/snii/prx/capture"
+	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/prx/capture"
 )
 
 // Window is one captured window prepared for replay: its exact frame sizes and

@@ -8,7 +8,7 @@ import (
 
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/chooser"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 )
 
 // decoder decodes whole frames with a Source from a pool, the way the segment

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/prx/capture"
 	"github.com/snii-go/snii/internal/zstdopt"
-	"github.com/snii-go/snii/prx"
-	"github.com/snii-go/snii/prx/capture"
 )
 
 // TestShareCost is a measuring tool, not a check: with SNII_CAPTURE set to a

@@ -4,9 +4,9 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/internal/s3test"
 	"github.com/snii-go/snii/objstore/s3"
-	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/reader"
 )
 

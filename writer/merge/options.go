@@ -9,7 +9,7 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )

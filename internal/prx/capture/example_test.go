@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/prx"
-	"github.com/snii-go/snii/prx/capture"
+	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/prx/capture"
 )
 
 // Capture the .prx windows an encoder sees into a file, then replay them

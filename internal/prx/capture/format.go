@@ -7,7 +7,7 @@ import (
 
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 )
 
 const (
