@@ -1,6 +1,8 @@
 package snii_test
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"bytes"
 	"context"
 	"errors"
@@ -10,7 +12,6 @@ import (
 
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -75,7 +76,7 @@ func TestErrorKinds(t *testing.T) {
 	})
 	t.Run("limit", func(t *testing.T) {
 		o := writer.DefaultOptions("text")
-		o.Limits = prx.Limits{MaxPositions: 2}
+		o.Limits = limits.Limits{MaxPositions: 2}
 		if _, err := buildSegment(t, o, "a a a a a"); !errors.Is(err, snii.ErrLimit) {
 			t.Fatalf("err = %v, want ErrLimit", err)
 		}

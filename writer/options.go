@@ -1,6 +1,8 @@
 package writer
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"cmp"
 	"fmt"
 	"slices"
@@ -74,7 +76,7 @@ type Options struct {
 	// Limits bound one .prx window; zero fields = defaults; they may only be
 	// lowered. A window over a limit is split at doc boundaries; a single
 	// document over a limit fails the build.
-	Limits prx.Limits
+	Limits limits.Limits
 	// NoStore keeps no records: the segment holds the index only (for an
 	// engine that keeps its documents elsewhere). By default every
 	// document's record (Document.Record) is stored, in compressed blocks.

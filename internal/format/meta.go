@@ -1,6 +1,8 @@
 package format
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"bytes"
 	"encoding/binary"
 	"math"
@@ -47,7 +49,7 @@ type IndexMeta struct {
 	// separately: DecodeIndexMeta sets it to Policy.
 	Policy    budget.Policy
 	ZstdLevel int
-	Limits    prx.Limits
+	Limits    limits.Limits
 	Outcome   prx.Outcome
 
 	// Pair index (format 3): the pair section follows the dict region and

@@ -1,6 +1,8 @@
 package prx
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"math/rand/v2"
 	"runtime/debug"
 	"testing"
@@ -30,7 +32,7 @@ func TestDecodeAllocatesNothing(t *testing.T) {
 	small := genWindow(rng, 256, 1, 8, 300)  // one unit
 	large := genWindow(rng, 2000, 1, 8, 300) // multi-unit
 	long := genWindow(rng, 1, 3000, 3000, 9) // one doc over UnitValues
-	src := NewSource(Limits{})
+	src := NewSource(limits.Limits{})
 	defer src.Close()
 	var st Stats
 	for _, w := range []*Window{small, large, long} {
@@ -72,7 +74,7 @@ func TestDecodeAllocatesNothing(t *testing.T) {
 		}
 	}
 	// A pooled Source keeps its decoder and buffers.
-	pool := NewSourcePool(Limits{})
+	pool := NewSourcePool(limits.Limits{})
 	defer pool.Close()
 	z := frameOf(t, CodecZstd, large)
 	var dst Window

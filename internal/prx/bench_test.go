@@ -1,6 +1,8 @@
 package prx
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -147,7 +149,7 @@ func benchDecode(b *testing.B, ws []*Window) {
 		frames := benchFrames(b, ws, c)
 		for _, mode := range []string{"full", "selective8"} {
 			b.Run(c.String()+"/"+mode, func(b *testing.B) {
-				src := NewSource(Limits{})
+				src := NewSource(limits.Limits{})
 				defer src.Close()
 				var st Stats
 				src.SetStats(&st)

@@ -1,6 +1,8 @@
 package prx
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"encoding/binary"
 	"github.com/snii-go/snii/internal/testkit"
 	"math/rand/v2"
@@ -11,7 +13,7 @@ import (
 )
 
 // corruptLimits are small limits, so that "nothing beyond the limits" is checkable.
-var corruptLimits = Limits{MaxDocs: 1 << 14, MaxPositions: 1 << 15, MaxBytes: 1 << 17}
+var corruptLimits = limits.Limits{MaxDocs: 1 << 14, MaxPositions: 1 << 15, MaxBytes: 1 << 17}
 
 // checkDecodeOutcome decodes frame fully and selectively: each either fails with
 // snii.ErrCorrupt (dst reset) or returns a valid window; a selective decode after a
@@ -285,7 +287,7 @@ type head struct {
 // parseHead locates the len field and the payload of a single-unit CRC-form frame.
 func parseHead(t *testing.T, f []byte) head {
 	t.Helper()
-	src := NewSource(Limits{})
+	src := NewSource(limits.Limits{})
 	h, err := src.parseUnit(f, true, false, -1)
 	if err != nil {
 		t.Fatal(err)
@@ -364,7 +366,7 @@ func zstdTrailing(t *testing.T, f []byte, h head) []byte {
 // the crafted helpers above produce what they claim (a sanity check of the tests).
 func TestCraftedHelpers(t *testing.T) {
 	w := tfWindow(repeatTF(120, 4)...)
-	src := NewSource(Limits{})
+	src := NewSource(limits.Limits{})
 	var got Window
 	if _, err := src.Decode(zstdNoFCS(t, w), true, &got); !isCorrupt(err) {
 		t.Fatalf("no FCS: %v", err)

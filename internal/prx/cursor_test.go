@@ -1,6 +1,8 @@
 package prx
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -73,7 +75,7 @@ func withUnpackAfter(t *testing.T, n int) {
 
 func cursorMatchesWindow(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	s := NewSource(DefaultLimits())
+	s := NewSource(limits.Default())
 	defer s.Close()
 	for _, nw := range testWindows() {
 		w := nw.w
@@ -115,7 +117,7 @@ func cursorMatchesWindow(t *testing.T) {
 // as the Next loop it replaces does.
 func TestCursorNextAtLeast(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
-	s := NewSource(DefaultLimits())
+	s := NewSource(limits.Default())
 	defer s.Close()
 	for _, nw := range testWindows() {
 		w := nw.w
@@ -124,7 +126,7 @@ func TestCursorNextAtLeast(t *testing.T) {
 			frame := frameOf(t, codec, w)
 			var c, ref Cursor
 			var st, refSt Stats
-			cs, rs := NewSource(DefaultLimits()), NewSource(DefaultLimits())
+			cs, rs := NewSource(limits.Default()), NewSource(limits.Default())
 			cs.SetStats(&st)
 			rs.SetStats(&refSt)
 			if err := cs.Open(&c, frame, true, n); err != nil {
@@ -178,7 +180,7 @@ func TestCursorNextAtLeast(t *testing.T) {
 func TestCursorFailedStaysFailed(t *testing.T) {
 	w := genWindow(rand.New(rand.NewPCG(3, 4)), 300, 1, 4, 50)
 	frame := frameOf(t, CodecPFOR, w)
-	s := NewSource(DefaultLimits())
+	s := NewSource(limits.Default())
 	defer s.Close()
 	var c Cursor
 	if err := s.Open(&c, frame, true, w.Docs()); err != nil {
@@ -211,7 +213,7 @@ func TestCursorLazyInflate(t *testing.T) {
 		n := w.Docs()
 		frame := frameOf(t, CodecZstd, w)
 		var st Stats
-		s := NewSource(DefaultLimits())
+		s := NewSource(limits.Default())
 		s.SetStats(&st)
 		var c Cursor
 		if err := s.Open(&c, frame, true, n); err != nil {
@@ -264,7 +266,7 @@ func TestCursorLazyInflate(t *testing.T) {
 // previous frame here.
 func TestCursorReuse(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
-	s := NewSource(DefaultLimits())
+	s := NewSource(limits.Default())
 	defer s.Close()
 	var c Cursor
 	for round := range 2 {

@@ -1,6 +1,8 @@
 package prx
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"encoding/binary"
 	"fmt"
 	"time"
@@ -19,7 +21,7 @@ const zstdSlack = 32
 // decoding allocates nothing in steady state. A Source is used by one goroutine at a
 // time; take one per query per segment from a SourcePool and return it when done.
 type Source struct {
-	limits Limits
+	limits limits.Limits
 	dec    *zstd.Decoder
 	buf    []byte   // zstd output
 	zbuf   []byte   // a shared-table frame rewritten for the decoder (zstdopt.Unshare)
@@ -47,12 +49,12 @@ func (s *Source) Units() []Unit { return s.units }
 // NewSource returns a Source that rejects frames over limits. Zero fields are the
 // defaults; a field that is negative or above its default is replaced by the default
 // (limits are never raised; use Limits.Validate to reject such values).
-func NewSource(limits Limits) *Source {
-	return &Source{limits: limits.clamped(), blk: make([]uint32, BlockLen)}
+func NewSource(limits limits.Limits) *Source {
+	return &Source{limits: clampedLimits(limits), blk: make([]uint32, BlockLen)}
 }
 
 // Limits returns the limits the Source applies.
-func (s *Source) Limits() Limits { return s.limits }
+func (s *Source) Limits() limits.Limits { return s.limits }
 
 // WindowDocs returns the document count of the window of the last successful Decode
 // or DecodeSelected (0 after a failure), so that a reader can check it against the

@@ -1,6 +1,8 @@
 package prx
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"encoding/binary"
 	"fmt"
 
@@ -22,7 +24,7 @@ type EncoderOptions struct {
 	// the best compression.
 	ZstdLevel int
 	// Limits bound each window; zero fields are the defaults (see Limits).
-	Limits Limits
+	Limits limits.Limits
 	// Policy decides between the zstd and the fast frame of eligible units;
 	// the zero value is the default (the budget, see budget.Policy).
 	Policy budget.Policy
@@ -85,7 +87,7 @@ type Outcome struct {
 // codec per unit with that index's chooser.Chooser. It owns one zstd encoder (created
 // at the first eligible unit) and reusable buffers. It is not safe for concurrent use.
 type Encoder struct {
-	limits  Limits
+	limits  limits.Limits
 	level   int // zstd level option (see EncoderOptions.ZstdLevel)
 	chooser *chooser.Chooser
 	zenc    *zstd.Encoder
@@ -108,7 +110,7 @@ type Encoder struct {
 // NewEncoder returns an encoder, or an error wrapping snii.ErrInvalidArgument for invalid
 // options (zstd level, limits above the defaults, policy out of range).
 func NewEncoder(o EncoderOptions) (*Encoder, error) {
-	lim, err := o.Limits.checked()
+	lim, err := checkedLimits(o.Limits)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,8 @@
 package prx
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -69,7 +71,7 @@ func fixCRCs(data []byte) {
 		if len(b) == 0 || b[0] >= NumCodecs {
 			return
 		}
-		src := NewSource(Limits{})
+		src := NewSource(limits.Limits{})
 		if h, err := src.parseUnit(b, false, false, -1); err == nil && h.frameLen+CRCSize <= len(b) {
 			recrc(b[:h.frameLen+CRCSize])
 		}
@@ -173,7 +175,7 @@ func FuzzDecodeFrame(f *testing.F) {
 			f.Add(s[:len(s)-CRCSize], false, false)
 		}
 	}
-	src := NewSource(Limits{MaxDocs: 1 << 16, MaxPositions: 1 << 18, MaxBytes: 1 << 20})
+	src := NewSource(limits.Limits{MaxDocs: 1 << 16, MaxPositions: 1 << 18, MaxBytes: 1 << 20})
 	f.Fuzz(func(t *testing.T, data []byte, withCRC, fixCRC bool) {
 		if withCRC && fixCRC {
 			fixCRCs(data)
@@ -198,7 +200,7 @@ func FuzzDecodeSelected(f *testing.F) {
 		f.Add(s, []byte{0, 1, 5, 3})
 		f.Add(s, []byte{})
 	}
-	src := NewSource(Limits{MaxDocs: 1 << 16, MaxPositions: 1 << 18, MaxBytes: 1 << 20})
+	src := NewSource(limits.Limits{MaxDocs: 1 << 16, MaxPositions: 1 << 18, MaxBytes: 1 << 20})
 	f.Fuzz(func(t *testing.T, frame []byte, sel []byte) {
 		fixCRCs(frame)
 		// Ordinals: running sums of the selector bytes (strictly ascending).
@@ -253,10 +255,10 @@ func FuzzDecodePlain(f *testing.F) {
 		f.Add(AppendPlain(nil, w))
 	}
 	f.Add([]byte{2, 0, 1, 5})
-	src := NewSource(Limits{})
+	src := NewSource(limits.Limits{})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var w Window
-		err := DecodePlain(data, Limits{MaxDocs: 1 << 16, MaxPositions: 1 << 18, MaxBytes: 1 << 20}, &w)
+		err := DecodePlain(data, limits.Limits{MaxDocs: 1 << 16, MaxPositions: 1 << 18, MaxBytes: 1 << 20}, &w)
 		if err != nil {
 			if !errors.Is(err, snii.ErrCorrupt) {
 				t.Fatalf("error of another kind: %v", err)
@@ -362,7 +364,7 @@ func FuzzCursor(f *testing.F) {
 		f.Add(s, []byte{0, 1, 5, 3})
 		f.Add(s, []byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1})
 	}
-	src := NewSource(Limits{MaxDocs: 1 << 16, MaxPositions: 1 << 18, MaxBytes: 1 << 20})
+	src := NewSource(limits.Limits{MaxDocs: 1 << 16, MaxPositions: 1 << 18, MaxBytes: 1 << 20})
 	f.Fuzz(func(t *testing.T, frame []byte, sel []byte) {
 		fixCRCs(frame)
 		var full Window

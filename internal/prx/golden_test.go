@@ -1,6 +1,8 @@
 package prx
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"bytes"
 	"encoding/hex"
 	"flag"
@@ -178,7 +180,7 @@ func TestGoldenFrames(t *testing.T) {
 			if !bytes.Equal(golden, out) {
 				t.Fatalf("encoder output differs from %s:\n got %x\nwant %x", gc.file, out, golden)
 			}
-			src := NewSource(Limits{})
+			src := NewSource(limits.Limits{})
 			defer src.Close()
 			var got Window
 			if n, err := src.Decode(golden, !gc.inline, &got); err != nil || n != len(golden) {

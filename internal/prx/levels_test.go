@@ -1,6 +1,8 @@
 package prx
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -25,7 +27,7 @@ func TestZstdLevelsDecode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src := NewSource(DefaultLimits())
+		src := NewSource(limits.Default())
 		for i, w := range wins {
 			f, err := e.EncodeCodec(w, CodecZstd)
 			if err != nil {

@@ -1,6 +1,8 @@
 package prx
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"errors"
 	"github.com/snii-go/snii/internal/testkit"
 	"testing"
@@ -10,7 +12,7 @@ import (
 	"github.com/snii-go/snii"
 )
 
-func encodeWith(t *testing.T, l Limits, w *Window) (Frame, error) {
+func encodeWith(t *testing.T, l limits.Limits, w *Window) (Frame, error) {
 	t.Helper()
 	e, err := NewEncoder(EncoderOptions{Limits: l})
 	if err != nil {
@@ -25,15 +27,15 @@ func encodeWith(t *testing.T, l Limits, w *Window) (Frame, error) {
 func TestLimitsNeedsSplit(t *testing.T) {
 	cases := []struct {
 		name  string
-		l     Limits
+		l     limits.Limits
 		w     *Window
 		split bool
 	}{
-		{"docs", Limits{MaxDocs: 3}, tfWindow(1, 1, 1, 1), true},
-		{"positions", Limits{MaxPositions: 10}, tfWindow(6, 6), true},
-		{"positions-one-doc", Limits{MaxPositions: 10}, tfWindow(11), false},
-		{"bytes", Limits{MaxBytes: 20}, tfWindow(repeatTF(7, 2)...), true},
-		{"bytes-one-doc", Limits{MaxBytes: 20}, tfWindow(30), false},
+		{"docs", limits.Limits{MaxDocs: 3}, tfWindow(1, 1, 1, 1), true},
+		{"positions", limits.Limits{MaxPositions: 10}, tfWindow(6, 6), true},
+		{"positions-one-doc", limits.Limits{MaxPositions: 10}, tfWindow(11), false},
+		{"bytes", limits.Limits{MaxBytes: 20}, tfWindow(repeatTF(7, 2)...), true},
+		{"bytes-one-doc", limits.Limits{MaxBytes: 20}, tfWindow(30), false},
 	}
 	for _, c := range cases {
 		e, err := NewEncoder(EncoderOptions{Limits: c.l, Policy: budget.Policy{}})
@@ -81,16 +83,16 @@ func TestLimitsUnitPayload(t *testing.T) {
 	// One doc of 600 positions with deltas of 1: plain 1+2+600 = 603 bytes, unit
 	// payload 600 + 2*4 = 608.
 	long := tfWindow(600)
-	if _, err := encodeWith(t, Limits{MaxBytes: 605}, long); !errors.Is(err, snii.ErrLimit) {
+	if _, err := encodeWith(t, limits.Limits{MaxBytes: 605}, long); !errors.Is(err, snii.ErrLimit) {
 		t.Fatalf("one doc with a unit payload over MaxBytes: %v", err)
 	}
-	if _, err := encodeWith(t, Limits{MaxBytes: 608}, long); err != nil {
+	if _, err := encodeWith(t, limits.Limits{MaxBytes: 608}, long); err != nil {
 		t.Fatal(err)
 	}
 	// Property: what the encoder accepts, the reader with the same limits decodes.
 	for _, nw := range testWindows() {
 		for _, mb := range []int{16, 64, 200, 700, 3000} {
-			l := Limits{MaxBytes: mb}
+			l := limits.Limits{MaxBytes: mb}
 			f, err := encodeWith(t, l, nw.w)
 			if err != nil {
 				if !errors.Is(err, ErrNeedsSplit) && !errors.Is(err, snii.ErrLimit) {
@@ -107,18 +109,18 @@ func TestLimitsUnitPayload(t *testing.T) {
 }
 
 func TestLimitsValidate(t *testing.T) {
-	for _, l := range []Limits{{MaxDocs: -1}, {MaxPositions: DefaultMaxPositions + 1}, {MaxBytes: DefaultMaxBytes + 1}, {MaxBytes: -5}} {
+	for _, l := range []limits.Limits{{MaxDocs: -1}, {MaxPositions: limits.DefaultMaxPositions + 1}, {MaxBytes: limits.DefaultMaxBytes + 1}, {MaxBytes: -5}} {
 		if err := l.Validate(); !isInvalid(err) {
 			t.Errorf("%+v: %v", l, err)
 		}
 		if _, err := NewEncoder(EncoderOptions{Limits: l}); !isInvalid(err) {
 			t.Errorf("NewEncoder %+v: %v", l, err)
 		}
-		if got := NewSource(l).Limits(); got.MaxDocs > DefaultMaxDocs || got.MaxPositions > DefaultMaxPositions || got.MaxBytes > DefaultMaxBytes || got.MaxDocs <= 0 || got.MaxBytes <= 0 {
+		if got := NewSource(l).Limits(); got.MaxDocs > limits.DefaultMaxDocs || got.MaxPositions > limits.DefaultMaxPositions || got.MaxBytes > limits.DefaultMaxBytes || got.MaxDocs <= 0 || got.MaxBytes <= 0 {
 			t.Errorf("NewSource(%+v) limits %+v", l, got)
 		}
 	}
-	if got := (Limits{MaxDocs: 5}).Normalize(); got != (Limits{MaxDocs: 5, MaxPositions: DefaultMaxPositions, MaxBytes: DefaultMaxBytes}) {
+	if got := (limits.Limits{MaxDocs: 5}).Normalize(); got != (limits.Limits{MaxDocs: 5, MaxPositions: limits.DefaultMaxPositions, MaxBytes: limits.DefaultMaxBytes}) {
 		t.Errorf("Normalize: %+v", got)
 	}
 	if _, err := NewEncoder(EncoderOptions{ZstdLevel: 5}); !isInvalid(err) {
@@ -166,23 +168,23 @@ func zstdUnit(tf int, plain int, z []byte) []byte {
 // Declared lengths are checked before anything is allocated: over MaxBytes; a
 // ZSTD unit declaring 256 MiB that its positions or its zstd blocks cannot fill.
 func TestDeclaredLengthsBeforeAllocating(t *testing.T) {
-	const big = DefaultMaxBytes // 256 MiB: at the limit, not over it
+	const big = limits.DefaultMaxBytes // 256 MiB: at the limit, not over it
 	cases := map[string]struct {
 		frame []byte
-		l     Limits
+		l     limits.Limits
 	}{
 		// One position declaring 256 MiB: the positions bound it to 5 bytes.
-		"zstd-256MiB-one-position": {zstdUnit(1, big, zstdFrame(big, zstdBlock(0, 1, true, []byte{0}))), Limits{}},
+		"zstd-256MiB-one-position": {zstdUnit(1, big, zstdFrame(big, zstdBlock(0, 1, true, []byte{0}))), limits.Limits{}},
 		// 2^26 positions may take 256 MiB, but one raw block of 1 byte cannot.
-		"zstd-256MiB-one-block": {zstdUnit(DefaultMaxPositions, big, zstdFrame(big, zstdBlock(0, 1, true, []byte{0}))), Limits{}},
+		"zstd-256MiB-one-block": {zstdUnit(limits.DefaultMaxPositions, big, zstdFrame(big, zstdBlock(0, 1, true, []byte{0}))), limits.Limits{}},
 		// 100 compressed blocks regenerate at most 12.5 MiB.
-		"zstd-256MiB-100-blocks": {zstdUnit(DefaultMaxPositions, big, zstdFrame(big, compressedBlocks(100)...)), Limits{}},
+		"zstd-256MiB-100-blocks": {zstdUnit(limits.DefaultMaxPositions, big, zstdFrame(big, compressedBlocks(100)...)), limits.Limits{}},
 		// Over the limit.
-		"zstd-over-MaxBytes": {zstdUnit(DefaultMaxPositions, big+1, zstdFrame(big+1, zstdBlock(0, 1, true, []byte{0}))), Limits{}},
-		"zstd-over-1MiB":     {zstdUnit(1<<20, 2<<20, zstdFrame(2<<20, zstdBlock(1, 2<<20, true, []byte{1}))), Limits{MaxBytes: 1 << 20}},
-		"raw-over-MaxBytes":  {withCRC(uv([]byte{0, 1, 0x80, 0x80, 0x80, 0x20}, big+1)), Limits{}},
-		"pfor-over-MaxBytes": {withCRC(uv([]byte{2, 1, 0}, big+1)), Limits{}},
-		"tf-over-positions":  {withCRC(append(append([]byte{2, 1}, appendPackedColumn(nil, []uint32{DefaultMaxPositions})...), 0)), Limits{}},
+		"zstd-over-MaxBytes": {zstdUnit(limits.DefaultMaxPositions, big+1, zstdFrame(big+1, zstdBlock(0, 1, true, []byte{0}))), limits.Limits{}},
+		"zstd-over-1MiB":     {zstdUnit(1<<20, 2<<20, zstdFrame(2<<20, zstdBlock(1, 2<<20, true, []byte{1}))), limits.Limits{MaxBytes: 1 << 20}},
+		"raw-over-MaxBytes":  {withCRC(uv([]byte{0, 1, 0x80, 0x80, 0x80, 0x20}, big+1)), limits.Limits{}},
+		"pfor-over-MaxBytes": {withCRC(uv([]byte{2, 1, 0}, big+1)), limits.Limits{}},
+		"tf-over-positions":  {withCRC(append(append([]byte{2, 1}, appendPackedColumn(nil, []uint32{limits.DefaultMaxPositions})...), 0)), limits.Limits{}},
 	}
 	for name, c := range cases {
 		src := NewSource(c.l)

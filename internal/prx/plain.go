@@ -1,5 +1,6 @@
 package prx
 
+import "github.com/snii-go/snii/limits"
 import "slices"
 
 // PlainSize returns the exact length in bytes of the plain payload of w, or -1 when
@@ -53,8 +54,8 @@ func appendPlain(dst []byte, w *Window, size int) []byte {
 // overlong uvarint, counts over the limits or over the bytes left, a position
 // overflowing uint32, trailing bytes), and snii.ErrInvalidArgument when limits is invalid.
 // On error dst is reset to no documents.
-func DecodePlain(src []byte, limits Limits, dst *Window) error {
-	lim, err := limits.checked()
+func DecodePlain(src []byte, limits limits.Limits, dst *Window) error {
+	lim, err := checkedLimits(limits)
 	if err != nil {
 		return err
 	}
@@ -70,7 +71,7 @@ func DecodePlain(src []byte, limits Limits, dst *Window) error {
 }
 
 // readDocCount reads and bounds the doc count at the start of a plain payload.
-func readDocCount(src []byte, lim *Limits, c Codec, standalone bool) (n, p int, err error) {
+func readDocCount(src []byte, lim *limits.Limits, c Codec, standalone bool) (n, p int, err error) {
 	v, p, ok := readUvarint32(src, 0)
 	if !ok {
 		return 0, 0, plainCorruptf(c, standalone, "doc count: bad uvarint")
@@ -87,7 +88,7 @@ func readDocCount(src []byte, lim *Limits, c Codec, standalone bool) (n, p int, 
 
 // readPosCount reads and bounds the position count of doc i at src[p:]; total is the
 // number of positions of the docs before it.
-func readPosCount(src []byte, p, i, total int, lim *Limits, c Codec, standalone bool) (pc, next int, err error) {
+func readPosCount(src []byte, p, i, total int, lim *limits.Limits, c Codec, standalone bool) (pc, next int, err error) {
 	var v uint32
 	var ok bool
 	if p < len(src) && src[p] < 0x80 {
@@ -110,7 +111,7 @@ func readPosCount(src []byte, p, i, total int, lim *Limits, c Codec, standalone 
 
 // decodePlain decodes the whole plain payload src into dst and returns its position
 // count. dst is left in an undefined state on error.
-func decodePlain(src []byte, lim *Limits, dst *Window, c Codec, standalone bool) (positions int, err error) {
+func decodePlain(src []byte, lim *limits.Limits, dst *Window, c Codec, standalone bool) (positions int, err error) {
 	n, p, err := readDocCount(src, lim, c, standalone)
 	if err != nil {
 		return 0, err

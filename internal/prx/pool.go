@@ -1,6 +1,8 @@
 package prx
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"runtime"
 	"sync"
 )
@@ -9,7 +11,7 @@ import (
 // It keeps up to a bounded number of idle Sources, with their zstd decoders and
 // buffers. It is safe for concurrent use.
 type SourcePool struct {
-	limits Limits
+	limits limits.Limits
 	mu     sync.Mutex
 	free   []*Source
 	max    int
@@ -18,18 +20,18 @@ type SourcePool struct {
 
 // NewSourcePool returns a pool of Sources with the given limits (normalized as by
 // NewSource). It keeps at most 2×GOMAXPROCS (at least 4) idle Sources.
-func NewSourcePool(limits Limits) *SourcePool {
+func NewSourcePool(limits limits.Limits) *SourcePool {
 	return NewSourcePoolSize(limits, 0)
 }
 
 // NewSourcePoolSize is NewSourcePool keeping at most maxIdle idle Sources
 // (<= 0: 2×GOMAXPROCS, at least 4): a pool shared by many segments bounds
 // their idle zstd decoders together.
-func NewSourcePoolSize(limits Limits, maxIdle int) *SourcePool {
+func NewSourcePoolSize(limits limits.Limits, maxIdle int) *SourcePool {
 	if maxIdle <= 0 {
 		maxIdle = max(4, 2*runtime.GOMAXPROCS(0))
 	}
-	return &SourcePool{limits: limits.clamped(), max: maxIdle}
+	return &SourcePool{limits: clampedLimits(limits), max: maxIdle}
 }
 
 // Idle returns the number of idle Sources the pool keeps.

@@ -1,6 +1,8 @@
 package prx
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -21,7 +23,7 @@ func TestPoolConcurrent(t *testing.T) {
 		w := genWindow(rng, 1+rng.IntN(2500), 1, 1+rng.IntN(9), uint32(rng.IntN(500)))
 		items = append(items, item{w, frameOf(t, allCodecs[i%3], w), randomOrds(rng, w.Docs(), 1+rng.IntN(20))})
 	}
-	pool := NewSourcePool(Limits{})
+	pool := NewSourcePool(limits.Limits{})
 	var wg sync.WaitGroup
 	errc := make(chan string, 64)
 	for g := 0; g < 8; g++ {
@@ -68,7 +70,7 @@ func TestPoolConcurrent(t *testing.T) {
 // Put clears the stats pointer, closes foreign Sources, keeps a bounded number of
 // idle Sources, and drops huge buffers.
 func TestPoolPut(t *testing.T) {
-	pool := NewSourcePool(Limits{MaxDocs: 77})
+	pool := NewSourcePool(limits.Limits{MaxDocs: 77})
 	defer pool.Close()
 	s := pool.Get()
 	if s.Limits().MaxDocs != 77 {
@@ -88,7 +90,7 @@ func TestPoolPut(t *testing.T) {
 	if s.buf != nil {
 		t.Fatal("huge buffer kept")
 	}
-	foreign := NewSource(Limits{})
+	foreign := NewSource(limits.Limits{})
 	pool.Put(foreign)
 	if !foreign.closed {
 		t.Fatal("foreign Source not closed")
@@ -118,7 +120,7 @@ func TestPoolPut(t *testing.T) {
 
 // A closed Source refuses to decode; Close is idempotent.
 func TestSourceClosed(t *testing.T) {
-	s := NewSource(Limits{})
+	s := NewSource(limits.Limits{})
 	f := frameOf(t, CodecZstd, tfWindow(600, 3))
 	var dst Window
 	if _, err := s.Decode(f, true, &dst); err != nil {

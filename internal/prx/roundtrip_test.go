@@ -1,6 +1,8 @@
 package prx
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"bytes"
 	"math/rand/v2"
 	"slices"
@@ -55,7 +57,7 @@ func checkUnits(t *testing.T, src *Source, f Frame, inline bool) {
 // round-trips every test window, in CRC and inline form; the bytes are those of the
 // reference encoder; the frame's unit table is consistent.
 func TestRoundTrip(t *testing.T) {
-	src := NewSource(Limits{})
+	src := NewSource(limits.Limits{})
 	defer src.Close()
 	for _, nw := range testWindows() {
 		t.Run(nw.name, func(t *testing.T) {
@@ -155,7 +157,7 @@ func checkFrameShape(t *testing.T, w *Window, f Frame, cuts []int) {
 // Random windows of every shape, with units mixing codecs under the default budget.
 func TestRoundTripRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	src := NewSource(Limits{})
+	src := NewSource(limits.Limits{})
 	defer src.Close()
 	e := newTestEncoder(t, budget.Policy{})
 	fe := newTestEncoder(t, budget.Policy{Kind: budget.Smallest})
@@ -334,7 +336,7 @@ func TestPlainRoundTrip(t *testing.T) {
 			t.Fatalf("%s: PlainSize %d, payload %d", nw.name, PlainSize(nw.w), len(p))
 		}
 		var got Window
-		if err := DecodePlain(p, Limits{}, &got); err != nil {
+		if err := DecodePlain(p, limits.Limits{}, &got); err != nil {
 			t.Fatalf("%s: %v", nw.name, err)
 		}
 		if d := diffWindow(nw.w, &got); d != "" {

@@ -1,6 +1,8 @@
 package prx
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -116,7 +118,7 @@ func selections(rng *rand.Rand, n int) map[string][]uint32 {
 // holding a selected doc, and the stats are exact.
 func TestSelectiveMatrix(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
-	src := NewSource(Limits{})
+	src := NewSource(limits.Limits{})
 	defer src.Close()
 	e := newTestEncoder(t, budget.Policy{})
 	var got Window
@@ -191,7 +193,7 @@ func cloneFrame(f Frame) Frame {
 // Ordinals out of order or repeated are snii.ErrInvalidArgument; an ordinal at or above
 // the window's doc count is snii.ErrCorrupt; dst is reset on error and the stats unchanged.
 func TestSelectiveErrors(t *testing.T) {
-	src := NewSource(Limits{})
+	src := NewSource(limits.Limits{})
 	defer src.Close()
 	var st Stats
 	src.SetStats(&st)
@@ -231,7 +233,7 @@ func TestSelectiveErrors(t *testing.T) {
 func TestStatsThreeBlocks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(45, 46))
 	w := genWindow(rng, 2000, 1, 1, 50)
-	src := NewSource(Limits{})
+	src := NewSource(limits.Limits{})
 	defer src.Close()
 	var got Window
 	last := 2000 % UnitValues // docs of the last unit
@@ -262,7 +264,7 @@ func TestCounterGate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(47, 48))
 	w := genWindow(rng, 1024, 30, 30, 25)
 	wide := genWindow(rng, 1024, 1, 60, 25) // varied tf: blocks straddle docs
-	src := NewSource(Limits{})
+	src := NewSource(limits.Limits{})
 	defer src.Close()
 	var got Window
 	for _, win := range []*Window{w, wide} {

@@ -1,6 +1,8 @@
 package prx
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"sync"
 	"testing"
 
@@ -34,7 +36,7 @@ func (v *mapVerified) MarkVerified(off int64) {
 func readAll(t *testing.T, frame []byte, docs int, v Verified, at int64) ([]int, [][]uint32, int64, error) {
 	t.Helper()
 	var st Stats
-	s := NewSource(DefaultLimits())
+	s := NewSource(limits.Default())
 	defer s.Close()
 	s.SetStats(&st)
 	var c Cursor

@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"bytes"
 	"context"
 	"math/rand/v2"
@@ -72,7 +74,7 @@ func captureOf(t testing.TB, wins []prx.Window, p budget.Policy, all bool) []byt
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx, err := cw.AddIndex(capture.IndexInfo{Name: "body", Known: true, Policy: p, ZstdLevel: 0, Limits: prx.DefaultLimits()})
+	idx, err := cw.AddIndex(capture.IndexInfo{Name: "body", Known: true, Policy: p, ZstdLevel: 0, Limits: limits.Default()})
 	if err != nil {
 		t.Fatal(err)
 	}

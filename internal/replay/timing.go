@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"fmt"
 	"math"
 	"slices"
@@ -19,7 +21,7 @@ type decoder struct {
 	win  prx.Window
 }
 
-func newDecoder(limits prx.Limits) *decoder {
+func newDecoder(limits limits.Limits) *decoder {
 	p := prx.NewSourcePool(limits)
 	return &decoder{pool: p, src: p.Get()}
 }

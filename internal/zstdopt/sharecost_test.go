@@ -1,6 +1,8 @@
 package zstdopt_test
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"bufio"
 	"fmt"
 	"os"
@@ -50,7 +52,7 @@ func TestShareCost(t *testing.T) {
 	var win prx.Window
 	units, withTable, recoded, shared, before, after := 0, 0, 0, 0, 0, 0
 	for _, cw := range windows {
-		if err := prx.DecodePlain(cw.Plain, prx.Limits{}, &win); err != nil {
+		if err := prx.DecodePlain(cw.Plain, limits.Limits{}, &win); err != nil {
 			t.Fatal(err)
 		}
 		rf, err := enc.EncodeCodec(&win, prx.CodecRaw)

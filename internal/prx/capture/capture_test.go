@@ -1,6 +1,8 @@
 package capture
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -60,7 +62,7 @@ func sampleWindows(n int) []testWin {
 
 var sampleInfos = []IndexInfo{
 	{Name: "body", Known: true, Policy: budget.Policy{}, ZstdLevel: 3,
-		Limits: prx.DefaultLimits()},
+		Limits: limits.Default()},
 	{Name: "title"},
 }
 

@@ -1,6 +1,8 @@
 package capture_test
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"bufio"
 	"fmt"
 	"log"
@@ -96,7 +98,7 @@ func Example() {
 	defer smallest.Close()
 	var win prx.Window
 	for _, cwin := range windows {
-		if err := prx.DecodePlain(cwin.Plain, prx.Limits{}, &win); err != nil {
+		if err := prx.DecodePlain(cwin.Plain, limits.Limits{}, &win); err != nil {
 			log.Fatal(err)
 		}
 		if _, err := smallest.Encode(&win); err != nil {

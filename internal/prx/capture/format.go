@@ -1,13 +1,14 @@
 package capture
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
 
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/prx"
 )
 
 const (
@@ -64,7 +65,7 @@ type IndexInfo struct {
 	Known     bool
 	Policy    budget.Policy
 	ZstdLevel int
-	Limits    prx.Limits // 0 fields: unknown (the defaults)
+	Limits    limits.Limits // 0 fields: unknown (the defaults)
 	// Recorded is what the index's encoder recorded, when the capture holds it.
 	Recorded *Outcome
 }

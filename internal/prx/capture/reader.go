@@ -1,6 +1,8 @@
 package capture
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"bufio"
 	"encoding/binary"
 	"errors"
@@ -10,7 +12,6 @@ import (
 
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/prx"
 )
 
 // ReaderOptions configure a Reader.
@@ -232,10 +233,10 @@ func (r *Reader) parseIndex(c *body) IndexInfo {
 	msp := int(c.varint("min saving percent", -1, 100))
 	info.Policy = budget.FromPercents(msp, int(c.count("budget percent", 100)))
 	info.ZstdLevel = int(c.varint("zstd level", -1<<20, 1<<20))
-	info.Limits = prx.Limits{
-		MaxDocs:      int(c.count("max docs", prx.DefaultMaxDocs)),
-		MaxPositions: int(c.count("max positions", prx.DefaultMaxPositions)),
-		MaxBytes:     int(c.count("max bytes", prx.DefaultMaxBytes)),
+	info.Limits = limits.Limits{
+		MaxDocs:      int(c.count("max docs", limits.DefaultMaxDocs)),
+		MaxPositions: int(c.count("max positions", limits.DefaultMaxPositions)),
+		MaxBytes:     int(c.count("max bytes", limits.DefaultMaxBytes)),
 	}
 	return info
 }

@@ -1,6 +1,8 @@
 package capture
 
 import (
+	"github.com/snii-go/snii/limits"
+
 	"bufio"
 	"encoding/binary"
 	"io"
@@ -73,7 +75,7 @@ func (w *Writer) addIndex(info IndexInfo) (int, error) {
 			return 0, errs.Invalidf("capture: index %q: %v", info.Name, err)
 		}
 	} else {
-		info.Policy, info.ZstdLevel, info.Limits = budget.Policy{}, 0, prx.Limits{}
+		info.Policy, info.ZstdLevel, info.Limits = budget.Policy{}, 0, limits.Limits{}
 	}
 	info.Recorded = nil
 	if err := w.record(appendIndexBody(w.buf[:0], &info)); err != nil {
