@@ -19,14 +19,14 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/prx/*.golden from the encoder's output")
 
-const goldenDir = "../testdata/prx"
+const goldenDir = "../../testdata/prx"
 
 // readGolden reads a hex golden file: '#' lines are comments, whitespace is ignored.
 func readGolden(t testing.TB, name string) []byte {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(goldenDir, name))
 	if err != nil {
-		t.Fatalf("%v (run go test ./prx -run Golden -update to create it)", err)
+		t.Fatalf("%v (run go test ./internal/prx -run Golden -update to create it)", err)
 	}
 	var hx strings.Builder
 	for _, line := range strings.Split(string(raw), "\n") {
