@@ -1,8 +1,6 @@
 package snii_test
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"bytes"
 	"context"
 	"errors"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/limits"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )

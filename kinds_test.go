@@ -1,8 +1,6 @@
 package snii_test
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"bytes"
 	"context"
 	"errors"
@@ -16,6 +14,7 @@ import (
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/limits"
 	"github.com/snii-go/snii/query"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/search"

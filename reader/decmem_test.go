@@ -1,14 +1,13 @@
 package reader_test
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/limits"
 	"hash/crc32"
 	"math/rand/v2"
 	"os"

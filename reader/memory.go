@@ -1,14 +1,13 @@
 package reader
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"context"
 	"fmt"
 	"sync"
 
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/limits"
 )
 
 // Decode memory: a ZSTD unit of a .prx window is inflated into a buffer of the

@@ -1,8 +1,6 @@
 package reader
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"context"
 	"encoding/binary"
 	"errors"
@@ -17,6 +15,7 @@ import (
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/limits"
 )
 
 // DefaultBlockCacheBytes is the default bound on the decoded dictionary blocks a

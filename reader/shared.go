@@ -1,8 +1,6 @@
 package reader
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"runtime"
 	"sync"
 
@@ -11,6 +9,7 @@ import (
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/internal/zstdopt"
+	"github.com/snii-go/snii/limits"
 )
 
 // Sharing between segments. A program that keeps many segments open (a

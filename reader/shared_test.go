@@ -1,8 +1,6 @@
 package reader_test
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"bytes"
 	"errors"
 	"os"
@@ -12,6 +10,7 @@ import (
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/limits"
 	"github.com/snii-go/snii/reader"
 )
 

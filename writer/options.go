@@ -1,14 +1,13 @@
 package writer
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"cmp"
 	"fmt"
 	"slices"
 
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/zstdopt"
+	"github.com/snii-go/snii/limits"
 
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/index"

@@ -1,8 +1,6 @@
 package writer_test
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"bytes"
 	"errors"
 	"strings"
@@ -14,6 +12,7 @@ import (
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/limits"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )

@@ -2,7 +2,6 @@ package main
 
 import (
 	"github.com/snii-go/snii/limits"
-
 	"github.com/snii-go/snii/reader"
 	"github.com/spf13/pflag"
 )

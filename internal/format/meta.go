@@ -1,8 +1,6 @@
 package format
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"bytes"
 	"encoding/binary"
 	"math"
@@ -10,6 +8,7 @@ import (
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/limits"
 )
 
 // IndexMeta is the metadata group of one logical index.

@@ -1,8 +1,6 @@
 package format
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -12,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/limits"
 
 	"github.com/snii-go/snii/internal/errs"
 )

@@ -1,13 +1,12 @@
 package prx
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"math/rand/v2"
 	"runtime/debug"
 	"testing"
 
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/limits"
 )
 
 // allocsPerRun warms fn up, then measures its allocations with the collector off

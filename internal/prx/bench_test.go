@@ -1,8 +1,6 @@
 package prx
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
@@ -15,6 +13,7 @@ import (
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/chooser"
 	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/limits"
 )
 
 // Benchmark window sets: generated ones always; agent-log ones when the shared

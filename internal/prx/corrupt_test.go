@@ -1,10 +1,9 @@
 package prx
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"encoding/binary"
 	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/limits"
 	"math/rand/v2"
 	"slices"
 	"testing"

@@ -1,14 +1,14 @@
 package prx
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/snii-go/snii/limits"
 )
 
 // cursorRead walks the documents ords of frame with a Cursor and returns, per

@@ -1,8 +1,6 @@
 package prx
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"encoding/binary"
 	"fmt"
 	"time"
@@ -10,6 +8,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/zstdopt"
+	"github.com/snii-go/snii/limits"
 )
 
 // zstdSlack is the room left after a zstd output so klauspost's decoder can use its

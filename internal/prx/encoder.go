@@ -1,8 +1,6 @@
 package prx
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"encoding/binary"
 	"fmt"
 
@@ -11,6 +9,7 @@ import (
 	"github.com/snii-go/snii/internal/chooser"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/zstdopt"
+	"github.com/snii-go/snii/limits"
 )
 
 // ZstdMinPlain is the plain length (RAW positions payload) from which a unit gets a

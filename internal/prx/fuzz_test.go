@@ -1,8 +1,6 @@
 package prx
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -11,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/limits"
 
 	"github.com/snii-go/snii"
 )

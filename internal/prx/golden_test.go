@@ -1,8 +1,6 @@
 package prx
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"bytes"
 	"encoding/hex"
 	"flag"
@@ -15,6 +13,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/zstdopt"
+	"github.com/snii-go/snii/limits"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/prx/*.golden from the encoder's output")

@@ -1,13 +1,12 @@
 package prx
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/limits"
 )
 
 // TestZstdLevelsDecode: at every zstd level, ZSTD units decode to their

@@ -1,10 +1,9 @@
 package prx
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"errors"
 	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/limits"
 	"testing"
 
 	"github.com/snii-go/snii/budget"

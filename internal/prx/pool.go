@@ -1,10 +1,10 @@
 package prx
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"runtime"
 	"sync"
+
+	"github.com/snii-go/snii/limits"
 )
 
 // SourcePool hands out Sources that share limits (typically one pool per segment).

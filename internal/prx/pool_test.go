@@ -1,12 +1,12 @@
 package prx
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"math/rand/v2"
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/snii-go/snii/limits"
 )
 
 // Sources from one pool decode concurrently (run with -race): every goroutine gets

@@ -1,8 +1,6 @@
 package prx
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"bytes"
 	"math/rand/v2"
 	"slices"
@@ -10,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/limits"
 )
 
 // decodeAll decodes frame fully and checks the length consumed and the units read.

@@ -1,13 +1,12 @@
 package prx
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/limits"
 )
 
 // expectStats computes, from the window and the encoder's unit table, what one

@@ -1,12 +1,12 @@
 package prx
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/snii-go/snii/limits"
 )
 
 // mapVerified is a Verified over a map, for tests.

@@ -1,8 +1,6 @@
 package replay
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"bytes"
 	"context"
 	"math/rand/v2"
@@ -11,6 +9,7 @@ import (
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/internal/prx/capture"
+	"github.com/snii-go/snii/limits"
 )
 
 // genWindows draws n windows of mixed shapes: singletons, small windows (fast

@@ -1,8 +1,6 @@
 package replay
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +11,7 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/internal/prx/capture"
+	"github.com/snii-go/snii/limits"
 )
 
 // Window is one captured window prepared for replay: its exact frame sizes and

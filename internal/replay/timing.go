@@ -1,8 +1,6 @@
 package replay
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"fmt"
 	"math"
 	"slices"
@@ -11,6 +9,7 @@ import (
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/chooser"
 	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/limits"
 )
 
 // decoder decodes whole frames with a Source from a pool, the way the segment

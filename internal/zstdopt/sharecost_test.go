@@ -1,8 +1,6 @@
 package zstdopt_test
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"bufio"
 	"fmt"
 	"os"
@@ -12,6 +10,7 @@ import (
 	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/internal/prx/capture"
 	"github.com/snii-go/snii/internal/zstdopt"
+	"github.com/snii-go/snii/limits"
 )
 
 // TestShareCost is a measuring tool, not a check: with SNII_CAPTURE set to a

@@ -1,12 +1,11 @@
 package s3_test
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"net/http"
 	"testing"
 
 	"github.com/snii-go/snii/internal/s3test"
+	"github.com/snii-go/snii/limits"
 	"github.com/snii-go/snii/objstore/s3"
 	"github.com/snii-go/snii/reader"
 )

@@ -1,13 +1,12 @@
 package merge
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"fmt"
 	"os"
 
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/limits"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii/internal/errs"

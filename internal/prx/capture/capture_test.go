@@ -1,8 +1,6 @@
 package capture
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -17,6 +15,7 @@ import (
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/limits"
 )
 
 // plain builds a plain payload: doc count, then per doc its position count and

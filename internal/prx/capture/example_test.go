@@ -1,8 +1,6 @@
 package capture_test
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"bufio"
 	"fmt"
 	"log"
@@ -12,6 +10,7 @@ import (
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/internal/prx/capture"
+	"github.com/snii-go/snii/limits"
 )
 
 // Capture the .prx windows an encoder sees into a file, then replay them

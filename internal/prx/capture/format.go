@@ -1,14 +1,13 @@
 package capture
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
 
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/limits"
 )
 
 const (

@@ -1,8 +1,6 @@
 package capture
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"bufio"
 	"encoding/binary"
 	"errors"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/limits"
 )
 
 // ReaderOptions configure a Reader.

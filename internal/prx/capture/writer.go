@@ -1,8 +1,6 @@
 package capture
 
 import (
-	"github.com/snii-go/snii/limits"
-
 	"bufio"
 	"encoding/binary"
 	"io"
@@ -11,6 +9,7 @@ import (
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/limits"
 )
 
 // WriterOptions configure a Writer.
