@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/bitpack"
 	"github.com/snii-go/snii/internal/chooser"
 )
 
@@ -384,12 +385,12 @@ func TestExactSizes(t *testing.T) {
 			U := len(refRawPayload(vals))
 			tfRaw := 0
 			for _, v := range tfs {
-				tfRaw += uvarintLen32(v)
+				tfRaw += bitpack.UvarintLen32(v)
 			}
 			tfPacked := len(refPackedColumn(nil, tfs))
 			P := len(refPackedColumn(nil, vals))
-			raw := 1 + uvarintLen32(docs) + tfRaw + uvarintLen32(uint32(U)) + U + 4
-			pfor := 1 + uvarintLen32(docs) + tfPacked + uvarintLen32(uint32(P)) + P + 4
+			raw := 1 + bitpack.UvarintLen32(docs) + tfRaw + bitpack.UvarintLen32(uint32(U)) + U + 4
+			pfor := 1 + bitpack.UvarintLen32(docs) + tfPacked + bitpack.UvarintLen32(uint32(P)) + P + 4
 			for _, c := range allCodecs {
 				g, err := fe.EncodeCodec(uw, c)
 				if err != nil {
@@ -409,7 +410,7 @@ func TestExactSizes(t *testing.T) {
 						continue
 					}
 					C := len(refZstd(t, refRawPayload(vals)))
-					got, formula = u.Sizes.Zstd, 1+uvarintLen32(docs)+tfPacked+uvarintLen32(uint32(U))+uvarintLen32(uint32(C))+C+4
+					got, formula = u.Sizes.Zstd, 1+bitpack.UvarintLen32(docs)+tfPacked+bitpack.UvarintLen32(uint32(U))+bitpack.UvarintLen32(uint32(C))+C+4
 				}
 				if got != len(g.Bytes) || got != formula || g.Sizes.Raw+g.Sizes.PFOR+g.Sizes.Zstd != len(g.Bytes) {
 					t.Fatalf("%s: Sizes %d, frame %d, formula %d (EncodeCodec Sizes %+v)", c, got, len(g.Bytes), formula, g.Sizes)

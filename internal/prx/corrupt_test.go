@@ -2,6 +2,7 @@ package prx
 
 import (
 	"encoding/binary"
+	"github.com/snii-go/snii/internal/bitpack"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/limits"
 	"math/rand/v2"
@@ -204,7 +205,7 @@ func TestCorruptCrafted(t *testing.T) {
 		"pfor: trailing":           unitBody(CodecPFOR, 1, []byte{0}, uv(nil, 3), []byte{3, 5, 0}),
 		"pfor: tf block bad":       unitBody(CodecPFOR, 1, []byte{0x41, 0x00, 0x00}, uv(nil, 2), []byte{3, 5}),
 		"pfor: missing block":      unitBody(CodecPFOR, 1, appendPackedColumn(nil, []uint32{200}), uv(nil, 1), []byte{0}),
-		"pfor: positions overflow": unitBody(CodecPFOR, 1, []byte{1, 1}, uv(nil, 9), appendPackBlock(nil, []uint32{maxUint32, 1}, 32, 0)),
+		"pfor: positions overflow": unitBody(CodecPFOR, 1, []byte{1, 1}, uv(nil, 9), bitpack.AppendBlock(nil, []uint32{maxUint32, 1}, 32, 0)),
 		"zstd: fcs mismatch":       zstdFCS(t, zf, zh, -1),
 		"zstd: fcs mismatch +1":    zstdFCS(t, zf, zh, +1),
 		"zstd: no fcs":             zstdNoFCS(t, zw),
@@ -294,9 +295,9 @@ func parseHead(t *testing.T, f []byte) head {
 	payloadAt := h.frameLen - CRCSize - len(h.payload)
 	var lenAt int
 	if Codec(f[0]) == CodecZstd {
-		lenAt = payloadAt - uvarintLen32(uint32(len(h.payload))) - uvarintLen32(uint32(h.plainLen))
+		lenAt = payloadAt - bitpack.UvarintLen32(uint32(len(h.payload))) - bitpack.UvarintLen32(uint32(h.plainLen))
 	} else {
-		lenAt = payloadAt - uvarintLen32(uint32(h.plainLen))
+		lenAt = payloadAt - bitpack.UvarintLen32(uint32(h.plainLen))
 	}
 	return head{lenAt: lenAt, payloadAt: payloadAt, plainLen: h.plainLen, compLen: len(h.payload)}
 }
@@ -332,7 +333,7 @@ func zstdTable(t *testing.T, id byte) []byte {
 		nz = slices.Clone(z)
 		nz[5] = id
 	}
-	b := slices.Clone(f[:h.payloadAt-uvarintLen32(uint32(h.compLen))])
+	b := slices.Clone(f[:h.payloadAt-bitpack.UvarintLen32(uint32(h.compLen))])
 	b = uv(b, uint64(len(nz)))
 	b = append(b, nz...)
 	return withCRC(b)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/internal/bitpack"
 )
 
 // Cursor reads the documents of one window frame in ascending ordinal order,
@@ -94,15 +95,15 @@ func (s *Source) OpenAt(c *Cursor, frame []byte, withCRC bool, docs int, v Verif
 	if !withCRC {
 		return c.fail(corruptf(CodecRaw, "a window of several units has no inline form"))
 	}
-	nu, p, ok := readUvarint32(frame, 1)
+	nu, p, ok := bitpack.ReadUvarint32(frame, 1)
 	if !ok || nu < 2 || int64(nu) > int64(s.limits.MaxDocs) || int64(nu)*2 > int64(len(frame)-p) {
 		return c.fail(corruptf(CodecRaw, "multi-unit header: bad unit count"))
 	}
 	start := p
 	total := 0
 	for u := 0; u < int(nu); u++ {
-		d, q, ok1 := readUvarint32(frame, p)
-		l, q2, ok2 := readUvarint32(frame, q)
+		d, q, ok1 := bitpack.ReadUvarint32(frame, p)
+		l, q2, ok2 := bitpack.ReadUvarint32(frame, q)
 		if !ok1 || !ok2 || d == 0 || l == 0 {
 			return c.fail(corruptf(CodecRaw, "multi-unit header: unit %d: bad entry", u))
 		}
@@ -181,11 +182,11 @@ func (c *Cursor) seek(ord int) (int, error) {
 		if c.multi {
 			// Skip the units before the one holding ord without reading them.
 			for c.units > 1 {
-				d, q, _ := readUvarint32(c.frame, c.hdrPos)
+				d, q, _ := bitpack.ReadUvarint32(c.frame, c.hdrPos)
 				if ord < c.nextBase+int(d) {
 					break
 				}
-				l, q2, _ := readUvarint32(c.frame, q)
+				l, q2, _ := bitpack.ReadUvarint32(c.frame, q)
 				c.nextBase += int(d)
 				c.unitOff += int(l)
 				c.hdrPos = q2
@@ -232,8 +233,8 @@ func (c *Cursor) nextUnit() error {
 		if c.hdrPos < 0 {
 			return c.fail(corruptf(c.codec, "doc ordinal past the window's units"))
 		}
-		d, q, _ := readUvarint32(c.frame, c.hdrPos)
-		l, q2, _ := readUvarint32(c.frame, q)
+		d, q, _ := bitpack.ReadUvarint32(c.frame, c.hdrPos)
+		l, q2, _ := bitpack.ReadUvarint32(c.frame, q)
 		if int(l) > len(c.frame)-c.unitOff {
 			return c.fail(corruptf(CodecRaw, "unit truncated: %d bytes, %d left", l, len(c.frame)-c.unitOff))
 		}
@@ -331,7 +332,7 @@ func (c *Cursor) Pos() (uint32, bool) {
 	}
 	offs := c.offs[j : j+2]
 	o := int(offs[0])
-	b := o >> blockShift
+	b := o >> bitpack.BlockShift
 	// The first position: the block's base (the absolute first value of the
 	// first document starting in block b, cached per block) plus this
 	// document's zigzag delta to it.
@@ -404,10 +405,10 @@ func (c *Cursor) NextAtLeast(want uint32) (uint32, bool) {
 	found := false
 	r := &c.br
 	for v < end {
-		if v>>blockShift == r.cur {
+		if v>>bitpack.BlockShift == r.cur {
 			// The block is decoded: walk it in a tight loop (loaded's case).
-			i0 := v & (BlockLen - 1)
-			stop := min(end-(v-i0), BlockLen)
+			i0 := v & (bitpack.BlockLen - 1)
+			stop := min(end-(v-i0), bitpack.BlockLen)
 			i := i0
 			for i < stop {
 				acc += uint64(r.vals[i])
@@ -483,13 +484,13 @@ func (c *Cursor) value(v int) (uint32, bool) {
 		return x, true
 	}
 	r := &c.br
-	b := v >> blockShift
+	b := v >> bitpack.BlockShift
 	if r.packed && b == r.pb {
 		if r.preads++; r.preads == unpackAfter {
 			r.unpackLocated()
 			return c.value(v)
 		}
-		i := v & (BlockLen - 1)
+		i := v & (bitpack.BlockLen - 1)
 		bit := uint(i) * r.pw
 		at := r.pdata + int(bit>>3)
 		var x uint32
@@ -513,13 +514,13 @@ func (c *Cursor) value(v int) (uint32, bool) {
 // v when its block is the one decoded (RAW, ZSTD, or a PFOR block unpacked).
 func (c *Cursor) loaded(v int) (uint32, bool) {
 	r := &c.br
-	if v>>blockShift != r.cur {
+	if v>>bitpack.BlockShift != r.cur {
 		return 0, false
 	}
 	if r.packed && c.st != nil {
 		c.st.DecodedPositions++
 	}
-	return r.vals[v&(BlockLen-1)], true
+	return r.vals[v&(bitpack.BlockLen-1)], true
 }
 
 // unpackAfter is the number of values a cursor reads from one located PFOR
@@ -554,7 +555,7 @@ func (c *Cursor) valueSlow(v int) (uint32, bool) {
 // blockValue locates (PFOR) or decodes (RAW, ZSTD) the block of value v, then
 // reads it.
 func (c *Cursor) blockValue(v int) (uint32, bool) {
-	b := v >> blockShift
+	b := v >> bitpack.BlockShift
 	if !c.br.packed {
 		if c.zpay != nil {
 			if err := c.inflateUnit(); err != nil {
@@ -565,7 +566,7 @@ func (c *Cursor) blockValue(v int) (uint32, bool) {
 		if err != nil {
 			return 0, false
 		}
-		return vals[v&(BlockLen-1)], true
+		return vals[v&(bitpack.BlockLen-1)], true
 	}
 	if err := c.br.locate(b); err != nil {
 		c.fail(corruptf(c.codec, "doc %d: %v", c.doc, err))

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/snii-go/snii/internal/bitpack"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/zstdopt"
 	"github.com/snii-go/snii/limits"
@@ -49,7 +50,7 @@ func (s *Source) Units() []Unit { return s.units }
 // defaults; a field that is negative or above its default is replaced by the default
 // (limits are never raised; use Limits.Validate to reject such values).
 func NewSource(limits limits.Limits) *Source {
-	return &Source{limits: clampedLimits(limits), blk: make([]uint32, BlockLen)}
+	return &Source{limits: clampedLimits(limits), blk: make([]uint32, bitpack.BlockLen)}
 }
 
 // Limits returns the limits the Source applies.
@@ -140,15 +141,15 @@ func (s *Source) decode(frame []byte, withCRC bool, ords []uint32, full bool, ds
 		return corruptf(CodecRaw, "a window of several units has no inline form")
 	}
 	// Multi-unit header: unit count, (docs, frame length) per unit, CRC.
-	nu, p, ok := readUvarint32(frame, 1)
+	nu, p, ok := bitpack.ReadUvarint32(frame, 1)
 	if !ok || nu < 2 || int64(nu) > int64(s.limits.MaxDocs) || int64(nu)*2 > int64(len(frame)-p) {
 		return corruptf(CodecRaw, "multi-unit header: bad unit count")
 	}
 	hdrStart := p
 	total, body := 0, 0
 	for u := 0; u < int(nu); u++ {
-		d, q, ok1 := readUvarint32(frame, p)
-		l, q2, ok2 := readUvarint32(frame, q)
+		d, q, ok1 := bitpack.ReadUvarint32(frame, p)
+		l, q2, ok2 := bitpack.ReadUvarint32(frame, q)
 		if !ok1 || !ok2 || d == 0 || l == 0 {
 			return corruptf(CodecRaw, "multi-unit header: unit %d: bad entry", u)
 		}
@@ -178,8 +179,8 @@ func (s *Source) decode(frame []byte, withCRC bool, ords []uint32, full bool, ds
 	q := hdrStart
 	base, off, k := 0, p, 0
 	for u := 0; u < int(nu); u++ {
-		d, q1, _ := readUvarint32(frame, q)
-		l, q2, _ := readUvarint32(frame, q1)
+		d, q1, _ := bitpack.ReadUvarint32(frame, q)
+		l, q2, _ := bitpack.ReadUvarint32(frame, q1)
 		q = q2
 		e := k
 		if !full {
@@ -223,7 +224,7 @@ func (s *Source) parseUnit(b []byte, withCRC, trusted bool, wantDocs int) (unitH
 		return h, corruptf(h.codec, "unknown codec %d", b[0])
 	}
 	c := h.codec
-	k, p, ok := readUvarint32(b, 1)
+	k, p, ok := bitpack.ReadUvarint32(b, 1)
 	if !ok || k == 0 || int64(k) > int64(s.limits.MaxDocs) {
 		return h, corruptf(c, "doc count: bad uvarint, 0 or over the limit %d", s.limits.MaxDocs)
 	}
@@ -231,24 +232,24 @@ func (s *Source) parseUnit(b []byte, withCRC, trusted bool, wantDocs int) (unitH
 		return h, corruptf(c, "%d docs, the window header says %d", k, wantDocs)
 	}
 	h.docs = int(k)
-	// Every tf block holds at most BlockLen values per byte.
-	if int64(k) > int64(len(b)-p)*BlockLen {
+	// Every tf block holds at most bitpack.BlockLen values per byte.
+	if int64(k) > int64(len(b)-p)*bitpack.BlockLen {
 		return h, corruptf(c, "%d docs but only %d bytes left", k, len(b)-p)
 	}
 	s.tf = growU32(s.tf, h.docs)
 	if c == CodecRaw {
 		for i := range s.tf {
-			v, q, ok := readUvarint32(b, p)
+			v, q, ok := bitpack.ReadUvarint32(b, p)
 			if !ok {
 				return h, corruptf(c, "doc %d: tf: bad uvarint", i)
 			}
 			s.tf[i], p = v, q
 		}
 	} else {
-		for i := 0; i < h.docs; i += BlockLen {
-			q, ok := unpackBlock(b, p, s.tf[i:min(i+BlockLen, h.docs)])
+		for i := 0; i < h.docs; i += bitpack.BlockLen {
+			q, ok := bitpack.Unpack(b, p, s.tf[i:min(i+bitpack.BlockLen, h.docs)])
 			if !ok {
-				return h, corruptf(c, "tf block %d: malformed", i/BlockLen)
+				return h, corruptf(c, "tf block %d: malformed", i/bitpack.BlockLen)
 			}
 			p = q
 		}
@@ -258,7 +259,7 @@ func (s *Source) parseUnit(b []byte, withCRC, trusted bool, wantDocs int) (unitH
 	// The prefix sums first, the limit after (t cannot wrap: at most MaxDocs
 	// values below 2^32 each); past the limit, the first document over it is
 	// named.
-	t := RunningSums(s.offs[1:len(s.tf)+1], s.tf, 0)
+	t := bitpack.RunningSums(s.offs[1:len(s.tf)+1], s.tf, 0)
 	if t > uint64(s.limits.MaxPositions) {
 		t = 0
 		for i, v := range s.tf {
@@ -267,7 +268,7 @@ func (s *Source) parseUnit(b []byte, withCRC, trusted bool, wantDocs int) (unitH
 			}
 		}
 	}
-	l, p, ok := readUvarint32(b, p)
+	l, p, ok := bitpack.ReadUvarint32(b, p)
 	if !ok || int64(l) > int64(s.limits.MaxBytes) {
 		return h, corruptf(c, "length: bad uvarint or over the limit %d", s.limits.MaxBytes)
 	}
@@ -275,7 +276,7 @@ func (s *Source) parseUnit(b []byte, withCRC, trusted bool, wantDocs int) (unitH
 	pl := int(l)
 	if c == CodecZstd {
 		var cl uint32
-		if cl, p, ok = readUvarint32(b, p); !ok {
+		if cl, p, ok = bitpack.ReadUvarint32(b, p); !ok {
 			return h, corruptf(c, "compressed length: bad uvarint")
 		}
 		pl = int(cl)
@@ -301,7 +302,7 @@ func (s *Source) parseUnit(b []byte, withCRC, trusted bool, wantDocs int) (unitH
 	// its length is within [n + 2(nb-1), 5n + 2(nb-1)]. Checked before a ZSTD unit
 	// allocates its declared length.
 	if n := int64(s.offs[h.docs]); c != CodecPFOR {
-		dir := 2 * ((n+BlockLen-1)/BlockLen - 1)
+		dir := 2 * ((n+bitpack.BlockLen-1)/bitpack.BlockLen - 1)
 		if u := int64(h.plainLen); u < n+dir || u > 5*n+dir {
 			return h, corruptf(c, "%d positions in a payload of %d bytes", n, h.plainLen)
 		}
@@ -386,7 +387,7 @@ type fpChain struct {
 // values start in block b; document j starts in b.
 func blockFirstDoc(offs []uint32, j, b int) int {
 	lo, hi := 0, j
-	start := uint32(b * BlockLen)
+	start := uint32(b * bitpack.BlockLen)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if offs[m] >= start {
@@ -401,7 +402,7 @@ func blockFirstDoc(offs []uint32, j, b int) int {
 // appendDoc appends the positions of unit document j to dst.
 func (s *Source) appendDoc(br *blockReader, fp *fpChain, j int, dst *Window) error {
 	o := int(s.offs[j])
-	b := o / BlockLen
+	b := o / bitpack.BlockLen
 	vals, err := br.block(b)
 	if err != nil {
 		return err
@@ -410,11 +411,11 @@ func (s *Source) appendDoc(br *blockReader, fp *fpChain, j int, dst *Window) err
 	// document, cached per block) plus this document's zigzag delta to it.
 	if fp.block != b { // (block -1: none cached)
 		i0 := blockFirstDoc(s.offs, j, b)
-		fp.doc, fp.block, fp.first = i0, b, vals[int(s.offs[i0])-b*BlockLen]
+		fp.doc, fp.block, fp.first = i0, b, vals[int(s.offs[i0])-b*bitpack.BlockLen]
 	}
 	first := int64(fp.first)
 	if j != fp.doc {
-		first += unzigzag(vals[o-b*BlockLen])
+		first += unzigzag(vals[o-b*bitpack.BlockLen])
 		if first < 0 || first > maxUint32 {
 			return fmt.Errorf("first position out of range")
 		}
@@ -423,12 +424,12 @@ func (s *Source) appendDoc(br *blockReader, fp *fpChain, j int, dst *Window) err
 	dst.Positions = append(dst.Positions, uint32(acc))
 	end := int(s.offs[j+1])
 	for v := o + 1; v < end; {
-		bb := v / BlockLen
+		bb := v / bitpack.BlockLen
 		if vals, err = br.block(bb); err != nil {
 			return err
 		}
-		hi := min(end, (bb+1)*BlockLen)
-		for _, d := range vals[v-bb*BlockLen : hi-bb*BlockLen] {
+		hi := min(end, (bb+1)*bitpack.BlockLen)
+		for _, d := range vals[v-bb*bitpack.BlockLen : hi-bb*bitpack.BlockLen] {
 			acc += uint64(d)
 			dst.Positions = append(dst.Positions, uint32(acc))
 		}
@@ -453,16 +454,16 @@ type blockReader struct {
 	// PFOR: block walkBlock starts at walkOff.
 	walkBlock, walkOff int
 	cur                int // the block in vals (-1: none)
-	vals               [BlockLen]uint32
+	vals               [bitpack.BlockLen]uint32
 	// PFOR random access (Cursor): block pb is located; its width, packed
 	// bits and exceptions.
 	pb, pdata, pnx int
 	preads         int // values read from block pb since it was located
 	pw             uint
 	pmask          uint64
-	pexIdx         [MaxExceptions]int
-	pexm           [BlockLen / 64]uint64 // bit i set: value i has an exception
-	pexHi          [MaxExceptions]uint32
+	pexIdx         [bitpack.MaxExceptions]int
+	pexm           [bitpack.BlockLen / 64]uint64 // bit i set: value i has an exception
+	pexHi          [bitpack.MaxExceptions]uint32
 	decoded        int // blocks decoded
 	values         int // values decoded
 	lastEnd        int // end of the last block decoded (full decodes check the payload ends there)
@@ -481,7 +482,7 @@ func (r *blockReader) reset(src []byte, packed bool, total int) {
 	r.decoded, r.values, r.lastEnd = 0, 0, 0
 }
 
-func (r *blockReader) blocks() int { return (r.total + BlockLen - 1) / BlockLen }
+func (r *blockReader) blocks() int { return (r.total + bitpack.BlockLen - 1) / bitpack.BlockLen }
 
 // onesBytes widens bs into out (same length) and reports whether every byte
 // is below 0x80, that is a one-byte uvarint.
@@ -550,7 +551,7 @@ func decodeShortScalar(src []byte, p int, out []uint32) (int, int) {
 func (r *blockReader) initRaw() error {
 	p := 0
 	for b := 0; b < r.blocks()-1; b++ {
-		_, q, ok := readUvarint32(r.src, p)
+		_, q, ok := bitpack.ReadUvarint32(r.src, p)
 		if !ok {
 			return fmt.Errorf("block directory: bad uvarint")
 		}
@@ -576,14 +577,14 @@ func (r *blockReader) block(b int) ([]uint32, error) {
 			r.walkBlock, r.walkOff = 0, 0
 		}
 		for r.walkBlock < b {
-			q, ok := skipBlock(r.src, r.walkOff, BlockLen)
+			q, ok := bitpack.Skip(r.src, r.walkOff, bitpack.BlockLen)
 			if !ok {
 				return nil, fmt.Errorf("block %d: malformed", r.walkBlock)
 			}
 			r.walkBlock, r.walkOff = r.walkBlock+1, q
 		}
 		start = r.walkOff
-		q, ok := unpackBlock(r.src, start, out)
+		q, ok := bitpack.Unpack(r.src, start, out)
 		if !ok {
 			return nil, fmt.Errorf("block %d: malformed", b)
 		}
@@ -594,7 +595,7 @@ func (r *blockReader) block(b int) ([]uint32, error) {
 			r.dirPos, r.dirBlock, r.dirOff = 0, 0, 0
 		}
 		for r.dirBlock < b {
-			l, q, _ := readUvarint32(r.src, r.dirPos)
+			l, q, _ := bitpack.ReadUvarint32(r.src, r.dirPos)
 			r.dirPos, r.dirBlock, r.dirOff = q, r.dirBlock+1, r.dirOff+int(l)
 		}
 		start = r.dataStart + r.dirOff
@@ -607,7 +608,7 @@ func (r *blockReader) block(b int) ([]uint32, error) {
 		l := len(src) - start
 		last := b >= r.blocks()-1
 		if !last {
-			v, _, _ := readUvarint32(src, r.dirPos)
+			v, _, _ := bitpack.ReadUvarint32(src, r.dirPos)
 			l = int(v)
 		}
 		p := start
@@ -624,7 +625,7 @@ func (r *blockReader) block(b int) ([]uint32, error) {
 				if i, p = i+k, q; i == len(out) {
 					break
 				}
-				v, q, ok := readUvarint32(src, p)
+				v, q, ok := bitpack.ReadUvarint32(src, p)
 				if !ok {
 					return nil, fmt.Errorf("block %d: value %d: bad uvarint", b, i)
 				}
@@ -653,7 +654,7 @@ func (r *blockReader) locate(b int) error {
 		r.walkBlock, r.walkOff = 0, 0
 	}
 	for r.walkBlock < b {
-		q, ok := skipBlock(r.src, r.walkOff, BlockLen)
+		q, ok := bitpack.Skip(r.src, r.walkOff, bitpack.BlockLen)
 		if !ok {
 			return fmt.Errorf("block %d: malformed", r.walkBlock)
 		}
@@ -663,7 +664,7 @@ func (r *blockReader) locate(b int) error {
 	if p >= len(r.src) {
 		return fmt.Errorf("block %d: truncated", b)
 	}
-	w, nx, p, ok := readToken(r.src, p)
+	w, nx, p, ok := bitpack.ReadToken(r.src, p)
 	if !ok {
 		return fmt.Errorf("block %d: bad token %#02x", b, r.src[p])
 	}
@@ -673,7 +674,7 @@ func (r *blockReader) locate(b int) error {
 	}
 	r.pdata, r.pw, r.pnx = p, w, nx
 	r.pmask = uint64(1)<<w - 1
-	r.pexm = [BlockLen / 64]uint64{}
+	r.pexm = [bitpack.BlockLen / 64]uint64{}
 	p += nbytes
 	last := -1
 	for i := 0; i < nx; i++ {
@@ -681,7 +682,7 @@ func (r *blockReader) locate(b int) error {
 			return fmt.Errorf("block %d: exceptions truncated", b)
 		}
 		idx := int(r.src[p])
-		hi, q, ok := readUvarint32(r.src, p+1)
+		hi, q, ok := bitpack.ReadUvarint32(r.src, p+1)
 		if !ok || idx <= last || idx >= c || hi == 0 || w == 32 || hi > maxUint32>>w {
 			return fmt.Errorf("block %d: malformed exception", b)
 		}
@@ -702,7 +703,7 @@ func (r *blockReader) unpackLocated() {
 	b := r.pb
 	c := r.count(b)
 	out := r.vals[:c]
-	unpackBits(r.src[r.pdata:], r.pw, out)
+	bitpack.UnpackBits(r.src[r.pdata:], r.pw, out)
 	for k := 0; k < r.pnx; k++ {
 		out[r.pexIdx[k]] |= r.pexHi[k]
 	}
@@ -731,7 +732,7 @@ func (r *blockReader) excHigh(i int) uint32 {
 
 // count returns the number of values of block b.
 func (r *blockReader) count(b int) int {
-	return min(BlockLen, r.total-b*BlockLen)
+	return min(bitpack.BlockLen, r.total-b*bitpack.BlockLen)
 }
 
 // checkEnd checks, after a full decode, that the payload ends after its last block.

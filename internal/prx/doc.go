@@ -20,7 +20,7 @@
 // while it is empty (UnitBounds). Each unit has its own codec
 // and CRC.
 //
-// The positions of a unit form one value stream cut into blocks of BlockLen (128)
+// The positions of a unit form one value stream cut into blocks of bitpack.BlockLen (128)
 // values: per document its first value, then the deltas to the previous position.
 // The first value is the absolute first position for the unit's first document and
 // for a document whose values start in another block than the previous document's;
@@ -119,10 +119,10 @@
 //
 //   - the packed fields of up to 24 bits, eight at a time: the w bytes of a group go
 //     to two 128-bit lanes, a byte shuffle puts each field's four bytes in its 32-bit
-//     element, a shift per element and a mask cut it out (unpackvec.go);
-//   - RunningSums, the prefix sums of gaps plus one (a unit's position offsets from
+//     element, a shift per element and a mask cut it out (internal/bitpack);
+//   - bitpack.RunningSums, the prefix sums of gaps plus one (a unit's position offsets from
 //     its tf column, a doc id block from its gaps), eight at a time in registers,
-//     with the exact 64-bit total returned for the range checks (sums.go);
+//     with the exact 64-bit total returned for the range checks (internal/bitpack);
 //   - the one- and two-byte uvarints of RAW and inflated ZSTD blocks, eight bytes a
 //     step through a table indexed by their high bits (varintvec.go); a longer or a
 //     non-canonical value goes to the scalar decoder, as it always did.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/bitpack"
 	"github.com/snii-go/snii/internal/chooser"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/zstdopt"
@@ -192,10 +193,10 @@ func (e *Encoder) encode(w *Window, force int) (Frame, error) {
 		f.PlainLen, f.Eligible, f.Sizes = e.units[0].PlainLen, e.units[0].Eligible, e.units[0].Sizes
 	} else {
 		b := append(e.out[:0], codecMulti)
-		b = appendUvarint(b, uint32(len(e.units)))
+		b = bitpack.AppendUvarint(b, uint32(len(e.units)))
 		for i := range e.units {
-			b = appendUvarint(b, uint32(e.units[i].Hi-e.units[i].Lo))
-			b = appendUvarint(b, uint32(e.units[i].Len))
+			b = bitpack.AppendUvarint(b, uint32(e.units[i].Hi-e.units[i].Lo))
+			b = bitpack.AppendUvarint(b, uint32(e.units[i].Len))
 		}
 		b = appendCRC(b, 0)
 		h := len(b)
@@ -264,14 +265,14 @@ func (e *Encoder) encodeUnit(w *Window, lo, hi int, force int) (Unit, error) {
 	switch c {
 	case CodecRaw:
 		b = appendUnitHead(b, c, p)
-		b = appendUvarint(b, uint32(p.rawLen))
+		b = bitpack.AppendUvarint(b, uint32(p.rawLen))
 		b = appendRawPositions(growBytes(b, p.rawLen+CRCSize), p.vals)
 	case CodecPFOR:
 		if force >= 0 {
 			p.tfPacked, p.pforLen = packedColumnSize(p.tfs), packedColumnSize(p.vals)
 		}
 		b = appendUnitHead(b, c, p)
-		b = appendUvarint(b, uint32(p.pforLen))
+		b = bitpack.AppendUvarint(b, uint32(p.pforLen))
 		b = appendPackedColumn(growBytes(b, p.pforLen+CRCSize), p.vals)
 	case CodecZstd:
 		if force >= 0 {
@@ -281,8 +282,8 @@ func (e *Encoder) encodeUnit(w *Window, lo, hi int, force int) (Unit, error) {
 			}
 		}
 		b = appendUnitHead(b, c, p)
-		b = appendUvarint(b, uint32(p.rawLen))
-		b = appendUvarint(b, uint32(len(e.zcomp)))
+		b = bitpack.AppendUvarint(b, uint32(p.rawLen))
+		b = bitpack.AppendUvarint(b, uint32(len(e.zcomp)))
 		b = append(b, e.zcomp...)
 	}
 	b = appendCRC(b, start)
@@ -363,7 +364,7 @@ func (e *Encoder) prepare(w *Window) error {
 // the whole window is over MaxBytes.
 func (e *Encoder) checkUnitPayloads(w *Window) error {
 	n := len(w.Positions)
-	if 5*n+2*(n/BlockLen) <= e.limits.MaxBytes {
+	if 5*n+2*(n/bitpack.BlockLen) <= e.limits.MaxBytes {
 		return nil
 	}
 	p := &e.plan

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -14,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/bitpack"
 	"github.com/snii-go/snii/internal/zstdopt"
 
 	"github.com/snii-go/snii"
@@ -191,7 +191,7 @@ func refStream(w *Window, lo, hi int) (vals, tfs []uint32) {
 	for i := lo; i < hi; i++ {
 		pos := w.Doc(i)
 		tfs = append(tfs, uint32(len(pos)-1))
-		blk := len(vals) / BlockLen
+		blk := len(vals) / bitpack.BlockLen
 		if blk != prevStartBlock {
 			vals = append(vals, pos[0]) // first doc starting in this block: absolute
 			prevStartBlock, prevFirst = blk, int64(pos[0])
@@ -206,63 +206,12 @@ func refStream(w *Window, lo, hi int) (vals, tfs []uint32) {
 	return vals, tfs
 }
 
-// refParams tries every width and keeps the smallest block: at most 3
-// exceptions in a one-byte token, or at most MaxExceptions with a width of at
-// most 30 in a two-byte token; ties: fewer exceptions, then the smaller width.
-func refParams(vals []uint32) (w uint, nx, size int) {
-	size = -1
-	for cw := uint(0); cw <= 32; cw++ {
-		n, s := 0, 1+(len(vals)*int(cw)+7)/8
-		for _, v := range vals {
-			if bits.Len32(v) > int(cw) {
-				n++
-				s += 1 + len(binary.AppendUvarint(nil, uint64(v>>cw)))
-			}
-		}
-		if n > 3 {
-			if n > MaxExceptions || cw > 30 {
-				continue
-			}
-			s++ // the count byte
-		}
-		if size < 0 || s < size || (s == size && n < nx) {
-			w, nx, size = cw, n, s
-		}
-	}
-	return w, nx, size
-}
-
-// refPackBlock packs vals bit by bit.
-func refPackBlock(dst []byte, vals []uint32) []byte {
-	w, nx, _ := refParams(vals)
-	if nx <= 3 {
-		dst = append(dst, byte(w)|byte(nx)<<6)
-	} else {
-		dst = append(dst, byte(33+w), byte(nx))
-	}
-	nbits := len(vals) * int(w)
-	packed := make([]byte, (nbits+7)/8)
-	for i, v := range vals {
-		for b := 0; b < int(w); b++ {
-			if v>>b&1 != 0 {
-				bit := i*int(w) + b
-				packed[bit/8] |= 1 << (bit % 8)
-			}
-		}
-	}
-	dst = append(dst, packed...)
-	for i, v := range vals {
-		if w < 32 && v>>w != 0 {
-			dst = append(dst, byte(i))
-			dst = binary.AppendUvarint(dst, uint64(v>>w))
-		}
-	}
-	return dst
-}
-
+// refPackedColumn is the packed column of vals: its blocks of up to
+// bitpack.BlockLen values, each checked against a bit-by-bit reference in
+// package internal/bitpack.
 func refPackedColumn(dst []byte, vals []uint32) []byte {
-	for b := 0; b < len(vals); b += BlockLen {
-		dst = refPackBlock(dst, vals[b:min(b+BlockLen, len(vals))])
+	for b := 0; b < len(vals); b += bitpack.BlockLen {
+		dst = bitpack.Append(dst, vals[b:min(b+bitpack.BlockLen, len(vals))])
 	}
 	return dst
 }
@@ -270,12 +219,12 @@ func refPackedColumn(dst []byte, vals []uint32) []byte {
 // refRawPayload: the byte lengths of every block but the last, then every value.
 func refRawPayload(vals []uint32) []byte {
 	var dir, data []byte
-	for b := 0; b < len(vals); b += BlockLen {
+	for b := 0; b < len(vals); b += bitpack.BlockLen {
 		start := len(data)
-		for _, v := range vals[b:min(b+BlockLen, len(vals))] {
+		for _, v := range vals[b:min(b+bitpack.BlockLen, len(vals))] {
 			data = binary.AppendUvarint(data, uint64(v))
 		}
-		if b+BlockLen < len(vals) {
+		if b+bitpack.BlockLen < len(vals) {
 			dir = binary.AppendUvarint(dir, uint64(len(data)-start))
 		}
 	}

@@ -1,6 +1,9 @@
 package prx
 
-import "github.com/snii-go/snii/limits"
+import (
+	"github.com/snii-go/snii/internal/bitpack"
+	"github.com/snii-go/snii/limits"
+)
 import "slices"
 
 // PlainSize returns the exact length in bytes of the plain payload of w, or -1 when
@@ -31,17 +34,17 @@ func AppendPlain(dst []byte, w *Window) []byte {
 func appendPlain(dst []byte, w *Window, size int) []byte {
 	dst = slices.Grow(dst, size)
 	docs := w.Docs()
-	dst = appendUvarint(dst, uint32(docs))
+	dst = bitpack.AppendUvarint(dst, uint32(docs))
 	for i := 0; i < docs; i++ {
 		pos := w.Positions[w.Offsets[i]:w.Offsets[i+1]]
-		dst = appendUvarint(dst, uint32(len(pos)))
+		dst = bitpack.AppendUvarint(dst, uint32(len(pos)))
 		prev := uint32(0)
 		for _, p := range pos {
 			d := p - prev
 			if d < 0x80 {
 				dst = append(dst, byte(d))
 			} else {
-				dst = appendUvarint(dst, d)
+				dst = bitpack.AppendUvarint(dst, d)
 			}
 			prev = p
 		}
@@ -72,7 +75,7 @@ func DecodePlain(src []byte, limits limits.Limits, dst *Window) error {
 
 // readDocCount reads and bounds the doc count at the start of a plain payload.
 func readDocCount(src []byte, lim *limits.Limits, c Codec, standalone bool) (n, p int, err error) {
-	v, p, ok := readUvarint32(src, 0)
+	v, p, ok := bitpack.ReadUvarint32(src, 0)
 	if !ok {
 		return 0, 0, plainCorruptf(c, standalone, "doc count: bad uvarint")
 	}
@@ -94,7 +97,7 @@ func readPosCount(src []byte, p, i, total int, lim *limits.Limits, c Codec, stan
 	if p < len(src) && src[p] < 0x80 {
 		v, next, ok = uint32(src[p]), p+1, true
 	} else {
-		v, next, ok = readUvarint32Slow(src, p)
+		v, next, ok = bitpack.ReadUvarint32Slow(src, p)
 	}
 	if !ok {
 		return 0, p, plainCorruptf(c, standalone, "doc %d: position count: bad uvarint", i)
@@ -152,7 +155,7 @@ func decodePlain(src []byte, lim *limits.Limits, dst *Window, c Codec, standalon
 					acc += uint64(b&0x7f) | uint64(src[p+1])<<7
 					p += 2
 				} else {
-					d, q, ok := readUvarint32Slow(src, p)
+					d, q, ok := bitpack.ReadUvarint32Slow(src, p)
 					if !ok {
 						return 0, plainCorruptf(c, standalone, "doc %d: position %d: bad uvarint", i, pc-(e-t))
 					}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/bitpack"
 	"github.com/snii-go/snii/limits"
 )
 
@@ -50,7 +51,7 @@ func expectStats(w *Window, f Frame, ords []uint32, full bool) Stats {
 		blocks := map[int]bool{}
 		for _, o := range sel {
 			lo, hi := int(w.Offsets[o]-base), int(w.Offsets[o+1]-base)
-			for b := lo / BlockLen; b <= (hi-1)/BlockLen; b++ {
+			for b := lo / bitpack.BlockLen; b <= (hi-1)/bitpack.BlockLen; b++ {
 				blocks[b] = true
 			}
 			s.SelectedDocs++
@@ -58,7 +59,7 @@ func expectStats(w *Window, f Frame, ords []uint32, full bool) Stats {
 		}
 		for b := range blocks {
 			s.Blocks++
-			s.DecodedPositions += int64(min(BlockLen, total-b*BlockLen))
+			s.DecodedPositions += int64(min(bitpack.BlockLen, total-b*bitpack.BlockLen))
 		}
 		_ = i
 	}
@@ -279,7 +280,7 @@ func TestCounterGate(t *testing.T) {
 			}
 			totalBlocks := int64(0)
 			for _, u := range f.Units {
-				totalBlocks += int64((u.Positions + BlockLen - 1) / BlockLen)
+				totalBlocks += int64((u.Positions + bitpack.BlockLen - 1) / bitpack.BlockLen)
 			}
 			for _, k := range []int{1, 2, 5, 10, 30} {
 				for rep := 0; rep < 5; rep++ {

@@ -1,6 +1,9 @@
 package prx
 
-import "slices"
+import (
+	"github.com/snii-go/snii/internal/bitpack"
+	"slices"
+)
 
 // UnitValues is the most positions a unit holds, unless a single document has more
 // (it is then a unit of its own). A window's documents are cut into units greedily:
@@ -53,7 +56,7 @@ func unitStream(w *Window, lo, hi int, vals, tfs []uint32) ([]uint32, []uint32) 
 	for i := lo; i < hi; i++ {
 		pos := w.Positions[w.Offsets[i]:w.Offsets[i+1]]
 		tfs = append(tfs, uint32(len(pos)-1))
-		b := len(vals) / BlockLen
+		b := len(vals) / bitpack.BlockLen
 		if b != prevBlock {
 			vals = append(vals, pos[0])
 			prevFirst, prevBlock = pos[0], b
@@ -73,7 +76,7 @@ func unitStream(w *Window, lo, hi int, vals, tfs []uint32) ([]uint32, []uint32) 
 func rawColumnSize(vals []uint32) int {
 	n := 0
 	for _, v := range vals {
-		n += uvarintLen32(v)
+		n += bitpack.UvarintLen32(v)
 	}
 	return n
 }
@@ -82,15 +85,15 @@ func rawColumnSize(vals []uint32) int {
 // than one block, the byte length of every block but the last (uvarints), then
 // the values as uvarints.
 func appendRawPositions(dst []byte, vals []uint32) []byte {
-	nb := (len(vals) + BlockLen - 1) / BlockLen
+	nb := (len(vals) + bitpack.BlockLen - 1) / bitpack.BlockLen
 	for b := 0; b < nb-1; b++ {
-		dst = appendUvarint(dst, uint32(rawColumnSize(vals[b*BlockLen:(b+1)*BlockLen])))
+		dst = bitpack.AppendUvarint(dst, uint32(rawColumnSize(vals[b*bitpack.BlockLen:(b+1)*bitpack.BlockLen])))
 	}
 	for _, v := range vals {
 		if v < 0x80 {
 			dst = append(dst, byte(v))
 		} else {
-			dst = appendUvarint(dst, v)
+			dst = bitpack.AppendUvarint(dst, v)
 		}
 	}
 	return dst
@@ -98,25 +101,25 @@ func appendRawPositions(dst []byte, vals []uint32) []byte {
 
 // rawPositionsSize returns the length of the RAW positions payload of vals.
 func rawPositionsSize(vals []uint32) int {
-	nb := (len(vals) + BlockLen - 1) / BlockLen
+	nb := (len(vals) + bitpack.BlockLen - 1) / bitpack.BlockLen
 	n := 0
 	for b := 0; b < nb; b++ {
-		s := rawColumnSize(vals[b*BlockLen : min((b+1)*BlockLen, len(vals))])
+		s := rawColumnSize(vals[b*bitpack.BlockLen : min((b+1)*bitpack.BlockLen, len(vals))])
 		n += s
 		if b < nb-1 {
-			n += uvarintLen32(uint32(s))
+			n += bitpack.UvarintLen32(uint32(s))
 		}
 	}
 	return n
 }
 
-// appendPackedColumn appends vals as packed blocks of BlockLen values (the last
+// appendPackedColumn appends vals as packed blocks of bitpack.BlockLen values (the last
 // may be shorter).
 func appendPackedColumn(dst []byte, vals []uint32) []byte {
-	for b := 0; b < len(vals); b += BlockLen {
-		blk := vals[b:min(b+BlockLen, len(vals))]
-		w, nx, _ := packParams(blk)
-		dst = appendPackBlock(dst, blk, w, nx)
+	for b := 0; b < len(vals); b += bitpack.BlockLen {
+		blk := vals[b:min(b+bitpack.BlockLen, len(vals))]
+		w, nx, _ := bitpack.Params(blk)
+		dst = bitpack.AppendBlock(dst, blk, w, nx)
 	}
 	return dst
 }
@@ -124,8 +127,8 @@ func appendPackedColumn(dst []byte, vals []uint32) []byte {
 // packedColumnSize returns the length of appendPackedColumn(nil, vals).
 func packedColumnSize(vals []uint32) int {
 	n := 0
-	for b := 0; b < len(vals); b += BlockLen {
-		_, _, s := packParams(vals[b:min(b+BlockLen, len(vals))])
+	for b := 0; b < len(vals); b += bitpack.BlockLen {
+		_, _, s := bitpack.Params(vals[b:min(b+bitpack.BlockLen, len(vals))])
 		n += s
 	}
 	return n
@@ -148,24 +151,24 @@ type unitPlan struct {
 //	pfor = 1 + vlen(docs) + tfPacked + vlen(P) + P + 4
 //	zstd = 1 + vlen(docs) + tfPacked + vlen(U) + vlen(C) + C + 4
 func (u *unitPlan) rawSize() int {
-	return 1 + uvarintLen32(uint32(u.hi-u.lo)) + u.tfRaw + uvarintLen32(uint32(u.rawLen)) + u.rawLen + CRCSize
+	return 1 + bitpack.UvarintLen32(uint32(u.hi-u.lo)) + u.tfRaw + bitpack.UvarintLen32(uint32(u.rawLen)) + u.rawLen + CRCSize
 }
 
 func (u *unitPlan) pforSize() int {
-	return 1 + uvarintLen32(uint32(u.hi-u.lo)) + u.tfPacked + uvarintLen32(uint32(u.pforLen)) + u.pforLen + CRCSize
+	return 1 + bitpack.UvarintLen32(uint32(u.hi-u.lo)) + u.tfPacked + bitpack.UvarintLen32(uint32(u.pforLen)) + u.pforLen + CRCSize
 }
 
 func (u *unitPlan) zstdSize(c int) int {
-	return 1 + uvarintLen32(uint32(u.hi-u.lo)) + u.tfPacked + uvarintLen32(uint32(u.rawLen)) + uvarintLen32(uint32(c)) + c + CRCSize
+	return 1 + bitpack.UvarintLen32(uint32(u.hi-u.lo)) + u.tfPacked + bitpack.UvarintLen32(uint32(u.rawLen)) + bitpack.UvarintLen32(uint32(c)) + c + CRCSize
 }
 
 // appendUnitHead appends the codec byte, the doc count and the tf column of a unit.
 func appendUnitHead(dst []byte, c Codec, u *unitPlan) []byte {
 	dst = append(dst, byte(c))
-	dst = appendUvarint(dst, uint32(u.hi-u.lo))
+	dst = bitpack.AppendUvarint(dst, uint32(u.hi-u.lo))
 	if c == CodecRaw {
 		for _, t := range u.tfs {
-			dst = appendUvarint(dst, t)
+			dst = bitpack.AppendUvarint(dst, t)
 		}
 		return dst
 	}

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/snii-go/snii/internal/bitpack"
 )
 
 // shortStream returns n uvarints of one to three bytes in the proportions
@@ -15,9 +17,9 @@ func shortStream(rng *rand.Rand, n int, twoPct, threePct, badPct int) []byte {
 		case r < badPct:
 			b = append(b, byte(0x80|rng.IntN(128)), 0)
 		case r < badPct+threePct:
-			b = appendUvarint(b, uint32(1<<14+rng.IntN(1<<20)))
+			b = bitpack.AppendUvarint(b, uint32(1<<14+rng.IntN(1<<20)))
 		case r < badPct+threePct+twoPct:
-			b = appendUvarint(b, uint32(128+rng.IntN(1<<14-128)))
+			b = bitpack.AppendUvarint(b, uint32(128+rng.IntN(1<<14-128)))
 		default:
 			b = append(b, byte(rng.IntN(128)))
 		}

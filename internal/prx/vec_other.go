@@ -2,10 +2,8 @@
 
 package prx
 
-// haveAVX2: no vector kernels on this architecture; the functions below are
+// haveAVX2: no vector kernel on this architecture; the function below is
 // never called.
 const haveAVX2 = false
 
-func unpackVec(src []byte, w uint, out []uint32)            { panic("unreachable") }
-func runningSumsKernel(out, gaps []uint32, t uint32) uint64 { panic("unreachable") }
 func decodeShortVec(src []byte, out []uint32) (n, used int) { panic("unreachable") }

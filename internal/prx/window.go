@@ -1,6 +1,9 @@
 package prx
 
-import "github.com/snii-go/snii/internal/errs"
+import (
+	"github.com/snii-go/snii/internal/bitpack"
+	"github.com/snii-go/snii/internal/errs"
+)
 
 // Window is one window of positions in CSR form: document i (its ordinal in the
 // window) has Positions[Offsets[i]:Offsets[i+1]], ascending (equal positions are
@@ -87,13 +90,13 @@ func scanWindow(w *Window) (windowScan, error) {
 			return s, errs.Invalidf("prx: window offset %d of doc %d out of order (previous %d, %d positions)", off, i-1, prevOff, len(w.Positions))
 		}
 		pos := w.Positions[prevOff:off]
-		s.pcBytes += uvarintLen32(uint32(len(pos)))
+		s.pcBytes += bitpack.UvarintLen32(uint32(len(pos)))
 		prev := uint32(0)
 		for j, p := range pos {
 			if p < prev {
 				return s, errs.Invalidf("prx: window doc %d: positions not ascending at index %d (%d after %d)", i-1, j, p, prev)
 			}
-			s.posBytes += uvarintLen32(p - prev)
+			s.posBytes += bitpack.UvarintLen32(p - prev)
 			prev = p
 		}
 		if len(pos) > 0 {
@@ -105,7 +108,7 @@ func scanWindow(w *Window) (windowScan, error) {
 		prevOff = off
 	}
 	s.pforOK = running <= maxUint32
-	s.plain = uvarintLen32(uint32(s.docs)) + s.pcBytes + s.posBytes
+	s.plain = bitpack.UvarintLen32(uint32(s.docs)) + s.pcBytes + s.posBytes
 	return s, nil
 }
 

@@ -1,4 +1,4 @@
-package prx
+package bitpack
 
 // RunningSums stores in out[i] the low 32 bits of t + (gaps[0]+1) + ... +
 // (gaps[i]+1) and returns that sum for the last i in full (t when gaps is

@@ -1,4 +1,4 @@
-package prx
+package bitpack
 
 import (
 	"encoding/binary"
@@ -9,8 +9,8 @@ import (
 // the last block of a column may hold fewer.
 const BlockLen = 128
 
-// blockShift is log2(BlockLen).
-const blockShift = 7
+// BlockShift is log2(BlockLen).
+const BlockShift = 7
 
 // A packed block's token is one byte. In its short form (bits 0..5 at most
 // 32) they are the width and bits 6..7 the exception count (0..3). In its
@@ -30,7 +30,7 @@ const (
 	maxLongWidth = 63 - longForm
 )
 
-// packParams chooses the bit width and the exception count of a packed block of
+// Params chooses the bit width and the exception count of a packed block of
 // vals (1..BlockLen values): the smallest block over every width 0..32, with at
 // most shortExceptions values over the width, or at most MaxExceptions in a
 // long token (width at most maxLongWidth, one byte more); on a tie the fewer
@@ -38,7 +38,7 @@ const (
 // fit in w bits and costs its index byte and the uvarint of its high bits, whose
 // length follows from its bit length: the sizes come from a histogram of the
 // values' bit lengths.
-func packParams(vals []uint32) (w uint, nx int, size int) {
+func Params(vals []uint32) (w uint, nx int, size int) {
 	var h [33]int // values by bit length
 	for _, v := range vals {
 		h[bits.Len32(v)]++
@@ -72,13 +72,20 @@ func packParams(vals []uint32) (w uint, nx int, size int) {
 	return w, nx, size
 }
 
-// appendPackBlock appends the packed block of vals with width w and nx exceptions
-// (as chosen by packParams):
+// Append appends the packed block of vals (1..BlockLen values) with its
+// canonical parameters (Params) and returns the extended slice.
+func Append(dst []byte, vals []uint32) []byte {
+	w, nx, _ := Params(vals)
+	return AppendBlock(dst, vals, w, nx)
+}
+
+// AppendBlock appends the packed block of vals with width w and nx exceptions
+// (as chosen by Params):
 //
 //	u8 token: w | nx<<6 (nx <= 3), or longForm+w then u8 nx |
 //	ceil(len(vals)*w/8) bytes: the low w bits of each value, least significant
 //	bit first | nx × (u8 index, uvarint value>>w)
-func appendPackBlock(dst []byte, vals []uint32, w uint, nx int) []byte {
+func AppendBlock(dst []byte, vals []uint32, w uint, nx int) []byte {
 	if nx <= shortExceptions {
 		dst = append(dst, byte(w)|byte(nx)<<6)
 	} else {
@@ -105,22 +112,22 @@ func appendPackBlock(dst []byte, vals []uint32, w uint, nx int) []byte {
 		for i, v := range vals {
 			if hi := v >> w; w < 32 && hi != 0 {
 				dst = append(dst, byte(i))
-				dst = appendUvarint(dst, hi)
+				dst = AppendUvarint(dst, hi)
 			}
 		}
 	}
 	return dst
 }
 
-// unpackBlock decodes the packed block of len(out) values at src[p:] into out and
+// Unpack decodes the packed block of len(out) values at src[p:] into out and
 // returns the index after it; ok is false for a malformed block (width above 32,
 // truncated, exception index out of order or range, an exception that does not
 // overflow w bits or overflows uint32).
-func unpackBlock(src []byte, p int, out []uint32) (next int, ok bool) {
+func Unpack(src []byte, p int, out []uint32) (next int, ok bool) {
 	if p >= len(src) {
 		return p, false
 	}
-	w, nx, p, ok := readToken(src, p)
+	w, nx, p, ok := ReadToken(src, p)
 	if !ok {
 		return p, false
 	}
@@ -129,7 +136,7 @@ func unpackBlock(src []byte, p int, out []uint32) (next int, ok bool) {
 	if nbytes > len(src)-p {
 		return p, false
 	}
-	unpackBits(src[p:], w, out)
+	UnpackBits(src[p:], w, out)
 	p += nbytes
 	last := -1
 	for i := 0; i < nx; i++ {
@@ -137,7 +144,7 @@ func unpackBlock(src []byte, p int, out []uint32) (next int, ok bool) {
 			return p, false
 		}
 		idx := int(src[p])
-		hi, q, vok := readUvarint32(src, p+1)
+		hi, q, vok := ReadUvarint32(src, p+1)
 		if !vok || idx <= last || idx >= c || hi == 0 || w == 32 || hi > maxUint32>>w {
 			return p, false
 		}
@@ -147,11 +154,11 @@ func unpackBlock(src []byte, p int, out []uint32) (next int, ok bool) {
 	return p, true
 }
 
-// readToken reads the token of the packed block at src[p:] (p < len(src)):
+// ReadToken reads the token of the packed block at src[p:] (p < len(src)):
 // its width and exception count, and the index of its fields; ok is false
 // for a width over 32, a long token with bits 6..7 set, its count byte
 // missing or over MaxExceptions.
-func readToken(src []byte, p int) (w uint, nx, next int, ok bool) {
+func ReadToken(src []byte, p int) (w uint, nx, next int, ok bool) {
 	tok := src[p]
 	w = uint(tok & 0x3f)
 	if w <= 32 {
@@ -163,13 +170,13 @@ func readToken(src []byte, p int) (w uint, nx, next int, ok bool) {
 	return w - longForm, int(src[p+1]), p + 2, true
 }
 
-// skipBlock returns the index after the packed block of c values at src[p:]
+// Skip returns the index after the packed block of c values at src[p:]
 // without decoding it (ok false when its header or exceptions are malformed).
-func skipBlock(src []byte, p, c int) (next int, ok bool) {
+func Skip(src []byte, p, c int) (next int, ok bool) {
 	if p >= len(src) {
 		return p, false
 	}
-	w, nx, p, ok := readToken(src, p)
+	w, nx, p, ok := ReadToken(src, p)
 	if !ok {
 		return p, false
 	}
@@ -178,7 +185,7 @@ func skipBlock(src []byte, p, c int) (next int, ok bool) {
 		if p >= len(src) {
 			return p, false
 		}
-		_, q, vok := readUvarint32(src, p+1)
+		_, q, vok := ReadUvarint32(src, p+1)
 		if !vok {
 			return p, false
 		}
@@ -187,7 +194,7 @@ func skipBlock(src []byte, p, c int) (next int, ok bool) {
 	return p, p <= len(src)
 }
 
-// unpackBits sets out[i] to the i-th w-bit field of src (least significant bit
+// UnpackBits sets out[i] to the i-th w-bit field of src (least significant bit
 // first); the fields take the first ceil(len(out)*w/8) bytes of src, which may
 // go on (the bytes after them are read, never used).
 //
@@ -196,13 +203,13 @@ func skipBlock(src []byte, p, c int) (next int, ok bool) {
 // a buffer with that slack first. Eight fields of up to 8 bits fill exactly w
 // bytes (one load), eight of up to 15 bits two loads (the second four start 4w
 // bits in, within 7 bits of a byte), wider fields one load each.
-func unpackBits(src []byte, w uint, out []uint32) {
+func UnpackBits(src []byte, w uint, out []uint32) {
 	if w == 0 {
 		clear(out)
 		return
 	}
 	for len(out) > BlockLen { // a longer run, a block (16w bytes) at a time
-		unpackBits(src, w, out[:BlockLen])
+		UnpackBits(src, w, out[:BlockLen])
 		src, out = src[BlockLen/8*w:], out[BlockLen:]
 	}
 	if n := (len(out)*int(w) + 7) / 8; n+vecSlack <= len(src) {
@@ -216,7 +223,7 @@ func unpackBits(src []byte, w uint, out []uint32) {
 
 //go:generate go run gen_unpack.go -o unpack_gen.go
 
-// unpackSlack is unpackBits when src holds 8 bytes after the fields: the
+// unpackSlack is UnpackBits when src holds 8 bytes after the fields: the
 // groups of eight fields by the vector unpacker (unpackvec.go) when the CPU
 // has it, the width is at most vecMaxWidth and src holds vecSlack bytes after
 // them, else by the unpacker generated for the width (one function per width,
@@ -234,9 +241,3 @@ func unpackSlack(src []byte, w uint, out []uint32) {
 		bit += w
 	}
 }
-
-// zigzag maps a signed delta to an unsigned value (0, -1, 1, -2, ... → 0, 1, 2, 3, ...).
-func zigzag(d int64) uint32 { return uint32(uint64(d<<1) ^ uint64(d>>63)) }
-
-// unzigzag inverts zigzag.
-func unzigzag(v uint32) int64 { return int64(v>>1) ^ -int64(v&1) }

@@ -1,4 +1,4 @@
-package prx
+package bitpack
 
 import (
 	"math/rand/v2"

@@ -1,4 +1,4 @@
-package prx
+package bitpack
 
 import (
 	"bytes"
@@ -30,18 +30,18 @@ func blockOf(rng *rand.Rand, c int, w uint, nx int) []uint32 {
 	return vals
 }
 
-// checkPack packs vals with packParams and checks the block against the reference
-// packer, its size, and the decoders (unpackBlock, skipBlock) on it with a suffix.
+// checkPack packs vals with Params and checks the block against the reference
+// packer, its size, and the decoders (Unpack, Skip) on it with a suffix.
 func checkPack(t *testing.T, vals []uint32) {
 	t.Helper()
-	w, nx, size := packParams(vals)
+	w, nx, size := Params(vals)
 	rw, rnx, rsize := refParams(vals)
 	if w != rw || nx != rnx || size != rsize {
-		t.Fatalf("packParams(%v) = (w %d, nx %d, size %d), the smallest block is (w %d, nx %d, size %d)", vals, w, nx, size, rw, rnx, rsize)
+		t.Fatalf("Params(%v) = (w %d, nx %d, size %d), the smallest block is (w %d, nx %d, size %d)", vals, w, nx, size, rw, rnx, rsize)
 	}
-	blk := appendPackBlock([]byte{0xee}, vals, w, nx)[1:]
+	blk := AppendBlock([]byte{0xee}, vals, w, nx)[1:]
 	if len(blk) != size {
-		t.Fatalf("block of %d bytes, packParams says %d", len(blk), size)
+		t.Fatalf("block of %d bytes, Params says %d", len(blk), size)
 	}
 	if want := refPackBlock(nil, vals); !bytes.Equal(blk, want) {
 		t.Fatalf("block % x, reference % x", blk, want)
@@ -49,20 +49,20 @@ func checkPack(t *testing.T, vals []uint32) {
 	src := append(append([]byte{0xaa, 0xbb}, blk...), 0xcc, 0xdd)
 	out := make([]uint32, len(vals))
 	for i := range out {
-		out[i] = 0xdeadbeef // unpackBlock must overwrite every value
+		out[i] = 0xdeadbeef // Unpack must overwrite every value
 	}
-	next, ok := unpackBlock(src, 2, out)
+	next, ok := Unpack(src, 2, out)
 	if !ok || next != 2+size || !slices.Equal(out, vals) {
-		t.Fatalf("unpackBlock: ok %v next %d (want %d), values %v want %v", ok, next, 2+size, out, vals)
+		t.Fatalf("Unpack: ok %v next %d (want %d), values %v want %v", ok, next, 2+size, out, vals)
 	}
 	if len(vals) == BlockLen {
-		if next, ok := skipBlock(src, 2, BlockLen); !ok || next != 2+size {
-			t.Fatalf("skipBlock: ok %v next %d want %d", ok, next, 2+size)
+		if next, ok := Skip(src, 2, BlockLen); !ok || next != 2+size {
+			t.Fatalf("Skip: ok %v next %d want %d", ok, next, 2+size)
 		}
 	}
 	// Every truncation is refused.
 	for cut := 0; cut < size; cut++ {
-		if _, ok := unpackBlock(blk[:cut], 0, out); ok {
+		if _, ok := Unpack(blk[:cut], 0, out); ok {
 			t.Fatalf("truncated block of %d/%d bytes accepted", cut, size)
 		}
 	}
@@ -95,7 +95,7 @@ func TestPackBlockWidths(t *testing.T) {
 	}
 }
 
-// packParams chooses exactly: the block layout it reports is the one built, widths
+// Params chooses exactly: the block layout it reports is the one built, widths
 // and exception counts span the whole range, and the choice is the smallest block.
 func TestPackParamsProperties(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
@@ -111,7 +111,7 @@ func TestPackParamsProperties(t *testing.T) {
 			nx = rng.IntN(MaxExceptions + 8)
 		}
 		vals := blockOf(rng, c, uint(rng.IntN(33)), nx)
-		w, nx, _ := packParams(vals)
+		w, nx, _ := Params(vals)
 		widths[w], excs[nx] = true, true
 		// The block's exceptions are exactly the values over w bits.
 		n := 0
@@ -121,7 +121,7 @@ func TestPackParamsProperties(t *testing.T) {
 			}
 		}
 		if n != nx || nx > MaxExceptions {
-			t.Fatalf("%v: %d values over %d bits, packParams says %d exceptions", vals, n, w, nx)
+			t.Fatalf("%v: %d values over %d bits, Params says %d exceptions", vals, n, w, nx)
 		}
 		checkPack(t, vals)
 	}
@@ -147,8 +147,8 @@ func TestPackBlockLayout(t *testing.T) {
 	// Values 1, 2, 3 and one exception 1000 at index 1: width 2 (3 bytes with 1
 	// exception of 1+2 bytes = 1+1+3 = 5 bytes, against width 10: 1+5).
 	vals := []uint32{1, 1000, 3, 2}
-	w, nx, size := packParams(vals)
-	got := appendPackBlock(nil, vals, w, nx)
+	w, nx, size := Params(vals)
+	got := AppendBlock(nil, vals, w, nx)
 	// token 2|1<<6 = 0x42; fields 01 00(1000&3=0) 11 10 → 0b10110001 = 0xb1;
 	// exception: index 1, 1000>>2 = 250 = fa 01.
 	want := []byte{0x42, 0xb1, 0x01, 0xfa, 0x01}
@@ -156,12 +156,12 @@ func TestPackBlockLayout(t *testing.T) {
 		t.Fatalf("w %d nx %d size %d: % x, want % x", w, nx, size, got, want)
 	}
 	// Width 0: the token alone.
-	if got := appendPackBlock(nil, make([]uint32, 128), 0, 0); !bytes.Equal(got, []byte{0}) {
+	if got := AppendBlock(nil, make([]uint32, 128), 0, 0); !bytes.Equal(got, []byte{0}) {
 		t.Fatalf("zero block: % x", got)
 	}
 }
 
-// unpackBlock refuses malformed blocks: width over 32, exceptions out of order,
+// Unpack refuses malformed blocks: width over 32, exceptions out of order,
 // repeated, out of range, that do not overflow w, or that overflow uint32.
 func TestUnpackBlockMalformed(t *testing.T) {
 	out := make([]uint32, 4)
@@ -183,27 +183,27 @@ func TestUnpackBlockMalformed(t *testing.T) {
 		"exception varint": {0x40 | 1, 0, 1, 0x80},
 	}
 	for name, b := range bad {
-		if _, ok := unpackBlock(b, 0, out); ok {
+		if _, ok := Unpack(b, 0, out); ok {
 			t.Errorf("%s: accepted", name)
 		}
 	}
 	// The largest exception that fits: width 8, hi = 2^24-1.
 	ok := []byte{0x40 | 8, 0xff, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0x07}
-	if _, good := unpackBlock(ok, 0, out); !good || out[0] != math.MaxUint32 {
+	if _, good := Unpack(ok, 0, out); !good || out[0] != math.MaxUint32 {
 		t.Errorf("max exception: %v %x", good, out[0])
 	}
-	if _, ok := skipBlock([]byte{33}, 0, BlockLen); ok {
-		t.Error("skipBlock accepted a long token without its count")
+	if _, ok := Skip([]byte{33}, 0, BlockLen); ok {
+		t.Error("Skip accepted a long token without its count")
 	}
-	if _, ok := skipBlock([]byte{0x80 | 33, 0}, 0, BlockLen); ok {
-		t.Error("skipBlock accepted a long token with bits 6..7 set")
+	if _, ok := Skip([]byte{0x80 | 33, 0}, 0, BlockLen); ok {
+		t.Error("Skip accepted a long token with bits 6..7 set")
 	}
-	if _, ok := skipBlock([]byte{1, 0}, 0, BlockLen); ok {
-		t.Error("skipBlock accepted a truncated block")
+	if _, ok := Skip([]byte{1, 0}, 0, BlockLen); ok {
+		t.Error("Skip accepted a truncated block")
 	}
 }
 
-// unpackBits reads w-bit fields for every width and count, from fields that
+// UnpackBits reads w-bit fields for every width and count, from fields that
 // end the input (copied to a buffer with slack) and from fields followed by
 // set bits of other data (read in place; none may leak into a field).
 func TestUnpackBits(t *testing.T) {
@@ -211,18 +211,18 @@ func TestUnpackBits(t *testing.T) {
 	for w := uint(1); w <= 32; w++ {
 		for c := 1; c <= BlockLen; c++ {
 			vals := blockOf(rng, c, w, 0)
-			blk := appendPackBlock(nil, vals, w, 0)
+			blk := AppendBlock(nil, vals, w, 0)
 			if c == BlockLen { // and a run of four blocks (unpacked a block at a time)
 				for range 3 {
 					more := blockOf(rng, BlockLen, w, 0)
 					vals = append(vals, more...)
-					blk = append(blk[:len(blk):len(blk)], appendPackBlock(nil, more, w, 0)[1:]...)
+					blk = append(blk[:len(blk):len(blk)], AppendBlock(nil, more, w, 0)[1:]...)
 				}
 			}
 			for _, tail := range [][]byte{nil, bytes.Repeat([]byte{0xff}, 8), bytes.Repeat([]byte{0xff}, 40)} {
 				src := append(slices.Clone(blk[1:]), tail...)
 				out := make([]uint32, len(vals))
-				unpackBits(src, w, out)
+				UnpackBits(src, w, out)
 				if !slices.Equal(out, vals) {
 					t.Fatalf("w %d c %d tail %d: %v, want %v", w, c, len(tail), out, vals)
 				}
@@ -231,52 +231,19 @@ func TestUnpackBits(t *testing.T) {
 	}
 }
 
-func TestZigzag(t *testing.T) {
-	for _, c := range []struct {
-		d int64
-		v uint32
-	}{{0, 0}, {-1, 1}, {1, 2}, {-2, 3}, {2, 4}, {MaxPosition, 1<<32 - 2}, {-MaxPosition, 1<<32 - 3}, {-(1 << 31), 1<<32 - 1}} {
-		if got := zigzag(c.d); got != c.v {
-			t.Errorf("zigzag(%d) = %d, want %d", c.d, got, c.v)
-		}
-		if got := unzigzag(c.v); got != c.d {
-			t.Errorf("unzigzag(%d) = %d, want %d", c.v, got, c.d)
-		}
-	}
-}
-
-// The RAW payload sizes and the packed column sizes agree with the bytes.
-func TestColumnSizes(t *testing.T) {
-	rng := rand.New(rand.NewPCG(27, 28))
-	for it := 0; it < 300; it++ {
-		n := 1 + rng.IntN(1000)
-		vals := blockOf(rng, n, uint(rng.IntN(33)), rng.IntN(3))
-		if got, want := rawPositionsSize(vals), len(appendRawPositions(nil, vals)); got != want {
-			t.Fatalf("rawPositionsSize %d, payload %d", got, want)
-		}
-		if !bytes.Equal(appendRawPositions(nil, vals), refRawPayload(vals)) {
-			t.Fatal("RAW payload differs from the reference")
-		}
-		col := appendPackedColumn(nil, vals)
-		if packedColumnSize(vals) != len(col) || !bytes.Equal(col, refPackedColumn(nil, vals)) {
-			t.Fatalf("packed column: size %d, %d bytes", packedColumnSize(vals), len(col))
-		}
-	}
-}
-
 // The varint helpers: canonical, at most 5 bytes, within uint32.
 func TestUvarint(t *testing.T) {
 	for _, v := range []uint32{0, 1, 127, 128, 16383, 16384, 1<<21 - 1, 1 << 21, 1<<28 - 1, 1 << 28, math.MaxUint32} {
-		b := appendUvarint(nil, v)
-		if len(b) != uvarintLen32(v) {
-			t.Errorf("%d: %d bytes, uvarintLen32 %d", v, len(b), uvarintLen32(v))
+		b := AppendUvarint(nil, v)
+		if len(b) != UvarintLen32(v) {
+			t.Errorf("%d: %d bytes, UvarintLen32 %d", v, len(b), UvarintLen32(v))
 		}
-		if got, n, ok := readUvarint32(b, 0); !ok || got != v || n != len(b) {
+		if got, n, ok := ReadUvarint32(b, 0); !ok || got != v || n != len(b) {
 			t.Errorf("%d: read %d %d %v", v, got, n, ok)
 		}
 	}
 	for _, b := range [][]byte{{0x80}, {0x80, 0x00}, {0xff, 0xff, 0xff, 0xff, 0x10}, {0xff, 0xff, 0xff, 0xff, 0xff, 0x01}, {}} {
-		if _, _, ok := readUvarint32(b, 0); ok {
+		if _, _, ok := ReadUvarint32(b, 0); ok {
 			t.Errorf("% x accepted", b)
 		}
 	}
@@ -301,6 +268,6 @@ func TestUnpackGenerated(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatal("unpack_gen.go is stale: run go generate ./prx")
+		t.Fatal("unpack_gen.go is stale: run go generate ./internal/bitpack")
 	}
 }

@@ -1,26 +1,26 @@
-package prx
+package bitpack
 
 import "math/bits"
 
 const maxUint32 = 1<<32 - 1
 
-// uvarintLen32 returns the length of the uvarint encoding of v (1..5).
-func uvarintLen32(v uint32) int {
+// UvarintLen32 returns the length of the uvarint encoding of v (1..5).
+func UvarintLen32(v uint32) int {
 	return (bits.Len32(v|1) + 6) / 7
 }
 
-// readUvarint32 decodes the canonical uvarint at b[p:] whose value fits in uint32.
+// ReadUvarint32 decodes the canonical uvarint at b[p:] whose value fits in uint32.
 // It returns the value and the index after it; ok is false when b ends first, the
 // value overflows uint32, or the encoding is longer than needed.
-func readUvarint32(b []byte, p int) (v uint32, next int, ok bool) {
+func ReadUvarint32(b []byte, p int) (v uint32, next int, ok bool) {
 	if p < len(b) && b[p] < 0x80 {
 		return uint32(b[p]), p + 1, true
 	}
-	return readUvarint32Slow(b, p)
+	return ReadUvarint32Slow(b, p)
 }
 
-// readUvarint32Slow is the checked multi-byte decoder behind readUvarint32.
-func readUvarint32Slow(b []byte, p int) (v uint32, next int, ok bool) {
+// ReadUvarint32Slow is the checked multi-byte decoder behind ReadUvarint32.
+func ReadUvarint32Slow(b []byte, p int) (v uint32, next int, ok bool) {
 	for i := 0; i < 5; i++ {
 		if p+i >= len(b) {
 			return 0, p, false
@@ -40,8 +40,8 @@ func readUvarint32Slow(b []byte, p int) (v uint32, next int, ok bool) {
 	return 0, p, false
 }
 
-// appendUvarint appends the uvarint encoding of v.
-func appendUvarint(dst []byte, v uint32) []byte {
+// AppendUvarint appends the uvarint encoding of v.
+func AppendUvarint(dst []byte, v uint32) []byte {
 	for v >= 0x80 {
 		dst = append(dst, byte(v)|0x80)
 		v >>= 7

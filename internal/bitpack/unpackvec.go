@@ -1,4 +1,4 @@
-package prx
+package bitpack
 
 // The vector unpacker (amd64 with AVX2, see unpackvec_amd64.s) reads eight
 // w-bit fields at a time: the w bytes of a group go to the two 128-bit lanes
