@@ -13,7 +13,7 @@ const (
 	DefaultMaxBytes = 256 << 20
 )
 
-// Limits bound one window. The writer splits a window over a limit at document
+// Limits bound one .prx window. The writer splits a window over a limit at document
 // boundaries; a reader rejects a frame over its limits as corrupt before allocating.
 // A zero field means the default; a field above its default (or negative) is invalid.
 type Limits struct {
