@@ -25,7 +25,14 @@ func TestColumnSizes(t *testing.T) {
 	rng := rand.New(rand.NewPCG(27, 28))
 	for it := 0; it < 300; it++ {
 		n := 1 + rng.IntN(1000)
-		vals := blockOf(rng, n, uint(rng.IntN(33)), rng.IntN(3))
+		// Values of up to w bits, and a wide one now and then (an exception
+		// of its packed block).
+		w, vals := uint(rng.IntN(33)), make([]uint32, n)
+		for i := range vals {
+			if vals[i] = uint32(rng.Uint64() & (1<<w - 1)); rng.IntN(64) == 0 {
+				vals[i] = rng.Uint32()
+			}
+		}
 		if got, want := rawPositionsSize(vals), len(appendRawPositions(nil, vals)); got != want {
 			t.Fatalf("rawPositionsSize %d, payload %d", got, want)
 		}
@@ -37,22 +44,4 @@ func TestColumnSizes(t *testing.T) {
 			t.Fatalf("packed column: size %d, %d bytes", packedColumnSize(vals), len(col))
 		}
 	}
-}
-
-// blockOf draws c values: most of bit length w, with nx of them (when nx > 0)
-// much wider, so that every width and exception count comes up.
-func blockOf(rng *rand.Rand, c int, w uint, nx int) []uint32 {
-	vals := make([]uint32, c)
-	for i := range vals {
-		if w > 0 {
-			vals[i] = rng.Uint32() >> (32 - w)
-		}
-	}
-	if w > 0 && c > 0 {
-		vals[rng.IntN(c)] |= 1 << (w - 1) // exactly w bits wide
-	}
-	for k := 0; k < nx && k < c; k++ {
-		vals[rng.IntN(c)] = rng.Uint32() | 1<<31
-	}
-	return vals
 }
