@@ -36,7 +36,7 @@ fuzz:
 test: vet staticcheck unit fuzz-smoke
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./prx/... ./reader/... ./writer/...
+	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./internal/prx/... ./reader/... ./writer/...
 
 demo:
 	@./scripts/demo.sh

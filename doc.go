@@ -23,8 +23,12 @@
 //     (Register a custom analyzer).
 //   - budget: the .prx codec policy (Policy, whose zero value is the default)
 //     and what it did (Outcome).
-//   - prx and prx/capture: one .prx window's codec, and the capture file of
-//     .prx windows that `snii capture` writes and `snii replay` reads.
+//   - limits: the bounds of one .prx positions window (Limits), set where a
+//     segment is written (writer and merge options) and where it is read
+//     (reader.Options, reader.NewDecoders).
+//
+// The .prx codec, the segment layout and the capture file of `snii capture`
+// and `snii replay` are internal packages: the CLI is their entry point.
 //
 // Every error the library returns wraps exactly one of ErrCorrupt,
 // ErrVersion, ErrInvalidArgument, ErrLimit, ErrNotFound or ErrClosed (or is an

@@ -10,7 +10,7 @@ import (
 
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/limits"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -75,7 +75,7 @@ func TestErrorKinds(t *testing.T) {
 	})
 	t.Run("limit", func(t *testing.T) {
 		o := writer.DefaultOptions("text")
-		o.Limits = prx.Limits{MaxPositions: 2}
+		o.Limits = limits.Limits{MaxPositions: 2}
 		if _, err := buildSegment(t, o, "a a a a a"); !errors.Is(err, snii.ErrLimit) {
 			t.Fatalf("err = %v, want ErrLimit", err)
 		}

@@ -14,7 +14,7 @@ import (
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/limits"
 	"github.com/snii-go/snii/query"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/search"
@@ -209,7 +209,7 @@ func TestErrorContract(t *testing.T) {
 		{snii.ErrLimit, []kindCase{
 			{"writer", "a document over the window limit", func(t *testing.T) error {
 				o := writer.DefaultOptions("text")
-				o.Limits = prx.Limits{MaxPositions: 2}
+				o.Limits = limits.Limits{MaxPositions: 2}
 				_, err := buildSegment(t, o, "a a a a a")
 				return err
 			}, ""},

@@ -1,8 +1,8 @@
 package budget
 
 // Outcome is what a policy did over the eligible windows of one logical
-// index (a segment records it; see prx.Outcome and the reader's index
-// metadata).
+// index (a segment records it; see Outcome in internal/prx and the reader's
+// index metadata).
 type Outcome struct {
 	Policy      Policy
 	Eligible    int64 // eligible windows seen

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/internal/oracle"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/reader"
 )
 

@@ -4,7 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 )
 
 // crcSet records the checksummed regions of a mapped segment whose CRC32C a

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/limits"
 	"hash/crc32"
 	"math/rand/v2"
 	"os"
@@ -19,7 +20,7 @@ import (
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/oracle"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -123,7 +124,7 @@ func craftZstdUnit(n, maxPlain int) (frame []byte, plain int) {
 // crafted returns a segment whose "victim" frame is replaced by a same-length
 // ZSTD unit of RLE blocks declaring more than the default unit ceiling.
 func crafted(t *testing.T) ([]byte, int) {
-	return craftedN(t, 3000, prx.DefaultMaxBytes)
+	return craftedN(t, 3000, limits.DefaultMaxBytes)
 }
 
 func craftedN(t *testing.T, victims, maxPlain int) ([]byte, int) {
@@ -178,8 +179,8 @@ func TestCraftedUnitOverTheCeiling(t *testing.T) {
 	}
 
 	// A ceiling above the declared length: the unit is inflated, through the budget.
-	bud := reader.NewDecodeBudget(prx.DefaultMaxBytes)
-	s2, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{MaxUnitBytes: prx.DefaultMaxBytes, DecodeBudget: bud})
+	bud := reader.NewDecodeBudget(limits.DefaultMaxBytes)
+	s2, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{MaxUnitBytes: limits.DefaultMaxBytes, DecodeBudget: bud})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +196,7 @@ func TestCraftedUnitOverTheCeiling(t *testing.T) {
 
 func TestMaxUnitBytesValidated(t *testing.T) {
 	b, _ := buildDecmem(t, "")
-	for _, v := range []int{-1, prx.DefaultMaxBytes + 1} {
+	for _, v := range []int{-1, limits.DefaultMaxBytes + 1} {
 		if _, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{MaxUnitBytes: v}); !errors.Is(err, snii.ErrInvalidArgument) {
 			t.Fatalf("MaxUnitBytes %d: %v", v, err)
 		}
@@ -346,7 +347,7 @@ func TestDecodeBudgetStandstill(t *testing.T) {
 // maximum ceiling and the default budget).
 func TestDecodeMemoryRSS(t *testing.T) {
 	if out := os.Getenv("SNII_CRAFT_OUT"); out != "" {
-		b, plain := craftedN(t, 20000, prx.DefaultMaxBytes)
+		b, plain := craftedN(t, 20000, limits.DefaultMaxBytes)
 		if err := os.WriteFile(out, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -360,9 +361,9 @@ func TestDecodeMemoryRSS(t *testing.T) {
 	o := reader.Options{}
 	switch os.Getenv("SNII_RSS_OLD") {
 	case "1": // the old bounds
-		o = reader.Options{MaxUnitBytes: prx.DefaultMaxBytes, DecodeBudget: reader.NewDecodeBudget(1 << 40)}
+		o = reader.Options{MaxUnitBytes: limits.DefaultMaxBytes, DecodeBudget: reader.NewDecodeBudget(1 << 40)}
 	case "2": // the ceiling raised to the maximum, the default budget
-		o = reader.Options{MaxUnitBytes: prx.DefaultMaxBytes}
+		o = reader.Options{MaxUnitBytes: limits.DefaultMaxBytes}
 	}
 	s, err := reader.Open(p, o)
 	if err != nil {

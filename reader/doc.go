@@ -147,7 +147,7 @@
 //     cheapest slots' .prx windows that hold a candidate are fetched (byte
 //     ranges sorted and coalesced into one read per range) and decoded
 //     selectively (the candidates' ordinals in the window) with the
-//     query's pooled prx.Source (one zstd decoder and grow-only buffers per
+//     query's pooled .prx decode source (one zstd decoder and grow-only buffers per
 //     query per segment, returned when the query ends); the candidates whose
 //     positions in these slots cannot line up are dropped. Each further slot
 //     is then decoded only for the survivors, and only in the windows holding

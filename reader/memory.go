@@ -6,11 +6,12 @@ import (
 	"sync"
 
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/limits"
 )
 
 // Decode memory: a ZSTD unit of a .prx window is inflated into a buffer of the
-// length its header declares, which the format lets reach prx.DefaultMaxBytes
+// length its header declares, which the format lets reach limits.DefaultMaxBytes
 // (256 MiB). A crafted segment of a few kilobytes can declare that much in a
 // frame of RLE blocks that really inflates to it. Two bounds keep such a unit
 // from costing what it declares:
@@ -33,11 +34,11 @@ const (
 	// at most 512 positions (about 2.6 KiB of RAW payload at most; 1024 and 5 KiB
 	// in segment formats 5 and 6) unless it is a single document with more; 16 MiB is a document with more than 3.3 million
 	// positions of one term. Open a segment holding such documents with a larger
-	// MaxUnitBytes (snii --max-unit-bytes), up to prx.DefaultMaxBytes.
+	// MaxUnitBytes (snii --max-unit-bytes), up to limits.DefaultMaxBytes.
 	DefaultMaxUnitBytes = 16 << 20
 	// DefaultDecodeMemory is the bound of DefaultDecodeBudget (256 MiB): one unit
 	// of the format's maximum size fits, and sixteen of the default ceiling.
-	DefaultDecodeMemory = prx.DefaultMaxBytes
+	DefaultDecodeMemory = limits.DefaultMaxBytes
 )
 
 // DecodeBudget bounds the memory the queries sharing it may hold in inflation

@@ -6,7 +6,7 @@ import (
 
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 )
 
 // Postings iterates the documents of one term in ascending order. Doc ids are

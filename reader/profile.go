@@ -3,7 +3,7 @@ package reader
 import (
 	"time"
 
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 )
 
 // Profile is what one query did on one segment (SearchOptions.Profile). Counting
@@ -11,8 +11,8 @@ import (
 // nothing is timed.
 type Profile struct {
 	// Stats is what the query's decode source counted: .prx frames decoded by
-	// codec (index with prx.CodecRaw etc.), their bytes (FrameBytes) and plain
-	// payload bytes parsed (PlainBytes: RAW payloads and inflated ZSTD payloads),
+	// codec (Frames: index 0 RAW, 1 ZSTD, 2 PFOR, the codec numbers of
+	// docs/FORMAT.md), their bytes (FrameBytes) and plain payload bytes parsed (PlainBytes: RAW payloads and inflated ZSTD payloads),
 	// the docs and positions in the windows decoded (TotalDocs, TotalPositions; a
 	// selective RAW/ZSTD decode stops after its last selected doc) and those
 	// returned to the query (SelectedDocs, SelectedPositions), and the decode time

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 )
 
 // counters are the reader's own profile counters (prx.Stats holds the codec's).

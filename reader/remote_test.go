@@ -9,8 +9,8 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/internal/testkit"
-	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/reader"
 )
 

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 )
 
 // exhausted is the doc of a scorer past its last document.

@@ -15,7 +15,7 @@ import (
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/limits"
 )
 
 // DefaultBlockCacheBytes is the default bound on the decoded dictionary blocks a
@@ -27,7 +27,7 @@ type Options struct {
 	// Limits bound what one .prx window may declare (docs, positions, bytes); a
 	// frame over them is rejected as corrupt before anything is allocated. Zero
 	// fields mean prx's defaults (the maximum).
-	Limits prx.Limits
+	Limits limits.Limits
 	// BlockCacheBytes bounds the decoded dictionary blocks kept between lookups:
 	// 0 means DefaultBlockCacheBytes, negative disables the cache (every lookup
 	// decodes its block). Ignored when BlockCache is set.
@@ -43,7 +43,7 @@ type Options struct {
 	// declare, which decoding it inflates into memory: a unit over it is an error
 	// of kind snii.ErrLimit (the data may be sound, but larger than this reader
 	// accepts), raised before anything is allocated. 0 means DefaultMaxUnitBytes
-	// (16 MiB); at most prx.DefaultMaxBytes. See DefaultMaxUnitBytes for when to
+	// (16 MiB); at most limits.DefaultMaxBytes. See DefaultMaxUnitBytes for when to
 	// raise it.
 	MaxUnitBytes int
 	// DecodeBudget bounds the inflation buffers held at once by the queries of
@@ -70,7 +70,7 @@ type Segment struct {
 	size   int64
 	unmap  func() error
 	file   *os.File
-	limits prx.Limits
+	limits limits.Limits
 
 	maxUnit int           // Options.MaxUnitBytes, normalized
 	budget  *DecodeBudget // Options.DecodeBudget, or the default one
@@ -214,8 +214,8 @@ func (s *Segment) init(ctx context.Context, o Options) (err error) {
 		return err
 	}
 	s.limits = o.Limits.Normalize()
-	if o.MaxUnitBytes < 0 || o.MaxUnitBytes > prx.DefaultMaxBytes {
-		return errs.Invalidf("reader: MaxUnitBytes = %d (want 0 for the default %d, or 1..%d)", o.MaxUnitBytes, DefaultMaxUnitBytes, prx.DefaultMaxBytes)
+	if o.MaxUnitBytes < 0 || o.MaxUnitBytes > limits.DefaultMaxBytes {
+		return errs.Invalidf("reader: MaxUnitBytes = %d (want 0 for the default %d, or 1..%d)", o.MaxUnitBytes, DefaultMaxUnitBytes, limits.DefaultMaxBytes)
 	}
 	s.maxUnit = o.MaxUnitBytes
 	if s.maxUnit == 0 {

@@ -7,8 +7,9 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/internal/zstdopt"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/limits"
 )
 
 // Sharing between segments. A program that keeps many segments open (a
@@ -55,11 +56,11 @@ func (b *BlockCache) Len() int {
 // (Options.Decoders): the .prx decode sources of queries (each with its zstd
 // decoder and buffers) and the zstd decoders of dictionary blocks. It keeps at
 // most its bound of each idle; queries beyond it get new ones, closed when
-// given back. Every segment sharing it must use its prx.Limits. It is safe
+// given back. Every segment sharing it must use its limits.Limits. It is safe
 // for concurrent use.
 type Decoders struct {
 	sources *prx.SourcePool
-	limits  prx.Limits
+	limits  limits.Limits
 	max     int
 	mu      sync.Mutex
 	dict    []*zstd.Decoder
@@ -68,7 +69,7 @@ type Decoders struct {
 
 // NewDecoders returns a pool for segments opened with limits, keeping at most
 // maxIdle idle decoders of each kind (<= 0: 2×GOMAXPROCS, at least 4).
-func NewDecoders(limits prx.Limits, maxIdle int) (*Decoders, error) {
+func NewDecoders(limits limits.Limits, maxIdle int) (*Decoders, error) {
 	if err := limits.Validate(); err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/oracle"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/limits"
 	"github.com/snii-go/snii/reader"
 )
 
@@ -29,7 +29,7 @@ func TestSharedCacheThousandSegments(t *testing.T) {
 	qs := genQueries(c, "text", 3, 2)
 	const n, bound = 1000, 256 << 10
 	cache := reader.NewBlockCache(bound)
-	dec, err := reader.NewDecoders(prx.Limits{}, 4)
+	dec, err := reader.NewDecoders(limits.Limits{}, 4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestSharedCacheThousandSegments(t *testing.T) {
 	if used, l := cache.Used(), cache.Len(); used != 0 || l != 0 {
 		t.Errorf("after Close: the cache holds %d bytes in %d blocks", used, l)
 	}
-	other, _ := reader.NewDecoders(prx.Limits{MaxDocs: 100}, 0)
+	other, _ := reader.NewDecoders(limits.Limits{MaxDocs: 100}, 0)
 	if _, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{Decoders: other}); !errors.Is(err, snii.ErrInvalidArgument) {
 		t.Errorf("decoders of other limits: %v, want ErrInvalidArgument", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 )
 
 // Read rounds on a RemoteReaderAt. A query reads in stages, each needing what

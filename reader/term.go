@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 )
 
 // termRef is a resolved term of one query: its dict entry, where its postings

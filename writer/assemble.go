@@ -9,8 +9,8 @@ import (
 
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/internal/zstdopt"
-	"github.com/snii-go/snii/prx"
 )
 
 const (

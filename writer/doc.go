@@ -20,7 +20,7 @@
 //	     then the store (the spooled blocks and their header), directory
 //	     and tail.
 //
-// Each field's prx.Encoder (and with it the field's codec budget) sees the
+// Each field's .prx encoder (and with it the field's codec budget) sees the
 // windows in one canonical order — terms in byte order, windows ascending —
 // whatever the memory limit, so the segment's bytes depend only on the
 // documents and the options (not on MemoryLimit or TempDir).

@@ -7,11 +7,12 @@ import (
 
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/zstdopt"
+	"github.com/snii-go/snii/limits"
 
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 )
 
 // DefaultMemoryLimit is the term buffer's memory limit when Options.MemoryLimit is 0.
@@ -74,7 +75,7 @@ type Options struct {
 	// Limits bound one .prx window; zero fields = defaults; they may only be
 	// lowered. A window over a limit is split at doc boundaries; a single
 	// document over a limit fails the build.
-	Limits prx.Limits
+	Limits limits.Limits
 	// NoStore keeps no records: the segment holds the index only (for an
 	// engine that keeps its documents elsewhere). By default every
 	// document's record (Document.Record) is stored, in compressed blocks.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/chooser"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/writer"
 )
 

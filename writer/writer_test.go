@@ -12,7 +12,7 @@ import (
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/testkit"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/limits"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -187,7 +187,7 @@ func TestWindowSplit(t *testing.T) {
 		docs = append(docs, writer.Doc("text", s))
 	}
 	o := writer.DefaultOptions("text")
-	o.Limits = prx.Limits{MaxDocs: 100, MaxPositions: 100}
+	o.Limits = limits.Limits{MaxDocs: 100, MaxPositions: 100}
 	path, _ := build(t, t.TempDir(), "seg.snii", o, docs)
 	seg := checkAgainstOracle(t, path, o, docs)
 	wins := map[string][]uint32{}
@@ -217,7 +217,7 @@ func TestWindowSplitBytes(t *testing.T) {
 		docs = append(docs, writer.Doc("text", "many words here"))
 	}
 	o := writer.DefaultOptions("text")
-	o.Limits = prx.Limits{MaxBytes: 64}
+	o.Limits = limits.Limits{MaxBytes: 64}
 	path, _ := build(t, t.TempDir(), "seg.snii", o, docs)
 	seg := checkAgainstOracle(t, path, o, docs) // checks every window's plain size <= 64
 	for _, td := range seg.index(t, "text").Terms {
@@ -255,7 +255,7 @@ func equalU32(a, b []uint32) bool {
 func TestSingleDocOverLimit(t *testing.T) {
 	dir := t.TempDir()
 	o := writer.DefaultOptions("text")
-	o.Limits = prx.Limits{MaxPositions: 10}
+	o.Limits = limits.Limits{MaxPositions: 10}
 	w, err := writer.Create(dir+"/seg.snii", o)
 	if err != nil {
 		t.Fatal(err)
@@ -335,7 +335,7 @@ func TestOptionsValidation(t *testing.T) {
 		"budget":        func(o *writer.Options) { o.Policy = budget.Policy{Kind: budget.Budget, Percent: 101} },
 		"zstd level":    func(o *writer.Options) { o.ZstdLevel = 5 },
 		"memory limit":  func(o *writer.Options) { o.MemoryLimit = -1 },
-		"limits raised": func(o *writer.Options) { o.Limits.MaxDocs = prx.DefaultMaxDocs + 1 },
+		"limits raised": func(o *writer.Options) { o.Limits.MaxDocs = limits.DefaultMaxDocs + 1 },
 		"temp dir":      func(o *writer.Options) { o.TempDir = dir + "/missing" },
 	}
 	for name, f := range bad {

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/limits"
 	"github.com/snii-go/snii/reader"
 	"github.com/spf13/pflag"
 )
@@ -27,14 +27,14 @@ func (d *decodeFlags) options() (reader.Options, error) {
 	// default is leaving the flag out.
 	if d.maxUnit.set && d.maxUnit.val == 0 {
 		return reader.Options{}, usagef("--max-unit-bytes 0: want 1 byte up to %s (leave the flag out for the default %s)",
-			formatBytes(prx.DefaultMaxBytes), formatBytes(reader.DefaultMaxUnitBytes))
+			formatBytes(limits.DefaultMaxBytes), formatBytes(reader.DefaultMaxUnitBytes))
 	}
 	if d.maxMem.set && d.maxMem.val == 0 {
 		return reader.Options{}, usagef("--max-decode-memory 0: want a size of at least --max-unit-bytes (leave the flag out for the default %s)",
 			formatBytes(reader.DefaultDecodeBudget().Limit()))
 	}
-	if d.maxUnit.val > prx.DefaultMaxBytes {
-		return reader.Options{}, usagef("--max-unit-bytes %s: at most %s", formatBytes(d.maxUnit.val), formatBytes(prx.DefaultMaxBytes))
+	if d.maxUnit.val > limits.DefaultMaxBytes {
+		return reader.Options{}, usagef("--max-unit-bytes %s: at most %s", formatBytes(d.maxUnit.val), formatBytes(limits.DefaultMaxBytes))
 	}
 	if d.maxMem.val > 0 && d.maxMem.val < d.maxUnit.val {
 		return reader.Options{}, usagef("--max-decode-memory %s is smaller than --max-unit-bytes %s: such a unit could never be decoded",

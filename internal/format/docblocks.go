@@ -6,8 +6,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/snii-go/snii/internal/bitpack"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/prx"
 )
 
 // DocEncBlocked is the doc window encoding of format 4 for the windows of a
@@ -18,7 +18,7 @@ const DocEncBlocked = 2
 
 // DocBlockLen is the number of docs in a block of a blocked doc window (the
 // last block may hold fewer).
-const DocBlockLen = prx.BlockLen
+const DocBlockLen = bitpack.BlockLen
 
 // BlockedMinDocs is the smallest window a writer stores blocked: a window of
 // one block gains nothing from a directory.
@@ -135,7 +135,7 @@ func AppendBlocked(dst []byte, docs []uint32, base uint32, tf []uint32, norms []
 			scratch = append(scratch, g)
 			prev = docs[i]
 		}
-		dst = prx.AppendPacked(dst, scratch)
+		dst = bitpack.Append(dst, scratch)
 		bb = docs[hi-1] + 1
 	}
 	if withCRC {
@@ -245,7 +245,7 @@ func ParseBlocked(src []byte, n int, base, last uint32, withCRC, impacts bool, d
 func (w *BlockedWindow) locate(b int) error {
 	for w.located <= b {
 		k := w.located - 1
-		q, ok := prx.SkipPacked(w.body, int(w.Blocks[k].off), int(w.Blocks[k].Docs))
+		q, ok := bitpack.Skip(w.body, int(w.Blocks[k].off), int(w.Blocks[k].Docs))
 		if !ok || q >= len(w.body) {
 			return errs.Corruptf("block %d malformed", k)
 		}
@@ -262,7 +262,7 @@ func (w *BlockedWindow) Locate() error {
 	if err := w.locate(last); err != nil {
 		return err
 	}
-	q, ok := prx.SkipPacked(w.body, int(w.Blocks[last].off), int(w.Blocks[last].Docs))
+	q, ok := bitpack.Skip(w.body, int(w.Blocks[last].off), int(w.Blocks[last].Docs))
 	if !ok {
 		return errs.Corruptf("block %d malformed", last)
 	}
@@ -306,7 +306,7 @@ func (w *BlockedWindow) Decode(b int, dst []uint32) ([]uint32, error) {
 	// The whole body goes to the unpacker: the fields are then usually
 	// followed by 8 bytes, which lets them be read in place (the block's end
 	// is checked after).
-	next, ok := prx.UnpackPacked(w.body, p, out)
+	next, ok := bitpack.Unpack(w.body, p, out)
 	switch {
 	case !ok:
 		return dst[:0], errs.Corruptf("block %d malformed", b)
@@ -324,7 +324,7 @@ func (w *BlockedWindow) Decode(b int, dst []uint32) ([]uint32, error) {
 		w.Blocks[b+1].off = int32(next)
 		w.located = b + 2
 	}
-	d = prx.RunningSums(out, out, d)
+	d = bitpack.RunningSums(out, out, d)
 	if d > uint64(k.Last) {
 		return dst[:0], errs.Corruptf("block %d ends at %d, past the block's last doc %d", b, d, k.Last)
 	}

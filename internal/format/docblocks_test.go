@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/bitpack"
 
 	"github.com/snii-go/snii/internal/errs"
 )
@@ -315,7 +315,7 @@ func refDecode(bw *BlockedWindow, b int) ([]uint32, error) {
 		end = int(bw.Blocks[b+1].off)
 	}
 	gaps := make([]uint32, k.Docs)
-	next, ok := prx.UnpackPacked(bw.body[:end], int(k.off), gaps)
+	next, ok := bitpack.Unpack(bw.body[:end], int(k.off), gaps)
 	if !ok || next != end {
 		return nil, errs.Corrupt
 	}

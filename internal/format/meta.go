@@ -7,7 +7,8 @@ import (
 
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/limits"
 )
 
 // IndexMeta is the metadata group of one logical index.
@@ -47,7 +48,7 @@ type IndexMeta struct {
 	// separately: DecodeIndexMeta sets it to Policy.
 	Policy    budget.Policy
 	ZstdLevel int
-	Limits    prx.Limits
+	Limits    limits.Limits
 	Outcome   prx.Outcome
 
 	// Pair index (format 3): the pair section follows the dict region and

@@ -9,7 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/limits"
 
 	"github.com/snii-go/snii/internal/errs"
 )
@@ -23,7 +24,7 @@ func sampleMeta(t testing.TB) IndexMeta {
 		DocCount: 1000, DocsWithField: 990, SkippedTokens: 7,
 		PostingOff: HeaderSize, PostingLen: 123456,
 		DocBytes: 5000, PreludeBytes: 300, PrxBytes: 100000, InlineFrameBytes: 777,
-		Policy: budget.Policy{}, ZstdLevel: 3, Limits: prx.DefaultLimits(),
+		Policy: budget.Policy{}, ZstdLevel: 3, Limits: limits.Default(),
 	}
 	m.DictOff = m.PostingOff + m.PostingLen
 	m.Outcome.Windows = [prx.NumCodecs]int64{10, 20, 30}
@@ -86,7 +87,7 @@ func TestIndexMetaRoundTrip(t *testing.T) {
 			t.Errorf("policy %+v: %+v, %v", p, got.Policy, err)
 		}
 	}
-	empty := IndexMeta{Name: "empty", Policy: budget.Policy{}, Limits: prx.DefaultLimits(), PostingOff: 16, DictOff: 16, PairsOff: 16}
+	empty := IndexMeta{Name: "empty", Policy: budget.Policy{}, Limits: limits.Default(), PostingOff: 16, DictOff: 16, PairsOff: 16}
 	empty.Outcome.Budget.Policy = empty.Policy
 	got, err = DecodeIndexMeta(AppendIndexMeta(nil, &empty))
 	if err != nil {
@@ -119,7 +120,7 @@ func TestDecodeIndexMetaInvalid(t *testing.T) {
 		"posting overflow":     func(m *IndexMeta) { m.PostingLen = math.MaxInt64 },
 		"policy":               func(m *IndexMeta) { m.Policy = budget.Policy{Kind: budget.FixedShare, Percent: 101} },
 		"budget percent":       func(m *IndexMeta) { m.Policy = budget.Policy{Kind: budget.Budget, Percent: 101} },
-		"limits":               func(m *IndexMeta) { m.Limits.MaxDocs = prx.DefaultMaxDocs + 1 },
+		"limits":               func(m *IndexMeta) { m.Limits.MaxDocs = limits.DefaultMaxDocs + 1 },
 		"negative outcome":     func(m *IndexMeta) { m.Outcome.Bytes[1] = -1 },
 		"final share":          func(m *IndexMeta) { m.Outcome.Budget.FinalShare = 101 },
 		"block offset":         func(m *IndexMeta) { m.Blocks[1].Offset++ },

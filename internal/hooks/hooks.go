@@ -10,7 +10,7 @@ import (
 	"context"
 
 	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 )
 
 // WindowFunc receives one stored .prx window of a term of a segment: its

@@ -1,6 +1,6 @@
 // Package intcol checks and unpacks one column of integers in the form
 // intcomp.CompressUint32 (github.com/ronanh/intcomp v1.1.1) writes it, for the two
-// formats that store such columns: PFOR .prx payloads (package prx) and intcomp
+// formats that store such columns: PFOR .prx payloads (package internal/prx) and intcomp
 // doc windows (package index).
 //
 // intcomp's decoders are written for trusted input: they index and reslice by the

@@ -3,7 +3,7 @@ package replay
 import (
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/chooser"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 )
 
 // Applied is one policy applied to the eligible windows of a Set in one order.

@@ -7,8 +7,9 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/prx"
-	"github.com/snii-go/snii/prx/capture"
+	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/prx/capture"
+	"github.com/snii-go/snii/limits"
 )
 
 // genWindows draws n windows of mixed shapes: singletons, small windows (fast
@@ -72,7 +73,7 @@ func captureOf(t testing.TB, wins []prx.Window, p budget.Policy, all bool) []byt
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx, err := cw.AddIndex(capture.IndexInfo{Name: "body", Known: true, Policy: p, ZstdLevel: 0, Limits: prx.DefaultLimits()})
+	idx, err := cw.AddIndex(capture.IndexInfo{Name: "body", Known: true, Policy: p, ZstdLevel: 0, Limits: limits.Default()})
 	if err != nil {
 		t.Fatal(err)
 	}

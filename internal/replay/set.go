@@ -9,8 +9,9 @@ import (
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/chooser"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/prx"
-	"github.com/snii-go/snii/prx/capture"
+	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/prx/capture"
+	"github.com/snii-go/snii/limits"
 )
 
 // Window is one captured window prepared for replay: its exact frame sizes and
@@ -48,10 +49,10 @@ func (w *Window) Smallest() []byte { return w.Stored(w.Eval.ZstdWins) }
 // Set is the captured windows of one logical index, prepared for replay.
 type Set struct {
 	Info      capture.IndexInfo
-	ZstdLevel int        // the encoder's zstd level (prx.EncoderOptions.ZstdLevel)
-	Limits    prx.Limits // the window limits, normalized
-	All       bool       // the capture kept fast-path windows too
-	Windows   []Window   // in captured order
+	ZstdLevel int           // the encoder's zstd level (prx.EncoderOptions.ZstdLevel)
+	Limits    limits.Limits // the window limits, normalized
+	All       bool          // the capture kept fast-path windows too
+	Windows   []Window      // in captured order
 	// Eligible lists the positions in Windows of the eligible windows, in captured order.
 	Eligible []int
 }
@@ -142,7 +143,7 @@ func Load(r io.Reader, o PrepareOptions) ([]*Set, error) {
 // Policies are then applied with chooser.Chooser on the exact sizes, the same
 // decision prx.Encoder makes.
 func Prepare(info capture.IndexInfo, all bool, wins []capture.Window, o PrepareOptions) (*Set, error) {
-	s := &Set{Info: info, All: all, Limits: prx.DefaultLimits(), ZstdLevel: o.ZstdLevel}
+	s := &Set{Info: info, All: all, Limits: limits.Default(), ZstdLevel: o.ZstdLevel}
 	if info.Known {
 		s.Limits = info.Limits.Normalize()
 		if s.ZstdLevel == 0 {

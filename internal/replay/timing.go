@@ -8,7 +8,8 @@ import (
 
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/chooser"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/limits"
 )
 
 // decoder decodes whole frames with a Source from a pool, the way the segment
@@ -19,7 +20,7 @@ type decoder struct {
 	win  prx.Window
 }
 
-func newDecoder(limits prx.Limits) *decoder {
+func newDecoder(limits limits.Limits) *decoder {
 	p := prx.NewSourcePool(limits)
 	return &decoder{pool: p, src: p.Get()}
 }

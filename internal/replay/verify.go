@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/prx"
+	"github.com/snii-go/snii/internal/prx"
 )
 
 // Verify re-encodes the eligible windows with prx.Encoder under a's policy, in a's

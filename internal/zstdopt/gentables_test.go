@@ -17,8 +17,8 @@ import (
 	"github.com/klauspost/compress/huff0"
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/internal/zstdopt"
-	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/writer"
 )
 

@@ -7,9 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/prx/capture"
 	"github.com/snii-go/snii/internal/zstdopt"
-	"github.com/snii-go/snii/prx"
-	"github.com/snii-go/snii/prx/capture"
+	"github.com/snii-go/snii/limits"
 )
 
 // TestShareCost is a measuring tool, not a check: with SNII_CAPTURE set to a
@@ -50,7 +51,7 @@ func TestShareCost(t *testing.T) {
 	var win prx.Window
 	units, withTable, recoded, shared, before, after := 0, 0, 0, 0, 0, 0
 	for _, cw := range windows {
-		if err := prx.DecodePlain(cw.Plain, prx.Limits{}, &win); err != nil {
+		if err := prx.DecodePlain(cw.Plain, limits.Limits{}, &win); err != nil {
 			t.Fatal(err)
 		}
 		rf, err := enc.EncodeCodec(&win, prx.CodecRaw)

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/internal/s3test"
+	"github.com/snii-go/snii/limits"
 	"github.com/snii-go/snii/objstore/s3"
-	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/reader"
 )
 
@@ -35,4 +35,4 @@ func client(t *testing.T, endpoint string, cfg s3.Config, cache *s3.Cache) *s3.C
 // rr is a reader.Range.
 func rr(off, n int64) reader.Range { return reader.Range{Off: off, Len: n} }
 
-func prxLimits() prx.Limits { return prx.Limits{} }
+func prxLimits() limits.Limits { return limits.Limits{} }

@@ -32,7 +32,7 @@
 //	  ...                                       │  postings concatenated in source order)
 //	  source k: TermIter ───────────────────────┘      │
 //	                                                   ▼
-//	  writer.BuildFromSources: window emitter → prx.Encoder with a fresh
+//	  writer.BuildFromSources: window emitter → the .prx encoder with a fresh
 //	  PrxZstdBudget for the index → posting region, dict blocks, metadata;
 //	  then the store: the surviving records, read from the sources in
 //	  batches (Segment.Records) and cut into blocks again; then directory,

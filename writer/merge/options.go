@@ -6,10 +6,10 @@ import (
 
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/limits"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/prx"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -58,9 +58,9 @@ type Options struct {
 	// or DefaultZstdLevel for a build's level 0. 0 keeps the sources' level.
 	ZstdLevel int
 	// Limits re-splits the .prx windows with other window limits (they may only
-	// be lowered). The zero value keeps the sources' limits; prx.DefaultLimits()
+	// be lowered). The zero value keeps the sources' limits; limits.Default()
 	// asks for the defaults.
-	Limits prx.Limits
+	Limits limits.Limits
 	// Pairs rebuilds the pair sections with other settings. The zero value
 	// keeps the sources' settings; to ask for the defaults explicitly, write
 	// writer.Pairs{Percent: writer.DefaultPairsPercent}. The pairs are always
@@ -162,7 +162,7 @@ func resolve[T comparable](setting string, vals []T, where []setting) (T, error)
 func writerOptions(srcs []*source, fields []fieldPlan, o *Options) (writer.Options, error) {
 	var pols []budget.Policy
 	var zl []int
-	var lims []prx.Limits
+	var lims []limits.Limits
 	var pairs []writer.Pairs
 	var wPol, wZl, wLim, wPairs []setting
 	for _, s := range srcs {
@@ -203,7 +203,7 @@ func writerOptions(srcs []*source, fields []fieldPlan, o *Options) (writer.Optio
 			return wo, err
 		}
 	}
-	if o.Limits == (prx.Limits{}) {
+	if o.Limits == (limits.Limits{}) {
 		if wo.Limits, err = resolve("Limits", lims, wLim); err != nil {
 			return wo, err
 		}
@@ -219,8 +219,8 @@ func checkOptions(dst string, o *Options) error {
 	if o.MemoryLimit < 0 {
 		return errs.Invalidf("merge: memory limit %d", o.MemoryLimit)
 	}
-	if o.MaxUnitBytes < 0 || o.MaxUnitBytes > prx.DefaultMaxBytes {
-		return errs.Invalidf("merge: MaxUnitBytes = %d (want 0 for the reader's default, or 1..%d)", o.MaxUnitBytes, prx.DefaultMaxBytes)
+	if o.MaxUnitBytes < 0 || o.MaxUnitBytes > limits.DefaultMaxBytes {
+		return errs.Invalidf("merge: MaxUnitBytes = %d (want 0 for the reader's default, or 1..%d)", o.MaxUnitBytes, limits.DefaultMaxBytes)
 	}
 	if o.MemoryLimit == 0 {
 		o.MemoryLimit = DefaultMemoryLimit
