@@ -62,10 +62,12 @@ func (f *hlField) at(pos uint32) []hlToken {
 }
 
 // interest is what a field's tokens must hold to be kept: one of the query's
-// terms of the field, or one of its prefixes.
+// terms of the field, one of its prefixes, or a term one of its fuzzy terms
+// or patterns matches.
 type interest struct {
 	terms    map[string]bool
 	prefixes []string
+	matches  []func(string) bool
 }
 
 func (in *interest) keeps(term []byte) bool {
@@ -77,7 +79,22 @@ func (in *interest) keeps(term []byte) bool {
 			return true
 		}
 	}
+	for _, m := range in.matches {
+		if m(string(term)) {
+			return true
+		}
+	}
 	return false
+}
+
+// fuzzyMatcher returns the test of a term against a fuzzy term (every term
+// within its edits; its expansion bound is not applied to highlights).
+func fuzzyMatcher(q *fuzzyQuery) func(string) bool {
+	m := newEditRows([]rune(q.term), q.maxEdits)
+	return func(t string) bool {
+		d, dead := m.distance([]byte(t))
+		return dead < 0 && d <= q.maxEdits
+	}
 }
 
 // collect records the terms and prefixes of q's positive clauses per field.
@@ -109,6 +126,27 @@ func (h *highlighter) collect(q Query) {
 				in.prefixes = append(in.prefixes, t)
 			} else {
 				in.terms[t] = true
+			}
+		}
+	case *fuzzyQuery:
+		if q.check() == nil {
+			in := add(q.field)
+			in.matches = append(in.matches, fuzzyMatcher(q))
+		}
+	case *patternQuery:
+		if q.check() == nil {
+			in := add(q.field)
+			in.matches = append(in.matches, q.pat.re.MatchString)
+		}
+	case *patternPhraseQuery:
+		if q.check() == nil {
+			in := add(q.field)
+			for i, t := range q.ph.terms {
+				if p := q.ph.pats[i]; p != nil {
+					in.matches = append(in.matches, p.re.MatchString)
+				} else {
+					in.terms[t] = true
+				}
 			}
 		}
 	}
@@ -203,6 +241,21 @@ func (h *highlighter) walk(q Query) error {
 		return h.phrase(q)
 	case *patternQuery, *patternPhraseQuery:
 		return h.pattern(q)
+	case *fuzzyQuery:
+		if err := q.check(); err != nil {
+			return err
+		}
+		f, err := h.field(q.field)
+		if err != nil {
+			return err
+		}
+		ok := fuzzyMatcher(q)
+		for _, t := range f.toks {
+			if ok(t.term) {
+				h.add(t.start, t.end)
+			}
+		}
+		return nil
 	}
 	return errs.Invalidf("reader: highlights: unsupported query %s", q)
 }

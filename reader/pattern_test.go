@@ -197,7 +197,8 @@ func FuzzPatternQuery(f *testing.F) {
 
 // TestPatternTopAndHighlights: a ranked search of a pattern query gives its
 // documents (each scored as a constant), and Highlights marks the tokens a
-// pattern matches and a pattern phrase's span.
+// pattern matches and a pattern phrase's span, and fuzzy terms the terms
+// within their edits.
 func TestPatternTopAndHighlights(t *testing.T) {
 	o := writer.DefaultOptions("text")
 	o.RecordFormat, o.TextField = writer.RecordText, "text"
@@ -234,6 +235,9 @@ func TestPatternTopAndHighlights(t *testing.T) {
 		{reader.Wildcard("text", "*exception", 0), 0, "[NullPointerException]"},
 		{reader.Regexp("text", "conn.*", 0), 1, "[connection]"},
 		{reader.PatternPhrase("text", []reader.Slot{{Kind: reader.SlotWildcard, Text: "con*"}, {Text: "refused"}}, 0), 2, "[conn refused]"},
+		{reader.Fuzzy("text", "refsued", 2, 0), 1, "[refused]"},
+		{reader.Fuzzy("text", "conn", 1, 0), 2, "[conn]"},
+		{reader.And(reader.Fuzzy("text", "thrwn", 1, 0), reader.Term("text", "illegalstateexception")), 3, "[IllegalStateException thrown]"},
 	} {
 		spans, err := s.Highlights(c.q, []byte(recs[c.rec]))
 		if err != nil {
