@@ -35,3 +35,7 @@ func (fl *Faults) PairPaths() [3]int { return fl.f.pairPaths }
 
 // Written returns the bytes written to all files of the build.
 func (fl *Faults) Written() int64 { return fl.f.written }
+
+// PairFills returns the passes over forward indexes that filled pair
+// buckets.
+func (fl *Faults) PairFills() int { return fl.f.pairFills }

@@ -44,6 +44,7 @@ type faults struct {
 	pairWide    bool   // bucket records take 8 bytes even when 4 would do
 	pairNoBits  bool   // the tap makes no bitmaps (co reads every term back from the term buffer)
 	pairPaths   [3]int // indexes whose pairs were counted from buckets, from a forward index's records, from the postings
+	pairFills   int    // passes over a forward index that filled buckets
 	failed      bool   // a fault fired
 }
 
@@ -208,6 +209,13 @@ func syncDir(dir string) error {
 		return fmt.Errorf("writer: close directory %s: %w", dir, cerr)
 	}
 	return nil
+}
+
+// addPairFills records passes that filled pair buckets (tests).
+func (f *faults) addPairFills(n int) {
+	if f != nil {
+		f.pairFills += n
+	}
 }
 
 // countPath records which way an index's pairs were counted (tests).

@@ -16,15 +16,17 @@ import (
 // pairs. There are three ways, all giving the same pairs and docs:
 //
 //   - A build without spills has a forward index of the index (pairfwd.go):
-//     each document's term ids by position, recorded as documents are added.
-//     The tap keeps only each tracked term's token count; count reads each
-//     document's adjacent tracked tokens off the forward index into one
-//     bucket per first term (room for one record per token of the term, so
-//     the writes go to a place per term), and groups sorts a bucket by
-//     second term (a counting sort) when it walks the pairs. A term's docs
-//     (for co) are read back from the term buffer.
-//     Past MemoryLimit/4 of such records the pairs go to the record sorter
-//     (pairRecs) instead, document by document (countFwd).
+//     each document's term ids by position, recorded as documents are added
+//     (past its memory share, in a temp file). The tap keeps only each
+//     tracked term's token count; groups reads each document's adjacent
+//     tracked tokens off the forward index into one bucket per first term
+//     (room for one record per token of the term, so the writes go to a
+//     place per term) and sorts a bucket by second term (a counting sort)
+//     as it walks the pairs. When the buckets pass MemoryLimit/4, the first
+//     terms are cut into ranges that fit, each filled by a pass of its own
+//     over the forward index; past maxPairPasses such passes the pairs go
+//     to the record sorter (pairRecs) instead, document by document. A
+//     term's docs (for co) are read back from the term buffer.
 //   - Otherwise (spilled builds, merges, an analyzer that repeats a
 //     position) the stream is all there is. It is term-major, and pairs need
 //     each document's tokens in position order: the tap keeps the tracked
@@ -231,15 +233,23 @@ func (pw *pairWriter) count() error {
 		if f.tracked != uint32(len(t.dfs)) || f.docs() != t.docs {
 			return errs.Corruptf("pair counting: %d terms tracked in %d docs, the forward index has %d in %d", len(t.dfs), t.docs, f.tracked, f.docs())
 		}
+		if err := f.toFile(); err != nil {
+			return err
+		}
 		fl := pw.w.opts.faults
-		if 8*t.ntok <= uint64(pw.w.opts.MemoryLimit/4) && (fl == nil || !fl.pairRecords) {
-			fl.countPath(0)
-			return pw.bucketFwd()
+		if fl == nil || !fl.pairRecords {
+			if fb := pw.newFwdBuckets(pw.w.opts.MemoryLimit / 4); fb != nil {
+				fl.countPath(0)
+				pw.fb = fb
+				return nil // groups fills the buckets
+			}
 		}
 		// A document gives at most one record per tracked token.
 		fl.countPath(1)
 		pw.pairs.reserve(t.ntok)
-		return pw.countFwd()
+		return f.each(pw.w.ctx.Err, func(d uint64, slots []uint32, sparse bool) error {
+			return f.addPairs(uint32(d), slots, sparse, pw.pairs)
+		})
 	}
 	pw.w.opts.faults.countPath(2)
 	if t.toks == nil && t.docs > 4*uint64(len(t.pos))+1<<20 { // a bucket table far larger than the tokens
@@ -308,23 +318,6 @@ func (pw *pairWriter) countMemory() error {
 		lo = hi
 	}
 	pw.pairs.scratch = bucket[:0]
-	return nil
-}
-
-// countFwd adds the (pair, doc) records of the forward index's documents,
-// in doc order.
-func (pw *pairWriter) countFwd() error {
-	f := pw.tap.fwd
-	for d := uint64(0); d < f.docs(); d++ {
-		if d&0x3fff == 0x3fff {
-			if err := pw.w.ctx.Err(); err != nil {
-				return err
-			}
-		}
-		if err := f.addPairs(uint32(d), pw.pairs); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 

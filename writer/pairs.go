@@ -189,6 +189,7 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 // free releases the counting's mappings.
 func (pw *pairWriter) free() {
 	if pw.fb != nil {
+		pw.w.opts.faults.addPairFills(pw.fb.fills)
 		pw.fb.free()
 		pw.fb = nil
 	}
@@ -221,7 +222,7 @@ func (pw *pairWriter) walk(it *recIter, fn func(r rec, ok bool) error) error {
 // (with only set, ascending pair ids, it may pass the other pairs by).
 func (pw *pairWriter) groups(only []uint64, fn func(id uint64, docs []uint32) error) error {
 	if pw.fb != nil {
-		return pw.fb.groups(pw.minDF, only, pw.w.ctx.Err, fn)
+		return pw.fb.groups(pw.minDF, only, fn)
 	}
 	if r := pw.pairs; r.ext == nil { // all in memory: walk the sorted records
 		if !pw.sorted {

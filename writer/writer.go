@@ -131,7 +131,7 @@ func CreateContext(ctx context.Context, path string, o Options) (*Writer, error)
 		fs := &fieldState{opt: f, an: an, buf: newTermBuffer(&w.cache, seed), hasNorms: f.StoresNorms()}
 		fs.emit = fs.add
 		if o.Pairs.EffectivePercent() > 0 && (o.faults == nil || !o.faults.pairNoFwd) {
-			fs.fwd = newPairFwd(o.MemoryLimit / 4)
+			fs.fwd = newPairFwd(o.MemoryLimit/4/int64(len(o.Fields)), func() (*tempFile, error) { return w.createTemp(runPrefix) })
 		}
 		w.fields = append(w.fields, fs)
 		w.byName[f.Name] = fs
@@ -292,8 +292,8 @@ func (fs *fieldState) resetDoc() {
 }
 
 // checkFwd drops the pair counting's forward index of a field whose
-// analyzer gave positions out of order, and all of them when together they
-// hold more than MemoryLimit/4.
+// analyzer gave positions out of order or that could not keep within its
+// share, and all of them when together they hold more than MemoryLimit/4.
 func (w *Writer) checkFwd() {
 	var n int64
 	for _, fs := range w.fields {
