@@ -260,7 +260,7 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 	tap := w.newPairTap(src, in.field.Name, in.tokens, in.fwd)
 	if tap != nil {
 		src = tap
-		defer tap.free()
+		defer tap.close()
 	}
 	if src != nil {
 		if err := e.run(src); err != nil {

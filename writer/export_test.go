@@ -11,17 +11,18 @@ type Faults struct {
 	CorruptRun bool
 	SpoolLimit int // > 0: spool the dict region and doc spans to temp files beyond this many bytes
 
-	PairNoFwd   bool // count pairs from the postings alone (no forward index)
-	PairRecords bool // count a forward index's pairs through the record sorter, not the buckets
-	PairWide    bool // bucket records take 8 bytes even when 4 would do
-	PairNoBits  bool // with a forward index, co reads every term's docs back from the term buffer
+	PairNoFwd   bool  // count pairs from the postings alone (no forward index)
+	PairRecords bool  // count a forward index's pairs through the record sorter, not the buckets
+	PairWide    bool  // bucket records take 8 bytes even when 4 would do
+	PairNoBits  bool  // with a forward index, co reads every term's docs back from the term buffer
+	PairBucket  int64 // > 0: the pair buckets' memory share in bytes
 	f           *faults
 }
 
 // WithFaults returns o with the faults armed; read the outcome with Fired.
 func WithFaults(o Options, fl *Faults) Options {
 	fl.f = &faults{failAfter: fl.FailAfter, failSync: fl.FailSync, failRename: fl.FailRename, corruptRun: fl.CorruptRun, spoolLimit: fl.SpoolLimit,
-		pairNoFwd: fl.PairNoFwd, pairRecords: fl.PairRecords, pairWide: fl.PairWide, pairNoBits: fl.PairNoBits}
+		pairNoFwd: fl.PairNoFwd, pairRecords: fl.PairRecords, pairWide: fl.PairWide, pairNoBits: fl.PairNoBits, pairBucket: fl.PairBucket}
 	o.faults = fl.f
 	return o
 }
@@ -39,3 +40,7 @@ func (fl *Faults) Written() int64 { return fl.f.written }
 // PairFills returns the passes over forward indexes that filled pair
 // buckets.
 func (fl *Faults) PairFills() int { return fl.f.pairFills }
+
+// PairFwdFiles returns how many indexes had their forward index go to a temp
+// file.
+func (fl *Faults) PairFwdFiles() int { return fl.f.pairFwdFile }

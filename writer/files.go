@@ -45,6 +45,8 @@ type faults struct {
 	pairNoBits  bool   // the tap makes no bitmaps (co reads every term back from the term buffer)
 	pairPaths   [3]int // indexes whose pairs were counted from buckets, from a forward index's records, from the postings
 	pairFills   int    // passes over a forward index that filled buckets
+	pairFwdFile int    // indexes whose forward index went to a temp file
+	pairBucket  int64  // > 0: the pair buckets' memory share in bytes (else MemoryLimit/4)
 	failed      bool   // a fault fired
 }
 

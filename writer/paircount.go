@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"os"
 	"slices"
+	"unsafe"
 
 	"github.com/snii-go/snii/internal/errs"
 )
@@ -72,6 +74,7 @@ type pairTap struct {
 
 	toks      *extSorter // past the limit: k = doc<<32 | position, v = term ordinal
 	newSorter func() *extSorter
+	raw       []byte // where lazyMap: the mapping that holds pos, npos and lists.mem as sized up front
 
 	// With a forward index (a build without spills; pairfwd.go) the tap
 	// counts the tracked tokens only; count reads the pairs off the forward
@@ -155,6 +158,40 @@ func (t *pairTap) free() {
 	}
 }
 
+// close releases every buffer of the tap: t is unusable after.
+func (t *pairTap) close() {
+	t.free()
+	if t.raw != nil {
+		_ = unmapRaw(t.raw)
+	}
+	t.raw, t.pos, t.npos, t.lists.mem = nil, nil, nil, nil
+}
+
+// dropTokens lets go of pos and npos: where mapped, the whole pages of
+// their part of the mapping go back to the system (lists.mem follows them
+// and stays).
+func (t *pairTap) dropTokens() {
+	if t.raw != nil {
+		dropPages(t.raw[:len(t.raw)/3*2/os.Getpagesize()*os.Getpagesize()])
+	}
+	t.pos, t.npos = nil, nil
+}
+
+// sizeBuffers sizes pos, npos and lists.mem for n values each, outside the
+// Go heap where lazyMap (no collection cycle for them; close gives them
+// back). A slice that grows past n moves to the heap.
+func (t *pairTap) sizeBuffers(n uint64) {
+	if lazyMap && n >= 1024 {
+		if raw, err := mapRaw(int(12 * n)); err == nil {
+			t.raw = raw
+			all := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(raw))), 3*n)
+			t.pos, t.npos, t.lists.mem = all[:0:n], all[n:n:2*n], all[2*n:2*n:3*n]
+			return
+		}
+	}
+	t.pos, t.npos, t.lists.mem = make([]uint32, 0, n), make([]uint32, 0, n), make([]uint32, 0, n)
+}
+
 // endTerm closes the current tracked term.
 func (t *pairTap) endTerm() {
 	t.lends = append(t.lends, t.lists.n)
@@ -194,7 +231,7 @@ func (t *pairTap) toSorter() error {
 		p += n
 		return nil
 	})
-	t.pos, t.npos = nil, nil
+	t.dropTokens()
 	t.lists.spillable = true
 	return err
 }
@@ -233,12 +270,19 @@ func (pw *pairWriter) count() error {
 		if f.tracked != uint32(len(t.dfs)) || f.docs() != t.docs {
 			return errs.Corruptf("pair counting: %d terms tracked in %d docs, the forward index has %d in %d", len(t.dfs), t.docs, f.tracked, f.docs())
 		}
+		fl := pw.w.opts.faults
+		if f.spilled() && fl != nil {
+			fl.pairFwdFile++
+		}
 		if err := f.toFile(); err != nil {
 			return err
 		}
-		fl := pw.w.opts.faults
+		budget := pw.w.opts.MemoryLimit / 4
+		if fl != nil && fl.pairBucket > 0 {
+			budget = fl.pairBucket
+		}
 		if fl == nil || !fl.pairRecords {
-			if fb := pw.newFwdBuckets(pw.w.opts.MemoryLimit / 4); fb != nil {
+			if fb := pw.newFwdBuckets(budget); fb != nil {
 				fl.countPath(0)
 				pw.fb = fb
 				return nil // groups fills the buckets
@@ -301,7 +345,7 @@ func (pw *pairWriter) countMemory() error {
 		fill[d] = at + uint32(n)
 		p += n
 	}
-	t.pos, t.npos = nil, nil // no longer needed: let the pair records reuse the memory
+	t.dropTokens() // no longer needed: let the pair records reuse the memory
 	// fill[d] is now doc d's end, and doc d starts at doc d-1's end.
 	var lo uint32
 	for d, hi := range fill {
@@ -602,7 +646,8 @@ func (pw *pairWriter) exceptions(id uint64, docs []uint32) (co uint64, exc []uin
 }
 
 // bitmapOf returns the bitmap of dense term t's docs (nil for a sparse term,
-// or when the segment has more than maxPairBitmapDocs documents).
+// when the segment has more than maxPairBitmapDocs documents, or when the
+// bitmaps made so far took their share of memory).
 func (pw *pairWriter) bitmapOf(t uint32) ([]uint64, error) {
 	docs := pw.tap.docs
 	if !denseTerm(pw.tap.dfs[t], docs) {
@@ -617,12 +662,17 @@ func (pw *pairWriter) bitmapOf(t uint32) ([]uint64, error) {
 	if bm, ok := pw.bitmaps[t]; ok {
 		return bm, nil
 	}
+	size := int64((docs + 63) / 64)
+	if 8*size > pw.bitsLeft {
+		return nil, nil
+	}
+	pw.bitsLeft -= 8 * size
 	ds, err := pw.tap.termDocs(t, pw.scratch)
 	if err != nil {
 		return nil, err
 	}
 	pw.scratch = ds[:0]
-	bm := make([]uint64, (docs+63)/64)
+	bm := make([]uint64, size)
 	for _, d := range ds {
 		bm[d>>6] |= 1 << (d & 63)
 	}

@@ -105,6 +105,7 @@ type pairWriter struct {
 	aTerm       uint32
 	adocs       []uint32            // term aTerm's docs
 	bitmaps     map[uint32][]uint64 // the docs of dense terms, by ordinal
+	bitsLeft    int64               // bytes bitmaps may still take (with the tap's, MemoryLimit/16)
 	scratch     []uint32
 }
 
@@ -137,8 +138,7 @@ func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64, fwd *
 		return t
 	}
 	if tokens > 0 { // sized once (pages never written are usually never faulted in)
-		n := min(tokens, uint64(t.limit/20))
-		t.pos, t.npos, t.lists.mem = make([]uint32, 0, n), make([]uint32, 0, n), make([]uint32, 0, n)
+		t.sizeBuffers(min(tokens, uint64(t.limit/20)))
 	}
 	return t
 }
@@ -163,6 +163,10 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 			return newExtSorter(w.opts.MemoryLimit/4, fmt.Sprintf("pairs of index %q", m.Name), func() (*tempFile, error) { return w.createTemp(runPrefix) })
 		})}
 	defer pw.free()
+	pw.bitsLeft = w.opts.MemoryLimit / 16
+	for _, bm := range tap.bitmaps {
+		pw.bitsLeft -= 8 * int64(len(bm))
+	}
 	if err := pw.count(); err != nil {
 		return fmt.Errorf("writer: index %q: pairs: %w", m.Name, err)
 	}
