@@ -39,15 +39,17 @@ type faults struct {
 	corruptRun bool  // flip a byte of the run file before the merge reads it
 	spoolLimit int   // > 0: spools keep at most this many bytes in memory (forces spool files)
 
-	pairNoFwd   bool   // no forward index for the pair counting
-	pairRecords bool   // a forward index's pairs go to the record sorter, not to buckets
-	pairWide    bool   // bucket records take 8 bytes even when 4 would do
-	pairNoBits  bool   // the tap makes no bitmaps (co reads every term back from the term buffer)
-	pairPaths   [3]int // indexes whose pairs were counted from buckets, from a forward index's records, from the postings
-	pairFills   int    // passes over a forward index that filled buckets
-	pairFwdFile int    // indexes whose forward index went to a temp file
-	pairBucket  int64  // > 0: the pair buckets' memory share in bytes (else MemoryLimit/4)
-	failed      bool   // a fault fired
+	pairNoFwd     bool   // no forward index for the pair counting
+	pairRecords   bool   // a forward index's pairs go to the record sorter, not to buckets
+	pairWide      bool   // bucket records take 8 bytes even when 4 would do
+	pairNoBits    bool   // the tap makes no bitmaps (co reads every term back from the term buffer)
+	pairPaths     [3]int // indexes whose pairs were counted from buckets, from a forward index's records, from the postings
+	pairFills     int    // passes over a forward index that filled buckets
+	pairFwdFile   int    // indexes whose forward index went to a temp file
+	pairEntryFile int    // indexes whose pair entries went to a temp file
+	pairEntries   int    // > 0: the pair entries kept in memory, in bytes (else MemoryLimit/64)
+	pairBucket    int64  // > 0: the pair buckets' memory share in bytes (else MemoryLimit/4)
+	failed        bool   // a fault fired
 }
 
 var errInjected = errors.New("writer: injected fault")

@@ -106,13 +106,13 @@ func TestPairForwardDropped(t *testing.T) {
 	// bytes per position, far more than a quarter of that: it goes to a
 	// temp file. Buckets of a few KiB fill in several passes an index, and
 	// buckets too small for maxPairPasses passes send the pairs through the
-	// record sorter.
+	// record sorter. The candidates' entries go to a temp file past 4 KiB.
 	for _, c := range []struct {
 		bucket    int64
 		records   int // indexes expected on the record sorter's path (-1: one or more)
 		manyFills bool
 	}{{0, 0, false}, {32 << 10, 0, true}, {64, -1, false}} {
-		fl := &writer.Faults{FailAfter: -1, PairBucket: c.bucket}
+		fl := &writer.Faults{FailAfter: -1, PairBucket: c.bucket, PairEntries: 4 << 10}
 		o2 := writer.WithFaults(o, fl)
 		o2.MemoryLimit = st.PeakBuffered + 1
 		path, st2 := build(t, dir, fmt.Sprintf("capped%d.snii", c.bucket), o2, docs)
@@ -120,6 +120,9 @@ func TestPairForwardDropped(t *testing.T) {
 		if okRecords := p[1] == c.records || (c.records < 0 && p[1] > 0); st2.Spills != 0 || p[2] != 0 || !okRecords || fl.PairFwdFiles() == 0 {
 			t.Errorf("limit %d, buckets %d: %d spills, pair counting paths %v, %d forward indexes in a file (want no spill, no index from the postings, %d from records, one or more in a file)",
 				o2.MemoryLimit, c.bucket, st2.Spills, p, fl.PairFwdFiles(), c.records)
+		}
+		if fl.PairEntryFiles() == 0 {
+			t.Errorf("limit %d, buckets %d: no index kept its pair entries in a temp file", o2.MemoryLimit, c.bucket)
 		}
 		if c.manyFills && fl.PairFills() <= 2*3 {
 			t.Errorf("buckets %d: %d bucket fills (want several passes an index)", c.bucket, fl.PairFills())

@@ -99,14 +99,15 @@ type pairWriter struct {
 	slots []int32 // position -> token of one doc (-1: none)
 
 	// co-occurrence counting (bothDocs, exceptions)
-	both, exc   []uint32
-	complements map[uint64]bool // the candidates whose complement entry is the smaller
-	haveA       bool
-	aTerm       uint32
-	adocs       []uint32            // term aTerm's docs
-	bitmaps     map[uint32][]uint64 // the docs of dense terms, by ordinal
-	bitsLeft    int64               // bytes bitmaps may still take (with the tap's, MemoryLimit/16)
-	scratch     []uint32
+	both, exc []uint32
+	cbuf      []byte      // the complement-form entry being encoded
+	entries   pairEntries // the smaller entry of every candidate
+	haveA     bool
+	aTerm     uint32
+	adocs     []uint32            // term aTerm's docs
+	bitmaps   map[uint32][]uint64 // the docs of dense terms, by ordinal
+	bitsLeft  int64               // bytes bitmaps may still take (with the tap's, MemoryLimit/16)
+	scratch   []uint32
 }
 
 // newPairTap wraps src when pairs are on.
@@ -159,9 +160,13 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 		return nil
 	}
 	pw := &pairWriter{w: w, tap: tap,
+		entries: pairEntries{limit: int(w.opts.MemoryLimit / 64), create: func() (*tempFile, error) { return w.createTemp(runPrefix) }},
 		pairs: newPairRecs(len(tap.dfs), w.opts.MemoryLimit/4, func() *extSorter {
 			return newExtSorter(w.opts.MemoryLimit/4, fmt.Sprintf("pairs of index %q", m.Name), func() (*tempFile, error) { return w.createTemp(runPrefix) })
 		})}
+	if fl := w.opts.faults; fl != nil && fl.pairEntries > 0 {
+		pw.entries.limit = fl.pairEntries
+	}
 	defer pw.free()
 	pw.bitsLeft = w.opts.MemoryLimit / 16
 	for _, bm := range tap.bitmaps {
@@ -192,6 +197,9 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 
 // free releases the counting's mappings.
 func (pw *pairWriter) free() {
+	if fl := pw.w.opts.faults; fl != nil && pw.entries.file != nil {
+		fl.pairEntryFile++
+	}
 	if pw.fb != nil {
 		pw.w.opts.faults.addPairFills(pw.fb.fills)
 		pw.fb.free()
@@ -283,15 +291,15 @@ func (pw *pairWriter) entry(id uint64, docs []uint32) []byte {
 	return pw.buf
 }
 
-// complementEntry encodes pair id's complement-form entry into pw.buf.
+// complementEntry encodes pair id's complement-form entry into pw.cbuf.
 func (pw *pairWriter) complementEntry(id uint64, df, co uint64, exc []uint32) []byte {
-	pw.buf = format.AppendPairComplement(pw.buf[:0], &pw.enc, pw.tap.term(uint32(id>>32)), pw.tap.term(uint32(id)), df, co, exc)
-	return pw.buf
+	pw.cbuf = format.AppendPairComplement(pw.cbuf[:0], &pw.enc, pw.tap.term(uint32(id>>32)), pw.tap.term(uint32(id)), df, co, exc)
+	return pw.cbuf
 }
 
 // candidates returns the eligible pairs (df >= minDF) with their exact gain
 // (df·co) and cost: the bytes of the smaller of their two entries (the list
-// form on a tie) plus the table slot.
+// form on a tie) plus the table slot. It keeps that entry in pw.entries.
 func (pw *pairWriter) candidates(minDF uint64) ([]pairCand, error) {
 	var cands []pairCand
 	pw.minDF = minDF
@@ -308,18 +316,16 @@ func (pw *pairWriter) candidates(minDF uint64) ([]pairCand, error) {
 		if err != nil {
 			return err
 		}
-		c := pairCand{id: id, df: df, gain: df * co, exact: true}
-		c.cost = uint64(len(pw.entry(id, docs))) + format.PairEntryOverhead
-		if cc := uint64(len(pw.complementEntry(id, df, co, exc))) + format.PairEntryOverhead; cc < c.cost {
-			c.cost = cc
-			if pw.complements == nil {
-				pw.complements = make(map[uint64]bool)
-			}
-			pw.complements[id] = true
+		e := pw.entry(id, docs)
+		if ce := pw.complementEntry(id, df, co, exc); len(ce) < len(e) {
+			e = ce
 		}
-		cands = append(cands, c)
-		return nil
+		cands = append(cands, pairCand{id: id, df: df, gain: df * co, exact: true, cost: uint64(len(e)) + format.PairEntryOverhead})
+		return pw.entries.add(id, e)
 	})
+	if err == nil {
+		err = pw.entries.done()
+	}
 	return cands, err
 }
 
@@ -405,34 +411,94 @@ func (h pairHeap) down(i int) {
 func (pw *pairWriter) write(cw *countWriter, sel []uint64) (uint64, error) {
 	start := cw.n
 	offs := make([]uint32, 0, len(sel))
+	es := &pw.entries
 	k := 0
-	err := pw.groups(sel, func(id uint64, docs []uint32) error {
-		if k >= len(sel) || sel[k] != id {
-			return nil
+	for _, id := range sel {
+		for k < len(es.ids) && es.ids[k] < id {
+			k++
 		}
-		k++
+		if k == len(es.ids) || es.ids[k] != id {
+			return 0, errs.Corruptf("selected pair %x is not a candidate", id)
+		}
+		e, err := es.entry(k, pw.buf[:0])
+		if err != nil {
+			return 0, err
+		}
+		if es.file != nil { // e is pw.buf's memory (else a view of es.mem)
+			pw.buf = e[:0]
+		}
 		offs = append(offs, uint32(cw.n-start))
-		var e []byte
-		if pw.complements[id] {
-			co, exc, err := pw.exceptions(id, docs)
-			if err != nil {
-				return err
-			}
-			e = pw.complementEntry(id, uint64(len(docs)), co, exc)
-		} else {
-			e = pw.entry(id, docs)
+		if _, err := cw.Write(e); err != nil {
+			return 0, err
 		}
-		_, err := cw.Write(e)
-		return err
-	})
-	if err != nil {
-		return 0, err
-	}
-	if k != len(sel) {
-		return 0, errs.Corruptf("%d of %d selected pairs found again", k, len(sel))
 	}
 	if _, err := cw.Write(format.AppendPairTrailer(nil, offs)); err != nil {
 		return 0, err
 	}
 	return cw.n - start, nil
+}
+
+// pairEntries holds the entries of the candidates, in pair order: in memory
+// up to limit bytes, then appended to a temp file.
+type pairEntries struct {
+	ids    []uint64 // the candidates' pair ids, ascending
+	ends   []uint64 // ends[i]: the end of entry i
+	mem    []byte   // the bytes after the file's
+	limit  int
+	file   *tempFile
+	inFile uint64 // bytes in file
+	create func() (*tempFile, error)
+}
+
+// add appends pair id's entry e.
+func (p *pairEntries) add(id uint64, e []byte) error {
+	p.mem = append(p.mem, e...)
+	p.ids = append(p.ids, id)
+	p.ends = append(p.ends, p.inFile+uint64(len(p.mem)))
+	if len(p.mem) > p.limit {
+		return p.flush()
+	}
+	return nil
+}
+
+// done ends the adding: with a file, every entry goes to it.
+func (p *pairEntries) done() error {
+	if p.file == nil {
+		return nil
+	}
+	return p.flush()
+}
+
+// flush appends the entries in memory to the file.
+func (p *pairEntries) flush() error {
+	if p.file == nil {
+		f, err := p.create()
+		if err != nil {
+			return err
+		}
+		p.file = f
+	}
+	if _, err := p.file.Write(p.mem); err != nil {
+		return fmt.Errorf("writer: spill pair entries: %w", err)
+	}
+	p.inFile += uint64(len(p.mem))
+	p.mem = p.mem[:0]
+	return nil
+}
+
+// entry returns entry i (read into dst when in the file).
+func (p *pairEntries) entry(i int, dst []byte) ([]byte, error) {
+	var lo uint64
+	if i > 0 {
+		lo = p.ends[i-1]
+	}
+	hi := p.ends[i]
+	if p.file == nil {
+		return p.mem[lo:hi], nil
+	}
+	dst = slices.Grow(dst[:0], int(hi-lo))[:hi-lo]
+	if _, err := p.file.ReadAt(dst, int64(lo)); err != nil {
+		return nil, errs.Corruptf("writer: read pair entries: %v", err)
+	}
+	return dst, nil
 }
