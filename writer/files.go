@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/snii-go/snii/internal/tmpfile"
 )
@@ -32,12 +33,13 @@ const (
 // faults injects failures into a build. Only this package's tests set it
 // (through the unexported Options.faults); a nil *faults injects nothing.
 type faults struct {
-	failAfter  int64 // fail the write that takes the bytes written to all files past failAfter (< 0: never)
-	written    int64 // bytes written so far, over all files
-	failSync   bool  // the segment's fsync fails
-	failRename bool  // the rename into place fails
-	corruptRun bool  // flip a byte of the run file before the merge reads it
-	spoolLimit int   // > 0: spools keep at most this many bytes in memory (forces spool files)
+	mu         sync.Mutex // guards written and failed
+	failAfter  int64      // fail the write that takes the bytes written to all files past failAfter (< 0: never)
+	written    int64      // bytes written so far, over all files
+	failSync   bool       // the segment's fsync fails
+	failRename bool       // the rename into place fails
+	corruptRun bool       // flip a byte of the run file before the merge reads it
+	spoolLimit int        // > 0: spools keep at most this many bytes in memory (forces spool files)
 
 	pairNoFwd     bool   // no forward index for the pair counting
 	pairRecords   bool   // a forward index's pairs go to the record sorter, not to buckets
@@ -85,8 +87,10 @@ func (t *tempFile) Write(p []byte) (int, error) {
 	}
 	q := p
 	var injected bool
-	if fl := t.faults; fl != nil && fl.failAfter >= 0 {
-		if left := fl.failAfter - fl.written; int64(len(p)) > left {
+	if fl := t.faults; fl != nil {
+		fl.mu.Lock() // the pair counting writes its temp files beside the emitter
+		defer fl.mu.Unlock()
+		if left := fl.failAfter - fl.written; fl.failAfter >= 0 && int64(len(p)) > left {
 			q, injected = p[:max(left, 0)], true
 		}
 	}

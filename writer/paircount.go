@@ -76,17 +76,13 @@ type pairTap struct {
 	newSorter func() *extSorter
 	raw       []byte // where lazyMap: the mapping that holds pos, npos and lists.mem as sized up front
 
-	// With a forward index (a build without spills; pairfwd.go) the tap
-	// counts the tracked tokens only; count reads the pairs off the forward
-	// index, and termDocs reads a term's docs back from the term buffer.
+	// A tap made from a forward index (a build without spills; pairFwd.tap)
+	// wraps no stream: it has the tracked terms and their token counts, count
+	// reads the pairs off the forward index, and termDocs reads a term's docs
+	// back from the term buffer.
 	fwd   *pairFwd
 	ntok  uint64   // tracked tokens
 	tends []uint64 // ntok at the end of tracked term i
-	// the docs of dense tracked terms as bitmaps (for co), by ordinal, while
-	// they stay within bitsLeft bytes; bits is the current term's
-	bitmaps  map[uint32][]uint64
-	bits     []uint64
-	bitsLeft int64
 }
 
 func (t *pairTap) NextTerm() ([]byte, uint64, bool, error) {
@@ -103,15 +99,6 @@ func (t *pairTap) NextTerm() ([]byte, uint64, bool, error) {
 		t.arena = append(t.arena, term...)
 		t.ends = append(t.ends, uint32(len(t.arena)))
 		t.dfs = append(t.dfs, df)
-		t.bits = nil
-		if t.fwd != nil && denseTerm(df, t.docs) && 8*int64((t.docs+63)/64) <= t.bitsLeft {
-			t.bits = make([]uint64, (t.docs+63)/64)
-			t.bitsLeft -= 8 * int64(len(t.bits))
-			if t.bitmaps == nil {
-				t.bitmaps = make(map[uint32][]uint64)
-			}
-			t.bitmaps[uint32(t.cur)] = t.bits
-		}
 	}
 	return term, df, ok, err
 }
@@ -120,13 +107,6 @@ func (t *pairTap) NextDoc() (uint32, []uint32, bool, error) {
 	doc, pos, ok, err := t.src.NextDoc()
 	if !ok || err != nil || t.cur < 0 {
 		return doc, pos, ok, err
-	}
-	if t.fwd != nil {
-		t.ntok += uint64(len(pos))
-		if t.bits != nil && uint64(doc) < t.docs {
-			t.bits[doc/64] |= 1 << (doc % 64)
-		}
-		return doc, pos, ok, nil
 	}
 	if err := t.lists.add(doc); err != nil {
 		return 0, nil, false, err
@@ -195,9 +175,6 @@ func (t *pairTap) sizeBuffers(n uint64) {
 // endTerm closes the current tracked term.
 func (t *pairTap) endTerm() {
 	t.lends = append(t.lends, t.lists.n)
-	if t.fwd != nil {
-		t.tends = append(t.tends, t.ntok)
-	}
 }
 
 // toSorter moves the tokens held in memory to the external sorter (the
@@ -291,7 +268,7 @@ func (pw *pairWriter) count() error {
 		// A document gives at most one record per tracked token.
 		fl.countPath(1)
 		pw.pairs.reserve(t.ntok)
-		return f.each(pw.w.ctx.Err, func(d uint64, slots []uint32, sparse bool) error {
+		return f.each(2, pw.w.ctx.Err, func(d uint64, slots []uint32, sparse bool) error {
 			return f.addPairs(uint32(d), slots, sparse, pw.pairs)
 		})
 	}
@@ -652,9 +629,6 @@ func (pw *pairWriter) bitmapOf(t uint32) ([]uint64, error) {
 	docs := pw.tap.docs
 	if !denseTerm(pw.tap.dfs[t], docs) {
 		return nil, nil
-	}
-	if bm, ok := pw.tap.bitmaps[t]; ok { // made by the tap
-		return bm, nil
 	}
 	if pw.bitmaps == nil {
 		pw.bitmaps = make(map[uint32][]uint64)

@@ -40,6 +40,8 @@ type pairFwd struct {
 	doc    []uint64 // the current document's tokens: position<<32 | id
 	bad    bool     // positions out of order, or past the limit
 
+	counts []uint32 // counts[id]: the tokens of term id in the documents stored
+
 	file   *tempFile                 // the slots written out, or nil
 	inFile uint64                    // slots in file
 	create func() (*tempFile, error) // creates file
@@ -82,6 +84,13 @@ func (f *pairFwd) endDoc() {
 				f.bad = true
 				return
 			}
+		}
+		for _, t := range toks {
+			id := int(tokOrd(t))
+			if id >= len(f.counts) {
+				f.counts = append(f.counts, make([]uint32, id+1-len(f.counts))...)
+			}
+			f.counts[id]++
 		}
 		last := uint64(tokPos(toks[n-1]))
 		dense := last+1 <= 2*n+8
@@ -139,7 +148,7 @@ func (f *pairFwd) grow(need uint64) bool {
 
 // overhead returns the bytes the index holds besides its slots.
 func (f *pairFwd) overhead() int64 {
-	return 4*int64(cap(f.starts)+len(f.ords)) + 8*int64(cap(f.sparse)+cap(f.doc))
+	return 4*int64(cap(f.starts)+len(f.ords)+cap(f.counts)) + 8*int64(cap(f.sparse)+cap(f.doc))
 }
 
 // flush appends the slots in memory to the file (created on first use).
@@ -271,6 +280,25 @@ func (f *pairFwd) mapOrds(b *termBuffer, ids []uint32, minDF uint64) {
 	f.tracked = uint32(len(f.ids))
 }
 
+// tap returns the pair tap of the index the forward index covers, made from
+// its tracked terms (after mapOrds) and their token counts: the pairs are
+// counted off the forward index beside the emitter, which reads the term
+// buffer's postings without a tap.
+func (f *pairFwd) tap(minDF, docs uint64) *pairTap {
+	t := &pairTap{fwd: f, minDF: minDF, docs: docs, cur: -1}
+	t.dfs, t.ends, t.tends = make([]uint64, 0, len(f.ids)), make([]uint32, 0, len(f.ids)), make([]uint64, 0, len(f.ids))
+	for _, id := range f.ids {
+		t.arena = append(t.arena, f.buf.termBytes(id)...)
+		t.ends = append(t.ends, uint32(len(t.arena)))
+		t.dfs = append(t.dfs, uint64(f.buf.state(id).df))
+		if int(id) < len(f.counts) {
+			t.ntok += uint64(f.counts[id])
+		}
+		t.tends = append(t.tends, t.ntok)
+	}
+	return t
+}
+
 // termDocs returns the docs of tracked term i in scratch, read back from
 // the term buffer (which lives until the index is written) and kept for
 // the next call while the kept lists stay within limit/4 bytes.
@@ -357,9 +385,9 @@ func (f *pairFwd) addPairs(doc uint32, slots []uint32, sparse bool, r *pairRecs)
 	return nil
 }
 
-// each calls fn with every document of the index with at least two slots,
-// in doc order; it calls check every 16Ki documents.
-func (f *pairFwd) each(check func() error, fn func(d uint64, slots []uint32, sparse bool) error) error {
+// each calls fn with every document of the index with at least least
+// slots, in doc order; it calls check every 16Ki documents.
+func (f *pairFwd) each(least uint32, check func() error, fn func(d uint64, slots []uint32, sparse bool) error) error {
 	r := &fwdReader{f: f}
 	for d := uint64(0); d < f.docs(); d++ {
 		if d&0x3fff == 0x3fff {
@@ -367,7 +395,7 @@ func (f *pairFwd) each(check func() error, fn func(d uint64, slots []uint32, spa
 				return err
 			}
 		}
-		if f.starts[d+1]-f.starts[d] < 2 {
+		if f.starts[d+1]-f.starts[d] < max(least, 1) {
 			continue
 		}
 		slots, sparse, err := r.slots(d)
@@ -487,7 +515,7 @@ func (fb *fwdBuckets) fill(p int) error {
 		fb.next[a] = fb.room(a)
 	}
 	f, span := fb.fwd, a1-a0
-	err := f.each(fb.check, func(d uint64, slots []uint32, sparse bool) error {
+	err := f.each(2, fb.check, func(d uint64, slots []uint32, sparse bool) error {
 		if !sparse {
 			prev := f.ords[slots[0]]
 			for _, v := range slots[1:] {

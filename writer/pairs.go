@@ -112,9 +112,8 @@ type pairWriter struct {
 
 // newPairTap wraps src when pairs are on.
 // tokens, when not 0, is the index's token count: it sizes the buffer once
-// (no growth by copying). fwd, when not nil, is the index's forward index,
-// its ids mapped (pairfwd.go).
-func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64, fwd *pairFwd) *pairTap {
+// (no growth by copying).
+func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64) *pairTap {
 	if w.opts.Pairs.EffectivePercent() == 0 || src == nil {
 		return nil
 	}
@@ -131,22 +130,41 @@ func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64, fwd *
 			return newExtSorter(sorted, fmt.Sprintf("pair tokens of index %q", name), create)
 		},
 	}
-	if fwd != nil { // a term's docs come back from the term buffer, or dense as bitmaps
-		t.fwd, t.bitsLeft = fwd, w.opts.MemoryLimit/16
-		if f := w.opts.faults; f != nil && f.pairNoBits {
-			t.bitsLeft = 0
-		}
-		return t
-	}
 	if tokens > 0 { // sized once (pages never written are usually never faulted in)
 		t.sizeBuffers(min(tokens, uint64(t.limit/20)))
 	}
 	return t
 }
 
+// newPairWriter returns the pair counting of index name over tap's terms.
+func (w *Writer) newPairWriter(tap *pairTap, name string) *pairWriter {
+	pw := &pairWriter{w: w, tap: tap, bitsLeft: w.opts.MemoryLimit / 16,
+		entries: pairEntries{limit: int(w.opts.MemoryLimit / 64), create: func() (*tempFile, error) { return w.createTemp(runPrefix) }},
+		pairs: newPairRecs(len(tap.dfs), w.opts.MemoryLimit/4, func() *extSorter {
+			return newExtSorter(w.opts.MemoryLimit/4, fmt.Sprintf("pairs of index %q", name), func() (*tempFile, error) { return w.createTemp(runPrefix) })
+		})}
+	if fl := w.opts.faults; fl != nil && fl.pairEntries > 0 {
+		pw.entries.limit = fl.pairEntries
+	}
+	return pw
+}
+
+// countCandidates counts the pairs and returns the eligible ones (see
+// candidates).
+func (pw *pairWriter) countCandidates() ([]pairCand, error) {
+	if err := pw.count(); err != nil {
+		return nil, err
+	}
+	if err := pw.fwdBitmaps(); err != nil {
+		return nil, err
+	}
+	return pw.candidates(pw.w.opts.Pairs.minDFFor(pw.w.docs))
+}
+
 // writePairs writes the pair section of the index whose metadata is m (its
-// .prx bytes known) at cw's end, and records it in m.
-func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) error {
+// .prx bytes known) at cw's end, and records it in m; pw (nil when the
+// index has no terms) has counted the eligible pairs cands.
+func (w *Writer) writePairs(cw *countWriter, pw *pairWriter, cands []pairCand, m *format.IndexMeta) error {
 	p := w.opts.Pairs
 	m.PairsOff = cw.n
 	m.PairsPercent = p.EffectivePercent()
@@ -156,28 +174,8 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 		return nil
 	}
 	m.PairsAllowance = min(uint64(m.PairsPercent)*(m.PrxBytes+m.InlineFrameBytes)/100, math.MaxUint32)
-	if tap == nil {
+	if pw == nil {
 		return nil
-	}
-	pw := &pairWriter{w: w, tap: tap,
-		entries: pairEntries{limit: int(w.opts.MemoryLimit / 64), create: func() (*tempFile, error) { return w.createTemp(runPrefix) }},
-		pairs: newPairRecs(len(tap.dfs), w.opts.MemoryLimit/4, func() *extSorter {
-			return newExtSorter(w.opts.MemoryLimit/4, fmt.Sprintf("pairs of index %q", m.Name), func() (*tempFile, error) { return w.createTemp(runPrefix) })
-		})}
-	if fl := w.opts.faults; fl != nil && fl.pairEntries > 0 {
-		pw.entries.limit = fl.pairEntries
-	}
-	defer pw.free()
-	pw.bitsLeft = w.opts.MemoryLimit / 16
-	for _, bm := range tap.bitmaps {
-		pw.bitsLeft -= 8 * int64(len(bm))
-	}
-	if err := pw.count(); err != nil {
-		return fmt.Errorf("writer: index %q: pairs: %w", m.Name, err)
-	}
-	cands, err := pw.candidates(m.PairsMinDFUsed)
-	if err != nil {
-		return fmt.Errorf("writer: index %q: pairs: %w", m.Name, err)
 	}
 	m.PairsEligible = uint64(len(cands))
 	sel, err := selectPairs(cands, m.PairsAllowance, exactGain)
@@ -193,6 +191,44 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 	}
 	m.PairCount, m.PairsLen = uint64(len(sel)), n
 	return nil
+}
+
+// fwdBitmaps makes, with a forward index, the bitmaps of the dense tracked
+// terms (for co) while they fit pw.bitsLeft, in one pass over the index.
+func (pw *pairWriter) fwdBitmaps() error {
+	t, f := pw.tap, pw.tap.fwd
+	if f == nil || (pw.w.opts.faults != nil && pw.w.opts.faults.pairNoBits) {
+		return nil
+	}
+	size := int64((t.docs + 63) / 64)
+	var bms [][]uint64 // by ordinal
+	for o, df := range t.dfs {
+		if !denseTerm(df, t.docs) || 8*size > pw.bitsLeft {
+			continue
+		}
+		if bms == nil {
+			bms, pw.bitmaps = make([][]uint64, len(t.dfs)), make(map[uint32][]uint64)
+		}
+		bms[o] = make([]uint64, size)
+		pw.bitmaps[uint32(o)] = bms[o]
+		pw.bitsLeft -= 8 * size
+	}
+	if bms == nil {
+		return nil
+	}
+	return f.each(1, pw.w.ctx.Err, func(d uint64, slots []uint32, sparse bool) error {
+		if sparse {
+			slots = slots[:len(slots)/2]
+		}
+		for _, v := range slots {
+			if o := f.ords[v]; o != 0 {
+				if bm := bms[o-1]; bm != nil {
+					bm[d/64] |= 1 << (d % 64)
+				}
+			}
+		}
+		return nil
+	})
 }
 
 // free releases the counting's mappings.

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
@@ -62,6 +63,7 @@ type Writer struct {
 	runs   *tempFile        // all spilled runs (temp dir); nil before the first spill
 	spills [][]section      // per spill, per field
 	temps  []*tempFile      // every temp file, for cleanup
+	tempMu sync.Mutex       // guards owners and temps (the pair counting creates temp files beside the emitter)
 
 	docs  uint64
 	stats Stats
@@ -147,6 +149,8 @@ func CreateContext(ctx context.Context, path string, o Options) (*Writer, error)
 
 // createIn creates a temp file in dir, claiming dir on first use.
 func (w *Writer) createIn(dir, prefix string, perm os.FileMode) (*tempFile, error) {
+	w.tempMu.Lock()
+	defer w.tempMu.Unlock()
 	var owner *tmpfile.Owner
 	for _, o := range w.owners {
 		if o.Dir() == dir {
