@@ -14,7 +14,7 @@ type Faults struct {
 	PairNoFwd   bool  // count pairs from the postings alone (no forward index)
 	PairRecords bool  // count a forward index's pairs through the record sorter, not the buckets
 	PairWide    bool  // bucket records take 8 bytes even when 4 would do
-	PairNoBits  bool  // with a forward index, co reads every term's docs back from the term buffer
+	PairNoBits  bool  // no bitmaps of terms: co reads every term's docs back (a dense first term gets a scratch bitmap)
 	PairBucket  int64 // > 0: the pair buckets' memory share in bytes
 	PairEntries int   // > 0: the pair entries kept in memory, in bytes
 	f           *faults

@@ -44,7 +44,7 @@ type faults struct {
 	pairNoFwd     bool   // no forward index for the pair counting
 	pairRecords   bool   // a forward index's pairs go to the record sorter, not to buckets
 	pairWide      bool   // bucket records take 8 bytes even when 4 would do
-	pairNoBits    bool   // the tap makes no bitmaps (co reads every term back from the term buffer)
+	pairNoBits    bool   // the pair counting makes no bitmaps of terms (co reads every term's docs back)
 	pairPaths     [3]int // indexes whose pairs were counted from buckets, from a forward index's records, from the postings
 	pairFills     int    // passes over a forward index that filled buckets
 	pairFwdFile   int    // indexes whose forward index went to a temp file

@@ -502,9 +502,11 @@ func (s *pairSet) flush(to *pairRecs, doc uint32) error {
 // bothDocs appends to dst the documents holding both tracked terms a and b
 // (A ∩ B), ascending, in about min(df_a, df_b, docs/64) steps plus their
 // number: a dense term (df >= docs/64, so that its bitmap is no larger than
-// twice its doc list) gets a bitmap of the segment's docs on first use; two
-// bitmaps are intersected word by word, a list is tested against a bitmap,
-// two sparse lists are merged. dst must not alias the writer's scratch.
+// twice its doc list) gets a bitmap of the segment's docs on first use
+// (while the bitmaps' share lasts; past it, the first term of the pairs
+// being counted, when dense, gets a scratch one); two bitmaps are
+// intersected word by word, a list is tested against a bitmap, two sparse
+// lists are merged. dst must not alias the writer's scratch.
 func (pw *pairWriter) bothDocs(a, b uint32, dst []uint32) ([]uint32, error) {
 	ba, err := pw.bitmapOf(a)
 	if err != nil {
@@ -539,6 +541,12 @@ func (pw *pairWriter) bothDocs(a, b uint32, dst []uint32) ([]uint32, error) {
 		return dst, nil
 	}
 	if !pw.haveA || pw.aTerm != a { // calls come with a ascending: keep a's docs
+		if pw.aSet {
+			for _, d := range pw.adocs {
+				pw.aBits[d>>6] = 0
+			}
+			pw.aSet = false
+		}
 		docs, err := pw.tap.termDocs(a, pw.scratch)
 		if err != nil {
 			return dst, err
@@ -546,12 +554,29 @@ func (pw *pairWriter) bothDocs(a, b uint32, dst []uint32) ([]uint32, error) {
 		pw.adocs = append(pw.adocs[:0], docs...)
 		pw.scratch = docs[:0]
 		pw.aTerm, pw.haveA = a, true
+		if denseTerm(pw.tap.dfs[a], pw.tap.docs) { // a's docs as a bitmap too, while a lasts
+			if pw.aBits == nil {
+				pw.aBits = make([]uint64, (pw.tap.docs+63)/64)
+			}
+			for _, d := range pw.adocs {
+				pw.aBits[d>>6] |= 1 << (d & 63)
+			}
+			pw.aSet = true
+		}
 	}
 	y, err := pw.tap.termDocs(b, pw.scratch)
 	if err != nil {
 		return dst, err
 	}
 	pw.scratch = y[:0]
+	if pw.aSet { // b's docs tested against a's bitmap
+		for _, d := range y {
+			if pw.aBits[d>>6]>>(d&63)&1 != 0 {
+				dst = append(dst, d)
+			}
+		}
+		return dst, nil
+	}
 	x := pw.adocs
 	for i, j := 0, 0; i < len(x) && j < len(y); {
 		switch {

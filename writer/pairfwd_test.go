@@ -69,6 +69,7 @@ func TestPairCountingPaths(t *testing.T) {
 		{&writer.Faults{FailAfter: -1}, 0},
 		{&writer.Faults{FailAfter: -1, PairWide: true}, 0},   // 8-byte bucket records
 		{&writer.Faults{FailAfter: -1, PairNoBits: true}, 0}, // co from the term buffer only
+		{&writer.Faults{FailAfter: -1, PairNoFwd: true, PairNoBits: true}, 2},
 		{&writer.Faults{FailAfter: -1, PairRecords: true}, 1},
 		{&writer.Faults{FailAfter: -1, PairNoFwd: true}, 2},
 	} {

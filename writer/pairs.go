@@ -104,7 +104,9 @@ type pairWriter struct {
 	entries   pairEntries // the smaller entry of every candidate
 	haveA     bool
 	aTerm     uint32
-	adocs     []uint32            // term aTerm's docs
+	adocs     []uint32 // term aTerm's docs
+	aBits     []uint64 // aTerm's docs as a bitmap, when aSet (a dense term without a bitmap of its own)
+	aSet      bool
 	bitmaps   map[uint32][]uint64 // the docs of dense terms, by ordinal
 	bitsLeft  int64               // bytes bitmaps may still take (with the tap's, MemoryLimit/16)
 	scratch   []uint32
@@ -145,6 +147,9 @@ func (w *Writer) newPairWriter(tap *pairTap, name string) *pairWriter {
 		})}
 	if fl := w.opts.faults; fl != nil && fl.pairEntries > 0 {
 		pw.entries.limit = fl.pairEntries
+	}
+	if fl := w.opts.faults; fl != nil && fl.pairNoBits {
+		pw.bitsLeft = 0
 	}
 	return pw
 }
@@ -197,7 +202,7 @@ func (w *Writer) writePairs(cw *countWriter, pw *pairWriter, cands []pairCand, m
 // terms (for co) while they fit pw.bitsLeft, in one pass over the index.
 func (pw *pairWriter) fwdBitmaps() error {
 	t, f := pw.tap, pw.tap.fwd
-	if f == nil || (pw.w.opts.faults != nil && pw.w.opts.faults.pairNoBits) {
+	if f == nil {
 		return nil
 	}
 	size := int64((t.docs + 63) / 64)
