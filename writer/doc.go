@@ -100,7 +100,8 @@
 //
 // One walk over the pairs computes each eligible pair's co-occurrence
 // (the docs of both terms, A ∩ B: bitmaps of dense terms, within
-// MemoryLimit/16, intersected word by word, a list tested against a bitmap,
+// MemoryLimit/16 beside the term buffer and MemoryLimit/4 once it is
+// released, intersected word by word, a list tested against a bitmap,
 // lists merged) and from it its exact gain (df·co) and cost, the smaller of
 // its list entry and its complement entry (co, and the docs of A ∩ B
 // without the pair), and keeps that entry (in memory up to MemoryLimit/64,

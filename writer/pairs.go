@@ -140,7 +140,13 @@ func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64) *pair
 
 // newPairWriter returns the pair counting of index name over tap's terms.
 func (w *Writer) newPairWriter(tap *pairTap, name string) *pairWriter {
-	pw := &pairWriter{w: w, tap: tap, bitsLeft: w.opts.MemoryLimit / 16,
+	// Bitmaps for co take MemoryLimit/16 beside the term buffer (a forward
+	// index), MemoryLimit/4 once it is released (the postings path).
+	bits := w.opts.MemoryLimit / 16
+	if tap.fwd == nil {
+		bits = w.opts.MemoryLimit / 4
+	}
+	pw := &pairWriter{w: w, tap: tap, bitsLeft: bits,
 		entries: pairEntries{limit: int(w.opts.MemoryLimit / 64), create: func() (*tempFile, error) { return w.createTemp(runPrefix) }},
 		pairs: newPairRecs(len(tap.dfs), w.opts.MemoryLimit/4, func() *extSorter {
 			return newExtSorter(w.opts.MemoryLimit/4, fmt.Sprintf("pairs of index %q", name), func() (*tempFile, error) { return w.createTemp(runPrefix) })
