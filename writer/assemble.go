@@ -11,6 +11,7 @@ import (
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/internal/zstdopt"
+	"golang.org/x/sync/errgroup"
 )
 
 const (
@@ -272,17 +273,42 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 		docSpan: docSpan, dict: dict, compress: compress, norms: in.norms, hasNorms: in.field.StoresNorms(),
 	}
 	src := in.src
-	tap := w.newPairTap(src, in.field.Name, in.tokens, in.fwd)
-	if tap != nil {
+	var (
+		pw    *pairWriter
+		cands []pairCand
+		g     errgroup.Group // the pair counting off a forward index, beside the emitter
+	)
+	if in.fwd != nil && src != nil && o.Pairs.EffectivePercent() > 0 {
+		pw = w.newPairWriter(in.fwd.tap(o.Pairs.minDFFor(w.docs), w.docs), in.field.Name)
+		defer pw.free()
+		g.Go(func() (err error) {
+			cands, err = pw.countCandidates()
+			return err
+		})
+	} else if tap := w.newPairTap(src, in.field.Name, in.tokens); tap != nil {
 		src = tap
-		defer tap.free()
+		defer tap.close()
 	}
 	if src != nil {
-		if err := e.run(src); err != nil {
+		err := e.run(src)
+		if gerr := g.Wait(); err == nil && gerr != nil {
+			err = fmt.Errorf("writer: index %q: pairs: %w", in.field.Name, gerr)
+		}
+		if err != nil {
 			return format.IndexMeta{}, err
 		}
 	}
-	if in.emitted != nil && (tap == nil || tap.fwd == nil) { // (with a forward index the pairs read the buffer back)
+	if tap, ok := src.(*pairTap); ok {
+		if in.emitted != nil { // the pairs no longer read the buffer: count them in its memory
+			in.emitted()
+		}
+		pw = w.newPairWriter(tap, in.field.Name)
+		defer pw.free()
+		var err error
+		if cands, err = pw.countCandidates(); err != nil {
+			return format.IndexMeta{}, fmt.Errorf("writer: index %q: pairs: %w", in.field.Name, err)
+		}
+	} else if in.emitted != nil && pw == nil {
 		in.emitted()
 	}
 	m := e.meta
@@ -305,7 +331,7 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 	out := enc.Outcome()
 	m.Outcome.Windows, m.Outcome.Bytes, m.Outcome.Budget = out.Windows, out.Bytes, out.Budget
 	m.Blocks, m.FirstTerms = e.blocks, e.first
-	if err := w.writePairs(cw, tap, &m); err != nil {
+	if err := w.writePairs(cw, pw, cands, &m); err != nil {
 		return format.IndexMeta{}, err
 	}
 	return m, nil

@@ -62,30 +62,36 @@
 //
 // With pairs on, Add also records a forward index per field: the term ids
 // of each document's tokens by position (4 bytes a position; a document
-// with several values ValueGap apart stores its ids and positions instead),
-// in one anonymous mapping of MemoryLimit/4 reserved up front and faulted in
-// as used. It is dropped at the first spill (term ids restart), past
-// MemoryLimit/4 over all fields, or for a field whose analyzer gives two
+// with several values ValueGap apart stores its ids and positions instead)
+// and each term's token count. Its slots live in one anonymous mapping of
+// the field's share of MemoryLimit/4, reserved up front and faulted in as
+// used; when a document does not fit, the slots so far are appended to a
+// temp file and the mapping is reused. It is dropped at the first spill of
+// the term buffers (term ids restart), past MemoryLimit/4 over all fields
+// (its per-document starts alone), or for a field whose analyzer gives two
 // tokens one position.
 //
-// The emitter's source is tapped: it notes every term with df >= the
-// minimum pair df (tracked). Once the index's terms are written (its .prx
-// bytes known), with a forward index: its ids are mapped to tracked
-// ordinals and one pass over the documents puts each adjacent (a, b) into a
-// bucket per first term a as a (b, doc) record (4 bytes when b and the doc
-// fit 32 bits together, else 8; a mapping with room for a record per
-// tracked token, at most MemoryLimit/4 of 8-byte records; past that the
-// records go to the record sorter below); a bucket is counting-sorted by b when its
-// pairs are walked, only for the b with at least the minimum df of records;
-// a term's docs, for the co-occurrence |A ∩ B| of a candidate pair, are read
-// back from the term buffer. Without a forward index (spilled builds,
-// merges) the tap keeps the tracked terms' docs, their positions (4 bytes
+// With a forward index the pairs are counted beside the emitter (a second
+// goroutine): the tracked terms (df >= the minimum pair df) and their token
+// counts come from the term buffer and the forward index; passes over the
+// documents put each adjacent (a, b) into a bucket per first term a as a
+// (b, doc) record (4 bytes when b and the doc fit 32 bits together, else 8;
+// room for a record per tracked token). When the buckets pass MemoryLimit/4
+// the first terms are cut into ranges that fit, each filled by a pass of
+// its own (at most 8; past that the records go to the record sorter below).
+// A bucket is counting-sorted by b when its pairs are walked, only for the
+// b with at least the minimum df of records; a term's docs, for the
+// co-occurrence |A ∩ B| of a candidate pair, are read back from the term
+// buffer, dense terms' as bitmaps made in one pass over the forward index.
+// Without a forward index (spilled builds, merges) the emitter's source is
+// tapped: it notes every tracked term and keeps the tracked terms' docs, their positions (4 bytes
 // each) and per posting its position count; a counting sort on the doc
 // turns the term-major tokens into per-document buckets; a position-indexed slot table finds each document's adjacent
 // tokens and a small hash set its distinct pairs, which become 8-byte
 // (pair, doc) records sorted by a stable radix sort of the pair key. Past
 // an estimated MemoryLimit/2 (20 bytes per tracked token, 8 per posting)
-// the tokens move to an external sorter, and past MemoryLimit/4 of records
+// (those buffers sized once, in an anonymous mapping where lazyMap) the
+// tokens move to an external sorter, and past MemoryLimit/4 of records
 // the records too, each spilling sorted runs (and the doc lists go to a
 // temp file): slower, the same pairs. An external sorter holds at most
 // MemoryLimit/4, its records and radix scratch together, in one anonymous
@@ -95,14 +101,16 @@
 // is released as soon as its postings are emitted, before the pairs are
 // counted (its free blocks' pages go back to the system).
 //
-// A first walk over the pairs computes each eligible pair's co-occurrence
-// (the docs of both terms, A ∩ B: bitmaps of dense terms intersected word by
-// word, lists merged) and from it its exact gain (df·co) and cost, the
-// smaller of its list entry and its complement entry (co, and the docs of
-// A ∩ B without the pair); the selection walks a heap by gain/cost (the
-// order and the kept pairs are those of the exact rule, docs/FORMAT.md,
-// "Pair section"), and a second walk writes the kept pairs, in their form,
-// after the dict region. Builds, spilled builds and
+// One walk over the pairs computes each eligible pair's co-occurrence
+// (the docs of both terms, A ∩ B: bitmaps of dense terms, within
+// MemoryLimit/16 beside the term buffer and MemoryLimit/4 once it is
+// released, intersected word by word, a list tested against a bitmap,
+// lists merged) and from it its exact gain (df·co) and cost, the smaller of
+// its list entry and its complement entry (co, and the docs of A ∩ B
+// without the pair), and keeps that entry (in memory up to MemoryLimit/64,
+// then in a temp file); the selection walks a heap by gain/cost (the order
+// and the kept pairs are those of the exact rule, docs/FORMAT.md, "Pair
+// section"), and the kept pairs' entries are copied after the dict region. Builds, spilled builds and
 // merges feed the emitter the same postings, so they write the same pairs.
 //
 // # Window emitter

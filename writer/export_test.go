@@ -11,17 +11,19 @@ type Faults struct {
 	CorruptRun bool
 	SpoolLimit int // > 0: spool the dict region, doc spans and store blocks to temp files beyond this many bytes
 
-	PairNoFwd   bool // count pairs from the postings alone (no forward index)
-	PairRecords bool // count a forward index's pairs through the record sorter, not the buckets
-	PairWide    bool // bucket records take 8 bytes even when 4 would do
-	PairNoBits  bool // with a forward index, co reads every term's docs back from the term buffer
+	PairNoFwd   bool  // count pairs from the postings alone (no forward index)
+	PairRecords bool  // count a forward index's pairs through the record sorter, not the buckets
+	PairWide    bool  // bucket records take 8 bytes even when 4 would do
+	PairNoBits  bool  // no bitmaps of terms: co reads every term's docs back (a dense first term gets a scratch bitmap)
+	PairBucket  int64 // > 0: the pair buckets' memory share in bytes
+	PairEntries int   // > 0: the pair entries kept in memory, in bytes
 	f           *faults
 }
 
 // WithFaults returns o with the faults armed; read the outcome with Fired.
 func WithFaults(o Options, fl *Faults) Options {
 	fl.f = &faults{failAfter: fl.FailAfter, failSync: fl.FailSync, failRename: fl.FailRename, corruptRun: fl.CorruptRun, spoolLimit: fl.SpoolLimit,
-		pairNoFwd: fl.PairNoFwd, pairRecords: fl.PairRecords, pairWide: fl.PairWide, pairNoBits: fl.PairNoBits}
+		pairNoFwd: fl.PairNoFwd, pairRecords: fl.PairRecords, pairWide: fl.PairWide, pairNoBits: fl.PairNoBits, pairBucket: fl.PairBucket, pairEntries: fl.PairEntries}
 	o.faults = fl.f
 	return o
 }
@@ -35,3 +37,15 @@ func (fl *Faults) PairPaths() [3]int { return fl.f.pairPaths }
 
 // Written returns the bytes written to all files of the build.
 func (fl *Faults) Written() int64 { return fl.f.written }
+
+// PairFills returns the passes over forward indexes that filled pair
+// buckets.
+func (fl *Faults) PairFills() int { return fl.f.pairFills }
+
+// PairEntryFiles returns how many indexes kept their pair candidates'
+// entries in a temp file.
+func (fl *Faults) PairEntryFiles() int { return fl.f.pairEntryFile }
+
+// PairFwdFiles returns how many indexes had their forward index go to a temp
+// file.
+func (fl *Faults) PairFwdFiles() int { return fl.f.pairFwdFile }

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/snii-go/snii/internal/tmpfile"
 )
@@ -33,19 +34,25 @@ const (
 // faults injects failures into a build. Only this package's tests set it
 // (through the unexported Options.faults); a nil *faults injects nothing.
 type faults struct {
-	failAfter  int64 // fail the write that takes the bytes written to all files past failAfter (< 0: never)
-	written    int64 // bytes written so far, over all files
-	failSync   bool  // the segment's fsync fails
-	failRename bool  // the rename into place fails
-	corruptRun bool  // flip a byte of the run file before the merge reads it
-	spoolLimit int   // > 0: spools keep at most this many bytes in memory (forces spool files)
+	mu         sync.Mutex // guards written and failed
+	failAfter  int64      // fail the write that takes the bytes written to all files past failAfter (< 0: never)
+	written    int64      // bytes written so far, over all files
+	failSync   bool       // the segment's fsync fails
+	failRename bool       // the rename into place fails
+	corruptRun bool       // flip a byte of the run file before the merge reads it
+	spoolLimit int        // > 0: spools keep at most this many bytes in memory (forces spool files)
 
-	pairNoFwd   bool   // no forward index for the pair counting
-	pairRecords bool   // a forward index's pairs go to the record sorter, not to buckets
-	pairWide    bool   // bucket records take 8 bytes even when 4 would do
-	pairNoBits  bool   // the tap makes no bitmaps (co reads every term back from the term buffer)
-	pairPaths   [3]int // indexes whose pairs were counted from buckets, from a forward index's records, from the postings
-	failed      bool   // a fault fired
+	pairNoFwd     bool   // no forward index for the pair counting
+	pairRecords   bool   // a forward index's pairs go to the record sorter, not to buckets
+	pairWide      bool   // bucket records take 8 bytes even when 4 would do
+	pairNoBits    bool   // the pair counting makes no bitmaps of terms (co reads every term's docs back)
+	pairPaths     [3]int // indexes whose pairs were counted from buckets, from a forward index's records, from the postings
+	pairFills     int    // passes over a forward index that filled buckets
+	pairFwdFile   int    // indexes whose forward index went to a temp file
+	pairEntryFile int    // indexes whose pair entries went to a temp file
+	pairEntries   int    // > 0: the pair entries kept in memory, in bytes (else MemoryLimit/64)
+	pairBucket    int64  // > 0: the pair buckets' memory share in bytes (else MemoryLimit/4)
+	failed        bool   // a fault fired
 }
 
 var errInjected = errors.New("writer: injected fault")
@@ -81,8 +88,10 @@ func (t *tempFile) Write(p []byte) (int, error) {
 	}
 	q := p
 	var injected bool
-	if fl := t.faults; fl != nil && fl.failAfter >= 0 {
-		if left := fl.failAfter - fl.written; int64(len(p)) > left {
+	if fl := t.faults; fl != nil {
+		fl.mu.Lock() // the pair counting writes its temp files beside the emitter
+		defer fl.mu.Unlock()
+		if left := fl.failAfter - fl.written; fl.failAfter >= 0 && int64(len(p)) > left {
 			q, injected = p[:max(left, 0)], true
 		}
 	}
@@ -209,6 +218,13 @@ func syncDir(dir string) error {
 		return fmt.Errorf("writer: close directory %s: %w", dir, cerr)
 	}
 	return nil
+}
+
+// addPairFills records passes that filled pair buckets (tests).
+func (f *faults) addPairFills(n int) {
+	if f != nil {
+		f.pairFills += n
+	}
 }
 
 // countPath records which way an index's pairs were counted (tests).

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"os"
 	"slices"
+	"unsafe"
 
 	"github.com/snii-go/snii/internal/errs"
 )
@@ -16,15 +18,17 @@ import (
 // pairs. There are three ways, all giving the same pairs and docs:
 //
 //   - A build without spills has a forward index of the index (pairfwd.go):
-//     each document's term ids by position, recorded as documents are added.
-//     The tap keeps only each tracked term's token count; count reads each
-//     document's adjacent tracked tokens off the forward index into one
-//     bucket per first term (room for one record per token of the term, so
-//     the writes go to a place per term), and groups sorts a bucket by
-//     second term (a counting sort) when it walks the pairs. A term's docs
-//     (for co) are read back from the term buffer.
-//     Past MemoryLimit/4 of such records the pairs go to the record sorter
-//     (pairRecs) instead, document by document (countFwd).
+//     each document's term ids by position, recorded as documents are added
+//     (past its memory share, in a temp file). The tap keeps only each
+//     tracked term's token count; groups reads each document's adjacent
+//     tracked tokens off the forward index into one bucket per first term
+//     (room for one record per token of the term, so the writes go to a
+//     place per term) and sorts a bucket by second term (a counting sort)
+//     as it walks the pairs. When the buckets pass MemoryLimit/4, the first
+//     terms are cut into ranges that fit, each filled by a pass of its own
+//     over the forward index; past maxPairPasses such passes the pairs go
+//     to the record sorter (pairRecs) instead, document by document. A
+//     term's docs (for co) are read back from the term buffer.
 //   - Otherwise (spilled builds, merges, an analyzer that repeats a
 //     position) the stream is all there is. It is term-major, and pairs need
 //     each document's tokens in position order: the tap keeps the tracked
@@ -70,18 +74,15 @@ type pairTap struct {
 
 	toks      *extSorter // past the limit: k = doc<<32 | position, v = term ordinal
 	newSorter func() *extSorter
+	raw       []byte // where lazyMap: the mapping that holds pos, npos and lists.mem as sized up front
 
-	// With a forward index (a build without spills; pairfwd.go) the tap
-	// counts the tracked tokens only; count reads the pairs off the forward
-	// index, and termDocs reads a term's docs back from the term buffer.
+	// A tap made from a forward index (a build without spills; pairFwd.tap)
+	// wraps no stream: it has the tracked terms and their token counts, count
+	// reads the pairs off the forward index, and termDocs reads a term's docs
+	// back from the term buffer.
 	fwd   *pairFwd
 	ntok  uint64   // tracked tokens
 	tends []uint64 // ntok at the end of tracked term i
-	// the docs of dense tracked terms as bitmaps (for co), by ordinal, while
-	// they stay within bitsLeft bytes; bits is the current term's
-	bitmaps  map[uint32][]uint64
-	bits     []uint64
-	bitsLeft int64
 }
 
 func (t *pairTap) NextTerm() ([]byte, uint64, bool, error) {
@@ -98,15 +99,6 @@ func (t *pairTap) NextTerm() ([]byte, uint64, bool, error) {
 		t.arena = append(t.arena, term...)
 		t.ends = append(t.ends, uint32(len(t.arena)))
 		t.dfs = append(t.dfs, df)
-		t.bits = nil
-		if t.fwd != nil && denseTerm(df, t.docs) && 8*int64((t.docs+63)/64) <= t.bitsLeft {
-			t.bits = make([]uint64, (t.docs+63)/64)
-			t.bitsLeft -= 8 * int64(len(t.bits))
-			if t.bitmaps == nil {
-				t.bitmaps = make(map[uint32][]uint64)
-			}
-			t.bitmaps[uint32(t.cur)] = t.bits
-		}
 	}
 	return term, df, ok, err
 }
@@ -115,13 +107,6 @@ func (t *pairTap) NextDoc() (uint32, []uint32, bool, error) {
 	doc, pos, ok, err := t.src.NextDoc()
 	if !ok || err != nil || t.cur < 0 {
 		return doc, pos, ok, err
-	}
-	if t.fwd != nil {
-		t.ntok += uint64(len(pos))
-		if t.bits != nil && uint64(doc) < t.docs {
-			t.bits[doc/64] |= 1 << (doc % 64)
-		}
-		return doc, pos, ok, nil
 	}
 	if err := t.lists.add(doc); err != nil {
 		return 0, nil, false, err
@@ -153,12 +138,43 @@ func (t *pairTap) free() {
 	}
 }
 
+// close releases every buffer of the tap: t is unusable after.
+func (t *pairTap) close() {
+	t.free()
+	if t.raw != nil {
+		_ = unmapRaw(t.raw)
+	}
+	t.raw, t.pos, t.npos, t.lists.mem = nil, nil, nil, nil
+}
+
+// dropTokens lets go of pos and npos: where mapped, the whole pages of
+// their part of the mapping go back to the system (lists.mem follows them
+// and stays).
+func (t *pairTap) dropTokens() {
+	if t.raw != nil {
+		dropPages(t.raw[:len(t.raw)/3*2/os.Getpagesize()*os.Getpagesize()])
+	}
+	t.pos, t.npos = nil, nil
+}
+
+// sizeBuffers sizes pos, npos and lists.mem for n values each, outside the
+// Go heap where lazyMap (no collection cycle for them; close gives them
+// back). A slice that grows past n moves to the heap.
+func (t *pairTap) sizeBuffers(n uint64) {
+	if lazyMap && n >= 1024 {
+		if raw, err := mapRaw(int(12 * n)); err == nil {
+			t.raw = raw
+			all := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(raw))), 3*n)
+			t.pos, t.npos, t.lists.mem = all[:0:n], all[n:n:2*n], all[2*n:2*n:3*n]
+			return
+		}
+	}
+	t.pos, t.npos, t.lists.mem = make([]uint32, 0, n), make([]uint32, 0, n), make([]uint32, 0, n)
+}
+
 // endTerm closes the current tracked term.
 func (t *pairTap) endTerm() {
 	t.lends = append(t.lends, t.lists.n)
-	if t.fwd != nil {
-		t.tends = append(t.tends, t.ntok)
-	}
 }
 
 // toSorter moves the tokens held in memory to the external sorter (the
@@ -192,7 +208,7 @@ func (t *pairTap) toSorter() error {
 		p += n
 		return nil
 	})
-	t.pos, t.npos = nil, nil
+	t.dropTokens()
 	t.lists.spillable = true
 	return err
 }
@@ -232,14 +248,29 @@ func (pw *pairWriter) count() error {
 			return errs.Corruptf("pair counting: %d terms tracked in %d docs, the forward index has %d in %d", len(t.dfs), t.docs, f.tracked, f.docs())
 		}
 		fl := pw.w.opts.faults
-		if 8*t.ntok <= uint64(pw.w.opts.MemoryLimit/4) && (fl == nil || !fl.pairRecords) {
-			fl.countPath(0)
-			return pw.bucketFwd()
+		if f.spilled() && fl != nil {
+			fl.pairFwdFile++
+		}
+		if err := f.toFile(); err != nil {
+			return err
+		}
+		budget := pw.w.opts.MemoryLimit / 4
+		if fl != nil && fl.pairBucket > 0 {
+			budget = fl.pairBucket
+		}
+		if fl == nil || !fl.pairRecords {
+			if fb := pw.newFwdBuckets(budget); fb != nil {
+				fl.countPath(0)
+				pw.fb = fb
+				return nil // groups fills the buckets
+			}
 		}
 		// A document gives at most one record per tracked token.
 		fl.countPath(1)
 		pw.pairs.reserve(t.ntok)
-		return pw.countFwd()
+		return f.each(2, pw.w.ctx.Err, func(d uint64, slots []uint32, sparse bool) error {
+			return f.addPairs(uint32(d), slots, sparse, pw.pairs)
+		})
 	}
 	pw.w.opts.faults.countPath(2)
 	if t.toks == nil && t.docs > 4*uint64(len(t.pos))+1<<20 { // a bucket table far larger than the tokens
@@ -291,7 +322,7 @@ func (pw *pairWriter) countMemory() error {
 		fill[d] = at + uint32(n)
 		p += n
 	}
-	t.pos, t.npos = nil, nil // no longer needed: let the pair records reuse the memory
+	t.dropTokens() // no longer needed: let the pair records reuse the memory
 	// fill[d] is now doc d's end, and doc d starts at doc d-1's end.
 	var lo uint32
 	for d, hi := range fill {
@@ -308,23 +339,6 @@ func (pw *pairWriter) countMemory() error {
 		lo = hi
 	}
 	pw.pairs.scratch = bucket[:0]
-	return nil
-}
-
-// countFwd adds the (pair, doc) records of the forward index's documents,
-// in doc order.
-func (pw *pairWriter) countFwd() error {
-	f := pw.tap.fwd
-	for d := uint64(0); d < f.docs(); d++ {
-		if d&0x3fff == 0x3fff {
-			if err := pw.w.ctx.Err(); err != nil {
-				return err
-			}
-		}
-		if err := f.addPairs(uint32(d), pw.pairs); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 
@@ -488,9 +502,11 @@ func (s *pairSet) flush(to *pairRecs, doc uint32) error {
 // bothDocs appends to dst the documents holding both tracked terms a and b
 // (A ∩ B), ascending, in about min(df_a, df_b, docs/64) steps plus their
 // number: a dense term (df >= docs/64, so that its bitmap is no larger than
-// twice its doc list) gets a bitmap of the segment's docs on first use; two
-// bitmaps are intersected word by word, a list is tested against a bitmap,
-// two sparse lists are merged. dst must not alias the writer's scratch.
+// twice its doc list) gets a bitmap of the segment's docs on first use
+// (while the bitmaps' share lasts; past it, the first term of the pairs
+// being counted, when dense, gets a scratch one); two bitmaps are
+// intersected word by word, a list is tested against a bitmap, two sparse
+// lists are merged. dst must not alias the writer's scratch.
 func (pw *pairWriter) bothDocs(a, b uint32, dst []uint32) ([]uint32, error) {
 	ba, err := pw.bitmapOf(a)
 	if err != nil {
@@ -525,6 +541,12 @@ func (pw *pairWriter) bothDocs(a, b uint32, dst []uint32) ([]uint32, error) {
 		return dst, nil
 	}
 	if !pw.haveA || pw.aTerm != a { // calls come with a ascending: keep a's docs
+		if pw.aSet {
+			for _, d := range pw.adocs {
+				pw.aBits[d>>6] = 0
+			}
+			pw.aSet = false
+		}
 		docs, err := pw.tap.termDocs(a, pw.scratch)
 		if err != nil {
 			return dst, err
@@ -532,12 +554,29 @@ func (pw *pairWriter) bothDocs(a, b uint32, dst []uint32) ([]uint32, error) {
 		pw.adocs = append(pw.adocs[:0], docs...)
 		pw.scratch = docs[:0]
 		pw.aTerm, pw.haveA = a, true
+		if denseTerm(pw.tap.dfs[a], pw.tap.docs) { // a's docs as a bitmap too, while a lasts
+			if pw.aBits == nil {
+				pw.aBits = make([]uint64, (pw.tap.docs+63)/64)
+			}
+			for _, d := range pw.adocs {
+				pw.aBits[d>>6] |= 1 << (d & 63)
+			}
+			pw.aSet = true
+		}
 	}
 	y, err := pw.tap.termDocs(b, pw.scratch)
 	if err != nil {
 		return dst, err
 	}
 	pw.scratch = y[:0]
+	if pw.aSet { // b's docs tested against a's bitmap
+		for _, d := range y {
+			if pw.aBits[d>>6]>>(d&63)&1 != 0 {
+				dst = append(dst, d)
+			}
+		}
+		return dst, nil
+	}
 	x := pw.adocs
 	for i, j := 0, 0; i < len(x) && j < len(y); {
 		switch {
@@ -609,14 +648,12 @@ func (pw *pairWriter) exceptions(id uint64, docs []uint32) (co uint64, exc []uin
 }
 
 // bitmapOf returns the bitmap of dense term t's docs (nil for a sparse term,
-// or when the segment has more than maxPairBitmapDocs documents).
+// when the segment has more than maxPairBitmapDocs documents, or when the
+// bitmaps made so far took their share of memory).
 func (pw *pairWriter) bitmapOf(t uint32) ([]uint64, error) {
 	docs := pw.tap.docs
 	if !denseTerm(pw.tap.dfs[t], docs) {
 		return nil, nil
-	}
-	if bm, ok := pw.tap.bitmaps[t]; ok { // made by the tap
-		return bm, nil
 	}
 	if pw.bitmaps == nil {
 		pw.bitmaps = make(map[uint32][]uint64)
@@ -624,12 +661,17 @@ func (pw *pairWriter) bitmapOf(t uint32) ([]uint64, error) {
 	if bm, ok := pw.bitmaps[t]; ok {
 		return bm, nil
 	}
+	size := int64((docs + 63) / 64)
+	if 8*size > pw.bitsLeft {
+		return nil, nil
+	}
+	pw.bitsLeft -= 8 * size
 	ds, err := pw.tap.termDocs(t, pw.scratch)
 	if err != nil {
 		return nil, err
 	}
 	pw.scratch = ds[:0]
-	bm := make([]uint64, (docs+63)/64)
+	bm := make([]uint64, size)
 	for _, d := range ds {
 		bm[d>>6] |= 1 << (d & 63)
 	}

@@ -69,6 +69,7 @@ func TestPairCountingPaths(t *testing.T) {
 		{&writer.Faults{FailAfter: -1}, 0},
 		{&writer.Faults{FailAfter: -1, PairWide: true}, 0},   // 8-byte bucket records
 		{&writer.Faults{FailAfter: -1, PairNoBits: true}, 0}, // co from the term buffer only
+		{&writer.Faults{FailAfter: -1, PairNoFwd: true, PairNoBits: true}, 2},
 		{&writer.Faults{FailAfter: -1, PairRecords: true}, 1},
 		{&writer.Faults{FailAfter: -1, PairNoFwd: true}, 2},
 	} {
@@ -87,35 +88,56 @@ func TestPairCountingPaths(t *testing.T) {
 	}
 }
 
-// TestPairForwardDropped: the forward index is dropped, and the pairs
-// counted from the postings with the same result, when it would pass
-// MemoryLimit/4 (no spill) and when an analyzer puts two tokens at one
-// position.
+// TestPairForwardDropped: past its memory share (no spill) the forward index
+// keeps its slots in a temp file and the buckets fill in several passes, with
+// the same bytes; it is dropped, and the pairs counted from the postings with
+// the same result, when an analyzer puts two tokens at one position.
 func TestPairForwardDropped(t *testing.T) {
 	docs := pairPathDocs(3000)
 	o := pairPathOptions()
 	dir := t.TempDir()
-	ref, st := build(t, dir, "ref.snii", o, docs)
+	fl0 := &writer.Faults{FailAfter: -1}
+	ref, st := build(t, dir, "ref.snii", writer.WithFaults(o, fl0), docs)
 	want := testkit.ReadFile(t, ref)
+	if fl0.PairFills() != 3 {
+		t.Errorf("uncapped: %d bucket fills (want one per index)", fl0.PairFills())
+	}
 
 	// The term buffers peak near st.PeakBuffered; a forward index holds 4
-	// bytes per position, far more than a quarter of that.
-	fl := &writer.Faults{FailAfter: -1}
-	o2 := writer.WithFaults(o, fl)
-	o2.MemoryLimit = st.PeakBuffered + 1
-	path, st2 := build(t, dir, "capped.snii", o2, docs)
-	if st2.Spills != 0 || fl.PairPaths() != [3]int{0, 0, 3} {
-		t.Errorf("limit %d: %d spills, pair counting paths %v (want no spill, postings alone)", o2.MemoryLimit, st2.Spills, fl.PairPaths())
-	}
-	if !bytes.Equal(testkit.ReadFile(t, path), want) {
-		t.Error("a build without its forward index differs")
+	// bytes per position, far more than a quarter of that: it goes to a
+	// temp file. Buckets of a few KiB fill in several passes an index, and
+	// buckets too small for maxPairPasses passes send the pairs through the
+	// record sorter. The candidates' entries go to a temp file past 4 KiB.
+	for _, c := range []struct {
+		bucket    int64
+		records   int // indexes expected on the record sorter's path (-1: one or more)
+		manyFills bool
+	}{{0, 0, false}, {32 << 10, 0, true}, {64, -1, false}} {
+		fl := &writer.Faults{FailAfter: -1, PairBucket: c.bucket, PairEntries: 4 << 10}
+		o2 := writer.WithFaults(o, fl)
+		o2.MemoryLimit = st.PeakBuffered + 1
+		path, st2 := build(t, dir, fmt.Sprintf("capped%d.snii", c.bucket), o2, docs)
+		p := fl.PairPaths()
+		if okRecords := p[1] == c.records || (c.records < 0 && p[1] > 0); st2.Spills != 0 || p[2] != 0 || !okRecords || fl.PairFwdFiles() == 0 {
+			t.Errorf("limit %d, buckets %d: %d spills, pair counting paths %v, %d forward indexes in a file (want no spill, no index from the postings, %d from records, one or more in a file)",
+				o2.MemoryLimit, c.bucket, st2.Spills, p, fl.PairFwdFiles(), c.records)
+		}
+		if fl.PairEntryFiles() == 0 {
+			t.Errorf("limit %d, buckets %d: no index kept its pair entries in a temp file", o2.MemoryLimit, c.bucket)
+		}
+		if c.manyFills && fl.PairFills() <= 2*3 {
+			t.Errorf("buckets %d: %d bucket fills (want several passes an index)", c.bucket, fl.PairFills())
+		}
+		if !bytes.Equal(testkit.ReadFile(t, path), want) {
+			t.Errorf("buckets %d: a build with its forward index in a temp file differs", c.bucket)
+		}
 	}
 
 	// Two terms at every position.
 	o3 := pairPathOptions()
 	o3.Fields[0].Analyzer = synAnalyzer
-	fl = &writer.Faults{FailAfter: -1}
-	path, _ = build(t, dir, "syn.snii", writer.WithFaults(o3, fl), docs)
+	fl := &writer.Faults{FailAfter: -1}
+	path, _ := build(t, dir, "syn.snii", writer.WithFaults(o3, fl), docs)
 	if got := fl.PairPaths(); got != [3]int{2, 0, 1} {
 		t.Errorf("synonym analyzer: pair counting paths %v (want text from the postings, the others from buckets)", got)
 	}

@@ -99,20 +99,23 @@ type pairWriter struct {
 	slots []int32 // position -> token of one doc (-1: none)
 
 	// co-occurrence counting (bothDocs, exceptions)
-	both, exc   []uint32
-	complements map[uint64]bool // the candidates whose complement entry is the smaller
-	haveA       bool
-	aTerm       uint32
-	adocs       []uint32            // term aTerm's docs
-	bitmaps     map[uint32][]uint64 // the docs of dense terms, by ordinal
-	scratch     []uint32
+	both, exc []uint32
+	cbuf      []byte      // the complement-form entry being encoded
+	entries   pairEntries // the smaller entry of every candidate
+	haveA     bool
+	aTerm     uint32
+	adocs     []uint32 // term aTerm's docs
+	aBits     []uint64 // aTerm's docs as a bitmap, when aSet (a dense term without a bitmap of its own)
+	aSet      bool
+	bitmaps   map[uint32][]uint64 // the docs of dense terms, by ordinal
+	bitsLeft  int64               // bytes bitmaps may still take (with the tap's, MemoryLimit/16)
+	scratch   []uint32
 }
 
 // newPairTap wraps src when pairs are on.
 // tokens, when not 0, is the index's token count: it sizes the buffer once
-// (no growth by copying). fwd, when not nil, is the index's forward index,
-// its ids mapped (pairfwd.go).
-func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64, fwd *pairFwd) *pairTap {
+// (no growth by copying).
+func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64) *pairTap {
 	if w.opts.Pairs.EffectivePercent() == 0 || src == nil {
 		return nil
 	}
@@ -129,23 +132,50 @@ func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64, fwd *
 			return newExtSorter(sorted, fmt.Sprintf("pair tokens of index %q", name), create)
 		},
 	}
-	if fwd != nil { // a term's docs come back from the term buffer, or dense as bitmaps
-		t.fwd, t.bitsLeft = fwd, w.opts.MemoryLimit/16
-		if f := w.opts.faults; f != nil && f.pairNoBits {
-			t.bitsLeft = 0
-		}
-		return t
-	}
 	if tokens > 0 { // sized once (pages never written are usually never faulted in)
-		n := min(tokens, uint64(t.limit/20))
-		t.pos, t.npos, t.lists.mem = make([]uint32, 0, n), make([]uint32, 0, n), make([]uint32, 0, n)
+		t.sizeBuffers(min(tokens, uint64(t.limit/20)))
 	}
 	return t
 }
 
+// newPairWriter returns the pair counting of index name over tap's terms.
+func (w *Writer) newPairWriter(tap *pairTap, name string) *pairWriter {
+	// Bitmaps for co take MemoryLimit/16 beside the term buffer (a forward
+	// index), MemoryLimit/4 once it is released (the postings path).
+	bits := w.opts.MemoryLimit / 16
+	if tap.fwd == nil {
+		bits = w.opts.MemoryLimit / 4
+	}
+	pw := &pairWriter{w: w, tap: tap, bitsLeft: bits,
+		entries: pairEntries{limit: int(w.opts.MemoryLimit / 64), create: func() (*tempFile, error) { return w.createTemp(runPrefix) }},
+		pairs: newPairRecs(len(tap.dfs), w.opts.MemoryLimit/4, func() *extSorter {
+			return newExtSorter(w.opts.MemoryLimit/4, fmt.Sprintf("pairs of index %q", name), func() (*tempFile, error) { return w.createTemp(runPrefix) })
+		})}
+	if fl := w.opts.faults; fl != nil && fl.pairEntries > 0 {
+		pw.entries.limit = fl.pairEntries
+	}
+	if fl := w.opts.faults; fl != nil && fl.pairNoBits {
+		pw.bitsLeft = 0
+	}
+	return pw
+}
+
+// countCandidates counts the pairs and returns the eligible ones (see
+// candidates).
+func (pw *pairWriter) countCandidates() ([]pairCand, error) {
+	if err := pw.count(); err != nil {
+		return nil, err
+	}
+	if err := pw.fwdBitmaps(); err != nil {
+		return nil, err
+	}
+	return pw.candidates(pw.w.opts.Pairs.minDFFor(pw.w.docs))
+}
+
 // writePairs writes the pair section of the index whose metadata is m (its
-// .prx bytes known) at cw's end, and records it in m.
-func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) error {
+// .prx bytes known) at cw's end, and records it in m; pw (nil when the
+// index has no terms) has counted the eligible pairs cands.
+func (w *Writer) writePairs(cw *countWriter, pw *pairWriter, cands []pairCand, m *format.IndexMeta) error {
 	p := w.opts.Pairs
 	m.PairsOff = cw.n
 	m.PairsPercent = p.EffectivePercent()
@@ -155,20 +185,8 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 		return nil
 	}
 	m.PairsAllowance = min(uint64(m.PairsPercent)*(m.PrxBytes+m.InlineFrameBytes)/100, math.MaxUint32)
-	if tap == nil {
+	if pw == nil {
 		return nil
-	}
-	pw := &pairWriter{w: w, tap: tap,
-		pairs: newPairRecs(len(tap.dfs), w.opts.MemoryLimit/4, func() *extSorter {
-			return newExtSorter(w.opts.MemoryLimit/4, fmt.Sprintf("pairs of index %q", m.Name), func() (*tempFile, error) { return w.createTemp(runPrefix) })
-		})}
-	defer pw.free()
-	if err := pw.count(); err != nil {
-		return fmt.Errorf("writer: index %q: pairs: %w", m.Name, err)
-	}
-	cands, err := pw.candidates(m.PairsMinDFUsed)
-	if err != nil {
-		return fmt.Errorf("writer: index %q: pairs: %w", m.Name, err)
 	}
 	m.PairsEligible = uint64(len(cands))
 	sel, err := selectPairs(cands, m.PairsAllowance, exactGain)
@@ -186,9 +204,51 @@ func (w *Writer) writePairs(cw *countWriter, tap *pairTap, m *format.IndexMeta) 
 	return nil
 }
 
+// fwdBitmaps makes, with a forward index, the bitmaps of the dense tracked
+// terms (for co) while they fit pw.bitsLeft, in one pass over the index.
+func (pw *pairWriter) fwdBitmaps() error {
+	t, f := pw.tap, pw.tap.fwd
+	if f == nil {
+		return nil
+	}
+	size := int64((t.docs + 63) / 64)
+	var bms [][]uint64 // by ordinal
+	for o, df := range t.dfs {
+		if !denseTerm(df, t.docs) || 8*size > pw.bitsLeft {
+			continue
+		}
+		if bms == nil {
+			bms, pw.bitmaps = make([][]uint64, len(t.dfs)), make(map[uint32][]uint64)
+		}
+		bms[o] = make([]uint64, size)
+		pw.bitmaps[uint32(o)] = bms[o]
+		pw.bitsLeft -= 8 * size
+	}
+	if bms == nil {
+		return nil
+	}
+	return f.each(1, pw.w.ctx.Err, func(d uint64, slots []uint32, sparse bool) error {
+		if sparse {
+			slots = slots[:len(slots)/2]
+		}
+		for _, v := range slots {
+			if o := f.ords[v]; o != 0 {
+				if bm := bms[o-1]; bm != nil {
+					bm[d/64] |= 1 << (d % 64)
+				}
+			}
+		}
+		return nil
+	})
+}
+
 // free releases the counting's mappings.
 func (pw *pairWriter) free() {
+	if fl := pw.w.opts.faults; fl != nil && pw.entries.file != nil {
+		fl.pairEntryFile++
+	}
 	if pw.fb != nil {
+		pw.w.opts.faults.addPairFills(pw.fb.fills)
 		pw.fb.free()
 		pw.fb = nil
 	}
@@ -221,7 +281,7 @@ func (pw *pairWriter) walk(it *recIter, fn func(r rec, ok bool) error) error {
 // (with only set, ascending pair ids, it may pass the other pairs by).
 func (pw *pairWriter) groups(only []uint64, fn func(id uint64, docs []uint32) error) error {
 	if pw.fb != nil {
-		return pw.fb.groups(pw.minDF, only, pw.w.ctx.Err, fn)
+		return pw.fb.groups(pw.minDF, only, fn)
 	}
 	if r := pw.pairs; r.ext == nil { // all in memory: walk the sorted records
 		if !pw.sorted {
@@ -278,15 +338,15 @@ func (pw *pairWriter) entry(id uint64, docs []uint32) []byte {
 	return pw.buf
 }
 
-// complementEntry encodes pair id's complement-form entry into pw.buf.
+// complementEntry encodes pair id's complement-form entry into pw.cbuf.
 func (pw *pairWriter) complementEntry(id uint64, df, co uint64, exc []uint32) []byte {
-	pw.buf = format.AppendPairComplement(pw.buf[:0], &pw.enc, pw.tap.term(uint32(id>>32)), pw.tap.term(uint32(id)), df, co, exc)
-	return pw.buf
+	pw.cbuf = format.AppendPairComplement(pw.cbuf[:0], &pw.enc, pw.tap.term(uint32(id>>32)), pw.tap.term(uint32(id)), df, co, exc)
+	return pw.cbuf
 }
 
 // candidates returns the eligible pairs (df >= minDF) with their exact gain
 // (df·co) and cost: the bytes of the smaller of their two entries (the list
-// form on a tie) plus the table slot.
+// form on a tie) plus the table slot. It keeps that entry in pw.entries.
 func (pw *pairWriter) candidates(minDF uint64) ([]pairCand, error) {
 	var cands []pairCand
 	pw.minDF = minDF
@@ -303,18 +363,16 @@ func (pw *pairWriter) candidates(minDF uint64) ([]pairCand, error) {
 		if err != nil {
 			return err
 		}
-		c := pairCand{id: id, df: df, gain: df * co, exact: true}
-		c.cost = uint64(len(pw.entry(id, docs))) + format.PairEntryOverhead
-		if cc := uint64(len(pw.complementEntry(id, df, co, exc))) + format.PairEntryOverhead; cc < c.cost {
-			c.cost = cc
-			if pw.complements == nil {
-				pw.complements = make(map[uint64]bool)
-			}
-			pw.complements[id] = true
+		e := pw.entry(id, docs)
+		if ce := pw.complementEntry(id, df, co, exc); len(ce) < len(e) {
+			e = ce
 		}
-		cands = append(cands, c)
-		return nil
+		cands = append(cands, pairCand{id: id, df: df, gain: df * co, exact: true, cost: uint64(len(e)) + format.PairEntryOverhead})
+		return pw.entries.add(id, e)
 	})
+	if err == nil {
+		err = pw.entries.done()
+	}
 	return cands, err
 }
 
@@ -400,34 +458,94 @@ func (h pairHeap) down(i int) {
 func (pw *pairWriter) write(cw *countWriter, sel []uint64) (uint64, error) {
 	start := cw.n
 	offs := make([]uint32, 0, len(sel))
+	es := &pw.entries
 	k := 0
-	err := pw.groups(sel, func(id uint64, docs []uint32) error {
-		if k >= len(sel) || sel[k] != id {
-			return nil
+	for _, id := range sel {
+		for k < len(es.ids) && es.ids[k] < id {
+			k++
 		}
-		k++
+		if k == len(es.ids) || es.ids[k] != id {
+			return 0, errs.Corruptf("selected pair %x is not a candidate", id)
+		}
+		e, err := es.entry(k, pw.buf[:0])
+		if err != nil {
+			return 0, err
+		}
+		if es.file != nil { // e is pw.buf's memory (else a view of es.mem)
+			pw.buf = e[:0]
+		}
 		offs = append(offs, uint32(cw.n-start))
-		var e []byte
-		if pw.complements[id] {
-			co, exc, err := pw.exceptions(id, docs)
-			if err != nil {
-				return err
-			}
-			e = pw.complementEntry(id, uint64(len(docs)), co, exc)
-		} else {
-			e = pw.entry(id, docs)
+		if _, err := cw.Write(e); err != nil {
+			return 0, err
 		}
-		_, err := cw.Write(e)
-		return err
-	})
-	if err != nil {
-		return 0, err
-	}
-	if k != len(sel) {
-		return 0, errs.Corruptf("%d of %d selected pairs found again", k, len(sel))
 	}
 	if _, err := cw.Write(format.AppendPairTrailer(nil, offs)); err != nil {
 		return 0, err
 	}
 	return cw.n - start, nil
+}
+
+// pairEntries holds the entries of the candidates, in pair order: in memory
+// up to limit bytes, then appended to a temp file.
+type pairEntries struct {
+	ids    []uint64 // the candidates' pair ids, ascending
+	ends   []uint64 // ends[i]: the end of entry i
+	mem    []byte   // the bytes after the file's
+	limit  int
+	file   *tempFile
+	inFile uint64 // bytes in file
+	create func() (*tempFile, error)
+}
+
+// add appends pair id's entry e.
+func (p *pairEntries) add(id uint64, e []byte) error {
+	p.mem = append(p.mem, e...)
+	p.ids = append(p.ids, id)
+	p.ends = append(p.ends, p.inFile+uint64(len(p.mem)))
+	if len(p.mem) > p.limit {
+		return p.flush()
+	}
+	return nil
+}
+
+// done ends the adding: with a file, every entry goes to it.
+func (p *pairEntries) done() error {
+	if p.file == nil {
+		return nil
+	}
+	return p.flush()
+}
+
+// flush appends the entries in memory to the file.
+func (p *pairEntries) flush() error {
+	if p.file == nil {
+		f, err := p.create()
+		if err != nil {
+			return err
+		}
+		p.file = f
+	}
+	if _, err := p.file.Write(p.mem); err != nil {
+		return fmt.Errorf("writer: spill pair entries: %w", err)
+	}
+	p.inFile += uint64(len(p.mem))
+	p.mem = p.mem[:0]
+	return nil
+}
+
+// entry returns entry i (read into dst when in the file).
+func (p *pairEntries) entry(i int, dst []byte) ([]byte, error) {
+	var lo uint64
+	if i > 0 {
+		lo = p.ends[i-1]
+	}
+	hi := p.ends[i]
+	if p.file == nil {
+		return p.mem[lo:hi], nil
+	}
+	dst = slices.Grow(dst[:0], int(hi-lo))[:hi-lo]
+	if _, err := p.file.ReadAt(dst, int64(lo)); err != nil {
+		return nil, errs.Corruptf("writer: read pair entries: %v", err)
+	}
+	return dst, nil
 }

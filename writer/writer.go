@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
@@ -62,6 +63,7 @@ type Writer struct {
 	runs   *tempFile        // all spilled runs (temp dir); nil before the first spill
 	spills [][]section      // per spill, per field
 	temps  []*tempFile      // every temp file, for cleanup
+	tempMu sync.Mutex       // guards owners and temps (the pair counting creates temp files beside the emitter)
 
 	docs  uint64
 	stats Stats
@@ -136,7 +138,7 @@ func CreateContext(ctx context.Context, path string, o Options) (*Writer, error)
 		fs := &fieldState{opt: f, an: an, buf: newTermBuffer(&w.cache, seed), hasNorms: f.StoresNorms()}
 		fs.emit = fs.add
 		if o.Pairs.EffectivePercent() > 0 && (o.faults == nil || !o.faults.pairNoFwd) {
-			fs.fwd = newPairFwd(o.MemoryLimit / 4)
+			fs.fwd = newPairFwd(o.MemoryLimit/4/int64(len(o.Fields)), func() (*tempFile, error) { return w.createTemp(runPrefix) })
 		}
 		w.fields = append(w.fields, fs)
 		w.byName[f.Name] = fs
@@ -163,6 +165,8 @@ func CreateContext(ctx context.Context, path string, o Options) (*Writer, error)
 
 // createIn creates a temp file in dir, claiming dir on first use.
 func (w *Writer) createIn(dir, prefix string, perm os.FileMode) (*tempFile, error) {
+	w.tempMu.Lock()
+	defer w.tempMu.Unlock()
 	var owner *tmpfile.Owner
 	for _, o := range w.owners {
 		if o.Dir() == dir {
@@ -320,8 +324,8 @@ func (fs *fieldState) resetDoc() {
 }
 
 // checkFwd drops the pair counting's forward index of a field whose
-// analyzer gave positions out of order, and all of them when together they
-// hold more than MemoryLimit/4.
+// analyzer gave positions out of order or that could not keep within its
+// share, and all of them when together they hold more than MemoryLimit/4.
 func (w *Writer) checkFwd() {
 	var n int64
 	for _, fs := range w.fields {
