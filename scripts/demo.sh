@@ -27,6 +27,13 @@ show bin/snii inspect out/app.snii --top 8
 show bin/snii query out/app.snii '"connection refused"' -m 5
 show bin/snii query out/app.snii '"payment failed: card declined"' -C 1 -m 2
 show bin/snii query out/app.snii '"user alice logged in" OR "session expired for user alice"' -m 6
+# Fuzzy terms (Lucene's term~N) and patterns over the dictionary's terms.
+show bin/snii query out/app.snii 'declnied~1' -m 2
+show bin/snii query out/app.snii '"connection /re(fused|set)/"' -m 2
+# A regular expression over the records, narrowed first by the words it requires.
+show bin/snii grep out/app.snii 'refused to db-[12]:5432' -m 3 --profile
+# Records by doc id.
+show bin/snii get out/app.snii 0 2999
 
 # The ids and the plan instead (--ids). The profile shows what each query read and
 # decoded: the .prx frames per codec, the bytes fetched, and how many positions
