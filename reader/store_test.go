@@ -313,3 +313,73 @@ func TestRecordsDecodeBudget(t *testing.T) {
 		t.Errorf("Verify under the budget: %v, want ErrLimit", err)
 	}
 }
+
+// TestRecordsAhead: a batch of ascending ids over many blocks (decoded ahead
+// on goroutines) holds a few blocks' buffers at once, stops at fn's error,
+// and fails with ErrCorrupt at a damaged block after handing out the records
+// before it intact.
+func TestRecordsAhead(t *testing.T) {
+	recs := genRecords(6, 4000)
+	p := buildRecords(t, recs, writer.DefaultOptions("text"))
+	budget := reader.NewDecodeBudget(64 << 20)
+	s, err := reader.Open(p, reader.Options{DecodeBudget: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	info, _ := s.Store()
+	if info.Blocks < 20 {
+		t.Fatalf("%d blocks", info.Blocks)
+	}
+	ids := make([]uint32, len(recs))
+	for i := range ids {
+		ids[i] = uint32(i)
+	}
+	n := 0
+	if err := s.Records(bg, ids, func(id uint32, rec []byte) error {
+		if !bytes.Equal(rec, recs[id]) {
+			t.Fatalf("record %d differs", id)
+		}
+		n++
+		return nil
+	}); err != nil || n != len(ids) {
+		t.Fatalf("%d of %d records, %v", n, len(ids), err)
+	}
+	var maxRec int
+	for _, r := range recs {
+		maxRec = max(maxRec, len(r))
+	}
+	if limit := int64(5 * (maxRec + format.StoreBlockTarget)); budget.Peak() > limit {
+		t.Errorf("peak decode memory %d over %d: blocks decoded too far ahead", budget.Peak(), limit)
+	}
+	stop := errors.New("stop")
+	n = 0
+	if err := s.Records(bg, ids, func(uint32, []byte) error {
+		if n++; n == len(ids)/2 {
+			return stop
+		}
+		return nil
+	}); err != stop || n != len(ids)/2 {
+		t.Errorf("stopped after %d records: %v", n, err)
+	}
+	// Damage a byte in the middle of the blocks: the walk fails there.
+	b := testkit.ReadFile(t, p)
+	start := uint64(len(b)) - info.Bytes
+	b[start+info.Bytes/2] ^= 0x55
+	seg, err := openBytes(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer seg.Close()
+	n = 0
+	err = seg.Records(bg, ids, func(id uint32, rec []byte) error {
+		if !bytes.Equal(rec, recs[id]) {
+			t.Fatalf("record %d differs", id)
+		}
+		n++
+		return nil
+	})
+	if !errors.Is(err, errs.Corrupt) || n == 0 || n == len(ids) {
+		t.Errorf("damaged store: %d of %d records, %v (want ErrCorrupt midway)", n, len(ids), err)
+	}
+}
