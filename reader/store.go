@@ -3,7 +3,6 @@ package reader
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"sort"
 
@@ -158,28 +157,19 @@ func (x *qctx) records(ids []uint32, fn func(id uint32, rec []byte) error) error
 	st := s.store
 	blocks := make([]int, len(ids))
 	held := make(map[int]*decodedBlock)
-	var order []int // the blocks in order of first use
 	var rs []Range
-	ascending := true
 	for i, id := range ids {
 		b := st.block(id)
 		blocks[i] = b
-		if i > 0 && b < blocks[i-1] {
-			ascending = false
-		}
 		d := held[b]
 		if d == nil {
 			d = &decodedBlock{}
 			held[b] = d
-			order = append(order, b)
 			rs = append(rs, Range{Off: int64(st.offs[b]), Len: int64(st.offs[b+1] - st.offs[b])})
 		}
 		d.last = i
 	}
 	x.prefetch(rs)
-	if ascending && len(order) > 1 && runtime.GOMAXPROCS(0) > 1 {
-		return x.recordsAhead(ids, blocks, order, fn)
-	}
 	z, err := s.dec.getStore()
 	if err != nil {
 		return err
@@ -218,46 +208,30 @@ func (x *qctx) decodeStoreBlock(z *zstd.Decoder, b int, d *decodedBlock, stored 
 	s := x.s
 	st := s.store
 	info := st.meta.Blocks[b]
+	p := sec("store") // the format's errors name the block
 	raw, err := x.readInto(st.offs[b], uint64(info.StoredLen), stored)
 	if err != nil {
-		return s.wrap(sec("store"), fmt.Errorf("store block %d: %w", b, err))
+		return s.wrap(p, fmt.Errorf("store block %d: %w", b, err))
 	}
-	scratch, err := x.storeScratch(b)
-	if err != nil {
-		return err
-	}
-	return s.decodeStored(z, b, raw, scratch, d)
-}
-
-// storeScratch returns a decompression buffer for store block b (nil for a
-// plain block): one of x.storeFree large enough, or a new one charged to the
-// segment's decode budget.
-func (x *qctx) storeScratch(b int) ([]byte, error) {
-	info := x.s.store.meta.Blocks[b]
-	if info.Flags == 0 {
-		return nil, nil
-	}
-	free := x.storeFree
-	for j, f := range free {
-		if cap(f) >= int(info.PlainLen) {
-			free[j] = free[len(free)-1]
-			free[len(free)-1] = nil
-			x.storeFree = free[:len(free)-1]
-			return f, nil
+	var scratch []byte
+	if info.Flags != 0 {
+		free := x.storeFree
+		for j, f := range free {
+			if cap(f) >= int(info.PlainLen) {
+				scratch = f
+				free[j] = free[len(free)-1]
+				free[len(free)-1] = nil
+				x.storeFree = free[:len(free)-1]
+				break
+			}
+		}
+		if scratch == nil {
+			if err := x.chargeStore(int64(info.PlainLen)); err != nil {
+				return s.wrap(p, fmt.Errorf("store block %d: %w", b, err))
+			}
+			scratch = make([]byte, 0, info.PlainLen)
 		}
 	}
-	if err := x.chargeStore(int64(info.PlainLen)); err != nil {
-		return nil, x.s.wrap(sec("store"), fmt.Errorf("store block %d: %w", b, err))
-	}
-	return make([]byte, 0, info.PlainLen), nil
-}
-
-// decodeStored checks and decodes the stored bytes raw of store block b into
-// d, decompressing into scratch (storeScratch's buffer). It touches nothing
-// but its arguments and z: blocks decode on several goroutines at once.
-func (s *Segment) decodeStored(z *zstd.Decoder, b int, raw, scratch []byte, d *decodedBlock) error {
-	info := s.store.meta.Blocks[b]
-	p := sec("store") // the format's errors name the block
 	plain, err := format.DecodeStoreBlock(raw, b, info, func(dst, src []byte) ([]byte, error) { return z.DecodeAll(src, dst) }, scratch)
 	if err != nil {
 		return s.wrap(p, err)
