@@ -42,7 +42,7 @@ const (
 	// StoreBlockTarget is the plain size a store block is filled to: a block
 	// ends before the record that would take its plain bytes past it, so a
 	// block over it holds a single record.
-	StoreBlockTarget = 32 << 10
+	StoreBlockTarget = 16 << 10
 	// MaxStoreBlockPlain is the hard cap on a store block's plain length (and
 	// so on one record); decoding rejects larger claims before allocating.
 	MaxStoreBlockPlain = 1 << 28
