@@ -13,7 +13,8 @@
 # line counts are printed next to the times (token and substring matches
 # differ a little: "only if the" is a substring of "commonly if the").
 # With BASE=path/to/another/snii, that binary is timed in the same runs too
-# (its median, and its time over bin/snii's, in two more columns).
+# (its median, and its time over bin/snii's, in two more columns), on the
+# segment BASE_SEG (default: the same segment).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:?usage: scripts/grep-bench.sh DIR COPIES}
@@ -42,7 +43,7 @@ for i in "${!phrases[@]}"; do
   s=$(bin/snii query "$seg" --color never "\"$p\"" | wc -l)
   r=$(rg -F -i "$p" "$data" | wc -l)
   cmds=("bin/snii query $seg --color never '\"$p\"'" "rg -F -i '$p' $data")
-  [[ -n $base ]] && cmds+=("$base query $seg --color never '\"$p\"'")
+  [[ -n $base ]] && cmds+=("$base query ${BASE_SEG:-$seg} --color never '\"$p\"'")
   hyperfine -N -w 2 -r "$runs" --output=pipe --export-json "$out/$i.json" "${cmds[@]}" >/dev/null 2>&1
   python3 - "$out/$i.json" "$p" "$s" "$r" <<'PY'
 import json, sys
