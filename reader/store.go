@@ -211,7 +211,7 @@ func (x *qctx) decodeStoreBlock(z *zstd.Decoder, b int, d *decodedBlock, stored 
 	p := sec("store") // the format's errors name the block
 	raw, err := x.readInto(st.offs[b], uint64(info.StoredLen), stored)
 	if err != nil {
-		return s.wrap(p, fmt.Errorf("store block %d: %w", b, err))
+		return s.wrap(p, fmt.Errorf("block %d: %w", b, err))
 	}
 	var scratch []byte
 	if info.Flags != 0 {
@@ -227,7 +227,7 @@ func (x *qctx) decodeStoreBlock(z *zstd.Decoder, b int, d *decodedBlock, stored 
 		}
 		if scratch == nil {
 			if err := x.chargeStore(int64(info.PlainLen)); err != nil {
-				return s.wrap(p, fmt.Errorf("store block %d: %w", b, err))
+				return s.wrap(p, fmt.Errorf("block %d: %w", b, err))
 			}
 			scratch = make([]byte, 0, info.PlainLen)
 		}

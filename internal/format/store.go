@@ -123,16 +123,16 @@ func DecodeStoreMeta(b []byte, docCount uint64) (StoreMeta, error) {
 	m.Records, m.RawBytes, m.BlocksOff = r.uvarint(), r.uvarint(), r.uvarint()
 	n := r.uvarint()
 	if !r.ok() {
-		return StoreMeta{}, errs.Corruptf("store header: truncated (%d bytes)", len(b))
+		return StoreMeta{}, errs.Corruptf("header: truncated (%d bytes)", len(b))
 	}
 	if !m.Format.Valid() {
-		return StoreMeta{}, errs.Corruptf("store header: record format %d", m.Format)
+		return StoreMeta{}, errs.Corruptf("header: record format %d", m.Format)
 	}
 	if m.Records != docCount || n > uint64(r.remaining()/minStoreBlockEntry) || (n == 0) != (docCount == 0) {
-		return StoreMeta{}, errs.Corruptf("store header: %d records in %d blocks of %d bytes, segment has %d documents", m.Records, n, len(b), docCount)
+		return StoreMeta{}, errs.Corruptf("header: %d records in %d blocks of %d bytes, segment has %d documents", m.Records, n, len(b), docCount)
 	}
 	if m.BlocksOff > math.MaxInt64 {
-		return StoreMeta{}, errs.Corruptf("store header: blocks at %d", m.BlocksOff)
+		return StoreMeta{}, errs.Corruptf("header: blocks at %d", m.BlocksOff)
 	}
 	m.Blocks = make([]StoreBlock, n)
 	var docs, plain uint64
@@ -145,23 +145,23 @@ func DecodeStoreMeta(b []byte, docCount uint64) (StoreMeta, error) {
 			CRC:       r.u32(),
 		}
 		if !r.ok() {
-			return StoreMeta{}, errs.Corruptf("store header: block %d truncated", i)
+			return StoreMeta{}, errs.Corruptf("header: block %d truncated", i)
 		}
 		if err := sb.check(); err != nil {
-			return StoreMeta{}, errs.Corruptf("store block %d: %v", i, err)
+			return StoreMeta{}, errs.Corruptf("block %d: %v", i, err)
 		}
 		docs += uint64(sb.Docs)
 		plain += uint64(sb.PlainLen)
 		m.Blocks[i] = sb
 	}
 	if r.remaining() != 0 {
-		return StoreMeta{}, errs.Corruptf("store header: %d trailing bytes", r.remaining())
+		return StoreMeta{}, errs.Corruptf("header: %d trailing bytes", r.remaining())
 	}
 	if docs != m.Records || m.RawBytes > plain {
-		return StoreMeta{}, errs.Corruptf("store header: blocks hold %d records and %d plain bytes, header says %d records of %d bytes", docs, plain, m.Records, m.RawBytes)
+		return StoreMeta{}, errs.Corruptf("header: blocks hold %d records and %d plain bytes, header says %d records of %d bytes", docs, plain, m.Records, m.RawBytes)
 	}
 	if m.BlocksOff > math.MaxInt64-m.BlocksLen() {
-		return StoreMeta{}, errs.Corruptf("store header: blocks at [%d, +%d) overflow", m.BlocksOff, m.BlocksLen())
+		return StoreMeta{}, errs.Corruptf("header: blocks at [%d, +%d) overflow", m.BlocksOff, m.BlocksLen())
 	}
 	return m, nil
 }
@@ -269,29 +269,29 @@ func AppendStoreBlock(dst, plain []byte, docs int, compress func(dst, src []byte
 // ErrCorrupt and name the block.
 func DecodeStoreBlock(stored []byte, block int, info StoreBlock, decompress func(dst, src []byte) ([]byte, error), scratch []byte) ([]byte, error) {
 	if err := info.check(); err != nil {
-		return nil, errs.Corruptf("store block %d: %v", block, err)
+		return nil, errs.Corruptf("block %d: %v", block, err)
 	}
 	if uint64(len(stored)) != uint64(info.StoredLen) {
-		return nil, errs.Corruptf("store block %d: %d bytes, index says %d", block, len(stored), info.StoredLen)
+		return nil, errs.Corruptf("block %d: %d bytes, index says %d", block, len(stored), info.StoredLen)
 	}
 	if got := Checksum(stored); got != info.CRC {
-		return nil, errs.Corruptf("store block %d: crc %08x, index says %08x", block, got, info.CRC)
+		return nil, errs.Corruptf("block %d: crc %08x, index says %08x", block, got, info.CRC)
 	}
 	if info.Flags == 0 {
 		return stored, nil
 	}
 	if decompress == nil {
-		return nil, errs.Invalidf("store block %d: compressed block and no decompressor", block)
+		return nil, errs.Invalidf("block %d: compressed block and no decompressor", block)
 	}
 	if cap(scratch) < int(info.PlainLen) {
 		scratch = make([]byte, 0, info.PlainLen)
 	}
 	out, err := decompress(scratch[:0], stored)
 	if err != nil {
-		return nil, errs.Corruptf("store block %d: decompress: %v", block, err)
+		return nil, errs.Corruptf("block %d: decompress: %v", block, err)
 	}
 	if len(out) != int(info.PlainLen) {
-		return nil, errs.Corruptf("store block %d: decompressed %d bytes, index says %d", block, len(out), info.PlainLen)
+		return nil, errs.Corruptf("block %d: decompressed %d bytes, index says %d", block, len(out), info.PlainLen)
 	}
 	return out, nil
 }
@@ -308,13 +308,13 @@ func SplitStoreBlock(plain []byte, block, n int, ends []int) ([]int, error) {
 	for i := 0; i < n; i++ {
 		l := r.uvarintMax(uint64(len(plain)))
 		if !r.ok() {
-			return nil, errs.Corruptf("store block %d: record length %d of %d malformed", block, i, n)
+			return nil, errs.Corruptf("block %d: record length %d of %d malformed", block, i, n)
 		}
 		sum += l
 		ends = append(ends, int(sum))
 	}
 	if sum != uint64(r.remaining()) {
-		return nil, errs.Corruptf("store block %d: %d record bytes, the lengths say %d", block, r.remaining(), sum)
+		return nil, errs.Corruptf("block %d: %d record bytes, the lengths say %d", block, r.remaining(), sum)
 	}
 	for i := range ends {
 		ends[i] += r.off
