@@ -37,7 +37,7 @@
 //	                                              n uvarint lengths | n records
 //	store header: format | text field | counts | per block {docs, storedLen, plainLen, flags, crc}
 //
-// Open reads the store header (it is small: a few bytes per block of 32 KiB
+// Open reads the store header (it is small: a few bytes per block of 16 KiB
 // of records) and keeps the block index resident: the block of doc d is found
 // by binary search over the first docs of the blocks. Record(id) decodes one
 // block; Records(ids, fn) decodes each block at most once per call (a pooled

@@ -10,7 +10,7 @@
 //	Add: analyzer → per-field SPIMI term buffer (hash table + byte pool)
 //	       └─ over MemoryLimit: every buffer is sorted and spilled as one run
 //	     record (Document.Record, or the fields as JSON) → store block of
-//	       32 KiB → zstd → spool (4 MiB in memory, then a temp file)
+//	       16 KiB → zstd → spool (4 MiB in memory, then a temp file)
 //	Close, per field in name order:
 //	     k-way merge of the runs and the in-memory remainder (by term bytes;
 //	     a term's postings are concatenated in run order)

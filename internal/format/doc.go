@@ -37,7 +37,7 @@
 //	        nBlocks × {uvarint docs | uvarint storedLen | uvarint plainLen | u8 flags | u32 crc32c}
 //
 // Records are kept byte for byte in doc id order; a block ends before the
-// record that would take it past StoreBlockTarget (32 KiB), and is stored
+// record that would take it past StoreBlockTarget (16 KiB), and is stored
 // as zstd when that is strictly smaller. The header's CRC is in the
 // directory, each block's in the header.
 //

@@ -42,7 +42,7 @@ const (
 	// StoreBlockTarget is the plain size a store block is filled to: a block
 	// ends before the record that would take its plain bytes past it, so a
 	// block over it holds a single record.
-	StoreBlockTarget = 32 << 10
+	StoreBlockTarget = 16 << 10
 	// MaxStoreBlockPlain is the hard cap on a store block's plain length (and
 	// so on one record); decoding rejects larger claims before allocating.
 	MaxStoreBlockPlain = 1 << 28
@@ -123,16 +123,16 @@ func DecodeStoreMeta(b []byte, docCount uint64) (StoreMeta, error) {
 	m.Records, m.RawBytes, m.BlocksOff = r.uvarint(), r.uvarint(), r.uvarint()
 	n := r.uvarint()
 	if !r.ok() {
-		return StoreMeta{}, errs.Corruptf("store header: truncated (%d bytes)", len(b))
+		return StoreMeta{}, errs.Corruptf("header: truncated (%d bytes)", len(b))
 	}
 	if !m.Format.Valid() {
-		return StoreMeta{}, errs.Corruptf("store header: record format %d", m.Format)
+		return StoreMeta{}, errs.Corruptf("header: record format %d", m.Format)
 	}
 	if m.Records != docCount || n > uint64(r.remaining()/minStoreBlockEntry) || (n == 0) != (docCount == 0) {
-		return StoreMeta{}, errs.Corruptf("store header: %d records in %d blocks of %d bytes, segment has %d documents", m.Records, n, len(b), docCount)
+		return StoreMeta{}, errs.Corruptf("header: %d records in %d blocks of %d bytes, segment has %d documents", m.Records, n, len(b), docCount)
 	}
 	if m.BlocksOff > math.MaxInt64 {
-		return StoreMeta{}, errs.Corruptf("store header: blocks at %d", m.BlocksOff)
+		return StoreMeta{}, errs.Corruptf("header: blocks at %d", m.BlocksOff)
 	}
 	m.Blocks = make([]StoreBlock, n)
 	var docs, plain uint64
@@ -145,7 +145,7 @@ func DecodeStoreMeta(b []byte, docCount uint64) (StoreMeta, error) {
 			CRC:       r.u32(),
 		}
 		if !r.ok() {
-			return StoreMeta{}, errs.Corruptf("store header: block %d truncated", i)
+			return StoreMeta{}, errs.Corruptf("header: block %d truncated", i)
 		}
 		if err := sb.check(); err != nil {
 			return StoreMeta{}, errs.Corruptf("block %d: %v", i, err)
@@ -155,13 +155,13 @@ func DecodeStoreMeta(b []byte, docCount uint64) (StoreMeta, error) {
 		m.Blocks[i] = sb
 	}
 	if r.remaining() != 0 {
-		return StoreMeta{}, errs.Corruptf("store header: %d trailing bytes", r.remaining())
+		return StoreMeta{}, errs.Corruptf("header: %d trailing bytes", r.remaining())
 	}
 	if docs != m.Records || m.RawBytes > plain {
-		return StoreMeta{}, errs.Corruptf("store header: blocks hold %d records and %d plain bytes, header says %d records of %d bytes", docs, plain, m.Records, m.RawBytes)
+		return StoreMeta{}, errs.Corruptf("header: blocks hold %d records and %d plain bytes, header says %d records of %d bytes", docs, plain, m.Records, m.RawBytes)
 	}
 	if m.BlocksOff > math.MaxInt64-m.BlocksLen() {
-		return StoreMeta{}, errs.Corruptf("store header: blocks at [%d, +%d) overflow", m.BlocksOff, m.BlocksLen())
+		return StoreMeta{}, errs.Corruptf("header: blocks at [%d, +%d) overflow", m.BlocksOff, m.BlocksLen())
 	}
 	return m, nil
 }

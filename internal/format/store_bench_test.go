@@ -139,3 +139,125 @@ func trainDict(b *testing.B, recs [][]byte) []byte {
 	}
 	return d
 }
+
+// BenchmarkStoreSubBlocks measures a block cut into sub-blocks (the agent
+// logs, each JSON line a record, level 3): a chunk of records up to chunk
+// bytes whose first sub-block (records up to dict bytes) is compressed alone
+// and every later one (records up to sub bytes) with the first one's plain
+// bytes as a raw zstd dictionary, so that a record is fetched by decoding
+// the first sub-block and its own; dict=0 is plain blocks of chunk bytes.
+// Each iteration fetches every record once that way; it reports the stored
+// bytes, the encode speed (CPU time), and the bytes decoded and the time per
+// record fetched. Run:
+//
+//	go test -run '^$' -bench StoreSubBlocks -benchtime 1x ./internal/format/
+func BenchmarkStoreSubBlocks(b *testing.B) {
+	var recs [][]byte
+	testkit.EachLine(b, []string{testkit.CorpusPath(b, testkit.AgentLogs)}, func(l []byte) { recs = append(recs, append([]byte(nil), l...)) })
+	for _, l := range [][3]int{{8, 0, 0}, {16, 0, 0}, {32, 0, 0}, {64, 4, 4}, {64, 8, 8}, {64, 16, 8}, {128, 16, 8}, {128, 16, 16}, {128, 32, 8}} {
+		b.Run(fmt.Sprintf("chunk=%dK/dict=%dK/sub=%dK", l[0], l[1], l[2]), func(b *testing.B) {
+			benchSubBlocks(b, recs, l[0]<<10, l[1]<<10, l[2]<<10)
+		})
+	}
+}
+
+// subBlock is one compressed sub-block of a chunk.
+type subBlock struct {
+	frame []byte
+	docs  int
+}
+
+func benchSubBlocks(b *testing.B, recs [][]byte, chunk, dict, sub int) {
+	lv, _ := zstdopt.Level(3)
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false), zstd.WithEncoderLevel(lv), zstd.WithSingleSegment(true))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer enc.Close()
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.IgnoreChecksum(true))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer dec.Close()
+	type chunkOf struct {
+		dict []byte // the first sub-block's plain bytes (nil: no dictionary)
+		subs []subBlock
+	}
+	var chunks []chunkOf
+	stored := 0
+	t0 := testkit.CPUTime()
+	for i := 0; i < len(recs); {
+		var c chunkOf
+		id := uint32(len(chunks) + 1)
+		var cur []byte
+		n, size := 0, 0
+		cut := func() {
+			f := enc.EncodeAll(cur, nil)
+			stored += len(f)
+			c.subs = append(c.subs, subBlock{f, n})
+			if dict > 0 && c.dict == nil {
+				c.dict = cur
+				if err := enc.ResetWithOptions(nil, zstd.WithEncoderDictRaw(id, c.dict)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cur, n = nil, 0
+		}
+		for i < len(recs) && (size == 0 || size+len(recs[i]) <= chunk) {
+			t := sub
+			if dict == 0 {
+				t = chunk
+			} else if c.dict == nil {
+				t = dict
+			}
+			if n > 0 && len(cur)+len(recs[i]) > t {
+				cut()
+			}
+			cur = append(cur, recs[i]...)
+			n++
+			size += len(recs[i])
+			i++
+		}
+		cut()
+		if dict > 0 {
+			if err := enc.ResetWithOptions(nil, zstd.WithEncoderDictDelete()); err != nil {
+				b.Fatal(err)
+			}
+		}
+		chunks = append(chunks, c)
+	}
+	encSecs := (testkit.CPUTime() - t0).Seconds()
+	var raw int
+	for _, r := range recs {
+		raw += len(r)
+	}
+	decoded, fetched := 0, 0
+	var buf []byte
+	b.ResetTimer()
+	for it := 0; it < b.N; it++ {
+		for ci, c := range chunks {
+			if c.dict != nil {
+				if err := dec.ResetWithOptions(nil, zstd.WithDecoderDictRaw(uint32(ci+1), c.dict)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for si, s := range c.subs {
+				for range s.docs {
+					fetched++
+					for _, f := range [][]byte{c.subs[0].frame, s.frame}[:1+min(si, 1)] {
+						if buf, err = dec.DecodeAll(f, buf[:0]); err != nil {
+							b.Fatal(err)
+						}
+						decoded += len(buf)
+					}
+				}
+			}
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(stored), "bytes")
+	b.ReportMetric(float64(raw)/encSecs/1e6, "encMB/s")
+	b.ReportMetric(float64(decoded)/float64(fetched), "decodedB/rec")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(fetched), "ns/rec")
+	b.ReportMetric(0, "ns/op")
+}
