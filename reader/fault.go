@@ -2,6 +2,8 @@ package reader
 
 import (
 	"fmt"
+	"os"
+	"runtime"
 	"runtime/debug"
 
 	"github.com/snii-go/snii/internal/errs"
@@ -17,6 +19,9 @@ import (
 // its Explain), Verify, FieldLengths, Version, Terms, Postings and its Next,
 // Advance, Freq and Positions, and TermIter's Next and Postings with its
 // TermPostings. An iterator that faults ends, and its Err returns the error.
+// Bytes checked once (a CRC) and read again may also disagree after such a
+// rewrite; a runtime error (an index out of range) raised then, while the
+// file at the segment's path is no longer the one opened, is the same error.
 // The answer of a query that read rewritten pages without faulting is
 // undefined (but never a crash): segments must be replaced by rename, as the
 // writer does, never rewritten in place.
@@ -36,18 +41,39 @@ func (s *Segment) faultGuard(err *error, x *qctx, old bool) {
 	}
 }
 
-// fault returns the error of a recovered memory fault r (any other panic
-// goes on), dropping x's decode source when x is not nil.
+// fault returns the error of a recovered memory fault r, or of a runtime
+// error r raised while the mapped file was changed in place (bytes checked
+// once and read again no longer agree); any other panic goes on. It drops
+// x's decode source when x is not nil.
 func (s *Segment) fault(r any, x *qctx) error {
-	f, ok := r.(interface{ Addr() uintptr })
-	if !ok {
+	f, isFault := r.(interface{ Addr() uintptr })
+	_, isRuntime := r.(runtime.Error)
+	if !isFault && !(isRuntime && s.fileChanged()) {
 		panic(r)
 	}
 	if x != nil {
 		x.src = nil
 	}
+	if !isFault {
+		return fmt.Errorf("segment %s: %v reading the mapped file: the file changed under the mapping "+
+			"(was it overwritten or truncated in place? replace segments by rename): %w", s.name, r, errs.Corrupt)
+	}
 	return fmt.Errorf("segment %s: memory fault at %#x reading the mapped file: the file changed under the mapping "+
 		"(was it overwritten or truncated in place? replace segments by rename): %w", s.name, f.Addr(), errs.Corrupt)
+}
+
+// fileChanged reports whether the mapped file is no longer the file that was
+// opened: another file at its path, or the same one with another size or
+// modification time.
+func (s *Segment) fileChanged() bool {
+	if s.stat == nil {
+		return false
+	}
+	st, err := os.Stat(s.path)
+	if err != nil {
+		return true
+	}
+	return !os.SameFile(st, s.stat) || st.Size() != s.stat.Size() || !st.ModTime().Equal(s.stat.ModTime())
 }
 
 // faultGuard is Segment.faultGuard for a step of a Postings: a fault ends

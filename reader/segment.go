@@ -66,6 +66,8 @@ type Options struct {
 type Segment struct {
 	name   string      // file name or "reader", for messages
 	data   []byte      // the whole file when mapped; nil otherwise
+	path   string      // the mapped file's path (fileChanged)
+	stat   os.FileInfo // the mapped file as it was opened
 	ra     io.ReaderAt // used when data is nil
 	size   int64
 	unmap  func() error
@@ -172,6 +174,7 @@ func openFile(path string, o Options) (*Segment, error) {
 		}
 		f.Close() // the mapping stays valid after the file is closed
 		s.data, s.unmap = data, unmap
+		s.path, s.stat = path, st
 		s.crcs = newCRCSet(size)
 	} else {
 		s.ra, s.file = f, f

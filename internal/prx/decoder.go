@@ -179,8 +179,13 @@ func (s *Source) decode(frame []byte, withCRC bool, ords []uint32, full bool, ds
 	q := hdrStart
 	base, off, k := 0, p, 0
 	for u := 0; u < int(nu); u++ {
-		d, q1, _ := bitpack.ReadUvarint32(frame, q)
-		l, q2, _ := bitpack.ReadUvarint32(frame, q1)
+		// The header was checked above; its bytes are read again here, so a
+		// mapped file rewritten in between must not send a slice out of range.
+		d, q1, ok1 := bitpack.ReadUvarint32(frame, q)
+		l, q2, ok2 := bitpack.ReadUvarint32(frame, q1)
+		if !ok1 || !ok2 || int64(l) > int64(len(frame)-off) {
+			return corruptf(CodecRaw, "unit %d: the multi-unit header changed while it was read", u)
+		}
 		q = q2
 		e := k
 		if !full {
@@ -219,6 +224,9 @@ type unitHead struct {
 // document count the multi-unit header gives.
 func (s *Source) parseUnit(b []byte, withCRC, trusted bool, wantDocs int) (unitHead, error) {
 	var h unitHead
+	if len(b) == 0 {
+		return h, corruptf(CodecRaw, "empty unit frame")
+	}
 	h.codec = Codec(b[0])
 	if h.codec >= NumCodecs {
 		return h, corruptf(h.codec, "unknown codec %d", b[0])
