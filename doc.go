@@ -9,13 +9,18 @@
 //     sorted posting sources (BuildFromSources).
 //   - reader: open a segment (Open, from a path or an io.ReaderAt) and query
 //     it: Segment.Match builds a term or phrase from raw text through the
-//     field's analyzer; Term, Phrase, PhrasePrefix, SloppyPhrase, Prefix and
-//     And/Or/AndNot take analyzed tokens; Docs, Count, Bitmap, and Top ranks
-//     by BM25 (with an Explanation per hit). Postings and term iterators;
-//     Verify.
+//     field's analyzer; Term, Phrase, PhrasePrefix, SloppyPhrase, Prefix,
+//     Fuzzy, Regexp, Wildcard, PatternPhrase and And/Or/AndNot take analyzed
+//     tokens; Docs, Count, Bitmap, and Top ranks by BM25 (with an Explanation
+//     per hit). Record and Records return the documents' stored records,
+//     Highlights the byte ranges a query matched in one. Postings and term
+//     iterators; Verify.
 //   - query: the query language of the command line, parsed (Parse) and
 //     compiled against a segment's analyzers (Compile).
-//   - search: many segments queried as one index, with global doc ids.
+//   - search: many segments queried as one index, with global doc ids, and
+//     ranked (Top) with statistics summed over them.
+//   - grep: a regular expression over a segment's stored records, narrowed
+//     first by the words and phrases every match must contain.
 //   - writer/merge: merge segments into one, dropping deleted documents.
 //   - objstore/s3: open segments stored in S3-compatible object storage, each
 //     query stage one round of parallel ranged reads.
