@@ -35,6 +35,7 @@ require (
 	github.com/mschoch/smat v0.2.0 // indirect
 	github.com/ronanh/intcomp v1.1.1 // indirect
 	go.etcd.io/bbolt v1.4.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
 	google.golang.org/protobuf v1.36.6 // indirect
 )
 
