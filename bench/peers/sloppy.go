@@ -223,16 +223,9 @@ func RunSloppy(cfg SloppyConfig) (*SloppyReport, error) {
 		}
 		logf("cycle %d/%d done", cy+1, cfg.Cycles)
 	}
-	ratio := func(s [2][]float64) (float64, float64, float64) {
-		ratios := make([]float64, len(s[0]))
-		for k := range ratios {
-			ratios[k] = s[0][k] / s[1][k]
-		}
-		return median(s[0]), median(s[1]), median(ratios)
-	}
 	for i, r := range rep.Rows {
-		r.SniiNs, r.LuceneNs, r.Ratio = ratio(samples[i])
-		r.SniiCPUNs, r.LuceneCPUNs, r.CPURatio = ratio(cpus[i])
+		r.SniiNs, r.LuceneNs, r.Ratio = pairedRatio(samples[i])
+		r.SniiCPUNs, r.LuceneCPUNs, r.CPURatio = pairedRatio(cpus[i])
 	}
 	return rep, nil
 }

@@ -62,3 +62,14 @@ func minMax(xs []float64) (float64, float64) {
 	}
 	return lo, hi
 }
+
+// pairedRatio returns, for samples of engines A (s[0]) and B (s[1]) taken in
+// the same cycles, the median of A's, the median of B's and the median of the
+// per-cycle ratios A/B.
+func pairedRatio(s [2][]float64) (medA, medB, ratio float64) {
+	ratios := make([]float64, len(s[0]))
+	for k := range ratios {
+		ratios[k] = s[0][k] / s[1][k]
+	}
+	return median(s[0]), median(s[1]), median(ratios)
+}

@@ -362,16 +362,9 @@ func RunStore(cfg StoreConfig) (*StoreReport, error) {
 		}
 		logf("cycle %d/%d done", cy+1, cfg.Cycles)
 	}
-	ratio := func(s [2][]float64) (float64, float64, float64) {
-		ratios := make([]float64, len(s[0]))
-		for k := range ratios {
-			ratios[k] = s[0][k] / s[1][k]
-		}
-		return median(s[0]), median(s[1]), median(ratios)
-	}
 	for j, r := range rep.Rows {
-		r.SniiNs, r.LuceneNs, r.Ratio = ratio(samples[j])
-		r.SniiCPUNs, r.LuceneCPUNs, r.CPURatio = ratio(cpus[j])
+		r.SniiNs, r.LuceneNs, r.Ratio = pairedRatio(samples[j])
+		r.SniiCPUNs, r.LuceneCPUNs, r.CPURatio = pairedRatio(cpus[j])
 	}
 	return rep, nil
 }
