@@ -18,9 +18,9 @@ func (x *qctx) lookupEntry(f *field, term string) (*format.Entry, error) {
 	return e, nil
 }
 
-// eval returns the ascending docs matching q (restricted to filter when
-// hasFilter) in a buffer of the context (give it back with put).
-func (x *qctx) eval(q Query, filter []uint32, hasFilter bool) ([]uint32, error) {
+// eval returns the ascending docs matching q (within filter) in a buffer of
+// the context (give it back with put).
+func (x *qctx) eval(q Query, filter docFilter) ([]uint32, error) {
 	if err := x.check(); err != nil {
 		return nil, err
 	}
@@ -31,7 +31,7 @@ func (x *qctx) eval(q Query, filter []uint32, hasFilter bool) ([]uint32, error) 
 		if err != nil {
 			return out, err
 		}
-		return x.termDocs(f, bytesOf(q.term), filter, hasFilter, out)
+		return x.termDocs(f, bytesOf(q.term), filter, out)
 	case *prefixQuery:
 		if q.maxExp < 0 {
 			return out, errs.Invalidf("reader: %s: negative max expansions", q)
@@ -40,9 +40,9 @@ func (x *qctx) eval(q Query, filter []uint32, hasFilter bool) ([]uint32, error) 
 		if err != nil {
 			return out, err
 		}
-		return x.prefixDocs(f, bytesOf(q.prefix), q.maxExp, filter, hasFilter, out)
+		return x.prefixDocs(f, bytesOf(q.prefix), q.maxExp, filter, out)
 	case *fuzzyQuery:
-		return x.fuzzyDocs(q, filter, hasFilter, out)
+		return x.fuzzyDocs(q, filter, out)
 	case *phraseQuery:
 		if err := q.check(); err != nil {
 			return out, err
@@ -53,25 +53,25 @@ func (x *qctx) eval(q Query, filter []uint32, hasFilter bool) ([]uint32, error) 
 		}
 		if len(q.terms) == 1 {
 			if q.prefix {
-				return x.prefixDocs(f, bytesOf(q.terms[0]), q.maxExp, filter, hasFilter, out)
+				return x.prefixDocs(f, bytesOf(q.terms[0]), q.maxExp, filter, out)
 			}
-			return x.termDocs(f, bytesOf(q.terms[0]), filter, hasFilter, out)
+			return x.termDocs(f, bytesOf(q.terms[0]), filter, out)
 		}
-		out, _, err = x.phrase(f, q, filter, hasFilter, out, false)
+		out, _, err = x.phrase(f, q, filter, out, false)
 		return out, err
 	case *patternQuery:
-		return x.patternDocs(q, filter, hasFilter, out)
+		return x.patternDocs(q, filter, out)
 	case *patternPhraseQuery:
-		return x.patternPhraseDocs(q, filter, hasFilter, out)
+		return x.patternPhraseDocs(q, filter, out)
 	case *boolQuery:
 		x.put(out)
 		if q.and {
-			return x.and(q.qs, filter, hasFilter)
+			return x.and(q.qs, filter)
 		}
-		return x.or(q.qs, filter, hasFilter)
+		return x.or(q.qs, filter)
 	case *notQuery:
 		x.put(out)
-		return x.andNot(q, filter, hasFilter)
+		return x.andNot(q, filter)
 	case *noneQuery:
 		return out, nil
 	case nil:
@@ -81,17 +81,17 @@ func (x *qctx) eval(q Query, filter []uint32, hasFilter bool) ([]uint32, error) 
 }
 
 // termDocs appends the docs of one term (within filter) to out.
-func (x *qctx) termDocs(f *field, term []byte, filter []uint32, hasFilter bool, out []uint32) ([]uint32, error) {
+func (x *qctx) termDocs(f *field, term []byte, filter docFilter, out []uint32) ([]uint32, error) {
 	t, err := x.resolve(f, term)
 	if err != nil || t == nil {
 		return out, err
 	}
-	if !hasFilter {
+	if !filter.on {
 		out, err = x.appendDocs(t, out)
 		x.popTerm(t)
 		return out, err
 	}
-	if err := x.collect(t, filter, false); err != nil {
+	if err := x.collect(t, filter.ids, false); err != nil {
 		return out, err
 	}
 	out = append(out, t.docs...)
@@ -100,15 +100,15 @@ func (x *qctx) termDocs(f *field, term []byte, filter []uint32, hasFilter bool, 
 }
 
 // prefixDocs appends the union of the docs of the expansions of prefix.
-func (x *qctx) prefixDocs(f *field, prefix []byte, maxExp int, filter []uint32, hasFilter bool, out []uint32) ([]uint32, error) {
+func (x *qctx) prefixDocs(f *field, prefix []byte, maxExp int, filter docFilter, out []uint32) ([]uint32, error) {
 	return x.expansionDocs(f, func(fn func([]byte, *format.Entry) (bool, error)) error {
 		return f.scanPrefix(x, prefix, maxExp, fn)
-	}, filter, hasFilter, out)
+	}, filter, out)
 }
 
 // expansionDocs appends the union of the docs of the terms scan calls its
 // function with (a prefix's or a pattern's expansions).
-func (x *qctx) expansionDocs(f *field, scan func(fn func([]byte, *format.Entry) (bool, error)) error, filter []uint32, hasFilter bool, out []uint32) ([]uint32, error) {
+func (x *qctx) expansionDocs(f *field, scan func(fn func([]byte, *format.Entry) (bool, error)) error, filter docFilter, out []uint32) ([]uint32, error) {
 	u := &x.union
 	u.reset(x.s.docCount)
 	err := scan(func(term []byte, e *format.Entry) (bool, error) {
@@ -116,7 +116,7 @@ func (x *qctx) expansionDocs(f *field, scan func(fn func([]byte, *format.Entry) 
 		if err != nil {
 			return false, err
 		}
-		if !hasFilter {
+		if !filter.on {
 			x.docAll, err = x.appendDocs(t, x.docAll[:0])
 			if err != nil {
 				return false, err
@@ -125,7 +125,7 @@ func (x *qctx) expansionDocs(f *field, scan func(fn func([]byte, *format.Entry) 
 			x.popTerm(t)
 			return true, nil
 		}
-		if err := x.collect(t, filter, false); err != nil {
+		if err := x.collect(t, filter.ids, false); err != nil {
 			return false, err
 		}
 		u.add(t.docs)
@@ -205,7 +205,7 @@ func (x *qctx) estimate(q Query) (uint64, error) {
 
 // and intersects the children, cheapest first; each later child only looks at
 // the documents still matching.
-func (x *qctx) and(qs []Query, filter []uint32, hasFilter bool) ([]uint32, error) {
+func (x *qctx) and(qs []Query, filter docFilter) ([]uint32, error) {
 	if len(qs) == 0 {
 		return x.buf(), nil
 	}
@@ -227,7 +227,7 @@ func (x *qctx) and(qs []Query, filter []uint32, hasFilter bool) ([]uint32, error
 	var cur []uint32
 	owned := false
 	for _, e := range ests {
-		r, err := x.eval(e.q, filter, hasFilter)
+		r, err := x.eval(e.q, filter)
 		if owned {
 			x.put(cur)
 		}
@@ -235,7 +235,7 @@ func (x *qctx) and(qs []Query, filter []uint32, hasFilter bool) ([]uint32, error
 			return r, err
 		}
 		cur, owned = r, true
-		filter, hasFilter = cur, true
+		filter = only(cur)
 		if len(cur) == 0 {
 			break
 		}
@@ -244,10 +244,10 @@ func (x *qctx) and(qs []Query, filter []uint32, hasFilter bool) ([]uint32, error
 }
 
 // or unites the children (each restricted to filter).
-func (x *qctx) or(qs []Query, filter []uint32, hasFilter bool) ([]uint32, error) {
+func (x *qctx) or(qs []Query, filter docFilter) ([]uint32, error) {
 	acc := x.buf()
 	for _, c := range qs {
-		r, err := x.eval(c, filter, hasFilter)
+		r, err := x.eval(c, filter)
 		if err != nil {
 			x.put(acc)
 			return r, err

@@ -53,7 +53,7 @@ func (q *fuzzyQuery) check() error {
 }
 
 // fuzzyDocs appends the docs of q's expansions (within filter) to out.
-func (x *qctx) fuzzyDocs(q *fuzzyQuery, filter []uint32, hasFilter bool, out []uint32) ([]uint32, error) {
+func (x *qctx) fuzzyDocs(q *fuzzyQuery, filter docFilter, out []uint32) ([]uint32, error) {
 	if err := q.check(); err != nil {
 		return out, err
 	}
@@ -63,7 +63,7 @@ func (x *qctx) fuzzyDocs(q *fuzzyQuery, filter []uint32, hasFilter bool, out []u
 	}
 	return x.expansionDocs(f, func(fn func([]byte, *format.Entry) (bool, error)) error {
 		return f.scanFuzzy(x, []rune(q.term), q.maxEdits, q.maxExp, fn)
-	}, filter, hasFilter, out)
+	}, filter, out)
 }
 
 // scanFuzzy calls fn with the terms of f within maxEdits of q, in byte order,

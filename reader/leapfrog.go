@@ -74,12 +74,12 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 			}
 		}
 	}
-	excl, incl := p.excl, p.incl
+	excl, incl := p.excl, p.incl.ids
 	ei := 0 // excl[:ei] lie below the documents still to verify
 	n := 0
 	target := uint32(0)
 	for {
-		if p.hasIncl { // only the docs of the kept list-form pairs can match
+		if p.incl.on { // only the docs of the kept list-form pairs can match
 			k := seekGE(incl, 0, target)
 			if incl = incl[k:]; len(incl) == 0 {
 				return out, n, nil
@@ -90,7 +90,7 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		if !ok || err != nil {
 			return out, n, err
 		}
-		if p.hasIncl && d != incl[0] {
+		if p.incl.on && d != incl[0] {
 			target = d // (the loop's start moves to the next pair doc from d)
 			continue
 		}

@@ -27,16 +27,16 @@ func queryString(q Query) string {
 	return q.String()
 }
 
-// andNot evaluates q within filter (when hasFilter).
-func (x *qctx) andNot(q *notQuery, filter []uint32, hasFilter bool) ([]uint32, error) {
+// andNot evaluates q within filter.
+func (x *qctx) andNot(q *notQuery, filter docFilter) ([]uint32, error) {
 	if q.exclude == nil {
 		return x.buf(), errs.Invalidf("reader: %s: nil exclude", q)
 	}
-	inc, err := x.eval(q.include, filter, hasFilter)
+	inc, err := x.eval(q.include, filter)
 	if err != nil || len(inc) == 0 {
 		return inc, err
 	}
-	exc, err := x.eval(q.exclude, inc, true)
+	exc, err := x.eval(q.exclude, only(inc))
 	if err != nil {
 		x.put(inc)
 		return exc, err

@@ -129,10 +129,9 @@ func (x *qctx) pairDocs(f *field, e *format.PairEntry) ([]uint32, error) {
 type pairUse struct {
 	chain bool
 	excl  []uint32
-	// incl, when hasIncl: the docs of the kept list-form pairs (ascending),
-	// for a leapfrog plan whose lists narrow little: only they can match.
-	incl    []uint32
-	hasIncl bool
+	// incl, when on: the docs of the kept list-form pairs, for a leapfrog
+	// plan whose lists narrow little: only they can match.
+	incl docFilter
 	// holds: bit k set when the pair of phrase terms k and k+1 holds in every
 	// candidate the plan verifies (its list bounds them, or its exceptions
 	// are dropped): see impliedSlots.
@@ -148,9 +147,9 @@ const (
 
 // phrase evaluates a phrase (see phrasePlain), first through the field's
 // pairs when they answer it or narrow its candidates enough.
-func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool, out []uint32, countOnly bool) ([]uint32, int, error) {
+func (x *qctx) phrase(f *field, q *phraseQuery, filter docFilter, out []uint32, countOnly bool) ([]uint32, int, error) {
 	if x.noPairs || f.meta.PairCount == 0 || q.slop != 0 || !f.remotePairs(x) { // a sloppy phrase's terms need not be adjacent
-		return x.phrasePlain(f, q, filter, hasFilter, pairUse{}, out, countOnly)
+		return x.phrasePlain(f, q, filter, pairUse{}, out, countOnly)
 	}
 	nExact := len(q.terms)
 	if q.prefix {
@@ -162,13 +161,13 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 			return out, 0, err
 		}
 		if ok {
-			return x.phraseFromPair(f, q, &e, filter, hasFilter, out, countOnly)
+			return x.phraseFromPair(f, q, &e, filter, out, countOnly)
 		}
 	}
 	if nExact < 2 || (nExact == 2 && !q.prefix) {
-		return x.phrasePlain(f, q, filter, hasFilter, pairUse{}, out, countOnly)
+		return x.phrasePlain(f, q, filter, pairUse{}, out, countOnly)
 	}
-	cands, use, plan, err := x.pairCandidates(f, q.terms[:nExact], filter, hasFilter, q.prefix)
+	cands, use, plan, err := x.pairCandidates(f, q.terms[:nExact], filter, q.prefix)
 	if err != nil {
 		return out, 0, err
 	}
@@ -178,13 +177,13 @@ func (x *qctx) phrase(f *field, q *phraseQuery, filter []uint32, hasFilter bool,
 		if len(cands) == 0 {
 			return out, 0, nil
 		}
-		return x.phrasePlain(f, q, cands, true, use, out, countOnly)
+		return x.phrasePlain(f, q, only(cands), use, out, countOnly)
 	case planExclude:
 		defer x.put(use.excl)
-		defer x.put(use.incl)
-		return x.phrasePlain(f, q, filter, hasFilter, use, out, countOnly)
+		defer x.put(use.incl.ids)
+		return x.phrasePlain(f, q, filter, use, out, countOnly)
 	}
-	return x.phrasePlain(f, q, filter, hasFilter, pairUse{}, out, countOnly)
+	return x.phrasePlain(f, q, filter, pairUse{}, out, countOnly)
 }
 
 // chainProves reports whether candidate d (number ci) of a chain plan (p.chain: d is in
@@ -213,7 +212,7 @@ func (x *qctx) chainProves(p *phrasePlan, d uint32, ci int) (bool, error) {
 // phraseFromPair answers the two-term phrase q from its pair e: from its
 // list, or, in the complement form, as the documents holding both terms but
 // for e's exceptions (a chain of one pair: no position is read).
-func (x *qctx) phraseFromPair(f *field, q *phraseQuery, e *format.PairEntry, filter []uint32, hasFilter bool, out []uint32, countOnly bool) ([]uint32, int, error) {
+func (x *qctx) phraseFromPair(f *field, q *phraseQuery, e *format.PairEntry, filter docFilter, out []uint32, countOnly bool) ([]uint32, int, error) {
 	x.count.pairPlans++
 	if x.profile {
 		before, err := x.minTermDF(f, q.terms)
@@ -223,7 +222,7 @@ func (x *qctx) phraseFromPair(f *field, q *phraseQuery, e *format.PairEntry, fil
 		x.count.pairBefore += int64(before)
 		x.count.pairAfter += int64(e.DF)
 	}
-	if countOnly && !hasFilter {
+	if countOnly && !filter.on {
 		return out, int(e.DF), nil
 	}
 	if e.Complement() {
@@ -232,16 +231,16 @@ func (x *qctx) phraseFromPair(f *field, q *phraseQuery, e *format.PairEntry, fil
 			return out, 0, err
 		}
 		defer x.put(excl)
-		return x.phrasePlain(f, q, filter, hasFilter, pairUse{chain: true, excl: excl}, out, countOnly)
+		return x.phrasePlain(f, q, filter, pairUse{chain: true, excl: excl}, out, countOnly)
 	}
 	docs, err := x.pairDocs(f, e)
 	if err != nil {
 		return out, 0, err
 	}
 	defer x.put(docs)
-	if hasFilter {
+	if filter.on {
 		n0 := len(out)
-		out = intersect(out, docs, filter)
+		out = intersect(out, docs, filter.ids)
 		n := len(out) - n0
 		if countOnly {
 			out = out[:n0]
@@ -278,7 +277,7 @@ func (x *qctx) minTermDF(f *field, terms []string) (uint64, error) {
 // rarest term is in fewer than pairPlanMinDocs documents. use.chain is true
 // when every adjacent pair of an exact phrase (prefix false) is kept (see
 // chainProves).
-func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilter, prefix bool) (cands []uint32, use pairUse, plan int, err error) {
+func (x *qctx) pairCandidates(f *field, terms []string, filter docFilter, prefix bool) (cands []uint32, use pairUse, plan int, err error) {
 	var es, cs [8]format.PairEntry
 	lists, comps := es[:0], cs[:0]
 	kept := 0
@@ -340,7 +339,7 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 			x.count.pairAfter += int64(minDF)
 		}
 		use.holds = compBits
-		cands, use, plan = x.exceptionPlan(filter, hasFilter, excl, use)
+		cands, use, plan = x.exceptionPlan(filter, excl, use)
 		return cands, use, plan, nil
 	}
 	minDF, err := x.minTermDF(f, terms)
@@ -353,7 +352,7 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 	// The leapfrog (a local segment, no filter, single terms) can check the
 	// pairs' docs as it meets its candidates: lists that narrow little then
 	// bound its candidates without leading it.
-	leap := !hasFilter && !prefix && x.s.remote() == nil
+	leap := !filter.on && !prefix && x.s.remote() == nil
 	narrow := len(lists) > 0 && lists[0].DF*100 <= minDF*pairPlanPercent
 	withLists := true // the lists' docs are intersected
 	switch {
@@ -385,7 +384,7 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 	use.holds = compBits
 	if !withLists {
 		x.count.pairAfter += int64(minDF)
-		cands, use, plan = x.exceptionPlan(filter, hasFilter, excl, use)
+		cands, use, plan = x.exceptionPlan(filter, excl, use)
 		return cands, use, plan, nil
 	}
 	use.holds |= listBits
@@ -394,8 +393,8 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 		x.put(excl)
 		return nil, use, planPlain, err
 	}
-	if hasFilter {
-		next := intersect(x.buf(), cur, filter)
+	if filter.on {
+		next := intersect(x.buf(), cur, filter.ids)
 		x.put(cur)
 		cur = next
 	}
@@ -412,7 +411,7 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 		cur = next
 	}
 	if plan == planExclude { // the leapfrog checks the lists' docs and the exceptions
-		use.incl, use.hasIncl, use.excl = cur, true, excl
+		use.incl, use.excl = only(cur), excl
 		x.count.pairAfter += int64(len(cur))
 		return nil, use, planExclude, nil
 	}
@@ -429,9 +428,9 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter []uint32, hasFilt
 // exceptionPlan plans a phrase whose pairs only drop documents (excl, a
 // context buffer it takes): the filter less them bounds the candidates, or
 // the plain walk skips them.
-func (x *qctx) exceptionPlan(filter []uint32, hasFilter bool, excl []uint32, use pairUse) ([]uint32, pairUse, int) {
-	if hasFilter {
-		cur := difference(x.buf(), filter, excl)
+func (x *qctx) exceptionPlan(filter docFilter, excl []uint32, use pairUse) ([]uint32, pairUse, int) {
+	if filter.on {
+		cur := difference(x.buf(), filter.ids, excl)
 		x.put(excl)
 		return cur, use, planFilter
 	}

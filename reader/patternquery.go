@@ -145,7 +145,7 @@ func (q *patternPhraseQuery) check() error {
 }
 
 // patternDocs appends the docs of the expansions of a pattern query.
-func (x *qctx) patternDocs(q *patternQuery, filter []uint32, hasFilter bool, out []uint32) ([]uint32, error) {
+func (x *qctx) patternDocs(q *patternQuery, filter docFilter, out []uint32) ([]uint32, error) {
 	if err := q.check(); err != nil {
 		return out, err
 	}
@@ -155,11 +155,11 @@ func (x *qctx) patternDocs(q *patternQuery, filter []uint32, hasFilter bool, out
 	}
 	return x.expansionDocs(f, func(fn func([]byte, *format.Entry) (bool, error)) error {
 		return f.scanPattern(x, q.pat, q.maxExp, fn)
-	}, filter, hasFilter, out)
+	}, filter, out)
 }
 
 // patternPhraseDocs appends the docs of a pattern phrase.
-func (x *qctx) patternPhraseDocs(q *patternPhraseQuery, filter []uint32, hasFilter bool, out []uint32) ([]uint32, error) {
+func (x *qctx) patternPhraseDocs(q *patternPhraseQuery, filter docFilter, out []uint32) ([]uint32, error) {
 	if err := q.check(); err != nil {
 		return out, err
 	}
@@ -171,11 +171,11 @@ func (x *qctx) patternPhraseDocs(q *patternPhraseQuery, filter []uint32, hasFilt
 		if p := q.ph.pats[0]; p != nil {
 			return x.expansionDocs(f, func(fn func([]byte, *format.Entry) (bool, error)) error {
 				return f.scanPattern(x, p, q.maxExp, fn)
-			}, filter, hasFilter, out)
+			}, filter, out)
 		}
-		return x.termDocs(f, bytesOf(q.slots[0].Text), filter, hasFilter, out)
+		return x.termDocs(f, bytesOf(q.slots[0].Text), filter, out)
 	}
-	out, _, err = x.phrasePlain(f, &q.ph, filter, hasFilter, pairUse{}, out, false)
+	out, _, err = x.phrasePlain(f, &q.ph, filter, pairUse{}, out, false)
 	return out, err
 }
 

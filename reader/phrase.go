@@ -22,10 +22,9 @@ type phrasePlan struct {
 	// excl: documents that lack a kept pair of adjacent phrase terms
 	// (ascending; complement-form pairs): no candidate among them matches.
 	excl []uint32
-	// incl, when hasIncl: the docs of kept list-form pairs of the phrase
-	// (ascending), for the leapfrog; only they can match.
-	incl    []uint32
-	hasIncl bool
+	// incl, when on: the docs of kept list-form pairs of the phrase, for the
+	// leapfrog; only they can match.
+	incl docFilter
 	// holds: bit k when the pair of phrase terms k and k+1 holds in every
 	// candidate verified (pairUse.holds; see impliedSlots); implies: those
 	// that can imply a term (setOffsets).
@@ -75,7 +74,7 @@ func (p *phrasePlan) reset() {
 	p.slots = p.slots[:0]
 	p.slotOf = p.slotOf[:0]
 	p.chain, p.excl = false, nil
-	p.incl, p.hasIncl = nil, false
+	p.incl = docFilter{}
 	p.holds, p.implies = 0, 0
 	p.sup = nil
 }
@@ -122,16 +121,16 @@ func (x *qctx) expansionSlot(p *phrasePlan, f *field, scan func(fn func([]byte, 
 }
 
 // phrasePlain evaluates an exact phrase (prefix=false) or a phrase prefix over field
-// f from its terms' postings (phrase in pairs.go may call it with pair candidates as the filter). With hasFilter only documents in filter are considered. It appends the
+// f from its terms' postings (phrase in pairs.go may call it with pair candidates as the filter). Only documents in filter are considered. It appends the
 // matching documents to out (or only counts them when countOnly). chain says
 // the filter is the intersection of every adjacent pair's list of an exact
 // phrase (pairs.go, chainProves).
-func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter []uint32, hasFilter bool, use pairUse, out []uint32, countOnly bool) ([]uint32, int, error) {
+func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter docFilter, use pairUse, out []uint32, countOnly bool) ([]uint32, int, error) {
 	terms := q.terms
 	p := x.newPlan()
 	p.slop = q.slop
 	p.chain, p.excl = use.chain, use.excl
-	p.incl, p.hasIncl = use.incl, use.hasIncl
+	p.incl = use.incl
 	p.holds = use.holds
 	// Distinct exact terms become one slot each; repeated terms share theirs.
 	nExact := len(terms)
@@ -194,19 +193,19 @@ func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter []uint32, hasFilter 
 	if p.slop > 0 {
 		p.sloppy.setup(p.slotOf)
 	}
-	if !hasFilter && leapfrogPhrase(p) && x.s.remote() == nil {
+	if !filter.on && leapfrogPhrase(p) && x.s.remote() == nil {
 		return x.phraseLeapfrog(p, out, countOnly)
 	}
-	if p.hasIncl && !hasFilter { // (the pair plan meant the leapfrog: the lists' docs filter)
-		filter, hasFilter = p.incl, true
+	if p.incl.on && !filter.on { // (the pair plan meant the leapfrog: the lists' docs filter)
+		filter = p.incl
 	}
 	var cands []uint32
 	for k, si := range p.order {
 		s := &p.slots[si]
-		all := k == 0 && !hasFilter
+		all := k == 0 && !filter.on
 		in := cands
-		if k == 0 && hasFilter {
-			in = filter
+		if k == 0 && filter.on {
+			in = filter.ids
 		}
 		x.planSlots(p, k, in, all) // remote segments: one round for k = 0, one for the rest
 		for _, t := range s.terms {

@@ -109,18 +109,18 @@ func (s *Segment) search(ctx context.Context, q Query, o *SearchOptions, countOn
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	filter, hasFilter, err := s.searchFilter(o)
+	filter, err := s.searchFilter(o)
 	if err != nil {
 		return 0, err
 	}
 	x.planQuery(q, countOnly) // remote segments: stages 1 and 2 in two rounds
 	var n uint64
-	if countOnly && !hasFilter {
+	if countOnly && !filter.on {
 		n, err = x.countQuery(q)
 		n = limitCount(n, o)
 	} else {
 		var r []uint32
-		r, err = x.eval(q, filter, hasFilter)
+		r, err = x.eval(q, filter)
 		if err == nil {
 			r = r[:limitCount(uint64(len(r)), o)]
 			n = uint64(len(r))
@@ -162,11 +162,11 @@ func (x *qctx) countQuery(q Query) (uint64, error) {
 			if err != nil {
 				return 0, err
 			}
-			_, n, err := x.phrase(f, q, nil, false, nil, true)
+			_, n, err := x.phrase(f, q, docFilter{}, nil, true)
 			return uint64(n), err
 		}
 	}
-	r, err := x.eval(q, nil, false)
+	r, err := x.eval(q, docFilter{})
 	n := uint64(len(r))
 	x.put(r)
 	return n, err

@@ -18,10 +18,10 @@ type filterScorer struct {
 
 // filtered returns s restricted to the filter, or s when there is none.
 func (t *topRun) filtered(s scorer) scorer {
-	if !t.hasFilter {
+	if !t.filter.on {
 		return s
 	}
-	return &filterScorer{scorer: s, allow: t.filter, cur: -1}
+	return &filterScorer{scorer: s, allow: t.filter.ids, cur: -1}
 }
 
 // next returns the first allowed document >= target, or exhausted.

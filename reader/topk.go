@@ -108,7 +108,7 @@ func (s *Segment) top(ctx context.Context, q Query, k int, o *TopOptions) (_ []H
 		q = s.withoutMissing(q)
 	}
 	t := &topRun{x: x, p: p, o: &opts, k: k}
-	if t.filter, t.hasFilter, err = s.searchFilter(&SearchOptions{Filter: opts.Filter}); err != nil {
+	if t.filter, err = s.searchFilter(&SearchOptions{Filter: opts.Filter}); err != nil {
 		return nil, 0, err
 	}
 	hits, err := t.run(q)
@@ -144,9 +144,8 @@ type topRun struct {
 	// explaining: the scorers are built for Explain, which labels each part
 	// of the breakdown with its query (the search itself needs no labels).
 	explaining bool
-	// filter holds the ascending ids TopOptions.Filter allows, when hasFilter.
-	filter    []uint32
-	hasFilter bool
+	// filter: the documents TopOptions.Filter allows.
+	filter docFilter
 }
 
 // label returns q's text for an explanation, when explaining.
@@ -265,7 +264,7 @@ func (t *topRun) phraseTerms(q *phraseQuery) (*phraseTerms, error) {
 	if err != nil {
 		return nil, err
 	}
-	docs, _, err := x.phrase(f, q, t.filter, t.hasFilter, x.buf(), false)
+	docs, _, err := x.phrase(f, q, t.filter, x.buf(), false)
 	if err != nil || len(docs) == 0 {
 		return nil, err
 	}
@@ -304,7 +303,7 @@ func (t *topRun) phraseTerms(q *phraseQuery) (*phraseTerms, error) {
 }
 
 func (t *topRun) constScorer(q Query) (scorer, error) {
-	docs, err := t.x.eval(q, t.filter, t.hasFilter)
+	docs, err := t.x.eval(q, t.filter)
 	if err != nil || len(docs) == 0 {
 		return nil, err
 	}
@@ -314,7 +313,7 @@ func (t *topRun) constScorer(q Query) (scorer, error) {
 // run collects the top k.
 func (t *topRun) run(q Query) ([]Hit, error) {
 	root, err := t.build(q)
-	if err != nil || root == nil || t.hasFilter && len(t.filter) == 0 {
+	if err != nil || root == nil || t.filter.on && len(t.filter.ids) == 0 {
 		return []Hit{}, err
 	}
 	if d, ok := root.(*disjScorer); ok && len(d.kids) > 1 {

@@ -42,12 +42,12 @@ func (t *topRun) notScorer(q *notQuery) (scorer, error) {
 		return nil, err
 	}
 	x := t.x
-	docs, err := x.eval(q.include, t.filter, t.hasFilter)
+	docs, err := x.eval(q.include, t.filter)
 	if err != nil {
 		x.put(docs)
 		return nil, err
 	}
-	exc, err := x.eval(q.exclude, docs, true)
+	exc, err := x.eval(q.exclude, only(docs))
 	x.put(docs)
 	if err != nil {
 		x.put(exc)
