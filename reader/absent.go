@@ -9,7 +9,6 @@ import "slices"
 // every segment.
 type noneQuery struct{ q Query }
 
-func (*noneQuery) sealed()          {}
 func (q *noneQuery) String() string { return q.q.String() }
 
 // withoutMissing returns q with each leaf on a field the segment lacks
@@ -17,57 +16,10 @@ func (q *noneQuery) String() string { return q.q.String() }
 // is invalid whatever the segment (a phrase without terms, a negative bound)
 // and a nil query are kept, so that the search reports them.
 func (s *Segment) withoutMissing(q Query) Query {
-	switch q := q.(type) {
-	case *termQuery:
-		return s.noneIfMissing(q, q.field)
-	case *prefixQuery:
-		if q.maxExp < 0 {
-			return q
-		}
-		return s.noneIfMissing(q, q.field)
-	case *phraseQuery:
-		if q.check() != nil {
-			return q
-		}
-		return s.noneIfMissing(q, q.field)
-	case *patternQuery:
-		if q.check() != nil {
-			return q
-		}
-		return s.noneIfMissing(q, q.field)
-	case *patternPhraseQuery:
-		if q.check() != nil {
-			return q
-		}
-		return s.noneIfMissing(q, q.field)
-	case *boolQuery:
-		var qs []Query
-		for i, c := range q.qs {
-			if c == nil {
-				return q
-			}
-			if r := s.withoutMissing(c); r != c {
-				if qs == nil {
-					qs = slices.Clone(q.qs)
-				}
-				qs[i] = r
-			}
-		}
-		if qs == nil {
-			return q
-		}
-		return &boolQuery{and: q.and, qs: qs}
-	case *notQuery:
-		if q.include == nil || q.exclude == nil {
-			return q
-		}
-		in, ex := s.withoutMissing(q.include), s.withoutMissing(q.exclude)
-		if in == q.include && ex == q.exclude {
-			return q
-		}
-		return &notQuery{include: in, exclude: ex}
+	if q == nil {
+		return q
 	}
-	return q
+	return q.withoutMissing(s)
 }
 
 func (s *Segment) noneIfMissing(q Query, field string) Query {

@@ -25,59 +25,18 @@ func (x *qctx) eval(q Query, filter docFilter) ([]uint32, error) {
 		return nil, err
 	}
 	out := x.buf()
-	switch q := q.(type) {
-	case *termQuery:
-		f, err := x.s.field(q.field)
-		if err != nil {
-			return out, err
-		}
-		return x.termDocs(f, bytesOf(q.term), filter, out)
-	case *prefixQuery:
-		if q.maxExp < 0 {
-			return out, errs.Invalidf("reader: %s: negative max expansions", q)
-		}
-		f, err := x.s.field(q.field)
-		if err != nil {
-			return out, err
-		}
-		return x.prefixDocs(f, bytesOf(q.prefix), q.maxExp, filter, out)
-	case *fuzzyQuery:
-		return x.fuzzyDocs(q, filter, out)
-	case *phraseQuery:
-		if err := q.check(); err != nil {
-			return out, err
-		}
-		f, err := x.s.field(q.field)
-		if err != nil {
-			return out, err
-		}
-		if len(q.terms) == 1 {
-			if q.prefix {
-				return x.prefixDocs(f, bytesOf(q.terms[0]), q.maxExp, filter, out)
-			}
-			return x.termDocs(f, bytesOf(q.terms[0]), filter, out)
-		}
-		out, _, err = x.phrase(f, q, filter, out, false)
-		return out, err
-	case *patternQuery:
-		return x.patternDocs(q, filter, out)
-	case *patternPhraseQuery:
-		return x.patternPhraseDocs(q, filter, out)
-	case *boolQuery:
-		x.put(out)
-		if q.and {
-			return x.and(q.qs, filter)
-		}
-		return x.or(q.qs, filter)
-	case *notQuery:
-		x.put(out)
-		return x.andNot(q, filter)
-	case *noneQuery:
-		return out, nil
-	case nil:
+	if q == nil {
 		return out, errs.Invalidf("reader: nil query")
 	}
-	return out, errs.Invalidf("reader: unknown query type %T", q)
+	return q.docs(x, filter, out)
+}
+
+// countDocs counts the docs matching q through eval.
+func (x *qctx) countDocs(q Query) (uint64, error) {
+	r, err := x.eval(q, docFilter{})
+	n := uint64(len(r))
+	x.put(r)
+	return n, err
 }
 
 // termDocs appends the docs of one term (within filter) to out.
@@ -143,64 +102,26 @@ func (x *qctx) popTerm(t *termRef) {
 	}
 }
 
-// estimate is a cheap upper bound of the docs q can match, to order And.
+// estimate is a cheap upper bound of the docs q can match, to order And (the
+// document count for a nil query, which eval reports).
 func (x *qctx) estimate(q Query) (uint64, error) {
-	all := uint64(x.s.docCount)
-	switch q := q.(type) {
-	case *termQuery:
-		f, err := x.s.field(q.field)
-		if err != nil {
-			return 0, err
-		}
-		e, err := x.lookupEntry(f, q.term)
-		if err != nil || e == nil {
-			return 0, err
-		}
-		return e.DF, nil
-	case *phraseQuery:
-		f, err := x.s.field(q.field)
-		if err != nil {
-			return 0, err
-		}
-		n := len(q.terms)
-		if q.prefix {
-			n--
-		}
-		best := all
-		for _, t := range q.terms[:max(n, 0)] {
-			e, err := x.lookupEntry(f, t)
-			if err != nil {
-				return 0, err
-			}
-			if e == nil {
-				return 0, nil
-			}
-			best = min(best, e.DF)
-		}
-		return best, nil
-	case *boolQuery:
-		var r uint64
-		if q.and {
-			r = all
-		}
-		for _, c := range q.qs {
-			v, err := x.estimate(c)
-			if err != nil {
-				return 0, err
-			}
-			if q.and {
-				r = min(r, v)
-			} else {
-				r = min(all, r+v)
-			}
-		}
-		return r, nil
-	case *notQuery:
-		return x.estimate(q.include)
-	case *noneQuery:
-		return 0, nil
+	if q == nil {
+		return uint64(x.s.docCount), nil
 	}
-	return all, nil
+	return q.estimate(x)
+}
+
+// termDF returns the df of a term (0 when absent).
+func (x *qctx) termDF(field, term string) (uint64, error) {
+	f, err := x.s.field(field)
+	if err != nil {
+		return 0, err
+	}
+	e, err := x.lookupEntry(f, term)
+	if err != nil || e == nil {
+		return 0, err
+	}
+	return e.DF, nil
 }
 
 // and intersects the children, cheapest first; each later child only looks at

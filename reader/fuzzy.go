@@ -36,8 +36,6 @@ func Fuzzy(field, term string, maxEdits, maxExpansions int) Query {
 	return &fuzzyQuery{field, term, maxEdits, maxExpansions}
 }
 
-func (*fuzzyQuery) sealed() {}
-
 func (q *fuzzyQuery) String() string {
 	return "fuzzy(" + q.field + ":" + strconv.Quote(q.term) + "~" + strconv.Itoa(q.maxEdits) + ",max=" + strconv.Itoa(q.maxExp) + ")"
 }

@@ -99,57 +99,19 @@ func fuzzyMatcher(q *fuzzyQuery) func(string) bool {
 
 // collect records the terms and prefixes of q's positive clauses per field.
 func (h *highlighter) collect(q Query) {
-	add := func(field string) *interest {
-		in := h.interest[field]
-		if in == nil {
-			in = &interest{terms: map[string]bool{}}
-			h.interest[field] = in
-		}
-		return in
+	if q != nil {
+		q.interest(h)
 	}
-	switch q := q.(type) {
-	case *boolQuery:
-		for _, c := range q.qs {
-			h.collect(c)
-		}
-	case *notQuery:
-		h.collect(q.include)
-	case *termQuery:
-		add(q.field).terms[q.term] = true
-	case *prefixQuery:
-		in := add(q.field)
-		in.prefixes = append(in.prefixes, q.prefix)
-	case *phraseQuery:
-		in := add(q.field)
-		for i, t := range q.terms {
-			if q.prefix && i == len(q.terms)-1 {
-				in.prefixes = append(in.prefixes, t)
-			} else {
-				in.terms[t] = true
-			}
-		}
-	case *fuzzyQuery:
-		if q.check() == nil {
-			in := add(q.field)
-			in.matches = append(in.matches, fuzzyMatcher(q))
-		}
-	case *patternQuery:
-		if q.check() == nil {
-			in := add(q.field)
-			in.matches = append(in.matches, q.pat.re.MatchString)
-		}
-	case *patternPhraseQuery:
-		if q.check() == nil {
-			in := add(q.field)
-			for i, t := range q.ph.terms {
-				if p := q.ph.pats[i]; p != nil {
-					in.matches = append(in.matches, p.re.MatchString)
-				} else {
-					in.terms[t] = true
-				}
-			}
-		}
+}
+
+// interestIn returns the interest of a field, adding it first.
+func (h *highlighter) interestIn(field string) *interest {
+	in := h.interest[field]
+	if in == nil {
+		in = &interest{terms: map[string]bool{}}
+		h.interest[field] = in
 	}
+	return in
 }
 
 // highlight returns the sorted, non-overlapping spans of rec that q's
@@ -196,68 +158,24 @@ func mergeSpans(s []Span) []Span {
 }
 
 func (h *highlighter) walk(q Query) error {
-	switch q := q.(type) {
-	case nil:
+	if q == nil {
 		return errs.Invalidf("reader: highlights: nil query")
-	case *boolQuery:
-		for _, c := range q.qs {
-			if err := h.walk(c); err != nil {
-				return err
-			}
-		}
-		return nil
-	case *notQuery:
-		if q.exclude == nil {
-			return errs.Invalidf("reader: highlights: AndNot with a nil exclude")
-		}
-		return h.walk(q.include)
-	case *termQuery:
-		f, err := h.field(q.field)
-		if err != nil {
-			return err
-		}
-		for _, t := range f.toks {
-			if t.term == q.term {
-				h.add(t.start, t.end)
-			}
-		}
-		return nil
-	case *prefixQuery:
-		f, err := h.field(q.field)
-		if err != nil {
-			return err
-		}
-		ok, err := h.prefixMatcher(q.field, q.prefix, q.maxExp)
-		if err != nil {
-			return err
-		}
-		for _, t := range f.toks {
-			if ok(t.term) {
-				h.add(t.start, t.end)
-			}
-		}
-		return nil
-	case *phraseQuery:
-		return h.phrase(q)
-	case *patternQuery, *patternPhraseQuery:
-		return h.pattern(q)
-	case *fuzzyQuery:
-		if err := q.check(); err != nil {
-			return err
-		}
-		f, err := h.field(q.field)
-		if err != nil {
-			return err
-		}
-		ok := fuzzyMatcher(q)
-		for _, t := range f.toks {
-			if ok(t.term) {
-				h.add(t.start, t.end)
-			}
-		}
-		return nil
 	}
-	return errs.Invalidf("reader: highlights: unsupported query %s", q)
+	return q.highlight(h)
+}
+
+// matching adds the spans of the tokens of a field that ok accepts.
+func (h *highlighter) matching(field string, ok func(string) bool) error {
+	f, err := h.field(field)
+	if err != nil {
+		return err
+	}
+	for _, t := range f.toks {
+		if ok(t.term) {
+			h.add(t.start, t.end)
+		}
+	}
+	return nil
 }
 
 func (h *highlighter) add(start, end int) {

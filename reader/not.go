@@ -13,8 +13,6 @@ type notQuery struct{ include, exclude Query }
 // search time, as is a nil include.
 func AndNot(include, exclude Query) Query { return &notQuery{include, exclude} }
 
-func (*notQuery) sealed() {}
-
 func (q *notQuery) String() string {
 	return "andnot(" + queryString(q.include) + ", " + queryString(q.exclude) + ")"
 }

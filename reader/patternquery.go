@@ -96,9 +96,6 @@ func PatternPhrase(field string, slots []Slot, maxExpansions int) Query {
 	return q
 }
 
-func (*patternQuery) sealed()       {}
-func (*patternPhraseQuery) sealed() {}
-
 func (q *patternQuery) String() string {
 	if q.wildcard {
 		return "wildcard(" + q.field + ":" + strconv.Quote(q.src) + ",max=" + strconv.Itoa(q.maxExp) + ")"
@@ -185,38 +182,4 @@ func (x *qctx) patternSlot(p *phrasePlan, f *field, pat *pattern, maxExp int) (o
 	return x.expansionSlot(p, f, func(fn func([]byte, *format.Entry) (bool, error)) error {
 		return f.scanPattern(x, pat, maxExp, fn)
 	})
-}
-
-// pattern adds the spans of a pattern query (each token its pattern matches)
-// or of a pattern phrase (as an exact phrase whose pattern positions take
-// every token their pattern matches). A bound on the expansions is not
-// applied: a token beyond it is highlighted too.
-func (h *highlighter) pattern(q Query) error {
-	var field string
-	var match []func(string) bool
-	switch q := q.(type) {
-	case *patternQuery:
-		if err := q.check(); err != nil {
-			return err
-		}
-		field, match = q.field, []func(string) bool{q.pat.re.MatchString}
-	case *patternPhraseQuery:
-		if err := q.check(); err != nil {
-			return err
-		}
-		field = q.field
-		for i, t := range q.ph.terms {
-			if p := q.ph.pats[i]; p != nil {
-				match = append(match, p.re.MatchString)
-			} else {
-				match = append(match, func(s string) bool { return s == t })
-			}
-		}
-	}
-	f, err := h.field(field)
-	if err != nil {
-		return err
-	}
-	h.exact(f, match)
-	return nil
 }

@@ -100,7 +100,7 @@ func (s *Segment) search(ctx context.Context, q Query, o *SearchOptions, countOn
 	x := s.getCtx(ctx, prof != nil)
 	defer s.putCtx(x)
 	x.noPairs = o != nil && o.NoPairs
-	if _, ok := q.(*phraseQuery); ok && o != nil && o.Limit > 0 {
+	if o != nil && o.Limit > 0 && q.stopsAtLimit() {
 		x.limit = o.Limit // a phrase stops verifying at the limit (the lowest ids come first)
 	}
 	if s.guarding() {
@@ -116,7 +116,7 @@ func (s *Segment) search(ctx context.Context, q Query, o *SearchOptions, countOn
 	x.planQuery(q, countOnly) // remote segments: stages 1 and 2 in two rounds
 	var n uint64
 	if countOnly && !filter.on {
-		n, err = x.countQuery(q)
+		n, err = q.count(x)
 		n = limitCount(n, o)
 	} else {
 		var r []uint32
@@ -137,39 +137,6 @@ func (s *Segment) search(ctx context.Context, q Query, o *SearchOptions, countOn
 		prof.fill(x, time.Since(t0))
 	}
 	return n, nil
-}
-
-// count answers a count: term queries from the df, phrases without collecting
-// their documents, anything else through eval.
-func (x *qctx) countQuery(q Query) (uint64, error) {
-	switch q := q.(type) {
-	case *termQuery:
-		f, err := x.s.field(q.field)
-		if err != nil {
-			return 0, err
-		}
-		t, err := x.lookupEntry(f, q.term)
-		if err != nil || t == nil {
-			return 0, err
-		}
-		return t.DF, nil
-	case *phraseQuery:
-		if len(q.terms) >= 2 {
-			if err := q.check(); err != nil {
-				return 0, err
-			}
-			f, err := x.s.field(q.field)
-			if err != nil {
-				return 0, err
-			}
-			_, n, err := x.phrase(f, q, docFilter{}, nil, true)
-			return uint64(n), err
-		}
-	}
-	r, err := x.eval(q, docFilter{})
-	n := uint64(len(r))
-	x.put(r)
-	return n, err
 }
 
 func (q *phraseQuery) check() error {

@@ -170,40 +170,22 @@ func preludeGuess(df uint64) uint64 {
 
 // walkTerms calls fn for each term and prefix of q, numbering its phrases.
 func walkTerms(q Query, countOnly bool, fn func(plannedTerm)) {
-	n := 0
-	var walk func(q Query, countOnly bool)
-	walk = func(q Query, countOnly bool) {
-		switch q := q.(type) {
-		case *termQuery:
-			fn(plannedTerm{field: q.field, term: bytesOf(q.term), whole: !countOnly, phrase: -1})
-		case *prefixQuery:
-			fn(plannedTerm{field: q.field, term: bytesOf(q.prefix), prefix: true, whole: true, maxExp: q.maxExp, phrase: -1})
-		case *fuzzyQuery:
-			fn(plannedTerm{field: q.field, fuzzy: q, whole: true, maxExp: q.maxExp, phrase: -1})
-		case *phraseQuery:
-			id := n
-			n++
-			nExact := len(q.terms)
-			if q.prefix {
-				nExact--
-			}
-			for i, t := range q.terms {
-				pt := plannedTerm{field: q.field, term: bytesOf(t), phrase: id, pairs: q.slop == 0 && nExact >= 2}
-				if q.prefix && i == len(q.terms)-1 {
-					pt.prefix, pt.maxExp, pt.phrase = true, q.maxExp, -1
-				}
-				if len(q.terms) == 1 {
-					pt.whole, pt.phrase = true, -1 // a term or prefix query
-				}
-				fn(pt)
-			}
-		case *boolQuery:
-			for _, c := range q.qs {
-				walk(c, false)
-			}
-		}
+	w := &termWalk{fn: fn}
+	w.walk(q, countOnly)
+}
+
+// termWalk lists the terms of a query for planning (planTerms); n numbers
+// its phrases.
+type termWalk struct {
+	n  int
+	fn func(plannedTerm)
+}
+
+// walk lists the terms of q (none for a nil query).
+func (w *termWalk) walk(q Query, countOnly bool) {
+	if q != nil {
+		q.planTerms(w, countOnly)
 	}
-	walk(q, countOnly)
 }
 
 // planDocWindows runs stage 3 for one term: the doc windows that can hold a

@@ -81,35 +81,19 @@ func (s *Segment) Stats(ctx context.Context, q Query) (_ *Stats, err error) {
 	q = s.withoutMissing(q)
 	x.planQuery(q, true) // remote segments: the dict blocks in one round
 	st := &Stats{fields: map[string]fieldCounts{}, dfs: map[fieldTerm]uint64{}}
-	var walk func(q Query) error
-	walk = func(q Query) error {
-		switch q := q.(type) {
-		case *termQuery:
-			return x.addStats(st, q.field, q.term)
-		case *phraseQuery:
-			if q.prefix {
-				return nil
-			}
-			for _, t := range q.terms {
-				if err := x.addStats(st, q.field, t); err != nil {
-					return err
-				}
-			}
-		case *boolQuery:
-			for _, c := range q.qs {
-				if err := walk(c); err != nil {
-					return err
-				}
-			}
-		case *notQuery:
-			return walk(q.include)
-		}
-		return nil
-	}
-	if err := walk(q); err != nil {
+	if err := x.walkStats(q, st); err != nil {
 		return nil, err
 	}
 	return st, nil
+}
+
+// walkStats records the statistics of q's scored terms (none for a nil
+// query).
+func (x *qctx) walkStats(q Query, st *Stats) error {
+	if q == nil {
+		return nil
+	}
+	return q.addStats(x, st)
 }
 
 // addStats records the field's statistics and the term's df (a field the

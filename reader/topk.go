@@ -158,60 +158,10 @@ func (t *topRun) label(q Query) string {
 
 // build returns the scorer of q, or nil when q matches nothing.
 func (t *topRun) build(q Query) (scorer, error) {
-	x := t.x
-	switch q := q.(type) {
-	case *termQuery:
-		return t.termScorer(q.field, q.term, t.label(q))
-	case *phraseQuery:
-		if err := q.check(); err != nil {
-			return nil, err
-		}
-		if q.prefix {
-			return t.constScorer(q)
-		}
-		if len(q.terms) == 1 {
-			return t.termScorer(q.field, q.terms[0], t.label(q))
-		}
-		if q.slop > 0 {
-			return t.sloppyScorer(q)
-		}
-		return t.phraseScorer(q)
-	case *prefixQuery, *fuzzyQuery, *patternQuery, *patternPhraseQuery:
-		return t.constScorer(q)
-	case *notQuery:
-		return t.notScorer(q)
-	case *noneQuery:
-		return nil, nil
-	case *boolQuery:
-		var kids []scorer
-		for _, c := range q.qs {
-			if c == nil {
-				return nil, errs.Invalidf("reader: nil query in %s", q)
-			}
-			k, err := t.build(c)
-			if err != nil {
-				return nil, err
-			}
-			if k == nil {
-				if q.and {
-					return nil, nil
-				}
-				continue
-			}
-			kids = append(kids, k)
-		}
-		if len(kids) == 0 {
-			return nil, nil
-		}
-		if q.and {
-			return newConj(kids, t.label(q)), nil
-		}
-		return newDisj(kids, t.label(q)), nil
-	case nil:
+	if q == nil {
 		return nil, errs.Invalidf("reader: nil query")
 	}
-	_ = x
-	return nil, errs.Invalidf("reader: unknown query type %T", q)
+	return q.scorer(t)
 }
 
 func (t *topRun) termScorer(field, term, query string) (scorer, error) {
