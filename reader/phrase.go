@@ -8,6 +8,38 @@ import (
 	"github.com/snii-go/snii/internal/format"
 )
 
+// phraseScratch is the scratch space of phrases: their plans ([:nplans] in
+// use), the decode jobs of their frames and the verifier's buffers.
+type phraseScratch struct {
+	plans   []*phrasePlan
+	nplans  int
+	jobs    []frameJob
+	order   []int
+	ranges  []span
+	lists   [][]uint32
+	posBufs [][]uint32 // per slot: positions of the document being verified
+	leaps   []leap     // the leapfrog walk of a simple phrase
+	cur     []int
+	mergeAt []int32 // mergeTermDocs' scratch
+	mergeCI []int32
+}
+
+// release empties the scratch for the pool, dropping large buffers.
+func (p *phraseScratch) release() {
+	if cap(p.mergeAt) > maxPooledDocs || cap(p.mergeCI) > maxPooledDocs {
+		p.mergeAt, p.mergeCI = nil, nil
+	}
+	for i := 0; i < p.nplans; i++ {
+		p.plans[i].reset()
+	}
+	p.nplans = 0
+	p.jobs = p.jobs[:0]
+	p.ranges = p.ranges[:0]
+	for i := range p.lists {
+		p.lists[i] = nil
+	}
+}
+
 // phrasePlan is the execution state of one phrase (or phrase prefix) query.
 type phrasePlan struct {
 	slots  []slot // distinct slots, later sorted by cost

@@ -46,34 +46,39 @@ type qctx struct {
 	leapTicks int   // nextCommon's turns, for its context checks
 	held      int64 // bytes of decode memory charged to the segment's budget
 
-	win      prx.Window
-	blockBuf []byte // stored zstd dict blocks read through ReaderAt
-	arena    []byte // frames read through ReaderAt, reset per query
-	docSrc   []byte // the doc window being decoded, read through ReaderAt
-	docBuf   []uint32
-	docAll   []uint32 // every doc of one term of a prefix (appendDocs)
-	mergeAt  []int32  // mergeTermDocs' scratch
-	mergeCI  []int32
-	blks     []format.DocBlock // the directory of a blocked doc window (collect)
-	free     [][]uint32        // reusable uint32 buffers
-	terms    []*termRef        // resolved terms of this query (pooled objects)
-	nterms   int
-	plans    []*phrasePlan
-	nplans   int
-	jobs     []frameJob
-	order    []int
-	ranges   []span
-	lists    [][]uint32
-	posBufs  [][]uint32    // per slot: positions of the document being verified
-	leaps    []leap        // the leapfrog walk of a simple phrase
-	scorers  []*termScorer // term scorers of top-k searches, [:nscorers] in use
-	nscorers int
-	cur      []int
-	union    docSet // unions of many doc lists (prefix expansions)
-	entry    format.Entry
+	free [][]uint32 // reusable uint32 buffers
+
+	readScratch    // segment access
+	postingScratch // term postings
+	phraseScratch  // phrase plans and verification
+	topScratch     // top-k scoring
 	// storeFree holds store-block decode buffers for the next blocks and
 	// queries (a few small ones are kept when the context is pooled).
 	storeFree [][]byte
+}
+
+// readScratch is the scratch space of segment access: the bytes read through
+// a ReaderAt and a dict lookup's entry.
+type readScratch struct {
+	blockBuf []byte // stored zstd dict blocks read through ReaderAt
+	arena    []byte // frames read through ReaderAt, reset per query
+	docSrc   []byte // the doc window being decoded, read through ReaderAt
+	entry    format.Entry
+}
+
+// release empties the scratch for the pool, dropping large buffers.
+func (r *readScratch) release() {
+	r.arena = r.arena[:0]
+	// Do not let one huge query pin its buffers in the pool.
+	if cap(r.arena) > maxPooledBytes {
+		r.arena = nil
+	}
+	if cap(r.blockBuf) > maxPooledBytes {
+		r.blockBuf = nil
+	}
+	if cap(r.docSrc) > maxPooledBytes {
+		r.docSrc = nil
+	}
 }
 
 // Buffers larger than these are dropped when a query context is pooled.
@@ -108,26 +113,10 @@ func (s *Segment) putCtx(x *qctx) {
 	x.stats = prx.Stats{}
 	x.count = counters{}
 	x.ctx = nil
-	x.arena = x.arena[:0]
-	// Do not let one huge query pin its buffers in the pool.
-	if cap(x.arena) > maxPooledBytes {
-		x.arena = nil
-	}
-	if cap(x.blockBuf) > maxPooledBytes {
-		x.blockBuf = nil
-	}
-	if cap(x.docSrc) > maxPooledBytes {
-		x.docSrc = nil
-	}
-	if cap(x.docAll) > maxPooledDocs {
-		x.docAll = nil
-	}
-	if cap(x.mergeAt) > maxPooledDocs || cap(x.mergeCI) > maxPooledDocs {
-		x.mergeAt, x.mergeCI = nil, nil
-	}
-	if cap(x.union.bits) > maxPooledDocs/8 || cap(x.union.buf) > maxPooledDocs {
-		x.union = docSet{}
-	}
+	x.readScratch.release()
+	x.postingScratch.release()
+	x.phraseScratch.release()
+	x.topScratch.release()
 	kept := x.free[:0]
 	for _, b := range x.free {
 		if cap(b) <= maxPooledDocs {
@@ -136,30 +125,8 @@ func (s *Segment) putCtx(x *qctx) {
 	}
 	clear(x.free[len(kept):])
 	x.free = kept
-	for i := 0; i < x.nterms; i++ {
-		x.terms[i].reset()
-	}
-	x.nterms = 0
-	for i := 0; i < x.nplans; i++ {
-		x.plans[i].reset()
-	}
-	x.nplans = 0
-	for _, ts := range x.scorers[:x.nscorers] {
-		c, buf := ts.c, ts.prxBuf
-		c.Release() // drops a large inflation buffer
-		if cap(buf) > maxPooledBytes {
-			buf = nil
-		}
-		*ts = termScorer{c: c, prxBuf: buf[:0]}
-	}
-	x.nscorers = 0
 	x.keepStoreBuffers()
 	x.releaseMemory() // the source and the cursors dropped their large buffers
-	x.jobs = x.jobs[:0]
-	x.ranges = x.ranges[:0]
-	for i := range x.lists {
-		x.lists[i] = nil
-	}
 	s.ctxs.Put(x)
 }
 

@@ -8,6 +8,26 @@ import (
 	"github.com/snii-go/snii/internal/prx"
 )
 
+// topScratch is the scratch space of top-k searches: their term scorers
+// (pooled, [:nscorers] in use).
+type topScratch struct {
+	scorers  []*termScorer
+	nscorers int
+}
+
+// release empties the scratch for the pool, releasing the scorers' cursors.
+func (t *topScratch) release() {
+	for _, ts := range t.scorers[:t.nscorers] {
+		c, buf := ts.c, ts.prxBuf
+		c.Release() // drops a large inflation buffer
+		if cap(buf) > maxPooledBytes {
+			buf = nil
+		}
+		*ts = termScorer{c: c, prxBuf: buf[:0]}
+	}
+	t.nscorers = 0
+}
+
 // exhausted is the doc of a scorer past its last document.
 const exhausted = int64(1) << 32
 

@@ -9,6 +9,33 @@ import (
 	"github.com/snii-go/snii/internal/prx"
 )
 
+// postingScratch is the scratch space of term postings: the resolved terms
+// of the query (pooled termRefs, [:nterms] in use), decoded windows and doc
+// lists, and the union of many doc lists.
+type postingScratch struct {
+	win    prx.Window
+	docBuf []uint32
+	docAll []uint32          // every doc of one term of a prefix (appendDocs)
+	blks   []format.DocBlock // the directory of a blocked doc window (collect)
+	terms  []*termRef
+	nterms int
+	union  docSet // unions of many doc lists (prefix expansions)
+}
+
+// release empties the scratch for the pool, dropping large buffers.
+func (p *postingScratch) release() {
+	if cap(p.docAll) > maxPooledDocs {
+		p.docAll = nil
+	}
+	if cap(p.union.bits) > maxPooledDocs/8 || cap(p.union.buf) > maxPooledDocs {
+		p.union = docSet{}
+	}
+	for i := 0; i < p.nterms; i++ {
+		p.terms[i].reset()
+	}
+	p.nterms = 0
+}
+
 // termRef is a resolved term of one query: its dict entry, where its postings
 // live and (windowed) its parsed prelude, plus the per-query state of the
 // conjunction and of its decoded positions. termRefs are pooled in the qctx.
