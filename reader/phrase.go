@@ -885,3 +885,11 @@ func (x *qctx) fetchFrames(j0 int, sup []uint32) error {
 	}
 	return nil
 }
+
+// patternSlot adds to p the slot of a pattern's expansions; ok is false when
+// the pattern matches no term.
+func (x *qctx) patternSlot(p *phrasePlan, f *field, pat *pattern, maxExp int) (ok bool, err error) {
+	return x.expansionSlot(p, f, func(fn func([]byte, *format.Entry) (bool, error)) error {
+		return f.scanPattern(x, pat, maxExp, fn)
+	})
+}

@@ -1,6 +1,106 @@
 package reader
 
-import "github.com/snii-go/snii/internal/errs"
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/snii-go/snii/internal/errs"
+)
+
+type boolQuery struct {
+	and bool
+	qs  []Query
+}
+
+// And matches the documents every query matches (no queries: none).
+func And(qs ...Query) Query { return &boolQuery{and: true, qs: append([]Query(nil), qs...)} }
+
+// Or matches the documents any query matches.
+func Or(qs ...Query) Query { return &boolQuery{qs: append([]Query(nil), qs...)} }
+
+func (q *boolQuery) String() string {
+	op := "or("
+	if q.and {
+		op = "and("
+	}
+	parts := make([]string, len(q.qs))
+	for i, c := range q.qs {
+		if c == nil {
+			parts[i] = "<nil>"
+		} else {
+			parts[i] = c.String()
+		}
+	}
+	return op + strings.Join(parts, ", ") + ")"
+}
+
+// and intersects the children, cheapest first; each later child only looks at
+// the documents still matching.
+func (x *qctx) and(qs []Query, filter docFilter) ([]uint32, error) {
+	if len(qs) == 0 {
+		return x.buf(), nil
+	}
+	type est struct {
+		q Query
+		n uint64
+	}
+	ests := make([]est, len(qs))
+	for i, c := range qs {
+		n, err := x.estimate(c)
+		if err != nil {
+			return x.buf(), err
+		}
+		ests[i] = est{c, n}
+	}
+	slices.SortStableFunc(ests, func(a, b est) int {
+		return cmp.Compare(a.n, b.n)
+	})
+	var cur []uint32
+	owned := false
+	for _, e := range ests {
+		r, err := x.eval(e.q, filter)
+		if owned {
+			x.put(cur)
+		}
+		if err != nil {
+			return r, err
+		}
+		cur, owned = r, true
+		filter = only(cur)
+		if len(cur) == 0 {
+			break
+		}
+	}
+	return cur, nil
+}
+
+// or unites the children (each restricted to filter).
+func (x *qctx) or(qs []Query, filter docFilter) ([]uint32, error) {
+	acc := x.buf()
+	for _, c := range qs {
+		r, err := x.eval(c, filter)
+		if err != nil {
+			x.put(acc)
+			return r, err
+		}
+		acc = x.uniteInto(acc, r)
+	}
+	return acc, nil
+}
+
+// uniteInto returns the union of acc and r (context buffers, ascending),
+// giving both back to the context.
+func (x *qctx) uniteInto(acc, r []uint32) []uint32 {
+	if len(acc) == 0 {
+		x.put(acc)
+		return r
+	}
+	u := union(x.buf(), acc, r)
+	x.put(acc)
+	x.put(r)
+	return u
+}
 
 // The node methods of And and Or.
 

@@ -1,5 +1,67 @@
 package reader
 
+import (
+	"strconv"
+
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
+)
+
+// MaxEdits is the largest edit distance of a Fuzzy query (Lucene's bound).
+const MaxEdits = 2
+
+type fuzzyQuery struct {
+	field, term string
+	maxEdits    int
+	maxExp      int
+}
+
+// Fuzzy matches the documents holding any of the first maxExpansions terms of
+// the field (in byte order; 0: unlimited) within maxEdits edits of term. An
+// edit inserts, deletes or substitutes one character (rune), or transposes two
+// adjacent ones: the optimal string alignment distance, as Lucene's FuzzyQuery
+// counts by default. maxEdits outside 0..MaxEdits, or a negative
+// maxExpansions, is an invalid-argument error at search time. Top scores
+// each match 1, as it does a Prefix.
+//
+// The dictionary is walked in byte order keeping one row of the distance
+// table per character of the current term, so a term reuses the rows of the
+// prefix it shares with the previous one. A prefix that no continuation can
+// bring within maxEdits ends the walk of every term starting with it, and a
+// dict block whose terms all share such a prefix (the common prefix of its
+// first term and the next block's, in the sampled index) is not read.
+func Fuzzy(field, term string, maxEdits, maxExpansions int) Query {
+	return &fuzzyQuery{field, term, maxEdits, maxExpansions}
+}
+
+func (q *fuzzyQuery) String() string {
+	return "fuzzy(" + q.field + ":" + strconv.Quote(q.term) + "~" + strconv.Itoa(q.maxEdits) + ",max=" + strconv.Itoa(q.maxExp) + ")"
+}
+
+func (q *fuzzyQuery) check() error {
+	switch {
+	case q.maxEdits < 0 || q.maxEdits > MaxEdits:
+		return errs.Invalidf("reader: %s: max edits %d (want 0..%d)", q, q.maxEdits, MaxEdits)
+	case q.maxExp < 0:
+		return errs.Invalidf("reader: %s: negative max expansions", q)
+	}
+	return nil
+}
+
+// fuzzyDocs appends the docs of q's expansions (within filter) to out.
+func (x *qctx) fuzzyDocs(q *fuzzyQuery, filter docFilter, out []uint32) ([]uint32, error) {
+	if err := q.check(); err != nil {
+		return out, err
+	}
+	f, err := x.s.field(q.field)
+	if err != nil {
+		return out, err
+	}
+	return x.expansionDocs(f, func(fn func([]byte, *format.Entry) (bool, error)) error {
+		return f.scanFuzzy(x, []rune(q.term), q.maxEdits, q.maxExp, fn)
+	}, filter, out)
+}
+
 // The node methods of a Fuzzy query.
 
 func (q *fuzzyQuery) docs(x *qctx, filter docFilter, out []uint32) ([]uint32, error) {

@@ -1,5 +1,181 @@
 package reader
 
+import (
+	"strconv"
+	"strings"
+
+	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/format"
+)
+
+type patternQuery struct {
+	field, src string
+	wildcard   bool
+	maxExp     int
+	pat        *pattern
+	err        error // the pattern does not compile
+}
+
+// Regexp matches the documents holding any of the first maxExpansions terms
+// of the field (in byte order) that match expr, a regular expression in Go's
+// RE2 syntax (regexp/syntax) matched against the whole term: "conn.*" matches
+// "connection", not "reconnect". maxExpansions 0 means unlimited; a negative
+// one, or an expr that does not compile, is an invalid-argument error at
+// search time. The expression is matched as written: terms are analyzed
+// tokens, so a field whose analyzer lowercases holds no upper-case letter
+// (the query package lowercases a pattern's literal characters for such
+// fields). Matching takes time linear in each term (RE2); the expansion seeks
+// to the expression's literal prefix and skips the dictionary blocks that no
+// term matching it can lie in.
+func Regexp(field, expr string, maxExpansions int) Query {
+	p, err := compileRegexp(expr)
+	return &patternQuery{field: field, src: expr, maxExp: maxExpansions, pat: p, err: err}
+}
+
+// Wildcard is Regexp for a wildcard: '*' stands for any run of characters
+// (none included, also at the start: "*exception"), '?' for one character,
+// and '\' makes the next character literal (`\*`, `\?`, `\\`).
+func Wildcard(field, wildcard string, maxExpansions int) Query {
+	p, err := compileWildcard(wildcard)
+	return &patternQuery{field: field, src: wildcard, wildcard: true, maxExp: maxExpansions, pat: p, err: err}
+}
+
+// SlotKind says what a Slot of a PatternPhrase holds.
+type SlotKind uint8
+
+const (
+	// SlotTerm is one term, as Phrase takes it.
+	SlotTerm SlotKind = iota
+	// SlotRegexp is a regular expression matched against whole terms (Regexp).
+	SlotRegexp
+	// SlotWildcard is a wildcard (Wildcard).
+	SlotWildcard
+)
+
+// Slot is one position of a PatternPhrase.
+type Slot struct {
+	Kind SlotKind
+	Text string // the term, expression or wildcard
+}
+
+type patternPhraseQuery struct {
+	field  string
+	slots  []Slot
+	maxExp int
+	ph     phraseQuery // the phrase to run: pats[i] is set for a pattern slot
+	err    error
+}
+
+// PatternPhrase is an exact phrase some of whose positions are patterns: a
+// position of kind SlotRegexp or SlotWildcard is the set of the first
+// maxExpansions terms of the field (in byte order) its pattern matches, and
+// the phrase matches when some term of each position's set stands at adjacent,
+// ascending positions. maxExpansions 0 means unlimited (per pattern). A
+// single slot is a Term, Regexp or Wildcard query; no slots, an unknown kind,
+// a negative maxExpansions or a pattern that does not compile is an
+// invalid-argument error at search time.
+func PatternPhrase(field string, slots []Slot, maxExpansions int) Query {
+	q := &patternPhraseQuery{field: field, slots: append([]Slot(nil), slots...), maxExp: maxExpansions}
+	q.ph = phraseQuery{field: field, terms: make([]string, len(slots)), pats: make([]*pattern, len(slots)), maxExp: maxExpansions}
+	for i, s := range slots {
+		q.ph.terms[i] = s.Text
+		var err error
+		switch s.Kind {
+		case SlotTerm:
+		case SlotRegexp:
+			q.ph.pats[i], err = compileRegexp(s.Text)
+		case SlotWildcard:
+			q.ph.pats[i], err = compileWildcard(s.Text)
+		default:
+			err = errs.Invalidf("reader: phrase slot %d: unknown kind %d", i, s.Kind)
+		}
+		if err != nil && q.err == nil {
+			q.err = err
+		}
+	}
+	return q
+}
+
+func (q *patternQuery) String() string {
+	if q.wildcard {
+		return "wildcard(" + q.field + ":" + strconv.Quote(q.src) + ",max=" + strconv.Itoa(q.maxExp) + ")"
+	}
+	return "regexp(" + q.field + ":/" + q.src + "/,max=" + strconv.Itoa(q.maxExp) + ")"
+}
+
+func (q *patternPhraseQuery) String() string {
+	parts := make([]string, len(q.slots))
+	for i, s := range q.slots {
+		switch s.Kind {
+		case SlotRegexp:
+			parts[i] = "/" + s.Text + "/"
+		case SlotWildcard:
+			parts[i] = "wildcard" + strconv.Quote(s.Text)
+		default:
+			parts[i] = strconv.Quote(s.Text)
+		}
+	}
+	return "patternphrase(" + q.field + ":" + strings.Join(parts, " ") + ",max=" + strconv.Itoa(q.maxExp) + ")"
+}
+
+func (q *patternQuery) check() error {
+	if q.err != nil {
+		return q.err
+	}
+	if q.maxExp < 0 {
+		return errs.Invalidf("reader: %s: negative max expansions", q)
+	}
+	return nil
+}
+
+func (q *patternPhraseQuery) check() error {
+	if q.err != nil {
+		return q.err
+	}
+	if len(q.slots) == 0 {
+		return errs.Invalidf("reader: %s: no slots", q)
+	}
+	if q.maxExp < 0 {
+		return errs.Invalidf("reader: %s: negative max expansions", q)
+	}
+	return nil
+}
+
+// patternDocs appends the docs of the expansions of a pattern query.
+func (x *qctx) patternDocs(q *patternQuery, filter docFilter, out []uint32) ([]uint32, error) {
+	if err := q.check(); err != nil {
+		return out, err
+	}
+	f, err := x.s.field(q.field)
+	if err != nil {
+		return out, err
+	}
+	return x.expansionDocs(f, func(fn func([]byte, *format.Entry) (bool, error)) error {
+		return f.scanPattern(x, q.pat, q.maxExp, fn)
+	}, filter, out)
+}
+
+// patternPhraseDocs appends the docs of a pattern phrase.
+func (x *qctx) patternPhraseDocs(q *patternPhraseQuery, filter docFilter, out []uint32) ([]uint32, error) {
+	if err := q.check(); err != nil {
+		return out, err
+	}
+	f, err := x.s.field(q.field)
+	if err != nil {
+		return out, err
+	}
+	if len(q.slots) == 1 {
+		if p := q.ph.pats[0]; p != nil {
+			return x.expansionDocs(f, func(fn func([]byte, *format.Entry) (bool, error)) error {
+				return f.scanPattern(x, p, q.maxExp, fn)
+			}, filter, out)
+		}
+		return x.termDocs(f, bytesOf(q.slots[0].Text), filter, out)
+	}
+	out, _, err = x.phrasePlain(f, &q.ph, filter, pairUse{}, out, false)
+	return out, err
+}
+
 // The node methods of Regexp, Wildcard and PatternPhrase queries.
 
 func (q *patternQuery) docs(x *qctx, filter docFilter, out []uint32) ([]uint32, error) {

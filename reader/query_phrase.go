@@ -1,5 +1,61 @@
 package reader
 
+import (
+	"strconv"
+	"strings"
+
+	"github.com/snii-go/snii/internal/errs"
+)
+
+type phraseQuery struct {
+	field string
+	terms []string
+	// prefix: the last term is a prefix expanded to at most maxExp terms.
+	prefix bool
+	maxExp int
+	slop   int // SloppyPhrase; 0 is exact
+	// pats (a PatternPhrase's phrase): pats[i] set makes position i the
+	// expansions of that pattern instead of terms[i].
+	pats []*pattern
+}
+
+// Phrase matches the documents whose field holds terms at adjacent, ascending
+// positions (exact, ordered phrase; a term may repeat: "a a b"). A single term is
+// a Term query; no terms is an invalid-argument error at search time.
+func Phrase(field string, terms ...string) Query {
+	return &phraseQuery{field: field, terms: append([]string(nil), terms...)}
+}
+
+// PhrasePrefix is a phrase whose last term is a prefix: it matches when any of
+// the first maxExpansions terms of the field (in byte order) that start with it
+// completes the phrase. maxExpansions 0 means unlimited; negative is an
+// invalid-argument error at search time. A single term is a Prefix query.
+// Like SloppyPhrase, it takes its number before the terms.
+func PhrasePrefix(field string, maxExpansions int, terms ...string) Query {
+	return &phraseQuery{field: field, terms: append([]string(nil), terms...), prefix: true, maxExp: maxExpansions}
+}
+
+func (q *phraseQuery) String() string {
+	s := q.field + ":" + strconv.Quote(strings.Join(q.terms, " "))
+	if q.prefix {
+		return "phraseprefix(" + s + "*,max=" + strconv.Itoa(q.maxExp) + ")"
+	}
+	return "phrase(" + s + q.sloppySuffix() + ")"
+}
+
+func (q *phraseQuery) check() error {
+	if len(q.terms) == 0 {
+		return errs.Invalidf("reader: %s: no terms", q)
+	}
+	if q.maxExp < 0 {
+		return errs.Invalidf("reader: %s: negative max expansions", q)
+	}
+	if q.slop < 0 {
+		return errs.Invalidf("reader: %s: negative slop", q)
+	}
+	return nil
+}
+
 // The node methods of a phrase: Phrase, SloppyPhrase and PhrasePrefix.
 
 func (q *phraseQuery) docs(x *qctx, filter docFilter, out []uint32) ([]uint32, error) {

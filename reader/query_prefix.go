@@ -1,6 +1,25 @@
 package reader
 
-import "github.com/snii-go/snii/internal/errs"
+import (
+	"strconv"
+
+	"github.com/snii-go/snii/internal/errs"
+)
+
+type prefixQuery struct {
+	field, prefix string
+	maxExp        int
+}
+
+// Prefix matches the documents holding any of the first maxExpansions terms of
+// the field (in byte order) that start with prefix (0: unlimited).
+func Prefix(field, prefix string, maxExpansions int) Query {
+	return &prefixQuery{field, prefix, maxExpansions}
+}
+
+func (q *prefixQuery) String() string {
+	return "prefix(" + q.field + ":" + strconv.Quote(q.prefix) + "*,max=" + strconv.Itoa(q.maxExp) + ")"
+}
 
 // The node methods of a Prefix query.
 

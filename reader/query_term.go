@@ -1,5 +1,15 @@
 package reader
 
+import "strconv"
+
+type termQuery struct{ field, term string }
+
+// Term matches the documents whose field holds term, an analyzed token (see
+// Segment.Match for raw text).
+func Term(field, term string) Query { return &termQuery{field, term} }
+
+func (q *termQuery) String() string { return "term(" + q.field + ":" + strconv.Quote(q.term) + ")" }
+
 // The node methods of a Term query.
 
 func (q *termQuery) docs(x *qctx, filter docFilter, out []uint32) ([]uint32, error) {

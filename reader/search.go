@@ -138,16 +138,3 @@ func (s *Segment) search(ctx context.Context, q Query, o *SearchOptions, countOn
 	}
 	return n, nil
 }
-
-func (q *phraseQuery) check() error {
-	if len(q.terms) == 0 {
-		return errs.Invalidf("reader: %s: no terms", q)
-	}
-	if q.maxExp < 0 {
-		return errs.Invalidf("reader: %s: negative max expansions", q)
-	}
-	if q.slop < 0 {
-		return errs.Invalidf("reader: %s: negative slop", q)
-	}
-	return nil
-}

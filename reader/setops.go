@@ -332,3 +332,18 @@ func (u *docSet) appendTo(dst []uint32) []uint32 {
 	u.inBits = false
 	return dst
 }
+
+// difference appends to dst the elements of a (ascending) not in b (ascending).
+func difference(dst, a, b []uint32) []uint32 {
+	j := 0
+	for _, v := range a {
+		for j < len(b) && b[j] < v {
+			j++
+		}
+		if j < len(b) && b[j] == v {
+			continue
+		}
+		dst = append(dst, v)
+	}
+	return dst
+}
