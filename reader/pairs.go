@@ -145,47 +145,6 @@ const (
 	planExclude        // the plain plan, without the excluded documents
 )
 
-// phrase evaluates a phrase (see phrasePlain), first through the field's
-// pairs when they answer it or narrow its candidates enough.
-func (x *qctx) phrase(f *field, q *phraseQuery, filter docFilter, out []uint32, countOnly bool) ([]uint32, int, error) {
-	if x.noPairs || f.meta.PairCount == 0 || q.slop != 0 || !f.remotePairs(x) { // a sloppy phrase's terms need not be adjacent
-		return x.phrasePlain(f, q, filter, pairUse{}, out, countOnly)
-	}
-	nExact := len(q.terms)
-	if q.prefix {
-		nExact--
-	}
-	if nExact == 2 && !q.prefix {
-		e, ok, err := x.pairEntry(f, q.terms[0], q.terms[1])
-		if err != nil {
-			return out, 0, err
-		}
-		if ok {
-			return x.phraseFromPair(f, q, &e, filter, out, countOnly)
-		}
-	}
-	if nExact < 2 || (nExact == 2 && !q.prefix) {
-		return x.phrasePlain(f, q, filter, pairUse{}, out, countOnly)
-	}
-	cands, use, plan, err := x.pairCandidates(f, q.terms[:nExact], filter, q.prefix)
-	if err != nil {
-		return out, 0, err
-	}
-	switch plan {
-	case planFilter:
-		defer x.put(cands)
-		if len(cands) == 0 {
-			return out, 0, nil
-		}
-		return x.phrasePlain(f, q, only(cands), use, out, countOnly)
-	case planExclude:
-		defer x.put(use.excl)
-		defer x.put(use.incl.ids)
-		return x.phrasePlain(f, q, filter, use, out, countOnly)
-	}
-	return x.phrasePlain(f, q, filter, pairUse{}, out, countOnly)
-}
-
 // chainProves reports whether candidate d (number ci) of a chain plan (p.chain: d is in
 // the list of every adjacent pair of the phrase) matches from term
 // frequencies alone: when each inner phrase term (not the first, not the

@@ -152,8 +152,49 @@ func (x *qctx) expansionSlot(p *phrasePlan, f *field, scan func(fn func([]byte, 
 	return len(s.terms) > 0, nil
 }
 
+// phrase evaluates a phrase (see phrasePlain), first through the field's
+// pairs when they answer it or narrow its candidates enough.
+func (x *qctx) phrase(f *field, q *phraseQuery, filter docFilter, out []uint32, countOnly bool) ([]uint32, int, error) {
+	if x.noPairs || f.meta.PairCount == 0 || q.slop != 0 || !f.remotePairs(x) { // a sloppy phrase's terms need not be adjacent
+		return x.phrasePlain(f, q, filter, pairUse{}, out, countOnly)
+	}
+	nExact := len(q.terms)
+	if q.prefix {
+		nExact--
+	}
+	if nExact == 2 && !q.prefix {
+		e, ok, err := x.pairEntry(f, q.terms[0], q.terms[1])
+		if err != nil {
+			return out, 0, err
+		}
+		if ok {
+			return x.phraseFromPair(f, q, &e, filter, out, countOnly)
+		}
+	}
+	if nExact < 2 || (nExact == 2 && !q.prefix) {
+		return x.phrasePlain(f, q, filter, pairUse{}, out, countOnly)
+	}
+	cands, use, plan, err := x.pairCandidates(f, q.terms[:nExact], filter, q.prefix)
+	if err != nil {
+		return out, 0, err
+	}
+	switch plan {
+	case planFilter:
+		defer x.put(cands)
+		if len(cands) == 0 {
+			return out, 0, nil
+		}
+		return x.phrasePlain(f, q, only(cands), use, out, countOnly)
+	case planExclude:
+		defer x.put(use.excl)
+		defer x.put(use.incl.ids)
+		return x.phrasePlain(f, q, filter, use, out, countOnly)
+	}
+	return x.phrasePlain(f, q, filter, pairUse{}, out, countOnly)
+}
+
 // phrasePlain evaluates an exact phrase (prefix=false) or a phrase prefix over field
-// f from its terms' postings (phrase in pairs.go may call it with pair candidates as the filter). Only documents in filter are considered. It appends the
+// f from its terms' postings (phrase may call it with pair candidates as the filter). Only documents in filter are considered. It appends the
 // matching documents to out (or only counts them when countOnly). chain says
 // the filter is the intersection of every adjacent pair's list of an exact
 // phrase (pairs.go, chainProves).
