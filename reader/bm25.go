@@ -52,23 +52,6 @@ type CollectionStats interface {
 	DocFreq(field, term string) uint64
 }
 
-// Explanation is the breakdown of a hit's score.
-type Explanation struct {
-	Query string  // the query or sub-query scored
-	Score float32 // its score in the document
-	// BM25 leaves (term and phrase queries); zero for sums and constant scores.
-	IDF            float32 // idf (a phrase: the sum of its terms' idf)
-	Freq           float32 // term frequency, or phrase frequency (matches)
-	FieldLength    uint32  // the document's field length as its norm stores it (1 without norms)
-	AvgFieldLength float32 // avgdl
-	DocCount       uint64  // N: documents with the field
-	DocFreq        uint64  // df (a phrase: 0)
-	K1, B          float32
-	// Children are the matching clauses of an And or Or, whose scores add up
-	// to Score.
-	Children []Explanation
-}
-
 // leafSim scores one term or phrase of one field: weight is the idf, norms
 // the field's norm bytes (nil: every document has norm 1, as in Lucene for a
 // field without norms), inv[c] = 1 / (k1 · (1 − b + b · len(c) / avgdl)).
