@@ -5,6 +5,23 @@ import (
 	"strings"
 )
 
+// Explanation is the breakdown of a hit's score.
+type Explanation struct {
+	Query string  // the query or sub-query scored
+	Score float32 // its score in the document
+	// BM25 leaves (term and phrase queries); zero for sums and constant scores.
+	IDF            float32 // idf (a phrase: the sum of its terms' idf)
+	Freq           float32 // term frequency, or phrase frequency (matches)
+	FieldLength    uint32  // the document's field length as its norm stores it (1 without norms)
+	AvgFieldLength float32 // avgdl
+	DocCount       uint64  // N: documents with the field
+	DocFreq        uint64  // df (a phrase: 0)
+	K1, B          float32
+	// Children are the matching clauses of an And or Or, whose scores add up
+	// to Score.
+	Children []Explanation
+}
+
 // String renders the breakdown, one line per query and two more spaces of
 // indentation per level: a sum over its matching clauses, a BM25 leaf with
 // the numbers of its formula, or a constant score. snii query --top --explain
@@ -41,21 +58,4 @@ func (e *Explanation) write(b *strings.Builder, depth int) {
 	default:
 		fmt.Fprintf(b, "%s%.6g = %s (constant score)\n", pad, e.Score, e.Query)
 	}
-}
-
-// Explanation is the breakdown of a hit's score.
-type Explanation struct {
-	Query string  // the query or sub-query scored
-	Score float32 // its score in the document
-	// BM25 leaves (term and phrase queries); zero for sums and constant scores.
-	IDF            float32 // idf (a phrase: the sum of its terms' idf)
-	Freq           float32 // term frequency, or phrase frequency (matches)
-	FieldLength    uint32  // the document's field length as its norm stores it (1 without norms)
-	AvgFieldLength float32 // avgdl
-	DocCount       uint64  // N: documents with the field
-	DocFreq        uint64  // df (a phrase: 0)
-	K1, B          float32
-	// Children are the matching clauses of an And or Or, whose scores add up
-	// to Score.
-	Children []Explanation
 }
