@@ -5,16 +5,6 @@ import (
 	"github.com/snii-go/snii/internal/format"
 )
 
-// lookupEntry returns a copy of a term's dict entry, or nil when absent.
-func (x *qctx) lookupEntry(f *field, term string) (*format.Entry, error) {
-	e := &x.entry
-	found, err := f.lookup(x, bytesOf(term), e)
-	if err != nil || !found {
-		return nil, err
-	}
-	return e, nil
-}
-
 // eval returns the ascending docs matching q (within filter) in a buffer of
 // the context (give it back with put).
 func (x *qctx) eval(q Query, filter docFilter) ([]uint32, error) {
@@ -106,17 +96,4 @@ func (x *qctx) estimate(q Query) (uint64, error) {
 		return uint64(x.s.docCount), nil
 	}
 	return q.estimate(x)
-}
-
-// termDF returns the df of a term (0 when absent).
-func (x *qctx) termDF(field, term string) (uint64, error) {
-	f, err := x.s.field(field)
-	if err != nil {
-		return 0, err
-	}
-	e, err := x.lookupEntry(f, term)
-	if err != nil || e == nil {
-		return 0, err
-	}
-	return e.DF, nil
 }
