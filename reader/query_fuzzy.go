@@ -48,8 +48,10 @@ func (q *fuzzyQuery) check() error {
 	return nil
 }
 
-// fuzzyDocs appends the docs of q's expansions (within filter) to out.
-func (x *qctx) fuzzyDocs(q *fuzzyQuery, filter docFilter, out []uint32) ([]uint32, error) {
+// The node methods of a Fuzzy query.
+
+// docs appends the docs of q's expansions (within filter) to out.
+func (q *fuzzyQuery) docs(x *qctx, filter docFilter, out []uint32) ([]uint32, error) {
 	if err := q.check(); err != nil {
 		return out, err
 	}
@@ -60,12 +62,6 @@ func (x *qctx) fuzzyDocs(q *fuzzyQuery, filter docFilter, out []uint32) ([]uint3
 	return x.expansionDocs(f, func(fn func([]byte, *format.Entry) (bool, error)) error {
 		return f.scanFuzzy(x, []rune(q.term), q.maxEdits, q.maxExp, fn)
 	}, filter, out)
-}
-
-// The node methods of a Fuzzy query.
-
-func (q *fuzzyQuery) docs(x *qctx, filter docFilter, out []uint32) ([]uint32, error) {
-	return x.fuzzyDocs(q, filter, out)
 }
 
 func (q *fuzzyQuery) estimate(x *qctx) (uint64, error) { return uint64(x.s.docCount), nil }

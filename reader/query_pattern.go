@@ -141,8 +141,10 @@ func (q *patternPhraseQuery) check() error {
 	return nil
 }
 
-// patternDocs appends the docs of the expansions of a pattern query.
-func (x *qctx) patternDocs(q *patternQuery, filter docFilter, out []uint32) ([]uint32, error) {
+// The node methods of Regexp, Wildcard and PatternPhrase queries.
+
+// docs appends the docs of the expansions of the pattern.
+func (q *patternQuery) docs(x *qctx, filter docFilter, out []uint32) ([]uint32, error) {
 	if err := q.check(); err != nil {
 		return out, err
 	}
@@ -153,33 +155,6 @@ func (x *qctx) patternDocs(q *patternQuery, filter docFilter, out []uint32) ([]u
 	return x.expansionDocs(f, func(fn func([]byte, *format.Entry) (bool, error)) error {
 		return f.scanPattern(x, q.pat, q.maxExp, fn)
 	}, filter, out)
-}
-
-// patternPhraseDocs appends the docs of a pattern phrase.
-func (x *qctx) patternPhraseDocs(q *patternPhraseQuery, filter docFilter, out []uint32) ([]uint32, error) {
-	if err := q.check(); err != nil {
-		return out, err
-	}
-	f, err := x.s.field(q.field)
-	if err != nil {
-		return out, err
-	}
-	if len(q.slots) == 1 {
-		if p := q.ph.pats[0]; p != nil {
-			return x.expansionDocs(f, func(fn func([]byte, *format.Entry) (bool, error)) error {
-				return f.scanPattern(x, p, q.maxExp, fn)
-			}, filter, out)
-		}
-		return x.termDocs(f, bytesOf(q.slots[0].Text), filter, out)
-	}
-	out, _, err = x.phrasePlain(f, &q.ph, filter, pairUse{}, out, false)
-	return out, err
-}
-
-// The node methods of Regexp, Wildcard and PatternPhrase queries.
-
-func (q *patternQuery) docs(x *qctx, filter docFilter, out []uint32) ([]uint32, error) {
-	return x.patternDocs(q, filter, out)
 }
 
 func (q *patternQuery) estimate(x *qctx) (uint64, error) { return uint64(x.s.docCount), nil }
@@ -224,8 +199,25 @@ func (q *patternQuery) highlight(h *highlighter) error {
 	return nil
 }
 
+// docs appends the docs of the pattern phrase.
 func (q *patternPhraseQuery) docs(x *qctx, filter docFilter, out []uint32) ([]uint32, error) {
-	return x.patternPhraseDocs(q, filter, out)
+	if err := q.check(); err != nil {
+		return out, err
+	}
+	f, err := x.s.field(q.field)
+	if err != nil {
+		return out, err
+	}
+	if len(q.slots) == 1 {
+		if p := q.ph.pats[0]; p != nil {
+			return x.expansionDocs(f, func(fn func([]byte, *format.Entry) (bool, error)) error {
+				return f.scanPattern(x, p, q.maxExp, fn)
+			}, filter, out)
+		}
+		return x.termDocs(f, bytesOf(q.slots[0].Text), filter, out)
+	}
+	out, _, err = x.phrasePlain(f, &q.ph, filter, pairUse{}, out, false)
+	return out, err
 }
 
 func (q *patternPhraseQuery) estimate(x *qctx) (uint64, error) { return uint64(x.s.docCount), nil }
