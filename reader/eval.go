@@ -97,3 +97,16 @@ func (x *qctx) estimate(q Query) (uint64, error) {
 	}
 	return q.estimate(x)
 }
+
+// uniteInto returns the union of acc and r (context buffers, ascending),
+// giving both back to the context.
+func (x *qctx) uniteInto(acc, r []uint32) []uint32 {
+	if len(acc) == 0 {
+		x.put(acc)
+		return r
+	}
+	u := union(x.buf(), acc, r)
+	x.put(acc)
+	x.put(r)
+	return u
+}

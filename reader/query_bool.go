@@ -89,19 +89,6 @@ func (x *qctx) or(qs []Query, filter docFilter) ([]uint32, error) {
 	return acc, nil
 }
 
-// uniteInto returns the union of acc and r (context buffers, ascending),
-// giving both back to the context.
-func (x *qctx) uniteInto(acc, r []uint32) []uint32 {
-	if len(acc) == 0 {
-		x.put(acc)
-		return r
-	}
-	u := union(x.buf(), acc, r)
-	x.put(acc)
-	x.put(r)
-	return u
-}
-
 // The node methods of And and Or.
 
 func (q *boolQuery) docs(x *qctx, filter docFilter, out []uint32) ([]uint32, error) {
