@@ -20,12 +20,12 @@ type Profile struct {
 	prx.Stats
 	// BytesRead is the bytes the query needed from the file (mapped bytes
 	// touched, or bytes read through the ReaderAt; of a .prx frame on a
-	// RemoteReaderAt, its multi-unit header and the units holding the
+	// objstore.ReaderAt, its multi-unit header and the units holding the
 	// query's candidates, however much of the frame was fetched), in
 	// ReadRanges reads.
 	BytesRead, ReadRanges int64
 	// Rounds, Requests and FetchedBytes are what reading a segment opened on a
-	// RemoteReaderAt cost (zero otherwise): sequential round trips, requests
+	// objstore.ReaderAt cost (zero otherwise): sequential round trips, requests
 	// sent and bytes received (FetchedBytes against BytesRead: the bytes
 	// fetched against the bytes needed).
 	Rounds, Requests, FetchedBytes int64

@@ -16,6 +16,7 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/limits"
+	"github.com/snii-go/snii/objstore"
 )
 
 // DefaultBlockCacheBytes is the default bound on the decoded dictionary blocks a
@@ -93,7 +94,7 @@ type Segment struct {
 	ctxs   sync.Pool   // *qctx
 	blocks *blockCache // Options.BlockCache's, or the segment's own
 
-	openCost Fetch // what Open read from a RemoteReaderAt
+	openCost objstore.Cost // what Open read from an objstore.ReaderAt
 
 	// crcs records the regions whose CRC a query verified (mapped segments
 	// only; nil otherwise): see crcSet.
@@ -191,7 +192,7 @@ func OpenReaderAt(r io.ReaderAt, size int64, o Options) (*Segment, error) {
 }
 
 // OpenReaderAtContext is OpenReaderAt with a context for its reads: when r is
-// a RemoteReaderAt the context travels with them, the metadata groups are
+// an objstore.ReaderAt the context travels with them, the metadata groups are
 // fetched in one round (none when r already holds them, as an object opened
 // with a large enough suffix does), and OpenCost reports what opening cost.
 func OpenReaderAtContext(ctx context.Context, r io.ReaderAt, size int64, o Options) (*Segment, error) {
@@ -282,14 +283,14 @@ func (s *Segment) init(ctx context.Context, o Options) (err error) {
 	s.fields = make([]*field, len(dir.Indexes))
 	s.names = make([]string, len(dir.Indexes))
 	end := tail.DirOff // metadata groups and sections lie before the directory
-	metas := make([]Range, 0, len(dir.Indexes))
+	metas := make([]objstore.Range, 0, len(dir.Indexes))
 	for _, de := range dir.Indexes {
 		if de.MetaOff <= end && de.MetaLen <= end-de.MetaOff {
-			metas = append(metas, Range{Off: int64(de.MetaOff), Len: int64(de.MetaLen)})
+			metas = append(metas, objstore.Range{Off: int64(de.MetaOff), Len: int64(de.MetaLen)})
 		}
 	}
 	if dir.StoreLen > 0 && dir.StoreOff <= end && dir.StoreLen <= end-dir.StoreOff {
-		metas = append(metas, Range{Off: int64(dir.StoreOff), Len: int64(dir.StoreLen)})
+		metas = append(metas, objstore.Range{Off: int64(dir.StoreOff), Len: int64(dir.StoreLen)})
 	}
 	x.prefetch(metas) // one round for them all (none if already held)
 	for i, de := range dir.Indexes {
@@ -468,10 +469,10 @@ func (s *Segment) Close() error {
 	return s.relErr
 }
 
-// OpenCost returns what opening the segment read through a RemoteReaderAt
+// OpenCost returns what opening the segment read through an objstore.ReaderAt
 // (zero otherwise), not counting what the reader fetched before it was
 // given to OpenReaderAtContext.
-func (s *Segment) OpenCost() Fetch { return s.openCost }
+func (s *Segment) OpenCost() objstore.Cost { return s.openCost }
 
 // DocCount returns the number of documents in the segment.
 func (s *Segment) DocCount() uint32 { return s.docCount }

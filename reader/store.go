@@ -9,6 +9,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/objstore"
 )
 
 // RecordFormat says how a stored record holds its document's field values.
@@ -157,7 +158,7 @@ func (x *qctx) records(ids []uint32, fn func(id uint32, rec []byte) error) error
 	st := s.store
 	blocks := make([]int, len(ids))
 	held := make(map[int]*decodedBlock)
-	var rs []Range
+	var rs []objstore.Range
 	for i, id := range ids {
 		b := st.block(id)
 		blocks[i] = b
@@ -165,7 +166,7 @@ func (x *qctx) records(ids []uint32, fn func(id uint32, rec []byte) error) error
 		if d == nil {
 			d = &decodedBlock{}
 			held[b] = d
-			rs = append(rs, Range{Off: int64(st.offs[b]), Len: int64(st.offs[b+1] - st.offs[b])})
+			rs = append(rs, objstore.Range{Off: int64(st.offs[b]), Len: int64(st.offs[b+1] - st.offs[b])})
 		}
 		d.last = i
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/snii-go/snii/internal/tmpfile"
+	"github.com/snii-go/snii/objstore"
 	"github.com/snii-go/snii/objstore/s3"
 	"github.com/snii-go/snii/reader"
 	"github.com/spf13/pflag"
@@ -91,7 +92,7 @@ type anySegment struct {
 // read would be a round trip).
 func (a *anySegment) prefetchAll(ctx context.Context) {
 	if a.obj != nil && a.size <= a.cache.Limit()/2 {
-		_, _ = a.obj.Prefetch(ctx, []reader.Range{{Off: 0, Len: a.size}})
+		_, _ = a.obj.Prefetch(ctx, []objstore.Range{{Off: 0, Len: a.size}})
 	}
 }
 

@@ -1,5 +1,5 @@
 // Package s3 reads snii segments from S3-compatible object storage: an
-// Object is an io.ReaderAt over one object and a reader.RemoteReaderAt, so
+// Object is an io.ReaderAt over one object and a objstore.ReaderAt, so
 // reader.OpenReaderAtContext plans each stage of a query as one round of
 // parallel ranged GETs instead of one round trip per read.
 //

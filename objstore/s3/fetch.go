@@ -17,7 +17,7 @@ import (
 
 	"github.com/minio/minio-go/v7"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/reader"
+	"github.com/snii-go/snii/objstore"
 )
 
 // rng is a byte range [off, off+n).
@@ -154,7 +154,7 @@ func (c *Client) withRetry(ctx context.Context, attempt func(context.Context) er
 // get fetches the range r of the object into p (len(p) == r.n), or with a
 // negative r.off the last r.n bytes, with retries. It returns the object's
 // size (from Content-Range) and etag, and the attempts made and bytes received.
-func (o *Object) get(ctx context.Context, p []byte, r rng) (size int64, etag string, f reader.Fetch, err error) {
+func (o *Object) get(ctx context.Context, p []byte, r rng) (size int64, etag string, f objstore.Cost, err error) {
 	c := o.c
 	n, err := c.withRetry(ctx, func(ctx context.Context) error {
 		opts := minio.GetObjectOptions{}
@@ -280,11 +280,11 @@ func plan(rs []rng, gap int64, maxReqs int) []rng {
 // fetchAll runs the requests in parallel (at most Config.Parallel at once),
 // keeping each range's bytes in the cache; the first failure cancels the rest.
 // It counts one round.
-func (o *Object) fetchAll(ctx context.Context, reqs []rng) (reader.Fetch, error) {
+func (o *Object) fetchAll(ctx context.Context, reqs []rng) (objstore.Cost, error) {
 	if len(reqs) == 0 {
-		return reader.Fetch{}, nil
+		return objstore.Cost{}, nil
 	}
-	total := reader.Fetch{Rounds: 1}
+	total := objstore.Cost{Rounds: 1}
 	var mu sync.Mutex
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(o.c.cfg.Parallel)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/minio/minio-go/v7"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/reader"
+	"github.com/snii-go/snii/objstore"
 )
 
 // Client talks to one S3-compatible endpoint. It is safe for concurrent use;
@@ -53,7 +53,7 @@ func (c *Client) Endpoint() string { return c.cfg.Endpoint }
 func (c *Client) Region() string { return c.cfg.Region }
 
 // Object is one object opened for ranged reads: an io.ReaderAt and a
-// reader.RemoteReaderAt. Every read asks for the etag seen at Open, so an
+// objstore.ReaderAt. Every read asks for the etag seen at Open, so an
 // object replaced after Open fails with ErrChanged (kind snii.ErrCorrupt)
 // instead of mixing two versions. It is safe for concurrent use.
 type Object struct {
@@ -62,7 +62,7 @@ type Object struct {
 	bucket, key string
 	size        int64
 	etag        string
-	open        reader.Fetch
+	open        objstore.Cost
 	closed      atomic.Bool
 	pin         atomic.Pointer[pinned] // what Open fetched, until Unpin
 
@@ -91,14 +91,14 @@ func (c *Client) Open(ctx context.Context, bucket, key string, suffix int64) (*O
 		tail   = make([]byte, suffix)
 		sizes  [2]int64
 		etags  [2]string
-		fs     [2]reader.Fetch
+		fs     [2]objstore.Cost
 		errsOf [2]error
 		wg     sync.WaitGroup
 	)
 	wg.Go(func() { sizes[0], etags[0], fs[0], errsOf[0] = o.get(ctx, head[:], rng{0, 16}) })
 	wg.Go(func() { sizes[1], etags[1], fs[1], errsOf[1] = o.get(ctx, tail, rng{-1, suffix}) })
 	wg.Wait()
-	o.open = reader.Fetch{Rounds: 1, Requests: fs[0].Requests + fs[1].Requests, Bytes: fs[0].Bytes + fs[1].Bytes}
+	o.open = objstore.Cost{Rounds: 1, Requests: fs[0].Requests + fs[1].Requests, Bytes: fs[0].Bytes + fs[1].Bytes}
 	o.count(o.open)
 	if err := errsOf[1]; err != nil {
 		return nil, o.kindOf(err, "open")
@@ -172,14 +172,14 @@ func (o *Object) ETag() string { return o.etag }
 func (o *Object) Name() string { return "s3://" + o.bucket + "/" + o.key }
 
 // OpenCost returns what Open fetched (one round).
-func (o *Object) OpenCost() reader.Fetch { return o.open }
+func (o *Object) OpenCost() objstore.Cost { return o.open }
 
 // Stats returns everything fetched through the object so far (Open included).
-func (o *Object) Stats() reader.Fetch {
-	return reader.Fetch{Rounds: o.rounds.Load(), Requests: o.requests.Load(), Bytes: o.bytes.Load()}
+func (o *Object) Stats() objstore.Cost {
+	return objstore.Cost{Rounds: o.rounds.Load(), Requests: o.requests.Load(), Bytes: o.bytes.Load()}
 }
 
-func (o *Object) count(f reader.Fetch) {
+func (o *Object) count(f objstore.Cost) {
 	o.rounds.Add(f.Rounds)
 	o.requests.Add(f.Requests)
 	o.bytes.Add(f.Bytes)
@@ -206,22 +206,22 @@ func (o *Object) ReadAt(p []byte, off int64) (int, error) {
 // round fetching what the cache lacks. Reading past the end is io.EOF (with
 // nothing read); a truncated response, after the retries, wraps
 // io.ErrUnexpectedEOF.
-func (o *Object) ReadAtContext(ctx context.Context, p []byte, off int64) (reader.Fetch, error) {
+func (o *Object) ReadAtContext(ctx context.Context, p []byte, off int64) (objstore.Cost, error) {
 	if o.closed.Load() {
-		return reader.Fetch{}, fmt.Errorf("%s: %w", o.Name(), errs.Closed)
+		return objstore.Cost{}, fmt.Errorf("%s: %w", o.Name(), errs.Closed)
 	}
 	if off < 0 || off > o.size {
-		return reader.Fetch{}, errs.Invalidf("%s: read at %d, outside the object of %d bytes", o.Name(), off, o.size)
+		return objstore.Cost{}, errs.Invalidf("%s: read at %d, outside the object of %d bytes", o.Name(), off, o.size)
 	}
 	if int64(len(p)) > o.size-off {
-		return reader.Fetch{}, fmt.Errorf("%s: read [%d, +%d) past the end at %d: %w", o.Name(), off, len(p), o.size, io.EOF)
+		return objstore.Cost{}, fmt.Errorf("%s: read [%d, +%d) past the end at %d: %w", o.Name(), off, len(p), o.size, io.EOF)
 	}
 	if pn := o.pin.Load(); pn != nil && pn.read(p, off) {
-		return reader.Fetch{}, nil
+		return objstore.Cost{}, nil
 	}
 	n := o.c.cache.read(o.id, p, off)
 	if n == len(p) {
-		return reader.Fetch{}, nil
+		return objstore.Cost{}, nil
 	}
 	// Fetch the rest straight into p (the cache may hold pieces of it, but
 	// one request costs the same round as several, and is simpler).
@@ -243,9 +243,9 @@ const roundWaves = 4
 // ranges that the cache does not hold (neighbours closer than Config.Gap are
 // one request, see plan) and keeps them in the cache for the reads that
 // follow. Nothing to fetch costs nothing.
-func (o *Object) Prefetch(ctx context.Context, rs []reader.Range) (reader.Fetch, error) {
+func (o *Object) Prefetch(ctx context.Context, rs []objstore.Range) (objstore.Cost, error) {
 	if o.closed.Load() {
-		return reader.Fetch{}, fmt.Errorf("%s: %w", o.Name(), errs.Closed)
+		return objstore.Cost{}, fmt.Errorf("%s: %w", o.Name(), errs.Closed)
 	}
 	var miss []rng
 	for _, r := range rs {
@@ -264,6 +264,6 @@ func (o *Object) Prefetch(ctx context.Context, rs []reader.Range) (reader.Fetch,
 }
 
 var (
-	_ io.ReaderAt           = (*Object)(nil)
-	_ reader.RemoteReaderAt = (*Object)(nil)
+	_ io.ReaderAt       = (*Object)(nil)
+	_ objstore.ReaderAt = (*Object)(nil)
 )

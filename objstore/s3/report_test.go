@@ -17,6 +17,7 @@ import (
 
 	"github.com/snii-go/snii/internal/s3test"
 	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/objstore"
 	"github.com/snii-go/snii/objstore/s3"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/search"
@@ -67,7 +68,7 @@ func TestAgentS3Report(t *testing.T) {
 			}
 			var lt, rt []time.Duration
 			var prof reader.Profile
-			var open reader.Fetch
+			var open objstore.Cost
 			for range cycles {
 				t0 := time.Now()
 				want, err := local.Docs(ctx, q.q, nil)
@@ -199,7 +200,7 @@ type kindStats struct {
 	local, remote      []time.Duration
 }
 
-func (k *kindStats) add(open reader.Fetch, p *reader.Profile, remote, local, rtt time.Duration) {
+func (k *kindStats) add(open objstore.Cost, p *reader.Profile, remote, local, rtt time.Duration) {
 	k.n++
 	k.openMax = max(k.openMax, open.Rounds)
 	k.rounds = append(k.rounds, p.Rounds)

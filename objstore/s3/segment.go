@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/snii-go/snii/objstore"
 	"github.com/snii-go/snii/reader"
 )
 
@@ -48,7 +49,7 @@ func (c *Client) openSegment(ctx context.Context, bucket, key string, o reader.O
 }
 
 // OpenCost returns what opening cost: the object's round and the reader's.
-func (s *Segment) OpenCost() reader.Fetch {
+func (s *Segment) OpenCost() objstore.Cost {
 	f := s.Object.OpenCost()
 	f.Add(s.Segment.OpenCost())
 	return f
