@@ -83,15 +83,14 @@ type anySegment struct {
 	*reader.Segment
 	size  int64 // bytes of the file or object
 	close func() error
-	obj   *s3.Object // nil for a file
-	cache *s3.Cache
+	obj   *s3.Segment // nil for a file
 }
 
 // prefetchAll fetches a remote segment whole in one round when it fits in
 // half the client's cache (verify reads every byte; piece by piece each
 // read would be a round trip).
 func (a *anySegment) prefetchAll(ctx context.Context) {
-	if a.obj != nil && a.size <= a.cache.Limit()/2 {
+	if a.obj != nil && a.size <= s3.DefaultCacheBytes/2 {
 		_, _ = a.obj.Prefetch(ctx, []objstore.Range{{Off: 0, Len: a.size}})
 	}
 }
@@ -128,7 +127,7 @@ func openAny(ctx context.Context, s *s3Flags, p string, o reader.Options) (*anyS
 	if err != nil {
 		return nil, err
 	}
-	return &anySegment{Segment: rs.Segment, size: rs.Object.Size(), close: rs.Close, obj: rs.Object, cache: c.Cache()}, nil
+	return &anySegment{Segment: rs.Segment, size: rs.Size(), close: rs.Close, obj: rs}, nil
 }
 
 // remoteSegments is every segment under an s3:// prefix or glob, opened with

@@ -39,9 +39,9 @@ const (
 	// DefaultGap is the largest gap between two ranges of a round fetched as
 	// one request (see docs/BENCHMARKS.md for its measurement).
 	DefaultGap = 16 << 10
-	// DefaultSuffix is the length of the object's end fetched by Open in its
+	// DefaultSuffix is the length of the object's end fetched by OpenSegment in its
 	// first round: the tail, the directory and the metadata groups of most
-	// segments fit in it (Open then needs no second round).
+	// segments fit in it (opening then needs no second round).
 	DefaultSuffix = 256 << 10
 )
 

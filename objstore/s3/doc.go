@@ -1,7 +1,7 @@
-// Package s3 reads snii segments from S3-compatible object storage: an
-// Object is an io.ReaderAt over one object and a objstore.ReaderAt, so
-// reader.OpenReaderAtContext plans each stage of a query as one round of
-// parallel ranged GETs instead of one round trip per read.
+// Package s3 reads snii segments from S3-compatible object storage:
+// Client.OpenSegment opens an object through an io.ReaderAt that implements
+// objstore.ReaderAt, so the reader plans each stage of a query as one round
+// of parallel ranged GETs instead of one round trip per read.
 //
 // # Client
 //
@@ -20,7 +20,7 @@
 // # Rounds
 //
 // What a remote query costs is its number of sequential round trips (rounds),
-// not its bytes. Open is one round of two parallel requests: the first 16
+// not its bytes. Opening an object is one round of two parallel requests: the first 16
 // bytes (the header) and the last Suffix bytes (tail, directory and the
 // metadata groups of most segments), which also give the object's size and
 // etag; reader.OpenReaderAtContext then fetches the metadata groups the
@@ -53,7 +53,7 @@
 // them. A response shorter than its range is never data: after the retries
 // it is an error wrapping io.ErrUnexpectedEOF.
 //
-// Every request after Open carries If-Match with the etag seen at Open: an
+// Every request after the open carries If-Match with the etag seen then: an
 // object replaced meanwhile fails with ErrChanged (kind snii.ErrCorrupt)
 // rather than mixing two versions; Client.OpenSegment opens an object
 // replaced during its open again. A missing bucket or key is

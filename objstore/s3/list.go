@@ -16,7 +16,7 @@ import (
 func (c *Client) List(ctx context.Context, u URL) ([]string, error) {
 	if !u.IsPrefix() && !u.IsGlob() {
 		if _, err := c.mc.StatObject(ctx, u.Bucket, u.Key, minio.StatObjectOptions{}); err != nil {
-			o := &Object{bucket: u.Bucket, key: u.Key}
+			o := &object{bucket: u.Bucket, key: u.Key}
 			return nil, o.kindOf(c.confirmMissing(ctx, u.Bucket, err), "stat")
 		}
 		return []string{u.Key}, nil
@@ -27,9 +27,9 @@ func (c *Client) List(ctx context.Context, u URL) ([]string, error) {
 		}
 	}
 	var keys []string
-	for info := range c.mc.ListObjects(ctx, u.Bucket, minio.ListObjectsOptions{Prefix: u.ListPrefix(), Recursive: true}) {
+	for info := range c.mc.ListObjects(ctx, u.Bucket, minio.ListObjectsOptions{Prefix: u.listPrefix(), Recursive: true}) {
 		if info.Err != nil {
-			o := &Object{bucket: u.Bucket, key: u.Key}
+			o := &object{bucket: u.Bucket, key: u.Key}
 			return nil, o.kindOf(info.Err, "list")
 		}
 		if u.IsGlob() {

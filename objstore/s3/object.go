@@ -43,20 +43,11 @@ func New(cfg Config, cache *Cache) (*Client, error) {
 	return &Client{cfg: r, mc: mc, core: minio.Core{Client: mc}, cache: cache}, nil
 }
 
-// Cache returns the client's cache.
-func (c *Client) Cache() *Cache { return c.cache }
-
-// Endpoint returns the endpoint URL in use, Region the region.
-func (c *Client) Endpoint() string { return c.cfg.Endpoint }
-
-// Region returns the region in use.
-func (c *Client) Region() string { return c.cfg.Region }
-
-// Object is one object opened for ranged reads: an io.ReaderAt and a
-// objstore.ReaderAt. Every read asks for the etag seen at Open, so an
-// object replaced after Open fails with ErrChanged (kind snii.ErrCorrupt)
+// object is one object opened for ranged reads: an io.ReaderAt and an
+// objstore.ReaderAt. Every read asks for the etag seen at open, so an
+// object replaced after open fails with ErrChanged (kind snii.ErrCorrupt)
 // instead of mixing two versions. It is safe for concurrent use.
-type Object struct {
+type object struct {
 	c           *Client
 	id          uint64
 	bucket, key string
@@ -64,12 +55,12 @@ type Object struct {
 	etag        string
 	open        objstore.Cost
 	closed      atomic.Bool
-	pin         atomic.Pointer[pinned] // what Open fetched, until Unpin
+	pin         atomic.Pointer[pinned] // what open fetched, until unpin
 
 	rounds, requests, bytes atomic.Int64
 }
 
-// Open opens s3://bucket/key in one round: two requests in parallel, one for
+// open opens s3://bucket/key in one round: two requests in parallel, one for
 // the first 16 bytes (the segment header) and one for the last suffix bytes
 // (<= 0: DefaultSuffix), which also tell the object's size and etag. Both are
 // kept in the client's cache, so reader.OpenReaderAtContext then finds the
@@ -77,7 +68,7 @@ type Object struct {
 // another round.
 //
 // A missing bucket or key is an error of kind snii.ErrNotFound.
-func (c *Client) Open(ctx context.Context, bucket, key string, suffix int64) (*Object, error) {
+func (c *Client) open(ctx context.Context, bucket, key string, suffix int64) (*object, error) {
 	if err := checkBucketKey(bucket, key); err != nil {
 		return nil, err
 	}
@@ -85,7 +76,7 @@ func (c *Client) Open(ctx context.Context, bucket, key string, suffix int64) (*O
 		suffix = DefaultSuffix
 	}
 	suffix = max(suffix, 16)
-	o := &Object{c: c, id: c.ids.Add(1), bucket: bucket, key: key}
+	o := &object{c: c, id: c.ids.Add(1), bucket: bucket, key: key}
 	var (
 		head   [16]byte
 		tail   = make([]byte, suffix)
@@ -123,7 +114,7 @@ func (c *Client) Open(ctx context.Context, bucket, key string, suffix int64) (*O
 	return o, nil
 }
 
-// pinned is what Open fetched: the object's first 16 bytes and its suffix.
+// pinned is what open fetched: the object's first 16 bytes and its suffix.
 type pinned struct {
 	head    []byte
 	tailOff int64
@@ -143,11 +134,11 @@ func (pn *pinned) read(p []byte, off int64) bool {
 	return true
 }
 
-// Unpin moves the bytes Open fetched into the client's cache, under its
+// unpin moves the bytes open fetched into the client's cache, under its
 // bound. Until then the object holds them on its own (Suffix bytes outside
 // the cache's bound), so that opening a segment never loses them to eviction;
 // Client.OpenSegment unpins once the segment is open.
-func (o *Object) Unpin() {
+func (o *object) unpin() {
 	if pn := o.pin.Swap(nil); pn != nil {
 		o.c.cache.add(o.id, 0, pn.head)
 		o.c.cache.add(o.id, pn.tailOff, pn.tail)
@@ -163,30 +154,27 @@ func checkBucketKey(bucket, key string) error {
 }
 
 // Size returns the object's size in bytes.
-func (o *Object) Size() int64 { return o.size }
-
-// ETag returns the object's etag at Open.
-func (o *Object) ETag() string { return o.etag }
+func (o *object) Size() int64 { return o.size }
 
 // Name returns "s3://bucket/key".
-func (o *Object) Name() string { return "s3://" + o.bucket + "/" + o.key }
+func (o *object) Name() string { return "s3://" + o.bucket + "/" + o.key }
 
-// OpenCost returns what Open fetched (one round).
-func (o *Object) OpenCost() objstore.Cost { return o.open }
+// OpenCost returns what open fetched (one round).
+func (o *object) OpenCost() objstore.Cost { return o.open }
 
-// Stats returns everything fetched through the object so far (Open included).
-func (o *Object) Stats() objstore.Cost {
+// Stats returns everything fetched through the object so far (open included).
+func (o *object) Stats() objstore.Cost {
 	return objstore.Cost{Rounds: o.rounds.Load(), Requests: o.requests.Load(), Bytes: o.bytes.Load()}
 }
 
-func (o *Object) count(f objstore.Cost) {
+func (o *object) count(f objstore.Cost) {
 	o.rounds.Add(f.Rounds)
 	o.requests.Add(f.Requests)
 	o.bytes.Add(f.Bytes)
 }
 
 // Close drops the object's bytes from the cache. Reads after Close fail.
-func (o *Object) Close() error {
+func (o *object) Close() error {
 	if o.closed.CompareAndSwap(false, true) {
 		o.pin.Store(nil)
 		o.c.cache.drop(o.id)
@@ -195,7 +183,7 @@ func (o *Object) Close() error {
 }
 
 // ReadAt implements io.ReaderAt (with context.Background()).
-func (o *Object) ReadAt(p []byte, off int64) (int, error) {
+func (o *object) ReadAt(p []byte, off int64) (int, error) {
 	if _, err := o.ReadAtContext(context.Background(), p, off); err != nil {
 		return 0, err
 	}
@@ -206,7 +194,7 @@ func (o *Object) ReadAt(p []byte, off int64) (int, error) {
 // round fetching what the cache lacks. Reading past the end is io.EOF (with
 // nothing read); a truncated response, after the retries, wraps
 // io.ErrUnexpectedEOF.
-func (o *Object) ReadAtContext(ctx context.Context, p []byte, off int64) (objstore.Cost, error) {
+func (o *object) ReadAtContext(ctx context.Context, p []byte, off int64) (objstore.Cost, error) {
 	if o.closed.Load() {
 		return objstore.Cost{}, fmt.Errorf("%s: %w", o.Name(), errs.Closed)
 	}
@@ -243,7 +231,7 @@ const roundWaves = 4
 // ranges that the cache does not hold (neighbours closer than Config.Gap are
 // one request, see plan) and keeps them in the cache for the reads that
 // follow. Nothing to fetch costs nothing.
-func (o *Object) Prefetch(ctx context.Context, rs []objstore.Range) (objstore.Cost, error) {
+func (o *object) Prefetch(ctx context.Context, rs []objstore.Range) (objstore.Cost, error) {
 	if o.closed.Load() {
 		return objstore.Cost{}, fmt.Errorf("%s: %w", o.Name(), errs.Closed)
 	}
@@ -264,6 +252,6 @@ func (o *Object) Prefetch(ctx context.Context, rs []objstore.Range) (objstore.Co
 }
 
 var (
-	_ io.ReaderAt       = (*Object)(nil)
-	_ objstore.ReaderAt = (*Object)(nil)
+	_ io.ReaderAt       = (*object)(nil)
+	_ objstore.ReaderAt = (*object)(nil)
 )

@@ -28,7 +28,7 @@ func (c *Client) Upload(ctx context.Context, bucket, key, path string, progress 
 		Progress:    progress,
 	})
 	if err != nil {
-		o := &Object{bucket: bucket, key: key}
+		o := &object{bucket: bucket, key: key}
 		return o.kindOf(err, "upload")
 	}
 	return nil
@@ -68,7 +68,7 @@ func (c *Client) partBytes(ctx context.Context, bucket, key, uploadID string) in
 // a live upload), and returns them. A missing bucket is an error of kind
 // snii.ErrNotFound.
 func (c *Client) AbortIncomplete(ctx context.Context, bucket, prefix string, olderThan time.Duration) ([]Incomplete, error) {
-	where := &Object{bucket: bucket, key: prefix}
+	where := &object{bucket: bucket, key: prefix}
 	var stale []Incomplete
 	for u := range c.mc.ListIncompleteUploads(ctx, bucket, prefix, true) {
 		if u.Err != nil {
@@ -81,7 +81,7 @@ func (c *Client) AbortIncomplete(ctx context.Context, bucket, prefix string, old
 	for i, u := range stale {
 		stale[i].Size = c.partBytes(ctx, bucket, u.Key, u.UploadID)
 		if err := c.core.AbortMultipartUpload(ctx, bucket, u.Key, u.UploadID); err != nil {
-			o := &Object{bucket: bucket, key: u.Key}
+			o := &object{bucket: bucket, key: u.Key}
 			return stale[:i], o.kindOf(err, "abort upload "+u.UploadID)
 		}
 	}

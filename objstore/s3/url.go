@@ -62,9 +62,9 @@ func (u URL) IsPrefix() bool { return u.Key == "" || strings.HasSuffix(u.Key, "/
 // IsGlob reports whether u's key is a pattern.
 func (u URL) IsGlob() bool { return strings.ContainsAny(u.Key, "*?[") }
 
-// ListPrefix returns the prefix to list for a prefix or glob URL: the key up
+// listPrefix returns the prefix to list for a prefix or glob URL: the key up
 // to its first pattern character.
-func (u URL) ListPrefix() string {
+func (u URL) listPrefix() string {
 	if i := strings.IndexAny(u.Key, "*?[\\"); i >= 0 {
 		return u.Key[:i]
 	}
