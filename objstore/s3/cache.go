@@ -22,10 +22,10 @@ const DefaultCacheBytes = 64 << 20
 type Cache struct {
 	max int64
 
-	mu    sync.Mutex
-	used  int64
-	lru   list.List // of *span, most recent at the front
-	objs  map[uint64]*spanSet
+	mu   sync.Mutex
+	used int64
+	lru  list.List // of *span, most recent at the front
+	objs map[uint64]*spanSet
 }
 
 // span is one cached byte range of one object.
