@@ -46,7 +46,7 @@ func TestErrorKinds(t *testing.T) {
 	t.Run("corrupt", func(t *testing.T) {
 		bad := bytes.Clone(data)
 		bad[len(bad)-40] ^= 0xff // the directory
-		_, err := reader.OpenReaderAt(bytes.NewReader(bad), int64(len(bad)), reader.Options{Name: "mem://s"})
+		_, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(bad), int64(len(bad)), reader.Options{Name: "mem://s"})
 		if !errors.Is(err, snii.ErrCorrupt) {
 			t.Fatalf("err = %v, want ErrCorrupt", err)
 		}
@@ -59,7 +59,7 @@ func TestErrorKinds(t *testing.T) {
 		bad := bytes.Clone(data)
 		bad[4], bad[6] = 0xff, 0xff // the header: format version 255, min reader version 255
 		copy(bad[12:16], le32(format.Checksum(bad[:12])))
-		if _, err := reader.OpenReaderAt(bytes.NewReader(bad), int64(len(bad)), reader.Options{}); !errors.Is(err, snii.ErrVersion) {
+		if _, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(bad), int64(len(bad)), reader.Options{}); !errors.Is(err, snii.ErrVersion) {
 			t.Fatalf("err = %v, want ErrVersion", err)
 		}
 	})

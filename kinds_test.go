@@ -48,7 +48,7 @@ func TestErrorContract(t *testing.T) {
 	}
 	open := func(t *testing.T, b []byte) *reader.Segment {
 		t.Helper()
-		s, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{Name: "mem"})
+		s, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(b), int64(len(b)), reader.Options{Name: "mem"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +63,7 @@ func TestErrorContract(t *testing.T) {
 		for off := 16; off < len(data); off++ {
 			b := bytes.Clone(data)
 			b[off] ^= 0x55
-			s, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{Name: "mem"})
+			s, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(b), int64(len(b)), reader.Options{Name: "mem"})
 			if err != nil {
 				continue
 			}
@@ -116,7 +116,7 @@ func TestErrorContract(t *testing.T) {
 			{"reader", "Open of a damaged directory", func(t *testing.T) error {
 				b := bytes.Clone(data)
 				b[len(b)-40] ^= 0xff
-				_, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{Name: "mem"})
+				_, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(b), int64(len(b)), reader.Options{Name: "mem"})
 				return err
 			}, "segment mem: "},
 			{"reader", "Open of a 47-byte text file", func(t *testing.T) error {
@@ -146,7 +146,7 @@ func TestErrorContract(t *testing.T) {
 		}},
 		{snii.ErrVersion, []kindCase{
 			{"reader", "Open of a newer format", func(t *testing.T) error {
-				_, err := reader.OpenReaderAt(bytes.NewReader(newer()), int64(len(data)), reader.Options{})
+				_, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(newer()), int64(len(data)), reader.Options{})
 				return err
 			}, ""},
 			{"writer/merge", "a source of a newer format", func(t *testing.T) error {

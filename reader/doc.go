@@ -57,7 +57,7 @@
 //
 // # Remote segments: read rounds
 //
-// When the ReaderAt given to OpenReaderAtContext is an objstore.ReaderAt (object
+// When the ReaderAt given to OpenReaderAt is an objstore.ReaderAt (object
 // storage: package objstore/s3), every read is a round trip, and what a query
 // costs is its number of sequential rounds. The reader then hands each
 // stage's byte ranges to Prefetch at once (one round of parallel, coalesced

@@ -249,7 +249,7 @@ func TestFuzzyRemoteRounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &roundCountingRemote{b: bytes.Clone(b)}
-	s, err := reader.OpenReaderAt(r, int64(len(b)), reader.Options{})
+	s, err := reader.OpenReaderAt(context.Background(), r, int64(len(b)), reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,7 +61,7 @@ func TestTermIter(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer mapped.Close()
-	viaRA, err := reader.OpenReaderAt(bytes.NewReader(data), int64(len(data)), reader.Options{BlockCacheBytes: -1})
+	viaRA, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(data), int64(len(data)), reader.Options{BlockCacheBytes: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestTermIterCorrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seg, err := reader.OpenReaderAt(bytes.NewReader(data), int64(len(data)), reader.Options{})
+	seg, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(data), int64(len(data)), reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestTermIterCorrupt(t *testing.T) {
 	for off := m.PostingOff; off < m.PostingOff+m.PostingLen+m.DictLen; off += 97 {
 		b := slices.Clone(data)
 		b[off] ^= 0x5a
-		seg, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{})
+		seg, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(b), int64(len(b)), reader.Options{})
 		if err != nil {
 			continue
 		}

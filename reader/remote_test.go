@@ -84,7 +84,7 @@ func TestRemoteFetchFollowsCandidates(t *testing.T) {
 	c := corpusOf(docs)
 	b := testkit.ReadFile(t, build(t, docs, options(-1, "text", "host")))
 	cr := newCountingRemote(b)
-	s, err := reader.OpenReaderAt(cr, int64(len(b)), reader.Options{})
+	s, err := reader.OpenReaderAt(context.Background(), cr, int64(len(b)), reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,8 +48,8 @@ type Options struct {
 	// raise it.
 	MaxUnitBytes int
 	// DecodeBudget bounds the inflation buffers held at once by the queries of
-	// every segment sharing it (see DecodeBudget). nil means
-	// DefaultDecodeBudget(), shared by all segments opened without one.
+	// every segment sharing it (see DecodeBudget). nil means one budget of
+	// DefaultDecodeMemory bytes, shared by all segments opened without one.
 	DecodeBudget *DecodeBudget
 	// NoMmap makes Open read the file with pread (ReadAt) instead of mapping it.
 	// OpenReaderAt never maps.
@@ -186,22 +186,18 @@ func openFile(path string, o Options) (*Segment, error) {
 // OpenReaderAt opens a segment of size bytes read through r (which must stay
 // valid until Close; Close does not close it), for example an object in
 // object storage behind a ranged-read io.ReaderAt. Options.Name names it in
-// errors ("reader" when empty). Otherwise it is Open.
-func OpenReaderAt(r io.ReaderAt, size int64, o Options) (*Segment, error) {
-	return OpenReaderAtContext(context.Background(), r, size, o)
-}
-
-// OpenReaderAtContext is OpenReaderAt with a context for its reads: when r is
-// an objstore.ReaderAt the context travels with them, the metadata groups are
-// fetched in one round (none when r already holds them, as an object opened
-// with a large enough suffix does), and OpenCost reports what opening cost.
-func OpenReaderAtContext(ctx context.Context, r io.ReaderAt, size int64, o Options) (*Segment, error) {
+// errors ("reader" when empty). Otherwise it is Open. ctx is the context of
+// its reads: when r is an objstore.ReaderAt the context travels with them,
+// the metadata groups are fetched in one round (none when r already holds
+// them, as an object opened with a large enough suffix does), and OpenCost
+// reports what opening cost.
+func OpenReaderAt(ctx context.Context, r io.ReaderAt, size int64, o Options) (*Segment, error) {
 	name := o.Name
 	if name == "" {
 		name = "reader"
 	}
 	if r == nil || size < 0 {
-		return nil, errs.Invalidf("reader: OpenReaderAt(%s) needs a reader and a size >= 0", name)
+		return nil, errs.Invalidf("reader: OpenReaderAt(context.Background(), %s) needs a reader and a size >= 0", name)
 	}
 	s := &Segment{name: name, ra: r, size: size}
 	if err := s.init(ctx, o); err != nil {
@@ -471,7 +467,7 @@ func (s *Segment) Close() error {
 
 // OpenCost returns what opening the segment read through an objstore.ReaderAt
 // (zero otherwise), not counting what the reader fetched before it was
-// given to OpenReaderAtContext.
+// given to OpenReaderAt.
 func (s *Segment) OpenCost() objstore.Cost { return s.openCost }
 
 // DocCount returns the number of documents in the segment.

@@ -34,24 +34,6 @@ func NewBlockCache(bytes int64) *BlockCache {
 	return &BlockCache{c: newBlockCache(bytes)}
 }
 
-// Limit returns the bound in bytes.
-func (b *BlockCache) Limit() int64 { return b.c.max }
-
-// Used returns the bytes of the blocks held (each block counts its decoded
-// bytes plus a fixed overhead).
-func (b *BlockCache) Used() int64 {
-	b.c.mu.Lock()
-	defer b.c.mu.Unlock()
-	return b.c.used
-}
-
-// Len returns the number of blocks held.
-func (b *BlockCache) Len() int {
-	b.c.mu.Lock()
-	defer b.c.mu.Unlock()
-	return len(b.c.ring)
-}
-
 // Decoders is a bounded pool of decoders shared by segments
 // (Options.Decoders): the .prx decode sources of queries (each with its zstd
 // decoder and buffers) and the zstd decoders of dictionary blocks. It keeps at
@@ -78,14 +60,6 @@ func NewDecoders(limits limits.Limits, maxIdle int) (*Decoders, error) {
 	}
 	limits = limits.Normalize()
 	return &Decoders{sources: prx.NewSourcePoolSize(limits, maxIdle), limits: limits, max: maxIdle}, nil
-}
-
-// Idle returns the idle .prx decode sources and dictionary decoders kept.
-func (d *Decoders) Idle() (sources, dict int) {
-	d.mu.Lock()
-	dict = len(d.dict)
-	d.mu.Unlock()
-	return d.sources.Idle(), dict
 }
 
 // getDict returns an idle dictionary-block decoder, or a new one.

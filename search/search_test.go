@@ -42,7 +42,7 @@ func openAll(t *testing.T, files [][]byte, wrap func([]byte) reader.Options) []*
 	t.Helper()
 	var segs []*reader.Segment
 	for _, b := range files {
-		s, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), wrap(b))
+		s, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(b), int64(len(b)), wrap(b))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,7 +162,7 @@ func TestSearcherCancel(t *testing.T) {
 	var waiting atomic.Int64
 	var segs []*reader.Segment
 	for _, b := range files {
-		s, err := reader.OpenReaderAt(blockingReader{bytes.NewReader(b), &armed, &waiting}, int64(len(b)), reader.Options{BlockCacheBytes: -1})
+		s, err := reader.OpenReaderAt(context.Background(), blockingReader{bytes.NewReader(b), &armed, &waiting}, int64(len(b)), reader.Options{BlockCacheBytes: -1})
 		if err != nil {
 			t.Fatal(err)
 		}

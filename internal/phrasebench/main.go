@@ -369,7 +369,7 @@ func openCost(path string, docs int) openResult {
 	fail(err)
 	defer f.Close()
 	cr := &countingReaderAt{r: f}
-	s, err := reader.OpenReaderAt(cr, st.Size(), reader.Options{})
+	s, err := reader.OpenReaderAt(context.Background(), cr, st.Size(), reader.Options{})
 	fail(err)
 	s.Close()
 	return openResult{Docs: docs, FileBytes: st.Size(), MedianMicros: median(ts), BytesRead: cr.bytes.Load(), Reads: cr.reads.Load()}

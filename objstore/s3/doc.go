@@ -23,7 +23,7 @@
 // not its bytes. Opening an object is one round of two parallel requests: the first 16
 // bytes (the header) and the last Suffix bytes (tail, directory and the
 // metadata groups of most segments), which also give the object's size and
-// etag; reader.OpenReaderAtContext then fetches the metadata groups the
+// etag; reader.OpenReaderAt then fetches the metadata groups the
 // suffix missed in a second round, if any. Each query stage (dictionary
 // blocks, postings heads, doc windows and .prx headers, .prx units) hands
 // its ranges to Prefetch, which fetches the ones the cache lacks in one

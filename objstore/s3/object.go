@@ -63,7 +63,7 @@ type object struct {
 // open opens s3://bucket/key in one round: two requests in parallel, one for
 // the first 16 bytes (the segment header) and one for the last suffix bytes
 // (<= 0: DefaultSuffix), which also tell the object's size and etag. Both are
-// kept in the client's cache, so reader.OpenReaderAtContext then finds the
+// kept in the client's cache, so reader.OpenReaderAt then finds the
 // tail, the directory and (for most segments) every metadata group without
 // another round.
 //

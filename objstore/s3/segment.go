@@ -17,7 +17,7 @@ type Segment struct {
 
 // OpenSegment opens s3://bucket/key as a segment in one round (two parallel
 // requests: the first 16 bytes and the last Config.Suffix bytes, which also
-// tell the object's size and etag), then reader.OpenReaderAtContext over the
+// tell the object's size and etag), then reader.OpenReaderAt over the
 // object (a second round only when the suffix missed metadata groups).
 // o.Name defaults to "s3://bucket/key". A missing bucket or key is an error
 // of kind snii.ErrNotFound.
@@ -41,7 +41,7 @@ func (c *Client) openSegment(ctx context.Context, bucket, key string, o reader.O
 	if o.Name == "" {
 		o.Name = obj.Name()
 	}
-	seg, err := reader.OpenReaderAtContext(ctx, obj, obj.Size(), o)
+	seg, err := reader.OpenReaderAt(ctx, obj, obj.Size(), o)
 	obj.unpin()
 	if err != nil {
 		obj.Close()

@@ -164,7 +164,7 @@ func openFailing(t *testing.T, path string, budget int64) (*reader.Segment, *fai
 		budget = 1 << 62
 	}
 	fr.left.Store(budget)
-	seg, err := reader.OpenReaderAt(fr, fi.Size(), reader.Options{})
+	seg, err := reader.OpenReaderAt(context.Background(), fr, fi.Size(), reader.Options{})
 	if err != nil {
 		return nil, fr
 	}
