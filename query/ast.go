@@ -8,12 +8,11 @@ import (
 )
 
 // Node is a parsed query: *Text, *Pattern, *PatternPhrase, *And, *Or or *Not.
+// Each node's Col is the 1-based column (in characters) where it starts.
 type Node interface {
-	// Column is the 1-based column (in characters) where the node starts.
-	Column() int
 	// String renders the node in the query language; parsing it gives the same tree.
 	String() string
-	node()
+	column() int
 }
 
 // Text is a word or a quoted phrase, not yet analyzed.
@@ -53,13 +52,10 @@ type Or struct {
 	Col   int
 }
 
-func (t *Text) node() {}
-func (a *And) node()  {}
-func (o *Or) node()   {}
-func (n *Not) node()  {}
-
-// Column implements Node.
-func (n *Not) Column() int { return n.Col }
+func (t *Text) column() int { return t.Col }
+func (a *And) column() int  { return a.Col }
+func (o *Or) column() int   { return o.Col }
+func (n *Not) column() int  { return n.Col }
 
 // String implements Node.
 func (n *Not) String() string {
@@ -68,15 +64,6 @@ func (n *Not) String() string {
 	}
 	return "-(" + n.Node.String() + ")"
 }
-
-// Column implements Node.
-func (t *Text) Column() int { return t.Col }
-
-// Column implements Node.
-func (a *And) Column() int { return a.Col }
-
-// Column implements Node.
-func (o *Or) Column() int { return o.Col }
 
 // String implements Node.
 func (t *Text) String() string {

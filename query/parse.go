@@ -21,7 +21,7 @@ func Parse(q string) (Node, error) {
 	switch p.tok.kind {
 	case tEOF:
 		if !positive(n) {
-			return nil, &SyntaxError{n.Column(), "a query needs something to match besides NOT: write a AND NOT b"}
+			return nil, &SyntaxError{n.column(), "a query needs something to match besides NOT: write a AND NOT b"}
 		}
 		return n, nil
 	case tRParen:
@@ -54,7 +54,7 @@ func (p *parser) or(after string, depth int) (Node, error) {
 	if p.tok.kind != tOr {
 		return first, nil
 	}
-	o := &Or{Col: first.Column()}
+	o := &Or{Col: first.column()}
 	o.add(first)
 	for p.tok.kind == tOr {
 		if err := p.advance(); err != nil {
@@ -68,7 +68,7 @@ func (p *parser) or(after string, depth int) (Node, error) {
 	}
 	for _, c := range o.Nodes {
 		if !positive(c) {
-			return nil, &SyntaxError{c.Column(), "NOT inside OR excludes nothing: a side of OR needs something to match besides NOT"}
+			return nil, &SyntaxError{c.column(), "NOT inside OR excludes nothing: a side of OR needs something to match besides NOT"}
 		}
 	}
 	return o, nil
@@ -135,7 +135,7 @@ func (p *parser) and(after string, depth int) (Node, error) {
 			return nil, err
 		}
 		if a == nil {
-			a = &And{Col: first.Column()}
+			a = &And{Col: first.column()}
 			a.add(first)
 		}
 		a.add(n)
@@ -194,7 +194,7 @@ func (p *parser) unary(after string, depth int) (Node, error) {
 			return nil, err
 		}
 		if !positive(n) { // "-(-a)", "-(-a -b)"
-			return nil, &SyntaxError{n.Column(), "a negation cannot be negated again"}
+			return nil, &SyntaxError{n.column(), "a negation cannot be negated again"}
 		}
 		return &Not{Node: n, Col: t.col}, nil
 	}

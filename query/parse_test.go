@@ -194,7 +194,7 @@ func TestParseColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	var cols []int
-	Walk(n, func(n Node) { cols = append(cols, n.Column()) })
+	Walk(n, func(n Node) { cols = append(cols, n.column()) })
 	want := []int{1, 1, 5, 12, 12, 17}
 	if len(cols) != len(want) {
 		t.Fatalf("columns %v, want %v", cols, want)

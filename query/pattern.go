@@ -32,14 +32,8 @@ type PatternPhrase struct {
 	Col   int
 }
 
-func (p *Pattern) node()       {}
-func (p *PatternPhrase) node() {}
-
-// Column implements Node.
-func (p *Pattern) Column() int { return p.Col }
-
-// Column implements Node.
-func (p *PatternPhrase) Column() int { return p.Col }
+func (p *Pattern) column() int       { return p.Col }
+func (p *PatternPhrase) column() int { return p.Col }
 
 // String implements Node.
 func (p *Pattern) String() string {
