@@ -15,8 +15,8 @@
 //     per hit). Record and Records return the documents' stored records,
 //     Highlights the byte ranges a query matched in one. Postings and term
 //     iterators; Verify.
-//   - query: the query language of the command line, parsed (Parse) and
-//     compiled against a segment's analyzers (Compile).
+//   - query: the query language of the command line, parsed and compiled
+//     against a segment's analyzers (Compile).
 //   - search: many segments queried as one index, with global doc ids, and
 //     ranked (Top) with statistics summed over them.
 //   - grep: a regular expression over a segment's stored records, narrowed

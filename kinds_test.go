@@ -100,11 +100,7 @@ func TestErrorContract(t *testing.T) {
 		return p
 	}
 	compile := func(seg query.Analyzer, q string, o query.Options) error {
-		n, err := query.Parse(q)
-		if err != nil {
-			return err
-		}
-		_, err = query.Compile(n, seg, o)
+		_, err := query.Compile(q, seg, o)
 		return err
 	}
 
@@ -185,7 +181,7 @@ func TestErrorContract(t *testing.T) {
 				return err
 			}, ""},
 			{"query", "a syntax error", func(t *testing.T) error {
-				_, err := query.Parse(`"connection refused`)
+				_, err := query.Compile(`"connection refused`, nil, query.Options{})
 				return err
 			}, "at column 1"},
 			{"query", "bare text and no default field", func(t *testing.T) error {

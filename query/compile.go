@@ -1,11 +1,13 @@
 package query
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/querylang"
 	"github.com/snii-go/snii/reader"
 )
 
@@ -25,6 +27,18 @@ type Options struct {
 	// first terms in byte order (0: unlimited; negative is an error).
 	MaxExpansions int
 }
+
+// SyntaxError is a query that does not parse, at a 1-based column (in
+// characters). It wraps snii.ErrInvalidArgument.
+type SyntaxError struct {
+	Column int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("at column %d: %s", e.Column, e.Msg) }
+
+// Unwrap returns snii.ErrInvalidArgument, the kind of every syntax error.
+func (e *SyntaxError) Unwrap() error { return snii.ErrInvalidArgument }
 
 // CompileError is a query that parses but cannot be compiled: a text without
 // searchable terms, a text without a field (Options.DefaultField empty), or
@@ -55,33 +69,40 @@ func (e *CompileError) Unwrap() error {
 	return snii.ErrInvalidArgument
 }
 
-// Compile turns a parsed query into a reader.Query, analyzing every text with
-// its field's analyzer: a text of one term is a Term (a Prefix when it ends in
-// '*', a Fuzzy with "~N", a Term again with "~0"), of several a Phrase (a
-// PhrasePrefix with '*', a SloppyPhrase with "~N"); bare words and quoted text
-// alike. A fuzzy text must analyze to one term. An And's Not children become an
-// AndNot of the others and the union of what they exclude. Errors are
-// *CompileError, or snii.ErrInvalidArgument for a tree Parse cannot produce.
-func Compile(n Node, a Analyzer, o Options) (reader.Query, error) {
+// Compile parses q (see the package documentation for the language; a query
+// that does not parse is a *SyntaxError) and turns it into a reader.Query,
+// analyzing every text with its field's analyzer: a text of one term is a
+// Term (a Prefix when it ends in '*', a Fuzzy with "~N", a Term again with
+// "~0"), of several a Phrase (a PhrasePrefix with '*', a SloppyPhrase with
+// "~N"); bare words and quoted text alike. A fuzzy text must analyze to one
+// term. An And's Not children become an AndNot of the others and the union
+// of what they exclude. A query that parses but does not compile is a
+// *CompileError.
+func Compile(q string, a Analyzer, o Options) (reader.Query, error) {
+	n, err := querylang.Parse(q)
+	if err != nil {
+		var se *querylang.SyntaxError
+		if errors.As(err, &se) {
+			return nil, &SyntaxError{Column: se.Column, Msg: se.Msg}
+		}
+		return nil, err
+	}
 	if o.MaxExpansions < 0 {
 		return nil, errs.Invalidf("query: negative max expansions %d", o.MaxExpansions)
-	}
-	if !positive(n) {
-		return nil, errs.Invalidf("query: %s: nothing to match besides NOT", n)
 	}
 	return compile(n, a, &o)
 }
 
-func compile(n Node, a Analyzer, o *Options) (reader.Query, error) {
+func compile(n querylang.Node, a Analyzer, o *Options) (reader.Query, error) {
 	switch n := n.(type) {
-	case *And:
+	case *querylang.And:
 		var pos, neg []reader.Query
 		for _, c := range n.Nodes {
 			target := &pos
-			if nc, ok := c.(*Not); ok {
+			if nc, ok := c.(*querylang.Not); ok {
 				c, target = nc.Node, &neg
 			}
-			if !positive(c) {
+			if !querylang.Positive(c) {
 				return nil, errs.Invalidf("query: %s: nothing to match besides NOT", c)
 			}
 			q, err := compile(c, a, o)
@@ -98,10 +119,10 @@ func compile(n Node, a Analyzer, o *Options) (reader.Query, error) {
 			q = reader.AndNot(q, one(neg, reader.Or))
 		}
 		return q, nil
-	case *Or:
+	case *querylang.Or:
 		qs := make([]reader.Query, len(n.Nodes))
 		for i, c := range n.Nodes {
-			if !positive(c) {
+			if !querylang.Positive(c) {
 				return nil, errs.Invalidf("query: %s: nothing to match besides NOT", c)
 			}
 			var err error
@@ -110,11 +131,11 @@ func compile(n Node, a Analyzer, o *Options) (reader.Query, error) {
 			}
 		}
 		return reader.Or(qs...), nil
-	case *Text:
+	case *querylang.Text:
 		return compileText(n, a, o)
-	case *Pattern:
+	case *querylang.Pattern:
 		return compilePattern(n, a, o)
-	case *PatternPhrase:
+	case *querylang.PatternPhrase:
 		return compilePatternPhrase(n, a, o)
 	}
 	return nil, errs.Invalidf("query: unexpected node %T", n)
@@ -130,7 +151,7 @@ func one(qs []reader.Query, combine func(...reader.Query) reader.Query) reader.Q
 
 // fieldOf returns the field a node searches: its own, else o.DefaultField;
 // neither is a *CompileError at the node's column.
-func fieldOf(n Node, own string, col int, o *Options) (string, error) {
+func fieldOf(n querylang.Node, own string, col int, o *Options) (string, error) {
 	if own != "" {
 		return own, nil
 	}
@@ -140,7 +161,7 @@ func fieldOf(n Node, own string, col int, o *Options) (string, error) {
 	return o.DefaultField, nil
 }
 
-func compileText(n *Text, a Analyzer, o *Options) (reader.Query, error) {
+func compileText(n *querylang.Text, a Analyzer, o *Options) (reader.Query, error) {
 	field, err := fieldOf(n, n.Field, n.Col, o)
 	if err != nil {
 		return nil, err

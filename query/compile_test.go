@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/internal/querylang"
 )
 
 // words analyzes by lower-casing and splitting at spaces; fields other than
@@ -44,11 +45,7 @@ func TestCompile(t *testing.T) {
 		`Session~1`:              `fuzzy(text:"session"~1,max=5)`,
 		`session~ host:a~0`:      `and(fuzzy(text:"session"~2,max=5), term(host:"a"))`,
 	} {
-		n, err := Parse(q)
-		if err != nil {
-			t.Fatalf("%q: %v", q, err)
-		}
-		rq, err := Compile(n, words{}, Options{DefaultField: "text", MaxExpansions: 5})
+		rq, err := Compile(q, words{}, Options{DefaultField: "text", MaxExpansions: 5})
 		if err != nil {
 			t.Errorf("%q: %v", q, err)
 			continue
@@ -75,11 +72,7 @@ func TestCompileErrors(t *testing.T) {
 		if c.is == nil {
 			c.is = snii.ErrInvalidArgument
 		}
-		n, err := Parse(c.q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = Compile(n, words{}, Options{DefaultField: "text"})
+		_, err := Compile(c.q, words{}, Options{DefaultField: "text"})
 		var ce *CompileError
 		if !errors.As(err, &ce) || ce.Column != c.col || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want column %d and %q", c.q, err, c.col, c.want)
@@ -91,39 +84,33 @@ func TestCompileErrors(t *testing.T) {
 	// The zero Options have no default field: bare text is an error, a text
 	// naming its field is not.
 	for q, col := range map[string]int{`a`: 1, `host:a "b c"`: 8, `host:(a OR b) -c`: 16} {
-		n, err := Parse(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = Compile(n, words{}, Options{})
+		_, err := Compile(q, words{}, Options{})
 		var ce *CompileError
 		if !errors.As(err, &ce) || ce.Column != col || !strings.Contains(err.Error(), "DefaultField") ||
 			!errors.Is(err, snii.ErrInvalidArgument) || kinds(err) != 1 {
 			t.Errorf("%q without a default field: %v, want a CompileError at column %d naming DefaultField", q, err, col)
 		}
 	}
-	if n, err := Parse(`host:(a OR "b c")`); err != nil {
-		t.Fatal(err)
-	} else if _, err := Compile(n, words{}, Options{}); err != nil {
+	if _, err := Compile(`host:(a OR "b c")`, words{}, Options{}); err != nil {
 		t.Errorf("fielded text without a default field: %v", err)
 	}
 	// Trees Parse does not produce, and bad options.
-	a := &Text{Raw: "a", Col: 1}
-	for _, n := range []Node{
-		&Not{Node: a},
-		&And{Nodes: []Node{&Not{Node: a}, &Not{Node: a}}},
-		&Or{Nodes: []Node{a, &Not{Node: a}}},
-		&And{Nodes: []Node{a, &Not{Node: &And{Nodes: []Node{&Not{Node: a}}}}}},
-		&Text{Raw: "a b", Quoted: true, Prefix: true, Slop: 2},
-		&Text{Raw: "a", Fuzzy: true, Edits: 3},
-		&Text{Raw: "a", Fuzzy: true, Edits: 1, Prefix: true},
-		&Text{Raw: "a", Fuzzy: true, Edits: 1, Quoted: true},
+	a := &querylang.Text{Raw: "a", Col: 1}
+	for _, n := range []querylang.Node{
+		&querylang.Not{Node: a},
+		&querylang.And{Nodes: []querylang.Node{&querylang.Not{Node: a}, &querylang.Not{Node: a}}},
+		&querylang.Or{Nodes: []querylang.Node{a, &querylang.Not{Node: a}}},
+		&querylang.And{Nodes: []querylang.Node{a, &querylang.Not{Node: &querylang.And{Nodes: []querylang.Node{&querylang.Not{Node: a}}}}}},
+		&querylang.Text{Raw: "a b", Quoted: true, Prefix: true, Slop: 2},
+		&querylang.Text{Raw: "a", Fuzzy: true, Edits: 3},
+		&querylang.Text{Raw: "a", Fuzzy: true, Edits: 1, Prefix: true},
+		&querylang.Text{Raw: "a", Fuzzy: true, Edits: 1, Quoted: true},
 	} {
-		if _, err := Compile(n, words{}, Options{}); !errors.Is(err, snii.ErrInvalidArgument) {
+		if _, err := compile(n, words{}, &Options{}); !errors.Is(err, snii.ErrInvalidArgument) {
 			t.Errorf("%#v: %v, want an invalid-argument error", n, err)
 		}
 	}
-	if _, err := Compile(a, words{}, Options{MaxExpansions: -1}); !errors.Is(err, snii.ErrInvalidArgument) {
+	if _, err := Compile("a", words{}, Options{MaxExpansions: -1}); !errors.Is(err, snii.ErrInvalidArgument) {
 		t.Errorf("negative max expansions: %v", err)
 	}
 }

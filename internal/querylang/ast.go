@@ -1,4 +1,4 @@
-package query
+package querylang
 
 import (
 	"strconv"
@@ -8,11 +8,11 @@ import (
 )
 
 // Node is a parsed query: *Text, *Pattern, *PatternPhrase, *And, *Or or *Not.
-// Each node's Col is the 1-based column (in characters) where it starts.
 type Node interface {
 	// String renders the node in the query language; parsing it gives the same tree.
 	String() string
-	column() int
+	// Column is the 1-based column (in characters) where the node starts.
+	Column() int
 }
 
 // Text is a word or a quoted phrase, not yet analyzed.
@@ -52,10 +52,11 @@ type Or struct {
 	Col   int
 }
 
-func (t *Text) column() int { return t.Col }
-func (a *And) column() int  { return a.Col }
-func (o *Or) column() int   { return o.Col }
-func (n *Not) column() int  { return n.Col }
+// Column implements Node.
+func (t *Text) Column() int { return t.Col }
+func (a *And) Column() int  { return a.Col }
+func (o *Or) Column() int   { return o.Col }
+func (n *Not) Column() int  { return n.Col }
 
 // String implements Node.
 func (n *Not) String() string {

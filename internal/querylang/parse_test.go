@@ -1,4 +1,4 @@
-package query
+package querylang
 
 import (
 	"errors"
@@ -194,7 +194,7 @@ func TestParseColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	var cols []int
-	Walk(n, func(n Node) { cols = append(cols, n.column()) })
+	Walk(n, func(n Node) { cols = append(cols, n.Column()) })
 	want := []int{1, 1, 5, 12, 12, 17}
 	if len(cols) != len(want) {
 		t.Fatalf("columns %v, want %v", cols, want)
@@ -340,17 +340,17 @@ func FuzzParseQuery(f *testing.F) {
 				}
 			case *Or:
 				for _, c := range n.Nodes {
-					if _, ok := c.(*Or); ok || len(n.Nodes) < 2 || !positive(c) {
+					if _, ok := c.(*Or); ok || len(n.Nodes) < 2 || !Positive(c) {
 						t.Fatalf("Parse(%q): malformed Or %s", q, tree(n))
 					}
 				}
 			case *Not:
-				if !positive(n.Node) {
+				if !Positive(n.Node) {
 					t.Fatalf("Parse(%q): malformed Not %s", q, tree(n))
 				}
 			}
 		})
-		if !positive(n) {
+		if !Positive(n) {
 			t.Fatalf("Parse(%q): nothing to match in %s", q, tree(n))
 		}
 		s := n.String()
