@@ -193,7 +193,7 @@ func genOptions() writer.Options {
 // postings give (a document's length is its positions over all terms).
 func checkNorms(t *testing.T, f writer.FieldOptions, d *indexDump, want map[string][]posting, docs int) {
 	t.Helper()
-	if !f.StoresNorms() {
+	if !writer.StoresNorms(f) {
 		if d.Meta.HasNorms || d.Norms != nil {
 			t.Errorf("index %q: norms stored, want none", f.Name)
 		}

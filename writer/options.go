@@ -32,15 +32,15 @@ type FieldOptions struct {
 	// analyzer registered with index.Register (see index.New).
 	Analyzer string
 	// NoNorms turns off the field's norms (its per-document length, one byte
-	// per document, which BM25 scoring needs; see StoresNorms). Norms are
+	// per document, which BM25 scoring needs). Norms are
 	// stored by default for every analyzer but keyword, never for keyword.
 	NoNorms bool
 }
 
-// StoresNorms reports whether the field's index stores norms: unless NoNorms,
+// storesNorms reports whether the field's index stores norms: unless NoNorms,
 // for every analyzer but keyword (a keyword field holds one term per value, so
 // its length says nothing; BM25 takes every document's length as 1 there).
-func (f FieldOptions) StoresNorms() bool {
+func (f FieldOptions) storesNorms() bool {
 	if f.NoNorms {
 		return false
 	}

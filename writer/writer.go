@@ -135,9 +135,9 @@ func CreateContext(ctx context.Context, path string, o Options) (*Writer, error)
 		if err != nil {
 			return nil, err
 		}
-		fs := &fieldState{opt: f, an: an, buf: newTermBuffer(&w.cache, seed), hasNorms: f.StoresNorms()}
+		fs := &fieldState{opt: f, an: an, buf: newTermBuffer(&w.cache, seed), hasNorms: f.storesNorms()}
 		fs.emit = fs.add
-		if o.Pairs.EffectivePercent() > 0 && (o.faults == nil || !o.faults.pairNoFwd) {
+		if o.Pairs.effectivePercent() > 0 && (o.faults == nil || !o.faults.pairNoFwd) {
 			fs.fwd = newPairFwd(o.MemoryLimit/4/int64(len(o.Fields)), func() (*tempFile, error) { return w.createTemp(runPrefix) })
 		}
 		w.fields = append(w.fields, fs)

@@ -2,6 +2,7 @@ package merge
 
 import (
 	"fmt"
+	"math"
 	"os"
 
 	"github.com/snii-go/snii"
@@ -170,7 +171,7 @@ func writerOptions(srcs []*source, fields []fieldPlan, o *Options) (writer.Optio
 			m := s.metas[name]
 			pols, zl = append(pols, m.Policy), append(zl, m.ZstdLevel)
 			lims = append(lims, m.Limits.Normalize())
-			pairs = append(pairs, writer.PairsFromPercent(m.PairsPercent, m.PairsMinDF))
+			pairs = append(pairs, pairsFromPercent(m.PairsPercent, m.PairsMinDF))
 			wPairs = append(wPairs, setting{s.ord, name, fmt.Sprintf("%d%%, min df %d", m.PairsPercent, m.PairsMinDF)})
 			wPol = append(wPol, setting{s.ord, name, m.Policy.String()})
 			wZl = append(wZl, setting{s.ord, name, fmt.Sprint(m.ZstdLevel)})
@@ -288,4 +289,14 @@ func storeOptions(srcs []*source, o *Options, wo *writer.Options) error {
 		}
 	}
 	return nil
+}
+
+// pairsFromPercent returns the pair settings a segment recorded: percent 0 is
+// off.
+func pairsFromPercent(percent int, minDF uint64) writer.Pairs {
+	p := writer.Pairs{Percent: percent, MinDF: int(min(minDF, math.MaxInt32))}
+	if percent == 0 {
+		p.Percent = writer.PairsOff
+	}
+	return p
 }
