@@ -136,7 +136,7 @@ func TestErrorContract(t *testing.T) {
 				return err
 			}, "segment mem: "},
 			{"writer/merge", "a damaged source", func(t *testing.T) error {
-				_, err := merge.Merge(filepath.Join(dir, "m1.snii"), []merge.Source{{Path: path}, {Path: writeFile(t, "bad.snii", damaged(t))}}, merge.Options{})
+				_, err := merge.Merge(context.Background(), filepath.Join(dir, "m1.snii"), []merge.Source{{Path: path}, {Path: writeFile(t, "bad.snii", damaged(t))}}, merge.Options{})
 				return err
 			}, ""},
 		}},
@@ -146,7 +146,7 @@ func TestErrorContract(t *testing.T) {
 				return err
 			}, ""},
 			{"writer/merge", "a source of a newer format", func(t *testing.T) error {
-				_, err := merge.Merge(filepath.Join(dir, "m2.snii"), []merge.Source{{Path: writeFile(t, "new.snii", newer())}}, merge.Options{})
+				_, err := merge.Merge(context.Background(), filepath.Join(dir, "m2.snii"), []merge.Source{{Path: writeFile(t, "new.snii", newer())}}, merge.Options{})
 				return err
 			}, ""},
 		}},
@@ -170,14 +170,14 @@ func TestErrorContract(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				_, err = merge.Merge(filepath.Join(dir, "m5.snii"), []merge.Source{{Path: path}, {Path: other}}, merge.Options{})
+				_, err = merge.Merge(context.Background(), filepath.Join(dir, "m5.snii"), []merge.Source{{Path: path}, {Path: other}}, merge.Options{})
 				if _, ok := errors.AsType[*merge.ConflictError](err); !ok {
 					t.Fatalf("%v is not a *merge.ConflictError", err)
 				}
 				return err
 			}, "set Options.Policy"},
 			{"writer/merge", "no sources", func(t *testing.T) error {
-				_, err := merge.Merge(filepath.Join(dir, "m3.snii"), nil, merge.Options{})
+				_, err := merge.Merge(context.Background(), filepath.Join(dir, "m3.snii"), nil, merge.Options{})
 				return err
 			}, ""},
 			{"query", "a syntax error", func(t *testing.T) error {
@@ -254,7 +254,7 @@ func TestErrorContract(t *testing.T) {
 				return err
 			}, ""},
 			{"writer/merge", "a closed source", func(t *testing.T) error {
-				_, err := merge.Merge(filepath.Join(dir, "m4.snii"), []merge.Source{{Segment: closed(t)}}, merge.Options{})
+				_, err := merge.Merge(context.Background(), filepath.Join(dir, "m4.snii"), []merge.Source{{Segment: closed(t)}}, merge.Options{})
 				return err
 			}, ""},
 		}},

@@ -2,6 +2,7 @@ package merge_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -82,7 +83,7 @@ func paths(ps ...string) []merge.Source {
 func doMerge(t testing.TB, dir, name string, srcs []merge.Source, o merge.Options) (string, merge.Stats) {
 	t.Helper()
 	path := filepath.Join(dir, name)
-	st, err := merge.Merge(path, srcs, o)
+	st, err := merge.Merge(context.Background(), path, srcs, o)
 	if err != nil {
 		t.Fatalf("Merge into %s: %v", name, err)
 	}

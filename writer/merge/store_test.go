@@ -2,6 +2,7 @@ package merge_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"path/filepath"
 	"testing"
@@ -53,7 +54,7 @@ func TestMergeStore(t *testing.T) {
 		}
 	}
 
-	if _, err := merge.Merge(filepath.Join(dir, "mixed.snii"), paths(a, c), merge.Options{}); !errors.Is(err, errs.InvalidArgument) {
+	if _, err := merge.Merge(context.Background(), filepath.Join(dir, "mixed.snii"), paths(a, c), merge.Options{}); !errors.Is(err, errs.InvalidArgument) {
 		t.Errorf("a source with records and one without: %v, want an invalid-argument error", err)
 	}
 	noStore, _ := doMerge(t, dir, "nostore.snii", paths(a, c), merge.Options{NoStore: true})
@@ -104,7 +105,7 @@ func TestMergeMixedRecords(t *testing.T) {
 	other := genOptions("text", "title")
 	other.RecordFormat, other.TextField = writer.RecordText, "title"
 	c := build(t, dir, "c.snii", other, docs[:150])
-	if _, err := merge.Merge(filepath.Join(dir, "bad.snii"), paths(a, c), merge.Options{}); !errors.Is(err, errs.InvalidArgument) {
+	if _, err := merge.Merge(context.Background(), filepath.Join(dir, "bad.snii"), paths(a, c), merge.Options{}); !errors.Is(err, errs.InvalidArgument) {
 		t.Errorf("text records of two fields: %v, want an invalid-argument error", err)
 	}
 }
