@@ -1,6 +1,7 @@
 // Package snii holds what every part of the snii library shares: the error
-// kinds a caller tests with errors.Is, and SegmentError, the typed error that
-// places a failure in a segment (section, index, term, window) for errors.As.
+// kinds a caller tests with errors.Is, SegmentError, the typed error that
+// places a failure in a segment (section, index, term, window) for errors.As,
+// and RecordFormat, how a segment's stored records hold the field values.
 //
 // snii writes and reads immutable inverted-index segments for log and text
 // search. The packages, in the order a new user meets them:

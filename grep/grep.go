@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/reader"
@@ -63,7 +64,7 @@ func Plan(seg *reader.Segment, re *regexp.Regexp) (reader.Query, string, error) 
 	if !ok {
 		return nil, "", errs.NotFoundf("grep: the segment keeps no records; rebuild it without --no-store")
 	}
-	if st.Format != reader.RecordText {
+	if st.Format != snii.RecordText {
 		return nil, "the records are JSON lines, not the values of one field: every record is read", nil
 	}
 	fi, err := seg.Info(st.TextField)

@@ -50,7 +50,7 @@
 //
 // Top fills Hit.Record with TopOptions.Records, in one such batch. On a remote
 // segment every block a call needs is fetched in one round. Store reports the
-// record format (how a record holds the fields: RecordText, RecordJSON,
+// record format (how a record holds the fields: snii.RecordText, RecordJSON,
 // RecordMixed), the counts and the bytes. Corrupt store bytes are
 // snii.ErrCorrupt naming the block; a segment without a store answers
 // snii.ErrNotFound.

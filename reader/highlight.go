@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 )
@@ -518,9 +519,9 @@ func (s *Segment) Highlights(q Query, rec []byte) ([]Span, error) {
 	}
 	lay := recordLayout{textField: st.TextField}
 	switch st.Format {
-	case RecordText:
+	case snii.RecordText:
 		lay.text = true
-	case RecordJSON:
+	case snii.RecordJSON:
 		lay.json = true
 	default:
 		lay.json, lay.text = true, true

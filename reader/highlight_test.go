@@ -346,7 +346,7 @@ func TestHighlightsText(t *testing.T) {
 				docs = append(docs, writer.Document{Fields: []writer.Field{{Name: "text", Values: []string{rec}}}, Record: []byte(rec)})
 			}
 			o := writer.DefaultOptions("text")
-			o.RecordFormat, o.TextField = writer.RecordText, "text"
+			o.RecordFormat, o.TextField = snii.RecordText, "text"
 			o.Fields[0].Analyzer = an.spec
 			s := buildDocs(t, o, docs)
 			checkHighlights(t, s, rng, []string{"text"}, recs, toks)
@@ -482,7 +482,7 @@ func TestHighlightsJSON(t *testing.T) {
 // without a store has no highlights.
 func TestHighlightsStoreFormats(t *testing.T) {
 	o := writer.DefaultOptions("text", "msg")
-	o.RecordFormat, o.TextField = writer.RecordMixed, "text"
+	o.RecordFormat, o.TextField = snii.RecordMixed, "text"
 	s := buildDocs(t, o, []writer.Document{
 		{Fields: []writer.Field{{Name: "msg", Values: []string{"an Error"}}}, Record: []byte(`{"msg": "an Error"}`)},
 		{Fields: []writer.Field{{Name: "text", Values: []string{`["an Error"]`}}}, Record: []byte(`["an Error"]`)},

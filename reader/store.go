@@ -7,29 +7,15 @@ import (
 	"sort"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/objstore"
 )
 
-// RecordFormat says how a stored record holds its document's field values.
-type RecordFormat = format.RecordFormat
-
-// Record formats (StoreInfo.Format).
-const (
-	// RecordText: the record is the one value of field StoreInfo.TextField (line input).
-	RecordText = format.RecordText
-	// RecordJSON: the record is a JSON object; field F's values are at dotted
-	// path F (the CLI's jsonl extraction rules; library documents stored as
-	// JSON too).
-	RecordJSON = format.RecordJSON
-	// RecordMixed: a record that is a JSON object is RecordJSON, any other is RecordText.
-	RecordMixed = format.RecordMixed
-)
-
 // StoreInfo describes a segment's store of records.
 type StoreInfo struct {
-	Format RecordFormat
+	Format snii.RecordFormat
 	// TextField is the field whose value a text record is (RecordText,
 	// RecordMixed; "text" for the CLI).
 	TextField string

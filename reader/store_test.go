@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/testkit"
@@ -109,7 +110,7 @@ func TestStoreRoundTrip(t *testing.T) {
 	p := buildRecords(t, recs, o)
 	s := open(t, p)
 	info, ok := s.Store()
-	if !ok || info.Records != uint64(len(recs)) || info.Format != reader.RecordJSON || info.Blocks < 2 {
+	if !ok || info.Records != uint64(len(recs)) || info.Format != snii.RecordJSON || info.Blocks < 2 {
 		t.Fatalf("store %+v %v", info, ok)
 	}
 	var raw uint64

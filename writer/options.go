@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/zstdopt"
 	"github.com/snii-go/snii/limits"
@@ -81,11 +83,11 @@ type Options struct {
 	// document's record (Document.Record) is stored, in compressed blocks.
 	NoStore bool
 	// RecordFormat says how the records hold the field values, for readers
-	// that find a field in a record (reader.StoreInfo): 0 means RecordJSON
+	// that find a field in a record (reader.StoreInfo): 0 means snii.RecordJSON
 	// (what a nil Document.Record stores).
-	RecordFormat RecordFormat
+	RecordFormat snii.RecordFormat
 	// TextField is the field whose one value a text record is, with
-	// RecordText and RecordMixed (required then; "" otherwise).
+	// snii.RecordText and snii.RecordMixed (required then; "" otherwise).
 	TextField string
 	// Pairs configure the phrase-pair index of every logical index; the zero
 	// value is the default budget (see Pairs).
@@ -144,14 +146,14 @@ func (o Options) normalize() (Options, error) {
 	}
 	o.Fields = fields
 	if o.RecordFormat == 0 {
-		o.RecordFormat = RecordJSON
+		o.RecordFormat = snii.RecordJSON
 	}
 	switch {
-	case !o.RecordFormat.Valid():
-		return o, errs.Invalidf("writer: options: record format %d (want RecordText, RecordJSON or RecordMixed)", o.RecordFormat)
-	case o.RecordFormat == RecordJSON && o.TextField != "":
-		return o, errs.Invalidf("writer: options: text field %q with JSON records (a text field is for RecordText and RecordMixed)", o.TextField)
-	case o.RecordFormat != RecordJSON && !slices.ContainsFunc(fields, func(f FieldOptions) bool { return f.Name == o.TextField }):
+	case !format.ValidRecordFormat(o.RecordFormat):
+		return o, errs.Invalidf("writer: options: record format %d (want snii.RecordText, snii.RecordJSON or snii.RecordMixed)", o.RecordFormat)
+	case o.RecordFormat == snii.RecordJSON && o.TextField != "":
+		return o, errs.Invalidf("writer: options: text field %q with JSON records (a text field is for snii.RecordText and snii.RecordMixed)", o.TextField)
+	case o.RecordFormat != snii.RecordJSON && !slices.ContainsFunc(fields, func(f FieldOptions) bool { return f.Name == o.TextField }):
 		return o, errs.Invalidf("writer: options: %s records need a TextField naming one of the fields (got %q)", o.RecordFormat, o.TextField)
 	}
 	if err := o.Policy.Validate(); err != nil {

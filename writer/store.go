@@ -12,17 +12,6 @@ import (
 	"github.com/snii-go/snii/internal/zstdopt"
 )
 
-// RecordFormat says how the stored records hold the documents' field values
-// (the reader reports it; see reader.StoreInfo).
-type RecordFormat = format.RecordFormat
-
-// Record formats (Options.RecordFormat).
-const (
-	RecordText  = format.RecordText  // the record is the one value of Options.TextField (line input)
-	RecordJSON  = format.RecordJSON  // the record is a JSON object; field F's values are at dotted path F
-	RecordMixed = format.RecordMixed // a record that is a JSON object is RecordJSON, any other RecordText
-)
-
 // MaxRecordBytes is the longest record a segment stores.
 const MaxRecordBytes = format.MaxStoreBlockPlain - 16
 

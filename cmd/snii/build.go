@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/objstore/s3"
@@ -154,7 +155,7 @@ func buildFields(ins []input, paths []string) ([]string, error) {
 // recordFormat returns how the records of a build from ins hold their fields:
 // lines inputs store text records of field "text", jsonl inputs JSON objects,
 // both together mixed records.
-func recordFormat(ins []input) (writer.RecordFormat, string) {
+func recordFormat(ins []input) (snii.RecordFormat, string) {
 	var lines, jsonl bool
 	for _, in := range ins {
 		if in.format == formatLines {
@@ -165,11 +166,11 @@ func recordFormat(ins []input) (writer.RecordFormat, string) {
 	}
 	switch {
 	case lines && jsonl:
-		return writer.RecordMixed, linesField
+		return snii.RecordMixed, linesField
 	case lines:
-		return writer.RecordText, linesField
+		return snii.RecordText, linesField
 	}
-	return writer.RecordJSON, ""
+	return snii.RecordJSON, ""
 }
 
 // buildReport is the --json summary of snii build.

@@ -271,9 +271,9 @@ func storeOptions(srcs []*source, o *Options, wo *writer.Options) error {
 			continue
 		}
 		if s.store.Format != format {
-			format = writer.RecordMixed
+			format = snii.RecordMixed
 		}
-		if s.store.Format == writer.RecordJSON {
+		if s.store.Format == snii.RecordJSON {
 			continue
 		}
 		if textSrc != nil && s.store.TextField != textSrc.store.TextField {
