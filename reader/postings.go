@@ -69,14 +69,6 @@ func (s *Segment) resolveGuarded(x *qctx, f *field, term string) (_ *termRef, er
 	return x.resolve(f, []byte(term))
 }
 
-// DF returns the term's document frequency (0 for an absent term).
-func (p *Postings) DF() uint64 {
-	if p.t == nil {
-		return 0
-	}
-	return p.t.e.DF
-}
-
 // loadWindow decodes the doc ids of the iterator's next window.
 func (p *Postings) loadWindow() (ok bool) {
 	if p.s.guarding() {

@@ -16,7 +16,7 @@ type Profile struct {
 	// the docs and positions in the windows decoded (TotalDocs, TotalPositions; a
 	// selective RAW/ZSTD decode stops after its last selected doc) and those
 	// returned to the query (SelectedDocs, SelectedPositions), and the decode time
-	// (DecodeNanos; see DecodeTime).
+	// (DecodeNanos).
 	prx.Stats
 	// BytesRead is the bytes the query needed from the file (mapped bytes
 	// touched, or bytes read through the ReaderAt; of a .prx frame on a
@@ -62,13 +62,10 @@ type Profile struct {
 	// alone (each inner term once in the document), with no position read.
 	PairPlans, CandidatesBefore, CandidatesAfter, PairLookups, PairDocs, PairProved int64
 	// VerifyTime is the time spent checking phrase candidates against their
-	// positions, less the decoding within it (DecodeTime), TotalTime the
+	// positions, less the decoding within it (DecodeNanos), TotalTime the
 	// whole query.
 	VerifyTime, TotalTime time.Duration
 }
-
-// DecodeTime is the time spent decoding .prx frames.
-func (p *Profile) DecodeTime() time.Duration { return time.Duration(p.DecodeNanos) }
 
 // Add adds o to p (to sum the profiles of several queries).
 func (p *Profile) Add(o *Profile) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii/internal/oracle"
@@ -131,8 +132,8 @@ func TestRemoteFetchFollowsCandidates(t *testing.T) {
 			}
 			if n := p.Frames[prx.CodecPFOR] + p.Frames[prx.CodecZstd]; n > 0 {
 				units += n
-				if p.DecodeTime() <= 0 || p.VerifyTime <= 0 {
-					t.Errorf("%s (no pairs %v): decoded %d PFOR or ZSTD units in %v, verified in %v", q, noPairs, n, p.DecodeTime(), p.VerifyTime)
+				if time.Duration(p.DecodeNanos) <= 0 || p.VerifyTime <= 0 {
+					t.Errorf("%s (no pairs %v): decoded %d PFOR or ZSTD units in %v, verified in %v", q, noPairs, n, time.Duration(p.DecodeNanos), p.VerifyTime)
 				}
 			}
 		}
@@ -176,8 +177,8 @@ func TestProfileTimes(t *testing.T) {
 		}
 		if n := p.Frames[prx.CodecPFOR] + p.Frames[prx.CodecZstd]; n > 0 && p.SelectedPositions > 0 {
 			units++
-			if p.DecodeTime() <= 0 || p.VerifyTime <= 0 {
-				t.Errorf("%s (filter %v): decoded %d PFOR or ZSTD units in %v, verified in %v", q, o.Filter != nil, n, p.DecodeTime(), p.VerifyTime)
+			if time.Duration(p.DecodeNanos) <= 0 || p.VerifyTime <= 0 {
+				t.Errorf("%s (filter %v): decoded %d PFOR or ZSTD units in %v, verified in %v", q, o.Filter != nil, n, time.Duration(p.DecodeNanos), p.VerifyTime)
 			}
 		}
 	}

@@ -227,7 +227,7 @@ func newProfileReport(p *reader.Profile) *profileReport {
 		DocBlocksRead: p.DocBlocksRead, DocsDecoded: p.DocsDecoded,
 		Rounds: p.Rounds, Requests: p.Requests, FetchedBytes: p.FetchedBytes,
 		PairPlans: p.PairPlans, CandidatesBefore: p.CandidatesBefore, CandidatesAfter: p.CandidatesAfter, PairDocs: p.PairDocs, PairProved: p.PairProved,
-		DecodeMillis: ms(p.DecodeTime()), VerifyMillis: ms(p.VerifyTime), TotalMillis: ms(p.TotalTime),
+		DecodeMillis: ms(time.Duration(p.DecodeNanos)), VerifyMillis: ms(p.VerifyTime), TotalMillis: ms(p.TotalTime),
 	}
 }
 

@@ -311,7 +311,7 @@ func (r *report) tables() string {
 func profileOf(p *reader.Profile) prof {
 	return prof{Frames: p.Frames, PlainBytes: p.PlainBytes, BytesRead: p.BytesRead, Windows: p.WindowsRead,
 		DocWindows: p.DocWindowsRead, SelectedDocs: p.SelectedDocs, TotalDocs: p.TotalDocs,
-		DecodeMicros: float64(p.DecodeTime().Nanoseconds()) / 1e3, TotalMicro: float64(p.TotalTime.Nanoseconds()) / 1e3}
+		DecodeMicros: float64(p.DecodeNanos) / 1e3, TotalMicro: float64(p.TotalTime.Nanoseconds()) / 1e3}
 }
 
 func latency(what string, s *reader.Segment, qs []reader.Query, fn func(*reader.Segment, reader.Query)) latencyResult {
