@@ -12,8 +12,13 @@ import (
 	"github.com/snii-go/snii/internal/zstdopt"
 )
 
-// MaxRecordBytes is the longest record a segment stores.
-const MaxRecordBytes = format.MaxStoreBlockPlain - 16
+// MaxRecordBytes is the longest record a segment stores: the plain bytes of
+// a store block (256 MiB) less 16.
+const MaxRecordBytes = 1<<28 - 16
+
+// MaxRecordBytes is the store's block bound less 16 (a constant index other
+// than 0 does not compile).
+var _ = [1]struct{}{}[MaxRecordBytes-(format.MaxStoreBlockPlain-16)]
 
 const (
 	// storeZstdLevel is the zstd level of store blocks (zstdopt.Level).
