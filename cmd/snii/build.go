@@ -12,7 +12,7 @@ import (
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/objstore/s3"
+	"github.com/snii-go/snii/internal/s3url"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 	"github.com/spf13/cobra"
@@ -219,7 +219,7 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 	o.RecordFormat, o.TextField = recordFormat(ins)
 	output := f.output // what the report names
 	var up *s3Upload
-	if s3.IsURL(f.output) {
+	if s3url.IsURL(f.output) {
 		// Check the URL, the credentials and the bucket before reading anything.
 		if up, err = f.s3.prepareUpload(ctx, f.output, o.TempDir); err != nil {
 			return err

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/snii-go/snii/internal/prx"
-	"github.com/snii-go/snii/objstore/s3"
+	"github.com/snii-go/snii/internal/s3url"
 	"github.com/snii-go/snii/reader"
 	"github.com/spf13/cobra"
 )
@@ -236,7 +236,7 @@ func runQuery(ctx context.Context, e *env, f *queryFlags, path, q string) error 
 	if err != nil {
 		return err
 	}
-	if s3.IsURL(path) {
+	if s3url.IsURL(path) {
 		u, err := parseS3(path)
 		if err != nil {
 			return err

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/snii-go/snii/internal/s3url"
 	"github.com/snii-go/snii/internal/tmpfile"
 	"github.com/snii-go/snii/objstore"
 	"github.com/snii-go/snii/objstore/s3"
@@ -32,8 +33,8 @@ func (s *s3Flags) add(fs *pflag.FlagSet) {
 }
 
 // parse parses an s3:// URL; a malformed one is a usage error (exit 2).
-func parseS3(p string) (s3.URL, error) {
-	u, err := s3.ParseURL(p)
+func parseS3(p string) (s3url.URL, error) {
+	u, err := s3url.ParseURL(p)
 	if err != nil {
 		return u, asUsage(err)
 	}
@@ -101,7 +102,7 @@ func (a *anySegment) Close() error { return a.close() }
 // openAny opens a local segment, or one s3://bucket/key (one object: a prefix
 // or glob is a usage error here).
 func openAny(ctx context.Context, s *s3Flags, p string, o reader.Options) (*anySegment, error) {
-	if !s3.IsURL(p) {
+	if !s3url.IsURL(p) {
 		seg, err := openSegment(p, o)
 		if err != nil {
 			return nil, err
@@ -148,12 +149,12 @@ func (r *remoteSegments) Close() error {
 }
 
 // openMany lists u and opens its segments, 16 at a time.
-func openMany(ctx context.Context, s *s3Flags, u s3.URL, o reader.Options) (*remoteSegments, error) {
+func openMany(ctx context.Context, s *s3Flags, u s3url.URL, o reader.Options) (*remoteSegments, error) {
 	c, err := s.client()
 	if err != nil {
 		return nil, err
 	}
-	keys, err := c.List(ctx, u)
+	keys, err := c.List(ctx, u.Bucket, u.Key)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +202,7 @@ func openMany(ctx context.Context, s *s3Flags, u s3.URL, o reader.Options) (*rem
 // temp directory, whose lock the run holds, so that snii clean and the next
 // build remove what a killed run left.
 type s3Upload struct {
-	url    s3.URL
+	url    s3url.URL
 	c      *s3.Client
 	parent string // the temp directory holding dir
 	owner  *tmpfile.Owner

@@ -25,6 +25,3 @@ func (c *Cache) Used() int64 {
 	defer c.mu.Unlock()
 	return c.used
 }
-
-// ListPrefix is listPrefix.
-func (u URL) ListPrefix() string { return u.listPrefix() }

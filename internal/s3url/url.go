@@ -1,4 +1,4 @@
-package s3
+package s3url
 
 import (
 	"path"
@@ -62,9 +62,9 @@ func (u URL) IsPrefix() bool { return u.Key == "" || strings.HasSuffix(u.Key, "/
 // IsGlob reports whether u's key is a pattern.
 func (u URL) IsGlob() bool { return strings.ContainsAny(u.Key, "*?[") }
 
-// listPrefix returns the prefix to list for a prefix or glob URL: the key up
+// ListPrefix returns the prefix to list for a prefix or glob URL: the key up
 // to its first pattern character.
-func (u URL) listPrefix() string {
+func (u URL) ListPrefix() string {
 	if i := strings.IndexAny(u.Key, "*?[\\"); i >= 0 {
 		return u.Key[:i]
 	}
