@@ -79,11 +79,11 @@ func New(spec string) (Analyzer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sp.New()
+	return sp.newAnalyzer()
 }
 
-// New returns a fresh analyzer for sp (see the package function New).
-func (sp Spec) New() (Analyzer, error) {
+// newAnalyzer returns a fresh analyzer for sp.
+func (sp Spec) newAnalyzer() (Analyzer, error) {
 	sp = sp.normalize()
 	regMu.RLock()
 	f, ok := registry[regKey{sp.Name, sp.Version}]

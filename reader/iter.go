@@ -121,9 +121,6 @@ func (it *TermIter) AppendTerm(dst []byte) []byte { return append(dst, it.term..
 // DF returns the current term's document frequency.
 func (it *TermIter) DF() uint64 { return it.e.DF }
 
-// TTF returns the current term's total term frequency (its positions).
-func (it *TermIter) TTF() uint64 { return it.e.TTF }
-
 // Postings returns the postings of the current term, positioned before its
 // first document. Each call starts over from the first document (a caller
 // may count the documents in a first pass and read positions in a second).

@@ -129,7 +129,7 @@ func (o Options) normalize() (Options, error) {
 		}
 		sp, err := index.ParseSpec(f.Analyzer)
 		if err == nil {
-			_, err = sp.New()
+			_, err = index.New(f.Analyzer)
 		}
 		if err != nil {
 			return o, fmt.Errorf("writer: options: field %q: %w", f.Name, err) // index's kind: not registered, or a bad spec
