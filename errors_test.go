@@ -18,7 +18,7 @@ import (
 func buildSegment(t *testing.T, o writer.Options, lines ...string) (string, error) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "s.snii")
-	w, err := writer.Create(path, o)
+	w, err := writer.Create(context.Background(), path, o)
 	if err != nil {
 		return path, err
 	}
@@ -64,12 +64,12 @@ func TestErrorKinds(t *testing.T) {
 		}
 	})
 	t.Run("invalid argument", func(t *testing.T) {
-		if _, err := writer.Create(filepath.Join(t.TempDir(), "x.snii"), writer.Options{}); !errors.Is(err, snii.ErrInvalidArgument) {
+		if _, err := writer.Create(context.Background(), filepath.Join(t.TempDir(), "x.snii"), writer.Options{}); !errors.Is(err, snii.ErrInvalidArgument) {
 			t.Fatalf("no fields: err = %v, want ErrInvalidArgument", err)
 		}
 		o := writer.DefaultOptions("text")
 		o.Fields[0].Analyzer = "standard;max_token_bytes=0"
-		if _, err := writer.Create(filepath.Join(t.TempDir(), "x.snii"), o); !errors.Is(err, snii.ErrInvalidArgument) {
+		if _, err := writer.Create(context.Background(), filepath.Join(t.TempDir(), "x.snii"), o); !errors.Is(err, snii.ErrInvalidArgument) {
 			t.Fatalf("bad analyzer setting: err = %v, want ErrInvalidArgument", err)
 		}
 	})
@@ -91,7 +91,7 @@ func TestErrorKinds(t *testing.T) {
 		}
 		o := writer.DefaultOptions("text")
 		o.Fields[0].Analyzer = "no-such-analyzer"
-		if _, err := writer.Create(filepath.Join(t.TempDir(), "x.snii"), o); !errors.Is(err, snii.ErrNotFound) {
+		if _, err := writer.Create(context.Background(), filepath.Join(t.TempDir(), "x.snii"), o); !errors.Is(err, snii.ErrNotFound) {
 			t.Fatalf("unregistered analyzer: err = %v, want ErrNotFound", err)
 		}
 	})

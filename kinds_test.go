@@ -156,11 +156,11 @@ func TestErrorContract(t *testing.T) {
 				return err
 			}, ""},
 			{"writer", "Options without fields", func(t *testing.T) error {
-				_, err := writer.Create(filepath.Join(dir, "x.snii"), writer.Options{})
+				_, err := writer.Create(context.Background(), filepath.Join(dir, "x.snii"), writer.Options{})
 				return err
 			}, ""},
 			{"writer", "Create into a missing directory", func(t *testing.T) error {
-				_, err := writer.Create(filepath.Join(dir, "missing", "x.snii"), writer.DefaultOptions("text"))
+				_, err := writer.Create(context.Background(), filepath.Join(dir, "missing", "x.snii"), writer.DefaultOptions("text"))
 				return err
 			}, "output directory " + filepath.Join(dir, "missing") + " does not exist"},
 			{"writer/merge", "sources that disagree on the policy", func(t *testing.T) error {
@@ -222,7 +222,7 @@ func TestErrorContract(t *testing.T) {
 			{"writer", "an unregistered analyzer", func(t *testing.T) error {
 				o := writer.DefaultOptions("text")
 				o.Fields[0].Analyzer = "no-such-analyzer"
-				_, err := writer.Create(filepath.Join(dir, "x.snii"), o)
+				_, err := writer.Create(context.Background(), filepath.Join(dir, "x.snii"), o)
 				return err
 			}, "not registered"},
 			{"index", "an unregistered analyzer", func(t *testing.T) error {

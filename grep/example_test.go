@@ -25,7 +25,7 @@ func Example() {
 	path := filepath.Join(dir, "logs.snii")
 	o := writer.DefaultOptions("text")
 	o.RecordFormat, o.TextField = snii.RecordText, "text" // a record is the line, as snii build stores it
-	w, err := writer.Create(path, o)
+	w, err := writer.Create(context.Background(), path, o)
 	if err != nil {
 		log.Fatal(err)
 	}

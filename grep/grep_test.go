@@ -29,7 +29,7 @@ func build(t testing.TB, recs []string, analyzer string) *reader.Segment {
 	o.RecordFormat, o.TextField = snii.RecordText, "text"
 	o.Fields[0].Analyzer = analyzer
 	p := filepath.Join(t.TempDir(), "g.snii")
-	w, err := writer.Create(p, o)
+	w, err := writer.Create(context.Background(), p, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,10 +50,8 @@ type Analyzer interface {
 	Analyze(text string, emit func(term []byte, pos uint32)) (positions, skipped uint32)
 }
 
-// Factory returns a fresh Analyzer for spec (whose Name and Version are the
-// ones it was registered under). It returns an error wrapping
-// snii.ErrInvalidArgument for settings it does not support.
-type Factory func(spec Spec) (Analyzer, error)
+// factory returns a fresh Analyzer for a spec (see Register).
+type factory func(spec Spec) (Analyzer, error)
 
 // New returns a fresh analyzer for a spec string (see ParseSpec), for example
 // "standard" or "whitespace;max_token_bytes=1024". "" is "standard".
@@ -106,7 +104,11 @@ func (sp Spec) newAnalyzer() (Analyzer, error) {
 // output changes. Register panics if the name is empty or contains one of
 // "@;=", if the version is below 1, or if the pair is already registered
 // (like database/sql.Register, it is meant to be called from an init function).
-func Register(name string, version int, f Factory) {
+//
+// f returns a fresh Analyzer for spec (whose Name and Version are the ones it
+// was registered under), or an error wrapping snii.ErrInvalidArgument for
+// settings it does not support.
+func Register(name string, version int, f func(spec Spec) (Analyzer, error)) {
 	if name == "" || strings.ContainsAny(name, "@;=") || version < 1 || f == nil {
 		panic(fmt.Sprintf("index: Register(%q, %d): bad name, version or nil factory", name, version))
 	}
@@ -212,7 +214,7 @@ type regKey struct {
 
 var (
 	regMu    sync.RWMutex
-	registry = map[regKey]Factory{
+	registry = map[regKey]factory{
 		{Standard, 1}:   func(sp Spec) (Analyzer, error) { return &standardAnalyzer{tok: tokenBuf{max: sp.MaxTokenBytes}}, nil },
 		{Whitespace, 1}: func(sp Spec) (Analyzer, error) { return &whitespaceAnalyzer{tok: tokenBuf{max: sp.MaxTokenBytes}}, nil },
 		{Keyword, 1}:    func(sp Spec) (Analyzer, error) { return &keywordAnalyzer{max: sp.MaxTokenBytes}, nil },

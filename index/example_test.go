@@ -73,7 +73,7 @@ func ExampleRegister() {
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "logs.snii")
-	w, err := writer.Create(path, writer.Options{Fields: []writer.FieldOptions{{Name: "text", Analyzer: "dotted"}}})
+	w, err := writer.Create(context.Background(), path, writer.Options{Fields: []writer.FieldOptions{{Name: "text", Analyzer: "dotted"}}})
 	if err != nil {
 		log.Fatal(err)
 	}

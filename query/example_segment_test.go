@@ -23,7 +23,7 @@ func Example_segment() {
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "logs.snii")
-	w, err := writer.Create(path, writer.DefaultOptions("host", "text"))
+	w, err := writer.Create(context.Background(), path, writer.DefaultOptions("host", "text"))
 	if err != nil {
 		log.Fatal(err)
 	}

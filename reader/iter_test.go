@@ -24,7 +24,7 @@ import (
 func iterSegment(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "iter.snii")
-	w, err := writer.Create(path, writer.DefaultOptions("text", "empty"))
+	w, err := writer.Create(context.Background(), path, writer.DefaultOptions("text", "empty"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,9 +19,9 @@ import (
 	"github.com/snii-go/snii/objstore"
 )
 
-// DefaultBlockCacheBytes is the default bound on the decoded dictionary blocks a
-// Segment keeps (Options.BlockCacheBytes).
-const DefaultBlockCacheBytes = 8 << 20
+// defaultBlockCacheBytes is the default bound on the decoded dictionary blocks
+// a Segment keeps (Options.BlockCacheBytes).
+const defaultBlockCacheBytes = 8 << 20
 
 // Options configure how a segment is opened. The zero value gives the defaults.
 type Options struct {
@@ -30,7 +30,7 @@ type Options struct {
 	// fields mean prx's defaults (the maximum).
 	Limits limits.Limits
 	// BlockCacheBytes bounds the decoded dictionary blocks kept between lookups:
-	// 0 means DefaultBlockCacheBytes, negative disables the cache (every lookup
+	// 0 means 8 MiB, negative disables the cache (every lookup
 	// decodes its block). Ignored when BlockCache is set.
 	BlockCacheBytes int
 	// BlockCache, when set, is a cache shared with other segments (see

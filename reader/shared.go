@@ -17,7 +17,7 @@ import (
 // and one Decoders and passes them in the Options of every segment: the
 // decoded dictionary blocks of all the segments then stay within the cache's
 // bytes, and the idle zstd decoders within the pool's count, instead of
-// DefaultBlockCacheBytes and a pool of decoders per segment.
+// 8 MiB of blocks and a pool of decoders per segment.
 
 // BlockCache bounds the decoded dictionary blocks of the segments sharing it
 // (Options.BlockCache). Lookups stay lock-free (an atomic slot per block of
@@ -26,10 +26,10 @@ import (
 // concurrent use.
 type BlockCache struct{ c *blockCache }
 
-// NewBlockCache returns a cache of bytes bytes (<= 0: DefaultBlockCacheBytes).
+// NewBlockCache returns a cache of bytes bytes (<= 0: 8 MiB).
 func NewBlockCache(bytes int64) *BlockCache {
 	if bytes <= 0 {
-		bytes = DefaultBlockCacheBytes
+		bytes = defaultBlockCacheBytes
 	}
 	return &BlockCache{c: newBlockCache(bytes)}
 }
@@ -134,7 +134,7 @@ func (s *Segment) useShared(o Options) error {
 	}
 	cacheBytes := int64(o.BlockCacheBytes)
 	if cacheBytes == 0 {
-		cacheBytes = DefaultBlockCacheBytes
+		cacheBytes = defaultBlockCacheBytes
 	}
 	s.blocks = newBlockCache(cacheBytes)
 	return nil

@@ -2,6 +2,7 @@ package reader_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math/rand/v2"
 	"path/filepath"
@@ -49,7 +50,7 @@ func genRecords(seed uint64, n int) [][]byte {
 func buildRecords(t testing.TB, recs [][]byte, o writer.Options) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "rec.snii")
-	w, err := writer.Create(p, o)
+	w, err := writer.Create(context.Background(), p, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +169,7 @@ func TestStoreDocumentJSON(t *testing.T) {
 		{},
 		{Fields: []writer.Field{{Name: "host", Values: []string{"x"}}}, Record: []byte{}},
 	}
-	w, err := writer.Create(p, o)
+	w, err := writer.Create(context.Background(), p, o)
 	if err != nil {
 		t.Fatal(err)
 	}

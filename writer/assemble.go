@@ -41,7 +41,7 @@ type IndexInput struct {
 // written; fields without an input get an empty index. Same options and
 // postings give the same bytes as building the documents with a Writer.
 //
-// Once ctx is done the build stops as with CreateContext: the error wraps
+// Once ctx is done the build stops as with Create: the error wraps
 // ctx's error and nothing is published at path.
 //
 // records feeds the documents' records, docCount of them in doc id order;
@@ -79,7 +79,7 @@ func BuildFromSources(ctx context.Context, path string, o Options, docCount uint
 		}
 		ins[i].src, ins[i].docsWith, ins[i].skipped, ins[i].norms = in.Postings, in.DocsWithField, in.SkippedTokens, in.Norms
 	}
-	w, err := CreateContext(ctx, path, o)
+	w, err := Create(ctx, path, o)
 	if err != nil {
 		return Stats{}, err
 	}

@@ -1,7 +1,7 @@
 // Package writer builds snii segments: it streams documents into a complete,
 // deterministic segment file with bounded memory.
 //
-//	w, err := writer.Create("logs.snii", writer.DefaultOptions("text"))
+//	w, err := writer.Create(ctx, "logs.snii", writer.DefaultOptions("text"))
 //	id, err := w.Add(writer.Doc("text", "connection reset by peer")) // ids 0, 1, 2, …
 //	err = w.Close() // temp file, fsync, rename, fsync dir; or w.Abort()
 //

@@ -1,6 +1,7 @@
 package writer_test
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ func TestLongTokens(t *testing.T) {
 	top := strings.Repeat("c", index.MaxMaxTokenBytes)
 	over := strings.Repeat("d", index.MaxMaxTokenBytes+1)
 	path := filepath.Join(t.TempDir(), "long.snii")
-	w, err := writer.Create(path, o)
+	w, err := writer.Create(context.Background(), path, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ type Writer struct {
 	byName    map[string]*fieldState
 	cache     blockCache
 
-	ctx    context.Context  // the build's context (CreateContext); never nil
+	ctx    context.Context  // the build's context (Create); never nil
 	owners []*tmpfile.Owner // claims on the directories holding our temp files
 	out    *tempFile        // the segment being written (destination directory)
 	runs   *tempFile        // all spilled runs (temp dir); nil before the first spill
@@ -99,17 +99,12 @@ type fieldState struct {
 
 // Create starts a segment at path (replaced on Close if it exists). The
 // segment is written to a temp file in path's directory and renamed into
-// place by Close; nothing appears at path before that.
-func Create(path string, o Options) (*Writer, error) {
-	return CreateContext(context.Background(), path, o)
-}
-
-// CreateContext is Create with a context: once ctx is done, the build stops
-// at its next check (spills, the merge of the runs, the window emitter and
-// the assembly all check it within one output buffer), Add and Close return
-// an error wrapping ctx's error, nothing is published at path and every temp
-// file is removed.
-func CreateContext(ctx context.Context, path string, o Options) (*Writer, error) {
+// place by Close; nothing appears at path before that. Once ctx is done, the
+// build stops at its next check (spills, the merge of the runs, the window
+// emitter and the assembly all check it within one output buffer), Add and
+// Close return an error wrapping ctx's error, nothing is published at path
+// and every temp file is removed.
+func Create(ctx context.Context, path string, o Options) (*Writer, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}

@@ -254,7 +254,7 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 		uploadDir = up.parent
 	}
 	cleanLeftovers(e, f.quiet, filepath.Dir(f.output), o.TempDir, uploadDir)
-	w, err := writer.CreateContext(ctx, f.output, o)
+	w, err := writer.Create(ctx, f.output, o)
 	if err != nil {
 		if errors.Is(err, errs.InvalidArgument) {
 			return asUsage(err)

@@ -379,7 +379,7 @@ func buildSeg(path string, docs []string, policy int) buildInfo {
 	o := writer.DefaultOptions("content")
 	o.Policy = budget.FromPercents(policy, budget.DefaultBudgetPercent)
 	t0 := time.Now()
-	w, err := writer.Create(path, o)
+	w, err := writer.Create(context.Background(), path, o)
 	fail(err)
 	for _, d := range docs {
 		_, err := w.Add(writer.Doc("content", d))

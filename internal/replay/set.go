@@ -143,7 +143,7 @@ func Load(r io.Reader, o PrepareOptions) ([]*Set, error) {
 // Policies are then applied with chooser.Chooser on the exact sizes, the same
 // decision prx.Encoder makes.
 func Prepare(info capture.IndexInfo, all bool, wins []capture.Window, o PrepareOptions) (*Set, error) {
-	s := &Set{Info: info, All: all, Limits: limits.Default(), ZstdLevel: o.ZstdLevel}
+	s := &Set{Info: info, All: all, Limits: limits.Limits{}.Normalize(), ZstdLevel: o.ZstdLevel}
 	if info.Known {
 		s.Limits = info.Limits.Normalize()
 		if s.ZstdLevel == 0 {

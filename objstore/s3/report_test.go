@@ -166,7 +166,7 @@ func buildAgent(t *testing.T, dir string, n int) (string, []string) {
 		docs = append(docs, s)
 	})
 	write := func(p string, ds []string) {
-		w, err := writer.Create(p, writer.DefaultOptions("content"))
+		w, err := writer.Create(context.Background(), p, writer.DefaultOptions("content"))
 		if err != nil {
 			t.Fatal(err)
 		}

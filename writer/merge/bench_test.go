@@ -146,7 +146,7 @@ func BenchmarkMergeVsBuild(b *testing.B) {
 // streamBuild builds the "content" of each line of the JSONL file, parsing
 // the lines as it goes (no corpus held in memory).
 func streamBuild(b *testing.B, path string, o writer.Options, file string) {
-	w, err := writer.Create(path, o)
+	w, err := writer.Create(context.Background(), path, o)
 	if err != nil {
 		b.Fatal(err)
 	}

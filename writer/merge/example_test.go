@@ -24,7 +24,7 @@ func Example() {
 	defer os.RemoveAll(dir)
 	build := func(name string, lines ...string) string {
 		path := filepath.Join(dir, name)
-		w, err := writer.Create(path, writer.DefaultOptions("text"))
+		w, err := writer.Create(context.Background(), path, writer.DefaultOptions("text"))
 		if err != nil {
 			log.Fatal(err)
 		}

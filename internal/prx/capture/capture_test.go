@@ -61,7 +61,7 @@ func sampleWindows(n int) []testWin {
 
 var sampleInfos = []IndexInfo{
 	{Name: "body", Known: true, Policy: budget.Policy{}, ZstdLevel: 3,
-		Limits: limits.Default()},
+		Limits: limits.Limits{}.Normalize()},
 	{Name: "title"},
 }
 
