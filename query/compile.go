@@ -21,40 +21,30 @@ type Analyzer interface {
 // the caller did not choose: set DefaultField to search bare text.
 type Options struct {
 	// DefaultField is the field of text written without "field:". When it is
-	// empty, such text is a *CompileError.
+	// empty, such text is a *Error.
 	DefaultField string
 	// MaxExpansions bounds a prefix (a phrase prefix's last term, a fuzzy term) to its
 	// first terms in byte order (0: unlimited; negative is an error).
 	MaxExpansions int
 }
 
-// SyntaxError is a query that does not parse, at a 1-based column (in
-// characters). It wraps snii.ErrInvalidArgument.
-type SyntaxError struct {
-	Column int
-	Msg    string
-}
-
-func (e *SyntaxError) Error() string { return fmt.Sprintf("at column %d: %s", e.Column, e.Msg) }
-
-// Unwrap returns snii.ErrInvalidArgument, the kind of every syntax error.
-func (e *SyntaxError) Unwrap() error { return snii.ErrInvalidArgument }
-
-// CompileError is a query that parses but cannot be compiled: a text without
-// searchable terms, a text without a field (Options.DefaultField empty), or
-// a field the analyzer does not know. Column is where the text starts; Err,
-// when set, is the analyzer's error.
+// Error is a query that cannot be used, at a 1-based column (in characters,
+// where the offending text starts): it does not parse (Syntax), or a text in
+// it cannot be compiled (a text without searchable terms, a text without a
+// field when Options.DefaultField is empty, a field the analyzer does not
+// know). Err, when set, is the analyzer's error.
 //
-// A CompileError wraps exactly one kind: the analyzer's (snii.ErrNotFound
-// for a field a segment does not have, snii.ErrClosed after the segment's
-// Close) when Err is set, snii.ErrInvalidArgument otherwise.
-type CompileError struct {
+// An Error wraps exactly one kind: the analyzer's (snii.ErrNotFound for a
+// field a segment does not have, snii.ErrClosed after the segment's Close)
+// when Err is set, snii.ErrInvalidArgument otherwise.
+type Error struct {
 	Column int
 	Msg    string
+	Syntax bool // the query does not parse
 	Err    error
 }
 
-func (e *CompileError) Error() string {
+func (e *Error) Error() string {
 	if e.Err != nil {
 		return fmt.Sprintf("at column %d: %s: %v", e.Column, e.Msg, e.Err)
 	}
@@ -62,7 +52,7 @@ func (e *CompileError) Error() string {
 }
 
 // Unwrap returns Err, or snii.ErrInvalidArgument when Err is nil.
-func (e *CompileError) Unwrap() error {
+func (e *Error) Unwrap() error {
 	if e.Err != nil {
 		return e.Err
 	}
@@ -70,20 +60,20 @@ func (e *CompileError) Unwrap() error {
 }
 
 // Compile parses q (see the package documentation for the language; a query
-// that does not parse is a *SyntaxError) and turns it into a reader.Query,
+// that does not parse is an *Error with Syntax set) and turns it into a reader.Query,
 // analyzing every text with its field's analyzer: a text of one term is a
 // Term (a Prefix when it ends in '*', a Fuzzy with "~N", a Term again with
 // "~0"), of several a Phrase (a PhrasePrefix with '*', a SloppyPhrase with
 // "~N"); bare words and quoted text alike. A fuzzy text must analyze to one
 // term. An And's Not children become an AndNot of the others and the union
 // of what they exclude. A query that parses but does not compile is a
-// *CompileError.
+// *Error.
 func Compile(q string, a Analyzer, o Options) (reader.Query, error) {
 	n, err := querylang.Parse(q)
 	if err != nil {
 		var se *querylang.SyntaxError
 		if errors.As(err, &se) {
-			return nil, &SyntaxError{Column: se.Column, Msg: se.Msg}
+			return nil, &Error{Column: se.Column, Msg: se.Msg, Syntax: true}
 		}
 		return nil, err
 	}
@@ -150,13 +140,13 @@ func one(qs []reader.Query, combine func(...reader.Query) reader.Query) reader.Q
 }
 
 // fieldOf returns the field a node searches: its own, else o.DefaultField;
-// neither is a *CompileError at the node's column.
+// neither is a *Error at the node's column.
 func fieldOf(n querylang.Node, own string, col int, o *Options) (string, error) {
 	if own != "" {
 		return own, nil
 	}
 	if o.DefaultField == "" {
-		return "", &CompileError{Column: col, Msg: fmt.Sprintf("%s names no field and Options.DefaultField is empty (write field:text or set a default field)", n)}
+		return "", &Error{Column: col, Msg: fmt.Sprintf("%s names no field and Options.DefaultField is empty (write field:text or set a default field)", n)}
 	}
 	return o.DefaultField, nil
 }
@@ -174,14 +164,14 @@ func compileText(n *querylang.Text, a Analyzer, o *Options) (reader.Query, error
 	}
 	terms, err := a.Analyze(field, n.Raw)
 	if err != nil {
-		return nil, &CompileError{Column: n.Col, Msg: fmt.Sprintf("%s: field %q", errs.Excerpt(n.String()), errs.Excerpt(field)), Err: err}
+		return nil, &Error{Column: n.Col, Msg: fmt.Sprintf("%s: field %q", errs.Excerpt(n.String()), errs.Excerpt(field)), Err: err}
 	}
 	if len(terms) == 0 {
-		return nil, &CompileError{Column: n.Col, Msg: fmt.Sprintf("%s has no searchable terms for the analyzer of field %q", errs.Excerpt(n.String()), errs.Excerpt(field))}
+		return nil, &Error{Column: n.Col, Msg: fmt.Sprintf("%s has no searchable terms for the analyzer of field %q", errs.Excerpt(n.String()), errs.Excerpt(field))}
 	}
 	switch {
 	case n.Fuzzy && len(terms) != 1:
-		return nil, &CompileError{Column: n.Col, Msg: fmt.Sprintf("%s: a fuzzy term must be one term, and the analyzer of field %q makes %d of it (%s)",
+		return nil, &Error{Column: n.Col, Msg: fmt.Sprintf("%s: a fuzzy term must be one term, and the analyzer of field %q makes %d of it (%s)",
 			errs.Excerpt(n.String()), errs.Excerpt(field), len(terms), errs.Excerpt(strings.Join(terms, " ")))}
 	case n.Fuzzy && n.Edits == 0:
 		return reader.Term(field, terms[0]), nil

@@ -58,24 +58,29 @@ func TestCompile(t *testing.T) {
 
 func TestCompileErrors(t *testing.T) {
 	for _, c := range []struct {
-		q    string
-		col  int
-		want string
-		is   error
+		q      string
+		col    int
+		want   string
+		is     error
+		syntax bool
 	}{
-		{`ok "!"`, 4, `"!" has no searchable terms for the analyzer of field "text"`, nil},
-		{`ok nope:x`, 4, `nope:x: field "nope"`, snii.ErrNotFound},
-		{`ok -(a nope:"x y")`, 8, `field "nope"`, snii.ErrNotFound},
-		{`ok a-b~1`, 4, `a-b~1: a fuzzy term must be one term, and the analyzer of field "text" makes 2 of it (a b)`, nil},
-		{`ok !~1`, 4, `!~1 has no searchable terms`, nil},
+		{`ok "!"`, 4, `"!" has no searchable terms for the analyzer of field "text"`, nil, false},
+		{`ok nope:x`, 4, `nope:x: field "nope"`, snii.ErrNotFound, false},
+		{`ok -(a nope:"x y")`, 8, `field "nope"`, snii.ErrNotFound, false},
+		{`ok a-b~1`, 4, `a-b~1: a fuzzy term must be one term, and the analyzer of field "text" makes 2 of it (a b)`, nil, false},
+		{`ok !~1`, 4, `!~1 has no searchable terms`, nil, false},
+		{`ok "a b`, 8, `expected closing quote for the phrase opened at column 4`, nil, true},
+		{`ok OR -b`, 7, `NOT inside OR excludes nothing`, nil, true},
 	} {
 		if c.is == nil {
 			c.is = snii.ErrInvalidArgument
 		}
 		_, err := Compile(c.q, words{}, Options{DefaultField: "text"})
-		var ce *CompileError
+		var ce *Error
 		if !errors.As(err, &ce) || ce.Column != c.col || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want column %d and %q", c.q, err, c.col, c.want)
+		} else if ce.Syntax != c.syntax {
+			t.Errorf("%q: Syntax %v, want %v", c.q, ce.Syntax, c.syntax)
 		}
 		if !errors.Is(err, c.is) || kinds(err) != 1 {
 			t.Errorf("%q: %v is not %v alone", c.q, err, c.is)
@@ -85,10 +90,10 @@ func TestCompileErrors(t *testing.T) {
 	// naming its field is not.
 	for q, col := range map[string]int{`a`: 1, `host:a "b c"`: 8, `host:(a OR b) -c`: 16} {
 		_, err := Compile(q, words{}, Options{})
-		var ce *CompileError
+		var ce *Error
 		if !errors.As(err, &ce) || ce.Column != col || !strings.Contains(err.Error(), "DefaultField") ||
 			!errors.Is(err, snii.ErrInvalidArgument) || kinds(err) != 1 {
-			t.Errorf("%q without a default field: %v, want a CompileError at column %d naming DefaultField", q, err, col)
+			t.Errorf("%q without a default field: %v, want an Error at column %d naming DefaultField", q, err, col)
 		}
 	}
 	if _, err := Compile(`host:(a OR "b c")`, words{}, Options{}); err != nil {

@@ -97,8 +97,8 @@
 //
 // # Errors
 //
-// Syntax errors are *SyntaxError values carrying a 1-based column counted in
-// characters (runes), e.g. `at column 7: expected closing quote for the
-// phrase opened at column 3`. Compile errors about a text (no searchable
-// terms, an unknown field) are *CompileError values with the text's column.
+// Errors are *Error values carrying a 1-based column counted in characters
+// (runes): syntax errors (Error.Syntax), e.g. `at column 7: expected closing
+// quote for the phrase opened at column 3`, and errors about a text (no
+// searchable terms, an unknown field) at the text's column.
 package query

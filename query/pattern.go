@@ -58,7 +58,7 @@ func patternText(p *querylang.Pattern, a Analyzer, field string) (string, error)
 	}
 	expr, err := lowerLiterals(p.Expr)
 	if err != nil {
-		return "", &CompileError{Column: p.Col, Msg: fmt.Sprintf("%s: invalid regexp", p), Err: err}
+		return "", &Error{Column: p.Col, Msg: fmt.Sprintf("%s: invalid regexp", p), Err: err}
 	}
 	return expr, nil
 }
@@ -99,7 +99,7 @@ func compilePatternPhrase(pp *querylang.PatternPhrase, a Analyzer, o *Options) (
 		case *querylang.Text:
 			terms, err := a.Analyze(field, part.Raw)
 			if err != nil {
-				return nil, &CompileError{Column: pp.Col, Msg: fmt.Sprintf("%s: field %q", pp, field), Err: err}
+				return nil, &Error{Column: pp.Col, Msg: fmt.Sprintf("%s: field %q", pp, field), Err: err}
 			}
 			for _, t := range terms {
 				slots = append(slots, reader.Slot{Kind: reader.SlotTerm, Text: t})

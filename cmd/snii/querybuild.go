@@ -36,9 +36,10 @@ func defaultField(have []string, given string) (string, error) {
 func compileQuery(seg query.Analyzer, field, q string, maxExp int) (reader.Query, querylang.Node, error) {
 	rq, err := query.Compile(q, seg, query.Options{DefaultField: field, MaxExpansions: maxExp})
 	switch e := err.(type) {
-	case *query.SyntaxError:
-		return nil, nil, usageError{hinted{fmt.Errorf("query syntax error %w", err), caret(q, e.Column)}}
-	case *query.CompileError:
+	case *query.Error:
+		if e.Syntax {
+			return nil, nil, usageError{hinted{fmt.Errorf("query syntax error %w", err), caret(q, e.Column)}}
+		}
 		return nil, nil, usageError{hinted{fmt.Errorf("query: %w", e), caret(q, e.Column)}}
 	case nil:
 	default:
