@@ -44,9 +44,11 @@ type IndexInput struct {
 // Once ctx is done the build stops as with Create: the error wraps
 // ctx's error and nothing is published at path.
 //
-// records feeds the documents' records, docCount of them in doc id order;
-// nil (or Options.NoStore) builds a segment that keeps no records.
-func BuildFromSources(ctx context.Context, path string, o Options, docCount uint64, inputs []IndexInput, records RecordSource) (Stats, error) {
+// records feeds the documents' records: it calls add with each document's
+// record in doc id order, docCount of them (add copies it), and returns add's
+// first error; nil (or Options.NoStore) builds a segment that keeps no
+// records.
+func BuildFromSources(ctx context.Context, path string, o Options, docCount uint64, inputs []IndexInput, records func(add func(rec []byte) error) error) (Stats, error) {
 	o, err := o.normalize()
 	if err != nil {
 		return Stats{}, err

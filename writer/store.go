@@ -28,10 +28,8 @@ const (
 	storeMemory = 4 << 20
 )
 
-// RecordSource feeds the records of a BuildFromSources build: it calls add
-// with each document's record in doc id order (add copies it) and returns
-// add's first error.
-type RecordSource func(add func(rec []byte) error) error
+// recordSource feeds the records of a BuildFromSources build (see there).
+type recordSource = func(add func(rec []byte) error) error
 
 // storeWriter cuts records into store blocks and writes them to out as they
 // fill. A full block is compressed on a goroutine of its own while the next
@@ -202,7 +200,7 @@ func (s *storeWriter) finish(blocksOff uint64) (*format.StoreMeta, error) {
 // writeStore writes the store (blocks, then header) at cw's end and returns
 // its directory fields. The blocks are either spooled already (a Writer's
 // store, sp) or made now from records (BuildFromSources).
-func (w *Writer) writeStore(cw *countWriter, dir *format.Directory, records RecordSource) error {
+func (w *Writer) writeStore(cw *countWriter, dir *format.Directory, records recordSource) error {
 	st := w.store
 	blocksOff := cw.n
 	if records != nil {

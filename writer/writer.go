@@ -74,7 +74,7 @@ type Writer struct {
 	runBuf []byte
 
 	store   *storeWriter // nil with Options.NoStore
-	records RecordSource // BuildFromSources: the records, written at assembly
+	records recordSource // BuildFromSources: the records, written at assembly
 }
 
 type fieldState struct {

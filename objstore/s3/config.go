@@ -68,7 +68,7 @@ type Config struct {
 	// ProgressTimeout is the progress deadline of every request: one that
 	// neither sends nor receives a byte for this long (connecting, waiting
 	// for or reading the response headers, reading the body) is canceled
-	// and fails with a *StallError, which reads retry (0:
+	// and fails with ErrStalled, which reads retry (0:
 	// DefaultProgressTimeout). A read thus waits at most (Retries+1) x
 	// ProgressTimeout plus the retry delays; the caller's context bounds
 	// the whole call.

@@ -40,7 +40,7 @@
 // Every request has a deadline on progress (Config.ProgressTimeout, default
 // DefaultProgressTimeout = 10 s): one that neither sends nor receives a byte
 // for that long (connecting, awaiting or reading the response headers,
-// reading the body) is canceled and fails with a *StallError. A request
+// reading the body) is canceled and fails with ErrStalled. A request
 // failing with a 5xx status, SlowDown, a stall, a connection refused, reset
 // or closed before, within or after the response headers, or a truncated
 // body is retried (Config.Retries times, jittered exponential backoff from
@@ -64,7 +64,7 @@
 // # Uploads
 //
 // Client.Upload sends a file in one PUT, or as a multipart upload above
-// UploadPartSize. A process killed during a multipart upload leaves an
+// 16 MiB. A process killed during a multipart upload leaves an
 // incomplete upload on the server: not an object, but parts stored until
 // aborted, by Client.AbortIncomplete (snii clean s3://bucket/prefix) or a
 // bucket lifecycle rule (AbortIncompleteMultipartUpload).

@@ -25,3 +25,6 @@ func (c *Cache) Used() int64 {
 	defer c.mu.Unlock()
 	return c.used
 }
+
+// UploadPartSize is the part size of a multipart upload.
+const UploadPartSize = uploadPartSize

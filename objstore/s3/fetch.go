@@ -35,7 +35,7 @@ var errShortBody = errors.New("s3: response body shorter than its range")
 func (o *object) kindOf(err error, what string) error {
 	where := "s3://" + o.bucket + "/" + o.key
 	er := minio.ToErrorResponse(err)
-	var se *StallError
+	var se *stallError
 	switch {
 	case errors.As(err, &se):
 		return fmt.Errorf("%s: %s: %w", where, what, err)
@@ -196,7 +196,7 @@ func (o *object) get(ctx context.Context, p []byte, r rng) (size int64, etag str
 		}
 		m, err := io.ReadFull(body, p[:want])
 		f.Bytes += int64(m)
-		var se *StallError
+		var se *stallError
 		if errors.As(err, &se) {
 			return fmt.Errorf("%d of %d bytes received: %w", m, want, err)
 		}

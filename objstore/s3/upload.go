@@ -8,12 +8,12 @@ import (
 	"github.com/minio/minio-go/v7"
 )
 
-// UploadPartSize is the part size of a multipart upload: files larger than
+// uploadPartSize is the part size of a multipart upload: files larger than
 // it are sent in parts of this size (several at once), smaller ones in one PUT.
-const UploadPartSize = 16 << 20
+const uploadPartSize = 16 << 20
 
 // Upload sends the file at path to s3://bucket/key (multipart when larger
-// than UploadPartSize). progress, when not nil, is read with the bytes as
+// than 16 MiB). progress, when not nil, is read with the bytes as
 // they are sent (as minio-go's PutObjectOptions.Progress). A missing bucket is
 // an error of kind snii.ErrNotFound. The object appears whole or not at all;
 // a process killed during a multipart upload leaves an incomplete upload
@@ -24,7 +24,7 @@ func (c *Client) Upload(ctx context.Context, bucket, key, path string, progress 
 	}
 	_, err := c.mc.FPutObject(ctx, bucket, key, path, minio.PutObjectOptions{
 		ContentType: "application/octet-stream",
-		PartSize:    UploadPartSize,
+		PartSize:    uploadPartSize,
 		Progress:    progress,
 	})
 	if err != nil {

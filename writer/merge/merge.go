@@ -232,7 +232,7 @@ func build(ctx context.Context, path string, srcs []*source, fields []fieldPlan,
 		}
 		inputs = append(inputs, in)
 	}
-	var records writer.RecordSource
+	var records func(add func(rec []byte) error) error
 	if !wo.NoStore {
 		records = func(add func(rec []byte) error) error { return copyRecords(ctx, srcs, add) }
 	}
