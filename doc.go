@@ -25,6 +25,9 @@
 //   - writer/merge: merge segments into one, dropping deleted documents.
 //   - objstore/s3: open segments stored in S3-compatible object storage, each
 //     query stage one round of parallel ranged reads.
+//   - objstore: the storage seam below the reader: the byte ranges a query
+//     stage reads (Range), what remote reads cost (Cost) and the interface a
+//     remote io.ReaderAt implements (ReaderAt).
 //   - index: the analyzers that turn text into terms, and their registry
 //     (Register a custom analyzer).
 //   - budget: the .prx codec policy (Policy, whose zero value is the default)
@@ -32,6 +35,10 @@
 //   - limits: the bounds of one .prx positions window (Limits), set where a
 //     segment is written (writer and merge options) and where it is read
 //     (reader.Options, reader.NewDecoders).
+//
+// Example_trial (example_trial_test.go) is that order in one runnable
+// program: build three segments, query each kind, rank, search the three as
+// one and merge them.
 //
 // The .prx codec, the segment layout and the capture file of `snii capture`
 // and `snii replay` are internal packages: the CLI is their entry point.
