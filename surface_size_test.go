@@ -1,0 +1,66 @@
+package snii_test
+
+import (
+	"go/ast"
+	"go/doc"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// maxSurface is the most exported declarations, plus methods of exported
+// types, the public packages may hold together.
+const maxSurface = 200
+
+// TestSurfaceSize counts the public surface as `go doc -short` lines plus
+// `go doc -all` method lines per public package (a const or var group is
+// one line; a type's constructors and typed constants are lines of their
+// own) and fails above maxSurface.
+func TestSurfaceSize(t *testing.T) {
+	total := 0
+	var per []string
+	for _, dir := range publicDirs(t) {
+		n := surface(t, dir)
+		total += n
+		per = append(per, dir+" "+strconv.Itoa(n))
+	}
+	t.Logf("%d in all: %s", total, strings.Join(per, ", "))
+	if total > maxSurface {
+		t.Errorf("the public packages export %d declarations and methods, want at most %d", total, maxSurface)
+	}
+}
+
+// surface counts the package in dir as go doc does.
+func surface(t *testing.T, dir string) int {
+	fset := token.NewFileSet()
+	pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool {
+		return !strings.HasSuffix(fi.Name(), "_test.go")
+	}, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) != 1 {
+		t.Fatalf("%s: %d packages", dir, len(pkgs))
+	}
+	var files []*ast.File
+	for _, p := range pkgs {
+		for name, f := range p.Files {
+			if filepath.Dir(name) == filepath.Clean(dir) {
+				files = append(files, f)
+			}
+		}
+	}
+	p, err := doc.NewFromFiles(fset, files, "example.com/"+dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(p.Consts) + len(p.Vars) + len(p.Funcs)
+	for _, ty := range p.Types {
+		n += 1 + len(ty.Consts) + len(ty.Vars) + len(ty.Funcs) + len(ty.Methods)
+	}
+	return n
+}
