@@ -83,6 +83,26 @@ func g(a.T) {}
 	}
 }
 
+// parsePackage parses the non-test Go files of dir, with their comments.
+func parsePackage(t *testing.T, fset *token.FileSet, dir string) []*ast.File {
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
+}
+
 // publicDirs returns the directories of the module's public packages.
 func publicDirs(t *testing.T) []string {
 	var dirs []string
@@ -114,19 +134,9 @@ func publicDirs(t *testing.T) []string {
 // declarations mention.
 func internalMentions(t *testing.T, dir string) []string {
 	fset := token.NewFileSet()
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, path := range files {
-		if strings.HasSuffix(path, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range parsePackage(t, fset, dir) {
+		path := fset.Position(f.Package).Filename
 		internal := map[string]string{} // import name -> path
 		for _, im := range f.Imports {
 			p, _ := strconv.Unquote(im.Path.Value)

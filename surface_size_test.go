@@ -1,11 +1,8 @@
 package snii_test
 
 import (
-	"go/ast"
 	"go/doc"
-	"go/parser"
 	"go/token"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,21 +33,7 @@ func TestSurfaceSize(t *testing.T) {
 // surface counts the package in dir as go doc does.
 func surface(t *testing.T, dir string) int {
 	fset := token.NewFileSet()
-	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var files []*ast.File
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-	}
+	files := parsePackage(t, fset, dir)
 	p, err := doc.NewFromFiles(fset, files, "example.com/"+dir)
 	if err != nil {
 		t.Fatal(err)
