@@ -28,7 +28,7 @@
 //   - objstore: the storage seam below the reader: the byte ranges a query
 //     stage reads (Range), what remote reads cost (Cost) and the interface a
 //     remote io.ReaderAt implements (ReaderAt).
-//   - index: the analyzers that turn text into terms, and their registry
+//   - analysis: the analyzers that turn text into terms, and their registry
 //     (Register a custom analyzer).
 //   - budget: the .prx codec policy (Policy, whose zero value is the default)
 //     and what it did (Outcome).

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/limits"
@@ -191,7 +191,7 @@ func TestErrorContract(t *testing.T) {
 				return compile(open(t, data), `"!!"`, query.Options{DefaultField: "text"})
 			}, "no searchable terms"},
 			{"index", "a malformed analyzer spec", func(t *testing.T) error {
-				_, err := index.New("standard;max_token_bytes=0")
+				_, err := analysis.New("standard;max_token_bytes=0")
 				return err
 			}, ""},
 			{"budget", "a share out of range", func(t *testing.T) error {
@@ -226,7 +226,7 @@ func TestErrorContract(t *testing.T) {
 				return err
 			}, "not registered"},
 			{"index", "an unregistered analyzer", func(t *testing.T) error {
-				_, err := index.New("no-such-analyzer")
+				_, err := analysis.New("no-such-analyzer")
 				return err
 			}, "not registered"},
 			{"query", "a field the segment does not have", func(t *testing.T) error {

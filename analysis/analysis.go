@@ -1,4 +1,4 @@
-package index
+package analysis
 
 import (
 	"fmt"
@@ -87,11 +87,11 @@ func (sp Spec) newAnalyzer() (Analyzer, error) {
 	f, ok := registry[regKey{sp.Name, sp.Version}]
 	regMu.RUnlock()
 	if !ok {
-		return nil, fmt.Errorf("index: analyzer %s is not registered (registered: %s): %w",
+		return nil, fmt.Errorf("analysis: analyzer %s is not registered (registered: %s): %w",
 			sp, strings.Join(Names(), ", "), snii.ErrNotFound)
 	}
 	if sp.MaxTokenBytes < 1 || sp.MaxTokenBytes > MaxMaxTokenBytes {
-		return nil, fmt.Errorf("index: analyzer %s: max_token_bytes %d (want 1..%d): %w",
+		return nil, fmt.Errorf("analysis: analyzer %s: max_token_bytes %d (want 1..%d): %w",
 			sp.Name, sp.MaxTokenBytes, MaxMaxTokenBytes, snii.ErrInvalidArgument)
 	}
 	return f(sp)
@@ -110,13 +110,13 @@ func (sp Spec) newAnalyzer() (Analyzer, error) {
 // settings it does not support.
 func Register(name string, version int, f func(spec Spec) (Analyzer, error)) {
 	if name == "" || strings.ContainsAny(name, "@;=") || version < 1 || f == nil {
-		panic(fmt.Sprintf("index: Register(%q, %d): bad name, version or nil factory", name, version))
+		panic(fmt.Sprintf("analysis: Register(%q, %d): bad name, version or nil factory", name, version))
 	}
 	regMu.Lock()
 	defer regMu.Unlock()
 	k := regKey{name, version}
 	if _, dup := registry[k]; dup {
-		panic(fmt.Sprintf("index: Register(%q, %d): already registered", name, version))
+		panic(fmt.Sprintf("analysis: Register(%q, %d): already registered", name, version))
 	}
 	registry[k] = f
 }
@@ -152,7 +152,7 @@ type Spec struct {
 // error wrapping snii.ErrInvalidArgument.
 func ParseSpec(s string) (Spec, error) {
 	bad := func(why string) (Spec, error) {
-		return Spec{}, fmt.Errorf("index: analyzer spec %q: %s: %w", s, why, snii.ErrInvalidArgument)
+		return Spec{}, fmt.Errorf("analysis: analyzer spec %q: %s: %w", s, why, snii.ErrInvalidArgument)
 	}
 	var sp Spec
 	head, settings, _ := strings.Cut(s, ";")

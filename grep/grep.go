@@ -6,7 +6,7 @@ import (
 	"regexp"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/reader"
 )
@@ -71,7 +71,7 @@ func plan(seg *reader.Segment, re *regexp.Regexp) (reader.Query, string, error) 
 	if err != nil {
 		return nil, "", err
 	}
-	a, err := index.New(fi.Analyzer)
+	a, err := analysis.New(fi.Analyzer)
 	if err != nil {
 		return nil, "", err
 	}

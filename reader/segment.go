@@ -12,7 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/limits"
@@ -131,7 +131,7 @@ type field struct {
 //
 // A damaged file gives an error wrapping snii.ErrCorrupt (a
 // *snii.SegmentError naming the section), a newer format snii.ErrVersion,
-// and a field whose analyzer is not registered (see index.Register)
+// and a field whose analyzer is not registered (see analysis.Register)
 // snii.ErrNotFound.
 func Open(path string, o Options) (*Segment, error) {
 	s, err := openFile(path, o)
@@ -314,7 +314,7 @@ func (s *Segment) init(ctx context.Context, o Options) (err error) {
 			return s.corrupt(sec, "sections [%d, %d) overlap the header or the metadata at %d",
 				m.PostingOff, m.End(), de.MetaOff)
 		}
-		if _, err := index.New(m.Analyzer); err != nil {
+		if _, err := analysis.New(m.Analyzer); err != nil {
 			if errors.Is(err, errs.InvalidArgument) {
 				// A stored spec that does not parse is damage, not a bad call.
 				return s.corrupt(sec.in("analyzer"), "stored spec %q does not parse", m.Analyzer)
@@ -493,12 +493,12 @@ func (s *Segment) Analyze(name, text string) ([]string, error) {
 }
 
 // analyzer returns a fresh analyzer of the named logical index.
-func (s *Segment) analyzer(name string) (index.Analyzer, error) {
+func (s *Segment) analyzer(name string) (analysis.Analyzer, error) {
 	f, err := s.field(name)
 	if err != nil {
 		return nil, err
 	}
-	a, err := index.New(f.meta.Analyzer)
+	a, err := analysis.New(f.meta.Analyzer)
 	if err != nil {
 		return nil, s.at(place{index: name, window: -1}, err)
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/reader"
@@ -98,14 +98,14 @@ func TestTopOracle(t *testing.T) {
 
 	// Keyword host (no norms), whitespace text, and a text field without norms.
 	kc := oracle.New()
-	kc.SetAnalyzer("text", index.Whitespace)
-	kc.SetAnalyzer("host", index.Keyword)
+	kc.SetAnalyzer("text", analysis.Whitespace)
+	kc.SetAnalyzer("host", analysis.Keyword)
 	for _, d := range docs {
 		kc.Add(d)
 	}
 	wo := options(-1, "host", "text")
 	for i := range wo.Fields {
-		wo.Fields[i].Analyzer = map[string]string{"text": index.Whitespace, "host": index.Keyword}[wo.Fields[i].Name]
+		wo.Fields[i].Analyzer = map[string]string{"text": analysis.Whitespace, "host": analysis.Keyword}[wo.Fields[i].Name]
 	}
 	ks2 := open(t, build(t, docs, wo))
 	checkTop(t, ks2, kc, topQueries(kc, "text", 9, n/2), ks, reader.BM25{K1: 1.2, B: 0.75}, oracle.BM25Options{})

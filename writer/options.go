@@ -11,8 +11,8 @@ import (
 	"github.com/snii-go/snii/internal/zstdopt"
 	"github.com/snii-go/snii/limits"
 
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/prx"
 )
@@ -31,7 +31,7 @@ type FieldOptions struct {
 	Name string // required, unique, non-empty
 	// Analyzer is the analyzer spec: "" = "standard"; "whitespace",
 	// "keyword", settings such as "standard;max_token_bytes=1024", or an
-	// analyzer registered with index.Register (see index.New).
+	// analyzer registered with analysis.Register (see analysis.New).
 	Analyzer string
 	// NoNorms turns off the field's norms (its per-document length, one byte
 	// per document, which BM25 scoring needs). Norms are
@@ -46,8 +46,8 @@ func (f FieldOptions) storesNorms() bool {
 	if f.NoNorms {
 		return false
 	}
-	sp, err := index.ParseSpec(f.Analyzer)
-	return err == nil && sp.Name != index.Keyword
+	sp, err := analysis.ParseSpec(f.Analyzer)
+	return err == nil && sp.Name != analysis.Keyword
 }
 
 // Options configure a segment build. Every field's zero value means its
@@ -110,7 +110,7 @@ func init() {
 func DefaultOptions(fields ...string) Options {
 	var o Options
 	for _, f := range fields {
-		o.Fields = append(o.Fields, FieldOptions{Name: f, Analyzer: index.Standard})
+		o.Fields = append(o.Fields, FieldOptions{Name: f, Analyzer: analysis.Standard})
 	}
 	return o
 }
@@ -127,9 +127,9 @@ func (o Options) normalize() (Options, error) {
 		if f.Name == "" {
 			return o, errs.Invalidf("writer: options: field %d has an empty name", i)
 		}
-		sp, err := index.ParseSpec(f.Analyzer)
+		sp, err := analysis.ParseSpec(f.Analyzer)
 		if err == nil {
-			_, err = index.New(f.Analyzer)
+			_, err = analysis.New(f.Analyzer)
 		}
 		if err != nil {
 			return o, fmt.Errorf("writer: options: field %q: %w", f.Name, err) // index's kind: not registered, or a bad spec

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/tmpfile"
@@ -79,7 +79,7 @@ type Writer struct {
 
 type fieldState struct {
 	opt      FieldOptions
-	an       index.Analyzer
+	an       analysis.Analyzer
 	buf      *termBuffer
 	docsWith uint64
 	norms    []byte // one norm byte per document added (nil when the field stores none)
@@ -126,7 +126,7 @@ func Create(ctx context.Context, path string, o Options) (*Writer, error) {
 	}
 	seed := maphash.MakeSeed()
 	for _, f := range o.Fields {
-		an, err := index.New(f.Analyzer)
+		an, err := analysis.New(f.Analyzer)
 		if err != nil {
 			return nil, err
 		}
@@ -243,7 +243,7 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 		for _, v := range f.Values {
 			bytesIn += int64(len(v))
 			if fs.seen {
-				fs.next += index.ValueGap
+				fs.next += analysis.ValueGap
 			}
 			fs.seen = true
 			n, sk := fs.an.Analyze(v, fs.emit)

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/hooks"
@@ -79,7 +79,7 @@ func TestLargeDF(t *testing.T) {
 }
 
 func TestEdgeCases(t *testing.T) {
-	long := strings.Repeat("a", index.DefaultMaxTokenBytes+45)
+	long := strings.Repeat("a", analysis.DefaultMaxTokenBytes+45)
 	docs := []writer.Document{
 		{},                                  // no fields at all
 		writer.Doc("text", ""),              // an empty value
@@ -346,7 +346,7 @@ func TestOptionsValidation(t *testing.T) {
 			t.Errorf("%s: %v, want an invalid-argument error", name, err)
 		}
 	}
-	// An analyzer that is not registered is not found (as for index.New and
+	// An analyzer that is not registered is not found (as for analysis.New and
 	// reader.Open), and of that kind only.
 	o := writer.DefaultOptions("text")
 	o.Fields[0].Analyzer = "klingon"

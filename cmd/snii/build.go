@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/s3url"
 	"github.com/snii-go/snii/reader"
@@ -52,7 +52,7 @@ type buildFlags struct {
 func newBuildCmd(e *env, hooks ...buildHook) *cobra.Command {
 	f := &buildFlags{
 		format:   newEnum("auto", "auto", formatLines, formatJSONL),
-		analyzer: newEnum(index.Standard, index.Names()...),
+		analyzer: newEnum(analysis.Standard, analysis.Names()...),
 	}
 	cmd := &cobra.Command{
 		Use:   "build -o OUT.snii [flags] INPUT...",
@@ -95,12 +95,12 @@ keeps its documents elsewhere).`,
 		"directory (--temp-dir), then uploaded")
 	fs.Var(f.format, "format", "input format: auto (by extension), lines or jsonl")
 	fs.StringSliceVar(&f.fields, "field", nil, "jsonl: a dotted JSON path to index as a field (repeat, or separate with commas)")
-	fs.Var(f.analyzer, "analyzer", "analyzer of every field: "+orList(index.Names()))
+	fs.Var(f.analyzer, "analyzer", "analyzer of every field: "+orList(analysis.Names()))
 	fs.BoolVar(&f.noStore, "no-store", false, "keep no records: the segment holds the index only (query --ids and --count still work; "+
 		"records are what query prints and get returns)")
 	fs.BoolVar(&f.noNorms, "no-norms", false, "store no norms (per-document field lengths, 1 byte per document per field, used by query --top); keyword fields never store them")
-	fs.IntVar(&f.maxToken, "max-token-bytes", index.DefaultMaxTokenBytes,
-		fmt.Sprintf("longest token indexed, in bytes (1..%d); longer tokens are skipped and counted in the summary and by inspect", index.MaxMaxTokenBytes))
+	fs.IntVar(&f.maxToken, "max-token-bytes", analysis.DefaultMaxTokenBytes,
+		fmt.Sprintf("longest token indexed, in bytes (1..%d); longer tokens are skipped and counted in the summary and by inspect", analysis.MaxMaxTokenBytes))
 	f.policy = addPolicyFlags(fs)
 	f.s3.add(fs)
 	fs.BoolVar(&f.skipBad, "skip-bad-lines", false, "skip invalid lines (bad JSON, over-long lines) and count them, instead of failing")
@@ -205,10 +205,10 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 	if err != nil {
 		return err
 	}
-	if f.maxToken < 1 || f.maxToken > index.MaxMaxTokenBytes {
-		return usagef("--max-token-bytes %d: want 1..%d", f.maxToken, index.MaxMaxTokenBytes)
+	if f.maxToken < 1 || f.maxToken > analysis.MaxMaxTokenBytes {
+		return usagef("--max-token-bytes %d: want 1..%d", f.maxToken, analysis.MaxMaxTokenBytes)
 	}
-	spec := index.Spec{Name: f.analyzer.val, MaxTokenBytes: f.maxToken}.String()
+	spec := analysis.Spec{Name: f.analyzer.val, MaxTokenBytes: f.maxToken}.String()
 	o := writer.DefaultOptions(fields...)
 	for i := range o.Fields {
 		o.Fields[i].Analyzer = spec

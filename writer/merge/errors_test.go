@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/testkit"
@@ -47,7 +47,7 @@ func TestMergeBadInput(t *testing.T) {
 	a := build(t, src, "a.snii", genOptions(), docs[:300])
 	b := build(t, src, "b.snii", genOptions(), docs[300:])
 	kw := genOptions("text")
-	kw.Fields[0].Analyzer = index.Whitespace
+	kw.Fields[0].Analyzer = analysis.Whitespace
 	c := build(t, src, "c.snii", kw, genDocs(23, 100, "text"))
 	p0 := genOptions()
 	p0.Policy = budget.FromPercents(0, 8)

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/segtest"
 	"github.com/snii-go/snii/internal/testkit"
@@ -125,9 +125,9 @@ func genOptions(fields ...string) writer.Options {
 	}
 	var o writer.Options
 	for _, f := range fields {
-		an := index.Standard
+		an := analysis.Standard
 		if f == "host" {
-			an = index.Keyword
+			an = analysis.Keyword
 		}
 		o.Fields = append(o.Fields, writer.FieldOptions{Name: f, Analyzer: an})
 	}
