@@ -138,5 +138,5 @@
 // The dict region of a field is written after its posting region, so its
 // blocks are spooled (memory up to 8 MiB, then ".snii-spool-*" in the temp
 // dir). Dict blocks are zstd-compressed at Options.ZstdLevel when strictly
-// smaller. See package index for the byte layout of each part.
+// smaller. See docs/FORMAT.md for the byte layout of each part.
 package writer
