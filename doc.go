@@ -1,6 +1,7 @@
 // Package snii holds what every part of the snii library shares: the error
-// kinds a caller tests with errors.Is, and SegmentError, the typed error that
-// places a failure in a segment (section, index, term, window) for errors.As.
+// kinds a caller tests with errors.Is, SegmentError, the typed error that
+// places a failure in a segment (section, index, term, window) for errors.As,
+// and RecordFormat, how a segment's stored records hold the field values.
 //
 // snii writes and reads immutable inverted-index segments for log and text
 // search. The packages, in the order a new user meets them:
@@ -15,8 +16,8 @@
 //     per hit). Record and Records return the documents' stored records,
 //     Highlights the byte ranges a query matched in one. Postings and term
 //     iterators; Verify.
-//   - query: the query language of the command line, parsed (Parse) and
-//     compiled against a segment's analyzers (Compile).
+//   - query: the query language of the command line, parsed and compiled
+//     against a segment's analyzers (Compile).
 //   - search: many segments queried as one index, with global doc ids, and
 //     ranked (Top) with statistics summed over them.
 //   - grep: a regular expression over a segment's stored records, narrowed
@@ -24,13 +25,20 @@
 //   - writer/merge: merge segments into one, dropping deleted documents.
 //   - objstore/s3: open segments stored in S3-compatible object storage, each
 //     query stage one round of parallel ranged reads.
-//   - index: the analyzers that turn text into terms, and their registry
+//   - objstore: the storage seam below the reader: the byte ranges a query
+//     stage reads (Range), what remote reads cost (Cost) and the interface a
+//     remote io.ReaderAt implements (ReaderAt).
+//   - analysis: the analyzers that turn text into terms, and their registry
 //     (Register a custom analyzer).
 //   - budget: the .prx codec policy (Policy, whose zero value is the default)
 //     and what it did (Outcome).
 //   - limits: the bounds of one .prx positions window (Limits), set where a
 //     segment is written (writer and merge options) and where it is read
 //     (reader.Options, reader.NewDecoders).
+//
+// Example_trial (example_trial_test.go) is that order in one runnable
+// program: build three segments, query each kind, rank, search the three as
+// one and merge them.
 //
 // The .prx codec, the segment layout and the capture file of `snii capture`
 // and `snii replay` are internal packages: the CLI is their entry point.

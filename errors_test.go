@@ -18,7 +18,7 @@ import (
 func buildSegment(t *testing.T, o writer.Options, lines ...string) (string, error) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "s.snii")
-	w, err := writer.Create(path, o)
+	w, err := writer.Create(context.Background(), path, o)
 	if err != nil {
 		return path, err
 	}
@@ -46,7 +46,7 @@ func TestErrorKinds(t *testing.T) {
 	t.Run("corrupt", func(t *testing.T) {
 		bad := bytes.Clone(data)
 		bad[len(bad)-40] ^= 0xff // the directory
-		_, err := reader.OpenReaderAt(bytes.NewReader(bad), int64(len(bad)), reader.Options{Name: "mem://s"})
+		_, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(bad), int64(len(bad)), reader.Options{Name: "mem://s"})
 		if !errors.Is(err, snii.ErrCorrupt) {
 			t.Fatalf("err = %v, want ErrCorrupt", err)
 		}
@@ -59,17 +59,17 @@ func TestErrorKinds(t *testing.T) {
 		bad := bytes.Clone(data)
 		bad[4], bad[6] = 0xff, 0xff // the header: format version 255, min reader version 255
 		copy(bad[12:16], le32(format.Checksum(bad[:12])))
-		if _, err := reader.OpenReaderAt(bytes.NewReader(bad), int64(len(bad)), reader.Options{}); !errors.Is(err, snii.ErrVersion) {
+		if _, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(bad), int64(len(bad)), reader.Options{}); !errors.Is(err, snii.ErrVersion) {
 			t.Fatalf("err = %v, want ErrVersion", err)
 		}
 	})
 	t.Run("invalid argument", func(t *testing.T) {
-		if _, err := writer.Create(filepath.Join(t.TempDir(), "x.snii"), writer.Options{}); !errors.Is(err, snii.ErrInvalidArgument) {
+		if _, err := writer.Create(context.Background(), filepath.Join(t.TempDir(), "x.snii"), writer.Options{}); !errors.Is(err, snii.ErrInvalidArgument) {
 			t.Fatalf("no fields: err = %v, want ErrInvalidArgument", err)
 		}
 		o := writer.DefaultOptions("text")
 		o.Fields[0].Analyzer = "standard;max_token_bytes=0"
-		if _, err := writer.Create(filepath.Join(t.TempDir(), "x.snii"), o); !errors.Is(err, snii.ErrInvalidArgument) {
+		if _, err := writer.Create(context.Background(), filepath.Join(t.TempDir(), "x.snii"), o); !errors.Is(err, snii.ErrInvalidArgument) {
 			t.Fatalf("bad analyzer setting: err = %v, want ErrInvalidArgument", err)
 		}
 	})
@@ -91,7 +91,7 @@ func TestErrorKinds(t *testing.T) {
 		}
 		o := writer.DefaultOptions("text")
 		o.Fields[0].Analyzer = "no-such-analyzer"
-		if _, err := writer.Create(filepath.Join(t.TempDir(), "x.snii"), o); !errors.Is(err, snii.ErrNotFound) {
+		if _, err := writer.Create(context.Background(), filepath.Join(t.TempDir(), "x.snii"), o); !errors.Is(err, snii.ErrNotFound) {
 			t.Fatalf("unregistered analyzer: err = %v, want ErrNotFound", err)
 		}
 	})

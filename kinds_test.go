@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/limits"
@@ -48,7 +48,7 @@ func TestErrorContract(t *testing.T) {
 	}
 	open := func(t *testing.T, b []byte) *reader.Segment {
 		t.Helper()
-		s, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{Name: "mem"})
+		s, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(b), int64(len(b)), reader.Options{Name: "mem"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +63,7 @@ func TestErrorContract(t *testing.T) {
 		for off := 16; off < len(data); off++ {
 			b := bytes.Clone(data)
 			b[off] ^= 0x55
-			s, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{Name: "mem"})
+			s, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(b), int64(len(b)), reader.Options{Name: "mem"})
 			if err != nil {
 				continue
 			}
@@ -100,11 +100,7 @@ func TestErrorContract(t *testing.T) {
 		return p
 	}
 	compile := func(seg query.Analyzer, q string, o query.Options) error {
-		n, err := query.Parse(q)
-		if err != nil {
-			return err
-		}
-		_, err = query.Compile(n, seg, o)
+		_, err := query.Compile(q, seg, o)
 		return err
 	}
 
@@ -116,7 +112,7 @@ func TestErrorContract(t *testing.T) {
 			{"reader", "Open of a damaged directory", func(t *testing.T) error {
 				b := bytes.Clone(data)
 				b[len(b)-40] ^= 0xff
-				_, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{Name: "mem"})
+				_, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(b), int64(len(b)), reader.Options{Name: "mem"})
 				return err
 			}, "segment mem: "},
 			{"reader", "Open of a 47-byte text file", func(t *testing.T) error {
@@ -140,17 +136,17 @@ func TestErrorContract(t *testing.T) {
 				return err
 			}, "segment mem: "},
 			{"writer/merge", "a damaged source", func(t *testing.T) error {
-				_, err := merge.Merge(filepath.Join(dir, "m1.snii"), []merge.Source{{Path: path}, {Path: writeFile(t, "bad.snii", damaged(t))}}, merge.Options{})
+				_, err := merge.Merge(context.Background(), filepath.Join(dir, "m1.snii"), []merge.Source{{Path: path}, {Path: writeFile(t, "bad.snii", damaged(t))}}, merge.Options{})
 				return err
 			}, ""},
 		}},
 		{snii.ErrVersion, []kindCase{
 			{"reader", "Open of a newer format", func(t *testing.T) error {
-				_, err := reader.OpenReaderAt(bytes.NewReader(newer()), int64(len(data)), reader.Options{})
+				_, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(newer()), int64(len(data)), reader.Options{})
 				return err
 			}, ""},
 			{"writer/merge", "a source of a newer format", func(t *testing.T) error {
-				_, err := merge.Merge(filepath.Join(dir, "m2.snii"), []merge.Source{{Path: writeFile(t, "new.snii", newer())}}, merge.Options{})
+				_, err := merge.Merge(context.Background(), filepath.Join(dir, "m2.snii"), []merge.Source{{Path: writeFile(t, "new.snii", newer())}}, merge.Options{})
 				return err
 			}, ""},
 		}},
@@ -160,11 +156,11 @@ func TestErrorContract(t *testing.T) {
 				return err
 			}, ""},
 			{"writer", "Options without fields", func(t *testing.T) error {
-				_, err := writer.Create(filepath.Join(dir, "x.snii"), writer.Options{})
+				_, err := writer.Create(context.Background(), filepath.Join(dir, "x.snii"), writer.Options{})
 				return err
 			}, ""},
 			{"writer", "Create into a missing directory", func(t *testing.T) error {
-				_, err := writer.Create(filepath.Join(dir, "missing", "x.snii"), writer.DefaultOptions("text"))
+				_, err := writer.Create(context.Background(), filepath.Join(dir, "missing", "x.snii"), writer.DefaultOptions("text"))
 				return err
 			}, "output directory " + filepath.Join(dir, "missing") + " does not exist"},
 			{"writer/merge", "sources that disagree on the policy", func(t *testing.T) error {
@@ -174,18 +170,18 @@ func TestErrorContract(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				_, err = merge.Merge(filepath.Join(dir, "m5.snii"), []merge.Source{{Path: path}, {Path: other}}, merge.Options{})
+				_, err = merge.Merge(context.Background(), filepath.Join(dir, "m5.snii"), []merge.Source{{Path: path}, {Path: other}}, merge.Options{})
 				if _, ok := errors.AsType[*merge.ConflictError](err); !ok {
 					t.Fatalf("%v is not a *merge.ConflictError", err)
 				}
 				return err
 			}, "set Options.Policy"},
 			{"writer/merge", "no sources", func(t *testing.T) error {
-				_, err := merge.Merge(filepath.Join(dir, "m3.snii"), nil, merge.Options{})
+				_, err := merge.Merge(context.Background(), filepath.Join(dir, "m3.snii"), nil, merge.Options{})
 				return err
 			}, ""},
 			{"query", "a syntax error", func(t *testing.T) error {
-				_, err := query.Parse(`"connection refused`)
+				_, err := query.Compile(`"connection refused`, nil, query.Options{})
 				return err
 			}, "at column 1"},
 			{"query", "bare text and no default field", func(t *testing.T) error {
@@ -195,7 +191,7 @@ func TestErrorContract(t *testing.T) {
 				return compile(open(t, data), `"!!"`, query.Options{DefaultField: "text"})
 			}, "no searchable terms"},
 			{"index", "a malformed analyzer spec", func(t *testing.T) error {
-				_, err := index.New("standard;max_token_bytes=0")
+				_, err := analysis.New("standard;max_token_bytes=0")
 				return err
 			}, ""},
 			{"budget", "a share out of range", func(t *testing.T) error {
@@ -226,11 +222,11 @@ func TestErrorContract(t *testing.T) {
 			{"writer", "an unregistered analyzer", func(t *testing.T) error {
 				o := writer.DefaultOptions("text")
 				o.Fields[0].Analyzer = "no-such-analyzer"
-				_, err := writer.Create(filepath.Join(dir, "x.snii"), o)
+				_, err := writer.Create(context.Background(), filepath.Join(dir, "x.snii"), o)
 				return err
 			}, "not registered"},
 			{"index", "an unregistered analyzer", func(t *testing.T) error {
-				_, err := index.New("no-such-analyzer")
+				_, err := analysis.New("no-such-analyzer")
 				return err
 			}, "not registered"},
 			{"query", "a field the segment does not have", func(t *testing.T) error {
@@ -258,7 +254,7 @@ func TestErrorContract(t *testing.T) {
 				return err
 			}, ""},
 			{"writer/merge", "a closed source", func(t *testing.T) error {
-				_, err := merge.Merge(filepath.Join(dir, "m4.snii"), []merge.Source{{Segment: closed(t)}}, merge.Options{})
+				_, err := merge.Merge(context.Background(), filepath.Join(dir, "m4.snii"), []merge.Source{{Segment: closed(t)}}, merge.Options{})
 				return err
 			}, ""},
 		}},

@@ -73,12 +73,12 @@ func (p Policy) Percents() (minSaving, budgetPercent int) {
 	case FixedShare:
 		return p.Percent, DefaultBudgetPercent
 	}
-	return -1, p.Allowance()
+	return -1, p.allowance()
 }
 
-// Allowance returns a budget's allowance in percent (0..100):
+// allowance returns a budget's allowance in percent (0..100):
 // DefaultBudgetPercent for Default, Percent for Budget, 0 for the other kinds.
-func (p Policy) Allowance() int {
+func (p Policy) allowance() int {
 	switch p.Kind {
 	case Default:
 		return DefaultBudgetPercent

@@ -45,7 +45,7 @@ func TestZeroAllowanceIsExplicit(t *testing.T) {
 		{FromPercents(-1, DefaultBudgetPercent), DefaultBudgetPercent, "budget:8"},
 		{Policy{Kind: Smallest}, 0, "0"},
 	} {
-		if got := tc.p.Allowance(); got != tc.allowance {
+		if got := tc.p.allowance(); got != tc.allowance {
 			t.Errorf("%+v: allowance %d, want %d", tc.p, got, tc.allowance)
 		}
 		if got := tc.p.String(); got != tc.text {

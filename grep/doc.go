@@ -8,7 +8,7 @@
 //		return nil
 //	})
 //
-// Plan derives from the regexp's syntax tree (regexp/syntax, simplified) the
+// Grep derives from the regexp's syntax tree (regexp/syntax, simplified) the
 // tokens and phrases every matching record must contain, the way Google Code
 // Search derives trigrams, but in the field's own terms: each string a match
 // must contain goes through the analyzer of the store's text field, and a

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/grep"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
@@ -23,8 +24,8 @@ func Example() {
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "logs.snii")
 	o := writer.DefaultOptions("text")
-	o.RecordFormat, o.TextField = writer.RecordText, "text" // a record is the line, as snii build stores it
-	w, err := writer.Create(path, o)
+	o.RecordFormat, o.TextField = snii.RecordText, "text" // a record is the line, as snii build stores it
+	w, err := writer.Create(context.Background(), path, o)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"regexp"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/reader"
 )
@@ -38,7 +39,7 @@ type Profile struct {
 	Search reader.Profile
 }
 
-// Plan returns the query every record re matches satisfies, derived from
+// plan returns the query every record re matches satisfies, derived from
 // re's syntax tree for the store's text field, or nil and a note saying why
 // there is none (then every record must be read).
 //
@@ -58,19 +59,19 @@ type Profile struct {
 // that does not survive analysis is no requirement. A case-insensitive
 // literal is lowercased when the analyzer lowercases (and is otherwise no
 // requirement).
-func Plan(seg *reader.Segment, re *regexp.Regexp) (reader.Query, string, error) {
+func plan(seg *reader.Segment, re *regexp.Regexp) (reader.Query, string, error) {
 	st, ok := seg.Store()
 	if !ok {
 		return nil, "", errs.NotFoundf("grep: the segment keeps no records; rebuild it without --no-store")
 	}
-	if st.Format != reader.RecordText {
+	if st.Format != snii.RecordText {
 		return nil, "the records are JSON lines, not the values of one field: every record is read", nil
 	}
 	fi, err := seg.Info(st.TextField)
 	if err != nil {
 		return nil, "", err
 	}
-	a, err := index.New(fi.Analyzer)
+	a, err := analysis.New(fi.Analyzer)
 	if err != nil {
 		return nil, "", err
 	}
@@ -89,7 +90,7 @@ func Plan(seg *reader.Segment, re *regexp.Regexp) (reader.Query, string, error) 
 
 // Grep calls fn, in ascending id order, for each record of seg that re
 // matches (Options.Invert: does not match). The candidates are the documents
-// of Plan's query, read in batches; without one (or inverted) every record
+// of the derived query, read in batches; without one (or inverted) every record
 // is read. rec is valid only during fn; an error from fn stops the walk and
 // is returned. A segment without a store gives an error wrapping
 // snii.ErrNotFound.
@@ -109,7 +110,7 @@ func Grep(ctx context.Context, seg *reader.Segment, re *regexp.Regexp, o *Option
 		prof.Note = "-v: the index cannot narrow an inversion: every record is read"
 	} else {
 		var err error
-		if q, prof.Note, err = Plan(seg, re); err != nil {
+		if q, prof.Note, err = plan(seg, re); err != nil {
 			return err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/grep"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
@@ -25,10 +26,10 @@ var bg = context.Background()
 func build(t testing.TB, recs []string, analyzer string) *reader.Segment {
 	t.Helper()
 	o := writer.DefaultOptions("text")
-	o.RecordFormat, o.TextField = writer.RecordText, "text"
+	o.RecordFormat, o.TextField = snii.RecordText, "text"
 	o.Fields[0].Analyzer = analyzer
 	p := filepath.Join(t.TempDir(), "g.snii")
-	w, err := writer.Create(p, o)
+	w, err := writer.Create(context.Background(), p, o)
 	if err != nil {
 		t.Fatal(err)
 	}

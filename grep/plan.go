@@ -4,14 +4,14 @@ import (
 	"regexp/syntax"
 	"strings"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/reader"
 )
 
 // planner turns requirements into queries of one field.
 type planner struct {
 	field string
-	a     index.Analyzer
+	a     analysis.Analyzer
 	// partial: a literal's cut first or last token becomes a wildcard slot
 	// ("*nection", "refu*"), which holds only when no token of the field
 	// was skipped for its length (a cut token could be part of one).
@@ -90,7 +90,7 @@ func (p *planner) literal(s string) reader.Query {
 	cheap := false // a whole token or a prefix wildcard
 	for i, piece := range pieces {
 		n0 := len(toks)
-		index.AnalyzeOffsets(p.a, piece, func(term []byte, pos uint32, start, end int) {
+		analysis.AnalyzeOffsets(p.a, piece, func(term []byte, pos uint32, start, end int) {
 			toks = append(toks, slotTok{tok: tok{string(term), pos, start, end}, piece: i})
 		})
 		pt := toks[n0:]

@@ -22,11 +22,6 @@ type Limits struct {
 	MaxBytes     int // plain payload bytes, and any declared frame length (default and maximum 256 MiB)
 }
 
-// Default returns the default (and maximum) limits.
-func Default() Limits {
-	return Limits{MaxDocs: DefaultMaxDocs, MaxPositions: DefaultMaxPositions, MaxBytes: DefaultMaxBytes}
-}
-
 // Normalize returns l with every zero field replaced by its default.
 func (l Limits) Normalize() Limits {
 	if l.MaxDocs == 0 {

@@ -12,9 +12,9 @@ import (
 // a field above its default or negative is ErrInvalidArgument; Normalize fills
 // only the zero fields.
 func TestLimits(t *testing.T) {
-	d := limits.Default()
+	d := limits.Limits{}.Normalize()
 	if d != (limits.Limits{MaxDocs: limits.DefaultMaxDocs, MaxPositions: limits.DefaultMaxPositions, MaxBytes: limits.DefaultMaxBytes}) {
-		t.Fatalf("Default() = %+v", d)
+		t.Fatalf("Limits{}.Normalize() = %+v", d)
 	}
 	for _, l := range []limits.Limits{{}, d, {MaxDocs: 1, MaxPositions: 1, MaxBytes: 1}} {
 		if err := l.Validate(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/internal/querylang"
 )
 
 // words analyzes by lower-casing and splitting at spaces; fields other than
@@ -44,11 +45,7 @@ func TestCompile(t *testing.T) {
 		`Session~1`:              `fuzzy(text:"session"~1,max=5)`,
 		`session~ host:a~0`:      `and(fuzzy(text:"session"~2,max=5), term(host:"a"))`,
 	} {
-		n, err := Parse(q)
-		if err != nil {
-			t.Fatalf("%q: %v", q, err)
-		}
-		rq, err := Compile(n, words{}, Options{DefaultField: "text", MaxExpansions: 5})
+		rq, err := Compile(q, words{}, Options{DefaultField: "text", MaxExpansions: 5})
 		if err != nil {
 			t.Errorf("%q: %v", q, err)
 			continue
@@ -61,28 +58,29 @@ func TestCompile(t *testing.T) {
 
 func TestCompileErrors(t *testing.T) {
 	for _, c := range []struct {
-		q    string
-		col  int
-		want string
-		is   error
+		q      string
+		col    int
+		want   string
+		is     error
+		syntax bool
 	}{
-		{`ok "!"`, 4, `"!" has no searchable terms for the analyzer of field "text"`, nil},
-		{`ok nope:x`, 4, `nope:x: field "nope"`, snii.ErrNotFound},
-		{`ok -(a nope:"x y")`, 8, `field "nope"`, snii.ErrNotFound},
-		{`ok a-b~1`, 4, `a-b~1: a fuzzy term must be one term, and the analyzer of field "text" makes 2 of it (a b)`, nil},
-		{`ok !~1`, 4, `!~1 has no searchable terms`, nil},
+		{`ok "!"`, 4, `"!" has no searchable terms for the analyzer of field "text"`, nil, false},
+		{`ok nope:x`, 4, `nope:x: field "nope"`, snii.ErrNotFound, false},
+		{`ok -(a nope:"x y")`, 8, `field "nope"`, snii.ErrNotFound, false},
+		{`ok a-b~1`, 4, `a-b~1: a fuzzy term must be one term, and the analyzer of field "text" makes 2 of it (a b)`, nil, false},
+		{`ok !~1`, 4, `!~1 has no searchable terms`, nil, false},
+		{`ok "a b`, 8, `expected closing quote for the phrase opened at column 4`, nil, true},
+		{`ok OR -b`, 7, `NOT inside OR excludes nothing`, nil, true},
 	} {
 		if c.is == nil {
 			c.is = snii.ErrInvalidArgument
 		}
-		n, err := Parse(c.q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = Compile(n, words{}, Options{DefaultField: "text"})
-		var ce *CompileError
+		_, err := Compile(c.q, words{}, Options{DefaultField: "text"})
+		var ce *Error
 		if !errors.As(err, &ce) || ce.Column != c.col || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want column %d and %q", c.q, err, c.col, c.want)
+		} else if ce.Syntax != c.syntax {
+			t.Errorf("%q: Syntax %v, want %v", c.q, ce.Syntax, c.syntax)
 		}
 		if !errors.Is(err, c.is) || kinds(err) != 1 {
 			t.Errorf("%q: %v is not %v alone", c.q, err, c.is)
@@ -91,39 +89,33 @@ func TestCompileErrors(t *testing.T) {
 	// The zero Options have no default field: bare text is an error, a text
 	// naming its field is not.
 	for q, col := range map[string]int{`a`: 1, `host:a "b c"`: 8, `host:(a OR b) -c`: 16} {
-		n, err := Parse(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = Compile(n, words{}, Options{})
-		var ce *CompileError
+		_, err := Compile(q, words{}, Options{})
+		var ce *Error
 		if !errors.As(err, &ce) || ce.Column != col || !strings.Contains(err.Error(), "DefaultField") ||
 			!errors.Is(err, snii.ErrInvalidArgument) || kinds(err) != 1 {
-			t.Errorf("%q without a default field: %v, want a CompileError at column %d naming DefaultField", q, err, col)
+			t.Errorf("%q without a default field: %v, want an Error at column %d naming DefaultField", q, err, col)
 		}
 	}
-	if n, err := Parse(`host:(a OR "b c")`); err != nil {
-		t.Fatal(err)
-	} else if _, err := Compile(n, words{}, Options{}); err != nil {
+	if _, err := Compile(`host:(a OR "b c")`, words{}, Options{}); err != nil {
 		t.Errorf("fielded text without a default field: %v", err)
 	}
 	// Trees Parse does not produce, and bad options.
-	a := &Text{Raw: "a", Col: 1}
-	for _, n := range []Node{
-		&Not{Node: a},
-		&And{Nodes: []Node{&Not{Node: a}, &Not{Node: a}}},
-		&Or{Nodes: []Node{a, &Not{Node: a}}},
-		&And{Nodes: []Node{a, &Not{Node: &And{Nodes: []Node{&Not{Node: a}}}}}},
-		&Text{Raw: "a b", Quoted: true, Prefix: true, Slop: 2},
-		&Text{Raw: "a", Fuzzy: true, Edits: 3},
-		&Text{Raw: "a", Fuzzy: true, Edits: 1, Prefix: true},
-		&Text{Raw: "a", Fuzzy: true, Edits: 1, Quoted: true},
+	a := &querylang.Text{Raw: "a", Col: 1}
+	for _, n := range []querylang.Node{
+		&querylang.Not{Node: a},
+		&querylang.And{Nodes: []querylang.Node{&querylang.Not{Node: a}, &querylang.Not{Node: a}}},
+		&querylang.Or{Nodes: []querylang.Node{a, &querylang.Not{Node: a}}},
+		&querylang.And{Nodes: []querylang.Node{a, &querylang.Not{Node: &querylang.And{Nodes: []querylang.Node{&querylang.Not{Node: a}}}}}},
+		&querylang.Text{Raw: "a b", Quoted: true, Prefix: true, Slop: 2},
+		&querylang.Text{Raw: "a", Fuzzy: true, Edits: 3},
+		&querylang.Text{Raw: "a", Fuzzy: true, Edits: 1, Prefix: true},
+		&querylang.Text{Raw: "a", Fuzzy: true, Edits: 1, Quoted: true},
 	} {
-		if _, err := Compile(n, words{}, Options{}); !errors.Is(err, snii.ErrInvalidArgument) {
+		if _, err := compile(n, words{}, &Options{}); !errors.Is(err, snii.ErrInvalidArgument) {
 			t.Errorf("%#v: %v, want an invalid-argument error", n, err)
 		}
 	}
-	if _, err := Compile(a, words{}, Options{MaxExpansions: -1}); !errors.Is(err, snii.ErrInvalidArgument) {
+	if _, err := Compile("a", words{}, Options{MaxExpansions: -1}); !errors.Is(err, snii.ErrInvalidArgument) {
 		t.Errorf("negative max expansions: %v", err)
 	}
 }

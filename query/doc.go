@@ -2,9 +2,8 @@
 // reader.Query. The snii command line uses it; a program embedding snii can
 // hand its users the same syntax:
 //
-//	n, err := query.Parse(`"connection reset"~2 host:web-01 -debug`)
+//	q, err := query.Compile(`"connection reset"~2 host:web-01 -debug`, seg, query.Options{DefaultField: "text"})
 //	...
-//	q, err := query.Compile(n, seg, query.Options{DefaultField: "text"})
 //	docs, err := seg.Docs(ctx, q, nil)
 //
 // # Syntax
@@ -50,9 +49,9 @@
 // ("10.0.0.1:8080"), and `\:` keeps a colon literal after a field-like name.
 // A word ending in a single '*' (and no other '*' or '?') is a prefix, as is
 // the last word of a phrase ending in '*' right before its closing quote;
-// "~N" (0 ≤ N ≤ MaxSlop) goes only right after a phrase's closing quote, once,
+// "~N" (0 ≤ N ≤ 1048576) goes only right after a phrase's closing quote, once,
 // followed by a space, ')' or the end; a phrase prefix takes no slop. After a
-// word, "~N" (N = 0, 1 or 2; "~" alone is DefaultEdits) makes it a fuzzy term,
+// word, "~N" (N = 0, 1 or 2; "~" alone is 2) makes it a fuzzy term,
 // as in Lucene: the terms within N edits (insertions, deletions, substitutions
 // and transpositions of adjacent characters) of the word's one term, the first
 // Options.MaxExpansions of them in byte order, like a prefix. A '~' anywhere
@@ -62,15 +61,15 @@
 //
 // # Patterns
 //
-// A bare word holding '?' or a '*' anywhere else is a wildcard (*Pattern):
+// A bare word holding '?' or a '*' anywhere else is a wildcard:
 // '*' is any run of characters (also at the start: "*Exception"), '?' one
 // character, `\*`, `\?` and `\` the characters themselves. A word starting
 // with '/' whose next unescaped '/' ends the word is a regular expression in
-// Go's RE2 syntax (`\/` is a slash; it must parse, or Parse reports its
+// Go's RE2 syntax (`\/` is a slash; it must parse, or Compile reports its
 // column); otherwise the '/' is literal ("/var/log" is a word). Inside quotes,
 // a word written /re/ or holding a '*' that is not the phrase's last
 // character is a pattern position (and '?' is a wildcard in such a word only:
-// "what?" stays a word): the phrase is a *PatternPhrase, exact (no slop),
+// "what?" stays a word): the phrase is a pattern phrase, exact (no slop),
 // whose trailing '*', if any, makes its last word a wildcard.
 //
 // Patterns match whole terms and skip the analyzer. When the field's
@@ -86,25 +85,20 @@
 // others match (reader.AndNot of the And of the others and the Or of the
 // negated).
 //
-// # Trees, rendering and compiling
+// # Compiling
 //
-// Parse returns a tree of *Text, *Pattern, *PatternPhrase, *And, *Or and *Not; And and Or have at least
-// two children and never a child of their own kind. Every node's String
-// renders it back in the language, and parsing that gives the same tree
-// (checked by FuzzParseQuery).
-//
-// The parser does not analyze text: a Text keeps the raw text, and Compile
-// runs the field's analyzer over it (Analyzer; *reader.Segment is one). A
-// Text whose analysis yields several tokens is a phrase of them (bare or
-// quoted alike); with Prefix set the last token is a prefix (a prefix query
-// for a single token, a phrase prefix otherwise); with a slop, a sloppy
-// phrase. A Text of one token is a term whatever its slop. A fuzzy Text must
-// analyze to one token: a fuzzy query, or a term with 0 edits.
+// The parser does not analyze text: Compile runs the field's analyzer over
+// each text (Analyzer; *reader.Segment is one). A text whose analysis yields
+// several tokens is a phrase of them (bare or quoted alike); with a trailing
+// '*' the last token is a prefix (a prefix query for a single token, a phrase
+// prefix otherwise); with a slop, a sloppy phrase. A text of one token is a
+// term whatever its slop. A fuzzy text must analyze to one token: a fuzzy
+// query, or a term with 0 edits. Parentheses nest at most 100 deep.
 //
 // # Errors
 //
-// Parse errors are *SyntaxError values carrying a 1-based column counted in
-// characters (runes), e.g. `at column 7: expected closing quote for the
-// phrase opened at column 3`. Compile errors about a text (no searchable
-// terms, an unknown field) are *CompileError values with the text's column.
+// Errors are *Error values carrying a 1-based column counted in characters
+// (runes): syntax errors (Error.Syntax), e.g. `at column 7: expected closing
+// quote for the phrase opened at column 3`, and errors about a text (no
+// searchable terms, an unknown field) at the text's column.
 package query

@@ -23,7 +23,7 @@ func Example_segment() {
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "logs.snii")
-	w, err := writer.Create(path, writer.DefaultOptions("host", "text"))
+	w, err := writer.Create(context.Background(), path, writer.DefaultOptions("host", "text"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -46,11 +46,7 @@ func Example_segment() {
 	}
 	defer seg.Close()
 
-	n, err := query.Parse(`host:web-01 -health`)
-	if err != nil {
-		log.Fatal(err)
-	}
-	q, err := query.Compile(n, seg, query.Options{DefaultField: "text"})
+	q, err := query.Compile(`host:web-01 -health`, seg, query.Options{DefaultField: "text"})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -62,13 +58,11 @@ func Example_segment() {
 
 	// Every error is a bad query (snii.ErrInvalidArgument) with a column,
 	// except a field the segment does not have (snii.ErrNotFound).
-	_, err = query.Parse(`"connection refused`)
+	_, err = query.Compile(`"connection refused`, seg, query.Options{DefaultField: "text"})
 	fmt.Println(err, errors.Is(err, snii.ErrInvalidArgument))
-	n, _ = query.Parse(`refused`)
-	_, err = query.Compile(n, seg, query.Options{})
+	_, err = query.Compile(`refused`, seg, query.Options{})
 	fmt.Println(err, errors.Is(err, snii.ErrInvalidArgument))
-	n, _ = query.Parse(`level:error`)
-	_, err = query.Compile(n, seg, query.Options{DefaultField: "text"})
+	_, err = query.Compile(`level:error`, seg, query.Options{DefaultField: "text"})
 	fmt.Println(errors.Is(err, snii.ErrNotFound))
 	// Output:
 	// andnot(phrase(host:"web 01"), term(text:"health")) [0]

@@ -15,22 +15,15 @@ func (lower) Analyze(_, text string) ([]string, error) {
 }
 
 func Example() {
-	n, err := query.Parse(`"Connection reset"~2 host:web-01 -(debug OR trace*)`)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(n) // rendered back in the language
-	q, err := query.Compile(n, lower{}, query.Options{DefaultField: "text"})
+	q, err := query.Compile(`"Connection reset"~2 host:web-01 -(debug OR trace*)`, lower{}, query.Options{DefaultField: "text"})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(q) // what a segment runs
-	_, err = query.Parse(`a OR -b`)
+	_, err = query.Compile(`a OR -b`, lower{}, query.Options{DefaultField: "text"})
 	fmt.Println(err)
 	// Output:
-	// "Connection reset"~2 host:web-01 -(debug OR trace*)
 	// andnot(and(phrase(text:"connection reset"~2), term(host:"web-01")), or(term(text:"debug"), prefix(text:"trace"*,max=0)))
 	// at column 6: NOT inside OR excludes nothing: a side of OR needs something to match besides NOT
 }

@@ -5,210 +5,11 @@ import (
 	"regexp/syntax"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/querylang"
 	"github.com/snii-go/snii/reader"
 )
-
-// Pattern is a term pattern: a regular expression written /expr/, or a
-// wildcard word (a word with '?' or a '*' anywhere but at its end alone).
-type Pattern struct {
-	Field string // the field named by a "field:" qualifier; "" for the default field
-	// Expr is the regular expression (Regexp set; a "\/" of the query is a
-	// '/' here) or the wildcard: '*', '?', and `\*`, `\?`, `\\` for the
-	// literal characters; every other character is literal.
-	Expr   string
-	Regexp bool
-	Col    int
-}
-
-// PatternPhrase is a quoted phrase with patterns among its words: Parts are
-// runs of plain words (*Text, not quoted, never empty) and patterns
-// (*Pattern), in order.
-type PatternPhrase struct {
-	Field string
-	Parts []Node
-	Col   int
-}
-
-func (p *Pattern) node()       {}
-func (p *PatternPhrase) node() {}
-
-// Column implements Node.
-func (p *Pattern) Column() int { return p.Col }
-
-// Column implements Node.
-func (p *PatternPhrase) Column() int { return p.Col }
-
-// String implements Node.
-func (p *Pattern) String() string {
-	var b strings.Builder
-	if p.Field != "" {
-		b.WriteString(p.Field)
-		b.WriteByte(':')
-	}
-	p.write(&b, false)
-	return b.String()
-}
-
-// write renders the pattern, as a word of a phrase when inPhrase.
-func (p *Pattern) write(b *strings.Builder, inPhrase bool) {
-	if p.Regexp {
-		b.WriteByte('/')
-		for i := 0; i < len(p.Expr); i++ {
-			switch c := p.Expr[i]; {
-			case c == '\\' && i+1 < len(p.Expr):
-				b.WriteByte(c)
-				i++
-				b.WriteByte(p.Expr[i])
-			case c == '/':
-				b.WriteString(`\/`)
-			default:
-				b.WriteByte(c)
-			}
-		}
-		b.WriteByte('/')
-		return
-	}
-	for i := 0; i < len(p.Expr); {
-		r, size := utf8.DecodeRuneInString(p.Expr[i:])
-		switch {
-		case r == '\\' && i+size < len(p.Expr):
-			_, n2 := utf8.DecodeRuneInString(p.Expr[i+size:])
-			b.WriteString(p.Expr[i : i+size+n2])
-			i += size + n2
-			continue
-		case r == '*' || r == '?':
-		case i == 0 && (r == '/' || r == '-' && !inPhrase):
-			b.WriteByte('\\')
-		case inPhrase && r == '"', !inPhrase && (isSpecial(r) || unicode.IsSpace(r)):
-			b.WriteByte('\\')
-		}
-		b.WriteString(p.Expr[i : i+size])
-		i += size
-	}
-}
-
-// String implements Node.
-func (p *PatternPhrase) String() string {
-	var b strings.Builder
-	if p.Field != "" {
-		b.WriteString(p.Field)
-		b.WriteByte(':')
-	}
-	b.WriteByte('"')
-	for i, c := range p.Parts {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		switch c := c.(type) {
-		case *Pattern:
-			c.write(&b, true)
-		case *Text:
-			writePhraseText(&b, c.Raw)
-		}
-	}
-	if last, ok := p.Parts[len(p.Parts)-1].(*Pattern); ok && !last.Regexp {
-		b.WriteByte(' ') // a '*' right before the quote would make a phrase prefix
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-// writePhraseText writes the text of a phrase: '"', '\' and '*' escaped, and
-// a '/' that starts a word (it would open a regexp).
-func writePhraseText(b *strings.Builder, s string) {
-	start := true
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == '"' || r == '\\' || r == '*' || r == '/' && start {
-			b.WriteByte('\\')
-		}
-		b.WriteString(s[i : i+size])
-		start = unicode.IsSpace(r)
-		i += size
-	}
-}
-
-// regexp lexes a regular expression after its opening '/' (at column col) up
-// to the closing '/': `\/` is a '/', every other escape is kept for the
-// expression. The expression must parse (regexp/syntax, Perl flags).
-func (l *lexer) regexp(col int) (string, error) {
-	var b strings.Builder
-	for {
-		r, size := l.peekRune()
-		if size == 0 {
-			return "", &SyntaxError{l.col, fmt.Sprintf("expected closing '/' for the regexp opened at column %d (write \\/ for a literal slash)", col)}
-		}
-		l.advance(size)
-		switch r {
-		case '/':
-			expr := b.String()
-			if expr == "" {
-				return "", &SyntaxError{col, "empty regexp"}
-			}
-			if _, err := syntax.Parse(expr, syntax.Perl); err != nil {
-				return "", &SyntaxError{col, fmt.Sprintf("invalid regexp: %v", err)}
-			}
-			return expr, nil
-		case '\\':
-			r2, size2 := l.peekRune()
-			if size2 == 0 {
-				return "", &SyntaxError{l.col, `expected a character after '\' (write \\ for a backslash)`}
-			}
-			if r2 != '/' {
-				b.WriteByte('\\')
-			}
-			b.WriteString(l.advance(size2))
-		default:
-			b.WriteString(l.s[l.i-size : l.i])
-		}
-	}
-}
-
-// regexpAhead reports whether the text after an opening '/' (consumed) is a
-// regexp: an unescaped '/' closes it before any white space (or, in a
-// phrase, a quote), right before the end of the word. Otherwise the '/' is
-// literal ("/var/log", "GET /api").
-func (l *lexer) regexpAhead(inPhrase bool) bool {
-	s := l.s[l.i:]
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case unicode.IsSpace(r), inPhrase && r == '"':
-			return false
-		case r == '\\':
-			i += size
-			if i < len(s) {
-				_, size = utf8.DecodeRuneInString(s[i:])
-			}
-		case r == '/':
-			if i == 0 {
-				return false // "//" is no regexp
-			}
-			r2, size2 := utf8.DecodeRuneInString(s[i+size:])
-			if inPhrase {
-				return size2 > 0 && (unicode.IsSpace(r2) || r2 == '"')
-			}
-			return endsWord(r2, size2)
-		}
-		i += size
-	}
-	return false
-}
-
-// regexpWord lexes a bare /regexp/ word whose '/' is at column col (consumed).
-func (l *lexer) regexpWord(field string, col, wordCol int) (*Pattern, error) {
-	expr, err := l.regexp(col)
-	if err != nil {
-		return nil, err
-	}
-	if r, size := l.peekRune(); !endsWord(r, size) {
-		return nil, &SyntaxError{l.col, "expected the end of the word after a regexp's closing '/' (write \\/ for a literal slash)"}
-	}
-	return &Pattern{Field: field, Expr: expr, Regexp: true, Col: wordCol}, nil
-}
 
 // lowercases reports whether the field's analyzer lowercases ("Snii" gives
 // the one term "snii").
@@ -248,7 +49,7 @@ func lowerLiterals(expr string) (string, error) {
 
 // patternText returns the pattern's expression for the field: its literal
 // characters lowercased when the analyzer lowercases.
-func patternText(p *Pattern, a Analyzer, field string) (string, error) {
+func patternText(p *querylang.Pattern, a Analyzer, field string) (string, error) {
 	if !lowercases(a, field) {
 		return p.Expr, nil
 	}
@@ -257,12 +58,12 @@ func patternText(p *Pattern, a Analyzer, field string) (string, error) {
 	}
 	expr, err := lowerLiterals(p.Expr)
 	if err != nil {
-		return "", &CompileError{Column: p.Col, Msg: fmt.Sprintf("%s: invalid regexp", p), Err: err}
+		return "", &Error{Column: p.Col, Msg: fmt.Sprintf("%s: invalid regexp", p), Err: err}
 	}
 	return expr, nil
 }
 
-func compilePattern(p *Pattern, a Analyzer, o *Options) (reader.Query, error) {
+func compilePattern(p *querylang.Pattern, a Analyzer, o *Options) (reader.Query, error) {
 	field, err := fieldOf(p, p.Field, p.Col, o)
 	if err != nil {
 		return nil, err
@@ -277,7 +78,7 @@ func compilePattern(p *Pattern, a Analyzer, o *Options) (reader.Query, error) {
 	return reader.Wildcard(field, expr, o.MaxExpansions), nil
 }
 
-func compilePatternPhrase(pp *PatternPhrase, a Analyzer, o *Options) (reader.Query, error) {
+func compilePatternPhrase(pp *querylang.PatternPhrase, a Analyzer, o *Options) (reader.Query, error) {
 	field, err := fieldOf(pp, pp.Field, pp.Col, o)
 	if err != nil {
 		return nil, err
@@ -285,7 +86,7 @@ func compilePatternPhrase(pp *PatternPhrase, a Analyzer, o *Options) (reader.Que
 	var slots []reader.Slot
 	for _, part := range pp.Parts {
 		switch part := part.(type) {
-		case *Pattern:
+		case *querylang.Pattern:
 			expr, err := patternText(part, a, field)
 			if err != nil {
 				return nil, err
@@ -295,10 +96,10 @@ func compilePatternPhrase(pp *PatternPhrase, a Analyzer, o *Options) (reader.Que
 				kind = reader.SlotRegexp
 			}
 			slots = append(slots, reader.Slot{Kind: kind, Text: expr})
-		case *Text:
+		case *querylang.Text:
 			terms, err := a.Analyze(field, part.Raw)
 			if err != nil {
-				return nil, &CompileError{Column: pp.Col, Msg: fmt.Sprintf("%s: field %q", pp, field), Err: err}
+				return nil, &Error{Column: pp.Col, Msg: fmt.Sprintf("%s: field %q", pp, field), Err: err}
 			}
 			for _, t := range terms {
 				slots = append(slots, reader.Slot{Kind: reader.SlotTerm, Text: t})

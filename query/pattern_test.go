@@ -28,11 +28,7 @@ func TestCompilePatterns(t *testing.T) {
 		{words{}, `"/conn.*/ Refused"`, `patternphrase(text:/conn.*/ "refused",max=5)`},
 		{words{}, `a -/b.*/`, `andnot(term(text:"a"), regexp(text:/b.*/,max=5))`},
 	} {
-		n, err := Parse(c.q)
-		if err != nil {
-			t.Fatalf("%q: %v", c.q, err)
-		}
-		rq, err := Compile(n, c.a, Options{DefaultField: "text", MaxExpansions: 5})
+		rq, err := Compile(c.q, c.a, Options{DefaultField: "text", MaxExpansions: 5})
 		if err != nil {
 			t.Errorf("%q: %v", c.q, err)
 			continue

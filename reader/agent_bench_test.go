@@ -1,6 +1,7 @@
 package reader_test
 
 import (
+	"context"
 	"encoding/binary"
 	"os"
 	"path/filepath"
@@ -32,7 +33,7 @@ func agentBuild(b testing.TB, policy int) string {
 	o := writer.DefaultOptions("content")
 	o.Policy = budget.FromPercents(policy, 8)
 	seg := filepath.Join(b.TempDir(), "agent.snii")
-	w, err := writer.Create(seg, o)
+	w, err := writer.Create(context.Background(), seg, o)
 	if err != nil {
 		b.Fatal(err)
 	}

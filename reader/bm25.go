@@ -24,8 +24,8 @@ type BM25 struct {
 	B  float32 // length normalization, 0..1; Lucene's default 0.75
 }
 
-// DefaultBM25 returns k1 = 1.2, b = 0.75.
-func DefaultBM25() BM25 { return BM25{K1: 1.2, B: 0.75} }
+// defaultBM25 returns k1 = 1.2, b = 0.75 (Lucene's defaults).
+func defaultBM25() BM25 { return BM25{K1: 1.2, B: 0.75} }
 
 func (p BM25) validate() error {
 	if !(p.K1 >= 0) || math.IsInf(float64(p.K1), 0) || !(p.B >= 0 && p.B <= 1) {

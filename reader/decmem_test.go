@@ -180,7 +180,7 @@ func TestCraftedUnitOverTheCeiling(t *testing.T) {
 
 	// A ceiling above the declared length: the unit is inflated, through the budget.
 	bud := reader.NewDecodeBudget(limits.DefaultMaxBytes)
-	s2, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{MaxUnitBytes: limits.DefaultMaxBytes, DecodeBudget: bud})
+	s2, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(b), int64(len(b)), reader.Options{MaxUnitBytes: limits.DefaultMaxBytes, DecodeBudget: bud})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestCraftedUnitOverTheCeiling(t *testing.T) {
 func TestMaxUnitBytesValidated(t *testing.T) {
 	b, _ := buildDecmem(t, "")
 	for _, v := range []int{-1, limits.DefaultMaxBytes + 1} {
-		if _, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{MaxUnitBytes: v}); !errors.Is(err, snii.ErrInvalidArgument) {
+		if _, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(b), int64(len(b)), reader.Options{MaxUnitBytes: v}); !errors.Is(err, snii.ErrInvalidArgument) {
 			t.Fatalf("MaxUnitBytes %d: %v", v, err)
 		}
 	}
@@ -221,7 +221,7 @@ func TestDecodeBudgetConcurrent(t *testing.T) {
 	}
 	for _, limit := range []int64{150 << 10, 400 << 10} {
 		bud := reader.NewDecodeBudget(limit)
-		s, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{DecodeBudget: bud})
+		s, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(b), int64(len(b)), reader.Options{DecodeBudget: bud})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,7 +254,7 @@ func TestDecodeBudgetConcurrent(t *testing.T) {
 		}
 	}
 	// A budget smaller than one buffer: the query fails at once.
-	s, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{DecodeBudget: reader.NewDecodeBudget(32 << 10)})
+	s, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(b), int64(len(b)), reader.Options{DecodeBudget: reader.NewDecodeBudget(32 << 10)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func TestDecodeBudgetWaitCancelled(t *testing.T) {
 	b, _ := buildDecmem(t, "")
 	bud := reader.NewDecodeBudget(150 << 10)
 	hold := reader.NewDecodeBudgetHold(bud, 100<<10) // another query holding 100 KiB
-	s, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{DecodeBudget: bud})
+	s, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(b), int64(len(b)), reader.Options{DecodeBudget: bud})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,14 +50,14 @@
 //
 // Top fills Hit.Record with TopOptions.Records, in one such batch. On a remote
 // segment every block a call needs is fetched in one round. Store reports the
-// record format (how a record holds the fields: RecordText, RecordJSON,
+// record format (how a record holds the fields: snii.RecordText, RecordJSON,
 // RecordMixed), the counts and the bytes. Corrupt store bytes are
 // snii.ErrCorrupt naming the block; a segment without a store answers
 // snii.ErrNotFound.
 //
 // # Remote segments: read rounds
 //
-// When the ReaderAt given to OpenReaderAtContext is a RemoteReaderAt (object
+// When the ReaderAt given to OpenReaderAt is an objstore.ReaderAt (object
 // storage: package objstore/s3), every read is a round trip, and what a query
 // costs is its number of sequential rounds. The reader then hands each
 // stage's byte ranges to Prefetch at once (one round of parallel, coalesced

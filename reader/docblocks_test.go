@@ -130,7 +130,7 @@ func TestTopSkipsBlocksInFirstWindow(t *testing.T) {
 	c := corpusOf(docs)
 	s := open(t, build(t, docs, options(-1, "text")))
 	q := oracle.Term{Field: "text", Term: "common"}
-	checkTop(t, s, c, []oracle.Query{q}, []int{5}, reader.DefaultBM25(), oracle.BM25Options{})
+	checkTop(t, s, c, []oracle.Query{q}, []int{5}, reader.BM25{K1: 1.2, B: 0.75}, oracle.BM25Options{})
 	var p reader.Profile
 	hits, scored, err := reader.TopScored(s, bg, rq(q), 5, &reader.TopOptions{Profile: &p})
 	if err != nil {

@@ -22,7 +22,7 @@ func Example() {
 
 	// Build: one logical index ("text"), the standard analyzer, the default
 	// codec policy (the 8% budget).
-	w, err := writer.Create(path, writer.DefaultOptions("text"))
+	w, err := writer.Create(context.Background(), path, writer.DefaultOptions("text"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func ExampleSegment_Terms() {
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "logs.snii")
-	w, err := writer.Create(path, writer.DefaultOptions("text"))
+	w, err := writer.Create(context.Background(), path, writer.DefaultOptions("text"))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -19,7 +19,7 @@ func ExampleSegment_Top() {
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "logs.snii")
-	w, err := writer.Create(path, writer.DefaultOptions("text"))
+	w, err := writer.Create(context.Background(), path, writer.DefaultOptions("text"))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -17,8 +17,9 @@ import (
 // fault into an error wrapping errs.Corrupt: Open (the header, tail,
 // directory and metadata groups), Docs, AppendDocs, Bitmap, Count, Top (and
 // its Explain), Verify, FieldLengths, Version, Terms, Postings and its Next,
-// Advance, Freq and Positions, and TermIter's Next and Postings with its
-// TermPostings. An iterator that faults ends, and its Err returns the error.
+// Advance and Positions, and TermIter's Next and Postings with their Next,
+// Advance and Positions. An iterator that faults ends, and its Err returns
+// the error.
 // Bytes checked once (a CRC) and read again may also disagree after such a
 // rewrite; a runtime error (an index out of range) raised then, while the
 // file at the segment's path is no longer the one opened, is the same error.

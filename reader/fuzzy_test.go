@@ -13,6 +13,7 @@ import (
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/objstore"
 	"github.com/snii-go/snii/reader"
 )
 
@@ -203,7 +204,7 @@ func groupedVocabulary() ([]oracle.Doc, *oracle.Corpus) {
 	return docs, corpusOf(docs)
 }
 
-// roundCountingRemote is a RemoteReaderAt over bytes that counts its rounds: a read
+// roundCountingRemote is an objstore.ReaderAt over bytes that counts its rounds: a read
 // outside what was prefetched costs one.
 type roundCountingRemote struct {
 	b    []byte
@@ -215,18 +216,18 @@ func (r *roundCountingRemote) ReadAt(p []byte, off int64) (int, error) {
 	return len(p), err
 }
 
-func (r *roundCountingRemote) ReadAtContext(_ context.Context, p []byte, off int64) (reader.Fetch, error) {
+func (r *roundCountingRemote) ReadAtContext(_ context.Context, p []byte, off int64) (objstore.Cost, error) {
 	copy(p, r.b[off:])
 	for _, h := range r.held {
 		if off >= h[0] && off+int64(len(p)) <= h[1] {
-			return reader.Fetch{}, nil
+			return objstore.Cost{}, nil
 		}
 	}
-	return reader.Fetch{Rounds: 1, Requests: 1, Bytes: int64(len(p))}, nil
+	return objstore.Cost{Rounds: 1, Requests: 1, Bytes: int64(len(p))}, nil
 }
 
-func (r *roundCountingRemote) Prefetch(_ context.Context, rs []reader.Range) (reader.Fetch, error) {
-	var f reader.Fetch
+func (r *roundCountingRemote) Prefetch(_ context.Context, rs []objstore.Range) (objstore.Cost, error) {
+	var f objstore.Cost
 	for _, x := range rs {
 		r.held = append(r.held, [2]int64{x.Off, x.Off + x.Len})
 		f.Requests++
@@ -248,7 +249,7 @@ func TestFuzzyRemoteRounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := &roundCountingRemote{b: bytes.Clone(b)}
-	s, err := reader.OpenReaderAt(r, int64(len(b)), reader.Options{})
+	s, err := reader.OpenReaderAt(context.Background(), r, int64(len(b)), reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

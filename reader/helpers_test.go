@@ -60,7 +60,7 @@ func open(t testing.TB, path string) *reader.Segment {
 
 // openBytes opens a segment held in memory (ReaderAt path).
 func openBytes(b []byte) (*reader.Segment, error) {
-	return reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{})
+	return reader.OpenReaderAt(context.Background(), bytes.NewReader(b), int64(len(b)), reader.Options{})
 }
 
 // rq converts an oracle query into a reader query.

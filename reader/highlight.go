@@ -6,7 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/errs"
 )
 
@@ -27,7 +28,7 @@ type highlighter struct {
 	obj    *jsonValue // the parsed record when it is a JSON object
 	isText bool       // the record is a text record
 	// analyzer returns a fresh analyzer for a field.
-	analyzer func(field string) (index.Analyzer, error)
+	analyzer func(field string) (analysis.Analyzer, error)
 	// expand returns the terms a prefix expands to in a field (at most max;
 	// 0: all), or nil for every term starting with it.
 	expand   func(field, prefix string, max int) (map[string]bool, error)
@@ -116,7 +117,7 @@ func (h *highlighter) interestIn(field string) *interest {
 
 // highlight returns the sorted, non-overlapping spans of rec that q's
 // positive clauses match (see Segment.Highlights).
-func highlight(q Query, rec []byte, lay recordLayout, analyzer func(string) (index.Analyzer, error),
+func highlight(q Query, rec []byte, lay recordLayout, analyzer func(string) (analysis.Analyzer, error),
 	expand func(field, prefix string, max int) (map[string]bool, error)) ([]Span, error) {
 	h := &highlighter{rec: rec, lay: lay, analyzer: analyzer, expand: expand,
 		fields: map[string]*hlField{}, interest: map[string]*interest{}}
@@ -356,9 +357,9 @@ func (h *highlighter) field(name string) (*hlField, error) {
 	var base uint64
 	for k, v := range vals {
 		if k > 0 {
-			base += index.ValueGap
+			base += analysis.ValueGap
 		}
-		n, _ := index.AnalyzeOffsets(a, v.text, func(term []byte, pos uint32, start, end int) {
+		n, _ := analysis.AnalyzeOffsets(a, v.text, func(term []byte, pos uint32, start, end int) {
 			if in == nil || !in.keeps(term) {
 				return
 			}
@@ -422,8 +423,8 @@ func jsonRecordValue(rec []byte, v *jsonValue) recordValue {
 // element; a key containing dots is matched whole first), and a token of an
 // escaped string covers the raw bytes of its escapes (\u00e9, a surrogate
 // pair, \n). Tokens come from the field's analyzer through
-// index.AnalyzeOffsets, so the ranges are the analyzer's: a registered
-// analyzer without offsets gets the fallback index.AnalyzeOffsets describes.
+// analysis.AnalyzeOffsets, so the ranges are the analyzer's: a registered
+// analyzer without offsets gets the fallback analysis.AnalyzeOffsets describes.
 //
 // A segment without a store gives an error wrapping snii.ErrNotFound; a
 // record that is not a JSON object in a RecordJSON store, or a query the
@@ -436,9 +437,9 @@ func (s *Segment) Highlights(q Query, rec []byte) ([]Span, error) {
 	}
 	lay := recordLayout{textField: st.TextField}
 	switch st.Format {
-	case RecordText:
+	case snii.RecordText:
 		lay.text = true
-	case RecordJSON:
+	case snii.RecordJSON:
 		lay.json = true
 	default:
 		lay.json, lay.text = true, true

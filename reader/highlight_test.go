@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/segtest"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
@@ -346,7 +346,7 @@ func TestHighlightsText(t *testing.T) {
 				docs = append(docs, writer.Document{Fields: []writer.Field{{Name: "text", Values: []string{rec}}}, Record: []byte(rec)})
 			}
 			o := writer.DefaultOptions("text")
-			o.RecordFormat, o.TextField = writer.RecordText, "text"
+			o.RecordFormat, o.TextField = snii.RecordText, "text"
 			o.Fields[0].Analyzer = an.spec
 			s := buildDocs(t, o, docs)
 			checkHighlights(t, s, rng, []string{"text"}, recs, toks)
@@ -482,7 +482,7 @@ func TestHighlightsJSON(t *testing.T) {
 // without a store has no highlights.
 func TestHighlightsStoreFormats(t *testing.T) {
 	o := writer.DefaultOptions("text", "msg")
-	o.RecordFormat, o.TextField = writer.RecordMixed, "text"
+	o.RecordFormat, o.TextField = snii.RecordMixed, "text"
 	s := buildDocs(t, o, []writer.Document{
 		{Fields: []writer.Field{{Name: "msg", Values: []string{"an Error"}}}, Record: []byte(`{"msg": "an Error"}`)},
 		{Fields: []writer.Field{{Name: "text", Values: []string{`["an Error"]`}}}, Record: []byte(`["an Error"]`)},
@@ -523,8 +523,8 @@ func TestHighlightsStoreFormats(t *testing.T) {
 }
 
 // plainAnalyzer is the standard analyzer without its offsets, as an analyzer
-// registered without index.OffsetAnalyzer looks.
-type plainAnalyzer struct{ a index.Analyzer }
+// registered without analysis.OffsetAnalyzer looks.
+type plainAnalyzer struct{ a analysis.Analyzer }
 
 func (p plainAnalyzer) Analyze(text string, emit func([]byte, uint32)) (uint32, uint32) {
 	return p.a.Analyze(text, emit)
@@ -538,12 +538,12 @@ func (b bogusAnalyzer) AnalyzeOffsets(text string, emit func([]byte, uint32, int
 }
 
 func init() {
-	for name, wrap := range map[string]func(index.Analyzer) index.Analyzer{
-		"test-hl-plain": func(a index.Analyzer) index.Analyzer { return plainAnalyzer{a} },
-		"test-hl-bogus": func(a index.Analyzer) index.Analyzer { return bogusAnalyzer{plainAnalyzer{a}} },
+	for name, wrap := range map[string]func(analysis.Analyzer) analysis.Analyzer{
+		"test-hl-plain": func(a analysis.Analyzer) analysis.Analyzer { return plainAnalyzer{a} },
+		"test-hl-bogus": func(a analysis.Analyzer) analysis.Analyzer { return bogusAnalyzer{plainAnalyzer{a}} },
 	} {
-		index.Register(name, 1, func(index.Spec) (index.Analyzer, error) {
-			a, err := index.New(index.Standard)
+		analysis.Register(name, 1, func(analysis.Spec) (analysis.Analyzer, error) {
+			a, err := analysis.New(analysis.Standard)
 			return wrap(a), err
 		})
 	}

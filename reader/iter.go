@@ -2,7 +2,6 @@ package reader
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
@@ -29,7 +28,7 @@ type TermIter struct {
 	e    format.Entry
 	term []byte // the current term (aliases the block iterator's key)
 	t    *termRef
-	p    TermPostings
+	p    Postings
 	err  error
 	done bool
 }
@@ -37,7 +36,7 @@ type TermIter struct {
 // TermIter returns an iterator over every term of the named logical index;
 // an unknown index is an snii.ErrNotFound error. Once ctx is done, Next
 // returns false and Err returns ctx's error (checked at each dict block and,
-// through the TermPostings, at each doc window). Close it when done.
+// through its Postings, at each doc window). Close it when done.
 func (s *Segment) TermIter(ctx context.Context, name string) (*TermIter, error) {
 	f, err := s.field(name)
 	if err != nil {
@@ -64,7 +63,7 @@ func (it *TermIter) Next() (ok bool) {
 	}
 	x.nterms = 0
 	it.t = nil
-	it.p.p = Postings{docs: it.p.p.docs[:0], win: it.p.p.win} // keep the buffers
+	it.p = Postings{docs: it.p.docs[:0], win: it.p.win} // keep the buffers
 	for {
 		if it.blk != nil {
 			term, ok, err := it.it.Next(&it.e)
@@ -122,15 +121,12 @@ func (it *TermIter) AppendTerm(dst []byte) []byte { return append(dst, it.term..
 // DF returns the current term's document frequency.
 func (it *TermIter) DF() uint64 { return it.e.DF }
 
-// TTF returns the current term's total term frequency (its positions).
-func (it *TermIter) TTF() uint64 { return it.e.TTF }
-
 // Postings returns the postings of the current term, positioned before its
 // first document. Each call starts over from the first document (a caller
 // may count the documents in a first pass and read positions in a second).
-// The TermPostings belongs to the iterator: it is valid until the next call
-// to Next or Postings, and is not closed by the caller.
-func (it *TermIter) Postings() (*TermPostings, error) {
+// The Postings belong to the iterator: they are valid until the next call
+// to Next or Postings, and closing them is a no-op.
+func (it *TermIter) Postings() (*Postings, error) {
 	if it.term == nil {
 		return nil, errs.Invalidf("reader: TermIter.Postings without a current term")
 	}
@@ -142,9 +138,7 @@ func (it *TermIter) Postings() (*TermPostings, error) {
 		}
 		it.t = t
 	}
-	old := &it.p.p
-	it.p.p = Postings{s: it.s, x: it.x, t: it.t, it: it.t.windows(0), i: -1, docs: old.docs[:0], win: old.win}
-	it.p.n, it.p.skipped = 0, false
+	it.p = Postings{s: it.s, x: it.x, t: it.t, it: it.t.windows(0), i: -1, docs: it.p.docs[:0], win: it.p.win, owned: true}
 	return &it.p, nil
 }
 
@@ -173,55 +167,7 @@ func (it *TermIter) Close() {
 	it.s.putCtx(it.x)
 	it.x = nil
 	it.t, it.blk, it.term = nil, nil, nil
-	it.p.p = Postings{}
+	it.p = Postings{}
 	it.done = true
 	it.s.release()
-}
-
-// TermPostings iterates the documents of a TermIter's current term in
-// ascending order (see Postings: doc ids are decoded a window at a time,
-// positions only when asked for). It is owned by its TermIter.
-type TermPostings struct {
-	p       Postings
-	n       uint64 // documents returned by Next
-	skipped bool   // Advance was used: the df check does not apply
-}
-
-// Next moves to the next document; false at the end or on error (see Err).
-// At the end it checks that the term had exactly df documents.
-func (tp *TermPostings) Next() bool {
-	if tp.p.Next() {
-		tp.n++
-		return true
-	}
-	if tp.p.err == nil && !tp.skipped && tp.p.t != nil && tp.n != tp.p.t.e.DF {
-		tp.p.err = tp.p.s.corrupt(tp.p.t.name(), "windows hold %d docs, dict entry says df %d", tp.n, tp.p.t.e.DF)
-	}
-	return false
-}
-
-// Advance moves to the first document >= target at or after the current one
-// (see Postings.Advance). Documents skipped by Advance are not counted by the
-// end-of-term df check of Next.
-func (tp *TermPostings) Advance(target uint32) bool {
-	tp.skipped = true
-	return tp.p.Advance(target)
-}
-
-// Doc returns the current document.
-func (tp *TermPostings) Doc() uint32 { return tp.p.Doc() }
-
-// Positions returns the current document's ascending positions, valid until
-// the next call to Next or Advance.
-func (tp *TermPostings) Positions() ([]uint32, error) { return tp.p.Positions() }
-
-// Err returns the first error met (nil at a normal end).
-func (tp *TermPostings) Err() error { return tp.p.err }
-
-// String names the term and index, for messages.
-func (tp *TermPostings) String() string {
-	if tp.p.t == nil {
-		return "no term"
-	}
-	return fmt.Sprintf("%s of segment %s", tp.p.t.name(), tp.p.s.name)
 }

@@ -25,8 +25,9 @@ import (
 //     its decode source's buffer and of its cursors') and gives them back when
 //     it ends; buffers larger than a pooled source keeps (64 KiB) are dropped
 //     then, so idle pools stay outside the bound but small. By default every
-//     Segment opened without one shares DefaultDecodeBudget (256 MiB), so the
-//     bound holds for a process with a thousand segments as for one.
+//     Segment opened without one shares one budget of DefaultDecodeMemory
+//     (256 MiB), so the bound holds for a process with a thousand segments as
+//     for one.
 
 const (
 	// DefaultMaxUnitBytes is the default of Options.MaxUnitBytes: the largest RAW
@@ -36,7 +37,8 @@ const (
 	// positions of one term. Open a segment holding such documents with a larger
 	// MaxUnitBytes (snii --max-unit-bytes), up to limits.DefaultMaxBytes.
 	DefaultMaxUnitBytes = 16 << 20
-	// DefaultDecodeMemory is the bound of DefaultDecodeBudget (256 MiB): one unit
+	// DefaultDecodeMemory is the bound of the budget shared by the segments
+	// opened without Options.DecodeBudget (256 MiB): one unit
 	// of the format's maximum size fits, and sixteen of the default ceiling.
 	DefaultDecodeMemory = limits.DefaultMaxBytes
 )
@@ -78,35 +80,9 @@ func NewDecodeBudget(bytes int64) *DecodeBudget {
 	return &DecodeBudget{limit: bytes}
 }
 
+// defaultBudget is the budget shared by the segments opened without
+// Options.DecodeBudget.
 var defaultBudget = NewDecodeBudget(DefaultDecodeMemory)
-
-// DefaultDecodeBudget returns the budget shared by the segments opened without
-// Options.DecodeBudget (DefaultDecodeMemory bytes).
-func DefaultDecodeBudget() *DecodeBudget { return defaultBudget }
-
-// Limit returns the bound in bytes.
-func (b *DecodeBudget) Limit() int64 { return b.limit }
-
-// InUse returns the bytes held by running queries.
-func (b *DecodeBudget) InUse() int64 {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.used
-}
-
-// Peak returns the most bytes held at once since the budget was created.
-func (b *DecodeBudget) Peak() int64 {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.peak
-}
-
-// Waiting returns the number of queries waiting for memory.
-func (b *DecodeBudget) Waiting() int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return len(b.waiters)
-}
 
 // acquire grants n more bytes to a query that holds held, waiting if needed.
 func (b *DecodeBudget) acquire(ctx context.Context, held, n int64) error {

@@ -2,6 +2,7 @@ package reader_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -39,7 +40,7 @@ func TestOpenReadsOnlyMetadata(t *testing.T) {
 			t.Fatal(err)
 		}
 		cr := &countingReaderAt{r: bytes.NewReader(b)}
-		s, err := reader.OpenReaderAt(cr, int64(len(b)), reader.Options{})
+		s, err := reader.OpenReaderAt(context.Background(), cr, int64(len(b)), reader.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/oracle"
@@ -101,8 +101,8 @@ func TestOracleReaderAt(t *testing.T) {
 func TestOracleAnalyzers(t *testing.T) {
 	docs := oracle.Generate(17, oracle.GenOptions{Docs: 1500})
 	c := oracle.New()
-	c.SetAnalyzer("text", index.Whitespace)
-	c.SetAnalyzer("host", index.Keyword)
+	c.SetAnalyzer("text", analysis.Whitespace)
+	c.SetAnalyzer("host", analysis.Keyword)
 	for _, d := range docs {
 		c.Add(d)
 	}
@@ -114,7 +114,7 @@ func TestOracleAnalyzers(t *testing.T) {
 	hostQs := genQueries(c, "host", 29, 10)
 	o := options(-1, "host", "text")
 	for i := range o.Fields {
-		o.Fields[i].Analyzer = map[string]string{"text": index.Whitespace, "host": index.Keyword}[o.Fields[i].Name]
+		o.Fields[i].Analyzer = map[string]string{"text": analysis.Whitespace, "host": analysis.Keyword}[o.Fields[i].Name]
 	}
 	s := open(t, build(t, docs, o))
 	hits := checkQueries(t, s, qs, "whitespace")

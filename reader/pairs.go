@@ -71,7 +71,7 @@ func (f *field) pairTable(x *qctx) (*format.PairTable, error) {
 	return t, nil
 }
 
-// remotePairsMax is the largest pair section a segment on a RemoteReaderAt
+// remotePairsMax is the largest pair section a segment on an objstore.ReaderAt
 // reads: a lookup needs the whole section (its resident key index), which a
 // query of a larger one would fetch for a few entries.
 const remotePairsMax = 256 << 10

@@ -201,7 +201,7 @@ func FuzzPatternQuery(f *testing.F) {
 // within their edits.
 func TestPatternTopAndHighlights(t *testing.T) {
 	o := writer.DefaultOptions("text")
-	o.RecordFormat, o.TextField = writer.RecordText, "text"
+	o.RecordFormat, o.TextField = snii.RecordText, "text"
 	recs := []string{"java.lang.NullPointerException at Foo", "connection refused by host", "conn refused", "IllegalStateException thrown", "nothing"}
 	var docs []writer.Document
 	for _, r := range recs {

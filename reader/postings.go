@@ -25,6 +25,11 @@ type Postings struct {
 	win    prx.Window
 	err    error
 	done   bool
+	n      uint64 // documents returned by Next
+	// skipped: Advance was used, so the end-of-term df check does not apply.
+	skipped bool
+	// owned: the postings of a TermIter's current term, closed with it.
+	owned bool
 }
 
 // Postings returns an iterator over the documents of term in field. An absent
@@ -64,14 +69,6 @@ func (s *Segment) resolveGuarded(x *qctx, f *field, term string) (_ *termRef, er
 	return x.resolve(f, []byte(term))
 }
 
-// DF returns the term's document frequency (0 for an absent term).
-func (p *Postings) DF() uint64 {
-	if p.t == nil {
-		return 0
-	}
-	return p.t.e.DF
-}
-
 // loadWindow decodes the doc ids of the iterator's next window.
 func (p *Postings) loadWindow() (ok bool) {
 	if p.s.guarding() {
@@ -100,7 +97,21 @@ func (p *Postings) loadWindow() (ok bool) {
 }
 
 // Next moves to the next document; false at the end or on error (see Err).
+// At the end of a term read by Next alone it checks that the term had
+// exactly df documents.
 func (p *Postings) Next() bool {
+	if p.next() {
+		p.n++
+		return true
+	}
+	if p.err == nil && !p.skipped && p.t != nil && p.n != p.t.e.DF {
+		p.err = p.s.corrupt(p.t.name(), "windows hold %d docs, dict entry says df %d", p.n, p.t.e.DF)
+	}
+	return false
+}
+
+// next moves to the next document.
+func (p *Postings) next() bool {
 	if p.done {
 		return false
 	}
@@ -115,6 +126,7 @@ func (p *Postings) Next() bool {
 // (staying put when the current document is already >= target); false when
 // there is none or on error.
 func (p *Postings) Advance(target uint32) (ok bool) {
+	p.skipped = true
 	if p.done {
 		return false
 	}
@@ -169,12 +181,6 @@ func (p *Postings) Doc() uint32 {
 	return p.docs[p.i]
 }
 
-// Freq returns the number of positions of the term in the current document.
-func (p *Postings) Freq() (int, error) {
-	pos, err := p.Positions()
-	return len(pos), err
-}
-
 // Positions returns the ascending positions of the term in the current
 // document. The slice is valid until the next call to Next or Advance. The
 // window's .prx frame is decoded at the first call in each window.
@@ -225,8 +231,9 @@ func (p *Postings) loadPositions() (ok bool) {
 func (p *Postings) Err() error { return p.err }
 
 // Close releases the iterator's decode source and its hold on the segment.
+// The postings of a TermIter belong to it: closing them is a no-op.
 func (p *Postings) Close() {
-	if p.x == nil {
+	if p.x == nil || p.owned {
 		return
 	}
 	p.s.putCtx(p.x)

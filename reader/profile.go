@@ -6,26 +6,62 @@ import (
 	"github.com/snii-go/snii/internal/prx"
 )
 
+// DecodeStats is what a query's .prx decoding counted: the windows decoded,
+// their unit frames by codec, their bytes, documents and positions, and the
+// time spent.
+type DecodeStats struct {
+	Windows int64 // windows decoded
+	// Frames is the unit frames read (their tf column parsed), by codec:
+	// index 0 RAW, 1 ZSTD, 2 PFOR (the codec numbers of docs/FORMAT.md).
+	Frames [3]int64
+	// Inflated is the ZSTD units inflated: a unit is inflated at its first
+	// position read, so a verifier that needs only term frequencies (a chain
+	// of pairs) reads a ZSTD unit without inflating it.
+	Inflated int64
+	// FrameBytes is the bytes of the window frames read: the multi-unit
+	// headers and the unit frames that held a selected document (header,
+	// payload and CRC).
+	FrameBytes int64
+	// PlainBytes is the RAW positions payload bytes of the units read: as
+	// stored for RAW units, as inflated for ZSTD units (those inflated). PFOR
+	// units add 0.
+	PlainBytes int64
+	// TotalDocs is the documents in the windows decoded (a selective RAW or
+	// ZSTD decode stops after its last selected document).
+	TotalDocs int64
+	// SelectedDocs is the documents returned to the query.
+	SelectedDocs int64
+	// TotalPositions is the positions in the units read.
+	TotalPositions int64
+	// Blocks is the 128-value position blocks decoded, and DecodedPositions
+	// the values they held: a selective decode decodes only the blocks
+	// holding a selected document's positions.
+	Blocks            int64
+	DecodedPositions  int64
+	SelectedPositions int64 // positions returned to the query
+	// DecodeNanos is the wall time spent parsing units (CRC checks
+	// included), inflating ZSTD units and decoding or locating position
+	// blocks.
+	DecodeNanos int64
+	// CheckedBytes is the bytes whose CRC32C was computed while reading
+	// units and multi-unit headers, less those trusted as verified before.
+	CheckedBytes int64
+}
+
 // Profile is what one query did on one segment (SearchOptions.Profile). Counting
 // costs a few clock reads per query and per decoded window; without a Profile
 // nothing is timed.
 type Profile struct {
-	// Stats is what the query's decode source counted: .prx frames decoded by
-	// codec (Frames: index 0 RAW, 1 ZSTD, 2 PFOR, the codec numbers of
-	// docs/FORMAT.md), their bytes (FrameBytes) and plain payload bytes parsed (PlainBytes: RAW payloads and inflated ZSTD payloads),
-	// the docs and positions in the windows decoded (TotalDocs, TotalPositions; a
-	// selective RAW/ZSTD decode stops after its last selected doc) and those
-	// returned to the query (SelectedDocs, SelectedPositions), and the decode time
-	// (DecodeNanos; see DecodeTime).
-	prx.Stats
+	// DecodeStats is what the query's .prx decoding counted.
+	DecodeStats
 	// BytesRead is the bytes the query needed from the file (mapped bytes
 	// touched, or bytes read through the ReaderAt; of a .prx frame on a
-	// RemoteReaderAt, its multi-unit header and the units holding the
+	// objstore.ReaderAt, its multi-unit header and the units holding the
 	// query's candidates, however much of the frame was fetched), in
 	// ReadRanges reads.
 	BytesRead, ReadRanges int64
 	// Rounds, Requests and FetchedBytes are what reading a segment opened on a
-	// RemoteReaderAt cost (zero otherwise): sequential round trips, requests
+	// objstore.ReaderAt cost (zero otherwise): sequential round trips, requests
 	// sent and bytes received (FetchedBytes against BytesRead: the bytes
 	// fetched against the bytes needed).
 	Rounds, Requests, FetchedBytes int64
@@ -62,17 +98,14 @@ type Profile struct {
 	// alone (each inner term once in the document), with no position read.
 	PairPlans, CandidatesBefore, CandidatesAfter, PairLookups, PairDocs, PairProved int64
 	// VerifyTime is the time spent checking phrase candidates against their
-	// positions, less the decoding within it (DecodeTime), TotalTime the
+	// positions, less the decoding within it (DecodeNanos), TotalTime the
 	// whole query.
 	VerifyTime, TotalTime time.Duration
 }
 
-// DecodeTime is the time spent decoding .prx frames.
-func (p *Profile) DecodeTime() time.Duration { return time.Duration(p.DecodeNanos) }
-
 // Add adds o to p (to sum the profiles of several queries).
 func (p *Profile) Add(o *Profile) {
-	p.Stats.Add(&o.Stats)
+	(*prx.Stats)(&p.DecodeStats).Add((*prx.Stats)(&o.DecodeStats))
 	p.BytesRead += o.BytesRead
 	p.ReadRanges += o.ReadRanges
 	p.Rounds += o.Rounds
@@ -100,7 +133,7 @@ func (p *Profile) Add(o *Profile) {
 func (p *Profile) fill(x *qctx, total time.Duration) {
 	st := &x.stats
 	*p = Profile{
-		Stats:            *st,
+		DecodeStats:      DecodeStats(*st),
 		BytesRead:        x.count.bytesRead,
 		ReadRanges:       x.count.ranges,
 		Rounds:           x.count.fetch.Rounds,

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/objstore"
 )
 
 // counters are the reader's own profile counters (prx.Stats holds the codec's).
@@ -21,7 +22,7 @@ type counters struct {
 	// docCheckedBytes is the doc-window bytes whose CRC32C was computed
 	docCheckedBytes int64
 	verify          time.Duration
-	fetch           Fetch // remote storage: rounds, requests, bytes received
+	fetch           objstore.Cost // remote storage: rounds, requests, bytes received
 	// pairs (see Profile)
 	pairLookups, pairDocs, pairPlans, pairBefore, pairAfter, pairProved int64
 }

@@ -6,15 +6,17 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/objstore"
 	"github.com/snii-go/snii/reader"
 )
 
-// countingRemote is a RemoteReaderAt over bytes that counts what a remote
+// countingRemote is an objstore.ReaderAt over bytes that counts what a remote
 // store would send: Prefetch fetches the parts of its ranges not held yet in
 // one round (one request per run of adjacent missing bytes, no gap merged, so
 // the counts are what the reader asked for), and a read of bytes not held is
@@ -36,22 +38,22 @@ func (c *countingRemote) forget() {
 	clear(c.held)
 }
 
-func (c *countingRemote) ReadAtContext(_ context.Context, p []byte, off int64) (reader.Fetch, error) {
+func (c *countingRemote) ReadAtContext(_ context.Context, p []byte, off int64) (objstore.Cost, error) {
 	if _, err := c.ReadAt(p, off); err != nil {
-		return reader.Fetch{}, err
+		return objstore.Cost{}, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !slices.Contains(c.held[off:off+int64(len(p))], false) {
-		return reader.Fetch{}, nil
+		return objstore.Cost{}, nil
 	}
-	return reader.Fetch{Rounds: 1, Requests: 1, Bytes: int64(len(p))}, nil
+	return objstore.Cost{Rounds: 1, Requests: 1, Bytes: int64(len(p))}, nil
 }
 
-func (c *countingRemote) Prefetch(_ context.Context, rs []reader.Range) (reader.Fetch, error) {
+func (c *countingRemote) Prefetch(_ context.Context, rs []objstore.Range) (objstore.Cost, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var f reader.Fetch
+	var f objstore.Cost
 	for _, r := range rs {
 		end := min(r.Off+r.Len, int64(len(c.held)))
 		for i := max(r.Off, 0); i < end; i++ {
@@ -72,7 +74,7 @@ func (c *countingRemote) Prefetch(_ context.Context, rs []reader.Range) (reader.
 }
 
 // TestRemoteFetchFollowsCandidates: phrase queries on a segment read through
-// a RemoteReaderAt answer as the oracle does, in at most 4 rounds, and fetch
+// an objstore.ReaderAt answer as the oracle does, in at most 4 rounds, and fetch
 // at most 4 times the bytes they read (dictionary blocks, preludes, doc
 // windows, and the .prx headers and units holding candidates) plus 16 KiB;
 // over all of them, the bytes read are those decoded (not whole .prx
@@ -83,7 +85,7 @@ func TestRemoteFetchFollowsCandidates(t *testing.T) {
 	c := corpusOf(docs)
 	b := testkit.ReadFile(t, build(t, docs, options(-1, "text", "host")))
 	cr := newCountingRemote(b)
-	s, err := reader.OpenReaderAt(cr, int64(len(b)), reader.Options{})
+	s, err := reader.OpenReaderAt(context.Background(), cr, int64(len(b)), reader.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,8 +132,8 @@ func TestRemoteFetchFollowsCandidates(t *testing.T) {
 			}
 			if n := p.Frames[prx.CodecPFOR] + p.Frames[prx.CodecZstd]; n > 0 {
 				units += n
-				if p.DecodeTime() <= 0 || p.VerifyTime <= 0 {
-					t.Errorf("%s (no pairs %v): decoded %d PFOR or ZSTD units in %v, verified in %v", q, noPairs, n, p.DecodeTime(), p.VerifyTime)
+				if time.Duration(p.DecodeNanos) <= 0 || p.VerifyTime <= 0 {
+					t.Errorf("%s (no pairs %v): decoded %d PFOR or ZSTD units in %v, verified in %v", q, noPairs, n, time.Duration(p.DecodeNanos), p.VerifyTime)
 				}
 			}
 		}
@@ -175,8 +177,8 @@ func TestProfileTimes(t *testing.T) {
 		}
 		if n := p.Frames[prx.CodecPFOR] + p.Frames[prx.CodecZstd]; n > 0 && p.SelectedPositions > 0 {
 			units++
-			if p.DecodeTime() <= 0 || p.VerifyTime <= 0 {
-				t.Errorf("%s (filter %v): decoded %d PFOR or ZSTD units in %v, verified in %v", q, o.Filter != nil, n, p.DecodeTime(), p.VerifyTime)
+			if time.Duration(p.DecodeNanos) <= 0 || p.VerifyTime <= 0 {
+				t.Errorf("%s (filter %v): decoded %d PFOR or ZSTD units in %v, verified in %v", q, o.Filter != nil, n, time.Duration(p.DecodeNanos), p.VerifyTime)
 			}
 		}
 	}

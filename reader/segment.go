@@ -12,15 +12,16 @@ import (
 	"sync/atomic"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/limits"
+	"github.com/snii-go/snii/objstore"
 )
 
-// DefaultBlockCacheBytes is the default bound on the decoded dictionary blocks a
-// Segment keeps (Options.BlockCacheBytes).
-const DefaultBlockCacheBytes = 8 << 20
+// defaultBlockCacheBytes is the default bound on the decoded dictionary blocks
+// a Segment keeps (Options.BlockCacheBytes).
+const defaultBlockCacheBytes = 8 << 20
 
 // Options configure how a segment is opened. The zero value gives the defaults.
 type Options struct {
@@ -29,7 +30,7 @@ type Options struct {
 	// fields mean prx's defaults (the maximum).
 	Limits limits.Limits
 	// BlockCacheBytes bounds the decoded dictionary blocks kept between lookups:
-	// 0 means DefaultBlockCacheBytes, negative disables the cache (every lookup
+	// 0 means 8 MiB, negative disables the cache (every lookup
 	// decodes its block). Ignored when BlockCache is set.
 	BlockCacheBytes int
 	// BlockCache, when set, is a cache shared with other segments (see
@@ -47,8 +48,8 @@ type Options struct {
 	// raise it.
 	MaxUnitBytes int
 	// DecodeBudget bounds the inflation buffers held at once by the queries of
-	// every segment sharing it (see DecodeBudget). nil means
-	// DefaultDecodeBudget(), shared by all segments opened without one.
+	// every segment sharing it (see DecodeBudget). nil means one budget of
+	// DefaultDecodeMemory bytes, shared by all segments opened without one.
 	DecodeBudget *DecodeBudget
 	// NoMmap makes Open read the file with pread (ReadAt) instead of mapping it.
 	// OpenReaderAt never maps.
@@ -93,7 +94,7 @@ type Segment struct {
 	ctxs   sync.Pool   // *qctx
 	blocks *blockCache // Options.BlockCache's, or the segment's own
 
-	openCost Fetch // what Open read from a RemoteReaderAt
+	openCost objstore.Cost // what Open read from an objstore.ReaderAt
 
 	// crcs records the regions whose CRC a query verified (mapped segments
 	// only; nil otherwise): see crcSet.
@@ -130,7 +131,7 @@ type field struct {
 //
 // A damaged file gives an error wrapping snii.ErrCorrupt (a
 // *snii.SegmentError naming the section), a newer format snii.ErrVersion,
-// and a field whose analyzer is not registered (see index.Register)
+// and a field whose analyzer is not registered (see analysis.Register)
 // snii.ErrNotFound.
 func Open(path string, o Options) (*Segment, error) {
 	s, err := openFile(path, o)
@@ -185,22 +186,18 @@ func openFile(path string, o Options) (*Segment, error) {
 // OpenReaderAt opens a segment of size bytes read through r (which must stay
 // valid until Close; Close does not close it), for example an object in
 // object storage behind a ranged-read io.ReaderAt. Options.Name names it in
-// errors ("reader" when empty). Otherwise it is Open.
-func OpenReaderAt(r io.ReaderAt, size int64, o Options) (*Segment, error) {
-	return OpenReaderAtContext(context.Background(), r, size, o)
-}
-
-// OpenReaderAtContext is OpenReaderAt with a context for its reads: when r is
-// a RemoteReaderAt the context travels with them, the metadata groups are
-// fetched in one round (none when r already holds them, as an object opened
-// with a large enough suffix does), and OpenCost reports what opening cost.
-func OpenReaderAtContext(ctx context.Context, r io.ReaderAt, size int64, o Options) (*Segment, error) {
+// errors ("reader" when empty). Otherwise it is Open. ctx is the context of
+// its reads: when r is an objstore.ReaderAt the context travels with them,
+// the metadata groups are fetched in one round (none when r already holds
+// them, as an object opened with a large enough suffix does), and OpenCost
+// reports what opening cost.
+func OpenReaderAt(ctx context.Context, r io.ReaderAt, size int64, o Options) (*Segment, error) {
 	name := o.Name
 	if name == "" {
 		name = "reader"
 	}
 	if r == nil || size < 0 {
-		return nil, errs.Invalidf("reader: OpenReaderAt(%s) needs a reader and a size >= 0", name)
+		return nil, errs.Invalidf("reader: OpenReaderAt(context.Background(), %s) needs a reader and a size >= 0", name)
 	}
 	s := &Segment{name: name, ra: r, size: size}
 	if err := s.init(ctx, o); err != nil {
@@ -282,14 +279,14 @@ func (s *Segment) init(ctx context.Context, o Options) (err error) {
 	s.fields = make([]*field, len(dir.Indexes))
 	s.names = make([]string, len(dir.Indexes))
 	end := tail.DirOff // metadata groups and sections lie before the directory
-	metas := make([]Range, 0, len(dir.Indexes))
+	metas := make([]objstore.Range, 0, len(dir.Indexes))
 	for _, de := range dir.Indexes {
 		if de.MetaOff <= end && de.MetaLen <= end-de.MetaOff {
-			metas = append(metas, Range{Off: int64(de.MetaOff), Len: int64(de.MetaLen)})
+			metas = append(metas, objstore.Range{Off: int64(de.MetaOff), Len: int64(de.MetaLen)})
 		}
 	}
 	if dir.StoreLen > 0 && dir.StoreOff <= end && dir.StoreLen <= end-dir.StoreOff {
-		metas = append(metas, Range{Off: int64(dir.StoreOff), Len: int64(dir.StoreLen)})
+		metas = append(metas, objstore.Range{Off: int64(dir.StoreOff), Len: int64(dir.StoreLen)})
 	}
 	x.prefetch(metas) // one round for them all (none if already held)
 	for i, de := range dir.Indexes {
@@ -317,7 +314,7 @@ func (s *Segment) init(ctx context.Context, o Options) (err error) {
 			return s.corrupt(sec, "sections [%d, %d) overlap the header or the metadata at %d",
 				m.PostingOff, m.End(), de.MetaOff)
 		}
-		if _, err := index.New(m.Analyzer); err != nil {
+		if _, err := analysis.New(m.Analyzer); err != nil {
 			if errors.Is(err, errs.InvalidArgument) {
 				// A stored spec that does not parse is damage, not a bad call.
 				return s.corrupt(sec.in("analyzer"), "stored spec %q does not parse", m.Analyzer)
@@ -468,10 +465,10 @@ func (s *Segment) Close() error {
 	return s.relErr
 }
 
-// OpenCost returns what opening the segment read through a RemoteReaderAt
+// OpenCost returns what opening the segment read through an objstore.ReaderAt
 // (zero otherwise), not counting what the reader fetched before it was
-// given to OpenReaderAtContext.
-func (s *Segment) OpenCost() Fetch { return s.openCost }
+// given to OpenReaderAt.
+func (s *Segment) OpenCost() objstore.Cost { return s.openCost }
 
 // DocCount returns the number of documents in the segment.
 func (s *Segment) DocCount() uint32 { return s.docCount }
@@ -496,12 +493,12 @@ func (s *Segment) Analyze(name, text string) ([]string, error) {
 }
 
 // analyzer returns a fresh analyzer of the named logical index.
-func (s *Segment) analyzer(name string) (index.Analyzer, error) {
+func (s *Segment) analyzer(name string) (analysis.Analyzer, error) {
 	f, err := s.field(name)
 	if err != nil {
 		return nil, err
 	}
-	a, err := index.New(f.meta.Analyzer)
+	a, err := analysis.New(f.meta.Analyzer)
 	if err != nil {
 		return nil, s.at(place{index: name, window: -1}, err)
 	}

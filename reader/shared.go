@@ -17,7 +17,7 @@ import (
 // and one Decoders and passes them in the Options of every segment: the
 // decoded dictionary blocks of all the segments then stay within the cache's
 // bytes, and the idle zstd decoders within the pool's count, instead of
-// DefaultBlockCacheBytes and a pool of decoders per segment.
+// 8 MiB of blocks and a pool of decoders per segment.
 
 // BlockCache bounds the decoded dictionary blocks of the segments sharing it
 // (Options.BlockCache). Lookups stay lock-free (an atomic slot per block of
@@ -26,30 +26,12 @@ import (
 // concurrent use.
 type BlockCache struct{ c *blockCache }
 
-// NewBlockCache returns a cache of bytes bytes (<= 0: DefaultBlockCacheBytes).
+// NewBlockCache returns a cache of bytes bytes (<= 0: 8 MiB).
 func NewBlockCache(bytes int64) *BlockCache {
 	if bytes <= 0 {
-		bytes = DefaultBlockCacheBytes
+		bytes = defaultBlockCacheBytes
 	}
 	return &BlockCache{c: newBlockCache(bytes)}
-}
-
-// Limit returns the bound in bytes.
-func (b *BlockCache) Limit() int64 { return b.c.max }
-
-// Used returns the bytes of the blocks held (each block counts its decoded
-// bytes plus a fixed overhead).
-func (b *BlockCache) Used() int64 {
-	b.c.mu.Lock()
-	defer b.c.mu.Unlock()
-	return b.c.used
-}
-
-// Len returns the number of blocks held.
-func (b *BlockCache) Len() int {
-	b.c.mu.Lock()
-	defer b.c.mu.Unlock()
-	return len(b.c.ring)
 }
 
 // Decoders is a bounded pool of decoders shared by segments
@@ -78,14 +60,6 @@ func NewDecoders(limits limits.Limits, maxIdle int) (*Decoders, error) {
 	}
 	limits = limits.Normalize()
 	return &Decoders{sources: prx.NewSourcePoolSize(limits, maxIdle), limits: limits, max: maxIdle}, nil
-}
-
-// Idle returns the idle .prx decode sources and dictionary decoders kept.
-func (d *Decoders) Idle() (sources, dict int) {
-	d.mu.Lock()
-	dict = len(d.dict)
-	d.mu.Unlock()
-	return d.sources.Idle(), dict
 }
 
 // getDict returns an idle dictionary-block decoder, or a new one.
@@ -160,7 +134,7 @@ func (s *Segment) useShared(o Options) error {
 	}
 	cacheBytes := int64(o.BlockCacheBytes)
 	if cacheBytes == 0 {
-		cacheBytes = DefaultBlockCacheBytes
+		cacheBytes = defaultBlockCacheBytes
 	}
 	s.blocks = newBlockCache(cacheBytes)
 	return nil

@@ -2,6 +2,7 @@ package reader_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"slices"
@@ -36,7 +37,7 @@ func TestSharedCacheThousandSegments(t *testing.T) {
 	segs := make([]*reader.Segment, n)
 	var decoded int64
 	for i := range segs {
-		s, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{BlockCache: cache, Decoders: dec})
+		s, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(b), int64(len(b)), reader.Options{BlockCache: cache, Decoders: dec})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +80,7 @@ func TestSharedCacheThousandSegments(t *testing.T) {
 		t.Errorf("after Close: the cache holds %d bytes in %d blocks", used, l)
 	}
 	other, _ := reader.NewDecoders(limits.Limits{MaxDocs: 100}, 0)
-	if _, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), reader.Options{Decoders: other}); !errors.Is(err, snii.ErrInvalidArgument) {
+	if _, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(b), int64(len(b)), reader.Options{Decoders: other}); !errors.Is(err, snii.ErrInvalidArgument) {
 		t.Errorf("decoders of other limits: %v, want ErrInvalidArgument", err)
 	}
 }

@@ -2,6 +2,7 @@ package reader_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -55,13 +56,13 @@ func TestShortReadIsAnError(t *testing.T) {
 		for _, eof := range []bool{false, true} {
 			sr := &shortReaderAt{r: bytes.NewReader(b), eof: eof, keep: keep}
 			sr.short.Store(true)
-			if _, err := reader.OpenReaderAt(sr, int64(len(b)), reader.Options{}); !errors.Is(err, io.ErrUnexpectedEOF) {
+			if _, err := reader.OpenReaderAt(context.Background(), sr, int64(len(b)), reader.Options{}); !errors.Is(err, io.ErrUnexpectedEOF) {
 				t.Errorf("%s, eof %v: Open: %v, want io.ErrUnexpectedEOF", name, eof, err)
 			}
 			// Open whole, warm the query buffers, then go short: every query that
 			// reads must fail (the dict cache is off, so each one reads).
 			sr.short.Store(false)
-			s, err := reader.OpenReaderAt(sr, int64(len(b)), reader.Options{BlockCacheBytes: -1})
+			s, err := reader.OpenReaderAt(context.Background(), sr, int64(len(b)), reader.Options{BlockCacheBytes: -1})
 			if err != nil {
 				t.Fatal(err)
 			}

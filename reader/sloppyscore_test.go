@@ -25,7 +25,7 @@ func TestTopSloppy(t *testing.T) {
 			qs = append(qs, g.Sloppy(), oracle.Or{g.Sloppy(), g.Term()}, oracle.And{g.Sloppy(), g.Term()})
 		}
 		ks := []int{10, 1, 1000}
-		for _, p := range []reader.BM25{reader.DefaultBM25(), {K1: 2, B: 0.3}} {
+		for _, p := range []reader.BM25{reader.BM25{K1: 1.2, B: 0.75}, {K1: 2, B: 0.3}} {
 			if hits := checkTop(t, s, c, qs, ks, p, oracle.BM25Options{}); hits < len(qs)/3 {
 				t.Errorf("corpus %d: only %d of %d queries hit: the test is too weak", ci, hits, len(qs))
 			}

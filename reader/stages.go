@@ -7,9 +7,10 @@ import (
 
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/objstore"
 )
 
-// Read rounds on a RemoteReaderAt. A query reads in stages, each needing what
+// Read rounds on an objstore.ReaderAt. A query reads in stages, each needing what
 // the one before returned; each stage hands all its byte ranges to Prefetch
 // at once, so it costs one round however many ranges it has:
 //
@@ -43,7 +44,7 @@ func (x *qctx) planQuery(q Query, countOnly bool) {
 	}
 	var ts []plannedTerm
 	walkTerms(q, countOnly, func(t plannedTerm) { ts = append(ts, t) })
-	var rs []Range
+	var rs []objstore.Range
 	for _, t := range ts {
 		f, err := x.s.field(t.field)
 		if err != nil {
@@ -66,11 +67,11 @@ func (x *qctx) planQuery(q Query, countOnly bool) {
 			}
 			if f.slots[bi].Load() == nil && (far == nil || !f.farBlock(far, bi)) {
 				info := f.meta.Blocks[bi]
-				rs = append(rs, Range{Off: int64(f.meta.DictOff + info.Offset), Len: int64(info.StoredLen)})
+				rs = append(rs, objstore.Range{Off: int64(f.meta.DictOff + info.Offset), Len: int64(info.StoredLen)})
 			}
 		}
 		if m := &f.meta; t.pairs && !x.noPairs && m.PairCount > 0 && f.pairs.Load() == nil && f.remotePairs(x) {
-			rs = append(rs, Range{Off: int64(m.PairsOff), Len: int64(m.PairsLen)}) // (Prefetch skips a repeat)
+			rs = append(rs, objstore.Range{Off: int64(m.PairsOff), Len: int64(m.PairsLen)}) // (Prefetch skips a repeat)
 		}
 	}
 	x.prefetch(rs)
@@ -137,7 +138,7 @@ type plannedTerm struct {
 }
 
 // appendHead appends the stage-2 range of a term's postings.
-func appendHead(rs []Range, f *field, e *format.Entry, whole bool) []Range {
+func appendHead(rs []objstore.Range, f *field, e *format.Entry, whole bool) []objstore.Range {
 	m := &f.meta
 	if e.Class == format.ClassInline || e.CheckLocator(m.PostingLen) != nil {
 		return rs
@@ -145,13 +146,13 @@ func appendHead(rs []Range, f *field, e *format.Entry, whole bool) []Range {
 	start := m.PostingOff + e.Offset
 	switch {
 	case e.Class == format.ClassSlim && !whole:
-		return append(rs, Range{Off: int64(start + e.PrxLen), Len: int64(e.DocLen)}) // its .prx frame: stage 3
+		return append(rs, objstore.Range{Off: int64(start + e.PrxLen), Len: int64(e.DocLen)}) // its .prx frame: stage 3
 	case e.Class == format.ClassSlim:
-		return append(rs, Range{Off: int64(start), Len: int64(e.PrxLen + e.DocLen)})
+		return append(rs, objstore.Range{Off: int64(start), Len: int64(e.PrxLen + e.DocLen)})
 	case whole:
-		return append(rs, Range{Off: int64(start + e.PrxLen), Len: int64(e.DocLen)})
+		return append(rs, objstore.Range{Off: int64(start + e.PrxLen), Len: int64(e.DocLen)})
 	default:
-		return append(rs, Range{Off: int64(start + e.PrxLen), Len: int64(min(e.DocLen, preludeGuess(e.DF)))})
+		return append(rs, objstore.Range{Off: int64(start + e.PrxLen), Len: int64(min(e.DocLen, preludeGuess(e.DF)))})
 	}
 }
 
@@ -213,7 +214,7 @@ func (x *qctx) planSlots(p *phrasePlan, k int, in []uint32, all bool) {
 	if k == 1 {
 		slots = p.order[1:]
 	}
-	var rs []Range
+	var rs []objstore.Range
 	for _, si := range slots {
 		for _, t := range p.slots[si].terms {
 			rs = appendDocWindows(rs, t, in, all, k == 1)
@@ -234,7 +235,7 @@ func (x *qctx) planSlots(p *phrasePlan, k int, in []uint32, all bool) {
 // appendDocWindows appends the doc windows of t that can hold one of cands
 // (all of them when all is set), and with heads the head of each one's .prx
 // frame (prxHead).
-func appendDocWindows(rs []Range, t *termRef, cands []uint32, all, heads bool) []Range {
+func appendDocWindows(rs []objstore.Range, t *termRef, cands []uint32, all, heads bool) []objstore.Range {
 	if t.e.Class != format.ClassWindowed {
 		if w := t.single(); heads && t.e.Class == format.ClassSlim && unitsPay(supIn(cands, &w), &w) {
 			rs = append(rs, prxHead(&w))
@@ -262,7 +263,7 @@ func appendDocWindows(rs []Range, t *termRef, cands []uint32, all, heads bool) [
 			}
 			n = ci - c0
 		}
-		rs = append(rs, Range{Off: int64(w.docOff), Len: int64(w.docLen)})
+		rs = append(rs, objstore.Range{Off: int64(w.docOff), Len: int64(w.docLen)})
 		if heads && unitsPay(n, &w) {
 			rs = append(rs, prxHead(&w))
 		}
@@ -309,8 +310,8 @@ func headMax(docs int) uint64 { return 1 + 5 + 10*uint64(docs) + 4 }
 
 // prxHead is the head of w's .prx frame fetched with its doc window: the whole
 // frame when it is that short.
-func prxHead(w *winInfo) Range {
-	return Range{Off: int64(w.prxOff), Len: int64(headGuess(w.prxLen, w.docs))}
+func prxHead(w *winInfo) objstore.Range {
+	return objstore.Range{Off: int64(w.prxOff), Len: int64(headGuess(w.prxLen, w.docs))}
 }
 
 // fetchUnits runs stage 4 on a remote segment: it reads the head of each
@@ -321,8 +322,8 @@ func prxHead(w *winInfo) Range {
 // else; see prx.Cursor). A frame of one unit, or whose header does not
 // parse, is read whole (the cursor reports what is wrong with it). The bytes
 // counted as read are those spans, however much was fetched.
-func (x *qctx) fetchUnits(r RemoteReaderAt, sup []uint32) error {
-	rs := make([]Range, 0, len(x.order))
+func (x *qctx) fetchUnits(r objstore.ReaderAt, sup []uint32) error {
+	rs := make([]objstore.Range, 0, len(x.order))
 	for _, i := range x.order {
 		if w := x.jobs[i].win(); unitsPay(supIn(sup, w), w) {
 			rs = append(rs, prxHead(w))
@@ -352,7 +353,7 @@ func (x *qctx) fetchUnits(r RemoteReaderAt, sup []uint32) error {
 		rs = rs[:0]
 		for _, i := range short {
 			w := x.jobs[i].win()
-			rs = append(rs, Range{Off: int64(w.prxOff), Len: int64(min(w.prxLen, headMax(w.docs)))})
+			rs = append(rs, objstore.Range{Off: int64(w.prxOff), Len: int64(min(w.prxLen, headMax(w.docs)))})
 		}
 		x.prefetch(rs)
 		for _, i := range short {
@@ -374,7 +375,7 @@ func (x *qctx) fetchUnits(r RemoteReaderAt, sup []uint32) error {
 		for _, sp := range x.ranges[j.s0:j.s1] {
 			if sp.end > j.got {
 				off := max(sp.off, j.got)
-				rs = append(rs, Range{Off: int64(w.prxOff + off), Len: int64(sp.end - off)})
+				rs = append(rs, objstore.Range{Off: int64(w.prxOff + off), Len: int64(sp.end - off)})
 			}
 		}
 	}
@@ -402,7 +403,7 @@ func (x *qctx) fetchUnits(r RemoteReaderAt, sup []uint32) error {
 
 // readFrame reads bytes [from, to) of job j's frame into j.frame, then holds
 // its first to bytes (j.got) when from is j.got.
-func (x *qctx) readFrame(r RemoteReaderAt, j *frameJob, from, to uint64) error {
+func (x *qctx) readFrame(r objstore.ReaderAt, j *frameJob, from, to uint64) error {
 	w := j.win()
 	b := j.frame[from:to]
 	if _, err := x.readRemote(r, w.prxOff+from, to-from, &b); err != nil {

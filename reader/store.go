@@ -7,28 +7,15 @@ import (
 	"sort"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
-)
-
-// RecordFormat says how a stored record holds its document's field values.
-type RecordFormat = format.RecordFormat
-
-// Record formats (StoreInfo.Format).
-const (
-	// RecordText: the record is the one value of field StoreInfo.TextField (line input).
-	RecordText = format.RecordText
-	// RecordJSON: the record is a JSON object; field F's values are at dotted
-	// path F (the CLI's jsonl extraction rules; library documents stored as
-	// JSON too).
-	RecordJSON = format.RecordJSON
-	// RecordMixed: a record that is a JSON object is RecordJSON, any other is RecordText.
-	RecordMixed = format.RecordMixed
+	"github.com/snii-go/snii/objstore"
 )
 
 // StoreInfo describes a segment's store of records.
 type StoreInfo struct {
-	Format RecordFormat
+	Format snii.RecordFormat
 	// TextField is the field whose value a text record is (RecordText,
 	// RecordMixed; "text" for the CLI).
 	TextField string
@@ -157,7 +144,7 @@ func (x *qctx) records(ids []uint32, fn func(id uint32, rec []byte) error) error
 	st := s.store
 	blocks := make([]int, len(ids))
 	held := make(map[int]*decodedBlock)
-	var rs []Range
+	var rs []objstore.Range
 	for i, id := range ids {
 		b := st.block(id)
 		blocks[i] = b
@@ -165,7 +152,7 @@ func (x *qctx) records(ids []uint32, fn func(id uint32, rec []byte) error) error
 		if d == nil {
 			d = &decodedBlock{}
 			held[b] = d
-			rs = append(rs, Range{Off: int64(st.offs[b]), Len: int64(st.offs[b+1] - st.offs[b])})
+			rs = append(rs, objstore.Range{Off: int64(st.offs[b]), Len: int64(st.offs[b+1] - st.offs[b])})
 		}
 		d.last = i
 	}

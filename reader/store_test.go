@@ -2,12 +2,14 @@ package reader_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/testkit"
@@ -48,7 +50,7 @@ func genRecords(seed uint64, n int) [][]byte {
 func buildRecords(t testing.TB, recs [][]byte, o writer.Options) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "rec.snii")
-	w, err := writer.Create(p, o)
+	w, err := writer.Create(context.Background(), p, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +111,7 @@ func TestStoreRoundTrip(t *testing.T) {
 	p := buildRecords(t, recs, o)
 	s := open(t, p)
 	info, ok := s.Store()
-	if !ok || info.Records != uint64(len(recs)) || info.Format != reader.RecordJSON || info.Blocks < 2 {
+	if !ok || info.Records != uint64(len(recs)) || info.Format != snii.RecordJSON || info.Blocks < 2 {
 		t.Fatalf("store %+v %v", info, ok)
 	}
 	var raw uint64
@@ -167,7 +169,7 @@ func TestStoreDocumentJSON(t *testing.T) {
 		{},
 		{Fields: []writer.Field{{Name: "host", Values: []string{"x"}}}, Record: []byte{}},
 	}
-	w, err := writer.Create(p, o)
+	w, err := writer.Create(context.Background(), p, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 // TopOptions tune a Top search. A nil *TopOptions is valid: BM25 with k1 =
 // 1.2, b = 0.75 and the segment's own statistics.
 type TopOptions struct {
-	// BM25 overrides the similarity's parameters (nil: DefaultBM25).
+	// BM25 overrides the similarity's parameters (nil: k1 = 1.2, b = 0.75).
 	BM25 *BM25
 	// Stats supplies collection-wide statistics (nil: this segment's). See
 	// CollectionStats.
@@ -78,7 +78,7 @@ func (s *Segment) top(ctx context.Context, q Query, k int, o *TopOptions) (_ []H
 	if o != nil {
 		opts = *o
 	}
-	p := DefaultBM25()
+	p := defaultBM25()
 	if opts.BM25 != nil {
 		p = *opts.BM25
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/reader"
@@ -89,31 +89,31 @@ func TestTopOracle(t *testing.T) {
 	s := open(t, build(t, docs, options(-1, "host", "text")))
 	qs := topQueries(c, "text", 7, n)
 	ks := []int{10, 1, 3, 50, 1000}
-	for _, p := range []reader.BM25{reader.DefaultBM25(), {K1: 2, B: 0.3}, {K1: 0.5, B: 1}, {K1: 1.2, B: 0}} {
+	for _, p := range []reader.BM25{reader.BM25{K1: 1.2, B: 0.75}, {K1: 2, B: 0.3}, {K1: 0.5, B: 1}, {K1: 1.2, B: 0}} {
 		if hits := checkTop(t, s, c, qs, ks, p, oracle.BM25Options{}); hits < len(qs)/2 {
 			t.Errorf("only %d of %d queries hit: the test is too weak", hits, len(qs))
 		}
 	}
-	checkTop(t, s, c, topQueries(c, "host", 8, n/4), ks, reader.DefaultBM25(), oracle.BM25Options{})
+	checkTop(t, s, c, topQueries(c, "host", 8, n/4), ks, reader.BM25{K1: 1.2, B: 0.75}, oracle.BM25Options{})
 
 	// Keyword host (no norms), whitespace text, and a text field without norms.
 	kc := oracle.New()
-	kc.SetAnalyzer("text", index.Whitespace)
-	kc.SetAnalyzer("host", index.Keyword)
+	kc.SetAnalyzer("text", analysis.Whitespace)
+	kc.SetAnalyzer("host", analysis.Keyword)
 	for _, d := range docs {
 		kc.Add(d)
 	}
 	wo := options(-1, "host", "text")
 	for i := range wo.Fields {
-		wo.Fields[i].Analyzer = map[string]string{"text": index.Whitespace, "host": index.Keyword}[wo.Fields[i].Name]
+		wo.Fields[i].Analyzer = map[string]string{"text": analysis.Whitespace, "host": analysis.Keyword}[wo.Fields[i].Name]
 	}
 	ks2 := open(t, build(t, docs, wo))
-	checkTop(t, ks2, kc, topQueries(kc, "text", 9, n/2), ks, reader.DefaultBM25(), oracle.BM25Options{})
-	checkTop(t, ks2, kc, topQueries(kc, "host", 10, n/4), ks, reader.DefaultBM25(), oracle.BM25Options{})
+	checkTop(t, ks2, kc, topQueries(kc, "text", 9, n/2), ks, reader.BM25{K1: 1.2, B: 0.75}, oracle.BM25Options{})
+	checkTop(t, ks2, kc, topQueries(kc, "host", 10, n/4), ks, reader.BM25{K1: 1.2, B: 0.75}, oracle.BM25Options{})
 	nn := options(-1, "host", "text")
 	nn.Fields[1].NoNorms = true
 	nns := open(t, build(t, docs, nn))
-	checkTop(t, nns, c, topQueries(c, "text", 11, n/2), ks, reader.DefaultBM25(), oracle.BM25Options{NoNorms: map[string]bool{"text": true}})
+	checkTop(t, nns, c, topQueries(c, "text", 11, n/2), ks, reader.BM25{K1: 1.2, B: 0.75}, oracle.BM25Options{NoNorms: map[string]bool{"text": true}})
 }
 
 // TestTopMaxScoreSkips: a disjunction of a rare and a very common term, and
@@ -135,7 +135,7 @@ func TestTopMaxScoreSkips(t *testing.T) {
 	c := corpusOf(docs)
 	s := open(t, build(t, docs, options(-1, "text")))
 	q := oracle.Or{oracle.Term{Field: "text", Term: "rare"}, oracle.Term{Field: "text", Term: "common"}}
-	checkTop(t, s, c, []oracle.Query{q}, []int{5}, reader.DefaultBM25(), oracle.BM25Options{})
+	checkTop(t, s, c, []oracle.Query{q}, []int{5}, reader.BM25{K1: 1.2, B: 0.75}, oracle.BM25Options{})
 	hits, scored, err := reader.TopScored(s, bg, rq(q), 5, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +147,7 @@ func TestTopMaxScoreSkips(t *testing.T) {
 	// cannot beat the 5th score: every window's best is a tf-2 document of
 	// the same length, so once five are in, the rest go unscored.
 	tq := oracle.Term{Field: "text", Term: "common"}
-	checkTop(t, s, c, []oracle.Query{tq, oracle.Term{Field: "text", Term: "rare"}}, []int{5}, reader.DefaultBM25(), oracle.BM25Options{})
+	checkTop(t, s, c, []oracle.Query{tq, oracle.Term{Field: "text", Term: "rare"}}, []int{5}, reader.BM25{K1: 1.2, B: 0.75}, oracle.BM25Options{})
 	_, scored, err = reader.TopScored(s, bg, rq(tq), 5, nil)
 	if err != nil || scored > 300 {
 		t.Errorf("term: %d of 5000 scored, %v; want the first window's at most", scored, err)

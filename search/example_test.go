@@ -30,7 +30,7 @@ func daysSearcher(lines [][]string) (*search.Searcher, func()) {
 	}
 	for i, day := range lines {
 		path := filepath.Join(dir, fmt.Sprintf("day%d.snii", i+1))
-		w, err := writer.Create(path, writer.DefaultOptions("text"))
+		w, err := writer.Create(context.Background(), path, writer.DefaultOptions("text"))
 		if err != nil {
 			log.Fatal(err)
 		}

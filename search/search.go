@@ -49,9 +49,6 @@ func New(segs []*reader.Segment, o Options) (*Searcher, error) {
 	return s, nil
 }
 
-// Len returns the number of segments.
-func (s *Searcher) Len() int { return len(s.segs) }
-
 // DocCount returns the documents of all the segments.
 func (s *Searcher) DocCount() uint64 { return s.bases[len(s.segs)] }
 

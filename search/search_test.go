@@ -14,6 +14,7 @@ import (
 
 	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/internal/segtest"
+	"github.com/snii-go/snii/objstore"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/search"
 	"github.com/snii-go/snii/writer"
@@ -41,7 +42,7 @@ func openAll(t *testing.T, files [][]byte, wrap func([]byte) reader.Options) []*
 	t.Helper()
 	var segs []*reader.Segment
 	for _, b := range files {
-		s, err := reader.OpenReaderAt(bytes.NewReader(b), int64(len(b)), wrap(b))
+		s, err := reader.OpenReaderAt(context.Background(), bytes.NewReader(b), int64(len(b)), wrap(b))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +129,7 @@ func TestSearcherOracle(t *testing.T) {
 	}
 }
 
-// blockingReader is a RemoteReaderAt whose context-taking reads, once armed,
+// blockingReader is an objstore.ReaderAt whose context-taking reads, once armed,
 // wait for their context to end (a remote store that never answers).
 type blockingReader struct {
 	*bytes.Reader
@@ -136,19 +137,19 @@ type blockingReader struct {
 	waiting *atomic.Int64
 }
 
-func (b blockingReader) ReadAtContext(ctx context.Context, p []byte, off int64) (reader.Fetch, error) {
+func (b blockingReader) ReadAtContext(ctx context.Context, p []byte, off int64) (objstore.Cost, error) {
 	if b.armed.Load() {
 		b.waiting.Add(1)
 		defer b.waiting.Add(-1)
 		<-ctx.Done()
-		return reader.Fetch{}, ctx.Err()
+		return objstore.Cost{}, ctx.Err()
 	}
 	_, err := b.ReadAt(p, off)
-	return reader.Fetch{Rounds: 1, Requests: 1, Bytes: int64(len(p))}, err
+	return objstore.Cost{Rounds: 1, Requests: 1, Bytes: int64(len(p))}, err
 }
 
-func (b blockingReader) Prefetch(ctx context.Context, rs []reader.Range) (reader.Fetch, error) {
-	return reader.Fetch{}, nil
+func (b blockingReader) Prefetch(ctx context.Context, rs []objstore.Range) (objstore.Cost, error) {
+	return objstore.Cost{}, nil
 }
 
 // TestSearcherCancel: cancelling the context stops the work of every segment
@@ -161,7 +162,7 @@ func TestSearcherCancel(t *testing.T) {
 	var waiting atomic.Int64
 	var segs []*reader.Segment
 	for _, b := range files {
-		s, err := reader.OpenReaderAt(blockingReader{bytes.NewReader(b), &armed, &waiting}, int64(len(b)), reader.Options{BlockCacheBytes: -1})
+		s, err := reader.OpenReaderAt(context.Background(), blockingReader{bytes.NewReader(b), &armed, &waiting}, int64(len(b)), reader.Options{BlockCacheBytes: -1})
 		if err != nil {
 			t.Fatal(err)
 		}

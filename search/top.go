@@ -13,7 +13,7 @@ import (
 // TopOptions tune a Top search. A nil *TopOptions is valid: BM25 with k1 =
 // 1.2, b = 0.75.
 type TopOptions struct {
-	// BM25 overrides the similarity's parameters (nil: reader.DefaultBM25).
+	// BM25 overrides the similarity's parameters (nil: k1 = 1.2, b = 0.75).
 	BM25 *reader.BM25
 	// Filter, when set, ranks only these global ids (as
 	// reader.TopOptions.Filter does in one segment); the statistics stay

@@ -1,6 +1,7 @@
 package search_test
 
 import (
+	"context"
 	"errors"
 	"math"
 	"path/filepath"
@@ -32,7 +33,7 @@ func sixAndMerged(t testing.TB, chunks [][]writer.Document, opts []writer.Option
 		srcs = append(srcs, merge.Source{Path: p})
 	}
 	mp := filepath.Join(dir, "merged.snii")
-	if _, err := merge.Merge(mp, srcs, merge.Options{}); err != nil {
+	if _, err := merge.Merge(context.Background(), mp, srcs, merge.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	var segs []*reader.Segment

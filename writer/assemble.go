@@ -41,12 +41,14 @@ type IndexInput struct {
 // written; fields without an input get an empty index. Same options and
 // postings give the same bytes as building the documents with a Writer.
 //
-// Once ctx is done the build stops as with CreateContext: the error wraps
+// Once ctx is done the build stops as with Create: the error wraps
 // ctx's error and nothing is published at path.
 //
-// records feeds the documents' records, docCount of them in doc id order;
-// nil (or Options.NoStore) builds a segment that keeps no records.
-func BuildFromSources(ctx context.Context, path string, o Options, docCount uint64, inputs []IndexInput, records RecordSource) (Stats, error) {
+// records feeds the documents' records: it calls add with each document's
+// record in doc id order, docCount of them (add copies it), and returns add's
+// first error; nil (or Options.NoStore) builds a segment that keeps no
+// records.
+func BuildFromSources(ctx context.Context, path string, o Options, docCount uint64, inputs []IndexInput, records func(add func(rec []byte) error) error) (Stats, error) {
 	o, err := o.normalize()
 	if err != nil {
 		return Stats{}, err
@@ -72,14 +74,14 @@ func BuildFromSources(ctx context.Context, path string, o Options, docCount uint
 			return Stats{}, errs.Invalidf("writer: %s: field %q: %d docs with the field of %d", path, in.Name, in.DocsWithField, docCount)
 		}
 		switch {
-		case in.Norms != nil && !ins[i].field.StoresNorms():
+		case in.Norms != nil && !ins[i].field.storesNorms():
 			return Stats{}, errs.Invalidf("writer: %s: field %q stores no norms but its input has some", path, in.Name)
 		case in.Norms != nil && uint64(len(in.Norms)) != docCount:
 			return Stats{}, errs.Invalidf("writer: %s: field %q: %d norms for %d documents", path, in.Name, len(in.Norms), docCount)
 		}
 		ins[i].src, ins[i].docsWith, ins[i].skipped, ins[i].norms = in.Postings, in.DocsWithField, in.SkippedTokens, in.Norms
 	}
-	w, err := CreateContext(ctx, path, o)
+	w, err := Create(ctx, path, o)
 	if err != nil {
 		return Stats{}, err
 	}
@@ -103,7 +105,7 @@ type indexInput struct {
 	field    FieldOptions
 	docsWith uint64
 	skipped  uint64        // tokens the analyzer skipped
-	norms    []byte        // norm bytes (nil: all 0) when field.StoresNorms()
+	norms    []byte        // norm bytes (nil: all 0) when field.storesNorms()
 	tokens   uint64        // tokens indexed, when known (0: unknown); sizes the pair counting's buffer
 	fwd      *pairFwd      // the index's forward index for the pair counting (a build without spills), or nil
 	src      PostingSource // nil: no terms
@@ -270,7 +272,7 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 	defer enc.Close()
 	e := &emitter{
 		name: in.field.Name, docCount: w.docs, enc: enc, onWindow: o.onWindow, out: cw, postOff: cw.n,
-		docSpan: docSpan, dict: dict, compress: compress, norms: in.norms, hasNorms: in.field.StoresNorms(),
+		docSpan: docSpan, dict: dict, compress: compress, norms: in.norms, hasNorms: in.field.storesNorms(),
 	}
 	src := in.src
 	var (
@@ -278,7 +280,7 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 		cands []pairCand
 		g     errgroup.Group // the pair counting off a forward index, beside the emitter
 	)
-	if in.fwd != nil && src != nil && o.Pairs.EffectivePercent() > 0 {
+	if in.fwd != nil && src != nil && o.Pairs.effectivePercent() > 0 {
 		pw = w.newPairWriter(in.fwd.tap(o.Pairs.minDFFor(w.docs), w.docs), in.field.Name)
 		defer pw.free()
 		g.Go(func() (err error) {
@@ -320,7 +322,7 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 		return format.IndexMeta{}, err
 	}
 	m.DictLen = cw.n - m.DictOff
-	if in.field.StoresNorms() {
+	if in.field.storesNorms() {
 		if err := writeNorms(cw, in.norms, w.docs); err != nil {
 			return format.IndexMeta{}, err
 		}

@@ -1,6 +1,7 @@
 package writer_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -65,7 +66,7 @@ func benchBuild(b *testing.B, c *corpus, o writer.Options, repeat int) writer.St
 	b.ResetTimer()
 	start, cpu0 := time.Now(), testkit.CPUTime()
 	for i := 0; i < b.N; i++ {
-		w, err := writer.Create(filepath.Join(dir, "bench.snii"), o)
+		w, err := writer.Create(context.Background(), filepath.Join(dir, "bench.snii"), o)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -158,7 +159,7 @@ func BenchmarkBuildStream(b *testing.B) {
 	b.ReportAllocs()
 	var st writer.Stats
 	for i := 0; i < b.N; i++ {
-		w, err := writer.Create(filepath.Join(dir, "stream.snii"), o)
+		w, err := writer.Create(context.Background(), filepath.Join(dir, "stream.snii"), o)
 		if err != nil {
 			b.Fatal(err)
 		}

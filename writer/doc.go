@@ -1,7 +1,7 @@
 // Package writer builds snii segments: it streams documents into a complete,
 // deterministic segment file with bounded memory.
 //
-//	w, err := writer.Create("logs.snii", writer.DefaultOptions("text"))
+//	w, err := writer.Create(ctx, "logs.snii", writer.DefaultOptions("text"))
 //	id, err := w.Add(writer.Doc("text", "connection reset by peer")) // ids 0, 1, 2, …
 //	err = w.Close() // temp file, fsync, rename, fsync dir; or w.Abort()
 //
@@ -138,5 +138,5 @@
 // The dict region of a field is written after its posting region, so its
 // blocks are spooled (memory up to 8 MiB, then ".snii-spool-*" in the temp
 // dir). Dict blocks are zstd-compressed at Options.ZstdLevel when strictly
-// smaller. See package index for the byte layout of each part.
+// smaller. See docs/FORMAT.md for the byte layout of each part.
 package writer

@@ -2,7 +2,7 @@ package writer
 
 // Field is one field of a document. A field may hold several values; they
 // are analyzed in order, and each value after the first starts
-// index.ValueGap (100) positions after the end of the previous one, so a
+// analysis.ValueGap (100) positions after the end of the previous one, so a
 // phrase never matches across two values.
 type Field struct {
 	Name   string

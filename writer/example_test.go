@@ -1,6 +1,7 @@
 package writer_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 	"os"
@@ -27,7 +28,7 @@ func Example() {
 		{Name: "host", Analyzer: "keyword"}, // the whole value is the term
 	}}
 	o.Policy = budget.Policy{Kind: budget.Smallest} // always the smallest .prx frame
-	w, err := writer.Create(path, o)
+	w, err := writer.Create(context.Background(), path, o)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -49,3 +49,6 @@ func (fl *Faults) PairEntryFiles() int { return fl.f.pairEntryFile }
 // PairFwdFiles returns how many indexes had their forward index go to a temp
 // file.
 func (fl *Faults) PairFwdFiles() int { return fl.f.pairFwdFile }
+
+// StoresNorms is FieldOptions.storesNorms.
+func StoresNorms(f FieldOptions) bool { return f.storesNorms() }

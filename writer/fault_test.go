@@ -1,6 +1,7 @@
 package writer_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -16,7 +17,7 @@ import (
 // error from Add or Close.
 func buildWithFaults(t *testing.T, path string, o writer.Options, fl *writer.Faults, docs []writer.Document) error {
 	t.Helper()
-	w, err := writer.Create(path, writer.WithFaults(o, fl))
+	w, err := writer.Create(context.Background(), path, writer.WithFaults(o, fl))
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
@@ -53,7 +53,7 @@ func goldenDocs() []writer.Document {
 // intended format change, and review the diff of the decoded dump.
 func TestGolden(t *testing.T) {
 	o := writer.DefaultOptions("text")
-	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: index.Keyword})
+	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: analysis.Keyword})
 	o.Pairs = writer.Pairs{Percent: 100, MinDF: 2} // pin a pair section too
 	docs := goldenDocs()
 	path, _ := build(t, t.TempDir(), "tiny.snii", o, docs)
@@ -95,7 +95,7 @@ func TestGolden(t *testing.T) {
 // the current one every document's.
 func TestReadsOlderFormats(t *testing.T) {
 	o := writer.DefaultOptions("text")
-	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: index.Keyword})
+	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: analysis.Keyword})
 	o.Pairs = writer.Pairs{Percent: 100, MinDF: 2}
 	queries := []reader.Query{
 		reader.Term("text", "connection"), reader.Term("text", "tick"), reader.Term("host", "db-1"),

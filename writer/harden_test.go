@@ -48,7 +48,7 @@ func TestCancelBuild(t *testing.T) {
 					return nil
 				})
 			}
-			w, err := writer.CreateContext(ctx, path, o)
+			w, err := writer.Create(ctx, path, o)
 			if err != nil {
 				t.Fatal(err)
 			}

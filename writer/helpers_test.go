@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/segtest"
 	"github.com/snii-go/snii/internal/testkit"
@@ -25,9 +25,9 @@ func oracle(t testing.TB, o writer.Options, docs []writer.Document) (map[string]
 	t.Helper()
 	out := make(map[string]map[string][]posting)
 	with := make(map[string]uint64)
-	ans := make(map[string]index.Analyzer)
+	ans := make(map[string]analysis.Analyzer)
 	for _, f := range o.Fields {
-		an, err := index.New(f.Analyzer)
+		an, err := analysis.New(f.Analyzer)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +41,7 @@ func oracle(t testing.TB, o writer.Options, docs []writer.Document) (map[string]
 		for _, f := range d.Fields {
 			for _, v := range f.Values {
 				if seen[f.Name] {
-					next[f.Name] += index.ValueGap
+					next[f.Name] += analysis.ValueGap
 				}
 				seen[f.Name] = true
 				base := next[f.Name]
@@ -84,7 +84,7 @@ func checkAgainstOracle(t *testing.T, path string, o writer.Options, docs []writ
 		}
 		an := f.Analyzer
 		if an == "" {
-			an = index.Standard
+			an = analysis.Standard
 		}
 		if d.Meta.Analyzer != an {
 			t.Errorf("index %q: analyzer %q, want %q", f.Name, d.Meta.Analyzer, an)
@@ -184,7 +184,7 @@ func genDocs(seed uint64, n int) []writer.Document {
 
 func genOptions() writer.Options {
 	o := writer.DefaultOptions("text", "title")
-	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: index.Keyword})
+	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: analysis.Keyword})
 	o.Pairs = writer.Pairs{Percent: 30, MinDF: 3} // many pairs: every build path must reproduce them
 	return o
 }
@@ -193,7 +193,7 @@ func genOptions() writer.Options {
 // postings give (a document's length is its positions over all terms).
 func checkNorms(t *testing.T, f writer.FieldOptions, d *indexDump, want map[string][]posting, docs int) {
 	t.Helper()
-	if !f.StoresNorms() {
+	if !writer.StoresNorms(f) {
 		if d.Meta.HasNorms || d.Norms != nil {
 			t.Errorf("index %q: norms stored, want none", f.Name)
 		}

@@ -1,11 +1,12 @@
 package writer_test
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
@@ -16,12 +17,12 @@ import (
 // writer's stats and in the index metadata.
 func TestLongTokens(t *testing.T) {
 	o := writer.DefaultOptions("text")
-	o.Fields[0].Analyzer = index.Spec{MaxTokenBytes: index.MaxMaxTokenBytes}.String()
+	o.Fields[0].Analyzer = analysis.Spec{MaxTokenBytes: analysis.MaxMaxTokenBytes}.String()
 	mid := strings.Repeat("b", 5000)
-	top := strings.Repeat("c", index.MaxMaxTokenBytes)
-	over := strings.Repeat("d", index.MaxMaxTokenBytes+1)
+	top := strings.Repeat("c", analysis.MaxMaxTokenBytes)
+	over := strings.Repeat("d", analysis.MaxMaxTokenBytes+1)
 	path := filepath.Join(t.TempDir(), "long.snii")
-	w, err := writer.Create(path, o)
+	w, err := writer.Create(context.Background(), path, o)
 	if err != nil {
 		t.Fatal(err)
 	}

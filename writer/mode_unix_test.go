@@ -3,6 +3,7 @@
 package writer_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -23,7 +24,7 @@ func TestSegmentModeFollowsUmask(t *testing.T) {
 		old := syscall.Umask(c.umask)
 		dir := t.TempDir()
 		path := filepath.Join(dir, "x.snii")
-		w, err := writer.Create(path, genOptions())
+		w, err := writer.Create(context.Background(), path, genOptions())
 		if err == nil {
 			for _, d := range docs {
 				if _, err = w.Add(d); err != nil {

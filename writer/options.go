@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/zstdopt"
 	"github.com/snii-go/snii/limits"
 
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/prx"
 )
@@ -29,23 +31,23 @@ type FieldOptions struct {
 	Name string // required, unique, non-empty
 	// Analyzer is the analyzer spec: "" = "standard"; "whitespace",
 	// "keyword", settings such as "standard;max_token_bytes=1024", or an
-	// analyzer registered with index.Register (see index.New).
+	// analyzer registered with analysis.Register (see analysis.New).
 	Analyzer string
 	// NoNorms turns off the field's norms (its per-document length, one byte
-	// per document, which BM25 scoring needs; see StoresNorms). Norms are
+	// per document, which BM25 scoring needs). Norms are
 	// stored by default for every analyzer but keyword, never for keyword.
 	NoNorms bool
 }
 
-// StoresNorms reports whether the field's index stores norms: unless NoNorms,
+// storesNorms reports whether the field's index stores norms: unless NoNorms,
 // for every analyzer but keyword (a keyword field holds one term per value, so
 // its length says nothing; BM25 takes every document's length as 1 there).
-func (f FieldOptions) StoresNorms() bool {
+func (f FieldOptions) storesNorms() bool {
 	if f.NoNorms {
 		return false
 	}
-	sp, err := index.ParseSpec(f.Analyzer)
-	return err == nil && sp.Name != index.Keyword
+	sp, err := analysis.ParseSpec(f.Analyzer)
+	return err == nil && sp.Name != analysis.Keyword
 }
 
 // Options configure a segment build. Every field's zero value means its
@@ -81,11 +83,11 @@ type Options struct {
 	// document's record (Document.Record) is stored, in compressed blocks.
 	NoStore bool
 	// RecordFormat says how the records hold the field values, for readers
-	// that find a field in a record (reader.StoreInfo): 0 means RecordJSON
+	// that find a field in a record (reader.StoreInfo): 0 means snii.RecordJSON
 	// (what a nil Document.Record stores).
-	RecordFormat RecordFormat
+	RecordFormat snii.RecordFormat
 	// TextField is the field whose one value a text record is, with
-	// RecordText and RecordMixed (required then; "" otherwise).
+	// snii.RecordText and snii.RecordMixed (required then; "" otherwise).
 	TextField string
 	// Pairs configure the phrase-pair index of every logical index; the zero
 	// value is the default budget (see Pairs).
@@ -108,7 +110,7 @@ func init() {
 func DefaultOptions(fields ...string) Options {
 	var o Options
 	for _, f := range fields {
-		o.Fields = append(o.Fields, FieldOptions{Name: f, Analyzer: index.Standard})
+		o.Fields = append(o.Fields, FieldOptions{Name: f, Analyzer: analysis.Standard})
 	}
 	return o
 }
@@ -125,9 +127,9 @@ func (o Options) normalize() (Options, error) {
 		if f.Name == "" {
 			return o, errs.Invalidf("writer: options: field %d has an empty name", i)
 		}
-		sp, err := index.ParseSpec(f.Analyzer)
+		sp, err := analysis.ParseSpec(f.Analyzer)
 		if err == nil {
-			_, err = sp.New()
+			_, err = analysis.New(f.Analyzer)
 		}
 		if err != nil {
 			return o, fmt.Errorf("writer: options: field %q: %w", f.Name, err) // index's kind: not registered, or a bad spec
@@ -144,14 +146,14 @@ func (o Options) normalize() (Options, error) {
 	}
 	o.Fields = fields
 	if o.RecordFormat == 0 {
-		o.RecordFormat = RecordJSON
+		o.RecordFormat = snii.RecordJSON
 	}
 	switch {
-	case !o.RecordFormat.Valid():
-		return o, errs.Invalidf("writer: options: record format %d (want RecordText, RecordJSON or RecordMixed)", o.RecordFormat)
-	case o.RecordFormat == RecordJSON && o.TextField != "":
-		return o, errs.Invalidf("writer: options: text field %q with JSON records (a text field is for RecordText and RecordMixed)", o.TextField)
-	case o.RecordFormat != RecordJSON && !slices.ContainsFunc(fields, func(f FieldOptions) bool { return f.Name == o.TextField }):
+	case !format.ValidRecordFormat(o.RecordFormat):
+		return o, errs.Invalidf("writer: options: record format %d (want snii.RecordText, snii.RecordJSON or snii.RecordMixed)", o.RecordFormat)
+	case o.RecordFormat == snii.RecordJSON && o.TextField != "":
+		return o, errs.Invalidf("writer: options: text field %q with JSON records (a text field is for snii.RecordText and snii.RecordMixed)", o.TextField)
+	case o.RecordFormat != snii.RecordJSON && !slices.ContainsFunc(fields, func(f FieldOptions) bool { return f.Name == o.TextField }):
 		return o, errs.Invalidf("writer: options: %s records need a TextField naming one of the fields (got %q)", o.RecordFormat, o.TextField)
 	}
 	if err := o.Policy.Validate(); err != nil {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/writer"
 )
@@ -47,7 +47,7 @@ func pairPathDocs(n int) []writer.Document {
 func pairPathOptions() writer.Options {
 	o := writer.DefaultOptions("text", "title")
 	o.Fields[0].Analyzer = "standard;max_token_bytes=6"
-	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: index.Keyword})
+	o.Fields = append(o.Fields, writer.FieldOptions{Name: "host", Analyzer: analysis.Keyword})
 	o.Pairs = writer.Pairs{Percent: 20, MinDF: 3}
 	return o
 }
@@ -149,7 +149,7 @@ func TestPairForwardDropped(t *testing.T) {
 const synAnalyzer = "pairtest-synonyms"
 
 func init() {
-	index.Register(synAnalyzer, 1, func(index.Spec) (index.Analyzer, error) { return synonyms{}, nil })
+	analysis.Register(synAnalyzer, 1, func(analysis.Spec) (analysis.Analyzer, error) { return synonyms{}, nil })
 }
 
 type synonyms struct{}

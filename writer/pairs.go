@@ -47,8 +47,8 @@ func (p Pairs) Validate() error {
 	return nil
 }
 
-// EffectivePercent is the budget percent the settings give: 0 when off.
-func (p Pairs) EffectivePercent() int {
+// effectivePercent is the budget percent the settings give: 0 when off.
+func (p Pairs) effectivePercent() int {
 	switch p.Percent {
 	case 0:
 		return DefaultPairsPercent
@@ -56,15 +56,6 @@ func (p Pairs) EffectivePercent() int {
 		return 0
 	}
 	return p.Percent
-}
-
-// PairsFromPercent returns the settings a segment recorded: percent 0 is off.
-func PairsFromPercent(percent int, minDF uint64) Pairs {
-	p := Pairs{Percent: percent, MinDF: int(min(minDF, math.MaxInt32))}
-	if percent == 0 {
-		p.Percent = PairsOff
-	}
-	return p
 }
 
 // minDFFor returns the minimum pair df for a segment of docs documents.
@@ -116,7 +107,7 @@ type pairWriter struct {
 // tokens, when not 0, is the index's token count: it sizes the buffer once
 // (no growth by copying).
 func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64) *pairTap {
-	if w.opts.Pairs.EffectivePercent() == 0 || src == nil {
+	if w.opts.Pairs.effectivePercent() == 0 || src == nil {
 		return nil
 	}
 	// The in-memory counting holds, per tracked token, 4 bytes of position,
@@ -178,7 +169,7 @@ func (pw *pairWriter) countCandidates() ([]pairCand, error) {
 func (w *Writer) writePairs(cw *countWriter, pw *pairWriter, cands []pairCand, m *format.IndexMeta) error {
 	p := w.opts.Pairs
 	m.PairsOff = cw.n
-	m.PairsPercent = p.EffectivePercent()
+	m.PairsPercent = p.effectivePercent()
 	m.PairsMinDF = uint64(p.MinDF)
 	m.PairsMinDFUsed = p.minDFFor(w.docs)
 	if m.PairsPercent == 0 {

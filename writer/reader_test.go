@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/reader"
-	"github.com/snii-go/snii/writer"
 )
 
 // phraseOracle returns the docs where terms occur at consecutive positions.
@@ -66,8 +65,8 @@ func TestReaderRoundTrip(t *testing.T) {
 	}
 }
 
-// segRecords is a RecordSource feeding the records of the segment at path.
-func segRecords(t testing.TB, path string) writer.RecordSource {
+// segRecords is a BuildFromSources record feed of the records of the segment at path.
+func segRecords(t testing.TB, path string) func(add func(rec []byte) error) error {
 	return func(add func(rec []byte) error) error {
 		seg, err := reader.Open(path, reader.Options{})
 		if err != nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
 )
@@ -143,11 +143,11 @@ func (s *runSource) NextTerm() ([]byte, uint64, bool, error) {
 		s.done = true
 		return nil, 0, false, nil
 	}
-	if tl-1 > index.MaxMaxTokenBytes {
+	if tl-1 > analysis.MaxMaxTokenBytes {
 		return nil, 0, false, errs.Corruptf("writer: %s: term of %d bytes", s.br.what, tl-1)
 	}
 	if cap(s.term) < int(tl-1) {
-		s.term = make([]byte, 0, max(tl-1, index.DefaultMaxTokenBytes))
+		s.term = make([]byte, 0, max(tl-1, analysis.DefaultMaxTokenBytes))
 	}
 	s.term = s.term[:tl-1]
 	if err := s.cr.read(s.term); err != nil {

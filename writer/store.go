@@ -12,19 +12,13 @@ import (
 	"github.com/snii-go/snii/internal/zstdopt"
 )
 
-// RecordFormat says how the stored records hold the documents' field values
-// (the reader reports it; see reader.StoreInfo).
-type RecordFormat = format.RecordFormat
+// MaxRecordBytes is the longest record a segment stores: the plain bytes of
+// a store block (256 MiB) less 16.
+const MaxRecordBytes = 1<<28 - 16
 
-// Record formats (Options.RecordFormat).
-const (
-	RecordText  = format.RecordText  // the record is the one value of Options.TextField (line input)
-	RecordJSON  = format.RecordJSON  // the record is a JSON object; field F's values are at dotted path F
-	RecordMixed = format.RecordMixed // a record that is a JSON object is RecordJSON, any other RecordText
-)
-
-// MaxRecordBytes is the longest record a segment stores.
-const MaxRecordBytes = format.MaxStoreBlockPlain - 16
+// MaxRecordBytes is the store's block bound less 16 (a constant index other
+// than 0 does not compile).
+var _ = [1]struct{}{}[MaxRecordBytes-(format.MaxStoreBlockPlain-16)]
 
 const (
 	// storeZstdLevel is the zstd level of store blocks (zstdopt.Level).
@@ -34,10 +28,8 @@ const (
 	storeMemory = 4 << 20
 )
 
-// RecordSource feeds the records of a BuildFromSources build: it calls add
-// with each document's record in doc id order (add copies it) and returns
-// add's first error.
-type RecordSource func(add func(rec []byte) error) error
+// recordSource feeds the records of a BuildFromSources build (see there).
+type recordSource = func(add func(rec []byte) error) error
 
 // storeWriter cuts records into store blocks and writes them to out as they
 // fill. A full block is compressed on a goroutine of its own while the next
@@ -208,7 +200,7 @@ func (s *storeWriter) finish(blocksOff uint64) (*format.StoreMeta, error) {
 // writeStore writes the store (blocks, then header) at cw's end and returns
 // its directory fields. The blocks are either spooled already (a Writer's
 // store, sp) or made now from records (BuildFromSources).
-func (w *Writer) writeStore(cw *countWriter, dir *format.Directory, records RecordSource) error {
+func (w *Writer) writeStore(cw *countWriter, dir *format.Directory, records recordSource) error {
 	st := w.store
 	blocksOff := cw.n
 	if records != nil {

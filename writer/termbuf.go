@@ -9,7 +9,7 @@ import (
 	"slices"
 	"unsafe"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 )
 
 // termBuffer is the SPIMI buffer of one logical index: a hash table from term
@@ -52,7 +52,7 @@ type termState struct {
 	df      uint32 // records in the stream
 	head    int32  // first position in the current document (docPos index), -1 if none
 	tail    int32  // last position in the current document
-	termLen uint32 // at most index.MaxMaxTokenBytes (uint32: the struct stays 40 bytes)
+	termLen uint32 // at most analysis.MaxMaxTokenBytes (uint32: the struct stays 40 bytes)
 }
 
 const (
@@ -108,7 +108,7 @@ func (b *termBuffer) add(term []byte, pos uint32) (uint32, bool) {
 
 // lookup returns the id of term, inserting it when new.
 func (b *termBuffer) lookup(term []byte) (uint32, bool) {
-	if len(term) > index.MaxMaxTokenBytes {
+	if len(term) > analysis.MaxMaxTokenBytes {
 		return 0, false
 	}
 	if len(b.slots) == 0 && !b.mapSlots(minSlots) {

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/tmpfile"
@@ -57,7 +57,7 @@ type Writer struct {
 	byName    map[string]*fieldState
 	cache     blockCache
 
-	ctx    context.Context  // the build's context (CreateContext); never nil
+	ctx    context.Context  // the build's context (Create); never nil
 	owners []*tmpfile.Owner // claims on the directories holding our temp files
 	out    *tempFile        // the segment being written (destination directory)
 	runs   *tempFile        // all spilled runs (temp dir); nil before the first spill
@@ -74,12 +74,12 @@ type Writer struct {
 	runBuf []byte
 
 	store   *storeWriter // nil with Options.NoStore
-	records RecordSource // BuildFromSources: the records, written at assembly
+	records recordSource // BuildFromSources: the records, written at assembly
 }
 
 type fieldState struct {
 	opt      FieldOptions
-	an       index.Analyzer
+	an       analysis.Analyzer
 	buf      *termBuffer
 	docsWith uint64
 	norms    []byte // one norm byte per document added (nil when the field stores none)
@@ -99,17 +99,12 @@ type fieldState struct {
 
 // Create starts a segment at path (replaced on Close if it exists). The
 // segment is written to a temp file in path's directory and renamed into
-// place by Close; nothing appears at path before that.
-func Create(path string, o Options) (*Writer, error) {
-	return CreateContext(context.Background(), path, o)
-}
-
-// CreateContext is Create with a context: once ctx is done, the build stops
-// at its next check (spills, the merge of the runs, the window emitter and
-// the assembly all check it within one output buffer), Add and Close return
-// an error wrapping ctx's error, nothing is published at path and every temp
-// file is removed.
-func CreateContext(ctx context.Context, path string, o Options) (*Writer, error) {
+// place by Close; nothing appears at path before that. Once ctx is done, the
+// build stops at its next check (spills, the merge of the runs, the window
+// emitter and the assembly all check it within one output buffer), Add and
+// Close return an error wrapping ctx's error, nothing is published at path
+// and every temp file is removed.
+func Create(ctx context.Context, path string, o Options) (*Writer, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -131,13 +126,13 @@ func CreateContext(ctx context.Context, path string, o Options) (*Writer, error)
 	}
 	seed := maphash.MakeSeed()
 	for _, f := range o.Fields {
-		an, err := index.New(f.Analyzer)
+		an, err := analysis.New(f.Analyzer)
 		if err != nil {
 			return nil, err
 		}
-		fs := &fieldState{opt: f, an: an, buf: newTermBuffer(&w.cache, seed), hasNorms: f.StoresNorms()}
+		fs := &fieldState{opt: f, an: an, buf: newTermBuffer(&w.cache, seed), hasNorms: f.storesNorms()}
 		fs.emit = fs.add
-		if o.Pairs.EffectivePercent() > 0 && (o.faults == nil || !o.faults.pairNoFwd) {
+		if o.Pairs.effectivePercent() > 0 && (o.faults == nil || !o.faults.pairNoFwd) {
 			fs.fwd = newPairFwd(o.MemoryLimit/4/int64(len(o.Fields)), func() (*tempFile, error) { return w.createTemp(runPrefix) })
 		}
 		w.fields = append(w.fields, fs)
@@ -248,7 +243,7 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 		for _, v := range f.Values {
 			bytesIn += int64(len(v))
 			if fs.seen {
-				fs.next += index.ValueGap
+				fs.next += analysis.ValueGap
 			}
 			fs.seen = true
 			n, sk := fs.an.Analyze(v, fs.emit)

@@ -2,12 +2,13 @@ package writer_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"strings"
 	"testing"
 
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/hooks"
@@ -78,7 +79,7 @@ func TestLargeDF(t *testing.T) {
 }
 
 func TestEdgeCases(t *testing.T) {
-	long := strings.Repeat("a", index.DefaultMaxTokenBytes+45)
+	long := strings.Repeat("a", analysis.DefaultMaxTokenBytes+45)
 	docs := []writer.Document{
 		{},                                  // no fields at all
 		writer.Doc("text", ""),              // an empty value
@@ -226,7 +227,7 @@ func TestWindowSplitBytes(t *testing.T) {
 		}
 	}
 	o.Limits.MaxBytes = 16
-	w, err := writer.Create(t.TempDir()+"/x.snii", o)
+	w, err := writer.Create(context.Background(), t.TempDir()+"/x.snii", o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +257,7 @@ func TestSingleDocOverLimit(t *testing.T) {
 	dir := t.TempDir()
 	o := writer.DefaultOptions("text")
 	o.Limits = limits.Limits{MaxPositions: 10}
-	w, err := writer.Create(dir+"/seg.snii", o)
+	w, err := writer.Create(context.Background(), dir+"/seg.snii", o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +280,7 @@ func TestSingleDocOverLimit(t *testing.T) {
 
 func TestAPIErrors(t *testing.T) {
 	dir := t.TempDir()
-	w, err := writer.Create(dir+"/seg.snii", writer.DefaultOptions("text"))
+	w, err := writer.Create(context.Background(), dir+"/seg.snii", writer.DefaultOptions("text"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +307,7 @@ func TestAPIErrors(t *testing.T) {
 	}
 
 	// Abort leaves nothing.
-	w, err = writer.Create(dir+"/other.snii", writer.DefaultOptions("text"))
+	w, err = writer.Create(context.Background(), dir+"/other.snii", writer.DefaultOptions("text"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,19 +342,19 @@ func TestOptionsValidation(t *testing.T) {
 	for name, f := range bad {
 		o := writer.DefaultOptions("text")
 		f(&o)
-		if _, err := writer.Create(dir+"/seg.snii", o); !errors.Is(err, errs.InvalidArgument) || len(errs.Kinds(err)) != 1 {
+		if _, err := writer.Create(context.Background(), dir+"/seg.snii", o); !errors.Is(err, errs.InvalidArgument) || len(errs.Kinds(err)) != 1 {
 			t.Errorf("%s: %v, want an invalid-argument error", name, err)
 		}
 	}
-	// An analyzer that is not registered is not found (as for index.New and
+	// An analyzer that is not registered is not found (as for analysis.New and
 	// reader.Open), and of that kind only.
 	o := writer.DefaultOptions("text")
 	o.Fields[0].Analyzer = "klingon"
-	if _, err := writer.Create(dir+"/seg.snii", o); !errors.Is(err, errs.NotFound) || len(errs.Kinds(err)) != 1 {
+	if _, err := writer.Create(context.Background(), dir+"/seg.snii", o); !errors.Is(err, errs.NotFound) || len(errs.Kinds(err)) != 1 {
 		t.Errorf("unregistered analyzer: %v, want a not-found error", err)
 	}
 	// A missing output directory is named, not a temp dir the caller never set.
-	_, err := writer.Create(dir+"/missing/seg.snii", writer.DefaultOptions("text"))
+	_, err := writer.Create(context.Background(), dir+"/missing/seg.snii", writer.DefaultOptions("text"))
 	if !errors.Is(err, errs.InvalidArgument) || !strings.Contains(err.Error(), "output directory "+dir+"/missing does not exist") ||
 		strings.Contains(err.Error(), "temp") {
 		t.Errorf("missing output directory: %v", err)

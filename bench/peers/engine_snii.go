@@ -29,6 +29,17 @@ func pairsOf(percent int) writer.Pairs {
 	return writer.Pairs{Percent: percent}
 }
 
+// pairsPercent is the pair budget percent of p: 0 when off.
+func pairsPercent(p writer.Pairs) int {
+	switch p.Percent {
+	case 0:
+		return writer.DefaultPairsPercent
+	case writer.PairsOff:
+		return 0
+	}
+	return p.Percent
+}
+
 // buildSnii is BuildSnii with pair settings.
 func buildSnii(name, docsPath, out string, minSaving, budgetPercent int, pairs writer.Pairs) (BuildResult, error) {
 	o := writer.DefaultOptions(Field)
@@ -38,12 +49,12 @@ func buildSnii(name, docsPath, out string, minSaving, budgetPercent int, pairs w
 	}
 	o.Policy = budget.FromPercents(minSaving, budgetPercent)
 	msp, bp := o.Policy.Percents()
-	res := BuildResult{Engine: name, Options: fmt.Sprintf("snii writer.DefaultOptions(%q), standard analyzer, MinSavingPercent %d, BudgetPercent %d, pairs %d%%, memory limit default", Field, msp, bp, pairs.EffectivePercent())}
+	res := BuildResult{Engine: name, Options: fmt.Sprintf("snii writer.DefaultOptions(%q), standard analyzer, MinSavingPercent %d, BudgetPercent %d, pairs %d%%, memory limit default", Field, msp, bp, pairsPercent(pairs))}
 	if err := os.RemoveAll(out); err != nil {
 		return res, err
 	}
 	start := time.Now()
-	w, err := writer.Create(out, o)
+	w, err := writer.Create(context.Background(), out, o)
 	if err != nil {
 		return res, err
 	}
@@ -246,7 +257,7 @@ func (e *sniiEngine) Profile(qi int) (SniiProfile, error) {
 		TotalPositions: p.TotalPositions, SelectedPositions: p.SelectedPositions,
 		BytesRead: p.BytesRead, ReadRanges: p.ReadRanges, DictBlocksRead: p.DictBlocksRead,
 		DocWindowsRead: p.DocWindowsRead, WindowsRead: p.WindowsRead,
-		DecodeUs: float64(p.DecodeTime().Nanoseconds()) / 1e3, VerifyUs: float64(p.VerifyTime.Nanoseconds()) / 1e3,
+		DecodeUs: float64(p.DecodeNanos) / 1e3, VerifyUs: float64(p.VerifyTime.Nanoseconds()) / 1e3,
 		TotalUs: float64(p.TotalTime.Nanoseconds()) / 1e3,
 	}, err
 }

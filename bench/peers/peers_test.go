@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/blevesearch/bleve/v2/analysis"
-	"github.com/snii-go/snii/index"
+	sniianalysis "github.com/snii-go/snii/analysis"
 )
 
 // tricky holds the analyzer's edge cases: non-ASCII case mapping (İ, final
@@ -32,7 +32,7 @@ var tricky = []string{
 }
 
 func TestTokenizeMatchesSniiAnalyzer(t *testing.T) {
-	a, err := index.New(index.Standard)
+	a, err := sniianalysis.New(sniianalysis.Standard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -142,7 +142,7 @@ func (e *luceneEngine) luceneFetch(qi, reps, k int) (fetchResult, Timing, error)
 func buildSniiStore(docsPath, out string) (StoreSize, error) {
 	res := StoreSize{Engine: "snii"}
 	start := time.Now()
-	w, err := writer.Create(out, writer.DefaultOptions(Field))
+	w, err := writer.Create(context.Background(), out, writer.DefaultOptions(Field))
 	if err != nil {
 		return res, err
 	}

@@ -9,9 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/objstore/s3"
+	"github.com/snii-go/snii/internal/s3url"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 	"github.com/spf13/cobra"
@@ -51,7 +52,7 @@ type buildFlags struct {
 func newBuildCmd(e *env, hooks ...buildHook) *cobra.Command {
 	f := &buildFlags{
 		format:   newEnum("auto", "auto", formatLines, formatJSONL),
-		analyzer: newEnum(index.Standard, index.Names()...),
+		analyzer: newEnum(analysis.Standard, analysis.Names()...),
 	}
 	cmd := &cobra.Command{
 		Use:   "build -o OUT.snii [flags] INPUT...",
@@ -94,12 +95,12 @@ keeps its documents elsewhere).`,
 		"directory (--temp-dir), then uploaded")
 	fs.Var(f.format, "format", "input format: auto (by extension), lines or jsonl")
 	fs.StringSliceVar(&f.fields, "field", nil, "jsonl: a dotted JSON path to index as a field (repeat, or separate with commas)")
-	fs.Var(f.analyzer, "analyzer", "analyzer of every field: "+orList(index.Names()))
+	fs.Var(f.analyzer, "analyzer", "analyzer of every field: "+orList(analysis.Names()))
 	fs.BoolVar(&f.noStore, "no-store", false, "keep no records: the segment holds the index only (query --ids and --count still work; "+
 		"records are what query prints and get returns)")
 	fs.BoolVar(&f.noNorms, "no-norms", false, "store no norms (per-document field lengths, 1 byte per document per field, used by query --top); keyword fields never store them")
-	fs.IntVar(&f.maxToken, "max-token-bytes", index.DefaultMaxTokenBytes,
-		fmt.Sprintf("longest token indexed, in bytes (1..%d); longer tokens are skipped and counted in the summary and by inspect", index.MaxMaxTokenBytes))
+	fs.IntVar(&f.maxToken, "max-token-bytes", analysis.DefaultMaxTokenBytes,
+		fmt.Sprintf("longest token indexed, in bytes (1..%d); longer tokens are skipped and counted in the summary and by inspect", analysis.MaxMaxTokenBytes))
 	f.policy = addPolicyFlags(fs)
 	f.s3.add(fs)
 	fs.BoolVar(&f.skipBad, "skip-bad-lines", false, "skip invalid lines (bad JSON, over-long lines) and count them, instead of failing")
@@ -154,7 +155,7 @@ func buildFields(ins []input, paths []string) ([]string, error) {
 // recordFormat returns how the records of a build from ins hold their fields:
 // lines inputs store text records of field "text", jsonl inputs JSON objects,
 // both together mixed records.
-func recordFormat(ins []input) (writer.RecordFormat, string) {
+func recordFormat(ins []input) (snii.RecordFormat, string) {
 	var lines, jsonl bool
 	for _, in := range ins {
 		if in.format == formatLines {
@@ -165,11 +166,11 @@ func recordFormat(ins []input) (writer.RecordFormat, string) {
 	}
 	switch {
 	case lines && jsonl:
-		return writer.RecordMixed, linesField
+		return snii.RecordMixed, linesField
 	case lines:
-		return writer.RecordText, linesField
+		return snii.RecordText, linesField
 	}
-	return writer.RecordJSON, ""
+	return snii.RecordJSON, ""
 }
 
 // buildReport is the --json summary of snii build.
@@ -204,10 +205,10 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 	if err != nil {
 		return err
 	}
-	if f.maxToken < 1 || f.maxToken > index.MaxMaxTokenBytes {
-		return usagef("--max-token-bytes %d: want 1..%d", f.maxToken, index.MaxMaxTokenBytes)
+	if f.maxToken < 1 || f.maxToken > analysis.MaxMaxTokenBytes {
+		return usagef("--max-token-bytes %d: want 1..%d", f.maxToken, analysis.MaxMaxTokenBytes)
 	}
-	spec := index.Spec{Name: f.analyzer.val, MaxTokenBytes: f.maxToken}.String()
+	spec := analysis.Spec{Name: f.analyzer.val, MaxTokenBytes: f.maxToken}.String()
 	o := writer.DefaultOptions(fields...)
 	for i := range o.Fields {
 		o.Fields[i].Analyzer = spec
@@ -218,7 +219,7 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 	o.RecordFormat, o.TextField = recordFormat(ins)
 	output := f.output // what the report names
 	var up *s3Upload
-	if s3.IsURL(f.output) {
+	if s3url.IsURL(f.output) {
 		// Check the URL, the credentials and the bucket before reading anything.
 		if up, err = f.s3.prepareUpload(ctx, f.output, o.TempDir); err != nil {
 			return err
@@ -253,7 +254,7 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 		uploadDir = up.parent
 	}
 	cleanLeftovers(e, f.quiet, filepath.Dir(f.output), o.TempDir, uploadDir)
-	w, err := writer.CreateContext(ctx, f.output, o)
+	w, err := writer.Create(ctx, f.output, o)
 	if err != nil {
 		if errors.Is(err, errs.InvalidArgument) {
 			return asUsage(err)

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/snii-go/snii/internal/s3url"
 	"github.com/snii-go/snii/internal/tmpfile"
-	"github.com/snii-go/snii/objstore/s3"
 	"github.com/spf13/cobra"
 )
 
@@ -50,7 +50,7 @@ their output and temp directories before they start.`,
 			}
 			total, n, dirs := int64(0), 0, 0
 			for _, dir := range args {
-				if s3.IsURL(dir) {
+				if s3url.IsURL(dir) {
 					if err := abortUploads(cmd.Context(), e, &s3f, dir, olderThan, quiet); err != nil {
 						return err
 					}

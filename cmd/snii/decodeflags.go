@@ -31,7 +31,7 @@ func (d *decodeFlags) options() (reader.Options, error) {
 	}
 	if d.maxMem.set && d.maxMem.val == 0 {
 		return reader.Options{}, usagef("--max-decode-memory 0: want a size of at least --max-unit-bytes (leave the flag out for the default %s)",
-			formatBytes(reader.DefaultDecodeBudget().Limit()))
+			formatBytes(reader.DefaultDecodeMemory))
 	}
 	if d.maxUnit.val > limits.DefaultMaxBytes {
 		return reader.Options{}, usagef("--max-unit-bytes %s: at most %s", formatBytes(d.maxUnit.val), formatBytes(limits.DefaultMaxBytes))

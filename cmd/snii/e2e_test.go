@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/internal/oracle"
-	"github.com/snii-go/snii/query"
+	"github.com/snii-go/snii/internal/querylang"
 )
 
 // demoLines returns the lines of testdata/demo/app.log (doc id = index).
@@ -62,13 +62,13 @@ func linesOracle(lines []string) *oracle.Corpus {
 
 // toOracle turns a parsed query into the oracle's query, analyzing with the
 // oracle's own tokenizer (independent of the segment's analyzer).
-func toOracle(t *testing.T, n query.Node, field string, maxExp int) oracle.Query {
+func toOracle(t *testing.T, n querylang.Node, field string, maxExp int) oracle.Query {
 	switch n := n.(type) {
-	case *query.And:
+	case *querylang.And:
 		var qs oracle.And
 		var neg oracle.Or
 		for _, c := range n.Nodes {
-			if nc, ok := c.(*query.Not); ok {
+			if nc, ok := c.(*querylang.Not); ok {
 				neg = append(neg, toOracle(t, nc.Node, field, maxExp))
 			} else {
 				qs = append(qs, toOracle(t, c, field, maxExp))
@@ -78,13 +78,13 @@ func toOracle(t *testing.T, n query.Node, field string, maxExp int) oracle.Query
 			return oracle.AndNot{Include: qs, Exclude: neg}
 		}
 		return qs
-	case *query.Or:
+	case *querylang.Or:
 		var qs oracle.Or
 		for _, c := range n.Nodes {
 			qs = append(qs, toOracle(t, c, field, maxExp))
 		}
 		return qs
-	case *query.Text:
+	case *querylang.Text:
 		if n.Field != "" {
 			field = n.Field
 		}
@@ -111,7 +111,7 @@ func toOracle(t *testing.T, n query.Node, field string, maxExp int) oracle.Query
 // the oracle.
 func checkQuery(t *testing.T, c *oracle.Corpus, seg, field, q string, maxExp int) {
 	t.Helper()
-	n, err := query.Parse(q)
+	n, err := querylang.Parse(q)
 	if err != nil {
 		t.Fatalf("test query %q: %v", q, err)
 	}

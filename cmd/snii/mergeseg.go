@@ -35,7 +35,7 @@ func mergeSegments(ctx context.Context, dst string, ins []mergeInput, p *policyF
 	for i, in := range ins {
 		srcs[i] = merge.Source{Path: in.path, Deleted: in.deleted}
 	}
-	_, err := merge.MergeContext(ctx, dst, srcs, o)
+	_, err := merge.Merge(ctx, dst, srcs, o)
 	if _, ok := errors.AsType[*merge.ConflictError](err); ok {
 		return asUsage(hinted{err, "the sources were written with different settings: choose one with --prx-zstd-min-saving, --budget-percent, --zstd-level or --pairs-budget"})
 	}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/snii-go/snii/internal/prx"
-	"github.com/snii-go/snii/objstore/s3"
+	"github.com/snii-go/snii/internal/s3url"
 	"github.com/snii-go/snii/reader"
 	"github.com/spf13/cobra"
 )
@@ -227,7 +227,7 @@ func newProfileReport(p *reader.Profile) *profileReport {
 		DocBlocksRead: p.DocBlocksRead, DocsDecoded: p.DocsDecoded,
 		Rounds: p.Rounds, Requests: p.Requests, FetchedBytes: p.FetchedBytes,
 		PairPlans: p.PairPlans, CandidatesBefore: p.CandidatesBefore, CandidatesAfter: p.CandidatesAfter, PairDocs: p.PairDocs, PairProved: p.PairProved,
-		DecodeMillis: ms(p.DecodeTime()), VerifyMillis: ms(p.VerifyTime), TotalMillis: ms(p.TotalTime),
+		DecodeMillis: ms(time.Duration(p.DecodeNanos)), VerifyMillis: ms(p.VerifyTime), TotalMillis: ms(p.TotalTime),
 	}
 }
 
@@ -236,7 +236,7 @@ func runQuery(ctx context.Context, e *env, f *queryFlags, path, q string) error 
 	if err != nil {
 		return err
 	}
-	if s3.IsURL(path) {
+	if s3url.IsURL(path) {
 		u, err := parseS3(path)
 		if err != nil {
 			return err

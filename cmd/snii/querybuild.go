@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/snii-go/snii/internal/querylang"
 	"github.com/snii-go/snii/query"
 	"github.com/snii-go/snii/reader"
 )
@@ -32,19 +33,19 @@ func defaultField(have []string, given string) (string, error) {
 // default field; "name:" picks another), running the field's analyzer over
 // every text. A syntax error, a text without terms and an unknown field are
 // usage errors with a caret under the column.
-func compileQuery(seg query.Analyzer, field, q string, maxExp int) (reader.Query, query.Node, error) {
-	n, err := query.Parse(q)
-	if err != nil {
-		col := 0
-		if se, ok := err.(*query.SyntaxError); ok {
-			col = se.Column
+func compileQuery(seg query.Analyzer, field, q string, maxExp int) (reader.Query, querylang.Node, error) {
+	rq, err := query.Compile(q, seg, query.Options{DefaultField: field, MaxExpansions: maxExp})
+	switch e := err.(type) {
+	case *query.Error:
+		if e.Syntax {
+			return nil, nil, usageError{hinted{fmt.Errorf("query syntax error %w", err), caret(q, e.Column)}}
 		}
-		return nil, nil, usageError{hinted{fmt.Errorf("query syntax error %w", err), caret(q, col)}}
+		return nil, nil, usageError{hinted{fmt.Errorf("query: %w", e), caret(q, e.Column)}}
+	case nil:
+	default:
+		return nil, nil, err
 	}
-	rq, err := query.Compile(n, seg, query.Options{DefaultField: field, MaxExpansions: maxExp})
-	if ce, ok := err.(*query.CompileError); ok {
-		return nil, nil, usageError{hinted{fmt.Errorf("query: %w", ce), caret(q, ce.Column)}}
-	}
+	n, err := querylang.Parse(q) // the tree Compile compiled, for its canonical rendering
 	return rq, n, err
 }
 

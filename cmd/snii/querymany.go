@@ -6,7 +6,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/snii-go/snii/objstore/s3"
+	"github.com/snii-go/snii/internal/s3url"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/search"
 )
@@ -44,7 +44,7 @@ type namedSegments struct {
 // runQueryMany runs q over every segment under an s3:// prefix or glob, as
 // one index: doc ids are global (segments in key order, each numbered after
 // the documents of those before it).
-func runQueryMany(ctx context.Context, e *env, f *queryFlags, u s3.URL, q string, o reader.Options) error {
+func runQueryMany(ctx context.Context, e *env, f *queryFlags, u s3url.URL, q string, o reader.Options) error {
 	rs, err := openMany(ctx, &f.s3, u, o)
 	if err != nil {
 		return err

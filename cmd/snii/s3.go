@@ -11,7 +11,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/snii-go/snii/internal/s3url"
 	"github.com/snii-go/snii/internal/tmpfile"
+	"github.com/snii-go/snii/objstore"
 	"github.com/snii-go/snii/objstore/s3"
 	"github.com/snii-go/snii/reader"
 	"github.com/spf13/pflag"
@@ -31,8 +33,8 @@ func (s *s3Flags) add(fs *pflag.FlagSet) {
 }
 
 // parse parses an s3:// URL; a malformed one is a usage error (exit 2).
-func parseS3(p string) (s3.URL, error) {
-	u, err := s3.ParseURL(p)
+func parseS3(p string) (s3url.URL, error) {
+	u, err := s3url.ParseURL(p)
 	if err != nil {
 		return u, asUsage(err)
 	}
@@ -82,16 +84,15 @@ type anySegment struct {
 	*reader.Segment
 	size  int64 // bytes of the file or object
 	close func() error
-	obj   *s3.Object // nil for a file
-	cache *s3.Cache
+	obj   *s3.Segment // nil for a file
 }
 
 // prefetchAll fetches a remote segment whole in one round when it fits in
 // half the client's cache (verify reads every byte; piece by piece each
 // read would be a round trip).
 func (a *anySegment) prefetchAll(ctx context.Context) {
-	if a.obj != nil && a.size <= a.cache.Limit()/2 {
-		_, _ = a.obj.Prefetch(ctx, []reader.Range{{Off: 0, Len: a.size}})
+	if a.obj != nil && a.size <= s3.DefaultCacheBytes/2 {
+		_, _ = a.obj.Prefetch(ctx, []objstore.Range{{Off: 0, Len: a.size}})
 	}
 }
 
@@ -101,7 +102,7 @@ func (a *anySegment) Close() error { return a.close() }
 // openAny opens a local segment, or one s3://bucket/key (one object: a prefix
 // or glob is a usage error here).
 func openAny(ctx context.Context, s *s3Flags, p string, o reader.Options) (*anySegment, error) {
-	if !s3.IsURL(p) {
+	if !s3url.IsURL(p) {
 		seg, err := openSegment(p, o)
 		if err != nil {
 			return nil, err
@@ -127,7 +128,7 @@ func openAny(ctx context.Context, s *s3Flags, p string, o reader.Options) (*anyS
 	if err != nil {
 		return nil, err
 	}
-	return &anySegment{Segment: rs.Segment, size: rs.Object.Size(), close: rs.Close, obj: rs.Object, cache: c.Cache()}, nil
+	return &anySegment{Segment: rs.Segment, size: rs.Size(), close: rs.Close, obj: rs}, nil
 }
 
 // remoteSegments is every segment under an s3:// prefix or glob, opened with
@@ -148,12 +149,12 @@ func (r *remoteSegments) Close() error {
 }
 
 // openMany lists u and opens its segments, 16 at a time.
-func openMany(ctx context.Context, s *s3Flags, u s3.URL, o reader.Options) (*remoteSegments, error) {
+func openMany(ctx context.Context, s *s3Flags, u s3url.URL, o reader.Options) (*remoteSegments, error) {
 	c, err := s.client()
 	if err != nil {
 		return nil, err
 	}
-	keys, err := c.List(ctx, u)
+	keys, err := c.List(ctx, u.Bucket, u.Key)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +202,7 @@ func openMany(ctx context.Context, s *s3Flags, u s3.URL, o reader.Options) (*rem
 // temp directory, whose lock the run holds, so that snii clean and the next
 // build remove what a killed run left.
 type s3Upload struct {
-	url    s3.URL
+	url    s3url.URL
 	c      *s3.Client
 	parent string // the temp directory holding dir
 	owner  *tmpfile.Owner

@@ -20,7 +20,8 @@ func New(p budget.Policy) (*Chooser, error) {
 	}
 	c := &Chooser{policy: p}
 	if p.Kind == budget.Default || p.Kind == budget.Budget {
-		c.budget = NewPrxZstdBudget(p.Allowance())
+		_, percent := p.Percents() // the allowance of a budget policy
+		c.budget = NewPrxZstdBudget(percent)
 	}
 	return c, nil
 }

@@ -24,7 +24,7 @@ func sampleMeta(t testing.TB) IndexMeta {
 		DocCount: 1000, DocsWithField: 990, SkippedTokens: 7,
 		PostingOff: HeaderSize, PostingLen: 123456,
 		DocBytes: 5000, PreludeBytes: 300, PrxBytes: 100000, InlineFrameBytes: 777,
-		Policy: budget.Policy{}, ZstdLevel: 3, Limits: limits.Default(),
+		Policy: budget.Policy{}, ZstdLevel: 3, Limits: limits.Limits{}.Normalize(),
 	}
 	m.DictOff = m.PostingOff + m.PostingLen
 	m.Outcome.Windows = [prx.NumCodecs]int64{10, 20, 30}
@@ -87,7 +87,7 @@ func TestIndexMetaRoundTrip(t *testing.T) {
 			t.Errorf("policy %+v: %+v, %v", p, got.Policy, err)
 		}
 	}
-	empty := IndexMeta{Name: "empty", Policy: budget.Policy{}, Limits: limits.Default(), PostingOff: 16, DictOff: 16, PairsOff: 16}
+	empty := IndexMeta{Name: "empty", Policy: budget.Policy{}, Limits: limits.Limits{}.Normalize(), PostingOff: 16, DictOff: 16, PairsOff: 16}
 	empty.Outcome.Budget.Policy = empty.Policy
 	got, err = DecodeIndexMeta(AppendIndexMeta(nil, &empty))
 	if err != nil {

@@ -3,39 +3,23 @@ package format
 import (
 	"encoding/binary"
 	"math"
-	"strconv"
 
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// RecordFormat says how a stored record holds its document's field values.
-type RecordFormat uint8
+// RecordFormat is the record format a store's metadata records.
+type RecordFormat = snii.RecordFormat
 
 // Record formats.
 const (
-	// RecordText: the record is the one value of the store's text field.
-	RecordText RecordFormat = 1
-	// RecordJSON: the record is a JSON object; field F's values are at dotted path F.
-	RecordJSON RecordFormat = 2
-	// RecordMixed: a record that is a JSON object is RecordJSON, any other RecordText.
-	RecordMixed RecordFormat = 3
+	RecordText  = snii.RecordText
+	RecordJSON  = snii.RecordJSON
+	RecordMixed = snii.RecordMixed
 )
 
-// String returns "text", "json" or "mixed" (or "format(N)").
-func (f RecordFormat) String() string {
-	switch f {
-	case RecordText:
-		return "text"
-	case RecordJSON:
-		return "json"
-	case RecordMixed:
-		return "mixed"
-	}
-	return "format(" + strconv.Itoa(int(f)) + ")"
-}
-
-// Valid reports whether f is one of the record formats.
-func (f RecordFormat) Valid() bool { return f >= RecordText && f <= RecordMixed }
+// ValidRecordFormat reports whether f is one of the record formats.
+func ValidRecordFormat(f RecordFormat) bool { return f >= RecordText && f <= RecordMixed }
 
 // Store constants.
 const (
@@ -125,7 +109,7 @@ func DecodeStoreMeta(b []byte, docCount uint64) (StoreMeta, error) {
 	if !r.ok() {
 		return StoreMeta{}, errs.Corruptf("header: truncated (%d bytes)", len(b))
 	}
-	if !m.Format.Valid() {
+	if !ValidRecordFormat(m.Format) {
 		return StoreMeta{}, errs.Corruptf("header: record format %d", m.Format)
 	}
 	if m.Records != docCount || n > uint64(r.remaining()/minStoreBlockEntry) || (n == 0) != (docCount == 0) {

@@ -311,7 +311,7 @@ func (r *report) tables() string {
 func profileOf(p *reader.Profile) prof {
 	return prof{Frames: p.Frames, PlainBytes: p.PlainBytes, BytesRead: p.BytesRead, Windows: p.WindowsRead,
 		DocWindows: p.DocWindowsRead, SelectedDocs: p.SelectedDocs, TotalDocs: p.TotalDocs,
-		DecodeMicros: float64(p.DecodeTime().Nanoseconds()) / 1e3, TotalMicro: float64(p.TotalTime.Nanoseconds()) / 1e3}
+		DecodeMicros: float64(p.DecodeNanos) / 1e3, TotalMicro: float64(p.TotalTime.Nanoseconds()) / 1e3}
 }
 
 func latency(what string, s *reader.Segment, qs []reader.Query, fn func(*reader.Segment, reader.Query)) latencyResult {
@@ -369,7 +369,7 @@ func openCost(path string, docs int) openResult {
 	fail(err)
 	defer f.Close()
 	cr := &countingReaderAt{r: f}
-	s, err := reader.OpenReaderAt(cr, st.Size(), reader.Options{})
+	s, err := reader.OpenReaderAt(context.Background(), cr, st.Size(), reader.Options{})
 	fail(err)
 	s.Close()
 	return openResult{Docs: docs, FileBytes: st.Size(), MedianMicros: median(ts), BytesRead: cr.bytes.Load(), Reads: cr.reads.Load()}
@@ -379,7 +379,7 @@ func buildSeg(path string, docs []string, policy int) buildInfo {
 	o := writer.DefaultOptions("content")
 	o.Policy = budget.FromPercents(policy, budget.DefaultBudgetPercent)
 	t0 := time.Now()
-	w, err := writer.Create(path, o)
+	w, err := writer.Create(context.Background(), path, o)
 	fail(err)
 	for _, d := range docs {
 		_, err := w.Add(writer.Doc("content", d))

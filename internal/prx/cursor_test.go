@@ -75,7 +75,7 @@ func withUnpackAfter(t *testing.T, n int) {
 
 func cursorMatchesWindow(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	s := NewSource(limits.Default())
+	s := NewSource(limits.Limits{}.Normalize())
 	defer s.Close()
 	for _, nw := range testWindows() {
 		w := nw.w
@@ -117,7 +117,7 @@ func cursorMatchesWindow(t *testing.T) {
 // as the Next loop it replaces does.
 func TestCursorNextAtLeast(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
-	s := NewSource(limits.Default())
+	s := NewSource(limits.Limits{}.Normalize())
 	defer s.Close()
 	for _, nw := range testWindows() {
 		w := nw.w
@@ -126,7 +126,7 @@ func TestCursorNextAtLeast(t *testing.T) {
 			frame := frameOf(t, codec, w)
 			var c, ref Cursor
 			var st, refSt Stats
-			cs, rs := NewSource(limits.Default()), NewSource(limits.Default())
+			cs, rs := NewSource(limits.Limits{}.Normalize()), NewSource(limits.Limits{}.Normalize())
 			cs.SetStats(&st)
 			rs.SetStats(&refSt)
 			if err := cs.Open(&c, frame, true, n); err != nil {
@@ -180,7 +180,7 @@ func TestCursorNextAtLeast(t *testing.T) {
 func TestCursorFailedStaysFailed(t *testing.T) {
 	w := genWindow(rand.New(rand.NewPCG(3, 4)), 300, 1, 4, 50)
 	frame := frameOf(t, CodecPFOR, w)
-	s := NewSource(limits.Default())
+	s := NewSource(limits.Limits{}.Normalize())
 	defer s.Close()
 	var c Cursor
 	if err := s.Open(&c, frame, true, w.Docs()); err != nil {
@@ -213,7 +213,7 @@ func TestCursorLazyInflate(t *testing.T) {
 		n := w.Docs()
 		frame := frameOf(t, CodecZstd, w)
 		var st Stats
-		s := NewSource(limits.Default())
+		s := NewSource(limits.Limits{}.Normalize())
 		s.SetStats(&st)
 		var c Cursor
 		if err := s.Open(&c, frame, true, n); err != nil {
@@ -266,7 +266,7 @@ func TestCursorLazyInflate(t *testing.T) {
 // previous frame here.
 func TestCursorReuse(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
-	s := NewSource(limits.Default())
+	s := NewSource(limits.Limits{}.Normalize())
 	defer s.Close()
 	var c Cursor
 	for round := range 2 {

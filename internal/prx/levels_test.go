@@ -26,7 +26,7 @@ func TestZstdLevelsDecode(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		src := NewSource(limits.Default())
+		src := NewSource(limits.Limits{}.Normalize())
 		for i, w := range wins {
 			f, err := e.EncodeCodec(w, CodecZstd)
 			if err != nil {

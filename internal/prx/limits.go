@@ -13,7 +13,7 @@ func checkedLimits(l limits.Limits) (limits.Limits, error) {
 // clampedLimits normalizes l for constructors that cannot fail: a field that is
 // negative or above its default is replaced by the default (limits are never raised).
 func clampedLimits(l limits.Limits) limits.Limits {
-	d := limits.Default()
+	d := limits.Limits{}.Normalize()
 	if l.MaxDocs < 0 || l.MaxDocs > d.MaxDocs {
 		l.MaxDocs = d.MaxDocs
 	}

@@ -36,7 +36,7 @@ func (v *mapVerified) MarkVerified(off int64) {
 func readAll(t *testing.T, frame []byte, docs int, v Verified, at int64) ([]int, [][]uint32, int64, error) {
 	t.Helper()
 	var st Stats
-	s := NewSource(limits.Default())
+	s := NewSource(limits.Limits{}.Normalize())
 	defer s.Close()
 	s.SetStats(&st)
 	var c Cursor

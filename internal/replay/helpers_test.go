@@ -73,7 +73,7 @@ func captureOf(t testing.TB, wins []prx.Window, p budget.Policy, all bool) []byt
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx, err := cw.AddIndex(capture.IndexInfo{Name: "body", Known: true, Policy: p, ZstdLevel: 0, Limits: limits.Default()})
+	idx, err := cw.AddIndex(capture.IndexInfo{Name: "body", Known: true, Policy: p, ZstdLevel: 0, Limits: limits.Limits{}.Normalize()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,7 +78,7 @@ func Load(r io.Reader, o PrepareOptions) ([]*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	var byIndex [][]capture.Window
+	var byIndex [][]capture.Unit
 	for {
 		w, err := cr.Next()
 		if errors.Is(err, io.EOF) {
@@ -111,7 +111,7 @@ func Load(r io.Reader, o PrepareOptions) ([]*Set, error) {
 		if o.Field != "" && info.Name != o.Field {
 			continue
 		}
-		var wins []capture.Window
+		var wins []capture.Unit
 		if i < len(byIndex) {
 			wins = byIndex[i]
 		}
@@ -142,8 +142,8 @@ func Load(r io.Reader, o PrepareOptions) ([]*Set, error) {
 // smaller of PFOR and RAW) and, when zstd is strictly smaller, its zstd frame.
 // Policies are then applied with chooser.Chooser on the exact sizes, the same
 // decision prx.Encoder makes.
-func Prepare(info capture.IndexInfo, all bool, wins []capture.Window, o PrepareOptions) (*Set, error) {
-	s := &Set{Info: info, All: all, Limits: limits.Default(), ZstdLevel: o.ZstdLevel}
+func Prepare(info capture.IndexInfo, all bool, wins []capture.Unit, o PrepareOptions) (*Set, error) {
+	s := &Set{Info: info, All: all, Limits: limits.Limits{}.Normalize(), ZstdLevel: o.ZstdLevel}
 	if info.Known {
 		s.Limits = info.Limits.Normalize()
 		if s.ZstdLevel == 0 {

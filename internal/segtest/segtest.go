@@ -1,6 +1,7 @@
 package segtest
 
 import (
+	"context"
 	"testing"
 
 	"github.com/snii-go/snii/writer"
@@ -11,7 +12,7 @@ import (
 // 0, 1, 2, … in order, and the segment is published.
 func Build(tb testing.TB, path string, o writer.Options, docs []writer.Document) writer.Stats {
 	tb.Helper()
-	w, err := writer.Create(path, o)
+	w, err := writer.Create(context.Background(), path, o)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package zstdopt_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/binary"
 	"flag"
 	"fmt"
@@ -103,7 +104,7 @@ func groupPayloads(t *testing.T, enc *prx.Encoder, path string, group int) [][]b
 		}
 		return nil
 	})
-	w, err := writer.Create(filepath.Join(t.TempDir(), "train.snii"), o)
+	w, err := writer.Create(context.Background(), filepath.Join(t.TempDir(), "train.snii"), o)
 	if err != nil {
 		t.Fatal(err)
 	}

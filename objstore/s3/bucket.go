@@ -15,13 +15,13 @@ import (
 func (c *Client) CheckBucket(ctx context.Context, bucket string) error {
 	ok, err := c.mc.BucketExists(ctx, bucket)
 	if err != nil {
-		o := &Object{bucket: bucket}
+		o := &object{bucket: bucket}
 		return o.kindOf(err, "bucket")
 	}
 	if !ok {
 		nf := minio.ErrorResponse{StatusCode: http.StatusNotFound, Code: minio.NoSuchBucket, Message: "no such bucket"}
 		if err := c.confirmMissing(ctx, bucket, nf); err != nf {
-			o := &Object{bucket: bucket}
+			o := &object{bucket: bucket}
 			return o.kindOf(err, "bucket")
 		}
 		return errs.NotFoundf("s3://%s: no such bucket", bucket)

@@ -10,9 +10,9 @@ import (
 const DefaultCacheBytes = 64 << 20
 
 // Cache holds byte spans fetched from objects, for the reads that follow a
-// prefetch (and for Open's suffix), within a bound on their total bytes:
+// prefetch (and for the suffix fetched at open), within a bound on their total bytes:
 // inserting past it evicts the least recently used spans, of any object. One
-// Cache is meant to be shared by every Object a program opens (Client.Open
+// Cache is meant to be shared by every object a program opens (Client.OpenSegment
 // takes it from the Client), so that a thousand open segments stay within one
 // bound. It is safe for concurrent use.
 //
@@ -22,11 +22,10 @@ const DefaultCacheBytes = 64 << 20
 type Cache struct {
 	max int64
 
-	mu    sync.Mutex
-	used  int64
-	lru   list.List // of *span, most recent at the front
-	objs  map[uint64]*spanSet
-	evict int64
+	mu   sync.Mutex
+	used int64
+	lru  list.List // of *span, most recent at the front
+	objs map[uint64]*spanSet
 }
 
 // span is one cached byte range of one object.
@@ -48,23 +47,6 @@ func NewCache(bytes int64) *Cache {
 		bytes = DefaultCacheBytes
 	}
 	return &Cache{max: bytes, objs: map[uint64]*spanSet{}}
-}
-
-// Limit returns the bound in bytes.
-func (c *Cache) Limit() int64 { return c.max }
-
-// Used returns the bytes held.
-func (c *Cache) Used() int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.used
-}
-
-// Evicted returns the number of spans evicted so far.
-func (c *Cache) Evicted() int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.evict
 }
 
 // first returns the index of the first span of ss ending after off.
@@ -160,7 +142,6 @@ func (c *Cache) add(obj uint64, off int64, data []byte) {
 	}
 	for c.used > c.max {
 		c.remove(c.lru.Back().Value.(*span))
-		c.evict++
 	}
 }
 
@@ -176,7 +157,7 @@ func (c *Cache) remove(s *span) {
 	}
 }
 
-// drop forgets every span of obj (its Object was closed).
+// drop forgets every span of obj (its object was closed).
 func (c *Cache) drop(obj uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -39,9 +39,9 @@ const (
 	// DefaultGap is the largest gap between two ranges of a round fetched as
 	// one request (see docs/BENCHMARKS.md for its measurement).
 	DefaultGap = 16 << 10
-	// DefaultSuffix is the length of the object's end fetched by Open in its
+	// DefaultSuffix is the length of the object's end fetched by OpenSegment in its
 	// first round: the tail, the directory and the metadata groups of most
-	// segments fit in it (Open then needs no second round).
+	// segments fit in it (opening then needs no second round).
 	DefaultSuffix = 256 << 10
 )
 
@@ -68,7 +68,7 @@ type Config struct {
 	// ProgressTimeout is the progress deadline of every request: one that
 	// neither sends nor receives a byte for this long (connecting, waiting
 	// for or reading the response headers, reading the body) is canceled
-	// and fails with a *StallError, which reads retry (0:
+	// and fails with ErrStalled, which reads retry (0:
 	// DefaultProgressTimeout). A read thus waits at most (Retries+1) x
 	// ProgressTimeout plus the retry delays; the caller's context bounds
 	// the whole call.

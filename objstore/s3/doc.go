@@ -1,7 +1,7 @@
-// Package s3 reads snii segments from S3-compatible object storage: an
-// Object is an io.ReaderAt over one object and a reader.RemoteReaderAt, so
-// reader.OpenReaderAtContext plans each stage of a query as one round of
-// parallel ranged GETs instead of one round trip per read.
+// Package s3 reads snii segments from S3-compatible object storage:
+// Client.OpenSegment opens an object through an io.ReaderAt that implements
+// objstore.ReaderAt, so the reader plans each stage of a query as one round
+// of parallel ranged GETs instead of one round trip per read.
 //
 // # Client
 //
@@ -20,10 +20,10 @@
 // # Rounds
 //
 // What a remote query costs is its number of sequential round trips (rounds),
-// not its bytes. Open is one round of two parallel requests: the first 16
+// not its bytes. Opening an object is one round of two parallel requests: the first 16
 // bytes (the header) and the last Suffix bytes (tail, directory and the
 // metadata groups of most segments), which also give the object's size and
-// etag; reader.OpenReaderAtContext then fetches the metadata groups the
+// etag; reader.OpenReaderAt then fetches the metadata groups the
 // suffix missed in a second round, if any. Each query stage (dictionary
 // blocks, postings heads, doc windows and .prx headers, .prx units) hands
 // its ranges to Prefetch, which fetches the ones the cache lacks in one
@@ -40,7 +40,7 @@
 // Every request has a deadline on progress (Config.ProgressTimeout, default
 // DefaultProgressTimeout = 10 s): one that neither sends nor receives a byte
 // for that long (connecting, awaiting or reading the response headers,
-// reading the body) is canceled and fails with a *StallError. A request
+// reading the body) is canceled and fails with ErrStalled. A request
 // failing with a 5xx status, SlowDown, a stall, a connection refused, reset
 // or closed before, within or after the response headers, or a truncated
 // body is retried (Config.Retries times, jittered exponential backoff from
@@ -53,7 +53,7 @@
 // them. A response shorter than its range is never data: after the retries
 // it is an error wrapping io.ErrUnexpectedEOF.
 //
-// Every request after Open carries If-Match with the etag seen at Open: an
+// Every request after the open carries If-Match with the etag seen then: an
 // object replaced meanwhile fails with ErrChanged (kind snii.ErrCorrupt)
 // rather than mixing two versions; Client.OpenSegment opens an object
 // replaced during its open again. A missing bucket or key is
@@ -64,7 +64,7 @@
 // # Uploads
 //
 // Client.Upload sends a file in one PUT, or as a multipart upload above
-// UploadPartSize. A process killed during a multipart upload leaves an
+// 16 MiB. A process killed during a multipart upload leaves an
 // incomplete upload on the server: not an object, but parts stored until
 // aborted, by Client.AbortIncomplete (snii clean s3://bucket/prefix) or a
 // bucket lifecycle rule (AbortIncompleteMultipartUpload).

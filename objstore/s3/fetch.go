@@ -17,7 +17,7 @@ import (
 
 	"github.com/minio/minio-go/v7"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/reader"
+	"github.com/snii-go/snii/objstore"
 )
 
 // rng is a byte range [off, off+n).
@@ -32,10 +32,10 @@ var errShortBody = errors.New("s3: response body shorter than its range")
 // missing bucket or key is snii.ErrNotFound, a changed object snii.ErrCorrupt,
 // a truncated body io.ErrUnexpectedEOF; a stall and the rest are wrapped as
 // they are.
-func (o *Object) kindOf(err error, what string) error {
+func (o *object) kindOf(err error, what string) error {
 	where := "s3://" + o.bucket + "/" + o.key
 	er := minio.ToErrorResponse(err)
-	var se *StallError
+	var se *stallError
 	switch {
 	case errors.As(err, &se):
 		return fmt.Errorf("%s: %s: %w", where, what, err)
@@ -57,7 +57,7 @@ func (o *Object) kindOf(err error, what string) error {
 }
 
 // changed returns the error of a read of an object replaced since Open.
-func (o *Object) changed(what string) error {
+func (o *object) changed(what string) error {
 	return fmt.Errorf("s3://%s/%s: %s: %w (etag %s): run again to read the new version: %w",
 		o.bucket, o.key, what, ErrChanged, o.etag, errs.Corrupt)
 }
@@ -154,7 +154,7 @@ func (c *Client) withRetry(ctx context.Context, attempt func(context.Context) er
 // get fetches the range r of the object into p (len(p) == r.n), or with a
 // negative r.off the last r.n bytes, with retries. It returns the object's
 // size (from Content-Range) and etag, and the attempts made and bytes received.
-func (o *Object) get(ctx context.Context, p []byte, r rng) (size int64, etag string, f reader.Fetch, err error) {
+func (o *object) get(ctx context.Context, p []byte, r rng) (size int64, etag string, f objstore.Cost, err error) {
 	c := o.c
 	n, err := c.withRetry(ctx, func(ctx context.Context) error {
 		opts := minio.GetObjectOptions{}
@@ -196,7 +196,7 @@ func (o *Object) get(ctx context.Context, p []byte, r rng) (size int64, etag str
 		}
 		m, err := io.ReadFull(body, p[:want])
 		f.Bytes += int64(m)
-		var se *StallError
+		var se *stallError
 		if errors.As(err, &se) {
 			return fmt.Errorf("%d of %d bytes received: %w", m, want, err)
 		}
@@ -280,11 +280,11 @@ func plan(rs []rng, gap int64, maxReqs int) []rng {
 // fetchAll runs the requests in parallel (at most Config.Parallel at once),
 // keeping each range's bytes in the cache; the first failure cancels the rest.
 // It counts one round.
-func (o *Object) fetchAll(ctx context.Context, reqs []rng) (reader.Fetch, error) {
+func (o *object) fetchAll(ctx context.Context, reqs []rng) (objstore.Cost, error) {
 	if len(reqs) == 0 {
-		return reader.Fetch{}, nil
+		return objstore.Cost{}, nil
 	}
-	total := reader.Fetch{Rounds: 1}
+	total := objstore.Cost{Rounds: 1}
 	var mu sync.Mutex
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(o.c.cfg.Parallel)

@@ -6,8 +6,8 @@ import (
 
 	"github.com/snii-go/snii/internal/s3test"
 	"github.com/snii-go/snii/limits"
+	"github.com/snii-go/snii/objstore"
 	"github.com/snii-go/snii/objstore/s3"
-	"github.com/snii-go/snii/reader"
 )
 
 // client returns a client of endpoint with the test server's credentials
@@ -32,7 +32,7 @@ func client(t *testing.T, endpoint string, cfg s3.Config, cache *s3.Cache) *s3.C
 	return c
 }
 
-// rr is a reader.Range.
-func rr(off, n int64) reader.Range { return reader.Range{Off: off, Len: n} }
+// rr is a objstore.Range.
+func rr(off, n int64) objstore.Range { return objstore.Range{Off: off, Len: n} }
 
 func prxLimits() limits.Limits { return limits.Limits{} }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/minio/minio-go/v7"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/reader"
+	"github.com/snii-go/snii/objstore"
 )
 
 // Client talks to one S3-compatible endpoint. It is safe for concurrent use;
@@ -43,41 +43,32 @@ func New(cfg Config, cache *Cache) (*Client, error) {
 	return &Client{cfg: r, mc: mc, core: minio.Core{Client: mc}, cache: cache}, nil
 }
 
-// Cache returns the client's cache.
-func (c *Client) Cache() *Cache { return c.cache }
-
-// Endpoint returns the endpoint URL in use, Region the region.
-func (c *Client) Endpoint() string { return c.cfg.Endpoint }
-
-// Region returns the region in use.
-func (c *Client) Region() string { return c.cfg.Region }
-
-// Object is one object opened for ranged reads: an io.ReaderAt and a
-// reader.RemoteReaderAt. Every read asks for the etag seen at Open, so an
-// object replaced after Open fails with ErrChanged (kind snii.ErrCorrupt)
+// object is one object opened for ranged reads: an io.ReaderAt and an
+// objstore.ReaderAt. Every read asks for the etag seen at open, so an
+// object replaced after open fails with ErrChanged (kind snii.ErrCorrupt)
 // instead of mixing two versions. It is safe for concurrent use.
-type Object struct {
+type object struct {
 	c           *Client
 	id          uint64
 	bucket, key string
 	size        int64
 	etag        string
-	open        reader.Fetch
+	open        objstore.Cost
 	closed      atomic.Bool
-	pin         atomic.Pointer[pinned] // what Open fetched, until Unpin
+	pin         atomic.Pointer[pinned] // what open fetched, until unpin
 
 	rounds, requests, bytes atomic.Int64
 }
 
-// Open opens s3://bucket/key in one round: two requests in parallel, one for
+// open opens s3://bucket/key in one round: two requests in parallel, one for
 // the first 16 bytes (the segment header) and one for the last suffix bytes
 // (<= 0: DefaultSuffix), which also tell the object's size and etag. Both are
-// kept in the client's cache, so reader.OpenReaderAtContext then finds the
+// kept in the client's cache, so reader.OpenReaderAt then finds the
 // tail, the directory and (for most segments) every metadata group without
 // another round.
 //
 // A missing bucket or key is an error of kind snii.ErrNotFound.
-func (c *Client) Open(ctx context.Context, bucket, key string, suffix int64) (*Object, error) {
+func (c *Client) open(ctx context.Context, bucket, key string, suffix int64) (*object, error) {
 	if err := checkBucketKey(bucket, key); err != nil {
 		return nil, err
 	}
@@ -85,20 +76,20 @@ func (c *Client) Open(ctx context.Context, bucket, key string, suffix int64) (*O
 		suffix = DefaultSuffix
 	}
 	suffix = max(suffix, 16)
-	o := &Object{c: c, id: c.ids.Add(1), bucket: bucket, key: key}
+	o := &object{c: c, id: c.ids.Add(1), bucket: bucket, key: key}
 	var (
 		head   [16]byte
 		tail   = make([]byte, suffix)
 		sizes  [2]int64
 		etags  [2]string
-		fs     [2]reader.Fetch
+		fs     [2]objstore.Cost
 		errsOf [2]error
 		wg     sync.WaitGroup
 	)
 	wg.Go(func() { sizes[0], etags[0], fs[0], errsOf[0] = o.get(ctx, head[:], rng{0, 16}) })
 	wg.Go(func() { sizes[1], etags[1], fs[1], errsOf[1] = o.get(ctx, tail, rng{-1, suffix}) })
 	wg.Wait()
-	o.open = reader.Fetch{Rounds: 1, Requests: fs[0].Requests + fs[1].Requests, Bytes: fs[0].Bytes + fs[1].Bytes}
+	o.open = objstore.Cost{Rounds: 1, Requests: fs[0].Requests + fs[1].Requests, Bytes: fs[0].Bytes + fs[1].Bytes}
 	o.count(o.open)
 	if err := errsOf[1]; err != nil {
 		return nil, o.kindOf(err, "open")
@@ -123,7 +114,7 @@ func (c *Client) Open(ctx context.Context, bucket, key string, suffix int64) (*O
 	return o, nil
 }
 
-// pinned is what Open fetched: the object's first 16 bytes and its suffix.
+// pinned is what open fetched: the object's first 16 bytes and its suffix.
 type pinned struct {
 	head    []byte
 	tailOff int64
@@ -143,11 +134,11 @@ func (pn *pinned) read(p []byte, off int64) bool {
 	return true
 }
 
-// Unpin moves the bytes Open fetched into the client's cache, under its
+// unpin moves the bytes open fetched into the client's cache, under its
 // bound. Until then the object holds them on its own (Suffix bytes outside
 // the cache's bound), so that opening a segment never loses them to eviction;
 // Client.OpenSegment unpins once the segment is open.
-func (o *Object) Unpin() {
+func (o *object) unpin() {
 	if pn := o.pin.Swap(nil); pn != nil {
 		o.c.cache.add(o.id, 0, pn.head)
 		o.c.cache.add(o.id, pn.tailOff, pn.tail)
@@ -163,30 +154,27 @@ func checkBucketKey(bucket, key string) error {
 }
 
 // Size returns the object's size in bytes.
-func (o *Object) Size() int64 { return o.size }
-
-// ETag returns the object's etag at Open.
-func (o *Object) ETag() string { return o.etag }
+func (o *object) Size() int64 { return o.size }
 
 // Name returns "s3://bucket/key".
-func (o *Object) Name() string { return "s3://" + o.bucket + "/" + o.key }
+func (o *object) Name() string { return "s3://" + o.bucket + "/" + o.key }
 
-// OpenCost returns what Open fetched (one round).
-func (o *Object) OpenCost() reader.Fetch { return o.open }
+// OpenCost returns what open fetched (one round).
+func (o *object) OpenCost() objstore.Cost { return o.open }
 
-// Stats returns everything fetched through the object so far (Open included).
-func (o *Object) Stats() reader.Fetch {
-	return reader.Fetch{Rounds: o.rounds.Load(), Requests: o.requests.Load(), Bytes: o.bytes.Load()}
+// Stats returns everything fetched through the object so far (open included).
+func (o *object) Stats() objstore.Cost {
+	return objstore.Cost{Rounds: o.rounds.Load(), Requests: o.requests.Load(), Bytes: o.bytes.Load()}
 }
 
-func (o *Object) count(f reader.Fetch) {
+func (o *object) count(f objstore.Cost) {
 	o.rounds.Add(f.Rounds)
 	o.requests.Add(f.Requests)
 	o.bytes.Add(f.Bytes)
 }
 
 // Close drops the object's bytes from the cache. Reads after Close fail.
-func (o *Object) Close() error {
+func (o *object) Close() error {
 	if o.closed.CompareAndSwap(false, true) {
 		o.pin.Store(nil)
 		o.c.cache.drop(o.id)
@@ -195,7 +183,7 @@ func (o *Object) Close() error {
 }
 
 // ReadAt implements io.ReaderAt (with context.Background()).
-func (o *Object) ReadAt(p []byte, off int64) (int, error) {
+func (o *object) ReadAt(p []byte, off int64) (int, error) {
 	if _, err := o.ReadAtContext(context.Background(), p, off); err != nil {
 		return 0, err
 	}
@@ -206,22 +194,22 @@ func (o *Object) ReadAt(p []byte, off int64) (int, error) {
 // round fetching what the cache lacks. Reading past the end is io.EOF (with
 // nothing read); a truncated response, after the retries, wraps
 // io.ErrUnexpectedEOF.
-func (o *Object) ReadAtContext(ctx context.Context, p []byte, off int64) (reader.Fetch, error) {
+func (o *object) ReadAtContext(ctx context.Context, p []byte, off int64) (objstore.Cost, error) {
 	if o.closed.Load() {
-		return reader.Fetch{}, fmt.Errorf("%s: %w", o.Name(), errs.Closed)
+		return objstore.Cost{}, fmt.Errorf("%s: %w", o.Name(), errs.Closed)
 	}
 	if off < 0 || off > o.size {
-		return reader.Fetch{}, errs.Invalidf("%s: read at %d, outside the object of %d bytes", o.Name(), off, o.size)
+		return objstore.Cost{}, errs.Invalidf("%s: read at %d, outside the object of %d bytes", o.Name(), off, o.size)
 	}
 	if int64(len(p)) > o.size-off {
-		return reader.Fetch{}, fmt.Errorf("%s: read [%d, +%d) past the end at %d: %w", o.Name(), off, len(p), o.size, io.EOF)
+		return objstore.Cost{}, fmt.Errorf("%s: read [%d, +%d) past the end at %d: %w", o.Name(), off, len(p), o.size, io.EOF)
 	}
 	if pn := o.pin.Load(); pn != nil && pn.read(p, off) {
-		return reader.Fetch{}, nil
+		return objstore.Cost{}, nil
 	}
 	n := o.c.cache.read(o.id, p, off)
 	if n == len(p) {
-		return reader.Fetch{}, nil
+		return objstore.Cost{}, nil
 	}
 	// Fetch the rest straight into p (the cache may hold pieces of it, but
 	// one request costs the same round as several, and is simpler).
@@ -243,9 +231,9 @@ const roundWaves = 4
 // ranges that the cache does not hold (neighbours closer than Config.Gap are
 // one request, see plan) and keeps them in the cache for the reads that
 // follow. Nothing to fetch costs nothing.
-func (o *Object) Prefetch(ctx context.Context, rs []reader.Range) (reader.Fetch, error) {
+func (o *object) Prefetch(ctx context.Context, rs []objstore.Range) (objstore.Cost, error) {
 	if o.closed.Load() {
-		return reader.Fetch{}, fmt.Errorf("%s: %w", o.Name(), errs.Closed)
+		return objstore.Cost{}, fmt.Errorf("%s: %w", o.Name(), errs.Closed)
 	}
 	var miss []rng
 	for _, r := range rs {
@@ -264,6 +252,6 @@ func (o *Object) Prefetch(ctx context.Context, rs []reader.Range) (reader.Fetch,
 }
 
 var (
-	_ io.ReaderAt           = (*Object)(nil)
-	_ reader.RemoteReaderAt = (*Object)(nil)
+	_ io.ReaderAt       = (*object)(nil)
+	_ objstore.ReaderAt = (*object)(nil)
 )

@@ -4,16 +4,19 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/s3test"
+	"github.com/snii-go/snii/objstore"
 	"github.com/snii-go/snii/objstore/s3"
-	"github.com/snii-go/snii/reader"
 )
 
 func randomBytes(n int, seed uint64) []byte {
@@ -47,10 +50,10 @@ func TestObjectRanges(t *testing.T) {
 		t.Errorf("open cost %+v, want 1 round, 2 requests, %d bytes", f, 16+64<<10)
 	}
 	// Head and suffix are held.
-	for _, r := range []reader.Range{rr(0, 16), rr(int64(len(data))-64<<10, 64<<10), rr(int64(len(data))-32, 32)} {
+	for _, r := range []objstore.Range{rr(0, 16), rr(int64(len(data))-64<<10, 64<<10), rr(int64(len(data))-32, 32)} {
 		p := make([]byte, r.Len)
 		f, err := o.ReadAtContext(ctx, p, r.Off)
-		if err != nil || f != (reader.Fetch{}) || !bytes.Equal(p, data[r.Off:r.Off+r.Len]) {
+		if err != nil || f != (objstore.Cost{}) || !bytes.Equal(p, data[r.Off:r.Off+r.Len]) {
 			t.Errorf("read %+v: cost %+v, %v (equal %v), want from the cache", r, f, err, bytes.Equal(p, data[r.Off:r.Off+r.Len]))
 		}
 	}
@@ -67,9 +70,9 @@ func TestObjectRanges(t *testing.T) {
 		}
 	}
 	// A stage: 40 ranges, some within Gap of each other: one round.
-	var rs []reader.Range
+	var rs []objstore.Range
 	for i := range 40 {
-		rs = append(rs, reader.Range{Off: 100000 + int64(i)*9000 + int64(i%3)*10, Len: 500 + int64(i%7)*100})
+		rs = append(rs, objstore.Range{Off: 100000 + int64(i)*9000 + int64(i%3)*10, Len: 500 + int64(i%7)*100})
 	}
 	f, err := o.Prefetch(ctx, rs)
 	if err != nil {
@@ -81,11 +84,11 @@ func TestObjectRanges(t *testing.T) {
 	for _, r := range rs {
 		p := make([]byte, r.Len)
 		f, err := o.ReadAtContext(ctx, p, r.Off)
-		if err != nil || f != (reader.Fetch{}) || !bytes.Equal(p, data[r.Off:r.Off+r.Len]) {
+		if err != nil || f != (objstore.Cost{}) || !bytes.Equal(p, data[r.Off:r.Off+r.Len]) {
 			t.Fatalf("read %+v after prefetch: cost %+v, %v", r, f, err)
 		}
 	}
-	if f, _ := o.Prefetch(ctx, rs); f != (reader.Fetch{}) {
+	if f, _ := o.Prefetch(ctx, rs); f != (objstore.Cost{}) {
 		t.Errorf("second prefetch of the same ranges cost %+v, want nothing", f)
 	}
 	if _, err := o.ReadAt(make([]byte, 10), int64(len(data))-5); !errors.Is(err, io.EOF) {
@@ -98,7 +101,7 @@ func TestObjectRanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := make([]byte, 10)
-	if f, err := o2.ReadAtContext(ctx, p, 0); err != nil || f != (reader.Fetch{}) || string(p) != "0123456789" {
+	if f, err := o2.ReadAtContext(ctx, p, 0); err != nil || f != (objstore.Cost{}) || string(p) != "0123456789" {
 		t.Errorf("tiny object: %q, %+v, %v", p, f, err)
 	}
 	o2.Close()
@@ -112,7 +115,7 @@ func TestObjectRanges(t *testing.T) {
 // readsExact reads n random ranges of o, each of minLen to minLen+spread
 // bytes, checking them against data, then prefetches rs: all must succeed
 // under the proxy's fault k.
-func readsExact(t *testing.T, o *s3.Object, data []byte, k s3test.Fault, n int, minLen, spread int64, rs []reader.Range) {
+func readsExact(t *testing.T, o *s3.Object, data []byte, k s3test.Fault, n int, minLen, spread int64, rs []objstore.Range) {
 	t.Helper()
 	rg := rand.New(rand.NewPCG(uint64(k), uint64(n)))
 	for range n {
@@ -159,9 +162,8 @@ func TestObjectErrors(t *testing.T) {
 		if !errors.Is(err, s3.ErrAccessDenied) || !errors.Is(err, snii.ErrInvalidArgument) || errors.Is(err, snii.ErrNotFound) {
 			t.Errorf("open with access key %q: %v, want s3.ErrAccessDenied", cfg.AccessKeyID, err)
 		}
-		for _, u := range []string{"s3://errs/k", "s3://errs/", "s3://nobucket/k"} {
-			pu, _ := s3.ParseURL(u)
-			if _, err := bad.List(ctx, pu); !errors.Is(err, s3.ErrAccessDenied) {
+		for _, u := range [][2]string{{"errs", "k"}, {"errs", ""}, {"nobucket", "k"}} {
+			if _, err := bad.List(ctx, u[0], u[1]); !errors.Is(err, s3.ErrAccessDenied) {
 				t.Errorf("list %s with access key %q: %v, want s3.ErrAccessDenied", u, cfg.AccessKeyID, err)
 			}
 		}
@@ -227,7 +229,7 @@ func TestObjectFaults(t *testing.T) {
 		if err != nil {
 			t.Fatalf("fault %d: open: %v", k, err)
 		}
-		readsExact(t, o, data, k, 20, 0, 20000, []reader.Range{rr(1000, 100), rr(50000, 100), rr(90000, 5000), rr(200000, 7)})
+		readsExact(t, o, data, k, 20, 0, 20000, []objstore.Range{rr(1000, 100), rr(50000, 100), rr(90000, 5000), rr(200000, 7)})
 		if px.Faults() == 0 {
 			t.Fatalf("fault %d: none injected", k)
 		}
@@ -261,7 +263,7 @@ func TestObjectFaults(t *testing.T) {
 	px.Latency.Store(int64(5 * time.Second))
 	dctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 	t0 := time.Now()
-	_, err = o.Prefetch(dctx, []reader.Range{rr(5000, 10), rr(100000, 10), rr(200000, 10)})
+	_, err = o.Prefetch(dctx, []objstore.Range{rr(5000, 10), rr(100000, 10), rr(200000, 10)})
 	cancel()
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("prefetch past its deadline: %v", err)
@@ -277,7 +279,7 @@ func TestObjectFaults(t *testing.T) {
 // TestObjectStalls: a server that stops sending within the headers or
 // within the body fails the attempt at the progress deadline, and the
 // attempt is retried: the bytes stay exact. Stalls on every request end in a
-// *StallError after the retries, never in a wait for the caller's deadline;
+// ErrStalled after the retries, never in a wait for the caller's deadline;
 // a caller's deadline shorter than the progress deadline ends the call.
 func TestObjectStalls(t *testing.T) {
 	srv := s3test.Shared(t)
@@ -300,7 +302,7 @@ func TestObjectStalls(t *testing.T) {
 			t.Fatalf("fault %d: open: %v", k, err)
 		}
 		readsExact(t, o, data, k, 6, 2*s3test.StallAfter, 40000,
-			[]reader.Range{rr(10000, 3000), rr(60000, 3000), rr(120000, 5000), rr(200000, 2500)})
+			[]objstore.Range{rr(10000, 3000), rr(60000, 3000), rr(120000, 5000), rr(200000, 2500)})
 		if px.Faults() == 0 {
 			t.Fatalf("fault %d: none injected", k)
 		}
@@ -311,8 +313,9 @@ func TestObjectStalls(t *testing.T) {
 		lctx, cancel := context.WithTimeout(ctx, time.Minute)
 		_, err = o.ReadAtContext(lctx, make([]byte, 5000), 123456)
 		cancel()
-		var se *s3.StallError
-		if !errors.As(err, &se) || errors.Is(err, context.DeadlineExceeded) || se.Deadline != progress {
+		var ne net.Error
+		if !errors.Is(err, s3.ErrStalled) || !errors.As(err, &ne) || !ne.Timeout() || errors.Is(err, context.DeadlineExceeded) ||
+			!strings.Contains(err.Error(), fmt.Sprintf("no progress for %v", progress)) {
 			t.Fatalf("fault %d on every request: %v, want a stall of %v", k, err, progress)
 		}
 		if got := px.Requests() - before; got != 4 {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/snii-go/snii/internal/s3test"
 	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/objstore"
 	"github.com/snii-go/snii/objstore/s3"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/search"
@@ -67,7 +68,7 @@ func TestAgentS3Report(t *testing.T) {
 			}
 			var lt, rt []time.Duration
 			var prof reader.Profile
-			var open reader.Fetch
+			var open objstore.Cost
 			for range cycles {
 				t0 := time.Now()
 				want, err := local.Docs(ctx, q.q, nil)
@@ -165,7 +166,7 @@ func buildAgent(t *testing.T, dir string, n int) (string, []string) {
 		docs = append(docs, s)
 	})
 	write := func(p string, ds []string) {
-		w, err := writer.Create(p, writer.DefaultOptions("content"))
+		w, err := writer.Create(context.Background(), p, writer.DefaultOptions("content"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,7 +200,7 @@ type kindStats struct {
 	local, remote      []time.Duration
 }
 
-func (k *kindStats) add(open reader.Fetch, p *reader.Profile, remote, local, rtt time.Duration) {
+func (k *kindStats) add(open objstore.Cost, p *reader.Profile, remote, local, rtt time.Duration) {
 	k.n++
 	k.openMax = max(k.openMax, open.Rounds)
 	k.rounds = append(k.rounds, p.Rounds)
@@ -382,8 +383,8 @@ func thousandOpen(t *testing.T, srv *s3test.Server, n int) {
 	}
 	runtime.GC()
 	rss1, heap1 := memNow()
-	t.Logf("## 1,000 open segments, one 64 MiB S3 cache and one 64 MiB block cache: RSS %s → %s, live heap %s → %s; S3 cache %s, block cache %s (%d blocks)",
-		mib(rss0), mib(rss1), mib(heap0), mib(heap1), mib(cache.Used()), mib(bc.Used()), bc.Len())
+	t.Logf("## 1,000 open segments, one 64 MiB S3 cache and one 64 MiB block cache: RSS %s → %s, live heap %s → %s; S3 cache %s",
+		mib(rss0), mib(rss1), mib(heap0), mib(heap1), mib(cache.Used()))
 	for _, s := range segs {
 		s.Close()
 	}

@@ -45,7 +45,7 @@ func TestRecordsOneRound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		before := seg.Object.Stats()
+		before := s3.ObjectOf(seg).Stats()
 		k := 0
 		err = seg.Records(ctx, ids, func(id uint32, rec []byte) error {
 			want, err := local.Record(ctx, id)
@@ -58,7 +58,7 @@ func TestRecordsOneRound(t *testing.T) {
 			k++
 			return nil
 		})
-		after := seg.Object.Stats()
+		after := s3.ObjectOf(seg).Stats()
 		seg.Close()
 		if err != nil || k != len(ids) {
 			t.Fatalf("%d of %d records: %v", k, len(ids), err)

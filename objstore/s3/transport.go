@@ -20,7 +20,7 @@ import (
 //
 // The progress deadline: a request that neither sends nor receives a byte for
 // stall (while its request body is sent, while the response headers are
-// awaited, while its body is read) is canceled, and fails with a *StallError.
+// awaited, while its body is read) is canceled, and fails with ErrStalled.
 type watchTransport struct {
 	next  http.RoundTripper
 	stall time.Duration
@@ -62,24 +62,31 @@ func (a *attempt) failure() error {
 	return a.err
 }
 
-// StallError is the failure of a request that received (or sent) nothing for
-// its progress deadline (Config.ProgressTimeout). It is retried like a reset
-// connection; after the retries it is the error's cause (errors.As).
-type StallError struct {
-	Deadline time.Duration
+// ErrStalled is the cause of a request that received (or sent) nothing for
+// its progress deadline (Config.ProgressTimeout), for errors.Is. A stall is
+// retried like a reset connection; after the retries the error is a
+// net.Error whose Timeout is true.
+var ErrStalled = errors.New("S3 request stalled")
+
+// stallError is a request's failure to make progress for deadline.
+type stallError struct {
+	deadline time.Duration
 }
 
-func (e *StallError) Error() string {
-	return fmt.Sprintf("s3: no progress for %v (the server stopped sending)", e.Deadline)
+func (e *stallError) Error() string {
+	return fmt.Sprintf("s3: no progress for %v (the server stopped sending)", e.deadline)
 }
+
+// Is reports whether target is ErrStalled.
+func (e *stallError) Is(target error) bool { return target == ErrStalled }
 
 // Timeout reports true: a stall is a timeout (net.Error).
-func (e *StallError) Timeout() bool { return true }
+func (e *stallError) Timeout() bool { return true }
 
 // Temporary reports true (net.Error).
-func (e *StallError) Temporary() bool { return true }
+func (e *stallError) Temporary() bool { return true }
 
-var _ net.Error = (*StallError)(nil)
+var _ net.Error = (*stallError)(nil)
 
 // watchdog cancels a request when its timer runs out; progress rearms it.
 type watchdog struct {
@@ -99,7 +106,7 @@ func (w *watchdog) done() {
 
 // cause returns the stall error when the watchdog fired, else err.
 func (w *watchdog) cause(err error) error {
-	var se *StallError
+	var se *stallError
 	if c := context.Cause(w.ctx); errors.As(c, &se) {
 		return se
 	}
@@ -110,7 +117,7 @@ func (t *watchTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	at, _ := req.Context().Value(attemptKey{}).(*attempt)
 	ctx, cancel := context.WithCancelCause(req.Context())
 	w := &watchdog{d: t.stall, ctx: ctx, cancel: cancel}
-	stall := &StallError{Deadline: t.stall}
+	stall := &stallError{deadline: t.stall}
 	w.timer = time.AfterFunc(t.stall, func() { cancel(stall) })
 	req = req.WithContext(ctx)
 	if req.Body != nil && req.Body != http.NoBody {

@@ -8,12 +8,12 @@ import (
 	"github.com/minio/minio-go/v7"
 )
 
-// UploadPartSize is the part size of a multipart upload: files larger than
+// uploadPartSize is the part size of a multipart upload: files larger than
 // it are sent in parts of this size (several at once), smaller ones in one PUT.
-const UploadPartSize = 16 << 20
+const uploadPartSize = 16 << 20
 
 // Upload sends the file at path to s3://bucket/key (multipart when larger
-// than UploadPartSize). progress, when not nil, is read with the bytes as
+// than 16 MiB). progress, when not nil, is read with the bytes as
 // they are sent (as minio-go's PutObjectOptions.Progress). A missing bucket is
 // an error of kind snii.ErrNotFound. The object appears whole or not at all;
 // a process killed during a multipart upload leaves an incomplete upload
@@ -24,11 +24,11 @@ func (c *Client) Upload(ctx context.Context, bucket, key, path string, progress 
 	}
 	_, err := c.mc.FPutObject(ctx, bucket, key, path, minio.PutObjectOptions{
 		ContentType: "application/octet-stream",
-		PartSize:    UploadPartSize,
+		PartSize:    uploadPartSize,
 		Progress:    progress,
 	})
 	if err != nil {
-		o := &Object{bucket: bucket, key: key}
+		o := &object{bucket: bucket, key: key}
 		return o.kindOf(err, "upload")
 	}
 	return nil
@@ -68,7 +68,7 @@ func (c *Client) partBytes(ctx context.Context, bucket, key, uploadID string) in
 // a live upload), and returns them. A missing bucket is an error of kind
 // snii.ErrNotFound.
 func (c *Client) AbortIncomplete(ctx context.Context, bucket, prefix string, olderThan time.Duration) ([]Incomplete, error) {
-	where := &Object{bucket: bucket, key: prefix}
+	where := &object{bucket: bucket, key: prefix}
 	var stale []Incomplete
 	for u := range c.mc.ListIncompleteUploads(ctx, bucket, prefix, true) {
 		if u.Err != nil {
@@ -81,7 +81,7 @@ func (c *Client) AbortIncomplete(ctx context.Context, bucket, prefix string, old
 	for i, u := range stale {
 		stale[i].Size = c.partBytes(ctx, bucket, u.Key, u.UploadID)
 		if err := c.core.AbortMultipartUpload(ctx, bucket, u.Key, u.UploadID); err != nil {
-			o := &Object{bucket: bucket, key: u.Key}
+			o := &object{bucket: bucket, key: u.Key}
 			return stale[:i], o.kindOf(err, "abort upload "+u.UploadID)
 		}
 	}

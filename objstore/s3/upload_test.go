@@ -15,7 +15,7 @@ import (
 	"github.com/snii-go/snii/objstore/s3"
 )
 
-// TestUploadMultipart: a file over UploadPartSize goes up in parts (their
+// TestUploadMultipart: a file over the part size goes up in parts (their
 // bodies through the progress deadline's transport) and reads back whole.
 func TestUploadMultipart(t *testing.T) {
 	srv := s3test.Shared(t)

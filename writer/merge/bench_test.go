@@ -1,6 +1,7 @@
 package merge_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -58,7 +59,7 @@ func BenchmarkMergeAgentLogs(b *testing.B) {
 	var st merge.Stats
 	for i := 0; i < b.N; i++ {
 		var err error
-		if st, err = merge.Merge(out, paths(h.a, h.b), merge.Options{}); err != nil {
+		if st, err = merge.Merge(context.Background(), out, paths(h.a, h.b), merge.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -79,7 +80,7 @@ func BenchmarkMergeAgentLogsDeletes(b *testing.B) {
 	b.ResetTimer()
 	c0 := testkit.CPUTime()
 	for i := 0; i < b.N; i++ {
-		if _, err := merge.Merge(out, srcs, merge.Options{}); err != nil {
+		if _, err := merge.Merge(context.Background(), out, srcs, merge.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -124,7 +125,7 @@ func BenchmarkMergeVsBuild(b *testing.B) {
 		buildCPU += timed(func() { whole = build(b, h.dir, "whole.snii", h.o, h.docs) })
 		streamCPU += timed(func() { streamBuild(b, filepath.Join(h.dir, "stream.snii"), h.o, file) })
 		mergeCPU += timed(func() {
-			if _, err := merge.Merge(out, paths(h.a, h.b), merge.Options{}); err != nil {
+			if _, err := merge.Merge(context.Background(), out, paths(h.a, h.b), merge.Options{}); err != nil {
 				b.Fatal(err)
 			}
 		})
@@ -145,7 +146,7 @@ func BenchmarkMergeVsBuild(b *testing.B) {
 // streamBuild builds the "content" of each line of the JSONL file, parsing
 // the lines as it goes (no corpus held in memory).
 func streamBuild(b *testing.B, path string, o writer.Options, file string) {
-	w, err := writer.Create(path, o)
+	w, err := writer.Create(context.Background(), path, o)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func BenchmarkMergeRSS(b *testing.B) {
 	var st merge.Stats
 	c0 := testkit.CPUTime()
 	for i := 0; i < b.N; i++ {
-		if st, err = merge.Merge(out, srcs, merge.Options{MemoryLimit: int64(mem) << 20, TempDir: filepath.Dir(out)}); err != nil {
+		if st, err = merge.Merge(context.Background(), out, srcs, merge.Options{MemoryLimit: int64(mem) << 20, TempDir: filepath.Dir(out)}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -33,7 +33,7 @@ type cursor struct {
 
 	it    *reader.TermIter
 	term  []byte // the current term (AppendTerm's buffer)
-	p     *reader.TermPostings
+	p     *reader.Postings
 	ticks int
 	done  bool
 }

@@ -1,6 +1,7 @@
 package merge_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -41,7 +42,7 @@ func TestDamagedSourceMessages(t *testing.T) {
 		if err := os.WriteFile(bad, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := merge.Merge(filepath.Join(dir, "out.snii"), []merge.Source{{Path: good}, {Path: bad}}, merge.Options{})
+		_, err := merge.Merge(context.Background(), filepath.Join(dir, "out.snii"), []merge.Source{{Path: good}, {Path: bad}}, merge.Options{})
 		if err == nil {
 			continue
 		}

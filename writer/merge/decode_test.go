@@ -1,6 +1,7 @@
 package merge_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -28,14 +29,14 @@ func TestMergeMaxUnitBytes(t *testing.T) {
 	a := build(t, dir, "a.snii", o, docs)
 	b := build(t, dir, "b.snii", o, docs[:1000])
 
-	_, err := merge.Merge(dir+"/low.snii", paths(a, b), merge.Options{MaxUnitBytes: 64})
+	_, err := merge.Merge(context.Background(), dir+"/low.snii", paths(a, b), merge.Options{MaxUnitBytes: 64})
 	if !errors.Is(err, snii.ErrLimit) || !strings.Contains(err.Error(), "MaxUnitBytes") {
 		t.Fatalf("MaxUnitBytes 64: %v, want ErrLimit naming MaxUnitBytes", err)
 	}
 	checkDir(t, "after the failed merge", dir, "a.snii", "b.snii")
 
 	for _, bad := range []int{-1, 1 << 30} {
-		if _, err := merge.Merge(dir+"/bad.snii", paths(a, b), merge.Options{MaxUnitBytes: bad}); !errors.Is(err, snii.ErrInvalidArgument) {
+		if _, err := merge.Merge(context.Background(), dir+"/bad.snii", paths(a, b), merge.Options{MaxUnitBytes: bad}); !errors.Is(err, snii.ErrInvalidArgument) {
 			t.Errorf("MaxUnitBytes %d: %v, want ErrInvalidArgument", bad, err)
 		}
 	}

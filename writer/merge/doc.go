@@ -3,7 +3,7 @@
 // through the writer's window emitter, so that a merge gives exactly the
 // bytes of a build of the same documents:
 //
-//	st, err := merge.Merge("all.snii", []merge.Source{
+//	st, err := merge.Merge(ctx, "all.snii", []merge.Source{
 //		{Path: "day1.snii", Deleted: gone}, // gone: *roaring.Bitmap of day1's doc ids
 //		{Path: "day2.snii"},
 //	}, merge.Options{})

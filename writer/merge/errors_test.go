@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/testkit"
@@ -47,7 +47,7 @@ func TestMergeBadInput(t *testing.T) {
 	a := build(t, src, "a.snii", genOptions(), docs[:300])
 	b := build(t, src, "b.snii", genOptions(), docs[300:])
 	kw := genOptions("text")
-	kw.Fields[0].Analyzer = index.Whitespace
+	kw.Fields[0].Analyzer = analysis.Whitespace
 	c := build(t, src, "c.snii", kw, genDocs(23, 100, "text"))
 	p0 := genOptions()
 	p0.Policy = budget.FromPercents(0, 8)
@@ -101,7 +101,7 @@ func TestMergeBadInput(t *testing.T) {
 	}
 	for _, c := range cases {
 		dir := t.TempDir()
-		_, err := merge.Merge(filepath.Join(dir, "out.snii"), c.srcs, c.o)
+		_, err := merge.Merge(context.Background(), filepath.Join(dir, "out.snii"), c.srcs, c.o)
 		if !errors.Is(err, c.kind) || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: %v; want %v mentioning %q", c.name, err, c.kind, c.msg)
 		}
@@ -109,11 +109,11 @@ func TestMergeBadInput(t *testing.T) {
 	}
 	// An explicit value settles a disagreement.
 	dir := t.TempDir()
-	if _, err := merge.Merge(filepath.Join(dir, "out.snii"), paths(a, d, z), merge.Options{Policy: budget.Policy{Kind: budget.Budget, Percent: 8}, ZstdLevel: merge.DefaultZstdLevel}); err != nil {
+	if _, err := merge.Merge(context.Background(), filepath.Join(dir, "out.snii"), paths(a, d, z), merge.Options{Policy: budget.Policy{Kind: budget.Budget, Percent: 8}, ZstdLevel: merge.DefaultZstdLevel}); err != nil {
 		t.Errorf("explicit policy: %v", err)
 	}
 	// The destination may not be a source.
-	if _, err := merge.Merge(a, paths(a, b), merge.Options{}); !errors.Is(err, errs.InvalidArgument) {
+	if _, err := merge.Merge(context.Background(), a, paths(a, b), merge.Options{}); !errors.Is(err, errs.InvalidArgument) {
 		t.Errorf("destination is a source: %v", err)
 	}
 	if _, err := reader.Open(a, reader.Options{}); err != nil {
@@ -122,7 +122,7 @@ func TestMergeBadInput(t *testing.T) {
 	// A destination directory that does not exist: an error, nothing left in
 	// the temp dir.
 	tmp := t.TempDir()
-	if _, err := merge.Merge(filepath.Join(src, "no", "out.snii"), paths(a, b), merge.Options{TempDir: tmp}); err == nil {
+	if _, err := merge.Merge(context.Background(), filepath.Join(src, "no", "out.snii"), paths(a, b), merge.Options{TempDir: tmp}); err == nil {
 		t.Error("merge into a missing directory succeeded")
 	}
 	checkDir(t, "missing destination directory", tmp)
@@ -164,7 +164,7 @@ func openFailing(t *testing.T, path string, budget int64) (*reader.Segment, *fai
 		budget = 1 << 62
 	}
 	fr.left.Store(budget)
-	seg, err := reader.OpenReaderAt(fr, fi.Size(), reader.Options{})
+	seg, err := reader.OpenReaderAt(context.Background(), fr, fi.Size(), reader.Options{})
 	if err != nil {
 		return nil, fr
 	}
@@ -191,7 +191,7 @@ func TestMergeReadFailure(t *testing.T) {
 		dir, tmp := t.TempDir(), t.TempDir()
 		srcs := []merge.Source{{Path: a}, {Segment: seg, Deleted: roaring.BitmapOf(1, 2, 3, 500, 999)}, {Path: c}}
 		out := filepath.Join(dir, "out.snii")
-		if _, err := merge.Merge(out, srcs, merge.Options{MemoryLimit: mem, TempDir: tmp}); err != nil {
+		if _, err := merge.Merge(context.Background(), out, srcs, merge.Options{MemoryLimit: mem, TempDir: tmp}); err != nil {
 			t.Fatal(err)
 		}
 		sameSegment(t, "probe merge", out, whole)
@@ -210,7 +210,7 @@ func TestMergeReadFailure(t *testing.T) {
 				continue
 			}
 			srcs[1].Segment = seg
-			_, err := merge.Merge(out, srcs, merge.Options{MemoryLimit: mem, TempDir: tmp})
+			_, err := merge.Merge(context.Background(), out, srcs, merge.Options{MemoryLimit: mem, TempDir: tmp})
 			if !fr.hit.Load() {
 				t.Errorf("memory %d, fail after %d of %d bytes: the failure did not fire (err %v)", mem, n, total, err)
 				continue
@@ -241,7 +241,7 @@ func TestMergeCancel(t *testing.T) {
 		dir, tmp := t.TempDir(), t.TempDir()
 		srcs := paths(a, b)
 		srcs[0].Deleted = del
-		if _, err := merge.MergeContext(ctx, filepath.Join(dir, "out.snii"), srcs, merge.Options{TempDir: tmp}); !errors.Is(err, context.Canceled) {
+		if _, err := merge.Merge(ctx, filepath.Join(dir, "out.snii"), srcs, merge.Options{TempDir: tmp}); !errors.Is(err, context.Canceled) {
 			t.Errorf("cancelled merge: %v", err)
 		}
 		checkDir(t, "cancelled merge", dir)
@@ -266,10 +266,10 @@ func TestMergeUpgradesOlderFormat(t *testing.T) {
 	}
 	dir := t.TempDir()
 	want, got := filepath.Join(dir, "want.snii"), filepath.Join(dir, "got.snii")
-	if _, err := merge.Merge(want, paths(a, b), merge.Options{}); err != nil {
+	if _, err := merge.Merge(context.Background(), want, paths(a, b), merge.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := merge.Merge(got, paths(old, b), merge.Options{}); err != nil {
+	if _, err := merge.Merge(context.Background(), got, paths(old, b), merge.Options{}); err != nil {
 		t.Fatalf("merging a format-6 source: %v", err)
 	}
 	if g, w := testkit.ReadFile(t, got), testkit.ReadFile(t, want); string(g) != string(w) {

@@ -24,7 +24,7 @@ func Example() {
 	defer os.RemoveAll(dir)
 	build := func(name string, lines ...string) string {
 		path := filepath.Join(dir, name)
-		w, err := writer.Create(path, writer.DefaultOptions("text"))
+		w, err := writer.Create(context.Background(), path, writer.DefaultOptions("text"))
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -42,7 +42,7 @@ func Example() {
 	b := build("b.snii", "disk quota exceeded", "disk full again", "user logout")
 
 	out := filepath.Join(dir, "merged.snii")
-	st, err := merge.Merge(out, []merge.Source{
+	st, err := merge.Merge(context.Background(), out, []merge.Source{
 		{Path: a},
 		{Path: b, Deleted: roaring.BitmapOf(0)}, // drop "disk quota exceeded"
 	}, merge.Options{}) // zero Options: keep the sources' codec policy and zstd level

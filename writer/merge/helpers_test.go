@@ -2,6 +2,7 @@ package merge_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -9,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/segtest"
 	"github.com/snii-go/snii/internal/testkit"
@@ -82,7 +83,7 @@ func paths(ps ...string) []merge.Source {
 func doMerge(t testing.TB, dir, name string, srcs []merge.Source, o merge.Options) (string, merge.Stats) {
 	t.Helper()
 	path := filepath.Join(dir, name)
-	st, err := merge.Merge(path, srcs, o)
+	st, err := merge.Merge(context.Background(), path, srcs, o)
 	if err != nil {
 		t.Fatalf("Merge into %s: %v", name, err)
 	}
@@ -124,9 +125,9 @@ func genOptions(fields ...string) writer.Options {
 	}
 	var o writer.Options
 	for _, f := range fields {
-		an := index.Standard
+		an := analysis.Standard
 		if f == "host" {
-			an = index.Keyword
+			an = analysis.Keyword
 		}
 		o.Fields = append(o.Fields, writer.FieldOptions{Name: f, Analyzer: an})
 	}

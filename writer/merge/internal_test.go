@@ -69,7 +69,7 @@ func TestFanIn(t *testing.T) {
 	for _, c := range []struct {
 		limit int64
 		want  int
-	}{{1, 2}, {writerMemory, 2}, {writerMemory + 3*sourceMemory, 3}, {DefaultMemoryLimit, int((DefaultMemoryLimit - writerMemory) / sourceMemory)}} {
+	}{{1, 2}, {writerMemory, 2}, {writerMemory + 3*sourceMemory, 3}, {defaultMemoryLimit, int((defaultMemoryLimit - writerMemory) / sourceMemory)}} {
 		if got := fanIn(c.limit); got != c.want {
 			t.Errorf("fanIn(%d) = %d, want %d", c.limit, got, c.want)
 		}

@@ -25,14 +25,10 @@ const intermediateZstdLevel = 1
 
 // Merge merges the sources, in order, into a new segment at dst (replaced if
 // it exists; written to a temp file and renamed into place) and returns what
-// it did. See the package doc for the doc ids, the options and the errors.
-func Merge(dst string, sources []Source, o Options) (Stats, error) {
-	return MergeContext(context.Background(), dst, sources, o)
-}
-
-// MergeContext is Merge with a context: when ctx is done the merge stops,
-// leaving nothing at dst and no temp files, and returns ctx's error.
-func MergeContext(ctx context.Context, dst string, sources []Source, o Options) (st Stats, err error) {
+// it did. When ctx is done the merge stops, leaving nothing at dst and no temp
+// files, and returns ctx's error. See the package doc for the doc ids, the
+// options and the errors.
+func Merge(ctx context.Context, dst string, sources []Source, o Options) (st Stats, err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -236,7 +232,7 @@ func build(ctx context.Context, path string, srcs []*source, fields []fieldPlan,
 		}
 		inputs = append(inputs, in)
 	}
-	var records writer.RecordSource
+	var records func(add func(rec []byte) error) error
 	if !wo.NoStore {
 		records = func(add func(rec []byte) error) error { return copyRecords(ctx, srcs, add) }
 	}

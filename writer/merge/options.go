@@ -2,6 +2,7 @@ package merge
 
 import (
 	"fmt"
+	"math"
 	"os"
 
 	"github.com/snii-go/snii"
@@ -14,8 +15,8 @@ import (
 	"github.com/snii-go/snii/writer"
 )
 
-// DefaultMemoryLimit is the merge memory limit when Options.MemoryLimit is 0.
-const DefaultMemoryLimit = 64 << 20
+// defaultMemoryLimit is the merge memory limit when Options.MemoryLimit is 0.
+const defaultMemoryLimit = 64 << 20
 
 // Memory accounting of a merge pass (see Options.MemoryLimit).
 const (
@@ -48,7 +49,7 @@ type Source struct {
 // Options configure a merge. Every field's zero value means its default: the
 // policy, zstd level and window limits the sources recorded (they must agree
 // on each one not set, or Merge fails with a *ConflictError),
-// DefaultMemoryLimit, and temp files next to the destination.
+// 64 MiB, and temp files next to the destination.
 type Options struct {
 	// Policy re-encodes the .prx windows with another codec policy. The zero
 	// value keeps the sources' policy; to ask for the default budget
@@ -58,7 +59,7 @@ type Options struct {
 	// or DefaultZstdLevel for a build's level 0. 0 keeps the sources' level.
 	ZstdLevel int
 	// Limits re-splits the .prx windows with other window limits (they may only
-	// be lowered). The zero value keeps the sources' limits; limits.Default()
+	// be lowered). The zero value keeps the sources' limits; limits.Limits{}.Normalize()
 	// asks for the defaults.
 	Limits limits.Limits
 	// Pairs rebuilds the pair sections with other settings. The zero value
@@ -71,7 +72,7 @@ type Options struct {
 	// as 16 MiB) plus the read state of the sources merged at once (1 MiB
 	// each). With more sources than fit, the merge runs in passes through
 	// intermediate segments in TempDir; the output bytes do not depend on
-	// it. 0 = DefaultMemoryLimit (64 MiB: 48 sources per pass). Any limit
+	// it. 0 = 64 MiB (48 sources per pass). Any limit
 	// allows at least two sources per pass.
 	MemoryLimit int64
 	// TempDir holds intermediate segments and the writer's spool files;
@@ -170,7 +171,7 @@ func writerOptions(srcs []*source, fields []fieldPlan, o *Options) (writer.Optio
 			m := s.metas[name]
 			pols, zl = append(pols, m.Policy), append(zl, m.ZstdLevel)
 			lims = append(lims, m.Limits.Normalize())
-			pairs = append(pairs, writer.PairsFromPercent(m.PairsPercent, m.PairsMinDF))
+			pairs = append(pairs, pairsFromPercent(m.PairsPercent, m.PairsMinDF))
 			wPairs = append(wPairs, setting{s.ord, name, fmt.Sprintf("%d%%, min df %d", m.PairsPercent, m.PairsMinDF)})
 			wPol = append(wPol, setting{s.ord, name, m.Policy.String()})
 			wZl = append(wZl, setting{s.ord, name, fmt.Sprint(m.ZstdLevel)})
@@ -223,7 +224,7 @@ func checkOptions(dst string, o *Options) error {
 		return errs.Invalidf("merge: MaxUnitBytes = %d (want 0 for the reader's default, or 1..%d)", o.MaxUnitBytes, limits.DefaultMaxBytes)
 	}
 	if o.MemoryLimit == 0 {
-		o.MemoryLimit = DefaultMemoryLimit
+		o.MemoryLimit = defaultMemoryLimit
 	}
 	if o.TempDir != "" {
 		if fi, err := os.Stat(o.TempDir); err != nil || !fi.IsDir() {
@@ -270,9 +271,9 @@ func storeOptions(srcs []*source, o *Options, wo *writer.Options) error {
 			continue
 		}
 		if s.store.Format != format {
-			format = writer.RecordMixed
+			format = snii.RecordMixed
 		}
-		if s.store.Format == writer.RecordJSON {
+		if s.store.Format == snii.RecordJSON {
 			continue
 		}
 		if textSrc != nil && s.store.TextField != textSrc.store.TextField {
@@ -288,4 +289,14 @@ func storeOptions(srcs []*source, o *Options, wo *writer.Options) error {
 		}
 	}
 	return nil
+}
+
+// pairsFromPercent returns the pair settings a segment recorded: percent 0 is
+// off.
+func pairsFromPercent(percent int, minDF uint64) writer.Pairs {
+	p := writer.Pairs{Percent: percent, MinDF: int(min(minDF, math.MaxInt32))}
+	if percent == 0 {
+		p.Percent = writer.PairsOff
+	}
+	return p
 }

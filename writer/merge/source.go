@@ -23,7 +23,7 @@ func openPath(path string, ro readOptions) (*reader.Segment, *chunkReader, error
 	if err != nil {
 		return nil, nil, err
 	}
-	seg, err := reader.OpenReaderAt(r, r.size, reader.Options{BlockCacheBytes: -1, Name: path,
+	seg, err := reader.OpenReaderAt(context.Background(), r, r.size, reader.Options{BlockCacheBytes: -1, Name: path,
 		MaxUnitBytes: ro.maxUnit, DecodeBudget: ro.budget})
 	if err != nil {
 		r.Close()

@@ -2,14 +2,15 @@ package merge_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"path/filepath"
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/reader"
-	"github.com/snii-go/snii/writer"
 	"github.com/snii-go/snii/writer/merge"
 )
 
@@ -53,7 +54,7 @@ func TestMergeStore(t *testing.T) {
 		}
 	}
 
-	if _, err := merge.Merge(filepath.Join(dir, "mixed.snii"), paths(a, c), merge.Options{}); !errors.Is(err, errs.InvalidArgument) {
+	if _, err := merge.Merge(context.Background(), filepath.Join(dir, "mixed.snii"), paths(a, c), merge.Options{}); !errors.Is(err, errs.InvalidArgument) {
 		t.Errorf("a source with records and one without: %v, want an invalid-argument error", err)
 	}
 	noStore, _ := doMerge(t, dir, "nostore.snii", paths(a, c), merge.Options{NoStore: true})
@@ -88,23 +89,23 @@ func TestMergeMixedRecords(t *testing.T) {
 	}
 	dir := t.TempDir()
 	text := genOptions("text")
-	text.RecordFormat, text.TextField = writer.RecordText, "text"
+	text.RecordFormat, text.TextField = snii.RecordText, "text"
 	jsonl := genOptions("text")
 	a := build(t, dir, "a.snii", text, docs[:150])
 	b := build(t, dir, "b.snii", jsonl, docs[150:])
 	got, _ := doMerge(t, dir, "got.snii", paths(a, b), merge.Options{})
 	mixed := genOptions("text")
-	mixed.RecordFormat, mixed.TextField = writer.RecordMixed, "text"
+	mixed.RecordFormat, mixed.TextField = snii.RecordMixed, "text"
 	want := build(t, dir, "want.snii", mixed, docs)
 	sameSegment(t, "text + JSON records", got, want)
-	if st, ok := openSeg(t, got).Store(); !ok || st.Format != reader.RecordMixed || st.TextField != "text" {
+	if st, ok := openSeg(t, got).Store(); !ok || st.Format != snii.RecordMixed || st.TextField != "text" {
 		t.Fatalf("merged store %+v, want mixed records of field text", st)
 	}
 
 	other := genOptions("text", "title")
-	other.RecordFormat, other.TextField = writer.RecordText, "title"
+	other.RecordFormat, other.TextField = snii.RecordText, "title"
 	c := build(t, dir, "c.snii", other, docs[:150])
-	if _, err := merge.Merge(filepath.Join(dir, "bad.snii"), paths(a, c), merge.Options{}); !errors.Is(err, errs.InvalidArgument) {
+	if _, err := merge.Merge(context.Background(), filepath.Join(dir, "bad.snii"), paths(a, c), merge.Options{}); !errors.Is(err, errs.InvalidArgument) {
 		t.Errorf("text records of two fields: %v, want an invalid-argument error", err)
 	}
 }

@@ -10,6 +10,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"log"
@@ -43,7 +44,7 @@ func main() {
 		o.Pairs.Percent = writer.PairsOff
 	}
 	t0 := time.Now()
-	w, err := writer.Create(*out, o)
+	w, err := writer.Create(context.Background(), *out, o)
 	if err != nil {
 		log.Fatal(err)
 	}

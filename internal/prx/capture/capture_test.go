@@ -61,7 +61,7 @@ func sampleWindows(n int) []testWin {
 
 var sampleInfos = []IndexInfo{
 	{Name: "body", Known: true, Policy: budget.Policy{}, ZstdLevel: 3,
-		Limits: limits.Default()},
+		Limits: limits.Limits{}.Normalize()},
 	{Name: "title"},
 }
 
@@ -108,13 +108,13 @@ func TestRoundTrip(t *testing.T) {
 			if gotAll != all {
 				t.Fatalf("All = %v, want %v", gotAll, all)
 			}
-			var want []Window
+			var want []Unit
 			for _, tw := range wins {
 				if !tw.eligible && !all {
 					continue
 				}
 				d, _ := binary.Uvarint(tw.plain)
-				want = append(want, Window{Index: tw.index, Eligible: tw.eligible, Docs: int(d), Plain: tw.plain,
+				want = append(want, Unit{Index: tw.index, Eligible: tw.eligible, Docs: int(d), Plain: tw.plain,
 					Record: int64(len(sampleInfos) + len(want)), Ordinal: int64(len(want))})
 			}
 			if diff := cmp.Diff(want, got); diff != "" {

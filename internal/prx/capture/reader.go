@@ -19,8 +19,9 @@ type ReaderOptions struct {
 	MaxRecord int
 }
 
-// Window is one captured window.
-type Window struct {
+// Unit is one captured .prx unit (what the records and counts of a capture
+// file call a window; see the package doc).
+type Unit struct {
 	Index    int    // ordinal of its index (Reader.Indexes)
 	Eligible bool   // the window got a zstd frame
 	Docs     int    // doc count
@@ -71,18 +72,18 @@ func (r *Reader) Indexes() []IndexInfo { return r.infos }
 
 // Next returns the next window, or io.EOF after the end record. Every other error
 // names the record and wraps snii.ErrCorrupt (or the underlying read error).
-func (r *Reader) Next() (Window, error) {
+func (r *Reader) Next() (Unit, error) {
 	for {
 		if r.err != nil {
-			return Window{}, r.err
+			return Unit{}, r.err
 		}
 		if r.done {
-			return Window{}, io.EOF
+			return Unit{}, io.EOF
 		}
 		w, ok, err := r.step()
 		if err != nil {
 			r.err = err
-			return Window{}, err
+			return Unit{}, err
 		}
 		if ok {
 			return w, nil
@@ -91,7 +92,7 @@ func (r *Reader) Next() (Window, error) {
 }
 
 // step reads one record; ok reports a window.
-func (r *Reader) step() (w Window, ok bool, err error) {
+func (r *Reader) step() (w Unit, ok bool, err error) {
 	rec, off := r.record, r.off
 	where := func(format string, args ...any) error {
 		return fmt.Errorf("capture record %d at offset %d: %s: %w", rec, off, fmt.Sprintf(format, args...), errs.Corrupt)
@@ -167,7 +168,7 @@ func (r *Reader) step() (w Window, ok bool, err error) {
 		if c.err != nil {
 			return w, false, where("window %d: %v", r.windows, c.err)
 		}
-		w = Window{Index: int(idx), Eligible: flags&FlagEligible != 0, Docs: int(docs), Plain: c.b,
+		w = Unit{Index: int(idx), Eligible: flags&FlagEligible != 0, Docs: int(docs), Plain: c.b,
 			Record: rec, Ordinal: r.windows}
 		r.windows++
 		return w, true, nil
@@ -261,12 +262,12 @@ func (r *Reader) readN(n int) ([]byte, error) {
 
 // ReadAll reads every window of the capture, copying their payloads, and returns
 // them with the capture's indexes. It is meant for captures that fit in memory.
-func ReadAll(rd io.Reader, o ReaderOptions) ([]Window, []IndexInfo, bool, error) {
+func ReadAll(rd io.Reader, o ReaderOptions) ([]Unit, []IndexInfo, bool, error) {
 	r, err := NewReader(rd, o)
 	if err != nil {
 		return nil, nil, false, err
 	}
-	var out []Window
+	var out []Unit
 	for {
 		w, err := r.Next()
 		if errors.Is(err, io.EOF) {

@@ -1,11 +1,11 @@
-package s3_test
+package s3url_test
 
 import (
 	"errors"
 	"testing"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/objstore/s3"
+	"github.com/snii-go/snii/internal/s3url"
 )
 
 func TestParseURL(t *testing.T) {
@@ -22,7 +22,7 @@ func TestParseURL(t *testing.T) {
 		{"s3://my.bucket-1/d/*.snii", "my.bucket-1", "d/*.snii", false, true, "d/"},
 	}
 	for _, g := range good {
-		u, err := s3.ParseURL(g.in)
+		u, err := s3url.ParseURL(g.in)
 		if err != nil {
 			t.Errorf("%s: %v", g.in, err)
 			continue
@@ -34,7 +34,7 @@ func TestParseURL(t *testing.T) {
 	for _, bad := range []string{"", "s3:/x/y", "http://b/k", "s3://", "s3:///k", "s3://ab/k", "s3://Upper/k",
 		"s3://-bad/k", "s3://a..b/k", "s3://b_b/k", "s3://bucket/../k", "s3://bucket/a/./k", "s3://bucket/\xff",
 		"s3://bucket/d/[a.snii", "s3://bucket/d/[]a].snii"} {
-		if _, err := s3.ParseURL(bad); !errors.Is(err, snii.ErrInvalidArgument) {
+		if _, err := s3url.ParseURL(bad); !errors.Is(err, snii.ErrInvalidArgument) {
 			t.Errorf("%q: %v, want ErrInvalidArgument", bad, err)
 		}
 	}
@@ -47,17 +47,17 @@ func FuzzParseURL(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		u, err := s3.ParseURL(s)
+		u, err := s3url.ParseURL(s)
 		if err != nil {
 			if !errors.Is(err, snii.ErrInvalidArgument) {
 				t.Fatalf("%q: error of another kind: %v", s, err)
 			}
 			return
 		}
-		if !s3.IsURL(s) {
+		if !s3url.IsURL(s) {
 			t.Fatalf("%q accepted without s3://", s)
 		}
-		v, err := s3.ParseURL(u.String())
+		v, err := s3url.ParseURL(u.String())
 		if err != nil || v != u {
 			t.Fatalf("%q -> %+v -> %q -> %+v, %v", s, u, u.String(), v, err)
 		}

@@ -1,4 +1,4 @@
-package index_test
+package analysis_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -61,8 +61,8 @@ func ExampleRegister() {
 	// Register once per program, typically in an init function (a name and
 	// version registered twice panic). A segment records "dotted", and a
 	// program that opens it must have registered it too.
-	if !slices.Contains(index.Names(), "dotted") {
-		index.Register("dotted", 1, func(sp index.Spec) (index.Analyzer, error) {
+	if !slices.Contains(analysis.Names(), "dotted") {
+		analysis.Register("dotted", 1, func(sp analysis.Spec) (analysis.Analyzer, error) {
 			return &dotted{max: sp.MaxTokenBytes}, nil
 		})
 	}
@@ -73,7 +73,7 @@ func ExampleRegister() {
 	}
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "logs.snii")
-	w, err := writer.Create(path, writer.Options{Fields: []writer.FieldOptions{{Name: "text", Analyzer: "dotted"}}})
+	w, err := writer.Create(context.Background(), path, writer.Options{Fields: []writer.FieldOptions{{Name: "text", Analyzer: "dotted"}}})
 	if err != nil {
 		log.Fatal(err)
 	}

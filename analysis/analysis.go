@@ -1,4 +1,4 @@
-package index
+package analysis
 
 import (
 	"fmt"
@@ -50,10 +50,8 @@ type Analyzer interface {
 	Analyze(text string, emit func(term []byte, pos uint32)) (positions, skipped uint32)
 }
 
-// Factory returns a fresh Analyzer for spec (whose Name and Version are the
-// ones it was registered under). It returns an error wrapping
-// snii.ErrInvalidArgument for settings it does not support.
-type Factory func(spec Spec) (Analyzer, error)
+// factory returns a fresh Analyzer for a spec (see Register).
+type factory func(spec Spec) (Analyzer, error)
 
 // New returns a fresh analyzer for a spec string (see ParseSpec), for example
 // "standard" or "whitespace;max_token_bytes=1024". "" is "standard".
@@ -79,21 +77,21 @@ func New(spec string) (Analyzer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return sp.New()
+	return sp.newAnalyzer()
 }
 
-// New returns a fresh analyzer for sp (see the package function New).
-func (sp Spec) New() (Analyzer, error) {
+// newAnalyzer returns a fresh analyzer for sp.
+func (sp Spec) newAnalyzer() (Analyzer, error) {
 	sp = sp.normalize()
 	regMu.RLock()
 	f, ok := registry[regKey{sp.Name, sp.Version}]
 	regMu.RUnlock()
 	if !ok {
-		return nil, fmt.Errorf("index: analyzer %s is not registered (registered: %s): %w",
+		return nil, fmt.Errorf("analysis: analyzer %s is not registered (registered: %s): %w",
 			sp, strings.Join(Names(), ", "), snii.ErrNotFound)
 	}
 	if sp.MaxTokenBytes < 1 || sp.MaxTokenBytes > MaxMaxTokenBytes {
-		return nil, fmt.Errorf("index: analyzer %s: max_token_bytes %d (want 1..%d): %w",
+		return nil, fmt.Errorf("analysis: analyzer %s: max_token_bytes %d (want 1..%d): %w",
 			sp.Name, sp.MaxTokenBytes, MaxMaxTokenBytes, snii.ErrInvalidArgument)
 	}
 	return f(sp)
@@ -106,15 +104,19 @@ func (sp Spec) New() (Analyzer, error) {
 // output changes. Register panics if the name is empty or contains one of
 // "@;=", if the version is below 1, or if the pair is already registered
 // (like database/sql.Register, it is meant to be called from an init function).
-func Register(name string, version int, f Factory) {
+//
+// f returns a fresh Analyzer for spec (whose Name and Version are the ones it
+// was registered under), or an error wrapping snii.ErrInvalidArgument for
+// settings it does not support.
+func Register(name string, version int, f func(spec Spec) (Analyzer, error)) {
 	if name == "" || strings.ContainsAny(name, "@;=") || version < 1 || f == nil {
-		panic(fmt.Sprintf("index: Register(%q, %d): bad name, version or nil factory", name, version))
+		panic(fmt.Sprintf("analysis: Register(%q, %d): bad name, version or nil factory", name, version))
 	}
 	regMu.Lock()
 	defer regMu.Unlock()
 	k := regKey{name, version}
 	if _, dup := registry[k]; dup {
-		panic(fmt.Sprintf("index: Register(%q, %d): already registered", name, version))
+		panic(fmt.Sprintf("analysis: Register(%q, %d): already registered", name, version))
 	}
 	registry[k] = f
 }
@@ -150,7 +152,7 @@ type Spec struct {
 // error wrapping snii.ErrInvalidArgument.
 func ParseSpec(s string) (Spec, error) {
 	bad := func(why string) (Spec, error) {
-		return Spec{}, fmt.Errorf("index: analyzer spec %q: %s: %w", s, why, snii.ErrInvalidArgument)
+		return Spec{}, fmt.Errorf("analysis: analyzer spec %q: %s: %w", s, why, snii.ErrInvalidArgument)
 	}
 	var sp Spec
 	head, settings, _ := strings.Cut(s, ";")
@@ -212,7 +214,7 @@ type regKey struct {
 
 var (
 	regMu    sync.RWMutex
-	registry = map[regKey]Factory{
+	registry = map[regKey]factory{
 		{Standard, 1}:   func(sp Spec) (Analyzer, error) { return &standardAnalyzer{tok: tokenBuf{max: sp.MaxTokenBytes}}, nil },
 		{Whitespace, 1}: func(sp Spec) (Analyzer, error) { return &whitespaceAnalyzer{tok: tokenBuf{max: sp.MaxTokenBytes}}, nil },
 		{Keyword, 1}:    func(sp Spec) (Analyzer, error) { return &keywordAnalyzer{max: sp.MaxTokenBytes}, nil },

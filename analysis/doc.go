@@ -1,4 +1,4 @@
-// Package index holds the analyzers that turn a field's text into terms and
+// Package analysis holds the analyzers that turn a field's text into terms and
 // positions, and their registry.
 //
 // A writer.FieldOptions names its analyzer with a spec string (see Spec):
@@ -16,4 +16,4 @@
 //
 // The codecs of the segment format itself (layout, dictionary blocks, doc
 // windows, preludes) are internal to the module; docs/FORMAT.md describes them.
-package index
+package analysis

@@ -1,4 +1,4 @@
-package query
+package querylang
 
 import (
 	"strconv"
@@ -9,11 +9,10 @@ import (
 
 // Node is a parsed query: *Text, *Pattern, *PatternPhrase, *And, *Or or *Not.
 type Node interface {
-	// Column is the 1-based column (in characters) where the node starts.
-	Column() int
 	// String renders the node in the query language; parsing it gives the same tree.
 	String() string
-	node()
+	// Column is the 1-based column (in characters) where the node starts.
+	Column() int
 }
 
 // Text is a word or a quoted phrase, not yet analyzed.
@@ -53,13 +52,11 @@ type Or struct {
 	Col   int
 }
 
-func (t *Text) node() {}
-func (a *And) node()  {}
-func (o *Or) node()   {}
-func (n *Not) node()  {}
-
 // Column implements Node.
-func (n *Not) Column() int { return n.Col }
+func (t *Text) Column() int { return t.Col }
+func (a *And) Column() int  { return a.Col }
+func (o *Or) Column() int   { return o.Col }
+func (n *Not) Column() int  { return n.Col }
 
 // String implements Node.
 func (n *Not) String() string {
@@ -68,15 +65,6 @@ func (n *Not) String() string {
 	}
 	return "-(" + n.Node.String() + ")"
 }
-
-// Column implements Node.
-func (t *Text) Column() int { return t.Col }
-
-// Column implements Node.
-func (a *And) Column() int { return a.Col }
-
-// Column implements Node.
-func (o *Or) Column() int { return o.Col }
 
 // String implements Node.
 func (t *Text) String() string {

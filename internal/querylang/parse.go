@@ -1,4 +1,4 @@
-package query
+package querylang
 
 import "fmt"
 
@@ -20,7 +20,7 @@ func Parse(q string) (Node, error) {
 	}
 	switch p.tok.kind {
 	case tEOF:
-		if !positive(n) {
+		if !Positive(n) {
 			return nil, &SyntaxError{n.Column(), "a query needs something to match besides NOT: write a AND NOT b"}
 		}
 		return n, nil
@@ -67,22 +67,22 @@ func (p *parser) or(after string, depth int) (Node, error) {
 		o.add(n)
 	}
 	for _, c := range o.Nodes {
-		if !positive(c) {
+		if !Positive(c) {
 			return nil, &SyntaxError{c.Column(), "NOT inside OR excludes nothing: a side of OR needs something to match besides NOT"}
 		}
 	}
 	return o, nil
 }
 
-// positive reports whether n matches documents by itself: not a Not, nor an
+// Positive reports whether n matches documents by itself: not a Not, nor an
 // And of Nots only.
-func positive(n Node) bool {
+func Positive(n Node) bool {
 	switch n := n.(type) {
 	case *Not:
 		return false
 	case *And:
 		for _, c := range n.Nodes {
-			if positive(c) {
+			if Positive(c) {
 				return true
 			}
 		}
@@ -193,7 +193,7 @@ func (p *parser) unary(after string, depth int) (Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !positive(n) { // "-(-a)", "-(-a -b)"
+		if !Positive(n) { // "-(-a)", "-(-a -b)"
 			return nil, &SyntaxError{n.Column(), "a negation cannot be negated again"}
 		}
 		return &Not{Node: n, Col: t.col}, nil

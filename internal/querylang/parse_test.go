@@ -1,4 +1,4 @@
-package query
+package querylang
 
 import (
 	"errors"
@@ -340,17 +340,17 @@ func FuzzParseQuery(f *testing.F) {
 				}
 			case *Or:
 				for _, c := range n.Nodes {
-					if _, ok := c.(*Or); ok || len(n.Nodes) < 2 || !positive(c) {
+					if _, ok := c.(*Or); ok || len(n.Nodes) < 2 || !Positive(c) {
 						t.Fatalf("Parse(%q): malformed Or %s", q, tree(n))
 					}
 				}
 			case *Not:
-				if !positive(n.Node) {
+				if !Positive(n.Node) {
 					t.Fatalf("Parse(%q): malformed Not %s", q, tree(n))
 				}
 			}
 		})
-		if !positive(n) {
+		if !Positive(n) {
 			t.Fatalf("Parse(%q): nothing to match in %s", q, tree(n))
 		}
 		s := n.String()
