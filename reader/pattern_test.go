@@ -89,7 +89,7 @@ func TestPatternErrors(t *testing.T) {
 // entry at most once (DictTermsVisited <= the field's terms, whatever the
 // pattern; exactly once each for ".*" at two dictionary sizes), so its work
 // is linear in the dictionary; and a pattern whose literal alternatives exclude most
-// blocks decodes few of them.
+// blocks decodes few of them and visits only the terms that start with them.
 func TestPatternWork(t *testing.T) {
 	build2 := func(n int) (*reader.Segment, int) {
 		var docs []oracle.Doc
@@ -148,6 +148,12 @@ func TestPatternWork(t *testing.T) {
 	}
 	if pruned.DictTermsVisited*5 > all.DictTermsVisited {
 		t.Errorf("(alpha|zeta)1[0-9] visited %d entries of %d: not pruned", pruned.DictTermsVisited, all.DictTermsVisited)
+	}
+	// Seeking: the literal prefixes "alpha1" and "zeta1" are sought in turn,
+	// and each range ends at its first term past it: the entries visited are
+	// the 11 terms starting with each (alpha1, alpha10..alpha19; zeta1, ...).
+	if pruned.DictTermsVisited != 22 {
+		t.Errorf("(alpha|zeta)1[0-9] visited %d entries, want the 22 that start with its literal prefixes", pruned.DictTermsVisited)
 	}
 	t.Logf("dict blocks decoded: pruned %d, all %d; entries visited %d, %d", pruned.DictBlocksRead, all.DictBlocksRead, pruned.DictTermsVisited, all.DictTermsVisited)
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/snii-go/snii/internal/oracle"
 )
 
 // Oracle answers queries by scanning every document's token sequence. It
@@ -88,7 +90,8 @@ func (o *Oracle) Expansions(p string) []string {
 }
 
 // PatternTerms returns the terms of the corpus that a KindRegexp query (Go's
-// regexp, anchored at both ends) or a KindWildcard query (wildcardMatch)
+// regexp, anchored at both ends) or a KindWildcard query (oracle.Glob, the
+// test oracle's character-by-character wildcard match)
 // matches, in byte order; nil for other kinds.
 func (o *Oracle) PatternTerms(q *Query) []string {
 	var match func(string) bool
@@ -96,7 +99,7 @@ func (o *Oracle) PatternTerms(q *Query) []string {
 	case KindRegexp:
 		match = regexp.MustCompile(`^(?:` + q.Text + `)$`).MatchString
 	case KindWildcard:
-		match = func(t string) bool { return wildcardMatch(q.Text, t) }
+		match = func(t string) bool { return oracle.Glob(q.Text, t) }
 	default:
 		return nil
 	}

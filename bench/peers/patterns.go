@@ -49,52 +49,6 @@ func CheckPattern(kind Kind, text string) error {
 	return fmt.Errorf("%q is not a pattern kind", kind)
 }
 
-// wildcardMatch reports whether the wildcard w matches the whole of s: '*'
-// any run of characters, '?' one character, '\' quotes the next one. It is
-// the oracle's own reading of a wildcard (no regular expression).
-func wildcardMatch(w, s string) bool {
-	type tok struct {
-		op byte // '*', '?' or 'l' (literal r)
-		r  rune
-	}
-	var p []tok
-	rs := []rune(w)
-	for i := 0; i < len(rs); i++ {
-		switch rs[i] {
-		case '*', '?':
-			p = append(p, tok{op: byte(rs[i])})
-		case '\\':
-			if i+1 < len(rs) {
-				i++
-			}
-			p = append(p, tok{op: 'l', r: rs[i]})
-		default:
-			p = append(p, tok{op: 'l', r: rs[i]})
-		}
-	}
-	t := []rune(s)
-	pi, si, star, mark := 0, 0, -1, 0
-	for si < len(t) {
-		switch {
-		case pi < len(p) && (p[pi].op == '?' || p[pi].op == 'l' && p[pi].r == t[si]):
-			pi++
-			si++
-		case pi < len(p) && p[pi].op == '*':
-			star, mark = pi, si
-			pi++
-		case star >= 0:
-			mark++
-			pi, si = star+1, mark
-		default:
-			return false
-		}
-	}
-	for pi < len(p) && p[pi].op == '*' {
-		pi++
-	}
-	return pi == len(p)
-}
-
 // PatternConfig is one comparison of snii's term patterns (reader.Regexp,
 // reader.Wildcard, every expansion) with Lucene's RegexpQuery and
 // WildcardQuery (RunPatterns).
@@ -136,7 +90,7 @@ type PatternReport struct {
 }
 
 // RunPatterns answers every pattern with the oracle (Go's regexp on every
-// distinct token for a regexp; its own wildcard matcher), builds a snii
+// distinct token for a regexp; the test oracle's Glob for a wildcard), builds a snii
 // segment and a Lucene index, checks that both engines return the oracle's
 // doc ids, and with Cycles > 0 times both in interleaved cycles.
 func RunPatterns(cfg PatternConfig) (*PatternReport, error) {
@@ -257,12 +211,15 @@ func (r *PatternReport) Markdown(command string) string {
 				n++
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %d | %.2f× | %.2f× | `%s` %.2f× |\n", name, n, med, geo, worst.Query.Text, worst.Ratio)
+		fmt.Fprintf(&b, "| %s | %d | %.2f× | %.2f× | `%s` %.2f× |\n", name, n, med, geo, cell(worst.Query.Text), worst.Ratio)
 	}
 	fmt.Fprintf(&b, "\nTimes: median over %d interleaved cycles (order alternating) of the mean of a sample's calls; ratio: median of the per-cycle snii/Lucene ratios.\n\n", r.Cycles)
 	fmt.Fprintf(&b, "| kind | pattern | class | terms | hits | snii µs | Lucene µs | snii/Lucene | CPU snii/Lucene |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, row := range r.Rows {
-		fmt.Fprintf(&b, "| %s | `%s` | %s | %d | %d | %.1f | %.1f | %.2f | %.2f |\n", row.Query.Kind, row.Query.Text, row.Query.Class, row.Expansions, row.Hits, row.SniiNs/1e3, row.LuceneNs/1e3, row.Ratio, row.CPURatio)
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %d | %d | %.1f | %.1f | %.2f | %.2f |\n", row.Query.Kind, cell(row.Query.Text), row.Query.Class, row.Expansions, row.Hits, row.SniiNs/1e3, row.LuceneNs/1e3, row.Ratio, row.CPURatio)
 	}
 	return b.String()
 }
+
+// cell escapes the pipes of a Markdown table cell.
+func cell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
