@@ -107,6 +107,9 @@ func FuzzTermMatcher(f *testing.F) {
 	f.Add("*Exception", "AException exception xexception", true)
 	f.Add(`\bab\B.*`, "abc ab", false)
 	f.Add("(?i)straße", "STRASSE straße strasse", false)
+	f.Add(".", "a a0 a1 ab b b0 é é0", false)
+	f.Add("err?r", "err erra errar error errors erz", false)
+	f.Add("?", "\xe2 \xe2\x82 \xe2\x82\xac", true)
 	f.Fuzz(func(t *testing.T, expr, blob string, wildcard bool) {
 		p, err := compilePattern(expr, wildcard)
 		if err != nil {
@@ -116,10 +119,23 @@ func FuzzTermMatcher(f *testing.F) {
 		slices.Sort(terms)
 		terms = slices.Compact(terms)
 		m := newTermMatcher(p)
+		var skipTo []byte // as the walk does: terms before it are not read
 		for _, term := range terms {
-			if got, want := m.match([]byte(term)), p.re.MatchString(term); got != want {
+			want := p.re.MatchString(term)
+			if skipTo != nil && term < string(skipTo) {
+				if want {
+					t.Fatalf("%q matches %q, but the automaton skipped to %q (terms %q)", expr, term, skipTo, terms)
+				}
+				continue
+			}
+			got, to := m.match([]byte(term))
+			if got != want {
 				t.Fatalf("%q on %q: automaton %v, regexp %v (terms %q)", expr, term, got, want, terms)
 			}
+			if to != nil && (got || string(to) <= term) {
+				t.Fatalf("%q on %q: matched %v, skip to %q", expr, term, got, to)
+			}
+			skipTo = to
 		}
 	})
 }
@@ -155,7 +171,7 @@ func TestTermMatcherWork(t *testing.T) {
 		m := newTermMatcher(p)
 		hits := 0
 		for _, term := range terms {
-			if m.match([]byte(term)) {
+			if ok, _ := m.match([]byte(term)); ok {
 				hits++
 			}
 		}

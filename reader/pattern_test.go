@@ -88,8 +88,9 @@ func TestPatternErrors(t *testing.T) {
 // TestPatternWork is the work gate: a pattern's expansion visits each dict
 // entry at most once (DictTermsVisited <= the field's terms, whatever the
 // pattern; exactly once each for ".*" at two dictionary sizes), so its work
-// is linear in the dictionary; and a pattern whose literal alternatives exclude most
-// blocks decodes few of them and visits only the terms that start with them.
+// is linear in the dictionary; a pattern whose literal alternatives exclude most
+// blocks decodes few of them and visits only the terms that start with them;
+// and a pattern that rules out every term under a prefix seeks past them.
 func TestPatternWork(t *testing.T) {
 	build2 := func(n int) (*reader.Segment, int) {
 		var docs []oracle.Doc
@@ -132,6 +133,20 @@ func TestPatternWork(t *testing.T) {
 		}
 		if p == `.*` && (visited[0] != int64(nSmall) || visited[1] != int64(nBig)) {
 			t.Errorf("%s: visited %d entries with %d terms, %d with %d: want each once", p, visited[0], nSmall, visited[1], nBig)
+		}
+	}
+	// Seeking past dead prefixes: "." matches no term (all are longer); after
+	// the first term under each first character ("alpha0", "k000000...",
+	// "v000000...", "zeta0") nothing can follow that character, so the walk
+	// reads the next term under it and seeks past: the same few entries at
+	// both sizes.
+	for i, s := range []*reader.Segment{small, big} {
+		var prof reader.Profile
+		if _, err := s.Docs(bg, reader.Regexp("text", `.`, 0), &reader.SearchOptions{Profile: &prof}); err != nil {
+			t.Fatal(err)
+		}
+		if prof.DictTermsVisited != 8 {
+			t.Errorf("segment %d: . visited %d dict entries, want 8 (two under each first character)", i, prof.DictTermsVisited)
 		}
 	}
 	// Pruning: the alternatives' literals leave only the blocks of terms

@@ -184,26 +184,39 @@ type termMatcher struct {
 	// (a rune boundary with only whole valid characters before it), else
 	// unknownState; it is computed up to len(trail)-1.
 	trail []int32
+	// dead is the length of prev's shortest prefix after which no
+	// continuation can match (no thread left, or only Match), -1 when none
+	// is known: a later term starting with it is skipped by seeking.
+	dead int
 	// steps counts the characters the automaton read (a work counter).
 	steps int64
 }
 
 func newTermMatcher(p *pattern) *termMatcher {
 	d := newTermDFA(p.prog)
-	return &termMatcher{d: d, fallback: p.re.Match, trail: []int32{d.start}}
+	return &termMatcher{d: d, fallback: p.re.Match, trail: []int32{d.start}, dead: -1}
 }
 
-// match reports whether p matches the whole term.
-func (m *termMatcher) match(term []byte) bool {
+// match reports whether p matches the whole term, for terms in ascending
+// order. When it does not and no term before skipTo (which is greater than
+// term) can match either, because they all start with a prefix of term after
+// which nothing can, skipTo is set: the walk may seek there.
+func (m *termMatcher) match(term []byte) (ok bool, skipTo []byte) {
 	if !m.d.exact || m.d.start == unknownState {
-		return m.fallback(term)
+		return m.fallback(term), nil
 	}
 	l := min(lcpLen(m.prev, term), len(m.trail)-1)
+	if m.dead >= 0 && l >= m.dead {
+		// term starts with the dead prefix (and, being greater than prev,
+		// is longer than it when it ended in Match only)
+		return false, successor(term[:m.dead])
+	}
 	for l > 0 && m.trail[l] == unknownState {
 		l--
 	}
 	m.prev = append(m.prev[:0], term...)
 	m.trail = m.trail[:l+1]
+	m.dead = -1
 	s := m.trail[l]
 	i := l
 	valid := true // only whole valid characters so far: positions resumable
@@ -224,18 +237,35 @@ func (m *termMatcher) match(term []byte) bool {
 			}
 			i += n
 		}
-		if valid {
-			m.trail = append(m.trail, s)
-		} else {
+		if !valid {
 			m.trail = append(m.trail, unknownState)
+			continue
+		}
+		m.trail = append(m.trail, s)
+		if m.dead < 0 && s >= deadState && len(m.d.states[s].insts) == 0 {
+			m.dead = i // nothing can follow prev[:i]
 		}
 	}
 	switch {
 	case s == unknownState:
-		m.trail = m.trail[:1]
-		return m.fallback(term)
+		m.trail, m.dead = m.trail[:1], -1
+		return m.fallback(term), nil
 	case s == deadState:
-		return false
+		return false, nil
 	}
-	return m.d.states[s].match
+	return m.d.states[s].match, nil
+}
+
+// successor returns the least string greater than every string starting
+// with p (nil when p is empty or all 0xff bytes).
+func successor(p []byte) []byte {
+	q := slices.Clone(p)
+	for len(q) > 0 {
+		if q[len(q)-1] < 0xff {
+			q[len(q)-1]++
+			return q
+		}
+		q = q[:len(q)-1]
+	}
+	return nil
 }
