@@ -14,7 +14,7 @@ import (
 // matched against whole terms, or a wildcard turned into one.
 type pattern struct {
 	re   *regexp.Regexp // anchored at both ends
-	prog *syntax.Prog   // the same expression, for prefix viability (viable)
+	prog *syntax.Prog   // the same expression, anchored: its automaton (termDFA)
 	lit  []byte         // every matching term starts with lit
 	// whole: lit is the only term that can match.
 	whole bool
@@ -109,10 +109,6 @@ func quoteRune(b *strings.Builder, r rune, s string) {
 	}
 	b.WriteString(regexp.QuoteMeta(s))
 }
-
-// viable reports whether some term starting with prefix may match (see
-// termDFA.viable).
-func (p *pattern) viable(prefix []byte) bool { return newTermDFA(p.prog).viable(prefix) }
 
 // lcpLen is the length of the longest common prefix of a and b.
 func lcpLen(a, b []byte) int {

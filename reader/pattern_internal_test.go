@@ -39,8 +39,9 @@ func FuzzPatternViable(f *testing.F) {
 		if p.prefixes != nil && !slices.ContainsFunc(p.prefixes, func(pre []byte) bool { return strings.HasPrefix(term, string(pre)) }) {
 			t.Fatalf("%q matches %q, which starts with none of its literal prefixes %q", expr, term, p.prefixes)
 		}
+		d := newTermDFA(p.prog)
 		for i := 0; i <= len(term); i++ {
-			if !p.viable([]byte(term[:i])) {
+			if !d.viable([]byte(term[:i])) {
 				t.Fatalf("%q matches %q, but prefix %q is ruled out", expr, term, term[:i])
 			}
 		}
@@ -66,7 +67,7 @@ func TestPatternViablePrunes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := p.viable([]byte(c.prefix)); got != c.want {
+		if got := newTermDFA(p.prog).viable([]byte(c.prefix)); got != c.want {
 			t.Errorf("%q: viable(%q) = %v, want %v", c.expr, c.prefix, got, c.want)
 		}
 	}
