@@ -20,8 +20,8 @@ type batchResult struct {
 }
 
 // scan reads the records of the batches next yields, on up to workers
-// goroutines (each decodes its batch's store blocks and matches re there),
-// and calls fn for the selected records (re matches, or not when invert) in
+// goroutines (each decodes its batch's store blocks and matches re there
+// with its own matcher from matcherFactory), and calls fn for the selected records (re matches, or not when invert) in
 // batch order: ascending ids when the batches ascend. next returns nil when
 // there are no more. An error from fn or from reading stops the scan; every
 // goroutine has ended when scan returns.
@@ -56,15 +56,17 @@ func scan(ctx context.Context, seg *reader.Segment, re *regexp.Regexp, invert bo
 			}
 		}
 	}()
+	matcher := matcherFactory(re)
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			match := matcher()
 			for j := range jobs {
 				var r batchResult
 				r.err = seg.Records(ctx, j.ids, func(id uint32, rec []byte) error {
 					r.cands++
-					if re.Match(rec) != invert {
+					if match(rec) != invert {
 						r.ids = append(r.ids, id)
 						r.recs = append(r.recs, rec...)
 						r.ends = append(r.ends, len(r.recs))
