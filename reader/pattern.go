@@ -124,12 +124,12 @@ func lcpLen(a, b []byte) int {
 // scanPattern calls fn for each term of the field matching p, in byte order,
 // at most max terms (max <= 0: all), until fn returns false. It seeks to p's
 // literal prefix, or to each of its literal prefixes in turn, and stops past
-// its range; a later block is skipped when the
-// common prefix of its first term and the next block's first term (a prefix
-// of every term of the block) leaves the automaton no thread. Each dict entry
-// is visited at most once, and matched by a termMatcher (each term's
-// characters past its common prefix with the previous term). term is valid
-// during fn.
+// its range; a later block is skipped when the common prefix of its first
+// term and the next block's first term (a prefix of every term of the block)
+// leaves the automaton no thread, and the walk seeks past the terms under a
+// prefix after which nothing can match. Each dict entry is visited at most
+// once, and matched by a termMatcher (each term's characters past its common
+// prefix with the previous term). term is valid during fn.
 func (f *field) scanPattern(x *qctx, p *pattern, max int, fn func(term []byte, e *format.Entry) (bool, error)) error {
 	if p.whole {
 		var e format.Entry
