@@ -16,7 +16,10 @@
 // wildcard slot (reader.PatternPhrase, reader.Wildcard). Grep runs that
 // query and matches the regexp on the candidates' records only, fetched in
 // batches (Segment.Records: a remote segment reads each batch's blocks in one
-// round). The derived query never drops a record the regexp matches (tested
+// round) that are read and matched on one goroutine per CPU, the records
+// passed on in id order. A regexp with neither a literal prefix nor an
+// assertion is matched by a lazily built automaton that reads each record
+// once (regexp would try every position); others by regexp itself. The derived query never drops a record the regexp matches (tested
 // against brute force over generated records, regexps and analyzers).
 //
 // Every record is read, and Profile.Note says why, when the regexp has no

@@ -17,7 +17,9 @@ type Options struct {
 	// Invert selects the records re does not match (grep -v). The index
 	// cannot narrow an inversion: every record is read.
 	Invert bool
-	// Batch is the records read per Segment.Records call (0: 4096).
+	// Batch is the records read per Segment.Records call (0: 1024). The
+	// batches are read and matched on one goroutine per CPU
+	// (runtime.GOMAXPROCS), the selected records passed on in id order.
 	Batch int
 	// Profile, when set, receives what the search did.
 	Profile *Profile
@@ -90,8 +92,9 @@ func plan(seg *reader.Segment, re *regexp.Regexp) (reader.Query, string, error) 
 
 // Grep calls fn, in ascending id order, for each record of seg that re
 // matches (Options.Invert: does not match). The candidates are the documents
-// of the derived query, read in batches; without one (or inverted) every record
-// is read. rec is valid only during fn; an error from fn stops the walk and
+// of the derived query, read in batches, several at once (Options.Batch);
+// without one (or inverted) every record is read. fn is called from the calling
+// goroutine. rec is valid only during fn; an error from fn stops the walk and
 // is returned. A segment without a store gives an error wrapping
 // snii.ErrNotFound.
 func Grep(ctx context.Context, seg *reader.Segment, re *regexp.Regexp, o *Options, fn func(id uint32, rec []byte) error) error {
@@ -124,35 +127,33 @@ func Grep(ctx context.Context, seg *reader.Segment, re *regexp.Regexp, o *Option
 	}
 	batch := o.Batch
 	if batch <= 0 {
-		batch = 4096
+		batch = 1024
 	}
-	ids := make([]uint32, 0, batch)
-	match := func(id uint32, rec []byte) error {
-		prof.Candidates++
-		if re.Match(rec) == o.Invert {
-			return nil
-		}
-		prof.Matched++
-		return fn(id, rec)
-	}
+	var next func() []uint32
 	if q != nil {
-		for len(cands) > 0 {
-			n := min(batch, len(cands))
-			if err := seg.Records(ctx, cands[:n], match); err != nil {
-				return err
+		next = func() []uint32 {
+			if len(cands) == 0 {
+				return nil
 			}
+			n := min(batch, len(cands))
+			ids := cands[:n:n]
 			cands = cands[n:]
+			return ids
 		}
-		return nil
+	} else {
+		from := uint32(0)
+		next = func() []uint32 {
+			if from >= seg.DocCount() {
+				return nil
+			}
+			n := min(uint32(batch), seg.DocCount()-from)
+			ids := make([]uint32, n)
+			for i := range ids {
+				ids[i] = from + uint32(i)
+			}
+			from += n
+			return ids
+		}
 	}
-	for next := uint32(0); next < seg.DocCount(); {
-		ids = ids[:0]
-		for ; next < seg.DocCount() && len(ids) < batch; next++ {
-			ids = append(ids, next)
-		}
-		if err := seg.Records(ctx, ids, match); err != nil {
-			return err
-		}
-	}
-	return nil
+	return scan(ctx, seg, re, o.Invert, scanWorkers(), next, &prof, fn)
 }

@@ -185,16 +185,20 @@ func (f *field) scanPrefix(x *qctx, prefix []byte, max int, fn func(term []byte,
 // scanRange walks the terms starting with prefix in byte order, calling fn
 // for those keep accepts (nil: all), at most max of them (max <= 0: all),
 // until fn returns false; a block after the first is not decoded when skip
-// (if set) says no term of it is wanted. term is valid during fn.
-func (f *field) scanRange(x *qctx, prefix []byte, skip func(bi int) bool, keep func(term []byte) bool, max int, fn func(term []byte, e *format.Entry) (bool, error)) error {
+// (if set) says no term of it is wanted, and when keep rejects a term with a
+// key to go to (no term before it is wanted), the walk seeks there. term is
+// valid during fn.
+func (f *field) scanRange(x *qctx, prefix []byte, skip func(bi int) bool, keep func(term []byte) (bool, []byte), max int, fn func(term []byte, e *format.Entry) (bool, error)) error {
 	start := max0(f.findBlock(prefix))
 	n := 0
 	var e format.Entry
+	var seek []byte // where to start in the next block read (nil: its first term)
 	for bi := start; bi < len(f.meta.Blocks); bi++ {
 		if bi > start && !bytes.HasPrefix(f.meta.FirstTerms[bi], prefix) {
 			return nil // every later term sorts after the prefix range
 		}
 		if bi > start && skip != nil && skip(bi) {
+			seek = nil
 			continue
 		}
 		if err := x.check(); err != nil {
@@ -205,13 +209,18 @@ func (f *field) scanRange(x *qctx, prefix []byte, skip func(bi int) bool, keep f
 			return err
 		}
 		var it format.BlockIter
-		if bi == start {
-			if it, err = b.SeekGE(prefix); err != nil {
+		if bi == start || seek != nil {
+			from := prefix
+			if seek != nil {
+				from, seek = seek, nil
+			}
+			if it, err = b.SeekGE(from); err != nil {
 				return f.seg.wrap(f.blockName(bi), err)
 			}
 		} else {
 			it = b.Iter()
 		}
+	terms:
 		for {
 			term, ok, err := it.Next(&e)
 			if err != nil {
@@ -224,8 +233,23 @@ func (f *field) scanRange(x *qctx, prefix []byte, skip func(bi int) bool, keep f
 				return nil
 			}
 			x.count.dictTerms++
-			if keep != nil && !keep(term) {
-				continue
+			if keep != nil {
+				ok, to := keep(term)
+				switch {
+				case ok:
+				case to == nil:
+					continue
+				case !bytes.HasPrefix(to, prefix):
+					return nil // past the range
+				case f.findBlock(to) == bi:
+					if it, err = b.SeekGE(to); err != nil {
+						return f.seg.wrap(f.blockName(bi), err)
+					}
+					continue
+				default:
+					seek, bi = to, f.findBlock(to)-1
+					break terms
+				}
 			}
 			if max > 0 && n == max {
 				return nil

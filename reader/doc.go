@@ -93,14 +93,20 @@
 // # Term patterns
 //
 // Regexp, Wildcard and the pattern positions of PatternPhrase expand to the
-// terms of the field a pattern matches whole (Go's RE2, so each test is
-// linear in the term). The expansion seeks to the pattern's literal prefix
-// (regexp.LiteralPrefix; a pattern that is only a literal is one lookup) and
-// stops past that prefix's range; it skips a later dict block without
-// decoding it when the longest common prefix of the block's first term and
-// the next block's first term (a prefix of every term in the block) leaves
-// the pattern's automaton (its regexp/syntax program, run as a set of
-// threads over that prefix) no thread. Each entry is visited at most once
+// terms of the field a pattern matches whole (Go's RE2 syntax). The terms
+// are tested by a deterministic automaton built lazily from the pattern's
+// regexp/syntax program (a state is a set of its instructions; at most
+// 2048 states, past which Go's regexp takes over, as it does for a pattern
+// with assertions such as \b); each term is read only past its common prefix
+// with the previous term. The expansion seeks to the pattern's literal prefix
+// (a pattern that is only a literal is one lookup), or, when every match
+// starts with one of a few literal strings ("(get|set)x", "time[ds]?out",
+// "[0-9]+ms"), to each in turn, and stops past each range; it skips a later
+// dict block without decoding it when the longest common prefix of the
+// block's first term and the next block's first term (a prefix of every term
+// in the block) leaves the automaton no thread; and after a term whose prefix
+// leaves no thread (or only a match: "?" after one character), it seeks past
+// every term with that prefix. Each entry is visited at most once
 // (Profile.DictTermsVisited), so an expansion is linear in the dictionary;
 // the first maxExpansions matches in byte order are kept, as for a prefix.
 // The expansions are then united like a prefix's.

@@ -14,10 +14,14 @@ import (
 // matched against whole terms, or a wildcard turned into one.
 type pattern struct {
 	re   *regexp.Regexp // anchored at both ends
-	prog *syntax.Prog   // the same expression, for prefix viability (viable)
+	prog *syntax.Prog   // the same expression, anchored: its automaton (termDFA)
 	lit  []byte         // every matching term starts with lit
 	// whole: lit is the only term that can match.
 	whole bool
+	// prefixes, when set, are literal prefixes (sorted, prefix-free, at
+	// least two, or one longer than lit) one of which every matching term
+	// starts with: the expansion seeks to each.
+	prefixes [][]byte
 }
 
 // compileRegexp compiles expr (RE2 syntax) to match whole terms.
@@ -50,7 +54,13 @@ func compileRegexp(expr string) (*pattern, error) {
 		// U+FFFD also matches an invalid byte of a term: no literal from there.
 		lit, whole = lit[:i], false
 	}
-	return &pattern{re: rx, prog: prog, lit: []byte(lit), whole: whole}, nil
+	p := &pattern{re: rx, prog: prog, lit: []byte(lit), whole: whole}
+	if pres := literalPrefixes(re.Simplify()); !whole && (len(pres) > 1 || len(pres) == 1 && len(pres[0]) > len(lit)) {
+		for _, s := range pres {
+			p.prefixes = append(p.prefixes, []byte(s))
+		}
+	}
+	return p, nil
 }
 
 // compileWildcard compiles a wildcard (see wildcardRegexp).
@@ -100,69 +110,6 @@ func quoteRune(b *strings.Builder, r rune, s string) {
 	b.WriteString(regexp.QuoteMeta(s))
 }
 
-// viable reports whether some term starting with prefix may match: false
-// only when the pattern's automaton has no thread left after reading prefix
-// (a prefix ending inside a character counts up to its last whole one).
-// Zero-width assertions are taken as satisfied, so the answer errs towards
-// true.
-func (p *pattern) viable(prefix []byte) bool {
-	for i := len(prefix) - 1; i >= 0 && i >= len(prefix)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(prefix[i]) {
-			if !utf8.FullRune(prefix[i:]) {
-				prefix = prefix[:i] // a character cut short: its rest is in the term
-			}
-			break
-		}
-	}
-	prog := p.prog
-	cur := make([]bool, len(prog.Inst))
-	next := make([]bool, len(prog.Inst))
-	var stack []uint32
-	add := func(set []bool, pc uint32) {
-		stack = append(stack[:0], pc)
-		for len(stack) > 0 {
-			pc := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if set[pc] {
-				continue
-			}
-			set[pc] = true
-			in := &prog.Inst[pc]
-			switch in.Op {
-			case syntax.InstAlt, syntax.InstAltMatch:
-				stack = append(stack, in.Out, in.Arg)
-			case syntax.InstCapture, syntax.InstNop, syntax.InstEmptyWidth:
-				stack = append(stack, in.Out)
-			}
-		}
-	}
-	add(cur, uint32(prog.Start))
-	for len(prefix) > 0 {
-		r, n := utf8.DecodeRune(prefix)
-		prefix = prefix[n:]
-		clear(next)
-		alive := false
-		for pc, on := range cur {
-			if !on {
-				continue
-			}
-			in := &prog.Inst[pc]
-			switch in.Op {
-			case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
-				if in.MatchRune(r) {
-					add(next, in.Out)
-					alive = true
-				}
-			}
-		}
-		if !alive {
-			return false
-		}
-		cur, next = next, cur
-	}
-	return true
-}
-
 // lcpLen is the length of the longest common prefix of a and b.
 func lcpLen(a, b []byte) int {
 	n := min(len(a), len(b))
@@ -176,10 +123,13 @@ func lcpLen(a, b []byte) int {
 
 // scanPattern calls fn for each term of the field matching p, in byte order,
 // at most max terms (max <= 0: all), until fn returns false. It seeks to p's
-// literal prefix and stops past its range; a later block is skipped when the
-// common prefix of its first term and the next block's first term (a prefix
-// of every term of the block) leaves the automaton no thread. Each dict entry
-// is visited at most once. term is valid during fn.
+// literal prefix, or to each of its literal prefixes in turn, and stops past
+// its range; a later block is skipped when the common prefix of its first
+// term and the next block's first term (a prefix of every term of the block)
+// leaves the automaton no thread, and the walk seeks past the terms under a
+// prefix after which nothing can match. Each dict entry is visited at most
+// once, and matched by a termMatcher (each term's characters past its common
+// prefix with the previous term). term is valid during fn.
 func (f *field) scanPattern(x *qctx, p *pattern, max int, fn func(term []byte, e *format.Entry) (bool, error)) error {
 	if p.whole {
 		var e format.Entry
@@ -192,8 +142,30 @@ func (f *field) scanPattern(x *qctx, p *pattern, max int, fn func(term []byte, e
 		return err
 	}
 	ft := f.meta.FirstTerms
+	m := newTermMatcher(p)
 	skip := func(bi int) bool { // no term of the block can match
-		return bi+1 < len(ft) && !p.viable(ft[bi][:lcpLen(ft[bi], ft[bi+1])])
+		return bi+1 < len(ft) && !m.d.viable(ft[bi][:lcpLen(ft[bi], ft[bi+1])])
 	}
-	return f.scanRange(x, p.lit, skip, p.re.Match, max, fn)
+	if p.prefixes == nil {
+		return f.scanRange(x, p.lit, skip, m.match, max, fn)
+	}
+	n, stop := 0, false
+	count := func(term []byte, e *format.Entry) (bool, error) {
+		n++
+		more, err := fn(term, e)
+		stop = !more
+		return more, err
+	}
+	for _, pre := range p.prefixes {
+		rest := 0 // all
+		if max > 0 {
+			if rest = max - n; rest == 0 {
+				return nil
+			}
+		}
+		if err := f.scanRange(x, pre, skip, m.match, rest, count); err != nil || stop {
+			return err
+		}
+	}
+	return nil
 }

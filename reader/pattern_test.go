@@ -88,8 +88,9 @@ func TestPatternErrors(t *testing.T) {
 // TestPatternWork is the work gate: a pattern's expansion visits each dict
 // entry at most once (DictTermsVisited <= the field's terms, whatever the
 // pattern; exactly once each for ".*" at two dictionary sizes), so its work
-// is linear in the dictionary; and a pattern whose literal alternatives exclude most
-// blocks decodes few of them.
+// is linear in the dictionary; a pattern whose literal alternatives exclude most
+// blocks decodes few of them and visits only the terms that start with them;
+// and a pattern that rules out every term under a prefix seeks past them.
 func TestPatternWork(t *testing.T) {
 	build2 := func(n int) (*reader.Segment, int) {
 		var docs []oracle.Doc
@@ -134,6 +135,20 @@ func TestPatternWork(t *testing.T) {
 			t.Errorf("%s: visited %d entries with %d terms, %d with %d: want each once", p, visited[0], nSmall, visited[1], nBig)
 		}
 	}
+	// Seeking past dead prefixes: "." matches no term (all are longer); after
+	// the first term under each first character ("alpha0", "k000000...",
+	// "v000000...", "zeta0") nothing can follow that character, so the walk
+	// reads the next term under it and seeks past: the same few entries at
+	// both sizes.
+	for i, s := range []*reader.Segment{small, big} {
+		var prof reader.Profile
+		if _, err := s.Docs(bg, reader.Regexp("text", `.`, 0), &reader.SearchOptions{Profile: &prof}); err != nil {
+			t.Fatal(err)
+		}
+		if prof.DictTermsVisited != 8 {
+			t.Errorf("segment %d: . visited %d dict entries, want 8 (two under each first character)", i, prof.DictTermsVisited)
+		}
+	}
 	// Pruning: the alternatives' literals leave only the blocks of terms
 	// starting with "alpha1" or "zeta1"; an unpruned scan decodes them all.
 	var pruned, all reader.Profile
@@ -148,6 +163,12 @@ func TestPatternWork(t *testing.T) {
 	}
 	if pruned.DictTermsVisited*5 > all.DictTermsVisited {
 		t.Errorf("(alpha|zeta)1[0-9] visited %d entries of %d: not pruned", pruned.DictTermsVisited, all.DictTermsVisited)
+	}
+	// Seeking: the literal prefixes "alpha1" and "zeta1" are sought in turn,
+	// and each range ends at its first term past it: the entries visited are
+	// the 11 terms starting with each (alpha1, alpha10..alpha19; zeta1, ...).
+	if pruned.DictTermsVisited != 22 {
+		t.Errorf("(alpha|zeta)1[0-9] visited %d entries, want the 22 that start with its literal prefixes", pruned.DictTermsVisited)
 	}
 	t.Logf("dict blocks decoded: pruned %d, all %d; entries visited %d, %d", pruned.DictBlocksRead, all.DictBlocksRead, pruned.DictTermsVisited, all.DictTermsVisited)
 }

@@ -25,8 +25,10 @@
 // queries.tsv: one query a line, "<kind>\t<term> <term> ..." with terms
 // already analyzed by the harness; kinds term, phrase, prefix, phraseprefix
 // (the last term of prefix kinds is the prefix; every expansion is used),
-// sloppy<N> (a PhraseQuery with slop N) and or (a BooleanQuery of one SHOULD
-// TermQuery per term).
+// sloppy<N> (a PhraseQuery with slop N), or (a BooleanQuery of one SHOULD
+// TermQuery per term), regexp and wildcard (RegexpQuery with the default
+// flags and determinized-state limit, WildcardQuery; both with the
+// constant-score rewrite, every expansion).
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.DataInputStream;
@@ -73,8 +75,11 @@ import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.MultiPhraseQuery;
+import org.apache.lucene.search.MultiTermQuery;
 import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.PrefixQuery;
+import org.apache.lucene.search.RegexpQuery;
+import org.apache.lucene.search.WildcardQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.SimpleCollector;
@@ -263,6 +268,16 @@ public final class LuceneBench {
                 return new PhraseQuery(FIELD, q.terms);
             case "prefix":
                 return new PrefixQuery(new Term(FIELD, q.terms[0]));
+            case "regexp": {
+                RegexpQuery r = new RegexpQuery(new Term(FIELD, q.terms[0]));
+                r.setRewriteMethod(MultiTermQuery.CONSTANT_SCORE_REWRITE);
+                return r;
+            }
+            case "wildcard": {
+                WildcardQuery w = new WildcardQuery(new Term(FIELD, q.terms[0]));
+                w.setRewriteMethod(MultiTermQuery.CONSTANT_SCORE_REWRITE);
+                return w;
+            }
             case "or": {
                 BooleanQuery.Builder b = new BooleanQuery.Builder();
                 for (String t : q.terms) {

@@ -131,8 +131,8 @@ func sniiSections(path string) (sec, st map[string]int64, err error) {
 	return sec, st, nil
 }
 
-// sniiQuery maps a harness query to a snii query (prefix kinds: every
-// expansion, maxExpansions 0).
+// sniiQuery maps a harness query to a snii query (prefix and pattern kinds:
+// every expansion, maxExpansions 0).
 func sniiQuery(q *Query) reader.Query {
 	switch q.Kind {
 	case KindTerm:
@@ -143,6 +143,10 @@ func sniiQuery(q *Query) reader.Query {
 		return reader.Prefix(Field, q.Terms[0], 0)
 	case KindSloppy:
 		return reader.SloppyPhrase(Field, q.Slop, q.Terms...)
+	case KindRegexp:
+		return reader.Regexp(Field, q.Text, 0)
+	case KindWildcard:
+		return reader.Wildcard(Field, q.Text, 0)
 	default:
 		return reader.PhrasePrefix(Field, 0, q.Terms...)
 	}

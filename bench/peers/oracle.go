@@ -1,8 +1,12 @@
 package peers
 
 import (
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/snii-go/snii/internal/oracle"
 )
 
 // Oracle answers queries by scanning every document's token sequence. It
@@ -85,11 +89,45 @@ func (o *Oracle) Expansions(p string) []string {
 	return out
 }
 
+// PatternTerms returns the terms of the corpus that a KindRegexp query (Go's
+// regexp, anchored at both ends) or a KindWildcard query (oracle.Glob, the
+// test oracle's character-by-character wildcard match)
+// matches, in byte order; nil for other kinds.
+func (o *Oracle) PatternTerms(q *Query) []string {
+	var match func(string) bool
+	switch q.Kind {
+	case KindRegexp:
+		match = regexp.MustCompile(`^(?:` + q.Text + `)$`).MatchString
+	case KindWildcard:
+		match = func(t string) bool { return oracle.Glob(q.Text, t) }
+	default:
+		return nil
+	}
+	out := []string{}
+	for _, t := range o.terms {
+		if match(t) {
+			out = append(out, t)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // Docs answers q: the ascending ids of the matching documents (never nil).
 func (o *Oracle) Docs(q *Query) []uint32 {
 	slots := make([]slot, len(q.Terms))
+	if terms := o.PatternTerms(q); terms != nil {
+		s := make(slot, len(o.terms))
+		for id, t := range o.terms {
+			_, s[id] = slices.BinarySearch(terms, t)
+		}
+		slots[0] = s
+	}
 	for i, t := range q.Terms {
 		last := i == len(q.Terms)-1
+		if slots[i] != nil {
+			continue
+		}
 		if last && (q.Kind == KindPrefix || q.Kind == KindPhrasePrefix) {
 			slots[i] = o.prefixed(t)
 		} else {

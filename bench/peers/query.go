@@ -20,6 +20,13 @@ const (
 	// KindSloppy is a sloppy phrase (Query.Slop); it is not read from query
 	// files: the sloppy comparison (RunSloppy) derives it from their phrases.
 	KindSloppy Kind = "sloppy"
+	// KindRegexp is a regular expression matched against whole terms, every
+	// expansion; written so that RE2 (snii) and Lucene's RegExp read it the
+	// same (CheckPattern). Terms holds the expression.
+	KindRegexp Kind = "regexp"
+	// KindWildcard is a wildcard matched against whole terms ('*' any run,
+	// '?' one character, '\' quotes), every expansion. Terms holds it.
+	KindWildcard Kind = "wildcard"
 )
 
 // Query is one line of a query file, analyzed with the shared analyzer.
@@ -40,6 +47,10 @@ func (q *Query) String() string {
 		s += "*"
 	case KindSloppy:
 		return fmt.Sprintf("%s:%q~%d", q.Kind, s, q.Slop)
+	case KindRegexp:
+		return fmt.Sprintf("%s:/%s/", q.Kind, q.Text)
+	case KindWildcard:
+		return fmt.Sprintf("%s:%s", q.Kind, q.Text)
 	}
 	return fmt.Sprintf("%s:%q", q.Kind, s)
 }
@@ -69,6 +80,14 @@ func ParseQueries(r io.Reader) ([]*Query, error) {
 			return nil, fmt.Errorf("query file line %d: want kind<TAB>class<TAB>text, got %q", line, s)
 		}
 		q := &Query{ID: len(out), Kind: Kind(parts[0]), Class: parts[1], Text: parts[2]}
+		if q.Kind == KindRegexp || q.Kind == KindWildcard {
+			if err := CheckPattern(q.Kind, q.Text); err != nil {
+				return nil, fmt.Errorf("query file line %d: %w", line, err)
+			}
+			q.Terms = []string{q.Text}
+			out = append(out, q)
+			continue
+		}
 		for _, t := range Tokenize(q.Text) {
 			if t == "" {
 				return nil, fmt.Errorf("query file line %d: token longer than %d bytes", line, MaxTokenBytes)

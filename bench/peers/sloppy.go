@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -141,91 +140,21 @@ func RunSloppy(cfg SloppyConfig) (*SloppyReport, error) {
 	for i, q := range qs {
 		rep.Rows = append(rep.Rows, &SloppyRow{Query: q, Variant: variants[i]})
 	}
-	docsPath := filepath.Join(cfg.WorkDir, "docs.bin")
-	if err := WriteDocsFile(docsPath, docs); err != nil {
-		return nil, err
-	}
-	docs, cfg.Docs = nil, nil
-	lu, err := SetupLucene(cfg.LuceneSrc, cfg.LuceneJars, cfg.WorkDir)
-	if err != nil {
-		return nil, err
-	}
-	rep.Env.Java = lu.Version
-	segPath, luDir := filepath.Join(cfg.WorkDir, "snii.snii"), filepath.Join(cfg.WorkDir, "lucene")
-	if _, err := BuildSnii(EngineSnii, docsPath, segPath, -1, 0); err != nil {
-		return nil, err
-	}
-	if _, err := lu.Build(docsPath, luDir); err != nil {
-		return nil, err
-	}
 	logf("%s: %d docs, %d sloppy queries from %d phrases", cfg.Corpus, rep.Docs, len(qs), len(qs)/len(cfg.Slops))
-	sn, err := OpenSnii(EngineSnii, segPath, qs)
+	res, err := runPaired(pairedSetup{
+		Docs: docs, WorkDir: cfg.WorkDir, LuceneSrc: cfg.LuceneSrc, LuceneJars: cfg.LuceneJars,
+		LuceneWarmup: cfg.LuceneWarmup, Cycles: cfg.Cycles, MinSample: cfg.MinSample, MaxReps: cfg.MaxReps, Logf: logf,
+	}, qs, nil, &rep.Env)
 	if err != nil {
 		return nil, err
 	}
-	defer sn.Close()
-	le, err := lu.Serve(luDir, cfg.WorkDir, qs)
-	if err != nil {
-		return nil, err
-	}
-	defer le.Close()
-	engines := []Engine{sn, le}
-
-	for i, q := range qs {
-		want, err := le.Docs(i)
-		if err != nil {
-			return nil, err
-		}
-		got, err := sn.Docs(i)
-		if err != nil || !slices.Equal(got, want) {
-			rep.Mismatches = append(rep.Mismatches, Mismatch{Engine: EngineSnii, Query: q, Want: want, Got: got, Err: err, Details: diffIDs(want, got)})
-		}
-		rep.Rows[i].Hits = len(want)
-	}
-	logf("hit sets: %d of %d queries differ", len(rep.Mismatches), len(qs))
-	if len(rep.Mismatches) > 0 || cfg.Cycles <= 0 {
-		return rep, nil
-	}
-
-	logf("lucene: JVM warm-up %s", cfg.LuceneWarmup)
-	if err := le.(*luceneEngine).Warmup(cfg.LuceneWarmup); err != nil {
-		return nil, err
-	}
-	reps := make([][2]int, len(qs))
-	for i := range qs {
-		for k, e := range engines {
-			if reps[i][k], err = calibrate(e, i, cfg.MinSample, cfg.MaxReps); err != nil {
-				return nil, err
-			}
-		}
-	}
-	rep.Env.LoadBefore = LoadAvg()
-	defer func() { rep.Env.LoadAfter = LoadAvg() }()
-	samples := make([][2][]float64, len(qs))
-	cpus := make([][2][]float64, len(qs))
-	for cy := 0; cy < cfg.Cycles; cy++ {
-		for i := range qs {
-			for j := range engines {
-				k := j
-				if cy%2 == 1 {
-					k = len(engines) - 1 - j
-				}
-				n, t, err := engines[k].Run(i, reps[i][k])
-				if err != nil {
-					return nil, err
-				}
-				if n != rep.Rows[i].Hits {
-					return nil, fmt.Errorf("cycle %d: %s %s counted %d, want %d", cy, engines[k].Name(), qs[i], n, rep.Rows[i].Hits)
-				}
-				samples[i][k] = append(samples[i][k], float64(t.Wall.Nanoseconds())/float64(reps[i][k]))
-				cpus[i][k] = append(cpus[i][k], float64(t.CPU.Nanoseconds())/float64(reps[i][k]))
-			}
-		}
-		logf("cycle %d/%d done", cy+1, cfg.Cycles)
-	}
+	rep.Mismatches = res.Mismatches
 	for i, r := range rep.Rows {
-		r.SniiNs, r.LuceneNs, r.Ratio = pairedRatio(samples[i])
-		r.SniiCPUNs, r.LuceneCPUNs, r.CPURatio = pairedRatio(cpus[i])
+		r.Hits = res.Hits[i]
+		if res.Wall != nil {
+			r.SniiNs, r.LuceneNs, r.Ratio = pairedRatio(res.Wall[i])
+			r.SniiCPUNs, r.LuceneCPUNs, r.CPURatio = pairedRatio(res.CPU[i])
+		}
 	}
 	return rep, nil
 }

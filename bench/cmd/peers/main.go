@@ -9,9 +9,11 @@
 // The subcommands build and conc are the children it starts itself; profile
 // loops chosen queries on a snii segment under the CPU profiler; sloppy
 // compares snii's sloppy phrases with Lucene's (hit sets, then timings); store compares
-// stored records (sizes, and fetching a phrase's first 20 records) with Lucene's:
+// stored records (sizes, and fetching a phrase's first 20 records) with Lucene's;
+// patterns compares term patterns with Lucene's RegexpQuery and WildcardQuery:
 //
 //	go run ./cmd/peers sloppy -corpus agent -cycles 6 -out ../docs/bench/peers
+//	go run ./cmd/peers patterns -corpus service -cycles 10 -out ../docs/bench/patterns
 package main
 
 import (
@@ -51,6 +53,9 @@ func main() {
 			return
 		case "store":
 			exit(storeCmd(os.Args[2:]))
+			return
+		case "patterns":
+			exit(patternsCmd(os.Args[2:]))
 			return
 		}
 	}
@@ -312,6 +317,55 @@ func sloppyCmd(args []string) error {
 	fmt.Fprintf(os.Stderr, "wrote %s\n", path)
 	if len(rep.Mismatches) > 0 {
 		return fmt.Errorf("%d sloppy queries differ from Lucene (see %s)", len(rep.Mismatches), path)
+	}
+	return nil
+}
+
+// patternsCmd compares term patterns with Lucene and writes
+// PATTERNS-<corpus>.md; it fails when a hit set differs from the oracle.
+func patternsCmd(args []string) error {
+	fs := flag.NewFlagSet("patterns", flag.ExitOnError)
+	corpus := fs.String("corpus", peers.CorpusAgent, "corpus: agent or service")
+	corpora := fs.String("corpora", "", "shared corpora folder (default: found by walking up to shared/corpora)")
+	queries := fs.String("queries", "", "query file of regexp and wildcard lines (default queries/patterns-<corpus>.txt)")
+	out := fs.String("out", "../docs/bench/patterns", "folder for PATTERNS-<corpus>.md")
+	cycles := fs.Int("cycles", 10, "timed cycles (0: compare hit sets only)")
+	minSample := fs.Duration("min-sample", 5*time.Millisecond, "each sample repeats a query about this long")
+	luceneSrc := fs.String("lucene-src", "lucene/LuceneBench.java", "the Lucene program")
+	jars := fs.String("lucene-jars", "/usr/share/java", "folder of the Lucene jars")
+	warm := fs.Duration("lucene-warmup", 8*time.Second, "JVM warm-up before timing")
+	work := fs.String("work", "", "work folder, kept afterwards (snii.snii, lucene/, docs.bin); default a temporary folder, removed")
+	fs.Parse(args)
+	if *queries == "" {
+		*queries = filepath.Join("queries", "patterns-"+*corpus+".txt")
+	}
+	root, err := corporaRoot(*corpora)
+	if err != nil {
+		return err
+	}
+	wd, cleanup, err := workDir(*work, false, "snii-patterns-")
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	rep, err := peers.RunPatterns(peers.PatternConfig{
+		Corpus: *corpus, CorporaRoot: root, QueriesPath: *queries, WorkDir: wd,
+		LuceneSrc: *luceneSrc, LuceneJars: *jars, LuceneWarmup: *warm,
+		Cycles: *cycles, MinSample: *minSample, Log: os.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	path := filepath.Join(*out, "PATTERNS-"+*corpus+".md")
+	if err := os.WriteFile(path, []byte(rep.Markdown("go run ./cmd/peers patterns "+strings.Join(reportArgs(args), " "))), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "wrote %s\n", path)
+	if len(rep.Mismatches) > 0 {
+		return fmt.Errorf("%d pattern hit sets differ from the oracle (see %s)", len(rep.Mismatches), path)
 	}
 	return nil
 }

@@ -1,0 +1,71 @@
+package grep_test
+
+import (
+	"errors"
+	"math/rand/v2"
+	"regexp"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/snii-go/snii/grep"
+)
+
+// TestParallelBatches: with small batches read on several goroutines, the
+// records come in ascending id order, exactly those the regexp selects
+// (or, inverted, does not), the profile counts every record read once, and
+// an error from fn stops the walk at once with that error.
+func TestParallelBatches(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	recs := genRecords(rand.New(rand.NewPCG(7, 8)), 600)
+	s := build(t, recs, "standard")
+	for _, c := range []struct {
+		expr   string
+		invert bool
+	}{
+		{`(conn|timeout)`, false},
+		{`[0-9]+`, false}, // no literal: every record
+		{`error`, true},
+	} {
+		re := regexp.MustCompile(c.expr)
+		var want []uint32
+		for i, r := range recs {
+			if re.MatchString(r) != c.invert {
+				want = append(want, uint32(i))
+			}
+		}
+		var got []uint32
+		var prof grep.Profile
+		err := grep.Grep(bg, s, re, &grep.Options{Batch: 3, Invert: c.invert, Profile: &prof}, func(id uint32, rec []byte) error {
+			if string(rec) != recs[id] {
+				t.Errorf("%s: record %d is %q, want %q", c.expr, id, rec, recs[id])
+			}
+			got = append(got, id)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s (invert %v): %d records %v..., want %d", c.expr, c.invert, len(got), got[:min(5, len(got))], len(want))
+		}
+		if prof.Matched != len(want) || prof.Candidates < len(want) || prof.Candidates > len(recs) {
+			t.Errorf("%s: profile %d candidates, %d matched; want %d matched", c.expr, prof.Candidates, prof.Matched, len(want))
+		}
+		if len(want) < 10 {
+			t.Fatalf("%s: only %d records selected: the stop below needs more", c.expr, len(want))
+		}
+		stop := errors.New("stop")
+		calls := 0
+		err = grep.Grep(bg, s, re, &grep.Options{Batch: 3, Invert: c.invert}, func(uint32, []byte) error {
+			calls++
+			if calls == 5 {
+				return stop
+			}
+			return nil
+		})
+		if !errors.Is(err, stop) || calls != 5 {
+			t.Errorf("%s: stopping at the 5th record gave %v after %d calls", c.expr, err, calls)
+		}
+	}
+}
