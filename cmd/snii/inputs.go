@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unsafe"
 )
 
 // Input formats of snii build.
@@ -221,7 +222,9 @@ func readInput(ctx context.Context, in input, stdin io.Reader, o inputOptions, s
 		lr.max = maxLineBytes
 	}
 	var doc [1]docField
+	var one [1]string
 	var fields []docField
+	var flat flatJSON
 	for {
 		line, err := lr.next()
 		if err == io.EOF {
@@ -243,13 +246,18 @@ func readInput(ctx context.Context, in input, stdin io.Reader, o inputOptions, s
 		if err == nil {
 			switch in.format {
 			case formatLines:
-				doc[0] = docField{Name: linesField, Values: []string{string(line)}}
+				// The value aliases line: valid during emit, like the record.
+				one[0] = unsafe.String(unsafe.SliceData(line), len(line))
+				doc[0] = docField{Name: linesField, Values: one[:]}
 				d = doc[:]
 			default:
 				if len(bytes.TrimSpace(line)) == 0 {
 					continue // blank lines between JSON objects are not documents
 				}
-				fields, err = jsonDoc(line, o.Fields, fields[:0])
+				var ok bool
+				if fields, ok = flat.doc(line, o.Fields, fields[:0]); !ok {
+					fields, err = jsonDoc(line, o.Fields, fields[:0])
+				}
 				d = fields
 			}
 		}
