@@ -325,7 +325,7 @@ func (f *pairFwd) readDocs(i uint32, scratch []uint32) ([]uint32, error) {
 	}
 	docs := scratch[:0]
 	for {
-		d, _, ok, err := s.NextDoc()
+		d, ok, err := s.d.nextDoc(&s.cr)
 		if err != nil {
 			return nil, err
 		}
