@@ -28,5 +28,20 @@ func TestDocListRoundTrip(t *testing.T) {
 		if got[0] != 42 || !slices.Equal(got[1:], l) {
 			t.Fatalf("list of %d docs: decoded %d docs, not the same", len(l), len(got)-1)
 		}
+		// probe keeps the docs set in a bitmap, in order.
+		bm := make([]uint64, 1<<20)
+		var want []uint32
+		for _, d := range l {
+			if r.IntN(3) == 0 && d < 64<<20 {
+				bm[d>>6] |= 1 << (d & 63)
+				want = append(want, d)
+			}
+		}
+		if len(l) > 0 && l[len(l)-1] >= 64<<20 {
+			continue // past the test bitmap
+		}
+		if p := dl.probe(bm, nil); !slices.Equal(p, want) {
+			t.Fatalf("list of %d docs: probe kept %d docs, want %d", len(l), len(p), len(want))
+		}
 	}
 }

@@ -344,6 +344,26 @@ func appendGaps(dst []byte, docs []uint32) []byte {
 	return dst
 }
 
+// probe appends to dst the doc ids of l whose bit is set in bm.
+func (l docList) probe(bm []uint64, dst []uint32) []uint32 {
+	var d uint32
+	b := l.gaps
+	for range l.n {
+		if c := b[0]; c < 0x80 {
+			d += uint32(c)
+			b = b[1:]
+		} else {
+			v, n := binary.Uvarint(b)
+			d += uint32(v)
+			b = b[n:]
+		}
+		if bm[d>>6]>>(d&63)&1 != 0 {
+			dst = append(dst, d)
+		}
+	}
+	return dst
+}
+
 // decode appends the doc ids of l to dst.
 func (l docList) decode(dst []uint32) []uint32 {
 	at := len(dst)

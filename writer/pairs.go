@@ -105,7 +105,7 @@ type pairWriter struct {
 	haveA     bool
 	aTerm     uint32
 	adocs     []uint32 // term aTerm's docs
-	aBits     []uint64 // aTerm's docs as a bitmap, when aSet (a dense term without a bitmap of its own)
+	aBits     []uint64 // aTerm's docs as a bitmap, when aSet (a term without a bitmap of its own)
 	aSet      bool
 	bitmaps   map[uint32][]uint64 // the docs of dense terms, by ordinal
 	bitsLeft  int64               // bytes bitmaps may still take (with the tap's, MemoryLimit/16)
