@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unsafe"
 )
 
 // Input formats of snii build.
@@ -222,7 +221,6 @@ func readInput(ctx context.Context, in input, stdin io.Reader, o inputOptions, s
 		lr.max = maxLineBytes
 	}
 	var doc [1]docField
-	var one [1]string
 	var fields []docField
 	var flat flatJSON
 	for {
@@ -230,7 +228,6 @@ func readInput(ctx context.Context, in input, stdin io.Reader, o inputOptions, s
 		if err == io.EOF {
 			return nil
 		}
-		where := fmt.Sprintf("%s:%d", in.label, lr.line)
 		if err != nil && !isBadLine(err) {
 			if gzipped {
 				return gzipErr(in.label, lr.line-1, err)
@@ -246,9 +243,7 @@ func readInput(ctx context.Context, in input, stdin io.Reader, o inputOptions, s
 		if err == nil {
 			switch in.format {
 			case formatLines:
-				// The value aliases line: valid during emit, like the record.
-				one[0] = unsafe.String(unsafe.SliceData(line), len(line))
-				doc[0] = docField{Name: linesField, Values: one[:]}
+				doc[0] = docField{Name: linesField, Values: []string{string(line)}}
 				d = doc[:]
 			default:
 				if len(bytes.TrimSpace(line)) == 0 {
@@ -270,14 +265,14 @@ func readInput(ctx context.Context, in input, stdin io.Reader, o inputOptions, s
 			if isBadLine(err) {
 				hint = " (--skip-bad-lines skips such lines and counts them)"
 			}
-			return fmt.Errorf("%s: %w%s", where, err, hint)
+			return fmt.Errorf("%s:%d: %w%s", in.label, lr.line, err, hint)
 		}
 		if err := emit(d, line); err != nil {
 			var nl notLineError
 			if errors.As(err, &nl) {
 				return nl.err // about the build (temp dir, disk), not this line
 			}
-			return fmt.Errorf("%s: %w", where, err)
+			return fmt.Errorf("%s:%d: %w", in.label, lr.line, err)
 		}
 		st.Docs++
 	}

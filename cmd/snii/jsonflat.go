@@ -4,7 +4,6 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // flatJSON extracts the --field values of a JSON line in one pass, without
@@ -16,8 +15,7 @@ import (
 type flatJSON struct {
 	members []flatMember
 	spans   []flatSpan
-	vals    []string // the values of the current line
-	buf     []byte   // the unescaped strings of the current line
+	buf     []byte // the values of the current line, unescaped
 }
 
 // flatMember is one member of the object: its key, and its value's bytes
@@ -29,48 +27,46 @@ type flatMember struct {
 
 // doc appends the values of line at each path to dst, like jsonDoc. ok is
 // false, with dst unchanged, when the line is not of the flat form (the
-// caller then uses jsonDoc). The values alias line and f's buffers: they are
-// valid until the next call or until line changes.
+// caller then uses jsonDoc). The values of a line share one string.
 func (f *flatJSON) doc(line []byte, paths []string, dst []docField) (_ []docField, ok bool) {
 	if !f.scan(line) {
 		return dst, false
 	}
-	// The strings are unescaped into buf first, and the values made once buf
-	// no longer moves.
 	f.buf, f.spans = f.buf[:0], f.spans[:0]
 	for _, p := range paths {
 		m := f.lookup(p)
 		if m == nil || line[m.start] == 'n' { // absent or null: no value
 			continue
 		}
-		if line[m.start] != '"' { // numbers as written, booleans as true/false: the literal
-			f.spans = append(f.spans, flatSpan{path: p, lo: m.start, hi: m.end})
-			continue
-		}
 		at := len(f.buf)
-		f.buf = appendUnquoted(f.buf, line[m.start+1:m.end-1])
-		f.spans = append(f.spans, flatSpan{path: p, inBuf: true, lo: at, hi: len(f.buf)})
-	}
-	f.vals = f.vals[:0]
-	for _, s := range f.spans {
-		src := line
-		if s.inBuf {
-			src = f.buf
+		if line[m.start] == '"' {
+			f.buf = appendUnquoted(f.buf, line[m.start+1:m.end-1])
+		} else { // numbers as written, booleans as true/false: the literal
+			f.buf = append(f.buf, line[m.start:m.end]...)
 		}
-		v := src[s.lo:s.hi]
-		f.vals = append(f.vals, unsafe.String(unsafe.SliceData(v), len(v)))
+		f.spans = append(f.spans, flatSpan{path: p, lo: at, hi: len(f.buf)})
 	}
+	if len(f.spans) == 0 {
+		return dst, true
+	}
+	all := string(f.buf)
+	vals := make([]string, len(f.spans))
 	for k, s := range f.spans {
-		dst = append(dst, docField{Name: s.path, Values: f.vals[k : k+1 : k+1]})
+		vals[k] = all[s.lo:s.hi]
+		dst = append(dst, docField{Name: s.path, Values: vals[k : k+1 : k+1]})
+	}
+	if cap(f.buf) > maxFlatScratch {
+		f.buf = nil
 	}
 	return dst, true
 }
 
-// flatSpan is one value of the current line: bytes lo..hi of the line or
-// of buf.
+// maxFlatScratch bounds the scratch a flatJSON keeps between lines.
+const maxFlatScratch = 1 << 20
+
+// flatSpan is one value of the current line: bytes lo..hi of buf.
 type flatSpan struct {
 	path   string
-	inBuf  bool
 	lo, hi int
 }
 
@@ -229,6 +225,12 @@ func scanNumber(b []byte, i int) int {
 // unknown escape, a short \u or no closing quote); esc reports a backslash.
 func scanString(b []byte, i int) (end int, esc bool) {
 	for i++; i < len(b); i++ {
+		for i < len(b) && !strStop[b[i]] {
+			i++
+		}
+		if i == len(b) {
+			break
+		}
 		switch c := b[i]; {
 		case c == '"':
 			return i + 1, esc
@@ -254,6 +256,26 @@ func scanString(b []byte, i int) (end int, esc bool) {
 	}
 	return -1, esc
 }
+
+// strStop marks the bytes that end a run of plain string bytes: the quote,
+// the backslash and the control bytes. It is never written after
+// initialization.
+var strStop = func() (t [256]bool) {
+	for c := range ' ' {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
+
+// plainASCII marks the ASCII bytes a string's contents keep as they are
+// (all but the backslash). It is never written after initialization.
+var plainASCII = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = c != '\\'
+	}
+	return t
+}()
 
 // hex4 returns the value of four hex digits, or -1.
 func hex4(h []byte) rune {
@@ -318,7 +340,7 @@ func appendUnquoted(dst, s []byte) []byte {
 			i++
 		case c < utf8.RuneSelf:
 			j := i + 1
-			for j < len(s) && s[j] < utf8.RuneSelf && s[j] != '\\' {
+			for j < len(s) && plainASCII[s[j]] {
 				j++
 			}
 			dst = append(dst, s[i:j]...)
