@@ -500,12 +500,12 @@ func (s *pairSet) flush(to *pairRecs, doc uint32) error {
 }
 
 // bothDocs appends to dst the documents holding both tracked terms a and b
-// (A ∩ B), ascending, in about min(df_a, df_b, docs/64) steps plus their
-// number: a dense term (df >= docs/64, so that its bitmap is no larger than
+// (A ∩ B), ascending, in about min(df_b, docs/64) steps plus their number
+// (and df_a once per first term a): a dense term (df >= docs/64, so that its bitmap is no larger than
 // twice its doc list) gets a bitmap of the segment's docs on first use
 // (while the bitmaps' share lasts; past it, the first term of the pairs
-// being counted, when dense, gets a scratch one); two bitmaps are
-// intersected word by word, a list is tested against a bitmap, two sparse
+// being counted gets a scratch one); two bitmaps are intersected word by
+// word, a list is tested against a bitmap, and past maxPairBitmapDocs two
 // lists are merged. dst must not alias the writer's scratch.
 func (pw *pairWriter) bothDocs(a, b uint32, dst []uint32) ([]uint32, error) {
 	ba, err := pw.bitmapOf(a)
@@ -528,17 +528,7 @@ func (pw *pairWriter) bothDocs(a, b uint32, dst []uint32) ([]uint32, error) {
 		a, b, ba, bb = b, a, bb, ba
 	}
 	if ba != nil { // b is sparse
-		docs, err := pw.tap.termDocs(b, pw.scratch)
-		if err != nil {
-			return dst, err
-		}
-		pw.scratch = docs[:0]
-		for _, d := range docs {
-			if ba[d>>6]>>(d&63)&1 != 0 {
-				dst = append(dst, d)
-			}
-		}
-		return dst, nil
+		return pw.probeDocs(b, ba, dst)
 	}
 	if !pw.haveA || pw.aTerm != a { // calls come with a ascending: keep a's docs
 		if pw.aSet {
@@ -554,7 +544,7 @@ func (pw *pairWriter) bothDocs(a, b uint32, dst []uint32) ([]uint32, error) {
 		pw.adocs = append(pw.adocs[:0], docs...)
 		pw.scratch = docs[:0]
 		pw.aTerm, pw.haveA = a, true
-		if denseTerm(pw.tap.dfs[a], pw.tap.docs) { // a's docs as a bitmap too, while a lasts
+		if pw.tap.docs <= maxPairBitmapDocs { // a's docs as a bitmap too, while a lasts
 			if pw.aBits == nil {
 				pw.aBits = make([]uint64, (pw.tap.docs+63)/64)
 			}
@@ -564,19 +554,14 @@ func (pw *pairWriter) bothDocs(a, b uint32, dst []uint32) ([]uint32, error) {
 			pw.aSet = true
 		}
 	}
+	if pw.aSet { // b's docs tested against a's bitmap
+		return pw.probeDocs(b, pw.aBits, dst)
+	}
 	y, err := pw.tap.termDocs(b, pw.scratch)
 	if err != nil {
 		return dst, err
 	}
 	pw.scratch = y[:0]
-	if pw.aSet { // b's docs tested against a's bitmap
-		for _, d := range y {
-			if pw.aBits[d>>6]>>(d&63)&1 != 0 {
-				dst = append(dst, d)
-			}
-		}
-		return dst, nil
-	}
 	x := pw.adocs
 	for i, j := 0, 0; i < len(x) && j < len(y); {
 		switch {
@@ -588,6 +573,28 @@ func (pw *pairWriter) bothDocs(a, b uint32, dst []uint32) ([]uint32, error) {
 			dst = append(dst, x[i])
 			i++
 			j++
+		}
+	}
+	return dst, nil
+}
+
+// probeDocs appends to dst the docs of tracked term t whose bit is set in
+// bm, ascending: straight off its kept varint gaps when the pair counting
+// has them (pairFwd.termDocs), else from its doc list.
+func (pw *pairWriter) probeDocs(t uint32, bm []uint64, dst []uint32) ([]uint32, error) {
+	if f := pw.tap.fwd; f != nil {
+		if l, ok := f.cache[t]; ok {
+			return l.probe(bm, dst), nil
+		}
+	}
+	docs, err := pw.tap.termDocs(t, pw.scratch)
+	if err != nil {
+		return dst, err
+	}
+	pw.scratch = docs[:0]
+	for _, d := range docs {
+		if bm[d>>6]>>(d&63)&1 != 0 {
+			dst = append(dst, d)
 		}
 	}
 	return dst, nil

@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"slices"
@@ -52,8 +53,9 @@ type pairFwd struct {
 	ids     []uint32
 	tracked uint32 // terms tracked
 	buf     *termBuffer
-	cache   map[uint32][]uint32 // docs read back, by ordinal
-	cached  int64               // values in cache
+	cache   map[uint32]docList // docs read back, by ordinal
+	cached  int64              // bytes in cache
+	enc     []byte             // scratch: a doc list being encoded
 }
 
 // newPairFwd returns an empty forward index that holds at most limit bytes
@@ -301,20 +303,86 @@ func (f *pairFwd) tap(minDF, docs uint64) *pairTap {
 
 // termDocs returns the docs of tracked term i in scratch, read back from
 // the term buffer (which lives until the index is written) and kept for
-// the next call while the kept lists stay within limit/4 bytes.
+// the next call, as varint gaps, while the kept lists stay within limit/4
+// bytes.
 func (f *pairFwd) termDocs(i uint32, scratch []uint32) ([]uint32, error) {
-	if docs, ok := f.cache[i]; ok {
-		return append(scratch[:0], docs...), nil
+	if l, ok := f.cache[i]; ok {
+		return l.decode(scratch[:0]), nil
 	}
 	docs, err := f.readDocs(i, scratch)
-	if err == nil && 16*(f.cached+int64(len(docs))) <= f.limit {
-		if f.cache == nil {
-			f.cache = make(map[uint32][]uint32)
-		}
-		f.cache[i] = slices.Clone(docs)
-		f.cached += int64(len(docs))
+	if err != nil {
+		return docs, err
 	}
-	return docs, err
+	f.enc = appendGaps(f.enc[:0], docs)
+	if 4*(f.cached+int64(len(f.enc))) <= f.limit {
+		if f.cache == nil {
+			f.cache = make(map[uint32]docList)
+		}
+		f.cache[i] = docList{gaps: slices.Clone(f.enc), n: len(docs)}
+		f.cached += int64(len(f.enc))
+	}
+	if cap(f.enc) > scratchLimit {
+		f.enc = nil
+	}
+	return docs, nil
+}
+
+// docList is an ascending list of n doc ids as uvarint gaps (the first
+// one from 0).
+type docList struct {
+	gaps []byte
+	n    int
+}
+
+// appendGaps appends ascending docs to dst as uvarint gaps.
+func appendGaps(dst []byte, docs []uint32) []byte {
+	var prev uint32
+	for _, d := range docs {
+		dst = binary.AppendUvarint(dst, uint64(d-prev))
+		prev = d
+	}
+	return dst
+}
+
+// probe appends to dst the doc ids of l whose bit is set in bm.
+func (l docList) probe(bm []uint64, dst []uint32) []uint32 {
+	var d uint32
+	b := l.gaps
+	for range l.n {
+		if c := b[0]; c < 0x80 {
+			d += uint32(c)
+			b = b[1:]
+		} else {
+			v, n := binary.Uvarint(b)
+			d += uint32(v)
+			b = b[n:]
+		}
+		if bm[d>>6]>>(d&63)&1 != 0 {
+			dst = append(dst, d)
+		}
+	}
+	return dst
+}
+
+// decode appends the doc ids of l to dst.
+func (l docList) decode(dst []uint32) []uint32 {
+	at := len(dst)
+	dst = slices.Grow(dst, l.n)[:at+l.n]
+	out := dst[at:]
+	var d uint32
+	b := l.gaps
+	for k := range out {
+		if c := b[0]; c < 0x80 {
+			d += uint32(c)
+			b = b[1:]
+		} else {
+			v, n := binary.Uvarint(b)
+			d += uint32(v)
+			b = b[n:]
+		}
+		out[k] = d
+	}
+	return dst
 }
 
 // readDocs reads tracked term i's docs into scratch.
@@ -325,7 +393,7 @@ func (f *pairFwd) readDocs(i uint32, scratch []uint32) ([]uint32, error) {
 	}
 	docs := scratch[:0]
 	for {
-		d, _, ok, err := s.NextDoc()
+		d, ok, err := s.d.nextDoc(&s.cr)
 		if err != nil {
 			return nil, err
 		}

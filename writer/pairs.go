@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/bits"
@@ -96,7 +97,7 @@ type pairWriter struct {
 	haveA     bool
 	aTerm     uint32
 	adocs     []uint32 // term aTerm's docs
-	aBits     []uint64 // aTerm's docs as a bitmap, when aSet (a dense term without a bitmap of its own)
+	aBits     []uint64 // aTerm's docs as a bitmap, when aSet (a term without a bitmap of its own)
 	aSet      bool
 	bitmaps   map[uint32][]uint64 // the docs of dense terms, by ordinal
 	bitsLeft  int64               // bytes bitmaps may still take (with the tap's, MemoryLimit/16)
@@ -196,23 +197,33 @@ func (w *Writer) writePairs(cw *countWriter, pw *pairWriter, cands []pairCand, m
 }
 
 // fwdBitmaps makes, with a forward index, the bitmaps of the dense tracked
-// terms (for co) while they fit pw.bitsLeft, in one pass over the index.
+// terms (for co), densest first while they fit pw.bitsLeft, in one pass
+// over the index.
 func (pw *pairWriter) fwdBitmaps() error {
 	t, f := pw.tap, pw.tap.fwd
 	if f == nil {
 		return nil
 	}
 	size := int64((t.docs + 63) / 64)
-	var bms [][]uint64 // by ordinal
+	// The densest terms first: a term without a bitmap costs its df in
+	// every pair it is part of.
+	var dense []uint32
 	for o, df := range t.dfs {
-		if !denseTerm(df, t.docs) || 8*size > pw.bitsLeft {
-			continue
+		if denseTerm(df, t.docs) {
+			dense = append(dense, uint32(o))
+		}
+	}
+	slices.SortStableFunc(dense, func(x, y uint32) int { return cmp.Compare(t.dfs[y], t.dfs[x]) })
+	var bms [][]uint64 // by ordinal
+	for _, o := range dense {
+		if 8*size > pw.bitsLeft {
+			break
 		}
 		if bms == nil {
 			bms, pw.bitmaps = make([][]uint64, len(t.dfs)), make(map[uint32][]uint64)
 		}
 		bms[o] = make([]uint64, size)
-		pw.bitmaps[uint32(o)] = bms[o]
+		pw.bitmaps[o] = bms[o]
 		pw.bitsLeft -= 8 * size
 	}
 	if bms == nil {

@@ -115,26 +115,9 @@ func (d *postingDecoder) next(src *chunkReader) (doc uint32, pos []uint32, ok bo
 	if d.left == 0 {
 		return 0, nil, false, nil
 	}
-	delta, err := src.uvarint()
+	n, count, err := d.head(src)
 	if err != nil {
 		return 0, nil, false, err
-	}
-	n := uint64(delta)
-	if d.started {
-		if delta == 0 {
-			return 0, nil, false, errs.Corruptf("doc delta 0")
-		}
-		n += uint64(d.lastDoc)
-	}
-	if n > maxDocID {
-		return 0, nil, false, errs.Corruptf("doc id %d out of range", n)
-	}
-	count, err := src.uvarint()
-	if err != nil {
-		return 0, nil, false, err
-	}
-	if count == 0 {
-		return 0, nil, false, errs.Corruptf("doc %d has no positions", n)
 	}
 	d.pos = d.pos[:0]
 	var p uint64
@@ -156,6 +139,77 @@ func (d *postingDecoder) next(src *chunkReader) (doc uint32, pos []uint32, ok bo
 	d.started = true
 	d.lastDoc = uint32(n)
 	return uint32(n), d.pos, true, nil
+}
+
+// head reads the doc delta and the position count of the next record and
+// returns the record's doc id and count.
+func (d *postingDecoder) head(src *chunkReader) (doc, count uint64, err error) {
+	delta, err := src.uvarint()
+	if err != nil {
+		return 0, 0, err
+	}
+	n := delta
+	if d.started {
+		if delta == 0 {
+			return 0, 0, errs.Corruptf("doc delta 0")
+		}
+		n += uint64(d.lastDoc)
+	}
+	if n > maxDocID {
+		return 0, 0, errs.Corruptf("doc id %d out of range", n)
+	}
+	count, err = src.uvarint()
+	if err != nil {
+		return 0, 0, err
+	}
+	if count == 0 {
+		return 0, 0, errs.Corruptf("doc %d has no positions", n)
+	}
+	return n, count, nil
+}
+
+// nextDoc is next for a reader of doc ids alone: the positions are
+// skipped, not decoded.
+func (d *postingDecoder) nextDoc(src *chunkReader) (doc uint32, ok bool, err error) {
+	if d.left == 0 {
+		return 0, false, nil
+	}
+	n, count, err := d.head(src)
+	if err != nil {
+		return 0, false, err
+	}
+	if err := src.skipUvarints(count); err != nil {
+		return 0, false, err
+	}
+	d.left--
+	d.started = true
+	d.lastDoc = uint32(n)
+	return uint32(n), true, nil
+}
+
+// skipUvarints skips n varints: every byte below 0x80 ends one.
+func (r *chunkReader) skipUvarints(n uint64) error {
+	for n > 0 {
+		if len(r.buf) == 0 {
+			b, err := r.more()
+			if err != nil {
+				return err
+			}
+			r.buf = b
+		}
+		i := 0
+		for i < len(r.buf) {
+			c := r.buf[i]
+			i++
+			if c < 0x80 {
+				if n--; n == 0 {
+					break
+				}
+			}
+		}
+		r.buf = r.buf[i:]
+	}
+	return nil
 }
 
 // skip discards the records left in the current term.

@@ -222,12 +222,12 @@ func readInput(ctx context.Context, in input, stdin io.Reader, o inputOptions, s
 	}
 	var doc [1]docField
 	var fields []docField
+	var flat flatJSON
 	for {
 		line, err := lr.next()
 		if err == io.EOF {
 			return nil
 		}
-		where := fmt.Sprintf("%s:%d", in.label, lr.line)
 		if err != nil && !isBadLine(err) {
 			if gzipped {
 				return gzipErr(in.label, lr.line-1, err)
@@ -249,7 +249,10 @@ func readInput(ctx context.Context, in input, stdin io.Reader, o inputOptions, s
 				if len(bytes.TrimSpace(line)) == 0 {
 					continue // blank lines between JSON objects are not documents
 				}
-				fields, err = jsonDoc(line, o.Fields, fields[:0])
+				var ok bool
+				if fields, ok = flat.doc(line, o.Fields, fields[:0]); !ok {
+					fields, err = jsonDoc(line, o.Fields, fields[:0])
+				}
 				d = fields
 			}
 		}
@@ -262,14 +265,14 @@ func readInput(ctx context.Context, in input, stdin io.Reader, o inputOptions, s
 			if isBadLine(err) {
 				hint = " (--skip-bad-lines skips such lines and counts them)"
 			}
-			return fmt.Errorf("%s: %w%s", where, err, hint)
+			return fmt.Errorf("%s:%d: %w%s", in.label, lr.line, err, hint)
 		}
 		if err := emit(d, line); err != nil {
 			var nl notLineError
 			if errors.As(err, &nl) {
 				return nl.err // about the build (temp dir, disk), not this line
 			}
-			return fmt.Errorf("%s: %w", where, err)
+			return fmt.Errorf("%s:%d: %w", in.label, lr.line, err)
 		}
 		st.Docs++
 	}

@@ -53,7 +53,7 @@ sources cannot give), 128+N stopped by signal N (130 Ctrl-C, 129 SIGHUP, 143 SIG
 	root.SetIn(stdin)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{clipped{err}} })
 	root.AddCommand(
-		newBuildCmd(e, captureBuildHook()),
+		newBuildCmd(e, captureBuildHook(), profileBuildHook()),
 		newInspectCmd(e),
 		newQueryCmd(e),
 		newGrepCmd(e),
