@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/oracle"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/writer"
 )
 

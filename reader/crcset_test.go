@@ -9,7 +9,7 @@ import (
 
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 )
 

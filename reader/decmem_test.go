@@ -18,9 +18,9 @@ import (
 	"time"
 
 	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/oracle"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )

@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
 )
 
 // lookupEntry returns a copy of a term's dict entry, or nil when absent.

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
 )
 
 // MaxEdits is the largest edit distance of a Fuzzy query (Lucene's bound).

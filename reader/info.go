@@ -1,7 +1,7 @@
 package reader
 
 import (
-	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/hooks"
 )
 

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
 )
 
 // TermIter walks every term of one logical index in byte order, pull style,

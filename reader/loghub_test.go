@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 )
 
 // loghubDocs reads ../shared/corpora/loghub/2k/*.log, one document per line

@@ -3,7 +3,7 @@ package reader
 import (
 	"time"
 
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/prx"
 )
 
 // Profile is what one query did on one segment (SearchOptions.Profile). Counting

@@ -4,8 +4,8 @@ import (
 	"context"
 	"time"
 
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/prx"
 )
 
 // counters are the reader's own profile counters (prx.Stats holds the codec's).

@@ -13,8 +13,8 @@ import (
 
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/limits"
 )
 

@@ -5,8 +5,8 @@ import (
 	"math"
 	"slices"
 
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/prx"
 )
 
 // Read rounds on a RemoteReaderAt. A query reads in stages, each needing what

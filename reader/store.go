@@ -7,8 +7,8 @@ import (
 	"sort"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
 )
 
 // RecordFormat says how a stored record holds its document's field values.

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/prx"
 )
 
 // termRef is a resolved term of one query: its dict entry, where its postings

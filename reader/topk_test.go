@@ -13,7 +13,7 @@ import (
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 )
 

@@ -7,8 +7,8 @@ import (
 	"github.com/snii-go/snii/internal/hooks"
 
 	"github.com/RoaringBitmap/roaring/v2"
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/prx"
 )
 
 // Verify walks the whole segment and checks it structurally: the sections tile

@@ -6,9 +6,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/snii-go/snii/index"
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/segtest"
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/internal/testkit/segtest"
 	"github.com/snii-go/snii/writer"
 )
 

@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/snii-go/snii/internal/codec/zstdopt"
 	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/zstdopt"
 	"github.com/snii-go/snii/limits"
 
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/prx"
 )
 
 // DefaultMemoryLimit is the term buffer's memory limit when Options.MemoryLimit is 0.

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/internal/chooser"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/chooser"
+	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/writer"
 )
 

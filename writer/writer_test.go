@@ -8,8 +8,8 @@ import (
 
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/index"
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/limits"

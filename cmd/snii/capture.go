@@ -8,8 +8,8 @@ import (
 
 	"github.com/snii-go/snii/internal/hooks"
 
-	"github.com/snii-go/snii/internal/prx"
-	"github.com/snii-go/snii/internal/prx/capture"
+	"github.com/snii-go/snii/internal/codec/prx"
+	"github.com/snii-go/snii/internal/codec/prx/capture"
 	"github.com/snii-go/snii/reader"
 	"github.com/spf13/cobra"
 )

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/reader"
 	"github.com/spf13/cobra"

@@ -9,8 +9,8 @@ package hooks
 import (
 	"context"
 
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/prx"
 )
 
 // WindowFunc receives one stored .prx window of a term of a segment: its

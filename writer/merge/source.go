@@ -9,8 +9,8 @@ import (
 	"os"
 	"slices"
 
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/hooks"
 	"github.com/snii-go/snii/reader"
 )
