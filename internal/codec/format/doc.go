@@ -1,8 +1,9 @@
-// Package index holds the codecs of what a whole snii segment shares: the file
+// Package format holds the codecs of what a whole snii segment shares: the file
 // layout (header, directory, tail), the per-index metadata group, term
-// dictionary blocks, doc-postings windows and their preludes, the store of
-// records, and the analyzers that turn text into terms. It does no I/O: the writer and the
-// reader own files, zstd encoders and decoders, and pass them in.
+// dictionary blocks, doc-postings windows and their preludes, the norms, the
+// pair section and the store of records. It does no I/O: the writer and the
+// reader own files, zstd encoders and decoders, and pass them in. The analyzers
+// that turn text into terms are package index's.
 //
 // All integers are little-endian, varints are unsigned LEB128, every checksum
 // is CRC32C (Castagnoli). The normative description is docs/FORMAT.md.
@@ -95,15 +96,11 @@
 // Every AnchorEvery-th entry is an anchor (shared = 0). The stored block is the
 // zstd compression of the plain block when strictly smaller.
 //
-// # Analyzers
+// # Concurrency
 //
-// NewAnalyzer returns "standard" (letters and digits, lowercased), "whitespace"
-// (split on spaces, lowercased) or "keyword" (the whole value, unchanged).
-// Tokens over MaxTokenBytes are dropped but take their position. An Analyzer
-// reuses a scratch buffer, so it allocates nothing per token and is not safe
-// for concurrent use; every other value of this package is either immutable
-// after construction (Block, Prelude, Directory, IndexMeta) or documented as
-// single-goroutine (BlockBuilder, DocWindowEncoder).
+// Every value of this package is either immutable after construction (Block,
+// Prelude, Directory, IndexMeta) or documented as single-goroutine
+// (BlockBuilder, DocWindowEncoder).
 //
 // # Errors
 //
