@@ -2,7 +2,6 @@ package reader
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -523,18 +522,6 @@ func (s *Segment) field(name string) (*field, error) {
 		return s.fields[lo], nil
 	}
 	return nil, s.at(place{window: -1}, errs.NotFoundf("no field %q (fields: %s)", errs.Excerpt(name), strings.Join(s.names, ", ")))
-}
-
-// uvarintAt decodes a uvarint at b[off:] (ok=false when truncated).
-func uvarintAt(b []byte, off int) (uint64, int, bool) {
-	if off >= len(b) {
-		return 0, off, false
-	}
-	v, n := binary.Uvarint(b[off:])
-	if n <= 0 {
-		return 0, off, false
-	}
-	return v, off + n, true
 }
 
 // grow returns (*buf)[:n], growing *buf first when it is too small (buf may

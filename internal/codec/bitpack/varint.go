@@ -1,6 +1,9 @@
 package bitpack
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 const maxUint32 = 1<<32 - 1
 
@@ -9,7 +12,31 @@ func UvarintLen32(v uint32) int {
 	return (bits.Len32(v|1) + 6) / 7
 }
 
-// ReadUvarint32 decodes the canonical uvarint at b[p:] whose value fits in uint32.
+// ReadUvarint decodes the canonical uvarint at b[p:]. It returns the value and
+// the index after it; ok is false when b ends first, the value overflows 64
+// bits, or the encoding is longer than needed (a multi-byte varint whose last
+// byte is 0): every uvarint snii reads has exactly one valid encoding.
+func ReadUvarint(b []byte, p int) (v uint64, next int, ok bool) {
+	if p < len(b) && b[p] < 0x80 {
+		return uint64(b[p]), p + 1, true
+	}
+	return readUvarintSlow(b, p)
+}
+
+// readUvarintSlow is the checked multi-byte decoder behind ReadUvarint.
+func readUvarintSlow(b []byte, p int) (v uint64, next int, ok bool) {
+	if p >= len(b) {
+		return 0, p, false
+	}
+	v, n := binary.Uvarint(b[p:])
+	if n <= 0 || b[p+n-1] == 0 {
+		return 0, p, false
+	}
+	return v, p + n, true
+}
+
+// ReadUvarint32 decodes the canonical uvarint at b[p:] whose value fits in uint32
+// (ReadUvarint's rule with a 32-bit range).
 // It returns the value and the index after it; ok is false when b ends first, the
 // value overflows uint32, or the encoding is longer than needed.
 func ReadUvarint32(b []byte, p int) (v uint32, next int, ok bool) {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 
+	"github.com/snii-go/snii/internal/codec/bitpack"
 	"github.com/snii-go/snii/internal/errs"
 )
 
@@ -75,8 +76,8 @@ func (b *BlockBuilder) FirstTerm() []byte {
 	if b.count == 0 {
 		return nil
 	}
-	_, off, _ := readUvarint(b.ents, 0)
-	l, off, _ := readUvarint(b.ents, off)
+	_, off, _ := bitpack.ReadUvarint(b.ents, 0)
+	l, off, _ := bitpack.ReadUvarint(b.ents, off)
 	return b.ents[off : off+int(l) : off+int(l)]
 }
 
@@ -281,8 +282,8 @@ func (b *Block) Seek(term []byte, e *Entry) (found bool, err error) {
 		if off+1 < len(src) && src[off] < 0x80 && src[off+1] < 0x80 { // the common case, without a call
 			shared, sl, o = uint64(src[off]), uint64(src[off+1]), off+2
 		} else {
-			shared, o, ok1 = readUvarint(src, off)
-			sl, o, ok2 = readUvarint(src, o)
+			shared, o, ok1 = bitpack.ReadUvarint(src, off)
+			sl, o, ok2 = bitpack.ReadUvarint(src, o)
 		}
 		if !ok1 || !ok2 || sl > uint64(end-o) || shared > uint64(prevLen) {
 			return false, errs.Corruptf("at %d: entry %d key malformed", b.off, g*AnchorEvery+k)
@@ -372,8 +373,8 @@ func (it *BlockIter) step(e *Entry) error {
 	if i%AnchorEvery == 0 && it.off != b.anchor(i/AnchorEvery) {
 		return errs.Corruptf("at %d: entry %d at %d, anchor table says %d", b.off, i, it.off, b.anchor(i/AnchorEvery))
 	}
-	shared, o, ok1 := readUvarint(src, it.off)
-	sl, o, ok2 := readUvarint(src, o)
+	shared, o, ok1 := bitpack.ReadUvarint(src, it.off)
+	sl, o, ok2 := bitpack.ReadUvarint(src, o)
 	if !ok1 || !ok2 || sl > uint64(len(src)-o) || shared > uint64(len(it.key)) || (i%AnchorEvery == 0 && shared != 0) {
 		return errs.Corruptf("at %d: entry %d key malformed", b.off, i)
 	}

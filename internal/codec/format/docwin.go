@@ -2,8 +2,10 @@ package format
 
 import (
 	"encoding/binary"
-	"github.com/snii-go/snii/internal/codec/intcol"
 	"math"
+
+	"github.com/snii-go/snii/internal/codec/bitpack"
+	"github.com/snii-go/snii/internal/codec/intcol"
 
 	"github.com/ronanh/intcomp"
 	"github.com/snii-go/snii/internal/errs"
@@ -153,7 +155,7 @@ func decodeGaps(b []byte, n int, base uint32, dst []uint32) ([]uint32, error) {
 			g = uint64(b[off])
 			off++
 		} else {
-			v, o, ok := readUvarint(b, off)
+			v, o, ok := bitpack.ReadUvarint(b, off)
 			if !ok {
 				return dst, errs.Corruptf("truncated gap %d", i)
 			}
@@ -173,7 +175,7 @@ func decodeGaps(b []byte, n int, base uint32, dst []uint32) ([]uint32, error) {
 }
 
 func decodeIntcomp(b []byte, n int, base uint32, dst []uint32) ([]uint32, error) {
-	nw, off, ok := readUvarint(b, 0)
+	nw, off, ok := bitpack.ReadUvarint(b, 0)
 	if !ok || nw > uint64(len(b)-off)/4 || uint64(len(b)-off) != 4*nw {
 		return dst[:0], errs.Corruptf("intcomp word count %d does not match %d bytes", nw, len(b)-off)
 	}

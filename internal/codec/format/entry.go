@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/snii-go/snii/internal/codec/bitpack"
 	"github.com/snii-go/snii/internal/errs"
 )
 
@@ -101,7 +102,7 @@ func skipEntry(src []byte) (int, error) {
 				n, p = uint64(src[p]), p+1
 			} else {
 				q := p
-				if n, q, ok = readUvarint(src, p); !ok {
+				if n, q, ok = bitpack.ReadUvarint(src, p); !ok {
 					return 0, errs.Corruptf("dict entry: truncated")
 				}
 				p = q

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 
+	"github.com/snii-go/snii/internal/codec/bitpack"
 	"github.com/snii-go/snii/internal/errs"
 )
 
@@ -382,7 +383,7 @@ func (c *WindowCursor) Next() (w WindowInfo, ok bool) {
 func (c *WindowCursor) skipBefore(doc uint32) bool {
 	b := c.p.src
 	for c.i < c.p.n {
-		d, off, _ := readUvarint(b, c.off)
+		d, off, _ := bitpack.ReadUvarint(b, c.off)
 		last := c.last + uint32(d)
 		if c.i == 0 {
 			last = uint32(d)
@@ -391,8 +392,8 @@ func (c *WindowCursor) skipBefore(doc uint32) bool {
 			return true
 		}
 		off = skipUvarint(b, off) // docs
-		dl, off, _ := readUvarint(b, off)
-		pl, off, _ := readUvarint(b, off)
+		dl, off, _ := bitpack.ReadUvarint(b, off)
+		pl, off, _ := bitpack.ReadUvarint(b, off)
 		off = skipUvarint(b, off) + 1 // max tf - 1, min norm
 		c.last, c.off = last, off
 		c.docOff += dl
@@ -413,11 +414,11 @@ func skipUvarint(b []byte, off int) int {
 // next decodes the entry at c.off; the prelude was verified by ParsePrelude.
 func (c *WindowCursor) next() WindowInfo {
 	b := c.p.src
-	d, off, _ := readUvarint(b, c.off)
-	docs, off, _ := readUvarint(b, off)
-	dl, off, _ := readUvarint(b, off)
-	pl, off, _ := readUvarint(b, off)
-	mt, off, _ := readUvarint(b, off)
+	d, off, _ := bitpack.ReadUvarint(b, c.off)
+	docs, off, _ := bitpack.ReadUvarint(b, off)
+	dl, off, _ := bitpack.ReadUvarint(b, off)
+	pl, off, _ := bitpack.ReadUvarint(b, off)
+	mt, off, _ := bitpack.ReadUvarint(b, off)
 	w := WindowInfo{Base: c.last + 1, Docs: uint32(docs), DocOff: c.docOff, DocLen: dl, PrxOff: c.prxOff, PrxLen: pl,
 		MaxTF: uint32(mt) + 1, MinNorm: b[off]}
 	off++

@@ -3,29 +3,13 @@ package format
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/snii-go/snii/internal/codec/bitpack"
 )
 
 // uvarintLen returns the encoded length of x as an unsigned LEB128 varint.
 func uvarintLen(x uint64) int {
 	return (bits.Len64(x|1) + 6) / 7
-}
-
-// readUvarint decodes one uvarint at b[off:]. It returns the value and the
-// offset after it, or ok=false when the varint is truncated, overflows 64 bits
-// or is not minimal (a multi-byte varint whose last byte is 0): every varint
-// of the format has exactly one valid encoding.
-func readUvarint(b []byte, off int) (v uint64, next int, ok bool) {
-	if off >= len(b) {
-		return 0, off, false
-	}
-	if c := b[off]; c < 0x80 {
-		return uint64(c), off + 1, true
-	}
-	v, n := binary.Uvarint(b[off:])
-	if n <= 0 || b[off+n-1] == 0 {
-		return 0, off, false
-	}
-	return v, off + n, true
 }
 
 // reader is a bounds-checked cursor over a byte slice. The first failure is
@@ -44,7 +28,7 @@ func (r *reader) uvarint() uint64 {
 	if r.bad {
 		return 0
 	}
-	v, next, ok := readUvarint(r.b, r.off)
+	v, next, ok := bitpack.ReadUvarint(r.b, r.off)
 	if !ok {
 		r.bad = true
 		return 0
@@ -74,7 +58,7 @@ func (r *reader) u8() byte {
 }
 
 // skipPairs skips n (uvarint, byte) pairs, each uvarint checked as
-// readUvarint checks it (not truncated, no overflow, minimal) without
+// bitpack.ReadUvarint checks it (not truncated, no overflow, minimal) without
 // decoding it: a doc block's impacts when the reader does not rank (the
 // window directory of a frequent term holds many). It fails as the loop of
 // uvarint and u8 would.

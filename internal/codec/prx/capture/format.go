@@ -6,6 +6,7 @@ import (
 	"hash/crc32"
 
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/codec/bitpack"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/limits"
 )
@@ -166,8 +167,8 @@ func (c *body) uvarint(what string) uint64 {
 	if c.err != nil {
 		return 0
 	}
-	v, n := binary.Uvarint(c.b)
-	if n <= 0 {
+	v, n, ok := bitpack.ReadUvarint(c.b, 0)
+	if !ok {
 		c.fail("bad %s varint", what)
 		return 0
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/codec/bitpack"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/limits"
 )
@@ -160,7 +161,7 @@ func (r *Reader) step() (w Window, ok bool, err error) {
 			}
 		}
 		if c.err == nil {
-			if d, n := binary.Uvarint(c.b); n <= 0 || d != uint64(docs) {
+			if d, _, ok := bitpack.ReadUvarint(c.b, 0); !ok || d != uint64(docs) {
 				c.fail("doc count %d does not match the plain payload's", docs)
 			}
 		}

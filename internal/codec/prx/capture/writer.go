@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/codec/bitpack"
 	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/limits"
@@ -139,8 +140,8 @@ func (w *Writer) Encoded(index int, win *prx.Window, f prx.Frame) error {
 
 // windowLocked writes a window record; w.mu is held.
 func (w *Writer) windowLocked(index int, eligible bool, plain []byte) error {
-	docs, n := binary.Uvarint(plain)
-	if n <= 0 {
+	docs, _, ok := bitpack.ReadUvarint(plain, 0)
+	if !ok {
 		return errs.Invalidf("capture: window of %d bytes does not start with a doc count", len(plain))
 	}
 	if err := w.usable(); err != nil {
