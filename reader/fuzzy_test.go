@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/seam"
 	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 )
@@ -150,7 +150,7 @@ func TestFuzzySkipsBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	m, err := hooks.IndexMeta(s, "text")
+	m, err := seam.IndexMeta(s, "text")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestFuzzyRemoteRounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	m, err := hooks.IndexMeta(s, "text")
+	m, err := seam.IndexMeta(s, "text")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/snii-go/snii/index"
 	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/seam"
 	"github.com/snii-go/snii/limits"
 )
 
@@ -63,6 +64,7 @@ type Options struct {
 // concurrent queries; Close releases it once the running queries and open
 // Postings end.
 type Segment struct {
+	access             // what internal/seam reads (IndexMeta, SegmentWindows)
 	name   string      // file name or "reader", for messages
 	data   []byte      // the whole file when mapped; nil otherwise
 	path   string      // the mapped file's path (fileChanged)
@@ -165,6 +167,7 @@ func openFile(path string, o Options) (*Segment, error) {
 		name = path
 	}
 	s := &Segment{name: name, size: size}
+	s.access = seam.NewSegment((*segmentSeam)(s))
 	if canMmap && !o.NoMmap {
 		data, unmap, err := mapFile(f, size)
 		if err != nil {
@@ -202,6 +205,7 @@ func OpenReaderAtContext(ctx context.Context, r io.ReaderAt, size int64, o Optio
 		return nil, errs.Invalidf("reader: OpenReaderAt(%s) needs a reader and a size >= 0", name)
 	}
 	s := &Segment{name: name, ra: r, size: size}
+	s.access = seam.NewSegment((*segmentSeam)(s))
 	if err := s.init(ctx, o); err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii/index"
-	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/seam"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/internal/testkit/segtest"
 	"github.com/snii-go/snii/reader"
@@ -51,8 +51,8 @@ func sameSegment(t testing.TB, what, got, want string) {
 		return
 	}
 	for _, f := range sw.Fields() {
-		mg, _ := hooks.IndexMeta(sg, f)
-		mw, _ := hooks.IndexMeta(sw, f)
+		mg, _ := seam.IndexMeta(sg, f)
+		mw, _ := seam.IndexMeta(sw, f)
 		mg.Blocks, mw.Blocks, mg.FirstTerms, mw.FirstTerms = nil, nil, nil, nil
 		if fmt.Sprintf("%+v", mg) != fmt.Sprintf("%+v", mw) {
 			t.Errorf("  index %q:\n   got  %+v\n   want %+v", f, mg, mw)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/seam"
 	"github.com/snii-go/snii/reader"
 )
 
@@ -186,7 +186,7 @@ func (s *source) inspect() (err error) {
 	s.metas = make(map[string]format.IndexMeta, len(s.fields))
 	s.with = make(map[string]uint64, len(s.fields))
 	for _, name := range s.fields {
-		m, err := hooks.IndexMeta(s.seg, name)
+		m, err := seam.IndexMeta(s.seg, name)
 		if err != nil {
 			return s.wrap(err)
 		}

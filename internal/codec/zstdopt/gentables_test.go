@@ -18,7 +18,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/internal/codec/zstdopt"
-	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/seam"
 	"github.com/snii-go/snii/writer"
 )
 
@@ -88,7 +88,7 @@ var trainingGroups = []struct{ lines, weight int }{{1, 3}, {5, 1}, {20, 1}, {100
 func groupPayloads(t *testing.T, enc *prx.Encoder, path string, group int) [][]byte {
 	var out [][]byte
 	o := writer.DefaultOptions("text")
-	hooks.WriterOnWindow(&o, func(_ string, w *prx.Window, f prx.Frame) error {
+	seam.SetOnWindow(&o, func(_ string, w *prx.Window, f prx.Frame) error {
 		rf, err := enc.EncodeCodec(w, prx.CodecRaw)
 		if err != nil {
 			return err

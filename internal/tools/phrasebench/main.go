@@ -23,7 +23,7 @@ import (
 	"github.com/snii-go/snii/budget"
 
 	"github.com/snii-go/snii/internal/codec/prx"
-	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/seam"
 	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
@@ -393,7 +393,7 @@ func buildSeg(path string, docs []string, policy int) buildInfo {
 	s, err := reader.Open(path, reader.Options{})
 	fail(err)
 	defer s.Close()
-	info, err := hooks.IndexMeta(s, "content")
+	info, err := seam.IndexMeta(s, "content")
 	fail(err)
 	bi.PrxBytes = info.PrxBytes + info.InlineFrameBytes
 	bi.Windows, bi.FrameBytes = info.Outcome.Windows, info.Outcome.Bytes
