@@ -270,7 +270,7 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 	}
 	defer enc.Close()
 	e := &emitter{
-		name: in.field.Name, docCount: w.docs, enc: enc, onWindow: seam.OnWindow(o), out: cw, postOff: cw.n,
+		name: in.field.Name, docCount: w.docs, enc: enc, onWindow: seam.OnWindow(&o.captureSeam), out: cw, postOff: cw.n,
 		docSpan: docSpan, dict: dict, compress: compress, norms: in.norms, hasNorms: in.field.StoresNorms(),
 	}
 	src := in.src
