@@ -112,7 +112,7 @@ func genDocs(seed uint64, n int, fields ...string) []writer.Document {
 	gen := testkit.GenLogs(seed, n, o)
 	docs := make([]writer.Document, len(gen))
 	for i, d := range gen {
-		docs[i].Fields = testkit.FieldsAs[writer.Field](d)
+		docs[i] = segtest.Document(d)
 	}
 	return docs
 }

@@ -7,7 +7,10 @@ import (
 	"sync"
 )
 
-// Field is one named field of a document with its values.
+// Field is one named field of a document with its values: the document type
+// of the test kits (testkit.GenLogs generates them; segtest.Document turns
+// them into writer documents). It has writer.Field's shape, but the oracle
+// imports nothing of snii, so that package index's tests can use it.
 type Field struct {
 	Name   string
 	Values []string
