@@ -17,16 +17,11 @@ func UvarintLen32(v uint32) int {
 // bits, or the encoding is longer than needed (a multi-byte varint whose last
 // byte is 0): every uvarint snii reads has exactly one valid encoding.
 func ReadUvarint(b []byte, p int) (v uint64, next int, ok bool) {
-	if p < len(b) && b[p] < 0x80 {
-		return uint64(b[p]), p + 1, true
-	}
-	return readUvarintSlow(b, p)
-}
-
-// readUvarintSlow is the checked multi-byte decoder behind ReadUvarint.
-func readUvarintSlow(b []byte, p int) (v uint64, next int, ok bool) {
 	if p >= len(b) {
 		return 0, p, false
+	}
+	if c := b[p]; c < 0x80 {
+		return uint64(c), p + 1, true
 	}
 	v, n := binary.Uvarint(b[p:])
 	if n <= 0 || b[p+n-1] == 0 {
