@@ -9,7 +9,11 @@
 // AppendBlock write a block, Unpack decodes one and Skip steps over one
 // without decoding its fields. RunningSums turns gaps into doc ids or
 // position offsets. The 32-bit uvarints of the exceptions (AppendUvarint,
-// ReadUvarint32) are shared with the .prx codec.
+// ReadUvarint32) are shared with the .prx codec, and ReadUvarint is the
+// uvarint reader of every other part of the format (segment metadata,
+// dictionary blocks, doc windows, preludes, capture files, the writer's
+// spills): both accept only the minimal encoding, so every uvarint has
+// exactly one valid form.
 //
 // On amd64 with AVX2 (detected at start through golang.org/x/sys/cpu) the
 // unpacking of fields up to 24 bits and the running sums take vector kernels
