@@ -70,7 +70,12 @@ func (r *chunkReader) read(dst []byte) error {
 // encoding of at most 64 bits): from the buffer when it holds the whole
 // encoding, else byte by byte across refills.
 func (r *chunkReader) uvarint() (uint64, error) {
-	if len(r.buf) >= binary.MaxVarintLen64 || (len(r.buf) > 0 && r.buf[0] < 0x80) {
+	if len(r.buf) > 0 && r.buf[0] < 0x80 {
+		v := r.buf[0]
+		r.buf = r.buf[1:]
+		return uint64(v), nil
+	}
+	if len(r.buf) >= binary.MaxVarintLen64 {
 		v, n, ok := bitpack.ReadUvarint(r.buf, 0)
 		if !ok {
 			return 0, errs.Corruptf("varint overlong or past 64 bits")
