@@ -59,8 +59,11 @@ func Query(q oracle.Query) reader.Query {
 // Document converts an oracle document into a writer document.
 func Document(d oracle.Doc) writer.Document {
 	var wd writer.Document
-	for _, f := range d {
-		wd.Fields = append(wd.Fields, writer.Field{Name: f.Name, Values: f.Values})
+	if len(d) > 0 {
+		wd.Fields = make([]writer.Field, len(d))
+		for i, f := range d {
+			wd.Fields[i] = writer.Field(f)
+		}
 	}
 	return wd
 }
