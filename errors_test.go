@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/limits"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 )
 
 // oracleSeeds are texts that exercise the analyzers' edges: ASCII fast paths,

@@ -1,7 +1,7 @@
 package budget
 
 // Outcome is what a policy did over the eligible windows of one logical
-// index (a segment records it; see Outcome in internal/prx and the reader's
+// index (a segment records it; see Outcome in internal/codec/prx and the reader's
 // index metadata).
 type Outcome struct {
 	Policy      Policy

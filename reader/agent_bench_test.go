@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"

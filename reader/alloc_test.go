@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/snii-go/snii/internal/oracle"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/prx"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 )
 

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/oracle"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/seam"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 )
 
@@ -59,7 +59,7 @@ func TestAPIErrors(t *testing.T) {
 	if err != nil || !slices.Equal(terms, oracle.Terms("Connection RESET by peer, İstanbul")) {
 		t.Errorf("Analyze = %q, %v", terms, err)
 	}
-	info, err := hooks.IndexMeta(s, "text")
+	info, err := seam.IndexMeta(s, "text")
 	if err != nil || info.Name != "text" || msp(info.Policy) != -1 || info.TermCount == 0 {
 		t.Errorf("Info = %+v, %v", info, err)
 	}

@@ -3,8 +3,8 @@ package reader
 import (
 	"math"
 
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
 )
 
 // BM25 holds the parameters of the BM25 similarity, as Lucene 8's

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/seam"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -137,10 +137,10 @@ func TestCorruptFlip(t *testing.T) {
 	mark(dirOff, uint64(len(orig)))
 	fields := s.Fields()
 	for k, f := range fields {
-		info, _ := hooks.IndexMeta(s, f)
+		info, _ := seam.IndexMeta(s, f)
 		end := dirOff
 		if k+1 < len(fields) {
-			next, _ := hooks.IndexMeta(s, fields[k+1])
+			next, _ := seam.IndexMeta(s, fields[k+1])
 			end = next.PostingOff
 		}
 		mark(info.DictOff+info.DictLen, end)

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/oracle"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/prx"
+	"github.com/snii-go/snii/internal/seam"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/writer"
 )
 
@@ -68,7 +68,7 @@ func TestZstdReadLast(t *testing.T) {
 			// z's units are ZSTD (but its last, a short one), p's and q's are
 			// not (else the fixture tests nothing).
 			var units [3][prx.NumCodecs]int
-			err := hooks.SegmentWindows(bg, s, "text", func(term []byte, w *prx.Window, us []prx.Unit) error {
+			err := seam.SegmentWindows(bg, s, "text", func(term []byte, w *prx.Window, us []prx.Unit) error {
 				for k, name := range []string{"z", "p", "q"} {
 					if string(term) == name {
 						for _, u := range us {

@@ -3,8 +3,8 @@ package reader
 import (
 	"sync/atomic"
 
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/prx"
 )
 
 // crcSet records the checksummed regions of a mapped segment whose CRC32C a

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/seam"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 )
 
@@ -155,7 +155,7 @@ func TestCRCOnceVerify(t *testing.T) {
 	if p, d := checkedBytes(t, s, qs); p != 0 || d != 0 {
 		t.Fatalf("a second run computed %d + %d CRC bytes (want none)", p, d)
 	}
-	info, err := hooks.IndexMeta(s, "text")
+	info, err := seam.IndexMeta(s, "text")
 	if err != nil {
 		t.Fatal(err)
 	}

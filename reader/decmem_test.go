@@ -6,8 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/snii-go/snii/internal/testkit"
-	"github.com/snii-go/snii/limits"
 	"hash/crc32"
 	"math/rand/v2"
 	"os"
@@ -17,10 +15,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/limits"
+
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/oracle"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/prx"
+	"github.com/snii-go/snii/internal/seam"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -59,7 +60,7 @@ func buildDecmemN(t *testing.T, term string, victims int) (seg, frame []byte) {
 	t.Helper()
 	o := writer.DefaultOptions("text")
 	var frames [][]byte
-	hooks.WriterOnWindow(&o, func(field string, w *prx.Window, f prx.Frame) error {
+	seam.SetOnWindow(&o, func(field string, w *prx.Window, f prx.Frame) error {
 		if len(f.Units) == 1 && w.Docs() == 1 && len(w.Positions) > 2000 {
 			frames = append(frames, append([]byte(nil), f.Bytes...))
 		}

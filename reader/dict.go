@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/codec/format"
 )
 
 // cachedBlock is a decoded dictionary block kept by the segment.

@@ -1,7 +1,7 @@
 package reader
 
 import (
-	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/codec/format"
 )
 
 // docCursor reads the doc ids of one window of a term: the whole window at

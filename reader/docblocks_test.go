@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 )
 

@@ -1,8 +1,8 @@
 package reader
 
 import (
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
 )
 
 // eval returns the ascending docs matching q (within filter) in a buffer of

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 )
 

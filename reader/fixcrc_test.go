@@ -3,7 +3,7 @@ package reader_test
 import (
 	"encoding/binary"
 
-	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/codec/format"
 )
 
 // fixCRCs recomputes the CRCs of a (mutated) segment's header, dict blocks,

@@ -4,9 +4,9 @@ import (
 	"os"
 	"testing"
 
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 )
 

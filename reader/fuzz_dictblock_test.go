@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
 )
 
 // FuzzDictBlockDecompress feeds arbitrary stored bytes, with a valid CRC and

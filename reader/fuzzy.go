@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"unicode/utf8"
 
-	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/codec/format"
 )
 
 // scanFuzzy calls fn with the terms of f within maxEdits of q, in byte order,

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/seam"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/objstore"
 	"github.com/snii-go/snii/reader"
 )
@@ -151,7 +151,7 @@ func TestFuzzySkipsBlocks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	m, err := hooks.IndexMeta(s, "text")
+	m, err := seam.IndexMeta(s, "text")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func TestFuzzyRemoteRounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	m, err := hooks.IndexMeta(s, "text")
+	m, err := seam.IndexMeta(s, "text")
 	if err != nil {
 		t.Fatal(err)
 	}

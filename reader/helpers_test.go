@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/internal/segtest"
+	"github.com/snii-go/snii/internal/testkit/segtest"
 
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )

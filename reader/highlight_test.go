@@ -16,7 +16,7 @@ import (
 
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/analysis"
-	"github.com/snii-go/snii/internal/segtest"
+	"github.com/snii-go/snii/internal/testkit/segtest"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )

@@ -1,8 +1,7 @@
 package reader
 
 import (
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/codec/format"
 )
 
 // FieldInfo describes one field (logical index) of a segment.
@@ -36,15 +35,9 @@ func (s *Segment) Info(name string) (FieldInfo, error) {
 		SumDocFreq: m.SumDF, SumTotalTermFreq: m.SumTTF, SkippedTokens: m.SkippedTokens, HasNorms: m.HasNorms}, nil
 }
 
-func init() {
-	hooks.IndexMeta = func(seg any, name string) (format.IndexMeta, error) {
-		return seg.(*Segment).meta(name)
-	}
-}
-
 // meta returns the whole metadata of a logical index (stats, sections, policy
 // and outcome, block directory), for the CLI's reports and the merge
-// (internal/hooks). It shares nothing mutable with the segment except the
+// (internal/seam). It shares nothing mutable with the segment except the
 // byte slices of FirstTerms, which must not be modified.
 func (s *Segment) meta(name string) (format.IndexMeta, error) {
 	f, err := s.field(name)

@@ -3,8 +3,8 @@ package reader
 import (
 	"context"
 
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
 )
 
 // TermIter walks every term of one logical index in byte order, pull style,

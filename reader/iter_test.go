@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/seam"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -66,7 +66,7 @@ func TestTermIter(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer viaRA.Close()
-	m, err := hooks.IndexMeta(mapped, "text")
+	m, err := seam.IndexMeta(mapped, "text")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestTermIterCorrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _ := hooks.IndexMeta(seg, "text")
+	m, _ := seam.IndexMeta(seg, "text")
 	seg.Close()
 	for off := m.PostingOff; off < m.PostingOff+m.PostingLen+m.DictLen; off += 97 {
 		b := slices.Clone(data)

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/codec/format"
 )
 
 // leap is one term's postings walked by the leapfrog conjunction: its current

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/seam"
 	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 )
 
 // loghubDocs reads ../shared/corpora/loghub/2k/*.log, one document per line
@@ -41,7 +41,7 @@ func TestOracleLoghub(t *testing.T) {
 		s := open(t, build(t, docs, options(policy, "system", "text")))
 		hits := checkQueries(t, s, qs, "loghub")
 		if policy == 0 {
-			info, _ := hooks.IndexMeta(s, "text")
+			info, _ := seam.IndexMeta(s, "text")
 			t.Logf("loghub/2k: %d docs, %d terms (%d inline, %d slim, %d windowed), frames raw/zstd/pfor %v; queries with hits: %v",
 				len(docs), info.TermCount, info.InlineTerms, info.SlimTerms, info.WindowedTerms, info.Outcome.Windows, hits)
 		}

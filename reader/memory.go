@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/prx"
 	"github.com/snii-go/snii/limits"
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"slices"
 
-	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/codec/format"
 )
 
 // loadNorms returns the field's norms section (DocCount bytes, one norm code

@@ -10,9 +10,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/seam"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 )
 
@@ -57,10 +57,10 @@ func TestOpenReadsOnlyMetadata(t *testing.T) {
 		want += int64(dir.StoreLen) // the store header (its blocks are not read)
 		var meta int64
 		for k, f := range s.Fields() {
-			info, _ := hooks.IndexMeta(s, f)
+			info, _ := seam.IndexMeta(s, f)
 			end := dir.StoreOff - (st.Bytes - dir.StoreLen) // the last metadata group ends where the store's blocks start
 			if k+1 < len(s.Fields()) {
-				next, _ := hooks.IndexMeta(s, s.Fields()[k+1])
+				next, _ := seam.IndexMeta(s, s.Fields()[k+1])
 				end = next.PostingOff
 			}
 			meta += int64(end - info.End())

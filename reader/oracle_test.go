@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/analysis"
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/seam"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 )
 
@@ -41,7 +41,7 @@ func TestOracleGenerated(t *testing.T) {
 				s := open(t, path)
 				hits := checkQueries(t, s, qs, cc.name)
 				checkQueries(t, s, hostQs, cc.name+"/host")
-				info, err := hooks.IndexMeta(s, "text")
+				info, err := seam.IndexMeta(s, "text")
 				if err != nil {
 					t.Fatal(err)
 				}

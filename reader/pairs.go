@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/codec/format"
 )
 
 // Pair planning. A logical index may hold docs-only postings of adjacent term

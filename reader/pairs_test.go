@@ -10,8 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/seam"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -46,7 +46,7 @@ func TestOraclePairs(t *testing.T) {
 		qs := genQueries(c, "text", uint64(300+ci), cc.n)
 		for _, p := range []writer.Pairs{{Percent: 100, MinDF: 1}, {Percent: 10, MinDF: 2}, {}} {
 			s := open(t, build(t, docs, pairOptions(p, "host", "text")))
-			info, err := hooks.IndexMeta(s, "text")
+			info, err := seam.IndexMeta(s, "text")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,7 +180,7 @@ func TestPairsCorrupt(t *testing.T) {
 	qs := genQueries(c, "text", 43, 30)
 	path := build(t, docs, pairOptions(writer.Pairs{Percent: 100, MinDF: 1}, "host", "text"))
 	s := open(t, path)
-	info, _ := hooks.IndexMeta(s, "text")
+	info, _ := seam.IndexMeta(s, "text")
 	s.Close()
 	orig, err := os.ReadFile(path)
 	if err != nil {

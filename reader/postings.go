@@ -4,9 +4,9 @@ import (
 	"context"
 	"iter"
 
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/prx"
 )
 
 // Postings iterates the documents of one term in ascending order. Doc ids are

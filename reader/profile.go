@@ -3,7 +3,7 @@ package reader
 import (
 	"time"
 
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/prx"
 )
 
 // DecodeStats is what a query's .prx decoding counted: the windows decoded,

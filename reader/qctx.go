@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/objstore"
 )
 

@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
 )
 
 type patternQuery struct {

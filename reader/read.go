@@ -1,6 +1,6 @@
 package reader
 
-import "github.com/snii-go/snii/internal/format"
+import "github.com/snii-go/snii/internal/codec/format"
 
 // readScratch is the scratch space of segment access: the bytes read through
 // a ReaderAt and a dict lookup's entry.

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
-	"github.com/snii-go/snii/internal/oracle"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/objstore"
 	"github.com/snii-go/snii/reader"
 )

@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/prx"
 )
 
 // topScratch is the scratch space of top-k searches: their term scorers

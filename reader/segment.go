@@ -2,7 +2,6 @@ package reader
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -13,8 +12,9 @@ import (
 
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/analysis"
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/seam"
 	"github.com/snii-go/snii/limits"
 	"github.com/snii-go/snii/objstore"
 )
@@ -65,6 +65,7 @@ type Options struct {
 // concurrent queries; Close releases it once the running queries and open
 // Postings end.
 type Segment struct {
+	access             // what internal/seam reads (IndexMeta, SegmentWindows)
 	name   string      // file name or "reader", for messages
 	data   []byte      // the whole file when mapped; nil otherwise
 	path   string      // the mapped file's path (fileChanged)
@@ -167,6 +168,7 @@ func openFile(path string, o Options) (*Segment, error) {
 		name = path
 	}
 	s := &Segment{name: name, size: size}
+	s.access = seam.NewSegment((*segmentSeam)(s))
 	if canMmap && !o.NoMmap {
 		data, unmap, err := mapFile(f, size)
 		if err != nil {
@@ -200,6 +202,7 @@ func OpenReaderAt(ctx context.Context, r io.ReaderAt, size int64, o Options) (*S
 		return nil, errs.Invalidf("reader: OpenReaderAt(context.Background(), %s) needs a reader and a size >= 0", name)
 	}
 	s := &Segment{name: name, ra: r, size: size}
+	s.access = seam.NewSegment((*segmentSeam)(s))
 	if err := s.init(ctx, o); err != nil {
 		return nil, err
 	}
@@ -520,18 +523,6 @@ func (s *Segment) field(name string) (*field, error) {
 		return s.fields[lo], nil
 	}
 	return nil, s.at(place{window: -1}, errs.NotFoundf("no field %q (fields: %s)", errs.Excerpt(name), strings.Join(s.names, ", ")))
-}
-
-// uvarintAt decodes a uvarint at b[off:] (ok=false when truncated).
-func uvarintAt(b []byte, off int) (uint64, int, bool) {
-	if off >= len(b) {
-		return 0, off, false
-	}
-	v, n := binary.Uvarint(b[off:])
-	if n <= 0 {
-		return 0, off, false
-	}
-	return v, off + n, true
 }
 
 // grow returns (*buf)[:n], growing *buf first when it is too small (buf may

@@ -5,10 +5,10 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/prx"
+	"github.com/snii-go/snii/internal/codec/zstdopt"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/prx"
-	"github.com/snii-go/snii/internal/zstdopt"
 	"github.com/snii-go/snii/limits"
 )
 

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/seam"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/limits"
 	"github.com/snii-go/snii/reader"
 )
@@ -60,7 +60,7 @@ func TestSharedCacheThousandSegments(t *testing.T) {
 			t.Fatalf("after %d segments: %d idle sources, %d idle dict decoders (bound 4)", i+1, src, dict)
 		}
 	}
-	info, _ := hooks.IndexMeta(segs[0], "text")
+	info, _ := seam.IndexMeta(segs[0], "text")
 	var blockBytes int64
 	for _, bi := range info.Blocks {
 		blockBytes += int64(bi.PlainLen) + 256

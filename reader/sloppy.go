@@ -3,7 +3,7 @@ package reader
 import (
 	"strconv"
 
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/prx"
 )
 
 // SloppyPhrase matches the documents whose field holds terms within slop

@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 )
 
 // sloppyAgrees runs the matcher on a document and a phrase of word ids below

@@ -3,7 +3,7 @@ package reader_test
 import (
 	"testing"
 
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 )
 

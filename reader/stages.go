@@ -5,8 +5,9 @@ import (
 	"math"
 	"slices"
 
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/bitpack"
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/objstore"
 )
 
@@ -432,7 +433,7 @@ func (x *qctx) unitSpans(j *frameJob) bool {
 	if len(f) == 0 || !prx.IsMulti(f) {
 		return whole()
 	}
-	nu, p, ok := uvarintAt(f, 1)
+	nu, p, ok := bitpack.ReadUvarint(f, 1)
 	if !ok {
 		return !more && whole()
 	}
@@ -442,7 +443,7 @@ func (x *qctx) unitSpans(j *frameJob) bool {
 	// The header ends after nu entries and a CRC: find its end first.
 	q := p
 	for u := uint64(0); u < 2*nu; u++ {
-		if _, q, ok = uvarintAt(f, q); !ok {
+		if _, q, ok = bitpack.ReadUvarint(f, q); !ok {
 			return !more && whole()
 		}
 	}
@@ -454,8 +455,8 @@ func (x *qctx) unitSpans(j *frameJob) bool {
 	ords := j.t.ords[j.lo:j.hi]
 	base, off := uint64(0), end
 	for u := uint64(0); u < nu && len(ords) > 0; u++ {
-		d, q1, _ := uvarintAt(f, p)
-		l, q2, _ := uvarintAt(f, q1)
+		d, q1, _ := bitpack.ReadUvarint(f, p)
+		l, q2, _ := bitpack.ReadUvarint(f, q1)
 		p = q2
 		if off+l > n {
 			return whole()

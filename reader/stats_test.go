@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/seam"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 )
 
@@ -45,7 +45,7 @@ func TestStatsDocFreq(t *testing.T) {
 	if fs.SumTotalTermFreq != tokens || fs.SumDocFreq != dfs || fs.Terms != uint64(len(c.Vocabulary("text"))) {
 		t.Fatalf("Info(text) = %+v; the oracle has %d tokens, %d dfs, %d terms", fs, tokens, dfs, len(c.Vocabulary("text")))
 	}
-	if m, err := hooks.IndexMeta(s, "text"); err != nil || m.Analyzer != fs.Analyzer || m.SkippedTokens != fs.SkippedTokens {
+	if m, err := seam.IndexMeta(s, "text"); err != nil || m.Analyzer != fs.Analyzer || m.SkippedTokens != fs.SkippedTokens {
 		t.Fatalf("Info(text) = %+v, the index metadata %+v, %v", fs, m, err)
 	}
 	if _, err := s.Info("nope"); !errors.Is(err, snii.ErrNotFound) {

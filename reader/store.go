@@ -8,8 +8,8 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/objstore"
 )
 

@@ -5,8 +5,9 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/bitpack"
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/prx"
 )
 
 // postingScratch is the scratch space of term postings: the resolved terms
@@ -149,8 +150,8 @@ func (x *qctx) resolved(f *field, term []byte, e *format.Entry) (*termRef, error
 	if err != nil {
 		return nil, s.wrap(t.name().in("prelude"), err)
 	}
-	nw, p, ok1 := uvarintAt(head, 0)
-	el, p, ok2 := uvarintAt(head, p)
+	nw, p, ok1 := bitpack.ReadUvarint(head, 0)
+	el, p, ok2 := bitpack.ReadUvarint(head, p)
 	if !ok1 || !ok2 || nw == 0 || nw > e.DocLen || el > e.DocLen {
 		return nil, s.corrupt(t.name().in("prelude"), "bad header (%d windows, %d entry bytes)", nw, el)
 	}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/analysis"
-	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/seam"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 )
 
@@ -240,7 +240,7 @@ func TestNormsCorrupt(t *testing.T) {
 	docs := oracle.Generate(41, oracle.GenOptions{Docs: 300})
 	path := build(t, docs, options(-1, "host", "text"))
 	s := open(t, path)
-	info, err := hooks.IndexMeta(s, "text")
+	info, err := seam.IndexMeta(s, "text")
 	if err != nil || !info.HasNorms {
 		t.Fatalf("text: norms %v, %v", info.HasNorms, err)
 	}
@@ -294,7 +294,7 @@ type sumStats []*reader.Segment
 
 func (ss sumStats) Field(field string) (docCount, sumTTF uint64) {
 	for _, s := range ss {
-		if m, err := hooks.IndexMeta(s, field); err == nil {
+		if m, err := seam.IndexMeta(s, field); err == nil {
 			docCount += m.DocsWithField
 			sumTTF += m.SumTTF
 		}

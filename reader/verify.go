@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 
-	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/seam"
 
 	"github.com/RoaringBitmap/roaring/v2"
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/prx"
 )
 
 // Verify walks the whole segment and checks it structurally: the sections tile
@@ -80,18 +80,12 @@ type fieldTotals struct {
 	docs                       *roaring.Bitmap
 }
 
-func init() {
-	hooks.SegmentWindows = func(ctx context.Context, seg any, field string, fn hooks.WindowFunc) error {
-		return seg.(*Segment).windows(ctx, field, fn)
-	}
-}
-
 // windows calls fn for every stored .prx window of the logical index field, in the
 // order the writer emitted them (terms in byte order, windows ascending), decoding
 // the stored frames. It walks and checks the index as Verify does, so a corrupt
 // index fails with the error Verify would give; an error from fn stops the walk
-// and is returned. snii capture reads a segment's windows through it (internal/hooks).
-func (s *Segment) windows(ctx context.Context, field string, fn hooks.WindowFunc) (err error) {
+// and is returned. snii capture reads a segment's windows through it (internal/seam).
+func (s *Segment) windows(ctx context.Context, field string, fn seam.WindowFunc) (err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -113,7 +107,7 @@ func (s *Segment) windows(ctx context.Context, field string, fn hooks.WindowFunc
 
 // verify checks the field's terms and statistics; visit, when not nil, sees
 // every window.
-func (f *field) verify(x *qctx, visit hooks.WindowFunc) error {
+func (f *field) verify(x *qctx, visit seam.WindowFunc) error {
 	x.fullCheck = true
 	defer func() { x.fullCheck = false }()
 	s := f.seg
@@ -192,7 +186,7 @@ func (f *field) verify(x *qctx, visit hooks.WindowFunc) error {
 
 // verifyTerm checks one term: class rules, locator, prelude, every doc window
 // and every frame.
-func (f *field) verifyTerm(x *qctx, term []byte, e *format.Entry, tot *fieldTotals, visit hooks.WindowFunc) error {
+func (f *field) verifyTerm(x *qctx, term []byte, e *format.Entry, tot *fieldTotals, visit seam.WindowFunc) error {
 	s := f.seg
 	x.nterms = 0 // termRefs are reused term after term
 	t, err := x.resolved(f, term, e)

@@ -3,7 +3,7 @@ package reader
 import (
 	"encoding/binary"
 
-	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/codec/format"
 )
 
 // Version describes the format versions a segment records: the version of

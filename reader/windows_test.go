@@ -6,11 +6,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/seam"
 
+	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/oracle"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -26,7 +26,7 @@ func TestWindowsEqualsWhatTheWriterEncoded(t *testing.T) {
 	docs := oracle.Generate(77, oracle.GenOptions{Docs: 2500})
 	o := writer.DefaultOptions("text", "host")
 	encoded := map[string][]seenWindow{}
-	hooks.WriterOnWindow(&o, func(field string, w *prx.Window, f prx.Frame) error {
+	seam.SetOnWindow(&o, func(field string, w *prx.Window, f prx.Frame) error {
 		for _, u := range f.Units {
 			encoded[field] = append(encoded[field], seenWindow{string(prx.AppendPlain(nil, w.Slice(u.Lo, u.Hi, &prx.Window{}))), u.Codec})
 		}
@@ -42,7 +42,7 @@ func TestWindowsEqualsWhatTheWriterEncoded(t *testing.T) {
 		var got []seenWindow
 		var last []byte
 		var codecs [prx.NumCodecs]int64
-		err := hooks.SegmentWindows(bg, seg, field, func(term []byte, w *prx.Window, units []prx.Unit) error {
+		err := seam.SegmentWindows(bg, seg, field, func(term []byte, w *prx.Window, units []prx.Unit) error {
 			if bytes.Compare(term, last) < 0 {
 				t.Fatalf("term %q after %q", term, last)
 			}
@@ -59,16 +59,16 @@ func TestWindowsEqualsWhatTheWriterEncoded(t *testing.T) {
 		if len(got) == 0 || !slices.Equal(got, encoded[field]) {
 			t.Fatalf("index %q: %d windows read back, %d encoded, or they differ", field, len(got), len(encoded[field]))
 		}
-		m, _ := hooks.IndexMeta(seg, field)
+		m, _ := seam.IndexMeta(seg, field)
 		if codecs != m.Outcome.Windows {
 			t.Fatalf("index %q: windows per codec %v, recorded %v", field, codecs, m.Outcome.Windows)
 		}
 	}
 	stop := errors.New("stop")
-	if err := hooks.SegmentWindows(bg, seg, "text", func([]byte, *prx.Window, []prx.Unit) error { return stop }); !errors.Is(err, stop) {
+	if err := seam.SegmentWindows(bg, seg, "text", func([]byte, *prx.Window, []prx.Unit) error { return stop }); !errors.Is(err, stop) {
 		t.Fatalf("the callback's error must stop the walk: %v", err)
 	}
-	if err := hooks.SegmentWindows(bg, seg, "nope", func([]byte, *prx.Window, []prx.Unit) error { return nil }); !errors.Is(err, errs.NotFound) {
+	if err := seam.SegmentWindows(bg, seg, "nope", func([]byte, *prx.Window, []prx.Unit) error { return nil }); !errors.Is(err, errs.NotFound) {
 		t.Fatalf("unknown field: %v", err)
 	}
 }

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/snii-go/snii/internal/oracle"
-	"github.com/snii-go/snii/internal/segtest"
+	"github.com/snii-go/snii/internal/testkit/oracle"
+	"github.com/snii-go/snii/internal/testkit/segtest"
 	"github.com/snii-go/snii/objstore"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/search"

@@ -7,10 +7,11 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/prx"
+	"github.com/snii-go/snii/internal/codec/zstdopt"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/prx"
-	"github.com/snii-go/snii/internal/zstdopt"
+	"github.com/snii-go/snii/internal/seam"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -271,7 +272,7 @@ func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spoo
 	}
 	defer enc.Close()
 	e := &emitter{
-		name: in.field.Name, docCount: w.docs, enc: enc, onWindow: o.onWindow, out: cw, postOff: cw.n,
+		name: in.field.Name, docCount: w.docs, enc: enc, onWindow: seam.OnWindow(&o.captureSeam), out: cw, postOff: cw.n,
 		docSpan: docSpan, dict: dict, compress: compress, norms: in.norms, hasNorms: in.field.storesNorms(),
 	}
 	src := in.src

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/prx"
 )
 
 // emitter turns one logical index's term stream (a PostingSource) into its

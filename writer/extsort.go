@@ -10,8 +10,8 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
 )
 
 // rec is one record of an extSorter: ordered by k, then v.

@@ -3,12 +3,13 @@ package writer_test
 import (
 	"context"
 	"errors"
-	"github.com/snii-go/snii/internal/hooks"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/seam"
+
+	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/writer"
 )
 
@@ -41,7 +42,7 @@ func TestCancelBuild(t *testing.T) {
 			o.MemoryLimit = 256 << 10 // spill often
 			windows := 0
 			if phase == "emit" {
-				hooks.WriterOnWindow(&o, func(string, *prx.Window, prx.Frame) error {
+				seam.SetOnWindow(&o, func(string, *prx.Window, prx.Frame) error {
 					if windows++; windows == 5 {
 						cancel()
 					}

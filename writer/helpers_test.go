@@ -6,9 +6,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/snii-go/snii/analysis"
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/segtest"
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/internal/testkit/segtest"
 	"github.com/snii-go/snii/writer"
 )
 
@@ -177,7 +177,7 @@ func genDocs(seed uint64, n int) []writer.Document {
 	gen := testkit.GenLogs(seed, n, testkit.LogOptions{})
 	docs := make([]writer.Document, len(gen))
 	for i, d := range gen {
-		docs[i].Fields = testkit.FieldsAs[writer.Field](d)
+		docs[i] = segtest.Document(d)
 	}
 	return docs
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/analysis"
-	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/seam"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -42,7 +42,7 @@ func TestLongTokens(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer seg.Close()
-	m, err := hooks.IndexMeta(seg, "text")
+	m, err := seam.IndexMeta(seg, "text")
 	if err != nil {
 		t.Fatal(err)
 	}

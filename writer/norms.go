@@ -4,7 +4,7 @@ import (
 	"hash/crc32"
 	"io"
 
-	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/codec/format"
 )
 
 // Norm returns the norm byte of a field length (its tokens, counting the

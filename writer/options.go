@@ -6,15 +6,14 @@ import (
 	"slices"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/zstdopt"
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/zstdopt"
+	"github.com/snii-go/snii/internal/seam"
 	"github.com/snii-go/snii/limits"
 
 	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/prx"
 )
 
 // DefaultMemoryLimit is the term buffer's memory limit when Options.MemoryLimit is 0.
@@ -92,18 +91,15 @@ type Options struct {
 	// Pairs configure the phrase-pair index of every logical index; the zero
 	// value is the default budget (see Pairs).
 	Pairs Pairs
-	// onWindow, when set, is called for every .prx window the build encodes
-	// (see internal/hooks.WriterOnWindow, the only way to set it).
-	onWindow func(field string, w *prx.Window, f prx.Frame) error
+	// captureSeam holds the callback for every .prx window the build encodes
+	// (internal/seam.SetOnWindow, the only way to set it).
+	captureSeam
 
 	faults *faults // test hook: injected failures (nil in production)
 }
 
-func init() {
-	hooks.WriterOnWindow = func(opts any, fn func(field string, w *prx.Window, f prx.Frame) error) {
-		opts.(*Options).onWindow = fn
-	}
-}
+// captureSeam is the seam.Build that Options embeds; nothing of it is exported.
+type captureSeam = seam.Build
 
 // DefaultOptions returns the zero Options (every default) with the given
 // fields, each with the standard analyzer.

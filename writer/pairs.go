@@ -7,8 +7,8 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
 )
 
 // Pair index settings (see Pairs and docs/FORMAT.md, "Pair section").

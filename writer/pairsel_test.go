@@ -9,7 +9,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/snii-go/snii/internal/format"
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/writer"
 )
 

@@ -1,12 +1,14 @@
 package writer_test
 
 import (
-	"github.com/snii-go/snii/internal/testkit"
 	"testing"
 
+	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/internal/testkit/segtest"
+
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/internal/chooser"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/chooser"
+	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/writer"
 )
 
@@ -18,7 +20,7 @@ func policyDocs() []writer.Document {
 	gen := testkit.GenLogs(7, 2500, testkit.LogOptions{Vocab: 1000, Exponent: 1.5, MinWords: 20, WordSpread: 60})
 	docs := make([]writer.Document, len(gen))
 	for i, d := range gen {
-		docs[i].Fields = testkit.FieldsAs[writer.Field](d)
+		docs[i] = segtest.Document(d)
 	}
 	return docs
 }

@@ -6,8 +6,8 @@ import (
 	"io"
 
 	"github.com/snii-go/snii/analysis"
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
 )
 
 // Spilled runs. All runs of a build go to one temp file (".snii-run-*" in the

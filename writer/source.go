@@ -3,6 +3,7 @@ package writer
 import (
 	"encoding/binary"
 
+	"github.com/snii-go/snii/internal/codec/bitpack"
 	"github.com/snii-go/snii/internal/errs"
 )
 
@@ -65,6 +66,9 @@ func (r *chunkReader) read(dst []byte) error {
 	return nil
 }
 
+// uvarint reads one uvarint under bitpack.ReadUvarint's rule (the minimal
+// encoding of at most 64 bits): from the buffer when it holds the whole
+// encoding, else byte by byte across refills.
 func (r *chunkReader) uvarint() (uint64, error) {
 	if len(r.buf) > 0 && r.buf[0] < 0x80 {
 		v := r.buf[0]
@@ -72,9 +76,9 @@ func (r *chunkReader) uvarint() (uint64, error) {
 		return uint64(v), nil
 	}
 	if len(r.buf) >= binary.MaxVarintLen64 {
-		v, n := binary.Uvarint(r.buf)
-		if n <= 0 {
-			return 0, errs.Corruptf("varint overflows 64 bits")
+		v, n, ok := bitpack.ReadUvarint(r.buf, 0)
+		if !ok {
+			return 0, errs.Corruptf("varint overlong or past 64 bits")
 		}
 		r.buf = r.buf[n:]
 		return v, nil
@@ -87,7 +91,7 @@ func (r *chunkReader) uvarint() (uint64, error) {
 			return 0, err
 		}
 		if c < 0x80 {
-			if i == binary.MaxVarintLen64-1 && c > 1 {
+			if (i == binary.MaxVarintLen64-1 && c > 1) || (i > 0 && c == 0) {
 				break
 			}
 			return x | uint64(c)<<s, nil
@@ -95,7 +99,7 @@ func (r *chunkReader) uvarint() (uint64, error) {
 		x |= uint64(c&0x7f) << s
 		s += 7
 	}
-	return 0, errs.Corruptf("varint overflows 64 bits")
+	return 0, errs.Corruptf("varint overlong or past 64 bits")
 }
 
 // postingDecoder turns the records of one term into absolute doc ids and

@@ -7,9 +7,9 @@ import (
 	"io"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/zstdopt"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/zstdopt"
 )
 
 // MaxRecordBytes is the longest record a segment stores: the plain bytes of

@@ -10,8 +10,8 @@ import (
 	"sync"
 
 	"github.com/snii-go/snii/analysis"
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
 	"github.com/snii-go/snii/internal/tmpfile"
 )
 

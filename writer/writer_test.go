@@ -9,9 +9,9 @@ import (
 
 	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/seam"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/limits"
 	"github.com/snii-go/snii/reader"
@@ -410,7 +410,7 @@ func TestSpillInvariance(t *testing.T) {
 	if seg, err := reader.Open(ref, reader.Options{}); err != nil {
 		t.Fatal(err)
 	} else {
-		if m, _ := hooks.IndexMeta(seg, "text"); m.PairCount == 0 {
+		if m, _ := seam.IndexMeta(seg, "text"); m.PairCount == 0 {
 			t.Error("reference keeps no pair: spilled pair counting would go unchecked")
 		}
 		if st, ok := seg.Store(); !ok || st.Records != uint64(len(docs)) {

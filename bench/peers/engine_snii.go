@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/seam"
 
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
@@ -93,7 +93,7 @@ func sniiSections(path string) (sec, st map[string]int64, err error) {
 		return nil, nil, err
 	}
 	defer seg.Close()
-	m, err := hooks.IndexMeta(seg, Field)
+	m, err := seam.IndexMeta(seg, Field)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/snii-go/snii/internal/oracle"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 )
 
 // Oracle answers queries by scanning every document's token sequence. It

@@ -277,15 +277,15 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 		SkipBadLines: f.skipBad,
 		MaxLineBytes: maxLineFor(f.maxLine.val, o.MemoryLimit),
 		OnBytes:      bar.addBytes,
-	}, func(d []docField, rec []byte) error {
+	}, func(d []writer.Field, rec []byte) error {
 		doc.Fields = doc.Fields[:0]
 		if !o.NoStore {
 			doc.Record = rec
 		}
 		for _, x := range d {
-			doc.Fields = append(doc.Fields, writer.Field{Name: x.Name, Values: x.Values})
 			values[x.Name] += int64(len(x.Values))
 		}
+		doc.Fields = append(doc.Fields, d...)
 		if _, err := w.Add(doc); err != nil {
 			if !errors.Is(err, errs.InvalidArgument) && !errors.Is(err, errs.Limit) {
 				// I/O of the spilled runs (temp dir, disk full): not this document's fault.

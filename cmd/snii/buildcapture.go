@@ -6,10 +6,10 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/seam"
 
-	"github.com/snii-go/snii/internal/prx"
-	"github.com/snii-go/snii/internal/prx/capture"
+	"github.com/snii-go/snii/internal/codec/prx"
+	"github.com/snii-go/snii/internal/codec/prx/capture"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 	"github.com/spf13/pflag"
@@ -62,7 +62,7 @@ func startBuildCapture(o *writer.Options, output, path string, all bool) (func(e
 		}
 		ords[f.Name] = i
 	}
-	hooks.WriterOnWindow(o, func(field string, w *prx.Window, f prx.Frame) error {
+	seam.SetOnWindow(o, func(field string, w *prx.Window, f prx.Frame) error {
 		i, ok := ords[field]
 		if !ok {
 			return fmt.Errorf("capture: window of undeclared index %q", field)

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/seam"
 
-	"github.com/snii-go/snii/internal/prx"
-	"github.com/snii-go/snii/internal/prx/capture"
+	"github.com/snii-go/snii/internal/codec/prx"
+	"github.com/snii-go/snii/internal/codec/prx/capture"
 	"github.com/snii-go/snii/reader"
 	"github.com/spf13/cobra"
 )
@@ -140,7 +140,7 @@ func captureIndex(ctx context.Context, seg *reader.Segment, name string, cw *cap
 	}
 	var plain, last []byte
 	var sub prx.Window
-	err = hooks.SegmentWindows(ctx, seg, name, func(term []byte, w *prx.Window, units []prx.Unit) error {
+	err = seam.SegmentWindows(ctx, seg, name, func(term []byte, w *prx.Window, units []prx.Unit) error {
 		if sum.terms == 0 || !bytes.Equal(term, last) {
 			last = append(last[:0], term...)
 			if sum.terms++; sum.terms%1024 == 0 {

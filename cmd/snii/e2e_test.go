@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/snii-go/snii/internal/oracle"
 	"github.com/snii-go/snii/internal/querylang"
+	"github.com/snii-go/snii/internal/testkit/oracle"
 )
 
 // demoLines returns the lines of testdata/demo/app.log (doc id = index).

@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/snii-go/snii/writer"
 )
 
 // Input formats of snii build.
@@ -120,12 +122,6 @@ func openInput(ctx context.Context, name string) (*os.File, error) {
 	}
 }
 
-// docField is one field of a document read from an input.
-type docField struct {
-	Name   string
-	Values []string
-}
-
 // inputOptions controls how inputs become documents.
 type inputOptions struct {
 	Fields       []string // jsonl: the dotted JSON paths to index, each a field
@@ -158,7 +154,7 @@ func isBadLine(err error) bool {
 // emitFunc receives one document: its fields and its record, the input line
 // without its line ending (lines: the line; jsonl: the JSON line as read).
 // Both are valid only during the call.
-type emitFunc func(d []docField, rec []byte) error
+type emitFunc func(d []writer.Field, rec []byte) error
 
 // readInputs reads the inputs in order and calls emit once per document. Errors
 // name the input and line: "events.jsonl:17: invalid JSON: ...".
@@ -220,8 +216,8 @@ func readInput(ctx context.Context, in input, stdin io.Reader, o inputOptions, s
 	if lr.max <= 0 {
 		lr.max = maxLineBytes
 	}
-	var doc [1]docField
-	var fields []docField
+	var doc [1]writer.Field
+	var fields []writer.Field
 	var flat flatJSON
 	for {
 		line, err := lr.next()
@@ -239,11 +235,11 @@ func readInput(ctx context.Context, in input, stdin io.Reader, o inputOptions, s
 				return err
 			}
 		}
-		var d []docField
+		var d []writer.Field
 		if err == nil {
 			switch in.format {
 			case formatLines:
-				doc[0] = docField{Name: linesField, Values: []string{string(line)}}
+				doc[0] = writer.Field{Name: linesField, Values: []string{string(line)}}
 				d = doc[:]
 			default:
 				if len(bytes.TrimSpace(line)) == 0 {
@@ -335,7 +331,7 @@ func (l *lineReader) next() ([]byte, error) {
 }
 
 // jsonDoc parses one JSON object and extracts the values at each path.
-func jsonDoc(line []byte, paths []string, dst []docField) ([]docField, error) {
+func jsonDoc(line []byte, paths []string, dst []writer.Field) ([]writer.Field, error) {
 	d := json.NewDecoder(bytes.NewReader(line))
 	d.UseNumber()
 	var v any
@@ -351,7 +347,7 @@ func jsonDoc(line []byte, paths []string, dst []docField) ([]docField, error) {
 	}
 	for _, p := range paths {
 		if vals := extract(obj, p, nil); len(vals) > 0 {
-			dst = append(dst, docField{Name: p, Values: vals})
+			dst = append(dst, writer.Field{Name: p, Values: vals})
 		}
 	}
 	return dst, nil

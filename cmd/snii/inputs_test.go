@@ -10,16 +10,17 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/snii-go/snii/writer"
 )
 
 // collect reads inputs and returns the documents.
-func collect(t *testing.T, ins []input, stdin string, o inputOptions) ([][]docField, inputStats, error) {
+func collect(t *testing.T, ins []input, stdin string, o inputOptions) ([][]writer.Field, inputStats, error) {
 	t.Helper()
-	var docs [][]docField
-	st, err := readInputs(context.Background(), ins, strings.NewReader(stdin), o, func(d []docField, _ []byte) error {
-		c := make([]docField, len(d))
+	var docs [][]writer.Field
+	st, err := readInputs(context.Background(), ins, strings.NewReader(stdin), o, func(d []writer.Field, _ []byte) error {
+		c := make([]writer.Field, len(d))
 		for i, f := range d {
-			c[i] = docField{f.Name, append([]string(nil), f.Values...)}
+			c[i] = writer.Field{Name: f.Name, Values: append([]string(nil), f.Values...)}
 		}
 		docs = append(docs, c)
 		return nil
@@ -27,7 +28,7 @@ func collect(t *testing.T, ins []input, stdin string, o inputOptions) ([][]docFi
 	return docs, st, err
 }
 
-func text(vals ...string) []docField { return []docField{{linesField, vals}} }
+func text(vals ...string) []writer.Field { return []writer.Field{{Name: linesField, Values: vals}} }
 
 func TestLinesInput(t *testing.T) {
 	dir := t.TempDir()
@@ -52,8 +53,8 @@ func TestLinesInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := [][]docField{text("first line"), text(""), text("third \xff line"), text("no newline at the end"), text("zipped"), text("from stdin")}
-	if d := cmp.Diff(want, docs, cmp.AllowUnexported(docField{})); d != "" {
+	want := [][]writer.Field{text("first line"), text(""), text("third \xff line"), text("no newline at the end"), text("zipped"), text("from stdin")}
+	if d := cmp.Diff(want, docs); d != "" {
 		t.Fatalf("docs (-want +got):\n%s", d)
 	}
 	wantBytes := int64(47 + zb.Len() + len("from stdin\n"))
@@ -93,12 +94,12 @@ func TestJSONLInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := [][]docField{
-		{{"msg", []string{"hello"}}, {"user.name", []string{"zoë"}}, {"user.id", []string{"7"}}, {"tags", []string{"a", "b"}},
-			{"n", []string{"1.50"}}, {"ok", []string{"true"}}, {"a.b", []string{"dotted"}}, {"deep.k", []string{"v1", "v2", "v3"}}},
-		{{"msg", []string{"x", "y"}}},
+	want := [][]writer.Field{
+		{{Name: "msg", Values: []string{"hello"}}, {Name: "user.name", Values: []string{"zoë"}}, {Name: "user.id", Values: []string{"7"}}, {Name: "tags", Values: []string{"a", "b"}},
+			{Name: "n", Values: []string{"1.50"}}, {Name: "ok", Values: []string{"true"}}, {Name: "a.b", Values: []string{"dotted"}}, {Name: "deep.k", Values: []string{"v1", "v2", "v3"}}},
+		{{Name: "msg", Values: []string{"x", "y"}}},
 	}
-	if d := cmp.Diff(want, docs, cmp.AllowUnexported(docField{})); d != "" {
+	if d := cmp.Diff(want, docs); d != "" {
 		t.Fatalf("docs (-want +got):\n%s", d)
 	}
 	if st.Docs != 2 {

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/seam"
 	"github.com/snii-go/snii/reader"
 	"github.com/spf13/cobra"
 )
@@ -110,7 +110,7 @@ func openSegment(path string, o ...reader.Options) (*reader.Segment, error) {
 // indexMeta returns the whole metadata of a segment's index, what the reports
 // of build, merge, inspect and capture print.
 func indexMeta(seg *reader.Segment, name string) (format.IndexMeta, error) {
-	return hooks.IndexMeta(seg, name)
+	return seam.IndexMeta(seg, name)
 }
 
 // namesFile reports whether err already names the file at path: a

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/snii-go/snii/writer"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -28,7 +29,7 @@ type flatMember struct {
 // doc appends the values of line at each path to dst, like jsonDoc. ok is
 // false, with dst unchanged, when the line is not of the flat form (the
 // caller then uses jsonDoc). The values of a line share one string.
-func (f *flatJSON) doc(line []byte, paths []string, dst []docField) (_ []docField, ok bool) {
+func (f *flatJSON) doc(line []byte, paths []string, dst []writer.Field) (_ []writer.Field, ok bool) {
 	if !f.scan(line) {
 		return dst, false
 	}
@@ -53,7 +54,7 @@ func (f *flatJSON) doc(line []byte, paths []string, dst []docField) (_ []docFiel
 	vals := make([]string, len(f.spans))
 	for k, s := range f.spans {
 		vals[k] = all[s.lo:s.hi]
-		dst = append(dst, docField{Name: s.path, Values: vals[k : k+1 : k+1]})
+		dst = append(dst, writer.Field{Name: s.path, Values: vals[k : k+1 : k+1]})
 	}
 	if cap(f.buf) > maxFlatScratch {
 		f.buf = nil

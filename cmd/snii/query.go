@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/internal/s3url"
 	"github.com/snii-go/snii/reader"
 	"github.com/spf13/cobra"

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/snii-go/snii/internal/oracle"
-	"github.com/snii-go/snii/internal/segtest"
+	"github.com/snii-go/snii/internal/testkit/oracle"
+	"github.com/snii-go/snii/internal/testkit/segtest"
 	"github.com/snii-go/snii/writer"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/minio/minio-go/v7"
-	"github.com/snii-go/snii/internal/s3test"
+	"github.com/snii-go/snii/internal/testkit/s3test"
 	"github.com/snii-go/snii/internal/tmpfile"
 )
 

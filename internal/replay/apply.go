@@ -2,8 +2,8 @@ package replay
 
 import (
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/internal/chooser"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/chooser"
+	"github.com/snii-go/snii/internal/codec/prx"
 )
 
 // Applied is one policy applied to the eligible windows of a Set in one order.

@@ -1,5 +1,5 @@
 // Package replay measures what a codec policy buys on captured .prx windows
-// (package internal/prx/capture): for each policy and each order of the windows, the bytes
+// (package internal/codec/prx/capture): for each policy and each order of the windows, the bytes
 // stored beyond the smallest frames, the frames per codec, the decode time of the
 // stored frames against the smallest frames, and the cost of the choice itself.
 //
@@ -24,5 +24,5 @@
 //
 // Outputs: Report.WriteText (tables), WriteJSON, WriteCSV (every decode sample)
 // and WriteSVG (extra bytes vs decode ratio, one point per policy and order).
-// The capture format itself is described in package internal/prx/capture.
+// The capture format itself is described in package internal/codec/prx/capture.
 package replay

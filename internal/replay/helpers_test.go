@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/internal/prx"
-	"github.com/snii-go/snii/internal/prx/capture"
+	"github.com/snii-go/snii/internal/codec/prx"
+	"github.com/snii-go/snii/internal/codec/prx/capture"
 	"github.com/snii-go/snii/limits"
 )
 

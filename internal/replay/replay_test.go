@@ -15,9 +15,9 @@ import (
 	"testing"
 
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/codec/prx"
+	"github.com/snii-go/snii/internal/codec/prx/capture"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/prx"
-	"github.com/snii-go/snii/internal/prx/capture"
 )
 
 // Applying a policy with chooser.Chooser on the prepared frames stores exactly

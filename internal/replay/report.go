@@ -5,8 +5,8 @@ import (
 	"slices"
 
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/internal/prx"
-	"github.com/snii-go/snii/internal/prx/capture"
+	"github.com/snii-go/snii/internal/codec/prx"
+	"github.com/snii-go/snii/internal/codec/prx/capture"
 )
 
 // Report is the result of a replay.

@@ -7,10 +7,10 @@ import (
 	"slices"
 
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/internal/chooser"
+	"github.com/snii-go/snii/internal/codec/chooser"
+	"github.com/snii-go/snii/internal/codec/prx"
+	"github.com/snii-go/snii/internal/codec/prx/capture"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/prx"
-	"github.com/snii-go/snii/internal/prx/capture"
 	"github.com/snii-go/snii/limits"
 )
 

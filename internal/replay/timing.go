@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/internal/chooser"
-	"github.com/snii-go/snii/internal/prx"
+	"github.com/snii-go/snii/internal/codec/chooser"
+	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/limits"
 )
 

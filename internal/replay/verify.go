@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/prx"
 )
 
 // Verify re-encodes the eligible windows with prx.Encoder under a's policy, in a's

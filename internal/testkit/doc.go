@@ -5,11 +5,12 @@
 // CPU time (CPUTime: getrusage on unix, 0 elsewhere). It is internal, for
 // this module's tests only, and is not part of the API.
 //
-// testkit imports only the standard library and golang.org/x/sys, never
-// writer, reader or writer/merge: their internal test files (package writer,
-// …) may import it without an import cycle. Generated documents are plain
-// data (Doc, Field); each package converts them with a small adapter in its
-// own helpers.
+// testkit imports only the standard library, golang.org/x/sys and its
+// oracle (which imports nothing of snii), never writer, reader or
+// writer/merge: their internal test files (package writer, …) may import it
+// without an import cycle. Generated documents are the oracle's (oracle.Doc,
+// the one document type of the test kits); segtest.Document turns one into a
+// writer.Document.
 //
 // The shared corpora live next to the repository, not in it:
 //

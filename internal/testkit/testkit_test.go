@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/snii-go/snii/internal/testkit/oracle"
 )
 
 func TestGenLogs(t *testing.T) {
@@ -18,10 +20,10 @@ func TestGenLogs(t *testing.T) {
 	if reflect.DeepEqual(a, GenLogs(2, 3000, LogOptions{})) {
 		t.Fatal("different seeds, same documents")
 	}
-	count := func(docs []Doc, name string) int {
+	count := func(docs []oracle.Doc, name string) int {
 		n := 0
 		for _, d := range docs {
-			for _, f := range d.Fields {
+			for _, f := range d {
 				if f.Name == name {
 					n++
 				}
@@ -35,8 +37,8 @@ func TestGenLogs(t *testing.T) {
 	if n := count(a, "title"); n < len(a)/4 || n > len(a)*5/12 {
 		t.Errorf("%d of %d docs have a title, want about a third", n, len(a))
 	}
-	if !strings.HasPrefix(a[0].Fields[0].Values[0], "2026-11-30T07:") {
-		t.Errorf("default header: %q", a[0].Fields[0].Values[0])
+	if !strings.HasPrefix(a[0][0].Values[0], "2026-11-30T07:") {
+		t.Errorf("default header: %q", a[0][0].Values[0])
 	}
 	b := GenLogs(1, 3000, LogOptions{HostMissingOneIn: 10, Header: "ts %02d:%02d level %s ", Fields: []string{"text", "host"}})
 	if n := count(b, "host"); n < len(b)*85/100 || n > len(b)*95/100 {
@@ -45,8 +47,8 @@ func TestGenLogs(t *testing.T) {
 	if n := count(b, "title"); n != 0 {
 		t.Errorf("%d titles generated, want none", n)
 	}
-	if !strings.HasPrefix(b[0].Fields[0].Values[0], "ts ") {
-		t.Errorf("header option ignored: %q", b[0].Fields[0].Values[0])
+	if !strings.HasPrefix(b[0][0].Values[0], "ts ") {
+		t.Errorf("header option ignored: %q", b[0][0].Values[0])
 	}
 }
 
@@ -55,7 +57,7 @@ func TestGenLogsZipf(t *testing.T) {
 	docs := GenLogs(3, 2000, LogOptions{Fields: []string{"text"}})
 	for _, d := range docs {
 		seen := map[string]bool{}
-		for _, w := range strings.Fields(d.Fields[0].Values[0]) {
+		for _, w := range strings.Fields(d[0].Values[0]) {
 			if !seen[w] {
 				seen[w] = true
 				df[w]++
@@ -71,22 +73,6 @@ func TestGenLogsZipf(t *testing.T) {
 	}
 	if most < len(docs)/2 || ones < len(df)/3 {
 		t.Errorf("not Zipf-like: largest df %d of %d docs, %d of %d terms in one doc", most, len(docs), ones, len(df))
-	}
-}
-
-func TestFieldsAs(t *testing.T) {
-	type other struct {
-		Name   string
-		Values []string
-	}
-	d := Doc{Fields: []Field{{"text", []string{"a b"}}, {"title", []string{"x", "y"}}}}
-	got := FieldsAs[other](d)
-	want := []other{{"text", []string{"a b"}}, {"title", []string{"x", "y"}}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("FieldsAs = %v, want %v", got, want)
-	}
-	if FieldsAs[other](Doc{}) != nil {
-		t.Error("FieldsAs of an empty doc is not nil")
 	}
 }
 

@@ -5,19 +5,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/snii-go/snii/internal/testkit/oracle"
 )
-
-// Field is one generated field: a name and its values (the same shape as
-// writer.Field and oracle.Field, so a conversion turns one into the other).
-type Field struct {
-	Name   string
-	Values []string
-}
-
-// Doc is one generated document: its fields in order.
-type Doc struct {
-	Fields []Field
-}
 
 // LogOptions shapes the corpus of GenLogs. The zero value of each field
 // means its default. Different parameter sets give different documents for
@@ -72,7 +62,7 @@ func (o LogOptions) withDefaults() LogOptions {
 // document) and sometimes "connection reset by peer"; a keyword-like "host"
 // field (one of five hosts); and a two-value "title" field in a third of the
 // documents.
-func GenLogs(seed uint64, n int, o LogOptions) []Doc {
+func GenLogs(seed uint64, n int, o LogOptions) []oracle.Doc {
 	o = o.withDefaults()
 	r := rand.New(rand.NewPCG(seed, 42))
 	vocab := make([]string, o.Vocab)
@@ -82,7 +72,7 @@ func GenLogs(seed uint64, n int, o LogOptions) []Doc {
 	zipf := rand.NewZipf(r, o.Exponent, 1, uint64(len(vocab)-1))
 	hosts := []string{"db-1", "db-2", "web-1", "cache-1", "queue-1"}
 	has := func(f string) bool { return len(o.Fields) == 0 || slices.Contains(o.Fields, f) }
-	docs := make([]Doc, n)
+	docs := make([]oracle.Doc, n)
 	var sb strings.Builder
 	for i := range docs {
 		sb.Reset()
@@ -102,33 +92,17 @@ func GenLogs(seed uint64, n int, o LogOptions) []Doc {
 		if r.IntN(4) == 0 {
 			sb.WriteString("connection reset by peer")
 		}
-		var d Doc
+		var d oracle.Doc
 		if has("text") {
-			d.Fields = append(d.Fields, Field{Name: "text", Values: []string{sb.String()}})
+			d = append(d, oracle.Field{Name: "text", Values: []string{sb.String()}})
 		}
 		if has("host") && (o.HostMissingOneIn == 0 || r.IntN(o.HostMissingOneIn) != 0) {
-			d.Fields = append(d.Fields, Field{Name: "host", Values: []string{hosts[r.IntN(len(hosts))]}})
+			d = append(d, oracle.Field{Name: "host", Values: []string{hosts[r.IntN(len(hosts))]}})
 		}
 		if has("title") && r.IntN(3) == 0 {
-			d.Fields = append(d.Fields, Field{Name: "title", Values: []string{"job " + vocab[r.IntN(50)], "retry " + fmt.Sprint(r.IntN(5))}})
+			d = append(d, oracle.Field{Name: "title", Values: []string{"job " + vocab[r.IntN(50)], "retry " + fmt.Sprint(r.IntN(5))}})
 		}
 		docs[i] = d
 	}
 	return docs
-}
-
-// FieldsAs returns the fields of d as another package's field type of the
-// same shape, such as writer.Field or oracle.Field.
-func FieldsAs[F ~struct {
-	Name   string
-	Values []string
-}](d Doc) []F {
-	if d.Fields == nil {
-		return nil
-	}
-	out := make([]F, len(d.Fields))
-	for i, f := range d.Fields {
-		out[i] = F(f)
-	}
-	return out
 }

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/snii-go/snii/internal/s3test"
+	"github.com/snii-go/snii/internal/testkit/s3test"
 	"github.com/snii-go/snii/limits"
 	"github.com/snii-go/snii/objstore"
 	"github.com/snii-go/snii/objstore/s3"

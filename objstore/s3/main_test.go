@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/snii-go/snii/internal/s3test"
+	"github.com/snii-go/snii/internal/testkit/s3test"
 )
 
 func TestMain(m *testing.M) {

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/internal/s3test"
+	"github.com/snii-go/snii/internal/testkit/s3test"
 	"github.com/snii-go/snii/objstore"
 	"github.com/snii-go/snii/objstore/s3"
 )

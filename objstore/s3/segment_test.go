@@ -17,9 +17,9 @@ import (
 	"github.com/minio/minio-go/v7"
 	"github.com/snii-go/snii"
 
-	"github.com/snii-go/snii/internal/oracle"
-	"github.com/snii-go/snii/internal/s3test"
-	"github.com/snii-go/snii/internal/segtest"
+	"github.com/snii-go/snii/internal/testkit/oracle"
+	"github.com/snii-go/snii/internal/testkit/s3test"
+	"github.com/snii-go/snii/internal/testkit/segtest"
 	"github.com/snii-go/snii/objstore/s3"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"

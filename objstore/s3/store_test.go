@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/snii-go/snii/internal/oracle"
-	"github.com/snii-go/snii/internal/s3test"
+	"github.com/snii-go/snii/internal/testkit/oracle"
+	"github.com/snii-go/snii/internal/testkit/s3test"
 	"github.com/snii-go/snii/objstore/s3"
 	"github.com/snii-go/snii/reader"
 )

@@ -11,7 +11,7 @@ import (
 
 	"github.com/minio/minio-go/v7"
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/internal/s3test"
+	"github.com/snii-go/snii/internal/testkit/s3test"
 	"github.com/snii-go/snii/objstore/s3"
 )
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/snii-go/snii/internal/s3test"
 	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/internal/testkit/s3test"
 	"github.com/snii-go/snii/objstore/s3"
 	"github.com/snii-go/snii/reader"
 )

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/seam"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
@@ -286,7 +286,7 @@ func BenchmarkEmitOnly(b *testing.B) {
 		src.posts = append(src.posts, ps)
 	}
 	it.Close()
-	m, err := hooks.IndexMeta(seg, "content")
+	m, err := seam.IndexMeta(seg, "content")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/sorted"
 	"github.com/snii-go/snii/reader"
 )
 
@@ -118,7 +119,7 @@ func (c *cursor) deleted(df uint64) (uint64, error) {
 				n++
 				j++
 			} else {
-				j = seekGE(ids, j, d)
+				j = sorted.SeekGE(ids, j, d)
 			}
 		}
 	} else {

@@ -11,9 +11,9 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii/analysis"
-	"github.com/snii-go/snii/internal/hooks"
-	"github.com/snii-go/snii/internal/segtest"
+	"github.com/snii-go/snii/internal/seam"
 	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/internal/testkit/segtest"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 	"github.com/snii-go/snii/writer/merge"
@@ -52,8 +52,8 @@ func sameSegment(t testing.TB, what, got, want string) {
 		return
 	}
 	for _, f := range sw.Fields() {
-		mg, _ := hooks.IndexMeta(sg, f)
-		mw, _ := hooks.IndexMeta(sw, f)
+		mg, _ := seam.IndexMeta(sg, f)
+		mw, _ := seam.IndexMeta(sw, f)
 		mg.Blocks, mw.Blocks, mg.FirstTerms, mw.FirstTerms = nil, nil, nil, nil
 		if fmt.Sprintf("%+v", mg) != fmt.Sprintf("%+v", mw) {
 			t.Errorf("  index %q:\n   got  %+v\n   want %+v", f, mg, mw)
@@ -113,7 +113,7 @@ func genDocs(seed uint64, n int, fields ...string) []writer.Document {
 	gen := testkit.GenLogs(seed, n, o)
 	docs := make([]writer.Document, len(gen))
 	for i, d := range gen {
-		docs[i].Fields = testkit.FieldsAs[writer.Field](d)
+		docs[i] = segtest.Document(d)
 	}
 	return docs
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/seam"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
@@ -53,7 +53,7 @@ func TestMergeEqualsBuild(t *testing.T) {
 	got, _ := doMerge(t, dir, "open.snii", []merge.Source{{Segment: sa}, {Path: b}}, merge.Options{})
 	sameSegment(t, "merge of an open segment and a path", got, whole)
 	// Merge leaves a caller's segment open.
-	if _, err := hooks.IndexMeta(sa, "text"); err != nil {
+	if _, err := seam.IndexMeta(sa, "text"); err != nil {
 		t.Errorf("source closed by Merge: %v", err)
 	}
 	checkDir(t, "after merges", dir, "whole.snii", "part0.snii", "part1.snii", "part2.snii", "part3.snii", "part4.snii", "merged.snii", "a.snii", "b.snii", "open.snii")
@@ -68,7 +68,7 @@ func checkClasses(t *testing.T, path, field string) {
 		t.Fatal(err)
 	}
 	defer seg.Close()
-	m, err := hooks.IndexMeta(seg, field)
+	m, err := seam.IndexMeta(seg, field)
 	if err != nil {
 		t.Fatal(err)
 	}

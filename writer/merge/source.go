@@ -9,9 +9,10 @@ import (
 	"os"
 	"slices"
 
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
-	"github.com/snii-go/snii/internal/format"
-	"github.com/snii-go/snii/internal/hooks"
+	"github.com/snii-go/snii/internal/seam"
+	"github.com/snii-go/snii/internal/sorted"
 	"github.com/snii-go/snii/reader"
 )
 
@@ -186,7 +187,7 @@ func (s *source) inspect() (err error) {
 	s.metas = make(map[string]format.IndexMeta, len(s.fields))
 	s.with = make(map[string]uint64, len(s.fields))
 	for _, name := range s.fields {
-		m, err := hooks.IndexMeta(s.seg, name)
+		m, err := seam.IndexMeta(s.seg, name)
 		if err != nil {
 			return s.wrap(err)
 		}
@@ -353,7 +354,7 @@ func (s *source) survivorsWith(ctx context.Context, field string, recorded uint6
 				hits = append(hits, j)
 				j++
 			} else {
-				j = seekGE(unc, j, d)
+				j = sorted.SeekGE(unc, j, d)
 			}
 		}
 		if err := p.Err(); err != nil {
@@ -380,12 +381,6 @@ func (s *source) survivorsWith(ctx context.Context, field string, recorded uint6
 		return 0, s.wrap(errs.Corruptf("index %q: %d deleted documents hold a term, the index records %d documents with the field", field, found, recorded))
 	}
 	return recorded - found, nil
-}
-
-// seekGE returns the first index i >= lo with a[i] >= x (len(a) if none).
-func seekGE(a []uint32, lo int, x uint32) int {
-	i, _ := slices.BinarySearch(a[lo:], x)
-	return lo + i
 }
 
 // checkTotal checks that the surviving documents fit one segment.

@@ -1,0 +1,72 @@
+package bitpack
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+const maxUint32 = 1<<32 - 1
+
+// UvarintLen32 returns the length of the uvarint encoding of v (1..5).
+func UvarintLen32(v uint32) int {
+	return (bits.Len32(v|1) + 6) / 7
+}
+
+// ReadUvarint decodes the canonical uvarint at b[p:]. It returns the value and
+// the index after it; ok is false when b ends first, the value overflows 64
+// bits, or the encoding is longer than needed (a multi-byte varint whose last
+// byte is 0): every uvarint snii reads has exactly one valid encoding.
+func ReadUvarint(b []byte, p int) (v uint64, next int, ok bool) {
+	if p >= len(b) {
+		return 0, p, false
+	}
+	if c := b[p]; c < 0x80 {
+		return uint64(c), p + 1, true
+	}
+	v, n := binary.Uvarint(b[p:])
+	if n <= 0 || b[p+n-1] == 0 {
+		return 0, p, false
+	}
+	return v, p + n, true
+}
+
+// ReadUvarint32 decodes the canonical uvarint at b[p:] whose value fits in uint32
+// (ReadUvarint's rule with a 32-bit range).
+// It returns the value and the index after it; ok is false when b ends first, the
+// value overflows uint32, or the encoding is longer than needed.
+func ReadUvarint32(b []byte, p int) (v uint32, next int, ok bool) {
+	if p < len(b) && b[p] < 0x80 {
+		return uint32(b[p]), p + 1, true
+	}
+	return ReadUvarint32Slow(b, p)
+}
+
+// ReadUvarint32Slow is the checked multi-byte decoder behind ReadUvarint32.
+func ReadUvarint32Slow(b []byte, p int) (v uint32, next int, ok bool) {
+	for i := 0; i < 5; i++ {
+		if p+i >= len(b) {
+			return 0, p, false
+		}
+		c := b[p+i]
+		if i == 4 && c > 0x0f { // a fifth byte may hold only the top 4 bits
+			return 0, p, false
+		}
+		v |= uint32(c&0x7f) << (7 * i)
+		if c < 0x80 {
+			if c == 0 && i > 0 { // overlong: a trailing zero group
+				return 0, p, false
+			}
+			return v, p + i + 1, true
+		}
+	}
+	return 0, p, false
+}
+
+// AppendUvarint appends the uvarint encoding of v.
+func AppendUvarint(dst []byte, v uint32) []byte {
+	for v >= 0x80 {
+		dst = append(dst, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(dst, byte(v))
+}

@@ -1,0 +1,44 @@
+package bitpack
+
+import (
+	"encoding/binary"
+	"math"
+	"testing"
+)
+
+// TestReadUvarint: every minimal encoding decodes to its value; a truncated,
+// overlong (trailing zero group) or over-64-bit encoding fails and leaves
+// next at p; ReadUvarint32 agrees wherever the value fits 32 bits.
+func TestReadUvarint(t *testing.T) {
+	for _, v := range []uint64{0, 1, 127, 128, 300, 1<<14 - 1, 1 << 14, math.MaxUint32, math.MaxUint32 + 1, 1 << 56, math.MaxUint64} {
+		b := append([]byte{0xff}, binary.AppendUvarint(nil, v)...)
+		got, next, ok := ReadUvarint(b, 1)
+		if !ok || got != v || next != len(b) {
+			t.Errorf("ReadUvarint(%d) = %d, %d, %v; want %d, %d, true", v, got, next, ok, v, len(b))
+		}
+		g32, n32, ok32 := ReadUvarint32(b, 1)
+		if fits := v <= math.MaxUint32; ok32 != fits || (fits && (uint64(g32) != v || n32 != next)) {
+			t.Errorf("ReadUvarint32(%d) = %d, %d, %v", v, g32, n32, ok32)
+		}
+		if _, next, ok := ReadUvarint(b[:len(b)-1], 1); ok || next != 1 {
+			t.Errorf("truncated %d: ok %v next %d", v, ok, next)
+		}
+	}
+	for _, b := range [][]byte{
+		{0x80, 0x00},       // 0 in two bytes
+		{0x81, 0x80, 0x00}, // 1 in three bytes
+		{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02},       // past 64 bits
+		{0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01}, // 11 bytes
+		{}, // empty
+	} {
+		if v, next, ok := ReadUvarint(b, 0); ok || next != 0 {
+			t.Errorf("ReadUvarint(% x) = %d, %d, %v; want a failure at 0", b, v, next, ok)
+		}
+		if _, _, ok := ReadUvarint32(b, 0); ok {
+			t.Errorf("ReadUvarint32(% x) accepted", b)
+		}
+	}
+	if _, next, ok := ReadUvarint([]byte{1}, 5); ok || next != 5 {
+		t.Errorf("ReadUvarint past the end: ok %v next %d", ok, next)
+	}
+}

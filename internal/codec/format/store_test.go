@@ -1,0 +1,203 @@
+package format
+
+import (
+	"bytes"
+	"errors"
+	"github.com/snii-go/snii/internal/errs"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/snii-go/snii/internal/codec/zstdopt"
+)
+
+// storeCodec returns a compressor and a decompressor capped at MaxStoreBlockPlain.
+func storeCodec(t testing.TB) (func(dst, src []byte) []byte, func(dst, src []byte) ([]byte, error)) {
+	enc, err := zstdopt.NewEncoder(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec, err := zstdopt.NewDecoder(MaxStoreBlockPlain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { enc.Close(); dec.Close() })
+	return func(dst, src []byte) []byte { return enc.EncodeAll(src, dst) },
+		func(dst, src []byte) ([]byte, error) { return dec.DecodeAll(src, dst) }
+}
+
+// buildStore cuts recs into blocks and returns the stored blocks and the header.
+func buildStore(recs [][]byte, compress func(dst, src []byte) []byte) ([]byte, StoreMeta) {
+	var b StoreBlockBuilder
+	var out []byte
+	m := StoreMeta{Format: RecordJSON, Records: uint64(len(recs))}
+	for _, r := range recs {
+		if !b.Fits(len(r)) {
+			var sb StoreBlock
+			out, sb = b.Finish(out, compress)
+			m.Blocks = append(m.Blocks, sb)
+		}
+		b.Add(r)
+		m.RawBytes += uint64(len(r))
+	}
+	if b.Len() > 0 {
+		var sb StoreBlock
+		out, sb = b.Finish(out, compress)
+		m.Blocks = append(m.Blocks, sb)
+	}
+	return out, m
+}
+
+// readStore decodes every record of a store built by buildStore.
+func readStore(stored []byte, m *StoreMeta, decompress func(dst, src []byte) ([]byte, error)) ([][]byte, error) {
+	var recs [][]byte
+	off := 0
+	var ends []int
+	for i, sb := range m.Blocks {
+		plain, err := DecodeStoreBlock(stored[off:off+int(sb.StoredLen)], i, sb, decompress, nil)
+		if err != nil {
+			return nil, err
+		}
+		if ends, err = SplitStoreBlock(plain, i, int(sb.Docs), ends); err != nil {
+			return nil, err
+		}
+		for k := 0; k < int(sb.Docs); k++ {
+			recs = append(recs, plain[ends[k]:ends[k+1]])
+		}
+		off += int(sb.StoredLen)
+	}
+	return recs, nil
+}
+
+func TestStoreRoundTrip(t *testing.T) {
+	compress, decompress := storeCodec(t)
+	r := rand.New(rand.NewPCG(1, 2))
+	var recs [][]byte
+	for i := 0; i < 3000; i++ {
+		var b []byte
+		switch r.IntN(10) {
+		case 0: // empty
+		case 1: // random bytes: zstd cannot shrink the block they fill
+			b = make([]byte, r.IntN(3*StoreBlockTarget))
+			for j := range b {
+				b[j] = byte(r.UintN(256))
+			}
+		default:
+			b = bytes.Repeat([]byte("GET /api/v1 200 "), 1+r.IntN(20))
+		}
+		recs = append(recs, b)
+	}
+	for _, c := range []struct {
+		name     string
+		compress func(dst, src []byte) []byte
+	}{{"zstd", compress}, {"plain", nil}} {
+		stored, m := buildStore(recs, c.compress)
+		hb := AppendStoreMeta(nil, &m)
+		got, err := DecodeStoreMeta(hb, uint64(len(recs)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.BlocksLen() != uint64(len(stored)) || len(got.Blocks) != len(m.Blocks) {
+			t.Fatalf("%s: header of %d blocks over %d bytes, stored %d", c.name, len(got.Blocks), got.BlocksLen(), len(stored))
+		}
+		var plain, zstd int
+		for _, sb := range got.Blocks {
+			if sb.Flags == 0 {
+				plain++
+			} else {
+				zstd++
+			}
+			if sb.PlainLen > StoreBlockTarget && sb.Docs != 1 {
+				t.Errorf("%s: a block of %d plain bytes holds %d records", c.name, sb.PlainLen, sb.Docs)
+			}
+		}
+		if c.compress != nil && (plain == 0 || zstd == 0) {
+			t.Errorf("%s: %d plain and %d zstd blocks: want both (random records do not shrink)", c.name, plain, zstd)
+		}
+		out, err := readStore(stored, &got, decompress)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out) != len(recs) {
+			t.Fatalf("%s: %d records, want %d", c.name, len(out), len(recs))
+		}
+		for i := range recs {
+			if !bytes.Equal(out[i], recs[i]) {
+				t.Fatalf("%s: record %d differs", c.name, i)
+			}
+		}
+	}
+}
+
+func TestStoreMetaErrors(t *testing.T) {
+	compress, _ := storeCodec(t)
+	recs := [][]byte{[]byte("a"), []byte("bb"), {}}
+	_, m := buildStore(recs, compress)
+	hb := AppendStoreMeta(nil, &m)
+	if _, err := DecodeStoreMeta(hb, 4); !errors.Is(err, errs.Corrupt) {
+		t.Errorf("wrong doc count: %v", err)
+	}
+	for l := 0; l < len(hb); l++ {
+		if _, err := DecodeStoreMeta(hb[:l], 3); !errors.Is(err, errs.Corrupt) {
+			t.Errorf("truncated to %d: %v", l, err)
+		}
+	}
+	for _, bad := range []StoreMeta{
+		{Format: 0, Records: 3, RawBytes: 3, Blocks: m.Blocks},
+		{Format: RecordText, Records: 3, RawBytes: 100, Blocks: m.Blocks},
+		{Format: RecordText, Records: 3, RawBytes: 3, Blocks: []StoreBlock{{Docs: 3, StoredLen: 9, PlainLen: 8, CRC: 1}}},
+		{Format: RecordText, Records: 3, RawBytes: 3, Blocks: []StoreBlock{{Docs: 3, StoredLen: 9, PlainLen: 2, Flags: 1}}},
+		{Format: RecordText, Records: 3, RawBytes: 3, Blocks: []StoreBlock{{Docs: 3, StoredLen: 9, PlainLen: 9, Flags: 2}}},
+	} {
+		if _, err := DecodeStoreMeta(AppendStoreMeta(nil, &bad), 3); !errors.Is(err, errs.Corrupt) {
+			t.Errorf("%+v: %v", bad, err)
+		}
+	}
+	if _, err := SplitStoreBlock([]byte{2, 1, 'a'}, 0, 2, nil); !errors.Is(err, errs.Corrupt) {
+		t.Errorf("lengths past the bytes: %v", err)
+	}
+	if _, err := SplitStoreBlock([]byte{1, 'a', 'b'}, 0, 1, nil); !errors.Is(err, errs.Corrupt) {
+		t.Errorf("trailing bytes: %v", err)
+	}
+}
+
+// FuzzStoreBlock feeds arbitrary stored bytes and entries to the block
+// decoder: it either fails with ErrCorrupt or returns records that add up
+// to the plain length, and never decompresses past the entry's plain length.
+func FuzzStoreBlock(f *testing.F) {
+	compress, _ := storeCodec(f)
+	for _, recs := range [][][]byte{{[]byte("a"), {}, []byte("ccc")}, {bytes.Repeat([]byte("xy"), 40)}} {
+		stored, m := buildStore(recs, compress)
+		sb := m.Blocks[0]
+		f.Add(stored, sb.Docs, sb.PlainLen, sb.Flags)
+		plainStored, pm := buildStore(recs, nil)
+		f.Add(plainStored, pm.Blocks[0].Docs, pm.Blocks[0].PlainLen, uint8(0))
+	}
+	_, decompress := storeCodec(f)
+	f.Fuzz(func(t *testing.T, stored []byte, docs, plainLen uint32, flags uint8) {
+		if plainLen > 1<<20 {
+			plainLen %= 1 << 20
+		}
+		info := StoreBlock{Docs: docs, StoredLen: uint32(len(stored)), PlainLen: plainLen, Flags: flags, CRC: Checksum(stored)}
+		plain, err := DecodeStoreBlock(stored, 0, info, decompress, nil)
+		if err != nil {
+			if !errors.Is(err, errs.Corrupt) {
+				t.Fatalf("error %v is not errs.Corrupt", err)
+			}
+			return
+		}
+		if len(plain) != int(plainLen) || (flags != 0 && cap(plain) > int(plainLen)) {
+			t.Fatalf("plain of %d bytes (cap %d), entry says %d", len(plain), cap(plain), plainLen)
+		}
+		ends, err := SplitStoreBlock(plain, 0, int(docs), nil)
+		if err != nil {
+			if !errors.Is(err, errs.Corrupt) {
+				t.Fatalf("error %v is not errs.Corrupt", err)
+			}
+			return
+		}
+		if len(ends) != int(docs)+1 || ends[len(ends)-1] != len(plain) || !slices.IsSorted(ends) {
+			t.Fatalf("ends %v for %d docs of %d bytes", ends, docs, len(plain))
+		}
+	})
+}
