@@ -66,7 +66,12 @@ type phrasePlan struct {
 	// were impOnce, those of them on ZSTD units not inflated yet impPend.
 	implied, impOnce, impPend uint64
 	impOK                     bool
-	check                     []int // matchStream's order of the slots it checks
+	// lazy: every slot is one term at one offset, no slop, and some couple
+	// can imply (setOffsets): the term frequencies are read by lazyTFs,
+	// which skips the slots it implies.
+	lazy   bool
+	leapOf []int // the leapfrog's leap of each slot (phraseLeapfrog)
+	check  []int // matchStream's order of the slots it checks
 	// sup: the rarest slot's docs, the candidates stage 3 of a remote
 	// segment planned the other slots' windows for (see unitsPay)
 	sup []uint32
@@ -505,6 +510,13 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, shape phraseShape, list
 			return ok, err
 		}
 	}
+	if p.lazy && shape == shapeSimple {
+		implied, err := x.lazyTFs(p, nil, d, ci)
+		if err != nil {
+			return false, err
+		}
+		return x.matchStream(p, implied)
+	}
 	// Term frequencies first: a slot that occurs fewer times than the phrase
 	// needs it rules the document out before any position is decoded.
 	for i := range p.slots {
@@ -540,7 +552,7 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, shape phraseShape, list
 		return x.matchSloppy(p)
 	}
 	if shape == shapeSimple && p.slop == 0 {
-		return x.matchStream(p)
+		return x.matchStream(p, impliedNow(p))
 	}
 	if p.slop == 0 && leapfrogPhrase(p) {
 		return x.matchMixed(p) // single terms, some repeated: streamed
@@ -581,7 +593,7 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, shape phraseShape, list
 	}
 	*lists = ls
 	if streamed {
-		return x.matchStream(p)
+		return x.matchStream(p, impliedNow(p))
 	}
 	if p.slop > 0 {
 		return p.sloppy.match(ls, p.slotOf, p.slop), nil
@@ -620,14 +632,11 @@ func (s *slot) streamTo(want uint32) bool {
 
 // matchStream matches a phrase of distinct single terms in the current document
 // of every slot's cursor, walking the anchor's positions and moving the others
-// forward only as needed (each position is read at most once).
-func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
+// forward only as needed (each position is read at most once). The implied
+// slots (impliedSlots) are not read.
+func (x *qctx) matchStream(p *phrasePlan, implied uint64) (bool, error) {
 	// The anchor: the fewest occurrences.
 	slots := p.slots
-	var implied uint64
-	if p.implies != 0 {
-		implied = impliedOf(p)
-	}
 	// A slot whose unit is a ZSTD unit not inflated yet comes after those
 	// whose positions cost no inflation (slot.key): a document they rule out
 	// saves it.
@@ -734,6 +743,96 @@ func impliedSlots(p *phrasePlan, once, pend uint64) uint64 {
 	return implied
 }
 
+// impliedNow is impliedOf when some couple of p can imply a term, else 0.
+func impliedNow(p *phrasePlan) uint64 {
+	if p.implies == 0 {
+		return 0
+	}
+	return impliedOf(p)
+}
+
+// lazyTFs reads the term frequencies of a lazy plan's slots (p.lazy) in the
+// current document (d, candidate number ci; the leapfrog's when ls is not
+// nil) into their s.tf, but for those of the slots it returns: the slots
+// impliedSlots implies, decided couple by couple as the frequencies come,
+// so an implied slot's window is not even parsed. A slot j next to a slot i
+// occurring once, across a pair that holds, is implied without its own
+// frequency read unless i's unit is a ZSTD unit not inflated yet (then j's
+// is read: when j also occurs once and its unit costs no inflation, i is
+// implied instead). Every slot is one term at one offset and each candidate
+// holds every term, so no frequency rules the document out.
+func (x *qctx) lazyTFs(p *phrasePlan, ls []leap, d uint32, ci int) (uint64, error) {
+	for i := range p.slots {
+		p.slots[i].tf = 0
+	}
+	var implied, source uint64
+	for h := p.implies; h != 0; h &= h - 1 {
+		k := bits.TrailingZeros64(h) // the couple of phrase terms k, k+1
+		a, b := p.slotOf[k], p.slotOf[k+1]
+		if implied>>a&1 != 0 {
+			continue
+		}
+		ta, err := x.slotTF(p, ls, a, d, ci)
+		if err != nil {
+			return 0, err
+		}
+		pendA := ta == 1 && p.slots[a].terms[0].cur.Pending()
+		freeB := source>>b&1 == 0 && implied>>b&1 == 0
+		if ta == 1 && !pendA && freeB {
+			implied |= 1 << b
+			source |= 1 << a
+			continue
+		}
+		tb, err := x.slotTF(p, ls, b, d, ci)
+		if err != nil {
+			return 0, err
+		}
+		oa, ob := ta == 1, tb == 1
+		preferA := oa && ob && pendA && !p.slots[b].terms[0].cur.Pending()
+		switch {
+		case !preferA && oa && freeB:
+			implied |= 1 << b
+			source |= 1 << a
+		case ob && implied>>b&1 == 0 && source>>a&1 == 0:
+			implied |= 1 << a
+			source |= 1 << b
+		}
+	}
+	for i := range p.slots {
+		if implied>>i&1 == 0 {
+			if _, err := x.slotTF(p, ls, i, d, ci); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return implied, nil
+}
+
+// slotTF returns slot si's term frequency in the current document, read once
+// (s.tf is 0 until then): from its leap (ls not nil) or its term's cursor.
+func (x *qctx) slotTF(p *phrasePlan, ls []leap, si int, d uint32, ci int) (int, error) {
+	s := &p.slots[si]
+	if s.tf > 0 {
+		return s.tf, nil
+	}
+	var tf int
+	var err error
+	if ls != nil {
+		l := &ls[p.leapOf[si]]
+		if l.open {
+			tf = l.t.cur.TF(l.c.ord0 + l.k)
+		}
+		if tf == 0 {
+			tf, err = x.leapTF(l)
+		}
+	} else {
+		t := s.terms[0]
+		tf, err = x.seekTerm(t, termIndex(t, d, ci))
+	}
+	s.tf = tf
+	return tf, err
+}
+
 // impliedOf is impliedSlots, kept for the next document: the answer
 // depends only on which slots occur once in the document and which of those
 // are on a ZSTD unit not inflated yet, and neighbouring candidates mostly
@@ -764,7 +863,7 @@ func (p *phrasePlan) setOffsets() {
 	for i, si := range p.slotOf {
 		p.slots[si].offs = append(p.slots[si].offs, uint32(i))
 	}
-	p.implies, p.impOK = 0, false
+	p.implies, p.impOK, p.lazy = 0, false, false
 	if len(p.slots) > 64 {
 		return
 	}
@@ -777,6 +876,10 @@ func (p *phrasePlan) setOffsets() {
 		if one(&p.slots[p.slotOf[k]]) && one(&p.slots[p.slotOf[k+1]]) {
 			p.implies |= 1 << k
 		}
+	}
+	p.lazy = p.implies != 0 && p.slop == 0
+	for i := range p.slots {
+		p.lazy = p.lazy && one(&p.slots[i])
 	}
 }
 
