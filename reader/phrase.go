@@ -754,89 +754,78 @@ func impliedNow(p *phrasePlan) uint64 {
 // lazyTFs reads the term frequencies of a lazy plan's slots (p.lazy) in the
 // current document (d, candidate number ci; the leapfrog's when ls is not
 // nil) into their s.tf, but for those of the slots it returns: the slots
-// impliedSlots implies, decided couple by couple as the frequencies come,
-// so an implied slot's window is not even parsed. A slot j next to a slot i
-// occurring once, across a pair that holds, is implied without its own
-// frequency read unless i's unit is a ZSTD unit not inflated yet (then j's
-// is read: when j also occurs once and its unit costs no inflation, i is
-// implied instead). Every slot is one term at one offset and each candidate
-// holds every term, so no frequency rules the document out.
+// impliedSlots implies. A frequency its cursor's parsed unit holds is read
+// at once; a slot whose unit would have to be parsed is read only when no
+// once-occurring neighbour across a pair that holds implies it, those being
+// read one at a time in slot order (each may imply the next), so an implied
+// slot's window is not even opened. impliedSlots is given the slots known to
+// occur once: every implication rests on a slot that does. Every slot is
+// one term at one offset and each candidate holds every term, so no
+// frequency rules the document out.
 func (x *qctx) lazyTFs(p *phrasePlan, ls []leap, d uint32, ci int) (uint64, error) {
+	var once, pend, unread uint64
 	for i := range p.slots {
-		p.slots[i].tf = 0
-	}
-	var implied, source uint64
-	for h := p.implies; h != 0; h &= h - 1 {
-		k := bits.TrailingZeros64(h) // the couple of phrase terms k, k+1
-		a, b := p.slotOf[k], p.slotOf[k+1]
-		if implied>>a&1 != 0 {
-			continue
+		s := &p.slots[i]
+		tf := 0
+		if ls != nil {
+			if l := &ls[p.leapOf[i]]; l.open {
+				tf = l.t.cur.TF(l.c.ord0 + l.k)
+			}
+		} else {
+			t := s.terms[0]
+			k := termIndex(t, d, ci)
+			for k >= x.jobs[t.jcur].hi {
+				t.jcur++
+				t.open = false
+			}
+			if t.open {
+				if tf = t.cur.TF(int(t.ords[k])); tf > 0 {
+					t.kcur = k
+				}
+			}
 		}
-		ta, err := x.slotTF(p, ls, a, d, ci)
-		if err != nil {
-			return 0, err
-		}
-		pendA := ta == 1 && p.slots[a].terms[0].cur.Pending()
-		freeB := source>>b&1 == 0 && implied>>b&1 == 0
-		if ta == 1 && !pendA && freeB {
-			implied |= 1 << b
-			source |= 1 << a
-			continue
-		}
-		tb, err := x.slotTF(p, ls, b, d, ci)
-		if err != nil {
-			return 0, err
-		}
-		oa, ob := ta == 1, tb == 1
-		preferA := oa && ob && pendA && !p.slots[b].terms[0].cur.Pending()
+		s.tf = tf
 		switch {
-		case !preferA && oa && freeB:
-			implied |= 1 << b
-			source |= 1 << a
-		case ob && implied>>b&1 == 0 && source>>a&1 == 0:
-			implied |= 1 << a
-			source |= 1 << b
-		}
-	}
-	for i := range p.slots {
-		if implied>>i&1 == 0 {
-			if _, err := x.slotTF(p, ls, i, d, ci); err != nil {
-				return 0, err
+		case tf == 0:
+			unread |= 1 << i
+		case tf == 1:
+			once |= 1 << i
+			if s.terms[0].cur.Pending() {
+				pend |= 1 << i
 			}
 		}
 	}
-	return implied, nil
+	for {
+		implied := impliedFor(p, once, pend)
+		rest := unread &^ implied
+		if rest == 0 {
+			return implied, nil
+		}
+		i := bits.TrailingZeros64(rest)
+		unread &^= 1 << i
+		s := &p.slots[i]
+		var tf int
+		var err error
+		if ls != nil {
+			tf, err = x.leapTF(&ls[p.leapOf[i]])
+		} else {
+			t := s.terms[0]
+			tf, err = x.seekTerm(t, termIndex(t, d, ci))
+		}
+		if err != nil {
+			return 0, err
+		}
+		if s.tf = tf; tf == 1 {
+			once |= 1 << i
+			if s.terms[0].cur.Pending() {
+				pend |= 1 << i
+			}
+		}
+	}
 }
 
-// slotTF returns slot si's term frequency in the current document, read once
-// (s.tf is 0 until then): from its leap (ls not nil) or its term's cursor.
-func (x *qctx) slotTF(p *phrasePlan, ls []leap, si int, d uint32, ci int) (int, error) {
-	s := &p.slots[si]
-	if s.tf > 0 {
-		return s.tf, nil
-	}
-	var tf int
-	var err error
-	if ls != nil {
-		l := &ls[p.leapOf[si]]
-		if l.open {
-			tf = l.t.cur.TF(l.c.ord0 + l.k)
-		}
-		if tf == 0 {
-			tf, err = x.leapTF(l)
-		}
-	} else {
-		t := s.terms[0]
-		tf, err = x.seekTerm(t, termIndex(t, d, ci))
-	}
-	s.tf = tf
-	return tf, err
-}
-
-// impliedOf is impliedSlots, kept for the next document: the answer
-// depends only on which slots occur once in the document and which of those
-// are on a ZSTD unit not inflated yet, and neighbouring candidates mostly
-// agree on both.
+// impliedOf is impliedSlots of the slots' frequencies (s.tf) in the current
+// document (impliedFor).
 func impliedOf(p *phrasePlan) uint64 {
 	var once, pend uint64
 	for i := range p.slots {
@@ -847,6 +836,14 @@ func impliedOf(p *phrasePlan) uint64 {
 			}
 		}
 	}
+	return impliedFor(p, once, pend)
+}
+
+// impliedFor is impliedSlots(p, once, pend), kept for the next document: the
+// answer depends only on which slots occur once in the document and which of
+// those are on a ZSTD unit not inflated yet, and neighbouring candidates
+// mostly agree on both.
+func impliedFor(p *phrasePlan, once, pend uint64) uint64 {
 	if !p.impOK || once != p.impOnce || pend != p.impPend {
 		p.impOnce, p.impPend, p.implied, p.impOK = once, pend, impliedSlots(p, once, pend), true
 	}
