@@ -764,34 +764,48 @@ func impliedNow(p *phrasePlan) uint64 {
 // frequency rules the document out.
 func (x *qctx) lazyTFs(p *phrasePlan, ls []leap, d uint32, ci int) (uint64, error) {
 	var once, pend, unread uint64
-	for i := range p.slots {
-		s := &p.slots[i]
-		tf := 0
-		if ls != nil {
-			if l := &ls[p.leapOf[i]]; l.open {
+	if ls != nil {
+		for i := range ls {
+			l := &ls[i]
+			tf := 0
+			if l.open {
 				tf = l.t.cur.TF(l.c.ord0 + l.k)
 			}
-		} else {
+			l.s.tf = tf
+			switch si := p.order[i]; tf {
+			case 0:
+				unread |= 1 << si
+			case 1:
+				once |= 1 << si
+				if l.t.cur.Pending() {
+					pend |= 1 << si
+				}
+			}
+		}
+	} else {
+		for i := range p.slots {
+			s := &p.slots[i]
 			t := s.terms[0]
 			k := termIndex(t, d, ci)
 			for k >= x.jobs[t.jcur].hi {
 				t.jcur++
 				t.open = false
 			}
+			tf := 0
 			if t.open {
 				if tf = t.cur.TF(int(t.ords[k])); tf > 0 {
 					t.kcur = k
 				}
 			}
-		}
-		s.tf = tf
-		switch {
-		case tf == 0:
-			unread |= 1 << i
-		case tf == 1:
-			once |= 1 << i
-			if s.terms[0].cur.Pending() {
-				pend |= 1 << i
+			s.tf = tf
+			switch tf {
+			case 0:
+				unread |= 1 << i
+			case 1:
+				once |= 1 << i
+				if t.cur.Pending() {
+					pend |= 1 << i
+				}
 			}
 		}
 	}
