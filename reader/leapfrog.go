@@ -3,6 +3,7 @@ package reader
 import (
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/snii-go/snii/internal/codec/format"
 )
@@ -52,6 +53,10 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		t := s.terms[0]
 		ls[i] = leap{t: t, it: t.windows(0), c: docCursor{docs: t.docs[:0], blks: t.blks[:0]}, k: 0, s: s, off: s.offs[0]}
 		mixed = mixed || len(s.offs) > 1
+	}
+	p.leapOf = slices.Grow(p.leapOf[:0], len(p.slots))[:len(p.slots)]
+	for i, si := range p.order {
+		p.leapOf[si] = i
 	}
 	defer func() {
 		for i := range ls {
@@ -271,6 +276,18 @@ func (x *qctx) advance(l *leap, target uint32) (uint32, error) {
 // as the phrase holds it (once, in most log lines) the phrase can start at one
 // place only, which the first positions decide.
 func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
+	if p.lazy { // (no term repeats: mixed is false)
+		implied, err := x.lazyTFs(p, ls, 0, 0)
+		if err != nil {
+			return false, err
+		}
+		for i := range p.slots {
+			if implied>>i&1 == 0 && p.slots[i].tf != 1 {
+				return x.matchStream(p, implied)
+			}
+		}
+		return x.tightMatch(p, ls, implied, false)
+	}
 	tight := true // every term occurs as often in the doc as in the phrase
 	for i := range ls {
 		l := &ls[i]
@@ -296,18 +313,19 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
 		if mixed {
 			return x.matchMixed(p)
 		}
-		return x.matchStream(p)
+		return x.matchStream(p, impliedNow(p))
 	}
-	// Every term as often as the phrase holds it (most often once, in logs):
-	// the phrase can start at one place only, each term's first position
-	// minus its first offset, and matches when every position of every term
-	// lies at that start plus its offsets. A term implied by its neighbour
-	// across a pair that holds (impliedSlots) is not read: the pair puts it
-	// at its offset from the neighbour's one position.
-	var implied uint64
-	if p.implies != 0 {
-		implied = impliedOf(p)
-	}
+	return x.tightMatch(p, ls, impliedNow(p), mixed)
+}
+
+// tightMatch is verifyLeap's case of every term (but the implied ones, not
+// read) occurring as often as the phrase holds it (most often once, in logs):
+// the phrase can start at one place only, each term's first position minus
+// its first offset, and matches when every position of every term lies at
+// that start plus its offsets. A term implied by its neighbour across a pair
+// that holds (impliedSlots) is not read: the pair puts it at its offset from
+// the neighbour's one position.
+func (x *qctx) tightMatch(p *phrasePlan, ls []leap, implied uint64, mixed bool) (bool, error) {
 	// Terms whose unit is a ZSTD unit not inflated yet are read last: a
 	// term read before them that rules the doc out saves the inflation.
 	var start uint32

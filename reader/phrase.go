@@ -66,7 +66,12 @@ type phrasePlan struct {
 	// were impOnce, those of them on ZSTD units not inflated yet impPend.
 	implied, impOnce, impPend uint64
 	impOK                     bool
-	check                     []int // matchStream's order of the slots it checks
+	// lazy: every slot is one term at one offset, no slop, and some couple
+	// can imply (setOffsets): the term frequencies are read by lazyTFs,
+	// which skips the slots it implies.
+	lazy   bool
+	leapOf []int // the leapfrog's leap of each slot (phraseLeapfrog)
+	check  []int // matchStream's order of the slots it checks
 	// sup: the rarest slot's docs, the candidates stage 3 of a remote
 	// segment planned the other slots' windows for (see unitsPay)
 	sup []uint32
@@ -505,6 +510,13 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, shape phraseShape, list
 			return ok, err
 		}
 	}
+	if p.lazy && shape == shapeSimple {
+		implied, err := x.lazyTFs(p, nil, d, ci)
+		if err != nil {
+			return false, err
+		}
+		return x.matchStream(p, implied)
+	}
 	// Term frequencies first: a slot that occurs fewer times than the phrase
 	// needs it rules the document out before any position is decoded.
 	for i := range p.slots {
@@ -540,7 +552,7 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, shape phraseShape, list
 		return x.matchSloppy(p)
 	}
 	if shape == shapeSimple && p.slop == 0 {
-		return x.matchStream(p)
+		return x.matchStream(p, impliedNow(p))
 	}
 	if p.slop == 0 && leapfrogPhrase(p) {
 		return x.matchMixed(p) // single terms, some repeated: streamed
@@ -581,7 +593,7 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, shape phraseShape, list
 	}
 	*lists = ls
 	if streamed {
-		return x.matchStream(p)
+		return x.matchStream(p, impliedNow(p))
 	}
 	if p.slop > 0 {
 		return p.sloppy.match(ls, p.slotOf, p.slop), nil
@@ -620,14 +632,11 @@ func (s *slot) streamTo(want uint32) bool {
 
 // matchStream matches a phrase of distinct single terms in the current document
 // of every slot's cursor, walking the anchor's positions and moving the others
-// forward only as needed (each position is read at most once).
-func (x *qctx) matchStream(p *phrasePlan) (bool, error) {
+// forward only as needed (each position is read at most once). The implied
+// slots (impliedSlots) are not read.
+func (x *qctx) matchStream(p *phrasePlan, implied uint64) (bool, error) {
 	// The anchor: the fewest occurrences.
 	slots := p.slots
-	var implied uint64
-	if p.implies != 0 {
-		implied = impliedOf(p)
-	}
 	// A slot whose unit is a ZSTD unit not inflated yet comes after those
 	// whose positions cost no inflation (slot.key): a document they rule out
 	// saves it.
@@ -734,10 +743,103 @@ func impliedSlots(p *phrasePlan, once, pend uint64) uint64 {
 	return implied
 }
 
-// impliedOf is impliedSlots, kept for the next document: the answer
-// depends only on which slots occur once in the document and which of those
-// are on a ZSTD unit not inflated yet, and neighbouring candidates mostly
-// agree on both.
+// impliedNow is impliedOf when some couple of p can imply a term, else 0.
+func impliedNow(p *phrasePlan) uint64 {
+	if p.implies == 0 {
+		return 0
+	}
+	return impliedOf(p)
+}
+
+// lazyTFs reads the term frequencies of a lazy plan's slots (p.lazy) in the
+// current document (d, candidate number ci; the leapfrog's when ls is not
+// nil) into their s.tf, but for those of the slots it returns: the slots
+// impliedSlots implies. A frequency its cursor's parsed unit holds is read
+// at once; a slot whose unit would have to be parsed is read only when no
+// once-occurring neighbour across a pair that holds implies it, those being
+// read one at a time in slot order (each may imply the next), so an implied
+// slot's window is not even opened. impliedSlots is given the slots known to
+// occur once: every implication rests on a slot that does. Every slot is
+// one term at one offset and each candidate holds every term, so no
+// frequency rules the document out.
+func (x *qctx) lazyTFs(p *phrasePlan, ls []leap, d uint32, ci int) (uint64, error) {
+	var once, pend, unread uint64
+	if ls != nil {
+		for i := range ls {
+			l := &ls[i]
+			tf := 0
+			if l.open {
+				tf = l.t.cur.TF(l.c.ord0 + l.k)
+			}
+			l.s.tf = tf
+			switch si := p.order[i]; tf {
+			case 0:
+				unread |= 1 << si
+			case 1:
+				once |= 1 << si
+				if l.t.cur.Pending() {
+					pend |= 1 << si
+				}
+			}
+		}
+	} else {
+		for i := range p.slots {
+			s := &p.slots[i]
+			t := s.terms[0]
+			k := termIndex(t, d, ci)
+			for k >= x.jobs[t.jcur].hi {
+				t.jcur++
+				t.open = false
+			}
+			tf := 0
+			if t.open {
+				if tf = t.cur.TF(int(t.ords[k])); tf > 0 {
+					t.kcur = k
+				}
+			}
+			s.tf = tf
+			switch tf {
+			case 0:
+				unread |= 1 << i
+			case 1:
+				once |= 1 << i
+				if t.cur.Pending() {
+					pend |= 1 << i
+				}
+			}
+		}
+	}
+	for {
+		implied := impliedFor(p, once, pend)
+		rest := unread &^ implied
+		if rest == 0 {
+			return implied, nil
+		}
+		i := bits.TrailingZeros64(rest)
+		unread &^= 1 << i
+		s := &p.slots[i]
+		var tf int
+		var err error
+		if ls != nil {
+			tf, err = x.leapTF(&ls[p.leapOf[i]])
+		} else {
+			t := s.terms[0]
+			tf, err = x.seekTerm(t, termIndex(t, d, ci))
+		}
+		if err != nil {
+			return 0, err
+		}
+		if s.tf = tf; tf == 1 {
+			once |= 1 << i
+			if s.terms[0].cur.Pending() {
+				pend |= 1 << i
+			}
+		}
+	}
+}
+
+// impliedOf is impliedSlots of the slots' frequencies (s.tf) in the current
+// document (impliedFor).
 func impliedOf(p *phrasePlan) uint64 {
 	var once, pend uint64
 	for i := range p.slots {
@@ -748,6 +850,14 @@ func impliedOf(p *phrasePlan) uint64 {
 			}
 		}
 	}
+	return impliedFor(p, once, pend)
+}
+
+// impliedFor is impliedSlots(p, once, pend), kept for the next document: the
+// answer depends only on which slots occur once in the document and which of
+// those are on a ZSTD unit not inflated yet, and neighbouring candidates
+// mostly agree on both.
+func impliedFor(p *phrasePlan, once, pend uint64) uint64 {
 	if !p.impOK || once != p.impOnce || pend != p.impPend {
 		p.impOnce, p.impPend, p.implied, p.impOK = once, pend, impliedSlots(p, once, pend), true
 	}
@@ -764,7 +874,7 @@ func (p *phrasePlan) setOffsets() {
 	for i, si := range p.slotOf {
 		p.slots[si].offs = append(p.slots[si].offs, uint32(i))
 	}
-	p.implies, p.impOK = 0, false
+	p.implies, p.impOK, p.lazy = 0, false, false
 	if len(p.slots) > 64 {
 		return
 	}
@@ -777,6 +887,10 @@ func (p *phrasePlan) setOffsets() {
 		if one(&p.slots[p.slotOf[k]]) && one(&p.slots[p.slotOf[k+1]]) {
 			p.implies |= 1 << k
 		}
+	}
+	p.lazy = p.implies != 0 && p.slop == 0
+	for i := range p.slots {
+		p.lazy = p.lazy && one(&p.slots[i])
 	}
 }
 
