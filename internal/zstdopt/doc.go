@@ -24,7 +24,8 @@
 // FourStreamsMin (256) bytes, one below (klauspost takes four only from 1,024,
 // and one stream decodes at half the speed), and with the shared table that
 // codes them best when that frame is at most SharedSlack (32) bytes longer
-// than EncodeAll's (reading a table of its own costs a frame about 3 µs).
+// than EncodeAll's (reading a table of its own costs a small frame more than
+// decoding its literals).
 // Only the frame header and the literals section change:
 //
 //	before:  magic | FHD (no dictionary) | FCS | block header | literals: type 2,
@@ -39,7 +40,7 @@
 // The sequences decode as without a dictionary: the dictionaries' repeat
 // offsets are the defaults and no match reaches before the frame. Any zstd
 // decoder holding Tables as dictionaries reads such a frame, but snii's does
-// not: loading them costs a klauspost decoder about 1 MB and 2.8 ms, and
+// not: loading them makes every klauspost decoder larger and slower to set up, and
 // klauspost decodes the sequences of a frame naming a dictionary in Go rather
 // than in assembly. Unshare rewrites the frame for a decoder without
 // dictionaries instead: the literals decoded with the table (its Huffman
