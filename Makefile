@@ -5,7 +5,11 @@ FUZZTIME  ?= 30000x
 LONGFUZZ  ?= 2m
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $$($(GO) env GOPATH)/bin/staticcheck)
 
-.PHONY: all build test vet staticcheck unit fuzz-smoke fuzz bench demo clean
+# RACE_QUICK: the packages whose tests take seconds under the race detector. make test runs
+# them with -race; make test-long runs every package with it.
+RACE_QUICK := . ./budget/... ./index/... ./limits/... ./query/... ./internal/...
+
+.PHONY: all build test test-long ci vet staticcheck unit race-quick race fuzz-smoke fuzz bench demo clean
 
 all: build
 
@@ -22,8 +26,27 @@ staticcheck:
 	@test -x "$(STATICCHECK)" || $(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 	$(STATICCHECK) ./...
 
+# make test: what a contributor runs before sending a change, in about five minutes on a quiet
+# 2-core machine: vet and gofmt, staticcheck, every package's tests once with -short (each fuzz
+# target runs its seed corpus), and the quick packages under the race detector.
+test: vet staticcheck unit race-quick
+
 unit:
+	$(GO) test -short -count=1 -timeout 30m $(PKGS)
+
+race-quick:
+	$(GO) test -short -race -count=1 -timeout 30m $(RACE_QUICK)
+
+# make test-long: what CI runs after make test. Every package under the race detector without
+# -short (the full corruption strides, the corpus, generator and binary tests, the rewrite-in-place
+# loops for $$SNII_FAULT_LOOP), then every fuzz target for FUZZTIME executions.
+test-long: race fuzz-smoke
+
+race:
 	$(GO) test -race -count=1 -timeout 45m $(PKGS)
+
+# Both tiers, as .ci/run runs them.
+ci: test test-long
 
 # Every fuzz target, FUZZTIME each: an execution count (Nx) in CI, never a duration
 # (see scripts/fuzz.sh for why); `make fuzz` runs each for LONGFUZZ.
@@ -32,8 +55,6 @@ fuzz-smoke:
 
 fuzz:
 	@./scripts/fuzz.sh $(LONGFUZZ)
-
-test: vet staticcheck unit fuzz-smoke
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./internal/prx/... ./reader/... ./writer/...
