@@ -5,12 +5,7 @@ FUZZTIME  ?= 30000x
 LONGFUZZ  ?= 2m
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $$($(GO) env GOPATH)/bin/staticcheck)
 
-# RACE_SLOW: the packages (last elements of their paths) whose tests take more than a few
-# seconds of CPU under the race detector (docs/bench/docs.md). make test runs the others with
-# -race; make test-long runs every package with it.
-RACE_SLOW := reader|prx|cmd/snii|grep|s3|search|writer|merge
-
-.PHONY: all build test test-long ci vet staticcheck unit race-quick race fuzz-smoke fuzz bench demo clean
+.PHONY: all build test test-long ci vet staticcheck unit race fuzz-smoke fuzz bench demo clean
 
 all: build
 
@@ -27,16 +22,13 @@ staticcheck:
 	@test -x "$(STATICCHECK)" || $(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 	$(STATICCHECK) ./...
 
-# make test: what a contributor runs before sending a change, in about five minutes on a quiet
-# 2-core machine: vet and gofmt, staticcheck, every package's tests once with -short (each fuzz
-# target runs its seed corpus), and the quick packages under the race detector.
-test: vet staticcheck unit race-quick
+# make test: what a contributor runs before sending a change, within five minutes on a quiet
+# 2-core machine from a fresh clone (docs/bench/docs.md): vet and gofmt, staticcheck, and every
+# package's tests once with -short (each fuzz target runs its seed corpus).
+test: vet staticcheck unit
 
 unit:
 	$(GO) test -short -count=1 -timeout 30m $(PKGS)
-
-race-quick:
-	$(GO) test -short -race -count=1 -timeout 30m $$($(GO) list $(PKGS) | grep -vE '/($(RACE_SLOW))$$')
 
 # make test-long: what CI runs after make test. Every package under the race detector without
 # -short (the full corruption strides, the corpus, generator and binary tests, the rewrite-in-place
