@@ -28,6 +28,7 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 total_wall=0 total_cpu=0
+mod=$(go list -m)
 for pkg in $(go list "${pkgs[@]}"); do
   dir=$(go list -f '{{.Dir}}' "$pkg")
   [ -n "$(go list -f '{{join .TestGoFiles ""}}{{join .XTestGoFiles ""}}' "$pkg")" ] || continue
@@ -37,7 +38,8 @@ for pkg in $(go list "${pkgs[@]}"); do
   read -r wall user sys <"$tmp/time" || true
   [ "$rc" = 0 ] || tail -n 20 "$tmp/out" >&2
   cpu=$(echo "$user + $sys" | bc)
-  printf '%-50s %8.2f %8.2f %s\n' "${pkg#github.com/snii-go/snii}" "$wall" "$cpu" "$rc"
+  name=${pkg#"$mod"}
+  printf '%-50s %8.2f %8.2f %s\n' "${name:-.}" "$wall" "$cpu" "$rc"
   total_wall=$(echo "$total_wall + $wall" | bc)
   total_cpu=$(echo "$total_cpu + $cpu" | bc)
 done
