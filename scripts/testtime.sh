@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 flags=() pkgs=()
 for a in "$@"; do
-  case "$a" in ./*|github.com/*) pkgs+=("$a") ;; *) flags+=("$a") ;; esac
+  case "$a" in .|./*|github.com/*) pkgs+=("$a") ;; *) flags+=("$a") ;; esac
 done
 [ ${#pkgs[@]} -gt 0 ] || pkgs=(./...)
 build=() run=()
