@@ -5,7 +5,7 @@ FUZZTIME  ?= 30000x
 LONGFUZZ  ?= 2m
 STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $$($(GO) env GOPATH)/bin/staticcheck)
 
-.PHONY: all build test vet staticcheck unit fuzz-smoke fuzz bench demo clean
+.PHONY: all build test test-long ci vet staticcheck unit race fuzz-smoke fuzz bench demo clean
 
 all: build
 
@@ -22,8 +22,24 @@ staticcheck:
 	@test -x "$(STATICCHECK)" || $(GO) install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 	$(STATICCHECK) ./...
 
+# make test: what a contributor runs before sending a change, within five minutes on a quiet
+# 2-core machine from a fresh clone (docs/bench/docs.md): vet and gofmt, staticcheck, and every
+# package's tests once with -short (each fuzz target runs its seed corpus).
+test: vet staticcheck unit
+
 unit:
+	$(GO) test -short -count=1 -timeout 30m $(PKGS)
+
+# make test-long: what CI runs after make test. Every package under the race detector without
+# -short (the full corruption strides, the corpus, generator and binary tests, the rewrite-in-place
+# loops for $$SNII_FAULT_LOOP), then every fuzz target for FUZZTIME executions.
+test-long: race fuzz-smoke
+
+race:
 	$(GO) test -race -count=1 -timeout 45m $(PKGS)
+
+# Both tiers, as .ci/run runs them.
+ci: test test-long
 
 # Every fuzz target, FUZZTIME each: an execution count (Nx) in CI, never a duration
 # (see scripts/fuzz.sh for why); `make fuzz` runs each for LONGFUZZ.
@@ -33,10 +49,8 @@ fuzz-smoke:
 fuzz:
 	@./scripts/fuzz.sh $(LONGFUZZ)
 
-test: vet staticcheck unit fuzz-smoke
-
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./internal/prx/... ./reader/... ./writer/...
+	$(GO) test -run '^$$' -bench . -benchmem -count 6 ./internal/codec/prx/... ./reader/... ./writer/...
 
 demo:
 	@./scripts/demo.sh

@@ -13,7 +13,10 @@ import (
 //
 // They are the only kinds: every public package returns these values
 // (wrapped, one per error), never kinds of its own. A query that does not
-// parse or compile is ErrInvalidArgument.
+// parse or compile is ErrInvalidArgument. (Internal packages may signal each
+// other with values of their own, such as the .prx encoder's request that the
+// writer split a window; such a signal is handled inside the library and never
+// returned by a public package.)
 var (
 	// ErrCorrupt: stored bytes fail a check (CRC, bounds, counts, trailing bytes).
 	ErrCorrupt = errors.New("snii: corrupt data")

@@ -9,7 +9,6 @@ import (
 	"hash/crc32"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -341,38 +340,36 @@ func TestDecodeBudgetStandstill(t *testing.T) {
 	}
 }
 
-// TestDecodeMemoryRSS is the measurement of docs/BENCHMARKS.md, run by hand:
-// SNII_CRAFT_OUT=path writes a crafted segment whose unit declares 2^28 bytes;
-// SNII_RSS_SEG=path SNII_RSS_N=n runs n concurrent phrase queries on it (with
-// SNII_RSS_OLD=1 under the old bounds: the format's maximum, no budget; 2: the
-// maximum ceiling and the default budget).
-func TestDecodeMemoryRSS(t *testing.T) {
-	if out := os.Getenv("SNII_CRAFT_OUT"); out != "" {
-		b, plain := craftedN(t, 20000, limits.DefaultMaxBytes)
-		if err := os.WriteFile(out, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("%s: %d bytes, a unit declaring %d", out, len(b), plain)
-	}
-	p := os.Getenv("SNII_RSS_SEG")
-	if p == "" {
-		t.Skip("SNII_RSS_SEG not set")
-	}
-	n, _ := strconv.Atoi(os.Getenv("SNII_RSS_N"))
-	o := reader.Options{}
-	switch os.Getenv("SNII_RSS_OLD") {
-	case "1": // the old bounds
-		o = reader.Options{MaxUnitBytes: limits.DefaultMaxBytes, DecodeBudget: reader.NewDecodeBudget(1 << 40)}
-	case "2": // the ceiling raised to the maximum, the default budget
-		o = reader.Options{MaxUnitBytes: limits.DefaultMaxBytes}
-	}
-	s, err := reader.Open(p, o)
+// TestCraftedUnitConcurrent: eight phrase queries at once on a unit that
+// declares tens of MiB, under the default bounds, each fail with ErrLimit, and
+// together allocate less than 4 MiB (a quarter of the default ceiling): no
+// query inflates what the unit declares, however many run (docs/BENCHMARKS.md,
+// "Limits and bad input").
+func TestCraftedUnitConcurrent(t *testing.T) {
+	b, plain := crafted(t)
+	s, err := openBytes(b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	parallel(n, func(int) {
-		_, err := s.Docs(bg, reader.Phrase("text", "victim", "w1"), nil)
-		t.Log(err)
+	const n = 8
+	var mu sync.Mutex
+	var errs []error
+	alloc := testkit.AllocBytes(func() {
+		parallel(n, func(int) {
+			_, err := s.Docs(bg, reader.Phrase("text", "victim", "w1"), nil)
+			mu.Lock()
+			errs = append(errs, err)
+			mu.Unlock()
+		})
 	})
+	for _, err := range errs {
+		if !errors.Is(err, snii.ErrLimit) {
+			t.Fatalf("%v, want ErrLimit", err)
+		}
+	}
+	if len(errs) != n || alloc > 4<<20 {
+		t.Fatalf("%d queries allocated %d bytes together (the unit declares %d)", len(errs), alloc, plain)
+	}
+	t.Logf("%d queries: %d bytes allocated, the unit declares %d", n, alloc, plain)
 }

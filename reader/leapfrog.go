@@ -19,7 +19,7 @@ type leap struct {
 	done bool
 	open bool
 	s    *slot  // the term's slot
-	off  uint32 // s.offs[0], kept here: read for every candidate (0.5% of the service phrase set's instructions)
+	off  uint32 // s.offs[0], kept here: read for every candidate
 }
 
 // leapfrogPhrase reports whether every slot of p is one term (no prefix
@@ -101,8 +101,8 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		}
 		// Verify d: not when it is in excl (the documents lacking a kept
 		// pair, walked forward by index), at once when a chain plan proves it
-		// (chainLeap), else from positions (verifyLeap). (Inline: a call with
-		// these arguments cost 2% of the agent x4 phrase set.)
+		// (chainLeap), else from positions (verifyLeap). (Inline rather than
+		// a call with these arguments: it runs for every candidate.)
 		if ei < len(excl) {
 			if ei = seekGE(excl, ei, d); ei < len(excl) && excl[ei] == d {
 				if d == math.MaxUint32 {
@@ -201,8 +201,8 @@ func (x *qctx) step(l *leap, target uint32) (uint32, bool) {
 }
 
 // linearProbes is how many docs advance looks at one by one before it
-// gallops (seekGE) in a decoded block: 8 took the fewest instructions on
-// the phrase sets (docs/BENCHMARKS.md).
+// gallops (seekGE) in a decoded block, chosen by the instructions executed on
+// the phrase sets (docs/BENCHMARKS-HISTORY.md).
 const linearProbes = 8
 
 // advance moves l to its first doc >= target and returns it (l.done when none).

@@ -42,7 +42,7 @@ const pairPlanMinDocs = 32
 // the couples they make hold) only when no list is more than this many times
 // the rarest term's docs: decoding a list costs about as much as walking as
 // many of a term's docs. (Agent logs x4: `example here are some thoughts`
-// reads two terms' positions instead of four, 26% fewer instructions.)
+// reads two terms' positions instead of four.)
 const pairInclFactor = 4
 
 // pairTable returns f's pair section, read and opened at its first use (not

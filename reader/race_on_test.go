@@ -3,5 +3,5 @@
 package reader_test
 
 // raceEnabled: the race detector is on (sync.Pool drops items at random, so
-// allocation counts are meaningless, and everything runs ~10× slower).
+// allocation counts are meaningless, and everything runs several times slower).
 const raceEnabled = true

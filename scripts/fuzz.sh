@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every Go fuzz target of the module, one after another.
 #
-#   scripts/fuzz.sh 30000x   each target for 30000 executions (make fuzz-smoke, CI)
+#   scripts/fuzz.sh 30000x   each target for 30000 executions (make fuzz-smoke, in make test-long)
 #   scripts/fuzz.sh 2m       each target for two minutes (make fuzz, by hand)
 #
 # A count ("Nx") is what CI uses: it has no wall-clock deadline, so a loaded

@@ -17,7 +17,7 @@ import (
 // bench/queries/agent.txt on a large segment served by versitygw, cold (a new
 // client and segment per query), for several Config.Gap values: the bytes
 // fetched against the bytes the query read (BytesRead: what it decodes), the
-// rounds and the requests (docs/BENCHMARKS.md, "Remote reads at x16"). It
+// rounds and the requests (docs/BENCHMARKS-HISTORY.md, "Remote reads at ×16"). It
 // runs only with SNII_S3_X16 set to the segment's path (the agent logs
 // sixteen times, built with snii build --field content).
 func TestX16GapReport(t *testing.T) {

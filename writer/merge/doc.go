@@ -73,7 +73,7 @@
 //
 // A merge holds the writer's fixed buffers (counted as 16 MiB: its dict and
 // doc-span spools and zstd encoder) plus, per source being read, a small
-// read state (counted as 1 MiB; about 0.45 MB measured: a decoded dict
+// read state (counted as 1 MiB, more than it holds: a decoded dict
 // block, a doc window, a decoded .prx window, the decode source with its
 // zstd decoder, 4 × 64 KiB of read-ahead). Sources given by path are opened only while they are read —
 // one at a time during validation, then together for their pass — and read

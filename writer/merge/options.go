@@ -27,8 +27,8 @@ const (
 	writerMemory = 16 << 20
 	// sourceMemory is the read state of one source of a pass: a decoded
 	// dict block, a doc window, a decoded .prx window and its decode source
-	// (zstd decoder and buffers), the read-ahead chunks (about 0.45 MB
-	// measured, docs/BENCHMARKS.md).
+	// (zstd decoder and buffers), the read-ahead chunks: less than 1 MiB
+	// (docs/bench/merge-rss.txt).
 	sourceMemory = 1 << 20
 )
 

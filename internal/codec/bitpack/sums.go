@@ -9,8 +9,7 @@ package bitpack
 // bits.
 //
 // On amd64 with AVX2 the groups of eight take a vector kernel (prefix sums in
-// registers, under 3 instructions a value against 7 for the scalar loop: the
-// sums were 7% of the instructions of the agent ×4 phrase set).
+// registers, fewer instructions a value than the scalar loop).
 func RunningSums(out, gaps []uint32, t uint64) uint64 {
 	n := len(gaps)
 	out = out[:n]

@@ -528,7 +528,7 @@ func (c *Cursor) loaded(v int) (uint32, bool) {
 // bits costs several times a load from an unpacked block. The generated
 // unpacker costs about as much as a handful of extractions (8); the vector
 // one about one, so with it a block is unpacked at its first read (counted in
-// executed instructions on the phrase sets; see docs/BENCHMARKS.md). Fixed at
+// executed instructions on the phrase sets; docs/BENCHMARKS-HISTORY.md). Fixed at
 // start.
 var unpackAfter = unpackAfterFor(haveAVX2)
 

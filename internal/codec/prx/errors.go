@@ -8,9 +8,11 @@ import (
 )
 
 // ErrNeedsSplit is returned (wrapped) by Encoder.Encode for a window of more than one
-// document that is over a limit (docs, positions or plain bytes). It is its own kind,
-// distinct from snii.ErrLimit: the writer splits the window at document boundaries and
-// encodes the halves. Nothing was counted for the refused window.
+// document that is over a limit (docs, positions or plain bytes). It is a signal to the
+// writer, not an error kind (snii's kinds are the only ones a public package returns):
+// the writer splits the window at document boundaries and encodes the halves, so it
+// never leaves the library. A single document over a limit is snii.ErrLimit instead.
+// Nothing was counted for the refused window.
 var ErrNeedsSplit = errors.New("prx: window needs split")
 
 // corruptf returns a snii.ErrCorrupt error naming the codec of the frame being decoded.

@@ -53,9 +53,9 @@ const FourStreamsMin = 256
 
 // SharedSlack is how many bytes longer than the frame EncodeAll made a frame
 // may be and still take a shared table. Reading a table of a frame's own
-// (huff0.ReadTable) takes about 3 µs, more than decoding its literals; on
-// the benchmark corpora this slack moves most of the frames that kept their
-// own table to a shared one, for 0.05% of the segment.
+// (huff0.ReadTable) costs more than decoding the literals of a small frame,
+// so the slack trades a few bytes for frames that skip that read (docs/FORMAT.md,
+// "Shared literal tables"; the measurements are in docs/BENCHMARKS-HISTORY.md).
 const SharedSlack = 32
 
 // Share returns frame with its literals recoded, appended to dst[:0], or

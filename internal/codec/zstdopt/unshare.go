@@ -35,7 +35,7 @@ var sharedDecoders = sync.OnceValues(func() ([NumTables]*huff0.Decoder, error) {
 // and stored raw (Literals_Block_Type 0), appended to dst[:0]. The sequences
 // are left as they are, so klauspost decodes them with its assembly decoder
 // (a frame naming a dictionary goes to its Go decoder) and no decoder holds
-// the tables as dictionaries (about 43 KB and 0.1 ms each to load).
+// the tables as dictionaries (each costs memory and time to load).
 //
 // A frame naming a table must be a single-segment frame with a one-byte
 // dictionary ID of at most NumTables and one compressed block filling it,
