@@ -2,8 +2,9 @@ package reader
 
 import (
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/snii-go/snii/internal/jsonstr"
 )
 
 // jsonValue is a value of a stored JSON record, parsed with the byte ranges
@@ -151,7 +152,7 @@ func (p *jsonParser) str() (start, end int, esc, ok bool) {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				p.i += 2
 			case 'u':
-				if p.i+6 > len(p.b) || hex4(p.b[p.i+2:p.i+6]) < 0 {
+				if p.i+6 > len(p.b) || jsonstr.Hex4(p.b[p.i+2:p.i+6]) < 0 {
 					return 0, 0, false, false
 				}
 				p.i += 6
@@ -247,85 +248,15 @@ func (p *jsonParser) array(v *jsonValue) bool {
 	})
 }
 
-// hex4 decodes four hex digits, or -1.
-func hex4(b []byte) rune {
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return -1
-		}
-		r = r*16 + rune(c)
-	}
-	return r
-}
-
 // decodeJSONString decodes the bytes inside a JSON string's quotes as
 // encoding/json does (a lone surrogate or an invalid UTF-8 byte becomes
 // U+FFFD).
 func decodeJSONString(raw []byte) string {
 	out := make([]byte, 0, len(raw))
 	for i := 0; i < len(raw); {
-		out, i = jsonUnit(raw, i, out)
+		out, i = jsonstr.AppendUnit(raw, i, out)
 	}
 	return string(out)
-}
-
-// jsonUnit appends the decoding of the unit of raw (the bytes inside a JSON
-// string's quotes) at i, an escape or a character, to out and returns the
-// index of the next unit.
-func jsonUnit(raw []byte, i int, out []byte) ([]byte, int) {
-	c := raw[i]
-	switch {
-	case c == '\\' && i+1 < len(raw):
-		switch raw[i+1] {
-		case 'b':
-			return append(out, '\b'), i + 2
-		case 'f':
-			return append(out, '\f'), i + 2
-		case 'n':
-			return append(out, '\n'), i + 2
-		case 'r':
-			return append(out, '\r'), i + 2
-		case 't':
-			return append(out, '\t'), i + 2
-		case 'u':
-			r := rune(utf8.RuneError)
-			n := 6
-			if i+6 <= len(raw) {
-				r = hex4(raw[i+2 : i+6])
-			}
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if i+12 <= len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
-					r2 = hex4(raw[i+8 : i+12])
-				}
-				if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-					r, n = d, 12
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			if r < 0 {
-				r = utf8.RuneError
-			}
-			return utf8.AppendRune(out, r), min(i+n, len(raw))
-		}
-		return append(out, raw[i+1]), i + 2 // '"', '\\', '/'
-	case c < utf8.RuneSelf:
-		return append(out, c), i + 1
-	}
-	r, size := utf8.DecodeRune(raw[i:])
-	if r == utf8.RuneError && size == 1 {
-		return utf8.AppendRune(out, utf8.RuneError), i + 1
-	}
-	return append(out, raw[i:i+size]...), i + size
 }
 
 // unitCursor maps byte ranges of a decoded JSON string to the raw bytes of
@@ -339,7 +270,7 @@ type unitCursor struct {
 
 // unit returns the unit at the cursor: its raw end and its decoded length.
 func (c *unitCursor) unit() (rawEnd, decLen int) {
-	c.scratch, rawEnd = jsonUnit(c.raw, c.ri, c.scratch[:0])
+	c.scratch, rawEnd = jsonstr.AppendUnit(c.raw, c.ri, c.scratch[:0])
 	return rawEnd, len(c.scratch)
 }
 

@@ -3,6 +3,8 @@ package reader
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/snii-go/snii/internal/jsonstr"
 )
 
 var jsonSeeds = []string{
@@ -56,7 +58,7 @@ func FuzzRecordJSON(f *testing.F) {
 			for i := 0; i < len(raw); {
 				n := len(out)
 				var next int
-				out, next = jsonUnit(raw, i, out)
+				out, next = jsonstr.AppendUnit(raw, i, out)
 				if next <= i || next > len(raw) || len(out) == n {
 					t.Fatalf("%q: unit at %d of %q ends at %d, %d bytes", rec, i, raw, next, len(out)-n)
 				}

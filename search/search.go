@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"fmt"
-	"golang.org/x/sync/errgroup"
 	"runtime"
 	"slices"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"github.com/RoaringBitmap/roaring/v2/roaring64"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/reader"
+	"golang.org/x/sync/errgroup"
 )
 
 // Options configure a Searcher. The zero value gives the defaults.

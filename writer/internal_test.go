@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/snii-go/snii/internal/tmpfile"
 	"hash/maphash"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/tmpfile"
 )
 
 // TestPoolStreams interleaves writes to many streams (crossing slice levels

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"github.com/snii-go/snii/writer"
-	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/snii-go/snii/internal/jsonstr"
+	"github.com/snii-go/snii/writer"
 )
 
 // flatJSON extracts the --field values of a JSON line in one pass, without
@@ -246,7 +246,7 @@ func scanString(b []byte, i int) (end int, esc bool) {
 			switch b[i] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			case 'u':
-				if len(b)-i < 5 || hex4(b[i+1:i+5]) < 0 {
+				if len(b)-i < 5 || jsonstr.Hex4(b[i+1:i+5]) < 0 {
 					return -1, esc
 				}
 				i += 4
@@ -278,83 +278,22 @@ var plainASCII = func() (t [256]bool) {
 	return t
 }()
 
-// hex4 returns the value of four hex digits, or -1.
-func hex4(h []byte) rune {
-	var r rune
-	for _, c := range h[:4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return -1
-		}
-		r = r*16 + rune(c)
-	}
-	return r
-}
-
 // appendUnquoted appends the contents of a JSON string that scanString
 // accepted (without its quotes) as encoding/json decodes it: escapes
 // resolved, a \u surrogate pair joined and a lone surrogate made U+FFFD,
 // bytes that are not UTF-8 made U+FFFD.
 func appendUnquoted(dst, s []byte) []byte {
 	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '\\':
-			i++
-			switch s[i] {
-			case 'b':
-				dst = append(dst, '\b')
-			case 'f':
-				dst = append(dst, '\f')
-			case 'n':
-				dst = append(dst, '\n')
-			case 'r':
-				dst = append(dst, '\r')
-			case 't':
-				dst = append(dst, '\t')
-			case 'u':
-				r := hex4(s[i+1:])
-				i += 5
-				if utf16.IsSurrogate(r) {
-					if len(s)-i >= 6 && s[i] == '\\' && s[i+1] == 'u' {
-						if r1 := hex4(s[i+2:]); r1 >= 0 {
-							if d := utf16.DecodeRune(r, r1); d != unicode.ReplacementChar {
-								dst = utf8.AppendRune(dst, d)
-								i += 6
-								continue
-							}
-						}
-					}
-					r = unicode.ReplacementChar
-				}
-				dst = utf8.AppendRune(dst, r)
-				continue
-			default: // '"', '\\', '/'
-				dst = append(dst, s[i])
-			}
-			i++
-		case c < utf8.RuneSelf:
+		if c := s[i]; c < utf8.RuneSelf && c != '\\' {
 			j := i + 1
 			for j < len(s) && plainASCII[s[j]] {
 				j++
 			}
 			dst = append(dst, s[i:j]...)
 			i = j
-		default:
-			r, size := utf8.DecodeRune(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				dst = utf8.AppendRune(dst, unicode.ReplacementChar)
-			} else {
-				dst = append(dst, s[i:i+size]...)
-			}
-			i += size
+			continue
 		}
+		dst, i = jsonstr.AppendUnit(s, i, dst)
 	}
 	return dst
 }

@@ -3,9 +3,10 @@ package main
 import (
 	"encoding/base64"
 	"encoding/json"
+	"unicode/utf8"
+
 	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/codec/prx"
-	"unicode/utf8"
 )
 
 // The --json shapes of build and inspect. Field names are stable: add fields,

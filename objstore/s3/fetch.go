@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"golang.org/x/sync/errgroup"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -18,6 +17,7 @@ import (
 	"github.com/minio/minio-go/v7"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/objstore"
+	"golang.org/x/sync/errgroup"
 )
 
 // rng is a byte range [off, off+n).

@@ -3,12 +3,12 @@ package format
 import (
 	"bytes"
 	"errors"
-	"github.com/snii-go/snii/internal/errs"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/snii-go/snii/internal/codec/zstdopt"
+	"github.com/snii-go/snii/internal/errs"
 )
 
 // storeCodec returns a compressor and a decompressor capped at MaxStoreBlockPlain.

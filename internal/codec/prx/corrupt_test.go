@@ -2,14 +2,14 @@ package prx
 
 import (
 	"encoding/binary"
-	"github.com/snii-go/snii/internal/codec/bitpack"
-	"github.com/snii-go/snii/internal/testkit"
-	"github.com/snii-go/snii/limits"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/codec/bitpack"
+	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/limits"
 )
 
 // corruptLimits are small limits, so that "nothing beyond the limits" is checkable.

@@ -2,13 +2,12 @@ package prx
 
 import (
 	"errors"
-	"github.com/snii-go/snii/internal/testkit"
-	"github.com/snii-go/snii/limits"
 	"testing"
 
-	"github.com/snii-go/snii/budget"
-
 	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/budget"
+	"github.com/snii-go/snii/internal/testkit"
+	"github.com/snii-go/snii/limits"
 )
 
 func encodeWith(t *testing.T, l limits.Limits, w *Window) (Frame, error) {

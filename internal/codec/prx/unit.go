@@ -1,8 +1,9 @@
 package prx
 
 import (
-	"github.com/snii-go/snii/internal/codec/bitpack"
 	"slices"
+
+	"github.com/snii-go/snii/internal/codec/bitpack"
 )
 
 // UnitValues is the most positions a unit holds, unless a single document has more

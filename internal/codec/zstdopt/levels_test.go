@@ -2,11 +2,11 @@ package zstdopt
 
 import (
 	"bytes"
-
 	"encoding/binary"
-	"github.com/klauspost/compress/zstd"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // TestShareEveryLevel: at every level, a frame Share returns decodes, through
