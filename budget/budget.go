@@ -116,9 +116,9 @@ func (p Policy) Validate() error {
 
 // String renders the policy the way the CLI accepts it: "budget:8", "0" or "30".
 func (p Policy) String() string {
-	ms, bp := p.Percents()
-	if ms < 0 {
-		return fmt.Sprintf("budget:%d", bp)
+	minSaving, budgetPercent := p.Percents()
+	if minSaving < 0 {
+		return fmt.Sprintf("budget:%d", budgetPercent)
 	}
-	return fmt.Sprint(ms)
+	return fmt.Sprint(minSaving)
 }

@@ -416,16 +416,16 @@ func recount(t *testing.T, d *indexDump) prx.Outcome {
 			if !storeZstd && ev.ZstdWins {
 				out.Budget.Traded += int64(ev.Trade)
 				out.Budget.TradedCount++
-				if msp(m.Policy) == 0 {
+				if minSavingPercent(m.Policy) == 0 {
 					t.Errorf("term %q window %d: policy 0 stored fast %d bytes, smallest %d", td.Term, i, size, ev.Smallest)
 				}
-				if s := msp(m.Policy); s > 0 && ev.Saving >= s {
+				if s := minSavingPercent(m.Policy); s > 0 && ev.Saving >= s {
 					t.Errorf("term %q window %d: share %d stored fast at saving %d", td.Term, i, s, ev.Saving)
 				}
 			}
-			if msp(m.Policy) == -1 && 100*out.Budget.Traded > int64(bpc(m.Policy))*out.Budget.SumSmallest {
+			if minSavingPercent(m.Policy) == -1 && 100*out.Budget.Traded > int64(budgetPercent(m.Policy))*out.Budget.SumSmallest {
 				t.Errorf("term %q window %d: budget bound broken: traded %d of %d smallest bytes at %d%%", td.Term, i,
-					out.Budget.Traded, out.Budget.SumSmallest, bpc(m.Policy))
+					out.Budget.Traded, out.Budget.SumSmallest, budgetPercent(m.Policy))
 			}
 		}
 	}

@@ -48,8 +48,8 @@ func buildSnii(name, docsPath, out string, minSaving, budgetPercent int, pairs w
 		budgetPercent = budget.DefaultBudgetPercent
 	}
 	o.Policy = budget.FromPercents(minSaving, budgetPercent)
-	msp, bp := o.Policy.Percents()
-	res := BuildResult{Engine: name, Options: fmt.Sprintf("snii writer.DefaultOptions(%q), standard analyzer, MinSavingPercent %d, BudgetPercent %d, pairs %d%%, memory limit default", Field, msp, bp, pairsPercent(pairs))}
+	policyMinSaving, policyBudget := o.Policy.Percents()
+	res := BuildResult{Engine: name, Options: fmt.Sprintf("snii writer.DefaultOptions(%q), standard analyzer, MinSavingPercent %d, BudgetPercent %d, pairs %d%%, memory limit default", Field, policyMinSaving, policyBudget, pairsPercent(pairs))}
 	if err := os.RemoveAll(out); err != nil {
 		return res, err
 	}

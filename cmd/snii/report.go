@@ -133,7 +133,7 @@ func counts(a [prx.NumCodecs]int64) codecCounts {
 
 // newIndexReport summarizes the metadata of one logical index.
 func newIndexReport(m *format.IndexMeta) indexReport {
-	msp, bp := m.Policy.Percents()
+	minSaving, budgetPercent := m.Policy.Percents()
 	r := indexReport{
 		Name: m.Name, Analyzer: m.Analyzer,
 		Docs: m.DocCount, DocsWithField: m.DocsWithField, Terms: m.TermCount, SumDF: m.SumDF, Positions: m.SumTTF,
@@ -145,7 +145,7 @@ func newIndexReport(m *format.IndexMeta) indexReport {
 		},
 		Prx: prxReport{Windows: counts(m.Outcome.Windows), Bytes: counts(m.Outcome.Bytes)},
 		Policy: policyReport{
-			Name: m.Policy.String(), MinSavingPercent: msp, BudgetPercent: bp,
+			Name: m.Policy.String(), MinSavingPercent: minSaving, BudgetPercent: budgetPercent,
 			ZstdLevel: m.ZstdLevel, MaxWindowDocs: m.Limits.MaxDocs, MaxWindowPos: m.Limits.MaxPositions, MaxWindowBytes: m.Limits.MaxBytes,
 		},
 		Dictionary: dictReport{Blocks: len(m.Blocks)},

@@ -109,9 +109,9 @@ func AppendIndexMeta(dst []byte, m *IndexMeta) []byte {
 	} else {
 		dst = append(dst, 0)
 	}
-	msp, bp := m.Policy.Percents()
-	dst = binary.AppendVarint(dst, int64(msp))
-	dst = u(dst, uint64(bp))
+	minSaving, budgetPercent := m.Policy.Percents()
+	dst = binary.AppendVarint(dst, int64(minSaving))
+	dst = u(dst, uint64(budgetPercent))
 	dst = u(dst, uint64(m.ZstdLevel))
 	dst = u(dst, uint64(m.Limits.MaxDocs))
 	dst = u(dst, uint64(m.Limits.MaxPositions))
@@ -215,13 +215,13 @@ func DecodeIndexMeta(b []byte) (IndexMeta, error) {
 	if !r.ok() {
 		return fail("norms truncated")
 	}
-	ms := r.uvarint()
-	msp := int64(ms>>1) ^ -int64(ms&1) // zigzag
-	bp := r.uvarintMax(1000)
-	if msp < -1 {
-		return fail("min saving percent %d", msp)
+	zigzagMinSaving := r.uvarint()
+	minSaving := int64(zigzagMinSaving>>1) ^ -int64(zigzagMinSaving&1) // zigzag
+	budgetPercent := r.uvarintMax(1000)
+	if minSaving < -1 {
+		return fail("min saving percent %d", minSaving)
 	}
-	m.Policy = budget.FromPercents(int(min(msp, 1000)), int(bp))
+	m.Policy = budget.FromPercents(int(min(minSaving, 1000)), int(budgetPercent))
 	m.ZstdLevel = int(r.uvarintMax(math.MaxInt32))
 	m.Limits.MaxDocs = int(r.uvarintMax(math.MaxInt32))
 	m.Limits.MaxPositions = int(r.uvarintMax(math.MaxInt32))

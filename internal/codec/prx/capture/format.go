@@ -126,9 +126,9 @@ func appendIndexBody(dst []byte, info *IndexInfo) []byte {
 		known = 1
 	}
 	dst = append(dst, known)
-	msp, bp := info.Policy.Percents()
-	dst = binary.AppendVarint(dst, int64(msp))
-	dst = binary.AppendUvarint(dst, uint64(bp))
+	minSaving, budgetPercent := info.Policy.Percents()
+	dst = binary.AppendVarint(dst, int64(minSaving))
+	dst = binary.AppendUvarint(dst, uint64(budgetPercent))
 	dst = binary.AppendVarint(dst, int64(info.ZstdLevel))
 	dst = binary.AppendUvarint(dst, uint64(info.Limits.MaxDocs))
 	dst = binary.AppendUvarint(dst, uint64(info.Limits.MaxPositions))

@@ -231,8 +231,8 @@ func (r *Reader) parseIndex(c *body) IndexInfo {
 		c.fail("bad known flag %d", known)
 	}
 	info.Known = known == 1
-	msp := int(c.varint("min saving percent", -1, 100))
-	info.Policy = budget.FromPercents(msp, int(c.count("budget percent", 100)))
+	minSaving := int(c.varint("min saving percent", -1, 100))
+	info.Policy = budget.FromPercents(minSaving, int(c.count("budget percent", 100)))
 	info.ZstdLevel = int(c.varint("zstd level", -1<<20, 1<<20))
 	info.Limits = limits.Limits{
 		MaxDocs:      int(c.count("max docs", limits.DefaultMaxDocs)),
