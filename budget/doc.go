@@ -23,7 +23,7 @@
 // A Percent of 0 is never "the default": the default is its own kind, the
 // zero value.
 //
-// The budget keeps, per logical index, the number n of eligible windows seen, the
+// The budget keeps, per field, the number n of eligible windows seen, the
 // sum of their smallest frames, the bytes already traded (spent) and a histogram of
 // trade bytes by saving percent. After adding a window, the allowance is
 // A = P% of sumSmallest (integers: 100*x <= P*sumSmallest). The share is the prior

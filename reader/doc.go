@@ -8,7 +8,7 @@
 // # What Open reads
 //
 // Open reads the 16-byte header, the 32-byte tail, the directory it points to,
-// and each logical index's metadata group (stats, sections, codec policy and
+// and each field's metadata group (stats, sections, codec policy and
 // outcome, block directory and the sampled term index: the first term of every
 // dict block). Nothing else is touched until a query needs it, so opening costs
 // the same whatever the size of the posting and dict regions.

@@ -20,7 +20,7 @@ func Example() {
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "logs.snii")
 
-	// Build: one logical index ("text"), the standard analyzer, the default
+	// Build: one field ("text"), the standard analyzer, the default
 	// codec policy (the 8% budget).
 	w, err := writer.Create(context.Background(), path, writer.DefaultOptions("text"))
 	if err != nil {

@@ -32,7 +32,7 @@ func (f *field) loadNorms(x *qctx) ([]byte, error) {
 	return b, nil
 }
 
-// FieldLengths returns the norms of a logical index: one byte per document,
+// FieldLengths returns the norms of a field: one byte per document,
 // the code of its field length (the number of tokens it indexed; see
 // FieldLength), or nil when the index stores no norms. The slice is shared:
 // it must not be modified, and it stays valid until Close.

@@ -7,7 +7,7 @@ import (
 	"github.com/snii-go/snii/internal/codec/format"
 )
 
-// Pair planning. A logical index may hold docs-only postings of adjacent term
+// Pair planning. A field may hold docs-only postings of adjacent term
 // pairs (docs/FORMAT.md "Pair section"): the docs where term a is at some
 // position p and term b at p+1 of one value, as a list, or (format 5) as the
 // complement: the docs holding both terms less listed exceptions. So:

@@ -80,7 +80,7 @@ type fieldTotals struct {
 	docs                       *roaring.Bitmap
 }
 
-// windows calls fn for every stored .prx window of the logical index field, in the
+// windows calls fn for every stored .prx window of the named field, in the
 // order the writer emitted them (terms in byte order, windows ascending), decoding
 // the stored frames. It walks and checks the index as Verify does, so a corrupt
 // index fails with the error Verify would give; an error from fn stops the walk

@@ -21,7 +21,7 @@ const (
 	docSpanMemory = 4 << 20 // doc windows of one windowed term kept in memory before spooling
 )
 
-// IndexInput is one logical index fed to BuildFromSources.
+// IndexInput is one field fed to BuildFromSources.
 type IndexInput struct {
 	Name          string        // must be one of Options.Fields
 	DocsWithField uint64        // documents with at least one token in the index
@@ -101,7 +101,7 @@ func BuildFromSources(ctx context.Context, path string, o Options, docCount uint
 	return w.stats, w.cleanup()
 }
 
-// indexInput is one logical index to write.
+// indexInput is one field to write.
 type indexInput struct {
 	field    FieldOptions
 	docsWith uint64

@@ -11,7 +11,7 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// emitter turns one logical index's term stream (a PostingSource) into its
+// emitter turns one field's term stream (a PostingSource) into its
 // posting region and dictionary blocks. It is the only place where windows
 // are cut and encoded: every build path (in memory, spilled, compaction)
 // goes through it, so the index's prx.Encoder — and its budget — sees the

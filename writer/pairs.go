@@ -24,7 +24,7 @@ const (
 	PairsMinDFDocs    = 10000
 )
 
-// Pairs configure the phrase-pair index: per logical index, docs-only
+// Pairs configure the phrase-pair index: per field, docs-only
 // postings of adjacent term pairs, chosen under a byte budget. The zero value
 // is the default (10% of the .prx bytes, the default minimum df).
 type Pairs struct {

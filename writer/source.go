@@ -7,7 +7,7 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// PostingSource streams the postings of one logical index to the window
+// PostingSource streams the postings of one field to the window
 // emitter: terms in strictly ascending byte order and, for each term, exactly
 // df postings in strictly ascending doc order. It is how every build path
 // feeds the emitter: the in-memory term buffer, the k-way merge of spilled

@@ -63,14 +63,14 @@ Formats (--format, by default from the extension: .jsonl, .ndjson and .json are 
   lines  every line is a document with one field, "text" (doc id = line number - 1,
          counting across the inputs in order)
   jsonl  every line is a JSON object; each --field is a dotted JSON path (msg, user.name)
-         that becomes a logical index of the same name. Strings are indexed as they are,
+         that becomes a field of the same name. Strings are indexed as they are,
          numbers as written, booleans as true/false; an array gives several values;
          a missing path, null or an object gives none. Blank lines are skipped.
 
 An invalid JSON line stops the build with its file and line, unless --skip-bad-lines,
 which skips and counts such lines. A progress bar is drawn on stderr when it is a
 terminal (not with --quiet). At the end a summary gives the documents, terms and bytes
-per section of each logical index, and the tokens skipped for being longer than
+per section of each field, and the tokens skipped for being longer than
 --max-token-bytes (default 255, as Lucene's standard tokenizer; such tokens, e.g.
 long hex strings, are not indexed but still take a position). The segment is written to a temp file and renamed
 into place: a failed build leaves nothing at OUT.

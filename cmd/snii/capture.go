@@ -29,7 +29,7 @@ func newCaptureCmd() *cobra.Command {
 		Short: "Capture the .prx windows of a segment for snii replay",
 		Long: `Read back the .prx windows of a segment, in the order the writer emitted them
 (terms in byte order, windows ascending), and write their plain payloads with their
-doc counts to a capture file, with each logical index's policy, zstd level, limits
+doc counts to a capture file, with each field's policy, zstd level, limits
 and recorded outcome. By default only the eligible windows are kept (those that got
 a zstd frame and went through the codec policy); --all keeps the fast-path windows
 too. snii replay then measures what other policies would store and decode.
@@ -50,7 +50,7 @@ renamed into place.`,
 	}
 	fs := cmd.Flags()
 	fs.StringVarP(&f.output, "output", "o", "", "the capture file to write (required)")
-	fs.StringSliceVar(&f.fields, "field", nil, "only these logical indexes (default: all)")
+	fs.StringSliceVar(&f.fields, "field", nil, "only these fields (default: all)")
 	fs.BoolVar(&f.all, "all", false, "keep the fast-path windows too (default: eligible windows only)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar and no summary")
 	f.dec.add(fs)

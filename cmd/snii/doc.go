@@ -31,7 +31,7 @@
 //
 // A "lines" input makes one document of every line, with one field, "text". A
 // "jsonl" input makes one document of every JSON object; each --field is a dotted
-// JSON path that becomes a logical index of that name: strings as they are, numbers
+// JSON path that becomes a field of that name: strings as they are, numbers
 // as written, booleans as true/false, arrays as several values, null, objects and
 // missing paths as no value. The format comes from the extension (.jsonl, .ndjson,
 // .json: jsonl) unless --format says. Gzip input is detected by its magic bytes.

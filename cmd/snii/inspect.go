@@ -58,8 +58,8 @@ func newInspectCmd(e *env) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "inspect SEGMENT",
-		Short: "Show where the bytes of a segment go, per logical index",
-		Long: `Show, per logical index: documents, terms by storage class, bytes per section
+		Short: "Show where the bytes of a segment go, per field",
+		Long: `Show, per field: documents, terms by storage class, bytes per section
 (dictionary, doc postings, preludes, prx frames in the posting region and inline),
 .prx windows and bytes per codec, bits per position, the codec policy and its outcome
 (eligible windows, bytes traded for speed, the budget's allowance and final share),
@@ -79,7 +79,7 @@ their format, blocks, stored and raw bytes and the compression ratio.`,
 	}
 	fs := cmd.Flags()
 	fs.IntVar(&top, "top", 10, "show the N terms with the highest document frequency (0: none)")
-	fs.StringSliceVar(&fields, "field", nil, "only these logical indexes (default: all)")
+	fs.StringSliceVar(&fields, "field", nil, "only these fields (default: all)")
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
 	s3f.add(fs)
 	return cmd
@@ -169,7 +169,7 @@ func runInspect(ctx context.Context, e *env, s3f *s3Flags, path string, fields [
 		return writeJSON(e.stdout, rep)
 	}
 	fmt.Fprintf(e.stdout, "segment %s: %s, %s, %s\n", path, plural(int64(rep.Docs), "doc", "docs"),
-		plural(int64(len(seg.Fields())), "logical index", "logical indexes"), formatBytes(rep.FileBytes))
+		plural(int64(len(seg.Fields())), "field", "fields"), formatBytes(rep.FileBytes))
 	if err := printStore(e.stdout, rep.Store); err != nil {
 		return err
 	}

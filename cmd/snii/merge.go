@@ -38,7 +38,7 @@ func newMergeCmd(e *env) *cobra.Command {
 		Short: "Merge segments into one, optionally dropping deleted documents",
 		Long: `Merge segments into one. Doc ids are concatenated in the order of the arguments
 (the first segment's documents first); documents listed with --deleted are dropped and
-the later ids shift down. Every logical index of any source is in the output. The
+the later ids shift down. Every field of any source is in the output. The
 windows are re-encoded through the same codec policy as a build, so merging gives the
 same bytes as building the same documents in one go. The policy flags default to what
 the sources recorded (they must agree); a flag given overrides it, e.g. to re-encode old

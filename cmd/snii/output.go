@@ -62,7 +62,7 @@ func printStore(w io.Writer, st *storeReport) error {
 	return err
 }
 
-// printIndexTable prints one row per logical index: docs, terms, skipped
+// printIndexTable prints one row per field: docs, terms, skipped
 // tokens and bytes per section. The byte columns add up to total: the
 // dictionary column includes the inline terms (their doc postings and prx
 // frames sit inside dict entries), the doc postings and prx frames columns
@@ -84,7 +84,7 @@ func printIndexTable(w io.Writer, indexes []indexReport) error {
 	return err
 }
 
-// printIndexReport prints one logical index for snii inspect.
+// printIndexReport prints one field for snii inspect.
 func printIndexReport(w io.Writer, x *indexReport) error {
 	fmt.Fprintf(w, "\nindex %s (analyzer %s)\n", x.Name, x.Analyzer)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

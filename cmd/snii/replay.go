@@ -35,7 +35,7 @@ func newReplayCmd() *cobra.Command {
 		Use:   "replay CAPTURE",
 		Short: "Replay codec policies on captured .prx windows: bytes spent vs decode time",
 		Long: `Replay codec policies on the windows of a capture file (snii capture, or
-snii build --capture) and report, per logical index, policy and order of the windows:
+snii build --capture) and report, per field, policy and order of the windows:
 
   - the bytes stored beyond the smallest frames, in % of the eligible windows'
     smallest frames (policy 0 stores the smallest frames: 0%),
@@ -68,7 +68,7 @@ with it. A progress bar is drawn on stderr when it is a terminal (not with --qui
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.field, "field", "", "replay only this logical index (default: every index of the capture)")
+	fs.StringVar(&f.field, "field", "", "replay only this field (default: every field of the capture)")
 	fs.StringVar(&f.policies, "policies", "0,30,budget:5,budget:8,budget:12", "comma-separated policies: 0, a share 1..100, budget:P")
 	fs.StringVar(&f.orders, "orders", "captured,ascending,descending,shuffle:1", "comma-separated orders: captured, ascending, descending, shuffle:SEED")
 	fs.IntVar(&f.cycles, "cycles", 6, "paired decode cycles (0: no decode timing)")

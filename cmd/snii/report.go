@@ -11,7 +11,7 @@ import (
 // The --json shapes of build and inspect. Field names are stable: add fields,
 // never rename or remove them. Sizes are bytes.
 
-// indexReport describes one logical index of a segment.
+// indexReport describes one field of a segment.
 type indexReport struct {
 	Name          string       `json:"name"`
 	Analyzer      string       `json:"analyzer"`
@@ -131,7 +131,7 @@ func counts(a [prx.NumCodecs]int64) codecCounts {
 	return codecCounts{Raw: a[prx.CodecRaw], PFOR: a[prx.CodecPFOR], Zstd: a[prx.CodecZstd]}
 }
 
-// newIndexReport summarizes the metadata of one logical index.
+// newIndexReport summarizes the metadata of one field.
 func newIndexReport(m *format.IndexMeta) indexReport {
 	minSaving, budgetPercent := m.Policy.Percents()
 	r := indexReport{

@@ -21,7 +21,7 @@ type Report struct {
 	Indexes    []IndexReport `json:"indexes"`
 }
 
-// IndexReport is the replay of one logical index.
+// IndexReport is the replay of one field.
 type IndexReport struct {
 	Index     string `json:"index"`
 	ZstdLevel int    `json:"zstd_level"`

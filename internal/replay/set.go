@@ -46,7 +46,7 @@ func (w *Window) Stored(storeZstd bool) []byte {
 // Smallest returns the smallest frame of the window.
 func (w *Window) Smallest() []byte { return w.Stored(w.Eval.ZstdWins) }
 
-// Set is the captured windows of one logical index, prepared for replay.
+// Set is the captured windows of one field, prepared for replay.
 type Set struct {
 	Info      capture.IndexInfo
 	ZstdLevel int           // the encoder's zstd level (prx.EncoderOptions.ZstdLevel)

@@ -19,7 +19,7 @@ type counts struct {
 	postings, positions uint64
 }
 
-// cursor is one source's term stream of one logical index, as a
+// cursor is one source's term stream of one field, as a
 // writer.PostingSource: its terms in byte order, each with the df of its
 // surviving documents, and their postings with doc ids remapped to the
 // destination's. Terms without survivors are skipped. The TermIter is

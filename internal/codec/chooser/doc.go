@@ -1,5 +1,5 @@
 // Package chooser applies a budget.Policy to the eligible .prx windows of one
-// logical index: the exact frame sizes of each window in (Evaluate,
+// field: the exact frame sizes of each window in (Evaluate,
 // FastSize), the codec to store out (Chooser), with the per-index budget of
 // docs/BUDGET.md (PrxZstdBudget). Package budget holds what a user sets (the
 // Policy) and reads (the Outcome); the prx encoder, the capture replay and

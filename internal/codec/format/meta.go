@@ -11,9 +11,9 @@ import (
 	"github.com/snii-go/snii/limits"
 )
 
-// IndexMeta is the metadata group of one logical index.
+// IndexMeta is the metadata group of one field.
 type IndexMeta struct {
-	Name     string // logical index (field) name
+	Name     string // field name
 	Analyzer string // analyzer name (see NewAnalyzer)
 
 	// Stats.

@@ -6,7 +6,7 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// Norms: one byte per document per logical index holding the document's field
+// Norms: one byte per document per field holding the document's field
 // length (its indexed tokens) in a lossy one-byte code. The code is the one
 // Lucene 8 uses for its BM25 norms, so that scores computed from it agree with
 // Lucene's: lengths below NormExact are stored exactly; longer lengths L store

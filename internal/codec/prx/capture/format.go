@@ -23,7 +23,7 @@ const (
 	// DefaultMaxRecord bounds a record body on read: the largest plain payload of a
 	// .prx window (256 MiB) plus room for the record fields.
 	DefaultMaxRecord = 256<<20 + 4<<10
-	// MaxIndexes bounds the number of logical indexes one capture may declare.
+	// MaxIndexes bounds the number of fields one capture may declare.
 	MaxIndexes = 1 << 16
 )
 
@@ -57,7 +57,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 func crc(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
 
-// IndexInfo describes one logical index of a capture.
+// IndexInfo describes one field of a capture.
 type IndexInfo struct {
 	Name string
 	// Known says whether Policy, ZstdLevel and Limits were recorded. A capture taken
@@ -70,7 +70,7 @@ type IndexInfo struct {
 	Recorded *Outcome
 }
 
-// Outcome is what an encoder recorded for a whole logical index: windows and
+// Outcome is what an encoder recorded for a whole field: windows and
 // bytes per codec (indexed by CodecRaw, CodecZstd, CodecPFOR) and the budget's
 // accounting over the eligible windows.
 type Outcome struct {

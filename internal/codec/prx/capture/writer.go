@@ -49,7 +49,7 @@ func NewWriter(w io.Writer, o WriterOptions) (*Writer, error) {
 // All reports whether the writer keeps fast-path windows.
 func (w *Writer) All() bool { return w.all }
 
-// AddIndex declares a logical index and returns its ordinal. Declaring a name
+// AddIndex declares a field and returns its ordinal. Declaring a name
 // twice is an invalid-argument error.
 func (w *Writer) AddIndex(info IndexInfo) (int, error) {
 	w.mu.Lock()
