@@ -124,7 +124,7 @@
 //
 // # Phrase execution
 //
-//  0. Pairs (pairs.go): when the index's pair section keeps the pair of a
+//  0. Pairs (pairs.go): when the field's pair section keeps the pair of a
 //     two-term phrase, Count is its df, and Docs its list (no term, window or
 //     position is read) or, for a complement-form pair, its terms' docs less
 //     its exceptions (no position read). A longer phrase whose rarest term is

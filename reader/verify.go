@@ -12,7 +12,7 @@ import (
 )
 
 // Verify walks the whole segment and checks it structurally: the sections tile
-// the file (header, then per index its posting region, dict region and metadata
+// the file (header, then per field its posting region, dict region and metadata
 // group, then the directory and the tail); every dict block (CRC, entries,
 // anchors, first term against the sampled index), terms strictly ascending
 // across blocks; every term's class rules (inline size, slim df and size,

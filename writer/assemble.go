@@ -27,7 +27,7 @@ type IndexInput struct {
 	DocsWithField uint64        // documents with at least one token in the index
 	SkippedTokens uint64        // tokens the analyzer skipped (recorded in the index metadata)
 	Postings      PostingSource // nil: the index has no terms
-	// Norms are the index's norm bytes (Norm of each document's field
+	// Norms are the field's norm bytes (Norm of each document's field
 	// length, or the bytes reader.Segment.FieldLengths returns), docCount of
 	// them, for a field that stores norms; nil means every document has
 	// length 0. A field without norms takes none.
@@ -37,7 +37,7 @@ type IndexInput struct {
 // BuildFromSources writes a segment of docCount documents whose logical
 // indexes are fed by PostingSources, through the same window emitter, codec
 // budget and atomic publication as Writer.Close. It is the entry point of
-// compaction: a merge of segments passes one source per index yielding the
+// compaction: a merge of segments passes one source per field yielding the
 // remapped, concatenated postings of each term. Every field of o.Fields is
 // written; fields without an input get an empty index. Same options and
 // postings give the same bytes as building the documents with a Writer.
@@ -108,15 +108,15 @@ type indexInput struct {
 	skipped  uint64        // tokens the analyzer skipped
 	norms    []byte        // norm bytes (nil: all 0) when field.storesNorms()
 	tokens   uint64        // tokens indexed, when known (0: unknown); sizes the pair counting's buffer
-	fwd      *pairFwd      // the index's forward index for the pair counting (a build without spills), or nil
+	fwd      *pairFwd      // the field's forward index for the pair counting (a build without spills), or nil
 	src      PostingSource // nil: no terms
 	// emitted, when not nil, is called once src has been read to its end
-	// and nothing reads the index's term buffer any more: a pair counting
+	// and nothing reads the field's term buffer any more: a pair counting
 	// without a forward index then works in the memory the buffer held.
 	emitted func()
 }
 
-// finish merges each index's runs and in-memory remainder and publishes the
+// finish merges each field's runs and in-memory remainder and publishes the
 // segment.
 func (w *Writer) finish() error {
 	if w.runs != nil && w.opts.faults != nil && w.opts.faults.corruptRun && w.runs.size > 0 {
@@ -193,7 +193,7 @@ func (w *Writer) publish(ins []indexInput) error {
 	return nil
 }
 
-// assemble writes the whole segment into the temp file: header, each index
+// assemble writes the whole segment into the temp file: header, each field
 // (posting region, dict region, metadata group), the store (blocks, header),
 // directory, tail.
 func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {

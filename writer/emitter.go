@@ -14,7 +14,7 @@ import (
 // emitter turns one field's term stream (a PostingSource) into its
 // posting region and dictionary blocks. It is the only place where windows
 // are cut and encoded: every build path (in memory, spilled, compaction)
-// goes through it, so the index's prx.Encoder — and its budget — sees the
+// goes through it, so the field's prx.Encoder — and its budget — sees the
 // windows in the one canonical order: terms in byte order, windows
 // ascending.
 //
@@ -40,7 +40,7 @@ type emitter struct {
 	onWindow func(field string, w *prx.Window, f prx.Frame) error // the onWindow hook, or nil
 	out      *countWriter
 	postOff  uint64 // absolute offset of the posting region
-	// norms of the index's documents for the windows' impact bounds
+	// norms of the field's documents for the windows' impact bounds
 	// (hasNorms false: the index stores none; norms nil: all 0)
 	norms    []byte
 	hasNorms bool
@@ -316,7 +316,7 @@ func (e *emitter) impact(w *prx.Window, docs []uint32) (maxTF uint32, minNorm by
 	return maxTF, minNorm
 }
 
-// encode encodes one window with the index's encoder (and so its budget) and
+// encode encodes one window with the field's encoder (and so its budget) and
 // reports the stored frame to the onWindow hook.
 func (e *emitter) encode(w *prx.Window) (prx.Frame, error) {
 	f, err := e.enc.Encode(w)

@@ -64,7 +64,7 @@ func oracle(t testing.TB, o writer.Options, docs []writer.Document) (map[string]
 	return out, with
 }
 
-// checkAgainstOracle decodes the segment at path and compares every index
+// checkAgainstOracle decodes the segment at path and compares every field
 // with the oracle, its stats and its recounted codec outcome.
 func checkAgainstOracle(t *testing.T, path string, o writer.Options, docs []writer.Document) *segDump {
 	t.Helper()

@@ -129,7 +129,7 @@ func (t *pairTap) NextDoc() (uint32, []uint32, bool, error) {
 	return doc, pos, ok, nil
 }
 
-// free releases the token sorter (after counting, or when the index's
+// free releases the token sorter (after counting, or when the field's
 // build stops early).
 func (t *pairTap) free() {
 	if t != nil && t.toks != nil {

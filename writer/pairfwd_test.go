@@ -76,7 +76,7 @@ func TestPairCountingPaths(t *testing.T) {
 		fl := c.fl
 		path, _ := build(t, dir, fmt.Sprintf("path%d.snii", i), writer.WithFaults(o, fl), docs)
 		if got := fl.PairPaths(); got[c.path] != 3 || got[0]+got[1]+got[2] != 3 {
-			t.Fatalf("build %d: pair counting paths %v (want every index on path %d)", i, got, c.path)
+			t.Fatalf("build %d: pair counting paths %v (want every field on path %d)", i, got, c.path)
 		}
 		b := testkit.ReadFile(t, path)
 		if i == 0 {
@@ -100,7 +100,7 @@ func TestPairForwardDropped(t *testing.T) {
 	ref, st := build(t, dir, "ref.snii", writer.WithFaults(o, fl0), docs)
 	want := testkit.ReadFile(t, ref)
 	if fl0.PairFills() != 3 {
-		t.Errorf("uncapped: %d bucket fills (want one per index)", fl0.PairFills())
+		t.Errorf("uncapped: %d bucket fills (want one per field)", fl0.PairFills())
 	}
 
 	// The term buffers peak near st.PeakBuffered; a forward index holds 4

@@ -14,7 +14,7 @@ import (
 // Pair index settings (see Pairs and docs/FORMAT.md, "Pair section").
 const (
 	// DefaultPairsPercent is the pair budget when Pairs.Percent is 0: 10% of
-	// the index's .prx bytes.
+	// the field's .prx bytes.
 	DefaultPairsPercent = 10
 	// PairsOff as Pairs.Percent writes no pairs.
 	PairsOff = -1
@@ -28,7 +28,7 @@ const (
 // postings of adjacent term pairs, chosen under a byte budget. The zero value
 // is the default (10% of the .prx bytes, the default minimum df).
 type Pairs struct {
-	// Percent is the budget in percent of the index's .prx bytes (frames in
+	// Percent is the budget in percent of the field's .prx bytes (frames in
 	// the posting region and inline): 0 = DefaultPairsPercent, PairsOff = no
 	// pairs, else 1..100.
 	Percent int
@@ -105,7 +105,7 @@ type pairWriter struct {
 }
 
 // newPairTap wraps src when pairs are on.
-// tokens, when not 0, is the index's token count: it sizes the buffer once
+// tokens, when not 0, is the field's token count: it sizes the buffer once
 // (no growth by copying).
 func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64) *pairTap {
 	if w.opts.Pairs.effectivePercent() == 0 || src == nil {

@@ -36,7 +36,7 @@ too. snii replay then measures what other policies would store and decode.
 
 The windows are decoded from the frames the segment stores, and the index is checked
 as snii verify checks it while it is read: a corrupt segment fails the capture.
-snii replay checks that the capture, replayed under the index's own policy,
+snii replay checks that the capture, replayed under the field's own policy,
 reproduces what the segment recorded. The capture is written to a temp file and
 renamed into place.`,
 		Example: `  snii capture app.snii -o app.cap

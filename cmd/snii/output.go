@@ -26,7 +26,7 @@ func plural(n int64, one, many string) string {
 
 func ub(n uint64) string { return formatBytes(int64(n)) }
 
-// printBuildReport prints the build summary: totals, then one row per index.
+// printBuildReport prints the build summary: totals, then one row per field.
 func printBuildReport(w io.Writer, r *buildReport) error {
 	rate := ""
 	if r.Seconds > 0 {

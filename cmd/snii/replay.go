@@ -56,7 +56,7 @@ Each eligible window's frames are built once, with the zstd level recorded in th
 capture; each policy then decides on the exact frame sizes with the same chooser as
 the writer (--verify re-encodes every window per policy and order with the writer's
 encoder and fails unless the frames are identical). When the capture records the
-index's outcome, the index's own policy is replayed in captured order and compared
+field's outcome, the field's own policy is replayed in captured order and compared
 with it. A progress bar is drawn on stderr when it is a terminal (not with --quiet).`,
 		Example: `  snii replay windows.cap
   snii replay windows.cap --policies 0,30,budget:5,budget:8,budget:12 --orders captured,shuffle:7

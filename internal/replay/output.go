@@ -46,7 +46,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// WriteText writes the report as aligned tables, one per index.
+// WriteText writes the report as aligned tables, one per field.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	e := r.Env

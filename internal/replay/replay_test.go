@@ -433,7 +433,7 @@ func pointAttrs(t *testing.T, svg []byte) []string {
 	}
 }
 
-// A capture of several indexes gives one set per index, each with its own
+// A capture of several fields gives one set per field, each with its own
 // windows, in its own order; Field selects one.
 func TestSeveralIndexes(t *testing.T) {
 	var buf bytes.Buffer

@@ -40,7 +40,7 @@ type IndexReport struct {
 	FastPathFrames Codecs `json:"fast_path_frames"`
 	FastPathBytes  Codecs `json:"fast_path_bytes"`
 	// Recorded is the outcome the capture holds for the index, if any, and Check
-	// compares a replay of the index's own policy, in captured order, with it.
+	// compares a replay of the field's own policy, in captured order, with it.
 	Recorded *capture.Outcome `json:"recorded,omitempty"`
 	Check    *Check           `json:"check,omitempty"`
 	Results  []Result         `json:"results"`
@@ -176,7 +176,7 @@ func (r *Result) finishDecode() {
 	r.Decode = d
 }
 
-// check replays the index's own policy in captured order and compares it with
+// check replays the field's own policy in captured order and compares it with
 // the outcome recorded in the capture; nil when the capture records none.
 func (s *Set) check() *Check {
 	rec := s.Info.Recorded

@@ -62,7 +62,7 @@ type PrepareOptions struct {
 	// ZstdLevel overrides the zstd level (1..4); 0 = the level recorded in the
 	// capture, or prx's default when the capture does not know it.
 	ZstdLevel int
-	// Field selects one index by name (Load only); "" = every index.
+	// Field selects one field by name (Load only); "" = every field.
 	Field string
 	// Progress, when set, is called as windows are prepared (done of total).
 	Progress func(done, total int)
@@ -70,7 +70,7 @@ type PrepareOptions struct {
 	MaxRecord int
 }
 
-// Load reads a whole capture and prepares one Set per index (or only the index
+// Load reads a whole capture and prepares one Set per field (or only the field
 // named by o.Field; a missing field is a not-found error). An empty capture gives
 // no sets and no error.
 func Load(r io.Reader, o PrepareOptions) ([]*Set, error) {

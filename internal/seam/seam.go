@@ -35,7 +35,7 @@ func (b *Build) seamBuild() *Build { return b }
 type buildHolder interface{ seamBuild() *Build }
 
 // SetOnWindow sets, on o (a *writer.Options), fn to be called for every .prx
-// window the build encodes, in emission order (per index in name order; terms
+// window the build encodes, in emission order (per field in name order; terms
 // in byte order, windows ascending). It never changes the segment's bytes.
 func SetOnWindow(o buildHolder, fn EncodedFunc) { o.seamBuild().onWindow = fn }
 

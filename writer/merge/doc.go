@@ -61,7 +61,7 @@
 // records). For a source without deletes that is its recorded value; when
 // every document of the source has the field, it is the recorded value
 // minus the deleted documents; otherwise the deleted documents are looked
-// up (by skipping) in the postings of the index's terms until each is found
+// up (by skipping) in the postings of the field's terms until each is found
 // or the terms run out.
 //
 // SkippedTokens of a destination index (tokens its analyzer skipped for

@@ -65,7 +65,7 @@ type IndexMeta struct {
 	FirstTerms [][]byte
 }
 
-// End is the end of the index's sections before its metadata group: the
+// End is the end of the field's sections before its metadata group: the
 // pair section's (which follows the dict region and the norms, and is empty
 // when the index has no pairs).
 func (m *IndexMeta) End() uint64 { return m.PairsOff + m.PairsLen }

@@ -66,7 +66,7 @@ type IndexInfo struct {
 	Policy    budget.Policy
 	ZstdLevel int
 	Limits    limits.Limits // 0 fields: unknown (the defaults)
-	// Recorded is what the index's encoder recorded, when the capture holds it.
+	// Recorded is what the field's encoder recorded, when the capture holds it.
 	Recorded *Outcome
 }
 
@@ -76,7 +76,7 @@ type IndexInfo struct {
 type Outcome struct {
 	Windows [3]int64
 	Bytes   [3]int64
-	Budget  budget.Outcome // Policy is the index's policy
+	Budget  budget.Outcome // Policy is the field's policy
 }
 
 func appendHeader(dst []byte, all bool) []byte {

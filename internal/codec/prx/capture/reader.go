@@ -68,7 +68,7 @@ func NewReader(r io.Reader, o ReaderOptions) (*Reader, error) {
 func (r *Reader) All() bool { return r.all }
 
 // Indexes returns the indexes declared so far, with the outcomes read so far.
-// After Next has returned io.EOF it holds every index of the capture.
+// After Next has returned io.EOF it holds every field of the capture.
 func (r *Reader) Indexes() []IndexInfo { return r.infos }
 
 // Next returns the next window, or io.EOF after the end record. Every other error
