@@ -15,10 +15,10 @@ type Kind uint8
 
 // The policy kinds.
 const (
-	// Default: the per-index budget with an allowance of DefaultBudgetPercent
+	// Default: the per-field budget with an allowance of DefaultBudgetPercent
 	// (the zero value). Its Percent is 0.
 	Default Kind = iota
-	// Budget: the per-index budget with an allowance of exactly Percent
+	// Budget: the per-field budget with an allowance of exactly Percent
 	// (0..100; 0 is a zero allowance, which trades nothing).
 	Budget
 	// Smallest: always store the smallest frame.

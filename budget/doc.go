@@ -15,8 +15,8 @@
 // Policies (Policy; the numbers are what a segment records and the CLI's
 // --prx-zstd-min-saving takes, see FromPercents):
 //
-//	Policy{}                     -1  the default: the per-index budget with P = DefaultBudgetPercent (8)
-//	{Kind: Budget, Percent: P}   -1  the per-index budget with P = 0..100 (0: a zero allowance)
+//	Policy{}                     -1  the default: the per-field budget with P = DefaultBudgetPercent (8)
+//	{Kind: Budget, Percent: P}   -1  the per-field budget with P = 0..100 (0: a zero allowance)
 //	{Kind: Smallest}              0  always the smallest frame
 //	{Kind: FixedShare, Percent: share}  1..100  store fast when zstd is the smallest and saving < share
 //

@@ -61,7 +61,7 @@ type Options struct {
 	// sorted by name.
 	Fields []FieldOptions
 	// Policy is the codec policy of the .prx windows; the zero value is the
-	// per-index budget with an 8% allowance (see budget.Policy).
+	// per-field budget with an 8% allowance (see budget.Policy).
 	Policy budget.Policy
 	// ZstdLevel is the zstd level of .prx windows and dict blocks: 0 the
 	// library's default speed, 1 fastest .. 4 best compression.

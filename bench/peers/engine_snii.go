@@ -15,7 +15,7 @@ import (
 
 // BuildSnii builds one snii segment from the docs file: one field, the
 // standard analyzer, default options except the codec policy (minSaving -1:
-// the per-index budget, at budgetPercent or the default 8% when 0; 0: always
+// the per-field budget, at budgetPercent or the default 8% when 0; 0: always
 // the smallest frame; 1..100: a fixed share).
 func BuildSnii(name, docsPath, out string, minSaving, budgetPercent int) (BuildResult, error) {
 	return buildSnii(name, docsPath, out, minSaving, budgetPercent, writer.Pairs{})

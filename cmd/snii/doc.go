@@ -23,7 +23,7 @@
 // 24h) that killed builds left.
 //
 // build and merge take the codec-policy flags --prx-zstd-min-saving (-1 the
-// per-index budget, the default; 0 always the smallest frame; 1..100 a fixed
+// per-field budget, the default; 0 always the smallest frame; 1..100 a fixed
 // share), --budget-percent (default 8), --zstd-level (0..4), --memory and
 // --temp-dir.
 //

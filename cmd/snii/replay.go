@@ -48,7 +48,7 @@ snii build --capture) and report, per field, policy and order of the windows:
   - the cost of the codec choice alone, in ns per eligible window.
 
 Policies: 0 (smallest frame), 1..100 (a fixed share: keep the fast frame when zstd
-saves less than that percent), budget:P (the per-index budget with P% allowance;
+saves less than that percent), budget:P (the per-field budget with P% allowance;
 "budget" = budget:8). Orders: captured (the writer's order), ascending or descending
 saving percent, shuffle:SEED.
 
