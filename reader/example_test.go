@@ -71,7 +71,7 @@ func Example() {
 	// 2 docs mention db and connection ref*
 }
 
-// List the terms of an index that start with a prefix, with their document
+// List the terms of a field that start with a prefix, with their document
 // frequencies.
 func ExampleSegment_Terms() {
 	dir, err := os.MkdirTemp("", "snii-example")

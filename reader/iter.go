@@ -34,7 +34,7 @@ type TermIter struct {
 }
 
 // TermIter returns an iterator over every term of the named field;
-// an unknown index is an snii.ErrNotFound error. Once ctx is done, Next
+// an unknown field is an snii.ErrNotFound error. Once ctx is done, Next
 // returns false and Err returns ctx's error (checked at each dict block and,
 // through its Postings, at each doc window). Close it when done.
 func (s *Segment) TermIter(ctx context.Context, name string) (*TermIter, error) {

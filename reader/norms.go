@@ -34,7 +34,7 @@ func (f *field) loadNorms(x *qctx) ([]byte, error) {
 
 // FieldLengths returns the norms of a field: one byte per document,
 // the code of its field length (the number of tokens it indexed; see
-// FieldLength), or nil when the index stores no norms. The slice is shared:
+// FieldLength), or nil when the field stores no norms. The slice is shared:
 // it must not be modified, and it stays valid until Close.
 func (s *Segment) FieldLengths(ctx context.Context, name string) (_ []byte, err error) {
 	f, err := s.field(name)

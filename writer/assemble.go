@@ -34,8 +34,8 @@ type IndexInput struct {
 	Norms []byte
 }
 
-// BuildFromSources writes a segment of docCount documents whose logical
-// indexes are fed by PostingSources, through the same window emitter, codec
+// BuildFromSources writes a segment of docCount documents whose fields
+// are fed by PostingSources, through the same window emitter, codec
 // budget and atomic publication as Writer.Close. It is the entry point of
 // compaction: a merge of segments passes one source per field yielding the
 // remapped, concatenated postings of each term. Every field of o.Fields is

@@ -11,8 +11,8 @@ import (
 )
 
 // Spilled runs. All runs of a build go to one temp file (".snii-run-*" in the
-// temp dir), appended one after the other. A run holds one section per logical
-// index (empty indexes have an empty section); a section is a sequence of
+// temp dir), appended one after the other. A run holds one section per field
+// (empty fields have an empty section); a section is a sequence of
 // CRC-framed blocks carrying a record stream:
 //
 //	block:   u32 payloadLen | payload | u32 crc32c(payloadLen bytes, payload)

@@ -178,7 +178,7 @@ type buildReport struct {
 	Output   string `json:"output"`
 	Docs     uint64 `json:"docs"`
 	BadLines int64  `json:"bad_lines"`
-	// SkippedTokens: tokens longer than --max-token-bytes, over all indexes (not indexed).
+	// SkippedTokens: tokens longer than --max-token-bytes, over all fields (not indexed).
 	SkippedTokens uint64        `json:"skipped_tokens"`
 	InputBytes    int64         `json:"input_bytes"`
 	FileBytes     int64         `json:"file_bytes"`

@@ -125,9 +125,9 @@ type captureSummary struct {
 	windows, eligible, captured, plainBytes int64
 }
 
-// captureIndex writes the windows of one index, decoded from the frames the
-// segment stores, in emission order (Segment.Windows walks and checks the index
-// as verify does), followed by the outcome the index recorded.
+// captureIndex writes the windows of one field, decoded from the frames the
+// segment stores, in emission order (Segment.Windows walks and checks the field
+// as verify does), followed by the outcome the field recorded.
 func captureIndex(ctx context.Context, seg *reader.Segment, name string, cw *capture.Writer, progress func(terms int)) (captureSummary, error) {
 	sum := captureSummary{name: name}
 	m, err := indexMeta(seg, name)

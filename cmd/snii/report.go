@@ -38,7 +38,7 @@ type classReport struct {
 	Windowed uint64 `json:"windowed"` // windows with a prelude
 }
 
-// bytesReport is where the bytes of an index go.
+// bytesReport is where the bytes of a field go.
 type bytesReport struct {
 	Total         uint64 `json:"total"`          // posting region + dictionary + pair section
 	Dictionary    uint64 `json:"dictionary"`     // dict blocks as stored (inline terms included)
@@ -75,7 +75,7 @@ type codecCounts struct {
 	Zstd int64 `json:"zstd"`
 }
 
-// policyReport is the codec policy the index was built with.
+// policyReport is the codec policy the field was built with.
 type policyReport struct {
 	Name             string `json:"name"`               // "budget:8", "0" (smallest) or a share "30"
 	MinSavingPercent int    `json:"min_saving_percent"` // -1 budget, 0 smallest, 1..100 share
