@@ -8,7 +8,7 @@ import (
 )
 
 // loadNorms returns the field's norms section (DocCount bytes, one norm code
-// per document; nil when the index stores none). It is read and checked (its
+// per document; nil when the field stores none). It is read and checked (its
 // length and CRC) at the first use and then kept: sliced from the mapping, or
 // read into a buffer of its own through the ReaderAt.
 func (f *field) loadNorms(x *qctx) ([]byte, error) {

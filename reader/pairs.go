@@ -46,7 +46,7 @@ const pairPlanMinDocs = 32
 const pairInclFactor = 4
 
 // pairTable returns f's pair section, read and opened at its first use (not
-// at Open, which reads only the metadata): a table with no pairs when the index
+// at Open, which reads only the metadata): a table with no pairs when the field
 // has none. Concurrent first uses may both read it; one table is kept.
 func (f *field) pairTable(x *qctx) (*format.PairTable, error) {
 	if t := f.pairs.Load(); t != nil {

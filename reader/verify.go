@@ -82,8 +82,8 @@ type fieldTotals struct {
 
 // windows calls fn for every stored .prx window of the named field, in the
 // order the writer emitted them (terms in byte order, windows ascending), decoding
-// the stored frames. It walks and checks the index as Verify does, so a corrupt
-// index fails with the error Verify would give; an error from fn stops the walk
+// the stored frames. It walks and checks the field as Verify does, so a corrupt
+// field fails with the error Verify would give; an error from fn stops the walk
 // and is returned. snii capture reads a segment's windows through it (internal/seam).
 func (s *Segment) windows(ctx context.Context, field string, fn seam.WindowFunc) (err error) {
 	if ctx == nil {

@@ -24,9 +24,9 @@ const (
 // IndexInput is one field fed to BuildFromSources.
 type IndexInput struct {
 	Name          string        // must be one of Options.Fields
-	DocsWithField uint64        // documents with at least one token in the index
-	SkippedTokens uint64        // tokens the analyzer skipped (recorded in the index metadata)
-	Postings      PostingSource // nil: the index has no terms
+	DocsWithField uint64        // documents with at least one token in the field
+	SkippedTokens uint64        // tokens the analyzer skipped (recorded in the field metadata)
+	Postings      PostingSource // nil: the field has no terms
 	// Norms are the field's norm bytes (Norm of each document's field
 	// length, or the bytes reader.Segment.FieldLengths returns), docCount of
 	// them, for a field that stores norms; nil means every document has
@@ -235,7 +235,7 @@ func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
 			return 0, err
 		}
 		if i < len(w.fields) {
-			w.fields[i].buf.release() // the index is written: its buffer is no longer needed
+			w.fields[i].buf.release() // the field is written: its buffer is no longer needed
 			if f := w.fields[i].fwd; f != nil {
 				f.free()
 				w.fields[i].fwd = nil
@@ -263,7 +263,7 @@ func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
 	return terms, nil
 }
 
-// writeIndex writes one index's posting and dict regions and returns its metadata.
+// writeIndex writes one field's posting and dict regions and returns its metadata.
 func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spool, compress func(dst, src []byte) []byte) (format.IndexMeta, error) {
 	o := &w.opts
 	enc, err := prx.NewEncoder(prx.EncoderOptions{ZstdLevel: o.ZstdLevel, Limits: o.Limits, Policy: o.Policy})

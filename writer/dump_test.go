@@ -44,7 +44,7 @@ type termDump struct {
 type indexDump struct {
 	Meta  format.IndexMeta
 	Terms []termDump
-	Norms []byte // nil when the index stores none
+	Norms []byte // nil when the field stores none
 }
 
 type segDump struct {
@@ -64,7 +64,7 @@ func (s *segDump) index(t *testing.T, name string) *indexDump {
 	return nil
 }
 
-// postings returns term → postings of one index.
+// postings returns term → postings of one field.
 func (d *indexDump) postings() map[string][]posting {
 	m := make(map[string][]posting, len(d.Terms))
 	for _, t := range d.Terms {
@@ -353,7 +353,7 @@ func (td *termDump) addWindow(docs []uint32, fr *frameRec) error {
 	return nil
 }
 
-// recount recomputes an index's codec outcome from its frames, in the
+// recount recomputes a field's codec outcome from its frames, in the
 // canonical order (terms in byte order, windows ascending), with exact sizes
 // from a fresh encoder; it replays the policy on a fresh chooser.Chooser in
 // that order and checks every stored frame against the replayed decision,

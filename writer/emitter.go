@@ -41,7 +41,7 @@ type emitter struct {
 	out      *countWriter
 	postOff  uint64 // absolute offset of the posting region
 	// norms of the field's documents for the windows' impact bounds
-	// (hasNorms false: the index stores none; norms nil: all 0)
+	// (hasNorms false: the field stores none; norms nil: all 0)
 	norms    []byte
 	hasNorms bool
 
@@ -109,7 +109,7 @@ func (e *emitter) run(src PostingSource) error {
 	return nil
 }
 
-// sourceErr places an error of the PostingSource in the index (and the
+// sourceErr places an error of the PostingSource in the field (and the
 // current term); an error the source placed in a segment already (a merge's)
 // is returned as it is.
 func (e *emitter) sourceErr(err error, inTerm bool) error {
@@ -301,7 +301,7 @@ func (e *emitter) appendDocWindow(w *prx.Window, docs []uint32) []byte {
 }
 
 // impact returns a window's largest term frequency and smallest norm byte
-// (0 when the index stores no norms).
+// (0 when the field stores no norms).
 func (e *emitter) impact(w *prx.Window, docs []uint32) (maxTF uint32, minNorm byte) {
 	for i := range docs {
 		maxTF = max(maxTF, w.Offsets[i+1]-w.Offsets[i])

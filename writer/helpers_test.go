@@ -189,7 +189,7 @@ func genOptions() writer.Options {
 	return o
 }
 
-// checkNorms compares an index's norms with the lengths the oracle's
+// checkNorms compares a field's norms with the lengths the oracle's
 // postings give (a document's length is its positions over all terms).
 func checkNorms(t *testing.T, f writer.FieldOptions, d *indexDump, want map[string][]posting, docs int) {
 	t.Helper()

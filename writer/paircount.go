@@ -12,7 +12,7 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// Pair counting. The pairs of an index are counted over the terms with df
+// Pair counting. The pairs of a field are counted over the terms with df
 // >= the minimum pair df ("tracked"), which the postings the window emitter
 // receives decide (pairTap), so every build path and merges count the same
 // pairs. There are three ways, all giving the same pairs and docs:

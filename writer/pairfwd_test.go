@@ -105,12 +105,12 @@ func TestPairForwardDropped(t *testing.T) {
 
 	// The term buffers peak near st.PeakBuffered; a forward index holds 4
 	// bytes per position, far more than a quarter of that: it goes to a
-	// temp file. Buckets of a few KiB fill in several passes an index, and
+	// temp file. Buckets of a few KiB fill in several passes per field, and
 	// buckets too small for maxPairPasses passes send the pairs through the
 	// record sorter. The candidates' entries go to a temp file past 4 KiB.
 	for _, c := range []struct {
 		bucket    int64
-		records   int // indexes expected on the record sorter's path (-1: one or more)
+		records   int // fields expected on the record sorter's path (-1: one or more)
 		manyFills bool
 	}{{0, 0, false}, {32 << 10, 0, true}, {64, -1, false}} {
 		fl := &writer.Faults{FailAfter: -1, PairBucket: c.bucket, PairEntries: 4 << 10}

@@ -75,7 +75,7 @@ type pairCand struct {
 	exact    bool
 }
 
-// pairWriter counts the pairs of one index and writes its pair section.
+// pairWriter counts the pairs of one field and writes its pair section.
 type pairWriter struct {
 	w      *Writer
 	tap    *pairTap
@@ -130,7 +130,7 @@ func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64) *pair
 	return t
 }
 
-// newPairWriter returns the pair counting of index name over tap's terms.
+// newPairWriter returns the pair counting of field name over tap's terms.
 func (w *Writer) newPairWriter(tap *pairTap, name string) *pairWriter {
 	// Bitmaps for co take MemoryLimit/16 beside the term buffer (a forward
 	// index), MemoryLimit/4 once it is released (the postings path).
@@ -164,7 +164,7 @@ func (pw *pairWriter) countCandidates() ([]pairCand, error) {
 	return pw.candidates(pw.w.opts.Pairs.minDFFor(pw.w.docs))
 }
 
-// writePairs writes the pair section of the index whose metadata is m (its
+// writePairs writes the pair section of the field whose metadata is m (its
 // .prx bytes known) at cw's end, and records it in m; pw (nil when the
 // index has no terms) has counted the eligible pairs cands.
 func (w *Writer) writePairs(cw *countWriter, pw *pairWriter, cands []pairCand, m *format.IndexMeta) error {

@@ -29,7 +29,7 @@ const (
 	runBlockFrame = 8        // length + CRC
 )
 
-// section is one index's part of one run.
+// section is one field's part of one run.
 type section struct {
 	off, n int64
 }
@@ -110,7 +110,7 @@ func (br *blockReader) next() ([]byte, error) {
 	return b[4 : 4+n], nil
 }
 
-// runSource streams one index's section of one run as a PostingSource.
+// runSource streams one field's section of one run as a PostingSource.
 type runSource struct {
 	br   blockReader
 	cr   chunkReader

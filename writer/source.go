@@ -21,7 +21,7 @@ import (
 // from df without looking ahead.
 type PostingSource interface {
 	// NextTerm advances to the next term. term is valid until the next call to
-	// NextTerm; ok=false at the end of the index.
+	// NextTerm; ok=false at the end of the field.
 	NextTerm() (term []byte, df uint64, ok bool, err error)
 	// NextDoc returns the next posting of the current term: its doc id and its
 	// positions (ascending; valid until the next call). ok=false after the

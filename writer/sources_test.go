@@ -197,7 +197,7 @@ func TestBuildFromSourcesErrors(t *testing.T) {
 	}
 }
 
-// concatNorms is the norms of indexes whose documents are concatenated (nil
+// concatNorms is the norms of fields whose documents are concatenated (nil
 // when they store none).
 func concatNorms(ds ...*indexDump) []byte {
 	var out []byte

@@ -20,7 +20,7 @@ const (
 	maxDocID = math.MaxUint32 - 1
 	// maxPosition is the largest position.
 	maxPosition = math.MaxUint32
-	// spillPoolBytes forces a spill before one index's pool nears its 4 GiB reach.
+	// spillPoolBytes forces a spill before one field's pool nears its 4 GiB reach.
 	spillPoolBytes = 2 << 30
 )
 

@@ -16,7 +16,7 @@ type indexReport struct {
 	Name          string       `json:"name"`
 	Analyzer      string       `json:"analyzer"`
 	Docs          uint64       `json:"docs"`            // documents in the segment
-	DocsWithField uint64       `json:"docs_with_field"` // documents with a token in this index
+	DocsWithField uint64       `json:"docs_with_field"` // documents with a token in this field
 	Terms         uint64       `json:"terms"`
 	SumDF         uint64       `json:"sum_df"`
 	Positions     uint64       `json:"positions"`      // sum of term frequencies

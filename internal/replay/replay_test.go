@@ -244,7 +244,7 @@ func TestEmptyCapture(t *testing.T) {
 	empty := bytes.Clone(buf.Bytes())
 	buf.Reset()
 	w, _ = capture.NewWriter(&buf, capture.WriterOptions{})
-	_, _ = w.Index("body") // an index without windows
+	_, _ = w.Index("body") // a field without windows
 	_ = w.Close()
 	noWindows := buf.Bytes()
 	for name, data := range map[string][]byte{"empty": empty, "index without windows": noWindows} {

@@ -39,7 +39,7 @@ type IndexReport struct {
 	// (the same under every policy).
 	FastPathFrames Codecs `json:"fast_path_frames"`
 	FastPathBytes  Codecs `json:"fast_path_bytes"`
-	// Recorded is the outcome the capture holds for the index, if any, and Check
+	// Recorded is the outcome the capture holds for the field, if any, and Check
 	// compares a replay of the field's own policy, in captured order, with it.
 	Recorded *capture.Outcome `json:"recorded,omitempty"`
 	Check    *Check           `json:"check,omitempty"`
@@ -107,7 +107,7 @@ type cycleSamples struct {
 	a, b         []int64
 }
 
-// summary returns the index-level part of the report of s.
+// summary returns the field-level part of the report of s.
 func (s *Set) summary() IndexReport {
 	ir := IndexReport{Index: s.Info.Name, ZstdLevel: s.ZstdLevel, All: s.All, Windows: len(s.Windows),
 		Eligible: len(s.Eligible), Recorded: s.Info.Recorded}

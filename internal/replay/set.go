@@ -137,7 +137,7 @@ func Load(r io.Reader, o PrepareOptions) ([]*Set, error) {
 	return sets, nil
 }
 
-// Prepare decodes the captured windows (their payloads are kept, not copied) of one index and builds, once, the frames
+// Prepare decodes the captured windows (their payloads are kept, not copied) of one field and builds, once, the frames
 // any policy can store for them: for an eligible window its fast frame (the
 // smaller of PFOR and RAW) and, when zstd is strictly smaller, its zstd frame.
 // Policies are then applied with chooser.Chooser on the exact sizes, the same

@@ -19,7 +19,7 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// EncodedFunc receives one .prx window a build encodes: its index (field), the
+// EncodedFunc receives one .prx window a build encodes: its field, the
 // window and the frame stored for it. w and f.Bytes are valid only during the
 // call. An error fails the build.
 type EncodedFunc func(field string, w *prx.Window, f prx.Frame) error
@@ -85,7 +85,7 @@ func IndexMeta(seg segmentHolder, field string) (format.IndexMeta, error) {
 
 // SegmentWindows calls fn for every stored .prx window of the named
 // field of seg (a *reader.Segment), in the order the writer emitted them
-// (terms in byte order, windows ascending), checking the index as Verify does:
+// (terms in byte order, windows ascending), checking the field as Verify does:
 // a corrupt index fails with the error Verify would give; an error from fn
 // stops the walk and is returned.
 func SegmentWindows(ctx context.Context, seg segmentHolder, field string, fn WindowFunc) error {

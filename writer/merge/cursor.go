@@ -24,7 +24,7 @@ type counts struct {
 // surviving documents, and their postings with doc ids remapped to the
 // destination's. Terms without survivors are skipped. The TermIter is
 // opened at the first NextTerm and closed at the end, so only the cursors
-// of the index being written hold read state.
+// of the field being written hold read state.
 type cursor struct {
 	ctx   context.Context
 	src   *source

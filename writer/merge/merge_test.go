@@ -115,7 +115,7 @@ func TestMergeOneReproduces(t *testing.T) {
 }
 
 // TestMergeFieldUnion: sources with different fields merge into the union;
-// an index missing from a source has no docs there.
+// a field missing from a source has no docs there.
 func TestMergeFieldUnion(t *testing.T) {
 	dir := t.TempDir()
 	da := genDocs(3, 1500, "text", "host")

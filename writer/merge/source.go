@@ -238,11 +238,11 @@ func compatible(srcs []*source, vs []reader.Version) error {
 type fieldPlan struct {
 	name     string
 	analyzer string
-	norms    bool    // the index stores norms
+	norms    bool    // the field stores norms
 	from     *source // the first source holding it (for messages)
 }
 
-// unionFields returns the union of the sources' indexes sorted by name,
+// unionFields returns the union of the sources' fields sorted by name,
 // requiring each to have one analyzer in every source holding it.
 func unionFields(srcs []*source) ([]fieldPlan, error) {
 	byName := make(map[string]int)

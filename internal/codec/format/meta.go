@@ -18,7 +18,7 @@ type IndexMeta struct {
 
 	// Stats.
 	DocCount      uint64 // documents in the segment
-	DocsWithField uint64 // documents with at least one token in this index
+	DocsWithField uint64 // documents with at least one token in this field
 	TermCount     uint64 // dict entries
 	SumDF         uint64 // sum of df over all terms
 	SumTTF        uint64 // sum of ttf (positions) over all terms
@@ -67,7 +67,7 @@ type IndexMeta struct {
 
 // End is the end of the field's sections before its metadata group: the
 // pair section's (which follows the dict region and the norms, and is empty
-// when the index has no pairs).
+// when the field has no pairs).
 func (m *IndexMeta) End() uint64 { return m.PairsOff + m.PairsLen }
 
 // AppendIndexMeta appends the metadata group of m:

@@ -80,7 +80,7 @@ func CheckNorms(b []byte, docCount uint64, crc uint32) error {
 	return nil
 }
 
-// NormsEnd returns where the norms end when the index has some, else where its
+// NormsEnd returns where the norms end when the field has some, else where its
 // dict region ends. The pair section starts there.
 func (m *IndexMeta) NormsEnd() uint64 {
 	if m.HasNorms {

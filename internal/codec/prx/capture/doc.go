@@ -36,7 +36,7 @@
 //	4 end      uvarint records before this one | uvarint windows
 //
 // Index records declare the fields in order; their ordinal (0, 1, ...) is
-// what window and outcome records refer to, and an index must be declared before
+// what window and outcome records refer to, and a field must be declared before
 // it is referred to. The plain payload of a window is the rest of its body; it
 // starts with the same doc count (uvarint), which the reader checks. Codecs are
 // numbered as in a .prx frame: 0 RAW, 1 ZSTD, 2 PFOR. An outcome record, when

@@ -61,7 +61,7 @@ func crc(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
 type IndexInfo struct {
 	Name string
 	// Known says whether Policy, ZstdLevel and Limits were recorded. A capture taken
-	// through a hook that only knows the index name leaves them unknown.
+	// through a hook that only knows the field name leaves them unknown.
 	Known     bool
 	Policy    budget.Policy
 	ZstdLevel int
