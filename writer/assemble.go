@@ -58,7 +58,7 @@ func BuildFromSources(ctx context.Context, path string, o Options, docCount uint
 		return Stats{}, errs.Limitf("writer: %s: %d documents (at most 2^32-1)", path, docCount)
 	}
 	byName := make(map[string]int, len(o.Fields))
-	ins := make([]indexInput, len(o.Fields))
+	ins := make([]fieldInput, len(o.Fields))
 	for i, f := range o.Fields {
 		byName[f.Name] = i
 		ins[i].field = f
@@ -101,8 +101,8 @@ func BuildFromSources(ctx context.Context, path string, o Options, docCount uint
 	return w.stats, w.cleanup()
 }
 
-// indexInput is one field to write.
-type indexInput struct {
+// fieldInput is one field to write.
+type fieldInput struct {
 	field    FieldOptions
 	docsWith uint64
 	skipped  uint64        // tokens the analyzer skipped
@@ -127,9 +127,9 @@ func (w *Writer) finish() error {
 			_, _ = w.runs.f.WriteAt(b[:], off)
 		}
 	}
-	ins := make([]indexInput, len(w.fields))
+	ins := make([]fieldInput, len(w.fields))
 	for i, fs := range w.fields {
-		ins[i] = indexInput{field: fs.opt, docsWith: fs.docsWith, skipped: fs.skippedTotal, norms: fs.norms, tokens: fs.tokens,
+		ins[i] = fieldInput{field: fs.opt, docsWith: fs.docsWith, skipped: fs.skippedTotal, norms: fs.norms, tokens: fs.tokens,
 			emitted: func() { fs.buf.release(); w.cache.dropFree() }}
 		var srcs []PostingSource
 		for k, secs := range w.spills {
@@ -157,7 +157,7 @@ func (w *Writer) finish() error {
 }
 
 // publish writes the segment into the temp file and renames it into place.
-func (w *Writer) publish(ins []indexInput) error {
+func (w *Writer) publish(ins []fieldInput) error {
 	terms, err := w.assemble(ins)
 	if err != nil {
 		return err
@@ -196,7 +196,7 @@ func (w *Writer) publish(ins []indexInput) error {
 // assemble writes the whole segment into the temp file: header, each field
 // (posting region, dict region, metadata group), the store (blocks, header),
 // directory, tail.
-func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
+func (w *Writer) assemble(ins []fieldInput) (terms uint64, err error) {
 	o := &w.opts
 	bw := bufio.NewWriterSize(w.out, outBufferSize)
 	cw := &countWriter{w: bw}
@@ -220,7 +220,7 @@ func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
 	var meta []byte
 	for i := range ins {
 		in := &ins[i]
-		m, err := w.writeIndex(cw, in, dict, docSpan, compress)
+		m, err := w.writeField(cw, in, dict, docSpan, compress)
 		if err != nil {
 			return 0, err
 		}
@@ -263,8 +263,8 @@ func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
 	return terms, nil
 }
 
-// writeIndex writes one field's posting and dict regions and returns its metadata.
-func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spool, compress func(dst, src []byte) []byte) (format.IndexMeta, error) {
+// writeField writes one field's posting and dict regions and returns its metadata.
+func (w *Writer) writeField(cw *countWriter, in *fieldInput, dict, docSpan *spool, compress func(dst, src []byte) []byte) (format.IndexMeta, error) {
 	o := &w.opts
 	enc, err := prx.NewEncoder(prx.EncoderOptions{ZstdLevel: o.ZstdLevel, Limits: o.Limits, Policy: o.Policy})
 	if err != nil {

@@ -41,7 +41,7 @@ type termDump struct {
 	units    []frameRec
 }
 
-type indexDump struct {
+type fieldDump struct {
 	Meta  format.IndexMeta
 	Terms []termDump
 	Norms []byte // nil when the field stores none
@@ -50,10 +50,10 @@ type indexDump struct {
 type segDump struct {
 	Size     int
 	DocCount uint64
-	Indexes  []indexDump
+	Indexes  []fieldDump
 }
 
-func (s *segDump) index(t *testing.T, name string) *indexDump {
+func (s *segDump) index(t *testing.T, name string) *fieldDump {
 	t.Helper()
 	for i := range s.Indexes {
 		if s.Indexes[i].Meta.Name == name {
@@ -65,7 +65,7 @@ func (s *segDump) index(t *testing.T, name string) *indexDump {
 }
 
 // postings returns term → postings of one field.
-func (d *indexDump) postings() map[string][]posting {
+func (d *fieldDump) postings() map[string][]posting {
 	m := make(map[string][]posting, len(d.Terms))
 	for _, t := range d.Terms {
 		m[t.Term] = t.Postings
@@ -149,7 +149,7 @@ func dumpSegment(b []byte) (*segDump, error) {
 	return seg, nil
 }
 
-func dumpIndex(b []byte, m *format.IndexMeta) (*indexDump, error) {
+func dumpIndex(b []byte, m *format.IndexMeta) (*fieldDump, error) {
 	zdec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
 	if err != nil {
 		return nil, err
@@ -160,7 +160,7 @@ func dumpIndex(b []byte, m *format.IndexMeta) (*indexDump, error) {
 	defer src.Close()
 	post := b[m.PostingOff : m.PostingOff+m.PostingLen]
 	dict := b[m.DictOff : m.DictOff+m.DictLen]
-	d := &indexDump{Meta: *m}
+	d := &fieldDump{Meta: *m}
 	if m.HasNorms {
 		d.Norms = b[m.NormsOff : m.NormsOff+m.DocCount]
 		if err := format.CheckNorms(d.Norms, m.DocCount, m.NormsCRC); err != nil {
@@ -358,7 +358,7 @@ func (td *termDump) addWindow(docs []uint32, fr *frameRec) error {
 // from a fresh encoder; it replays the policy on a fresh chooser.Chooser in
 // that order and checks every stored frame against the replayed decision,
 // the budget's bound after every window, and the recorded outcome.
-func recount(t *testing.T, d *indexDump) prx.Outcome {
+func recount(t *testing.T, d *fieldDump) prx.Outcome {
 	t.Helper()
 	m := &d.Meta
 	enc, err := prx.NewEncoder(prx.EncoderOptions{ZstdLevel: m.ZstdLevel, Limits: m.Limits, Policy: m.Policy})

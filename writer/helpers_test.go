@@ -121,7 +121,7 @@ func comparePostings(t *testing.T, name string, want, got map[string][]posting) 
 }
 
 // checkClasses checks each term's class and window sizes against the rules.
-func checkClasses(t *testing.T, d *indexDump) {
+func checkClasses(t *testing.T, d *fieldDump) {
 	t.Helper()
 	lim := d.Meta.Limits
 	for _, td := range d.Terms {
@@ -191,7 +191,7 @@ func genOptions() writer.Options {
 
 // checkNorms compares a field's norms with the lengths the oracle's
 // postings give (a document's length is its positions over all terms).
-func checkNorms(t *testing.T, f writer.FieldOptions, d *indexDump, want map[string][]posting, docs int) {
+func checkNorms(t *testing.T, f writer.FieldOptions, d *fieldDump, want map[string][]posting, docs int) {
 	t.Helper()
 	if !writer.StoresNorms(f) {
 		if d.Meta.HasNorms || d.Norms != nil {

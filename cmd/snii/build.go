@@ -184,7 +184,7 @@ type buildReport struct {
 	FileBytes     int64         `json:"file_bytes"`
 	Spills        int           `json:"spills"`
 	Seconds       float64       `json:"seconds"`
-	Indexes       []indexReport `json:"indexes"`
+	Indexes       []fieldReport `json:"indexes"`
 	Store         *storeReport  `json:"store,omitempty"` // absent with --no-store
 }
 
@@ -330,11 +330,11 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 	defer seg.Close()
 	rep.Store = newStoreReport(seg)
 	for _, name := range seg.Fields() {
-		m, err := indexMeta(seg, name)
+		m, err := fieldMeta(seg, name)
 		if err != nil {
 			return err
 		}
-		rep.Indexes = append(rep.Indexes, newIndexReport(&m))
+		rep.Indexes = append(rep.Indexes, newFieldReport(&m))
 	}
 	if f.json {
 		return writeJSON(e.stdout, rep)

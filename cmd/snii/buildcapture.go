@@ -101,7 +101,7 @@ func recordOutcomes(cw *capture.Writer, names []string, ords map[string]int, seg
 	var errsAll []error
 	for _, name := range names {
 		i := ords[name]
-		m, err := indexMeta(seg, name)
+		m, err := fieldMeta(seg, name)
 		if err != nil {
 			errsAll = append(errsAll, err)
 			continue

@@ -79,7 +79,7 @@ func runCapture(cmd *cobra.Command, f *captureFlags, path string) error {
 	show := !f.quiet && isTerminal(stderr)
 	var total int
 	for _, name := range fields {
-		m, err := indexMeta(seg, name)
+		m, err := fieldMeta(seg, name)
 		if err != nil {
 			return err
 		}
@@ -94,7 +94,7 @@ func runCapture(cmd *cobra.Command, f *captureFlags, path string) error {
 		}
 		done := 0
 		for _, name := range fields {
-			s, err := captureIndex(cmd.Context(), seg, name, cw, func(terms int) { bar.update(done+terms, total) })
+			s, err := captureField(cmd.Context(), seg, name, cw, func(terms int) { bar.update(done+terms, total) })
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
@@ -125,12 +125,12 @@ type captureSummary struct {
 	windows, eligible, captured, plainBytes int64
 }
 
-// captureIndex writes the windows of one field, decoded from the frames the
+// captureField writes the windows of one field, decoded from the frames the
 // segment stores, in emission order (Segment.Windows walks and checks the field
 // as verify does), followed by the outcome the field recorded.
-func captureIndex(ctx context.Context, seg *reader.Segment, name string, cw *capture.Writer, progress func(terms int)) (captureSummary, error) {
+func captureField(ctx context.Context, seg *reader.Segment, name string, cw *capture.Writer, progress func(terms int)) (captureSummary, error) {
 	sum := captureSummary{name: name}
-	m, err := indexMeta(seg, name)
+	m, err := fieldMeta(seg, name)
 	if err != nil {
 		return sum, err
 	}

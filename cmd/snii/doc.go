@@ -69,7 +69,7 @@
 // progress bar is drawn only when stderr is a terminal and --quiet is not given.
 // With --json, build, inspect, query and merge print one JSON document whose field
 // names are stable (fields may be added, never renamed or removed); the shapes are
-// the structs buildReport, inspectReport (with indexReport), queryReport (with
+// the structs buildReport, inspectReport (with fieldReport), queryReport (with
 // profileReport) and mergeReport in this package.
 //
 // # Exit codes

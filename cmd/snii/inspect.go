@@ -21,7 +21,7 @@ type inspectReport struct {
 	File      string        `json:"file"`
 	FileBytes int64         `json:"file_bytes"`
 	Docs      uint32        `json:"docs"`
-	Indexes   []indexReport `json:"indexes"`
+	Indexes   []fieldReport `json:"indexes"`
 	Store     *storeReport  `json:"store,omitempty"` // absent: the segment keeps no records
 }
 
@@ -107,9 +107,9 @@ func openSegment(path string, o ...reader.Options) (*reader.Segment, error) {
 	return seg, nil
 }
 
-// indexMeta returns the whole metadata of a segment's index, what the reports
+// fieldMeta returns the whole metadata of a segment's field, what the reports
 // of build, merge, inspect and capture print.
-func indexMeta(seg *reader.Segment, name string) (format.IndexMeta, error) {
+func fieldMeta(seg *reader.Segment, name string) (format.IndexMeta, error) {
 	return seam.IndexMeta(seg, name)
 }
 
@@ -153,11 +153,11 @@ func runInspect(ctx context.Context, e *env, s3f *s3Flags, path string, fields [
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		m, err := indexMeta(seg.Segment, name)
+		m, err := fieldMeta(seg.Segment, name)
 		if err != nil {
 			return err
 		}
-		r := newIndexReport(&m)
+		r := newFieldReport(&m)
 		if top > 0 {
 			if r.TopTerms, err = topTerms(seg.Segment, name, top); err != nil {
 				return err
@@ -174,7 +174,7 @@ func runInspect(ctx context.Context, e *env, s3f *s3Flags, path string, fields [
 		return err
 	}
 	for i := range rep.Indexes {
-		if err := printIndexReport(e.stdout, &rep.Indexes[i]); err != nil {
+		if err := printFieldReport(e.stdout, &rep.Indexes[i]); err != nil {
 			return err
 		}
 	}

@@ -11,8 +11,8 @@ import (
 // The --json shapes of build and inspect. Field names are stable: add fields,
 // never rename or remove them. Sizes are bytes.
 
-// indexReport describes one field of a segment.
-type indexReport struct {
+// fieldReport describes one field of a segment.
+type fieldReport struct {
 	Name          string       `json:"name"`
 	Analyzer      string       `json:"analyzer"`
 	Docs          uint64       `json:"docs"`            // documents in the segment
@@ -131,10 +131,10 @@ func counts(a [prx.NumCodecs]int64) codecCounts {
 	return codecCounts{Raw: a[prx.CodecRaw], PFOR: a[prx.CodecPFOR], Zstd: a[prx.CodecZstd]}
 }
 
-// newIndexReport summarizes the metadata of one field.
-func newIndexReport(m *format.IndexMeta) indexReport {
+// newFieldReport summarizes the metadata of one field.
+func newFieldReport(m *format.IndexMeta) fieldReport {
 	minSaving, budgetPercent := m.Policy.Percents()
-	r := indexReport{
+	r := fieldReport{
 		Name: m.Name, Analyzer: m.Analyzer,
 		Docs: m.DocCount, DocsWithField: m.DocsWithField, Terms: m.TermCount, SumDF: m.SumDF, Positions: m.SumTTF,
 		SkippedTokens: m.SkippedTokens,

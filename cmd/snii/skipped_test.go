@@ -32,7 +32,7 @@ func TestSkippedTokens(t *testing.T) {
 		t.Errorf("inspect:\n%s", r.stdout)
 	}
 	var rep struct {
-		Indexes []indexReport `json:"indexes"`
+		Indexes []fieldReport `json:"indexes"`
 	}
 	r = ok(t, "inspect", "--json", seg)
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {

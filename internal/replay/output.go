@@ -70,13 +70,13 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	for _, ir := range r.Indexes {
 		b.WriteString("\n")
-		writeIndexText(&b, &ir)
+		writeFieldText(&b, &ir)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func writeIndexText(b *strings.Builder, ir *IndexReport) {
+func writeFieldText(b *strings.Builder, ir *IndexReport) {
 	kept := "eligible windows only"
 	if ir.All {
 		kept = "all windows"

@@ -78,7 +78,7 @@ func Load(r io.Reader, o PrepareOptions) ([]*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	var byIndex [][]capture.Unit
+	var byField [][]capture.Unit
 	for {
 		w, err := cr.Next()
 		if errors.Is(err, io.EOF) {
@@ -90,18 +90,18 @@ func Load(r io.Reader, o PrepareOptions) ([]*Set, error) {
 		if o.Field != "" && cr.Indexes()[w.Index].Name != o.Field {
 			continue // another index: not kept
 		}
-		for len(byIndex) <= w.Index {
-			byIndex = append(byIndex, nil)
+		for len(byField) <= w.Index {
+			byField = append(byField, nil)
 		}
 		w.Plain = slices.Clone(w.Plain)
-		byIndex[w.Index] = append(byIndex[w.Index], w)
+		byField[w.Index] = append(byField[w.Index], w)
 	}
 	infos := cr.Indexes()
 	total := 0
 	for i, info := range infos {
 		if o.Field == "" || info.Name == o.Field {
-			if i < len(byIndex) {
-				total += len(byIndex[i])
+			if i < len(byField) {
+				total += len(byField[i])
 			}
 		}
 	}
@@ -112,8 +112,8 @@ func Load(r io.Reader, o PrepareOptions) ([]*Set, error) {
 			continue
 		}
 		var wins []capture.Unit
-		if i < len(byIndex) {
-			wins = byIndex[i]
+		if i < len(byField) {
+			wins = byField[i]
 		}
 		po := o
 		if o.Progress != nil {
