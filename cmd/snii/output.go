@@ -67,11 +67,11 @@ func printStore(w io.Writer, st *storeReport) error {
 // dictionary column includes the inline terms (their doc postings and prx
 // frames sit inside dict entries), the doc postings and prx frames columns
 // are the posting region's; a note below gives the inline frames' share.
-func printFieldTable(w io.Writer, indexes []fieldReport) error {
+func printFieldTable(w io.Writer, fields []fieldReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "index\tdocs\tterms\tskipped\tdictionary\tdoc postings\tprx frames\tpairs\ttotal\tbits/pos\t")
+	fmt.Fprintln(tw, "field\tdocs\tterms\tskipped\tdictionary\tdoc postings\tprx frames\tpairs\ttotal\tbits/pos\t")
 	var inline uint64
-	for _, x := range indexes {
+	for _, x := range fields {
 		b := &x.Bytes
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n", x.Name, x.DocsWithField, x.Terms, x.SkippedTokens,
 			ub(b.Dictionary), ub(b.PostingRegion-b.PrxFrames), ub(b.PrxFrames), ub(b.Pairs), ub(b.Total), x.Prx.BitsPerPosition)
