@@ -15,7 +15,7 @@
 //
 //	0        16                                                   dirOff        EOF-32     EOF
 //	+--------+------------------------------------------------------+-------------+----------+
-//	| header | index 0: posting | dict | META | index 1: ... | META | directory   | tail     |
+//	| header | field 0: posting | dict | META | field 1: ... | META | directory   | tail     |
 //	+--------+------------------------------------------------------+-------------+----------+
 //	  read                              read                 read      read          read
 //
@@ -31,7 +31,7 @@
 // A segment of format 8 keeps, unless built with writer.Options.NoStore, each
 // document's record (writer.Document.Record: the input line, the JSON line,
 // or the fields as a JSON object) in a store of compressed blocks after the
-// last index:
+// last field:
 //
 //	store blocks: block 0 | block 1 | ...        each: zstd frame (or plain) of
 //	                                              n uvarint lengths | n records

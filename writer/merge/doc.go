@@ -56,7 +56,7 @@
 // term's positions are ever held whole: at most one doc window and one .prx
 // window per source, plus the emitter's window, are in memory.
 //
-// DocsWithField of a destination index is the sum over the sources of the
+// DocsWithField of a destination field is the sum over the sources of the
 // surviving documents with at least one token in the field (what a build
 // records). For a source without deletes that is its recorded value; when
 // every document of the source has the field, it is the recorded value
@@ -64,7 +64,7 @@
 // up (by skipping) in the postings of the field's terms until each is found
 // or the terms run out.
 //
-// SkippedTokens of a destination index (tokens its analyzer skipped for
+// SkippedTokens of a destination field (tokens its analyzer skipped for
 // being over max_token_bytes) is the sum of the sources' counts. The count is
 // not kept per document, so a source with deletes passes on its whole count:
 // after deletes it is an upper bound.

@@ -40,7 +40,7 @@
 // it is referred to. The plain payload of a window is the rest of its body; it
 // starts with the same doc count (uvarint), which the reader checks. Codecs are
 // numbered as in a .prx frame: 0 RAW, 1 ZSTD, 2 PFOR. An outcome record, when
-// present, holds what the encoder of that index recorded for the whole index
+// present, holds what the encoder of that field recorded for the whole field
 // (every window, not only the captured ones), so a replay can check itself
 // against it.
 //
