@@ -1,6 +1,6 @@
 package chooser
 
-// PrxZstdBudget is the per-logical-index budget specified in docs/BUDGET.md. One budget
+// PrxZstdBudget is the per-field budget specified in docs/BUDGET.md. One budget
 // serves one field of one segment build and sees its eligible windows in
 // the writer's canonical order. It is not safe for concurrent use.
 type PrxZstdBudget struct {
