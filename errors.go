@@ -53,7 +53,7 @@ type SegmentError struct {
 	// "metadata", "dict block 3", "prelude", "doc window", "prx window", ...
 	// Empty when the error concerns the segment as a whole (use after Close).
 	Section string
-	// Index is the logical index (field) concerned, "" if none.
+	// Index is the field concerned, "" if none.
 	Index string
 	// Term is the term concerned, "" if none (a term may be any bytes).
 	Term string

@@ -12,7 +12,7 @@
 // Tokens longer than the analyzer's limit (DefaultMaxTokenBytes, 255 bytes,
 // unless the spec sets max_token_bytes) are skipped but take their position,
 // so phrase adjacency across them is not invented; the build counts them
-// (writer.Stats.SkippedTokens, recorded per index and shown by `snii inspect`).
+// (writer.Stats.SkippedTokens, recorded per field and shown by `snii inspect`).
 //
 // The codecs of the segment format itself (layout, dictionary blocks, doc
 // windows, preludes) are internal to the module; docs/FORMAT.md describes them.

@@ -15,10 +15,10 @@ type Kind uint8
 
 // The policy kinds.
 const (
-	// Default: the per-index budget with an allowance of DefaultBudgetPercent
+	// Default: the per-field budget with an allowance of DefaultBudgetPercent
 	// (the zero value). Its Percent is 0.
 	Default Kind = iota
-	// Budget: the per-index budget with an allowance of exactly Percent
+	// Budget: the per-field budget with an allowance of exactly Percent
 	// (0..100; 0 is a zero allowance, which trades nothing).
 	Budget
 	// Smallest: always store the smallest frame.
@@ -116,9 +116,9 @@ func (p Policy) Validate() error {
 
 // String renders the policy the way the CLI accepts it: "budget:8", "0" or "30".
 func (p Policy) String() string {
-	ms, bp := p.Percents()
-	if ms < 0 {
-		return fmt.Sprintf("budget:%d", bp)
+	minSaving, budgetPercent := p.Percents()
+	if minSaving < 0 {
+		return fmt.Sprintf("budget:%d", budgetPercent)
 	}
-	return fmt.Sprint(ms)
+	return fmt.Sprint(minSaving)
 }

@@ -15,15 +15,15 @@
 // Policies (Policy; the numbers are what a segment records and the CLI's
 // --prx-zstd-min-saving takes, see FromPercents):
 //
-//	Policy{}                     -1  the default: the per-index budget with P = DefaultBudgetPercent (8)
-//	{Kind: Budget, Percent: P}   -1  the per-index budget with P = 0..100 (0: a zero allowance)
+//	Policy{}                     -1  the default: the per-field budget with P = DefaultBudgetPercent (8)
+//	{Kind: Budget, Percent: P}   -1  the per-field budget with P = 0..100 (0: a zero allowance)
 //	{Kind: Smallest}              0  always the smallest frame
 //	{Kind: FixedShare, Percent: share}  1..100  store fast when zstd is the smallest and saving < share
 //
 // A Percent of 0 is never "the default": the default is its own kind, the
 // zero value.
 //
-// The budget keeps, per logical index, the number n of eligible windows seen, the
+// The budget keeps, per field, the number n of eligible windows seen, the
 // sum of their smallest frames, the bytes already traded (spent) and a histogram of
 // trade bytes by saving percent. After adding a window, the allowance is
 // A = P% of sumSmallest (integers: 100*x <= P*sumSmallest). The share is the prior

@@ -1,8 +1,8 @@
 package budget
 
-// Outcome is what a policy did over the eligible windows of one logical
-// index (a segment records it; see Outcome in internal/codec/prx and the reader's
-// index metadata).
+// Outcome is what a policy did over the eligible windows of one field
+// (a segment records it; see Outcome in internal/codec/prx and the reader's
+// field metadata).
 type Outcome struct {
 	Policy      Policy
 	Eligible    int64 // eligible windows seen

@@ -60,7 +60,7 @@ func TestAPIErrors(t *testing.T) {
 		t.Errorf("Analyze = %q, %v", terms, err)
 	}
 	info, err := seam.IndexMeta(s, "text")
-	if err != nil || info.Name != "text" || msp(info.Policy) != -1 || info.TermCount == 0 {
+	if err != nil || info.Name != "text" || minSavingPercent(info.Policy) != -1 || info.TermCount == 0 {
 		t.Errorf("Info = %+v, %v", info, err)
 	}
 	// Empty results are empty, not nil.

@@ -8,14 +8,14 @@
 // # What Open reads
 //
 // Open reads the 16-byte header, the 32-byte tail, the directory it points to,
-// and each logical index's metadata group (stats, sections, codec policy and
+// and each field's metadata group (stats, sections, codec policy and
 // outcome, block directory and the sampled term index: the first term of every
 // dict block). Nothing else is touched until a query needs it, so opening costs
 // the same whatever the size of the posting and dict regions.
 //
 //	0        16                                                   dirOff        EOF-32     EOF
 //	+--------+------------------------------------------------------+-------------+----------+
-//	| header | index 0: posting | dict | META | index 1: ... | META | directory   | tail     |
+//	| header | field 0: posting | dict | META | field 1: ... | META | directory   | tail     |
 //	+--------+------------------------------------------------------+-------------+----------+
 //	  read                              read                 read      read          read
 //
@@ -31,7 +31,7 @@
 // A segment of format 8 keeps, unless built with writer.Options.NoStore, each
 // document's record (writer.Document.Record: the input line, the JSON line,
 // or the fields as a JSON object) in a store of compressed blocks after the
-// last index:
+// last field:
 //
 //	store blocks: block 0 | block 1 | ...        each: zstd frame (or plain) of
 //	                                              n uvarint lengths | n records
@@ -124,7 +124,7 @@
 //
 // # Phrase execution
 //
-//  0. Pairs (pairs.go): when the index's pair section keeps the pair of a
+//  0. Pairs (pairs.go): when the field's pair section keeps the pair of a
 //     two-term phrase, Count is its df, and Docs its list (no term, window or
 //     position is read) or, for a complement-form pair, its terms' docs less
 //     its exceptions (no position read). A longer phrase whose rarest term is

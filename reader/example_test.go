@@ -20,7 +20,7 @@ func Example() {
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "logs.snii")
 
-	// Build: one logical index ("text"), the standard analyzer, the default
+	// Build: one field ("text"), the standard analyzer, the default
 	// codec policy (the 8% budget).
 	w, err := writer.Create(context.Background(), path, writer.DefaultOptions("text"))
 	if err != nil {
@@ -71,7 +71,7 @@ func Example() {
 	// 2 docs mention db and connection ref*
 }
 
-// List the terms of an index that start with a prefix, with their document
+// List the terms of a field that start with a prefix, with their document
 // frequencies.
 func ExampleSegment_Terms() {
 	dir, err := os.MkdirTemp("", "snii-example")

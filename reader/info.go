@@ -4,7 +4,7 @@ import (
 	"github.com/snii-go/snii/internal/codec/format"
 )
 
-// FieldInfo describes one field (logical index) of a segment.
+// FieldInfo describes one field of a segment.
 type FieldInfo struct {
 	Name     string
 	Analyzer string // the analyzer's name and settings, e.g. "standard;max_token_bytes=1024"
@@ -35,7 +35,7 @@ func (s *Segment) Info(name string) (FieldInfo, error) {
 		SumDocFreq: m.SumDF, SumTotalTermFreq: m.SumTTF, SkippedTokens: m.SkippedTokens, HasNorms: m.HasNorms}, nil
 }
 
-// meta returns the whole metadata of a logical index (stats, sections, policy
+// meta returns the whole metadata of a field (stats, sections, policy
 // and outcome, block directory), for the CLI's reports and the merge
 // (internal/seam). It shares nothing mutable with the segment except the
 // byte slices of FirstTerms, which must not be modified.

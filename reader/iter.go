@@ -7,7 +7,7 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// TermIter walks every term of one logical index in byte order, pull style,
+// TermIter walks every term of one field in byte order, pull style,
 // and gives the postings of the current term without a dictionary lookup. It
 // is what a k-way merge of segments (compaction) reads: one iterator per
 // source, advanced term by term.
@@ -33,8 +33,8 @@ type TermIter struct {
 	done bool
 }
 
-// TermIter returns an iterator over every term of the named logical index;
-// an unknown index is an snii.ErrNotFound error. Once ctx is done, Next
+// TermIter returns an iterator over every term of the named field;
+// an unknown field is an snii.ErrNotFound error. Once ctx is done, Next
 // returns false and Err returns ctx's error (checked at each dict block and,
 // through its Postings, at each doc window). Close it when done.
 func (s *Segment) TermIter(ctx context.Context, name string) (*TermIter, error) {

@@ -18,7 +18,7 @@ import (
 	"github.com/snii-go/snii/writer"
 )
 
-// iterSegment builds a segment whose "text" index has inline, slim and
+// iterSegment builds a segment whose "text" field has inline, slim and
 // windowed terms (a term in every one of 1500 docs, windows of 256) and
 // returns its path.
 func iterSegment(t *testing.T) string {
@@ -165,7 +165,7 @@ func TestTermIter(t *testing.T) {
 		t.Error("Advance past the last doc")
 	}
 
-	// An index without terms, an unknown index, Postings without a term.
+	// A field without terms, an unknown field, Postings without a term.
 	e, err := mapped.TermIter(t.Context(), "empty")
 	if err != nil {
 		t.Fatal(err)

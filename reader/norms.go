@@ -8,7 +8,7 @@ import (
 )
 
 // loadNorms returns the field's norms section (DocCount bytes, one norm code
-// per document; nil when the index stores none). It is read and checked (its
+// per document; nil when the field stores none). It is read and checked (its
 // length and CRC) at the first use and then kept: sliced from the mapping, or
 // read into a buffer of its own through the ReaderAt.
 func (f *field) loadNorms(x *qctx) ([]byte, error) {
@@ -32,9 +32,9 @@ func (f *field) loadNorms(x *qctx) ([]byte, error) {
 	return b, nil
 }
 
-// FieldLengths returns the norms of a logical index: one byte per document,
+// FieldLengths returns the norms of a field: one byte per document,
 // the code of its field length (the number of tokens it indexed; see
-// FieldLength), or nil when the index stores no norms. The slice is shared:
+// FieldLength), or nil when the field stores no norms. The slice is shared:
 // it must not be modified, and it stays valid until Close.
 func (s *Segment) FieldLengths(ctx context.Context, name string) (_ []byte, err error) {
 	f, err := s.field(name)

@@ -7,7 +7,7 @@ import (
 	"github.com/snii-go/snii/internal/codec/format"
 )
 
-// Pair planning. A logical index may hold docs-only postings of adjacent term
+// Pair planning. A field may hold docs-only postings of adjacent term
 // pairs (docs/FORMAT.md "Pair section"): the docs where term a is at some
 // position p and term b at p+1 of one value, as a list, or (format 5) as the
 // complement: the docs holding both terms less listed exceptions. So:
@@ -46,7 +46,7 @@ const pairPlanMinDocs = 32
 const pairInclFactor = 4
 
 // pairTable returns f's pair section, read and opened at its first use (not
-// at Open, which reads only the metadata): a table with no pairs when the index
+// at Open, which reads only the metadata): a table with no pairs when the field
 // has none. Concurrent first uses may both read it; one table is kept.
 func (f *field) pairTable(x *qctx) (*format.PairTable, error) {
 	if t := f.pairs.Load(); t != nil {

@@ -62,10 +62,10 @@ type phrasePlan struct {
 	// that can imply a term (setOffsets).
 	holds, implies uint64
 	// implied is impliedSlots in the last document impliedOf was asked of
-	// (impOK: there was one since setOffsets), whose slots occurring once
-	// were impOnce, those of them on ZSTD units not inflated yet impPend.
-	implied, impOnce, impPend uint64
-	impOK                     bool
+	// (impliedValid: there was one since setOffsets), whose slots occurring once
+	// were impliedOnce, those of them on ZSTD units not inflated yet impliedPending.
+	implied, impliedOnce, impliedPending uint64
+	impliedValid                         bool
 	// lazy: every slot is one term at one offset, no slop, and some couple
 	// can imply (setOffsets): the term frequencies are read by lazyTFs,
 	// which skips the slots it implies.
@@ -79,17 +79,17 @@ type phrasePlan struct {
 
 // slot is one distinct phrase term, or the set of expansions of a prefix.
 type slot struct {
-	id    int // index before sorting
-	terms []*termRef
-	cost  uint64 // df, or the sum of the expansions' df
-	docs  []uint32
-	offs  []uint32 // the phrase offsets of this slot
-	tf    int      // occurrences in the document being verified
-	key   int      // matchStream's order: tf, plus 1<<30 when reading it inflates a ZSTD unit
-	pairs []uint64 // several terms: (doc<<32 | term index) of their kept docs
-	pidx  []int32  // the index of each of pairs in its term's docs
-	pcur  int      // the pairs of the document being verified: pairs[pcur:pend]
-	pend  int
+	id         int // index before sorting
+	terms      []*termRef
+	cost       uint64 // df, or the sum of the expansions' df
+	docs       []uint32
+	offs       []uint32 // the phrase offsets of this slot
+	tf         int      // occurrences in the document being verified
+	key        int      // matchStream's order: tf, plus 1<<30 when reading it inflates a ZSTD unit
+	pairs      []uint64 // several terms: (doc<<32 | term index) of their kept docs
+	pairDocIdx []int32  // the index of each of pairs in its term's docs
+	pairStart  int      // the pairs of the document being verified: pairs[pairStart:pairEnd]
+	pairEnd    int
 	// streaming state (one offset): one term's cursor, or (list) the merged
 	// positions of a prefix slot's expansions in the document, at index li
 	pos     uint32
@@ -360,8 +360,8 @@ func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOn
 	for i := range p.slots {
 		s := &p.slots[i]
 		if len(s.terms) > 1 {
-			s.pairs, s.pidx, x.mergeAt, x.mergeCI = mergeTermDocs(s.pairs, s.pidx, s.terms, cands, x.mergeAt, x.mergeCI)
-			s.pcur = 0
+			s.pairs, s.pairDocIdx, x.mergeAt, x.mergeCI = mergeTermDocs(s.pairs, s.pairDocIdx, s.terms, cands, x.mergeAt, x.mergeCI)
+			s.pairStart = 0
 		}
 		for _, t := range s.terms {
 			t.kcur, t.jcur = 0, t.job0
@@ -530,13 +530,13 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, shape phraseShape, list
 			}
 			s.tf = tf
 		} else {
-			for s.pcur < len(s.pairs) && uint32(s.pairs[s.pcur]>>32) < d {
-				s.pcur++
+			for s.pairStart < len(s.pairs) && uint32(s.pairs[s.pairStart]>>32) < d {
+				s.pairStart++
 			}
-			s.pend = s.pcur
-			for s.pend < len(s.pairs) && uint32(s.pairs[s.pend]>>32) == d {
-				t, k := s.terms[uint32(s.pairs[s.pend])], int(s.pidx[s.pend])
-				s.pend++
+			s.pairEnd = s.pairStart
+			for s.pairEnd < len(s.pairs) && uint32(s.pairs[s.pairEnd]>>32) == d {
+				t, k := s.terms[uint32(s.pairs[s.pairEnd])], int(s.pairDocIdx[s.pairEnd])
+				s.pairEnd++
 				tf, err := x.seekTerm(t, k)
 				if err != nil {
 					return false, err
@@ -576,14 +576,14 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, shape phraseShape, list
 				return false, x.termErr(s.terms[0])
 			}
 		} else {
-			for _, pr := range s.pairs[s.pcur:s.pend] {
+			for _, pr := range s.pairs[s.pairStart:s.pairEnd] {
 				t := s.terms[uint32(pr)]
 				var err error
 				if buf, err = t.cur.AppendPositions(buf); err != nil {
 					return false, x.termErr(t)
 				}
 			}
-			if s.pend-s.pcur > 1 { // one expansion's positions are sorted already
+			if s.pairEnd-s.pairStart > 1 { // one expansion's positions are sorted already
 				slices.Sort(buf)
 			}
 		}
@@ -720,9 +720,9 @@ func (x *qctx) matchStream(p *phrasePlan, implied uint64) (bool, error) {
 // rests on a position matchStream checks: two once-occurring neighbours do not
 // imply each other. The couples are taken in phrase order; of two
 // once-occurring neighbours the one on a ZSTD unit not inflated yet is
-// implied, else the later. once and pend are the slots occurring once in the
+// implied, else the later. once and pending are the slots occurring once in the
 // document and those of them on a ZSTD unit not inflated yet (impliedOf).
-func impliedSlots(p *phrasePlan, once, pend uint64) uint64 {
+func impliedSlots(p *phrasePlan, once, pending uint64) uint64 {
 	var implied, source uint64
 	for h := p.implies; h != 0; h &= h - 1 {
 		k := bits.TrailingZeros64(h) // the couple of phrase terms k, k+1
@@ -730,7 +730,7 @@ func impliedSlots(p *phrasePlan, once, pend uint64) uint64 {
 		oa, ob := once>>a&1 != 0, once>>b&1 != 0
 		// Of two once-occurring neighbours, imply the one whose unit is not
 		// inflated yet (reading the other costs no inflation).
-		preferA := oa && ob && pend>>a&1 != 0 && pend>>b&1 == 0
+		preferA := oa && ob && pending>>a&1 != 0 && pending>>b&1 == 0
 		switch {
 		case !preferA && oa && implied>>a&1 == 0 && source>>b&1 == 0 && implied>>b&1 == 0:
 			implied |= 1 << b
@@ -763,7 +763,7 @@ func impliedNow(p *phrasePlan) uint64 {
 // one term at one offset and each candidate holds every term, so no
 // frequency rules the document out.
 func (x *qctx) lazyTFs(p *phrasePlan, ls []leap, d uint32, ci int) (uint64, error) {
-	var once, pend, unread uint64
+	var once, pending, unread uint64
 	if ls != nil {
 		for i := range ls {
 			l := &ls[i]
@@ -778,7 +778,7 @@ func (x *qctx) lazyTFs(p *phrasePlan, ls []leap, d uint32, ci int) (uint64, erro
 			case 1:
 				once |= 1 << si
 				if l.t.cur.Pending() {
-					pend |= 1 << si
+					pending |= 1 << si
 				}
 			}
 		}
@@ -804,13 +804,13 @@ func (x *qctx) lazyTFs(p *phrasePlan, ls []leap, d uint32, ci int) (uint64, erro
 			case 1:
 				once |= 1 << i
 				if t.cur.Pending() {
-					pend |= 1 << i
+					pending |= 1 << i
 				}
 			}
 		}
 	}
 	for {
-		implied := impliedFor(p, once, pend)
+		implied := impliedFor(p, once, pending)
 		rest := unread &^ implied
 		if rest == 0 {
 			return implied, nil
@@ -832,7 +832,7 @@ func (x *qctx) lazyTFs(p *phrasePlan, ls []leap, d uint32, ci int) (uint64, erro
 		if s.tf = tf; tf == 1 {
 			once |= 1 << i
 			if s.terms[0].cur.Pending() {
-				pend |= 1 << i
+				pending |= 1 << i
 			}
 		}
 	}
@@ -841,25 +841,25 @@ func (x *qctx) lazyTFs(p *phrasePlan, ls []leap, d uint32, ci int) (uint64, erro
 // impliedOf is impliedSlots of the slots' frequencies (s.tf) in the current
 // document (impliedFor).
 func impliedOf(p *phrasePlan) uint64 {
-	var once, pend uint64
+	var once, pending uint64
 	for i := range p.slots {
 		if s := &p.slots[i]; s.tf == 1 {
 			once |= 1 << i
 			if s.terms[0].cur.Pending() {
-				pend |= 1 << i
+				pending |= 1 << i
 			}
 		}
 	}
-	return impliedFor(p, once, pend)
+	return impliedFor(p, once, pending)
 }
 
-// impliedFor is impliedSlots(p, once, pend), kept for the next document: the
+// impliedFor is impliedSlots(p, once, pending), kept for the next document: the
 // answer depends only on which slots occur once in the document and which of
 // those are on a ZSTD unit not inflated yet, and neighbouring candidates
 // mostly agree on both.
-func impliedFor(p *phrasePlan, once, pend uint64) uint64 {
-	if !p.impOK || once != p.impOnce || pend != p.impPend {
-		p.impOnce, p.impPend, p.implied, p.impOK = once, pend, impliedSlots(p, once, pend), true
+func impliedFor(p *phrasePlan, once, pending uint64) uint64 {
+	if !p.impliedValid || once != p.impliedOnce || pending != p.impliedPending {
+		p.impliedOnce, p.impliedPending, p.implied, p.impliedValid = once, pending, impliedSlots(p, once, pending), true
 	}
 	return p.implied
 }
@@ -874,7 +874,7 @@ func (p *phrasePlan) setOffsets() {
 	for i, si := range p.slotOf {
 		p.slots[si].offs = append(p.slots[si].offs, uint32(i))
 	}
-	p.implies, p.impOK, p.lazy = 0, false, false
+	p.implies, p.impliedValid, p.lazy = 0, false, false
 	if len(p.slots) > 64 {
 		return
 	}

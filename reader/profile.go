@@ -87,7 +87,7 @@ type Profile struct {
 	// each window and unit once: the queries after the first that read it
 	// trust it (see docs/FORMAT.md, ".prx windows", "Reading").
 	DocCheckedBytes int64
-	// PairPlans is the phrases planned with the index's pairs: a two-term
+	// PairPlans is the phrases planned with the field's pairs: a two-term
 	// phrase answered from its pair, or a longer one whose candidates are the
 	// intersection of its kept pairs. For those, CandidatesBefore sums the
 	// candidates the plain plan starts from (the rarest term's df; for a

@@ -24,7 +24,7 @@ type SearchOptions struct {
 	// other queries are evaluated whole and cut. Negative is an
 	// invalid-argument error.
 	Limit int
-	// NoPairs plans phrases without the index's pair section (the answers are
+	// NoPairs plans phrases without the field's pair section (the answers are
 	// the same; for comparisons).
 	NoPairs bool
 	// SkipMissingFields makes a term, phrase or prefix of a field the segment

@@ -102,7 +102,7 @@ type Segment struct {
 	crcs *crcSet
 }
 
-// field is one logical index of the segment.
+// field is the reader's view of one field of the segment.
 type field struct {
 	seg  *Segment
 	idx  int
@@ -476,7 +476,7 @@ func (s *Segment) OpenCost() objstore.Cost { return s.openCost }
 // DocCount returns the number of documents in the segment.
 func (s *Segment) DocCount() uint32 { return s.docCount }
 
-// Fields returns the names of the segment's logical indexes, in byte order.
+// Fields returns the names of the segment's fields, in byte order.
 func (s *Segment) Fields() []string { return append([]string(nil), s.names...) }
 
 // Analyze runs the analyzer recorded for a field over text and returns its terms
@@ -495,7 +495,7 @@ func (s *Segment) Analyze(name, text string) ([]string, error) {
 	return out, nil
 }
 
-// analyzer returns a fresh analyzer of the named logical index.
+// analyzer returns a fresh analyzer of the named field.
 func (s *Segment) analyzer(name string) (analysis.Analyzer, error) {
 	f, err := s.field(name)
 	if err != nil {
@@ -508,7 +508,7 @@ func (s *Segment) analyzer(name string) (analysis.Analyzer, error) {
 	return a, nil
 }
 
-// field returns the named logical index or an ErrNotFound error listing them.
+// field returns the named field or an ErrNotFound error listing them.
 func (s *Segment) field(name string) (*field, error) {
 	lo, hi := 0, len(s.fields)
 	for lo < hi {

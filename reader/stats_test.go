@@ -46,7 +46,7 @@ func TestStatsDocFreq(t *testing.T) {
 		t.Fatalf("Info(text) = %+v; the oracle has %d tokens, %d dfs, %d terms", fs, tokens, dfs, len(c.Vocabulary("text")))
 	}
 	if m, err := seam.IndexMeta(s, "text"); err != nil || m.Analyzer != fs.Analyzer || m.SkippedTokens != fs.SkippedTokens {
-		t.Fatalf("Info(text) = %+v, the index metadata %+v, %v", fs, m, err)
+		t.Fatalf("Info(text) = %+v, the field metadata %+v, %v", fs, m, err)
 	}
 	if _, err := s.Info("nope"); !errors.Is(err, snii.ErrNotFound) {
 		t.Fatalf("unknown field: %v", err)

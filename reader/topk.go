@@ -411,15 +411,15 @@ func (t *topRun) maxScore(kids []scorer) error {
 			return err
 		}
 		th := float64(t.threshold())
-		ess := 0 // kids[:ess] are non-essential
-		for ess < len(kids) && sums[ess] <= th {
-			ess++
+		firstEssential := 0 // kids[:firstEssential] are non-essential
+		for firstEssential < len(kids) && sums[firstEssential] <= th {
+			firstEssential++
 		}
-		if ess == len(kids) {
+		if firstEssential == len(kids) {
 			return nil
 		}
 		cand := exhausted
-		for _, k := range kids[ess:] {
+		for _, k := range kids[firstEssential:] {
 			cand = min(cand, k.doc())
 		}
 		if cand == exhausted {
@@ -429,10 +429,10 @@ func (t *topRun) maxScore(kids []scorer) error {
 		// nearest block, plus every non-essential bound.
 		if len(t.h) == t.k {
 			bound, upTo := 0.0, exhausted
-			if ess > 0 {
-				bound = sums[ess-1]
+			if firstEssential > 0 {
+				bound = sums[firstEssential-1]
 			}
-			for _, k := range kids[ess:] {
+			for _, k := range kids[firstEssential:] {
 				u, b, err := k.shallow(cand)
 				if err != nil {
 					return err
@@ -442,7 +442,7 @@ func (t *topRun) maxScore(kids []scorer) error {
 			}
 			if bound <= th && upTo != exhausted {
 				t.skipped++
-				for _, k := range kids[ess:] {
+				for _, k := range kids[firstEssential:] {
 					if _, err := k.advance(upTo + 1); err != nil {
 						return err
 					}
@@ -451,7 +451,7 @@ func (t *topRun) maxScore(kids []scorer) error {
 			}
 		}
 		var score float64
-		for _, k := range kids[ess:] {
+		for _, k := range kids[firstEssential:] {
 			if k.doc() == cand {
 				v, err := k.score()
 				if err != nil {
@@ -461,7 +461,7 @@ func (t *topRun) maxScore(kids []scorer) error {
 			}
 		}
 		skip := false
-		for j := ess - 1; j >= 0; j-- {
+		for j := firstEssential - 1; j >= 0; j-- {
 			if score+sums[j] <= th {
 				skip = true
 				break
@@ -481,7 +481,7 @@ func (t *topRun) maxScore(kids []scorer) error {
 		if !skip {
 			t.collect(cand, float32(score))
 		}
-		for _, k := range kids[ess:] {
+		for _, k := range kids[firstEssential:] {
 			if k.doc() == cand {
 				if _, err := k.advance(cand + 1); err != nil {
 					return err

@@ -12,7 +12,7 @@ import (
 )
 
 // Verify walks the whole segment and checks it structurally: the sections tile
-// the file (header, then per index its posting region, dict region and metadata
+// the file (header, then per field its posting region, dict region and metadata
 // group, then the directory and the tail); every dict block (CRC, entries,
 // anchors, first term against the sampled index), terms strictly ascending
 // across blocks; every term's class rules (inline size, slim df and size,
@@ -80,10 +80,10 @@ type fieldTotals struct {
 	docs                       *roaring.Bitmap
 }
 
-// windows calls fn for every stored .prx window of the logical index field, in the
+// windows calls fn for every stored .prx window of the named field, in the
 // order the writer emitted them (terms in byte order, windows ascending), decoding
-// the stored frames. It walks and checks the index as Verify does, so a corrupt
-// index fails with the error Verify would give; an error from fn stops the walk
+// the stored frames. It walks and checks the field as Verify does, so a corrupt
+// field fails with the error Verify would give; an error from fn stops the walk
 // and is returned. snii capture reads a segment's windows through it (internal/seam).
 func (s *Segment) windows(ctx context.Context, field string, fn seam.WindowFunc) (err error) {
 	if ctx == nil {

@@ -45,7 +45,7 @@ show bin/snii query out/app.snii '"connection refused"~2 -debug' --count
 show bin/snii query out/app.snii 'payment declined' --top 3
 show bin/snii query out/app.snii 'payment declined' --top 3 --explain
 
-# JSON lines: each --field is a JSON path and becomes a logical index.
+# JSON lines: each --field is a JSON path and becomes a field.
 show bin/snii build -o out/events.snii --field msg --field user.name --field tags testdata/demo/events.jsonl
 show bin/snii query out/events.snii --field user.name 'zo*' --count
 show bin/snii query out/events.snii --field msg '"out of memory"' -m 3

@@ -21,23 +21,23 @@ const (
 	docSpanMemory = 4 << 20 // doc windows of one windowed term kept in memory before spooling
 )
 
-// IndexInput is one logical index fed to BuildFromSources.
+// IndexInput is one field fed to BuildFromSources.
 type IndexInput struct {
 	Name          string        // must be one of Options.Fields
-	DocsWithField uint64        // documents with at least one token in the index
-	SkippedTokens uint64        // tokens the analyzer skipped (recorded in the index metadata)
-	Postings      PostingSource // nil: the index has no terms
-	// Norms are the index's norm bytes (Norm of each document's field
+	DocsWithField uint64        // documents with at least one token in the field
+	SkippedTokens uint64        // tokens the analyzer skipped (recorded in the field metadata)
+	Postings      PostingSource // nil: the field has no terms
+	// Norms are the field's norm bytes (Norm of each document's field
 	// length, or the bytes reader.Segment.FieldLengths returns), docCount of
 	// them, for a field that stores norms; nil means every document has
 	// length 0. A field without norms takes none.
 	Norms []byte
 }
 
-// BuildFromSources writes a segment of docCount documents whose logical
-// indexes are fed by PostingSources, through the same window emitter, codec
+// BuildFromSources writes a segment of docCount documents whose fields
+// are fed by PostingSources, through the same window emitter, codec
 // budget and atomic publication as Writer.Close. It is the entry point of
-// compaction: a merge of segments passes one source per index yielding the
+// compaction: a merge of segments passes one source per field yielding the
 // remapped, concatenated postings of each term. Every field of o.Fields is
 // written; fields without an input get an empty index. Same options and
 // postings give the same bytes as building the documents with a Writer.
@@ -58,7 +58,7 @@ func BuildFromSources(ctx context.Context, path string, o Options, docCount uint
 		return Stats{}, errs.Limitf("writer: %s: %d documents (at most 2^32-1)", path, docCount)
 	}
 	byName := make(map[string]int, len(o.Fields))
-	ins := make([]indexInput, len(o.Fields))
+	ins := make([]fieldInput, len(o.Fields))
 	for i, f := range o.Fields {
 		byName[f.Name] = i
 		ins[i].field = f
@@ -101,22 +101,22 @@ func BuildFromSources(ctx context.Context, path string, o Options, docCount uint
 	return w.stats, w.cleanup()
 }
 
-// indexInput is one logical index to write.
-type indexInput struct {
+// fieldInput is one field to write.
+type fieldInput struct {
 	field    FieldOptions
 	docsWith uint64
 	skipped  uint64        // tokens the analyzer skipped
 	norms    []byte        // norm bytes (nil: all 0) when field.storesNorms()
 	tokens   uint64        // tokens indexed, when known (0: unknown); sizes the pair counting's buffer
-	fwd      *pairFwd      // the index's forward index for the pair counting (a build without spills), or nil
+	fwd      *pairFwd      // the field's forward index for the pair counting (a build without spills), or nil
 	src      PostingSource // nil: no terms
 	// emitted, when not nil, is called once src has been read to its end
-	// and nothing reads the index's term buffer any more: a pair counting
+	// and nothing reads the field's term buffer any more: a pair counting
 	// without a forward index then works in the memory the buffer held.
 	emitted func()
 }
 
-// finish merges each index's runs and in-memory remainder and publishes the
+// finish merges each field's runs and in-memory remainder and publishes the
 // segment.
 func (w *Writer) finish() error {
 	if w.runs != nil && w.opts.faults != nil && w.opts.faults.corruptRun && w.runs.size > 0 {
@@ -127,9 +127,9 @@ func (w *Writer) finish() error {
 			_, _ = w.runs.f.WriteAt(b[:], off)
 		}
 	}
-	ins := make([]indexInput, len(w.fields))
+	ins := make([]fieldInput, len(w.fields))
 	for i, fs := range w.fields {
-		ins[i] = indexInput{field: fs.opt, docsWith: fs.docsWith, skipped: fs.skippedTotal, norms: fs.norms, tokens: fs.tokens,
+		ins[i] = fieldInput{field: fs.opt, docsWith: fs.docsWith, skipped: fs.skippedTotal, norms: fs.norms, tokens: fs.tokens,
 			emitted: func() { fs.buf.release(); w.cache.dropFree() }}
 		var srcs []PostingSource
 		for k, secs := range w.spills {
@@ -157,7 +157,7 @@ func (w *Writer) finish() error {
 }
 
 // publish writes the segment into the temp file and renames it into place.
-func (w *Writer) publish(ins []indexInput) error {
+func (w *Writer) publish(ins []fieldInput) error {
 	terms, err := w.assemble(ins)
 	if err != nil {
 		return err
@@ -193,10 +193,10 @@ func (w *Writer) publish(ins []indexInput) error {
 	return nil
 }
 
-// assemble writes the whole segment into the temp file: header, each index
+// assemble writes the whole segment into the temp file: header, each field
 // (posting region, dict region, metadata group), the store (blocks, header),
 // directory, tail.
-func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
+func (w *Writer) assemble(ins []fieldInput) (terms uint64, err error) {
 	o := &w.opts
 	bw := bufio.NewWriterSize(w.out, outBufferSize)
 	cw := &countWriter{w: bw}
@@ -220,7 +220,7 @@ func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
 	var meta []byte
 	for i := range ins {
 		in := &ins[i]
-		m, err := w.writeIndex(cw, in, dict, docSpan, compress)
+		m, err := w.writeField(cw, in, dict, docSpan, compress)
 		if err != nil {
 			return 0, err
 		}
@@ -235,7 +235,7 @@ func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
 			return 0, err
 		}
 		if i < len(w.fields) {
-			w.fields[i].buf.release() // the index is written: its buffer is no longer needed
+			w.fields[i].buf.release() // the field is written: its buffer is no longer needed
 			if f := w.fields[i].fwd; f != nil {
 				f.free()
 				w.fields[i].fwd = nil
@@ -263,8 +263,8 @@ func (w *Writer) assemble(ins []indexInput) (terms uint64, err error) {
 	return terms, nil
 }
 
-// writeIndex writes one index's posting and dict regions and returns its metadata.
-func (w *Writer) writeIndex(cw *countWriter, in *indexInput, dict, docSpan *spool, compress func(dst, src []byte) []byte) (format.IndexMeta, error) {
+// writeField writes one field's posting and dict regions and returns its metadata.
+func (w *Writer) writeField(cw *countWriter, in *fieldInput, dict, docSpan *spool, compress func(dst, src []byte) []byte) (format.IndexMeta, error) {
 	o := &w.opts
 	enc, err := prx.NewEncoder(prx.EncoderOptions{ZstdLevel: o.ZstdLevel, Limits: o.Limits, Policy: o.Policy})
 	if err != nil {

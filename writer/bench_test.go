@@ -205,12 +205,12 @@ func BenchmarkSizes(b *testing.B) {
 		b.Run(cs.name, func(b *testing.B) {
 			c := cs.load(b)
 			for _, pol := range []struct {
-				name string
-				msp  int
+				name      string
+				minSaving int
 			}{{"p0", 0}, {"budget8", -1}} {
 				b.Run(pol.name, func(b *testing.B) {
 					o := writer.DefaultOptions(c.field)
-					o.Policy = budget.FromPercents(pol.msp, 8)
+					o.Policy = budget.FromPercents(pol.minSaving, 8)
 					dir := b.TempDir()
 					var path string
 					for i := 0; i < b.N; i++ {

@@ -97,7 +97,7 @@
 // MemoryLimit/4, its records and radix scratch together, in one anonymous
 // mapping where pages are taken only once touched (unmapped when the pairs
 // are written or the build stops); its runs merge through 512-record blocks
-// and 16 KiB read buffers. Without a forward index the index's term buffer
+// and 16 KiB read buffers. Without a forward index the field's term buffer
 // is released as soon as its postings are emitted, before the pairs are
 // counted (its free blocks' pages go back to the system).
 //

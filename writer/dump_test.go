@@ -41,19 +41,19 @@ type termDump struct {
 	units    []frameRec
 }
 
-type indexDump struct {
+type fieldDump struct {
 	Meta  format.IndexMeta
 	Terms []termDump
-	Norms []byte // nil when the index stores none
+	Norms []byte // nil when the field stores none
 }
 
 type segDump struct {
 	Size     int
 	DocCount uint64
-	Indexes  []indexDump
+	Indexes  []fieldDump
 }
 
-func (s *segDump) index(t *testing.T, name string) *indexDump {
+func (s *segDump) index(t *testing.T, name string) *fieldDump {
 	t.Helper()
 	for i := range s.Indexes {
 		if s.Indexes[i].Meta.Name == name {
@@ -64,8 +64,8 @@ func (s *segDump) index(t *testing.T, name string) *indexDump {
 	return nil
 }
 
-// postings returns term → postings of one index.
-func (d *indexDump) postings() map[string][]posting {
+// postings returns term → postings of one field.
+func (d *fieldDump) postings() map[string][]posting {
 	m := make(map[string][]posting, len(d.Terms))
 	for _, t := range d.Terms {
 		m[t.Term] = t.Postings
@@ -149,7 +149,7 @@ func dumpSegment(b []byte) (*segDump, error) {
 	return seg, nil
 }
 
-func dumpIndex(b []byte, m *format.IndexMeta) (*indexDump, error) {
+func dumpIndex(b []byte, m *format.IndexMeta) (*fieldDump, error) {
 	zdec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
 	if err != nil {
 		return nil, err
@@ -160,7 +160,7 @@ func dumpIndex(b []byte, m *format.IndexMeta) (*indexDump, error) {
 	defer src.Close()
 	post := b[m.PostingOff : m.PostingOff+m.PostingLen]
 	dict := b[m.DictOff : m.DictOff+m.DictLen]
-	d := &indexDump{Meta: *m}
+	d := &fieldDump{Meta: *m}
 	if m.HasNorms {
 		d.Norms = b[m.NormsOff : m.NormsOff+m.DocCount]
 		if err := format.CheckNorms(d.Norms, m.DocCount, m.NormsCRC); err != nil {
@@ -353,12 +353,12 @@ func (td *termDump) addWindow(docs []uint32, fr *frameRec) error {
 	return nil
 }
 
-// recount recomputes an index's codec outcome from its frames, in the
+// recount recomputes a field's codec outcome from its frames, in the
 // canonical order (terms in byte order, windows ascending), with exact sizes
 // from a fresh encoder; it replays the policy on a fresh chooser.Chooser in
 // that order and checks every stored frame against the replayed decision,
 // the budget's bound after every window, and the recorded outcome.
-func recount(t *testing.T, d *indexDump) prx.Outcome {
+func recount(t *testing.T, d *fieldDump) prx.Outcome {
 	t.Helper()
 	m := &d.Meta
 	enc, err := prx.NewEncoder(prx.EncoderOptions{ZstdLevel: m.ZstdLevel, Limits: m.Limits, Policy: m.Policy})
@@ -416,16 +416,16 @@ func recount(t *testing.T, d *indexDump) prx.Outcome {
 			if !storeZstd && ev.ZstdWins {
 				out.Budget.Traded += int64(ev.Trade)
 				out.Budget.TradedCount++
-				if msp(m.Policy) == 0 {
+				if minSavingPercent(m.Policy) == 0 {
 					t.Errorf("term %q window %d: policy 0 stored fast %d bytes, smallest %d", td.Term, i, size, ev.Smallest)
 				}
-				if s := msp(m.Policy); s > 0 && ev.Saving >= s {
+				if s := minSavingPercent(m.Policy); s > 0 && ev.Saving >= s {
 					t.Errorf("term %q window %d: share %d stored fast at saving %d", td.Term, i, s, ev.Saving)
 				}
 			}
-			if msp(m.Policy) == -1 && 100*out.Budget.Traded > int64(bpc(m.Policy))*out.Budget.SumSmallest {
+			if minSavingPercent(m.Policy) == -1 && 100*out.Budget.Traded > int64(budgetPercent(m.Policy))*out.Budget.SumSmallest {
 				t.Errorf("term %q window %d: budget bound broken: traded %d of %d smallest bytes at %d%%", td.Term, i,
-					out.Budget.Traded, out.Budget.SumSmallest, bpc(m.Policy))
+					out.Budget.Traded, out.Budget.SumSmallest, budgetPercent(m.Policy))
 			}
 		}
 	}

@@ -11,10 +11,10 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// emitter turns one logical index's term stream (a PostingSource) into its
+// emitter turns one field's term stream (a PostingSource) into its
 // posting region and dictionary blocks. It is the only place where windows
 // are cut and encoded: every build path (in memory, spilled, compaction)
-// goes through it, so the index's prx.Encoder — and its budget — sees the
+// goes through it, so the field's prx.Encoder — and its budget — sees the
 // windows in the one canonical order: terms in byte order, windows
 // ascending.
 //
@@ -40,8 +40,8 @@ type emitter struct {
 	onWindow func(field string, w *prx.Window, f prx.Frame) error // the onWindow hook, or nil
 	out      *countWriter
 	postOff  uint64 // absolute offset of the posting region
-	// norms of the index's documents for the windows' impact bounds
-	// (hasNorms false: the index stores none; norms nil: all 0)
+	// norms of the field's documents for the windows' impact bounds
+	// (hasNorms false: the field stores none; norms nil: all 0)
 	norms    []byte
 	hasNorms bool
 
@@ -109,7 +109,7 @@ func (e *emitter) run(src PostingSource) error {
 	return nil
 }
 
-// sourceErr places an error of the PostingSource in the index (and the
+// sourceErr places an error of the PostingSource in the field (and the
 // current term); an error the source placed in a segment already (a merge's)
 // is returned as it is.
 func (e *emitter) sourceErr(err error, inTerm bool) error {
@@ -301,7 +301,7 @@ func (e *emitter) appendDocWindow(w *prx.Window, docs []uint32) []byte {
 }
 
 // impact returns a window's largest term frequency and smallest norm byte
-// (0 when the index stores no norms).
+// (0 when the field stores no norms).
 func (e *emitter) impact(w *prx.Window, docs []uint32) (maxTF uint32, minNorm byte) {
 	for i := range docs {
 		maxTF = max(maxTF, w.Offsets[i+1]-w.Offsets[i])
@@ -316,7 +316,7 @@ func (e *emitter) impact(w *prx.Window, docs []uint32) (maxTF uint32, minNorm by
 	return maxTF, minNorm
 }
 
-// encode encodes one window with the index's encoder (and so its budget) and
+// encode encodes one window with the field's encoder (and so its budget) and
 // reports the stored frame to the onWindow hook.
 func (e *emitter) encode(w *prx.Window) (prx.Frame, error) {
 	f, err := e.enc.Encode(w)

@@ -12,7 +12,7 @@ import (
 	"github.com/snii-go/snii/writer"
 )
 
-// Build a segment with two logical indexes from a few structured log
+// Build a segment with two fields from a few structured log
 // events. The zero Options fields are the defaults (the standard analyzer,
 // the 8% codec budget, the default zstd level and memory limit).
 func Example() {

@@ -31,7 +31,7 @@ func WithFaults(o Options, fl *Faults) Options {
 // Fired reports whether an injected fault fired.
 func (fl *Faults) Fired() bool { return fl.f.failed }
 
-// PairPaths returns how many indexes had their pairs counted from a forward
+// PairPaths returns how many fields had their pairs counted from a forward
 // index's buckets, from its records, and from the postings alone.
 func (fl *Faults) PairPaths() [3]int { return fl.f.pairPaths }
 
@@ -42,7 +42,7 @@ func (fl *Faults) Written() int64 { return fl.f.written }
 // buckets.
 func (fl *Faults) PairFills() int { return fl.f.pairFills }
 
-// PairEntryFiles returns how many indexes kept their pair candidates'
+// PairEntryFiles returns how many fields kept their pair candidates'
 // entries in a temp file.
 func (fl *Faults) PairEntryFiles() int { return fl.f.pairEntryFile }
 

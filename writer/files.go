@@ -49,7 +49,7 @@ type faults struct {
 	pairPaths     [3]int // indexes whose pairs were counted from buckets, from a forward index's records, from the postings
 	pairFills     int    // passes over a forward index that filled buckets
 	pairFwdFile   int    // indexes whose forward index went to a temp file
-	pairEntryFile int    // indexes whose pair entries went to a temp file
+	pairEntryFile int    // fields whose pair entries went to a temp file
 	pairEntries   int    // > 0: the pair entries kept in memory, in bytes (else MemoryLimit/64)
 	pairBucket    int64  // > 0: the pair buckets' memory share in bytes (else MemoryLimit/4)
 	failed        bool   // a fault fired
@@ -227,7 +227,7 @@ func (f *faults) addPairFills(n int) {
 	}
 }
 
-// countPath records which way an index's pairs were counted (tests).
+// countPath records which way a field's pairs were counted (tests).
 func (f *faults) countPath(i int) {
 	if f != nil {
 		f.pairPaths[i]++

@@ -64,7 +64,7 @@ func oracle(t testing.TB, o writer.Options, docs []writer.Document) (map[string]
 	return out, with
 }
 
-// checkAgainstOracle decodes the segment at path and compares every index
+// checkAgainstOracle decodes the segment at path and compares every field
 // with the oracle, its stats and its recounted codec outcome.
 func checkAgainstOracle(t *testing.T, path string, o writer.Options, docs []writer.Document) *segDump {
 	t.Helper()
@@ -121,7 +121,7 @@ func comparePostings(t *testing.T, name string, want, got map[string][]posting) 
 }
 
 // checkClasses checks each term's class and window sizes against the rules.
-func checkClasses(t *testing.T, d *indexDump) {
+func checkClasses(t *testing.T, d *fieldDump) {
 	t.Helper()
 	lim := d.Meta.Limits
 	for _, td := range d.Terms {
@@ -189,9 +189,9 @@ func genOptions() writer.Options {
 	return o
 }
 
-// checkNorms compares an index's norms with the lengths the oracle's
+// checkNorms compares a field's norms with the lengths the oracle's
 // postings give (a document's length is its positions over all terms).
-func checkNorms(t *testing.T, f writer.FieldOptions, d *indexDump, want map[string][]posting, docs int) {
+func checkNorms(t *testing.T, f writer.FieldOptions, d *fieldDump, want map[string][]posting, docs int) {
 	t.Helper()
 	if !writer.StoresNorms(f) {
 		if d.Meta.HasNorms || d.Norms != nil {

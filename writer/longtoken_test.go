@@ -14,7 +14,7 @@ import (
 
 // TestLongTokens: a token up to the analyzer's max_token_bytes (here the
 // largest limit) is indexed, a longer one is skipped and counted in the
-// writer's stats and in the index metadata.
+// writer's stats and in the field metadata.
 func TestLongTokens(t *testing.T) {
 	o := writer.DefaultOptions("text")
 	o.Fields[0].Analyzer = analysis.Spec{MaxTokenBytes: analysis.MaxMaxTokenBytes}.String()

@@ -8,7 +8,7 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// mergeSource merges several PostingSources of one logical index by term
+// mergeSource merges several PostingSources of one field by term
 // bytes. The sources hold disjoint, ascending doc ranges in source order
 // (source k holds earlier documents than source k+1: spilled runs in spill
 // order, then the in-memory remainder; or, for compaction, the remapped

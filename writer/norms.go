@@ -16,7 +16,7 @@ func Norm(length uint64) byte { return format.EncodeNorm(length) }
 // zeros is a run of norm bytes of documents of length 0 (nil norms).
 var zeros [4096]byte
 
-// writeNorms writes an index's norms section: norms, or docs zero bytes when
+// writeNorms writes a field's norms section: norms, or docs zero bytes when
 // norms is nil (the caller has checked its length).
 func writeNorms(w io.Writer, norms []byte, docs uint64) error {
 	if norms != nil {

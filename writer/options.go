@@ -25,7 +25,7 @@ const MaxZstdLevel = 4
 // MaxZstdLevel is zstdopt.MaxLevel (the expression fails to compile otherwise).
 const _ = uint(MaxZstdLevel-zstdopt.MaxLevel) + uint(zstdopt.MaxLevel-MaxZstdLevel)
 
-// FieldOptions declares one field; each field is one logical index of the segment.
+// FieldOptions declares one field of the segment: its name and analyzer.
 type FieldOptions struct {
 	Name string // required, unique, non-empty
 	// Analyzer is the analyzer spec: "" = "standard"; "whitespace",
@@ -56,12 +56,12 @@ func (f FieldOptions) storesNorms() bool {
 // from MemoryLimit and TempDir, which never change the bytes) produce
 // byte-identical segments.
 type Options struct {
-	// Fields are the logical indexes, each with its analyzer. Required; names
-	// unique and non-empty. Their order does not matter: indexes are written
+	// Fields are the segment's fields, each with its analyzer. Required; names
+	// unique and non-empty. Their order does not matter: fields are written
 	// sorted by name.
 	Fields []FieldOptions
 	// Policy is the codec policy of the .prx windows; the zero value is the
-	// per-index budget with an 8% allowance (see budget.Policy).
+	// per-field budget with an 8% allowance (see budget.Policy).
 	Policy budget.Policy
 	// ZstdLevel is the zstd level of .prx windows and dict blocks: 0 the
 	// library's default speed, 1 fastest .. 4 best compression.
@@ -88,7 +88,7 @@ type Options struct {
 	// TextField is the field whose one value a text record is, with
 	// snii.RecordText and snii.RecordMixed (required then; "" otherwise).
 	TextField string
-	// Pairs configure the phrase-pair index of every logical index; the zero
+	// Pairs configure the phrase-pair index of every field; the zero
 	// value is the default budget (see Pairs).
 	Pairs Pairs
 	// captureSeam holds the callback for every .prx window the build encodes

@@ -12,7 +12,7 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// Pair counting. The pairs of an index are counted over the terms with df
+// Pair counting. The pairs of a field are counted over the terms with df
 // >= the minimum pair df ("tracked"), which the postings the window emitter
 // receives decide (pairTap), so every build path and merges count the same
 // pairs. There are three ways, all giving the same pairs and docs:
@@ -129,7 +129,7 @@ func (t *pairTap) NextDoc() (uint32, []uint32, bool, error) {
 	return doc, pos, ok, nil
 }
 
-// free releases the token sorter (after counting, or when the index's
+// free releases the token sorter (after counting, or when the field's
 // build stops early).
 func (t *pairTap) free() {
 	if t != nil && t.toks != nil {

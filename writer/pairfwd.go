@@ -302,7 +302,7 @@ func (f *pairFwd) tap(minDF, docs uint64) *pairTap {
 }
 
 // termDocs returns the docs of tracked term i in scratch, read back from
-// the term buffer (which lives until the index is written) and kept for
+// the term buffer (which lives until the field is written) and kept for
 // the next call, as varint gaps, while the kept lists stay within limit/4
 // bytes.
 func (f *pairFwd) termDocs(i uint32, scratch []uint32) ([]uint32, error) {

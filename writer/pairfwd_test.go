@@ -76,7 +76,7 @@ func TestPairCountingPaths(t *testing.T) {
 		fl := c.fl
 		path, _ := build(t, dir, fmt.Sprintf("path%d.snii", i), writer.WithFaults(o, fl), docs)
 		if got := fl.PairPaths(); got[c.path] != 3 || got[0]+got[1]+got[2] != 3 {
-			t.Fatalf("build %d: pair counting paths %v (want every index on path %d)", i, got, c.path)
+			t.Fatalf("build %d: pair counting paths %v (want every field on path %d)", i, got, c.path)
 		}
 		b := testkit.ReadFile(t, path)
 		if i == 0 {
@@ -100,17 +100,17 @@ func TestPairForwardDropped(t *testing.T) {
 	ref, st := build(t, dir, "ref.snii", writer.WithFaults(o, fl0), docs)
 	want := testkit.ReadFile(t, ref)
 	if fl0.PairFills() != 3 {
-		t.Errorf("uncapped: %d bucket fills (want one per index)", fl0.PairFills())
+		t.Errorf("uncapped: %d bucket fills (want one per field)", fl0.PairFills())
 	}
 
 	// The term buffers peak near st.PeakBuffered; a forward index holds 4
 	// bytes per position, far more than a quarter of that: it goes to a
-	// temp file. Buckets of a few KiB fill in several passes an index, and
+	// temp file. Buckets of a few KiB fill in several passes per field, and
 	// buckets too small for maxPairPasses passes send the pairs through the
 	// record sorter. The candidates' entries go to a temp file past 4 KiB.
 	for _, c := range []struct {
 		bucket    int64
-		records   int // indexes expected on the record sorter's path (-1: one or more)
+		records   int // fields expected on the record sorter's path (-1: one or more)
 		manyFills bool
 	}{{0, 0, false}, {32 << 10, 0, true}, {64, -1, false}} {
 		fl := &writer.Faults{FailAfter: -1, PairBucket: c.bucket, PairEntries: 4 << 10}

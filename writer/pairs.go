@@ -14,7 +14,7 @@ import (
 // Pair index settings (see Pairs and docs/FORMAT.md, "Pair section").
 const (
 	// DefaultPairsPercent is the pair budget when Pairs.Percent is 0: 10% of
-	// the index's .prx bytes.
+	// the field's .prx bytes.
 	DefaultPairsPercent = 10
 	// PairsOff as Pairs.Percent writes no pairs.
 	PairsOff = -1
@@ -24,11 +24,11 @@ const (
 	PairsMinDFDocs    = 10000
 )
 
-// Pairs configure the phrase-pair index: per logical index, docs-only
+// Pairs configure the phrase-pair index: per field, docs-only
 // postings of adjacent term pairs, chosen under a byte budget. The zero value
 // is the default (10% of the .prx bytes, the default minimum df).
 type Pairs struct {
-	// Percent is the budget in percent of the index's .prx bytes (frames in
+	// Percent is the budget in percent of the field's .prx bytes (frames in
 	// the posting region and inline): 0 = DefaultPairsPercent, PairsOff = no
 	// pairs, else 1..100.
 	Percent int
@@ -75,7 +75,7 @@ type pairCand struct {
 	exact    bool
 }
 
-// pairWriter counts the pairs of one index and writes its pair section.
+// pairWriter counts the pairs of one field and writes its pair section.
 type pairWriter struct {
 	w      *Writer
 	tap    *pairTap
@@ -105,7 +105,7 @@ type pairWriter struct {
 }
 
 // newPairTap wraps src when pairs are on.
-// tokens, when not 0, is the index's token count: it sizes the buffer once
+// tokens, when not 0, is the field's token count: it sizes the buffer once
 // (no growth by copying).
 func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64) *pairTap {
 	if w.opts.Pairs.effectivePercent() == 0 || src == nil {
@@ -130,7 +130,7 @@ func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64) *pair
 	return t
 }
 
-// newPairWriter returns the pair counting of index name over tap's terms.
+// newPairWriter returns the pair counting of field name over tap's terms.
 func (w *Writer) newPairWriter(tap *pairTap, name string) *pairWriter {
 	// Bitmaps for co take MemoryLimit/16 beside the term buffer (a forward
 	// index), MemoryLimit/4 once it is released (the postings path).
@@ -164,7 +164,7 @@ func (pw *pairWriter) countCandidates() ([]pairCand, error) {
 	return pw.candidates(pw.w.opts.Pairs.minDFFor(pw.w.docs))
 }
 
-// writePairs writes the pair section of the index whose metadata is m (its
+// writePairs writes the pair section of the field whose metadata is m (its
 // .prx bytes known) at cw's end, and records it in m; pw (nil when the
 // index has no terms) has counted the eligible pairs cands.
 func (w *Writer) writePairs(cw *countWriter, pw *pairWriter, cands []pairCand, m *format.IndexMeta) error {

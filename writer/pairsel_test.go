@@ -24,7 +24,7 @@ type wantPair struct {
 }
 
 // selectionOracle applies docs/FORMAT.md "Selection (normative)" to the
-// oracle's postings of one index, independently of the writer's counting:
+// oracle's postings of one field, independently of the writer's counting:
 // every eligible pair, and the kept ones in (a, b) order.
 func selectionOracle(post map[string][]posting, minDF, allowance uint64) (elig []wantPair, kept []wantPair) {
 	termDocs := make(map[string]map[uint32]bool)

@@ -11,8 +11,8 @@ import (
 )
 
 // Spilled runs. All runs of a build go to one temp file (".snii-run-*" in the
-// temp dir), appended one after the other. A run holds one section per logical
-// index (empty indexes have an empty section); a section is a sequence of
+// temp dir), appended one after the other. A run holds one section per field
+// (empty fields have an empty section); a section is a sequence of
 // CRC-framed blocks carrying a record stream:
 //
 //	block:   u32 payloadLen | payload | u32 crc32c(payloadLen bytes, payload)
@@ -29,7 +29,7 @@ const (
 	runBlockFrame = 8        // length + CRC
 )
 
-// section is one index's part of one run.
+// section is one field's part of one run.
 type section struct {
 	off, n int64
 }
@@ -110,7 +110,7 @@ func (br *blockReader) next() ([]byte, error) {
 	return b[4 : 4+n], nil
 }
 
-// runSource streams one index's section of one run as a PostingSource.
+// runSource streams one field's section of one run as a PostingSource.
 type runSource struct {
 	br   blockReader
 	cr   chunkReader

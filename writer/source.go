@@ -7,7 +7,7 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// PostingSource streams the postings of one logical index to the window
+// PostingSource streams the postings of one field to the window
 // emitter: terms in strictly ascending byte order and, for each term, exactly
 // df postings in strictly ascending doc order. It is how every build path
 // feeds the emitter: the in-memory term buffer, the k-way merge of spilled
@@ -21,7 +21,7 @@ import (
 // from df without looking ahead.
 type PostingSource interface {
 	// NextTerm advances to the next term. term is valid until the next call to
-	// NextTerm; ok=false at the end of the index.
+	// NextTerm; ok=false at the end of the field.
 	NextTerm() (term []byte, df uint64, ok bool, err error)
 	// NextDoc returns the next posting of the current term: its doc id and its
 	// positions (ascending; valid until the next call). ok=false after the

@@ -23,7 +23,7 @@ type dumpSource struct {
 	j     int
 }
 
-func newDumpSource(idx []*indexDump, offsets []uint32) *dumpSource {
+func newDumpSource(idx []*fieldDump, offsets []uint32) *dumpSource {
 	s := &dumpSource{parts: make(map[string][]posting)}
 	for k, d := range idx {
 		for _, td := range d.Terms {
@@ -77,7 +77,7 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 		ins = append(ins, writer.IndexInput{
 			Name:          f.Name,
 			DocsWithField: da.Meta.DocsWithField + db.Meta.DocsWithField,
-			Postings:      newDumpSource([]*indexDump{da, db}, []uint32{0, uint32(cut)}),
+			Postings:      newDumpSource([]*fieldDump{da, db}, []uint32{0, uint32(cut)}),
 			Norms:         concatNorms(da, db),
 		})
 	}
@@ -100,8 +100,8 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 		ins = append(ins, writer.IndexInput{
 			Name:          f.Name,
 			DocsWithField: da.Meta.DocsWithField + db.Meta.DocsWithField,
-			Postings: writer.MergeSources(newDumpSource([]*indexDump{da}, []uint32{0}),
-				newDumpSource([]*indexDump{db}, []uint32{uint32(cut)})),
+			Postings: writer.MergeSources(newDumpSource([]*fieldDump{da}, []uint32{0}),
+				newDumpSource([]*fieldDump{db}, []uint32{uint32(cut)})),
 			Norms: concatNorms(da, db),
 		})
 	}
@@ -116,8 +116,8 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 	da, db := segA.index(t, "text"), segB.index(t, "text")
 	_, err = writer.BuildFromSources(t.Context(), filepath.Join(dir, "bad.snii"), o, uint64(len(docs)), []writer.IndexInput{{
 		Name: "text",
-		Postings: writer.MergeSources(newDumpSource([]*indexDump{db}, []uint32{uint32(cut)}),
-			newDumpSource([]*indexDump{da}, []uint32{0})),
+		Postings: writer.MergeSources(newDumpSource([]*fieldDump{db}, []uint32{uint32(cut)}),
+			newDumpSource([]*fieldDump{da}, []uint32{0})),
 	}}, nil)
 	if !errors.Is(err, errs.Corrupt) {
 		t.Errorf("sources out of order: %v", err)
@@ -128,7 +128,7 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 	d := dumpFile(t, whole).index(t, "text")
 	again := filepath.Join(dir, "again.snii")
 	if _, err := writer.BuildFromSources(t.Context(), again, o, uint64(len(docs)), []writer.IndexInput{
-		{Name: "text", DocsWithField: d.Meta.DocsWithField, Postings: newDumpSource([]*indexDump{d}, []uint32{0}), Norms: d.Norms},
+		{Name: "text", DocsWithField: d.Meta.DocsWithField, Postings: newDumpSource([]*fieldDump{d}, []uint32{0}), Norms: d.Norms},
 	}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -197,9 +197,9 @@ func TestBuildFromSourcesErrors(t *testing.T) {
 	}
 }
 
-// concatNorms is the norms of indexes whose documents are concatenated (nil
+// concatNorms is the norms of fields whose documents are concatenated (nil
 // when they store none).
-func concatNorms(ds ...*indexDump) []byte {
+func concatNorms(ds ...*fieldDump) []byte {
 	var out []byte
 	for _, d := range ds {
 		out = append(out, d.Norms...)

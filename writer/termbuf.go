@@ -12,7 +12,7 @@ import (
 	"github.com/snii-go/snii/analysis"
 )
 
-// termBuffer is the SPIMI buffer of one logical index: a hash table from term
+// termBuffer is the SPIMI buffer of one field: a hash table from term
 // bytes to a term id, a state per term, and the postings of each term as a
 // stream in the byte pool. A term's stream is a sequence of records, one per
 // document, in document order:

@@ -20,7 +20,7 @@ const (
 	maxDocID = math.MaxUint32 - 1
 	// maxPosition is the largest position.
 	maxPosition = math.MaxUint32
-	// spillPoolBytes forces a spill before one index's pool nears its 4 GiB reach.
+	// spillPoolBytes forces a spill before one field's pool nears its 4 GiB reach.
 	spillPoolBytes = 2 << 30
 )
 
@@ -34,7 +34,7 @@ type Stats struct {
 	RunBytes      int64  // bytes of the run file
 	Buffered      int64  // memory held by the term buffers now
 	PeakBuffered  int64  // the most memory the term buffers held after a document
-	Terms         uint64 // distinct terms over all logical indexes (after Close)
+	Terms         uint64 // distinct terms over all fields (after Close)
 	BytesOut      int64  // segment file size (after Close)
 }
 

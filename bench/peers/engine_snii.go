@@ -15,7 +15,7 @@ import (
 
 // BuildSnii builds one snii segment from the docs file: one field, the
 // standard analyzer, default options except the codec policy (minSaving -1:
-// the per-index budget, at budgetPercent or the default 8% when 0; 0: always
+// the per-field budget, at budgetPercent or the default 8% when 0; 0: always
 // the smallest frame; 1..100: a fixed share).
 func BuildSnii(name, docsPath, out string, minSaving, budgetPercent int) (BuildResult, error) {
 	return buildSnii(name, docsPath, out, minSaving, budgetPercent, writer.Pairs{})
@@ -48,8 +48,8 @@ func buildSnii(name, docsPath, out string, minSaving, budgetPercent int, pairs w
 		budgetPercent = budget.DefaultBudgetPercent
 	}
 	o.Policy = budget.FromPercents(minSaving, budgetPercent)
-	msp, bp := o.Policy.Percents()
-	res := BuildResult{Engine: name, Options: fmt.Sprintf("snii writer.DefaultOptions(%q), standard analyzer, MinSavingPercent %d, BudgetPercent %d, pairs %d%%, memory limit default", Field, msp, bp, pairsPercent(pairs))}
+	policyMinSaving, policyBudget := o.Policy.Percents()
+	res := BuildResult{Engine: name, Options: fmt.Sprintf("snii writer.DefaultOptions(%q), standard analyzer, MinSavingPercent %d, BudgetPercent %d, pairs %d%%, memory limit default", Field, policyMinSaving, policyBudget, pairsPercent(pairs))}
 	if err := os.RemoveAll(out); err != nil {
 		return res, err
 	}

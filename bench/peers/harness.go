@@ -15,7 +15,7 @@ import (
 	"time"
 )
 
-// Engine names. "snii" is the default build (the per-index budget, 8%);
+// Engine names. "snii" is the default build (the per-field budget, 8%);
 // "snii-p0" is policy 0 (always the smallest frame), the baseline of every
 // budget claim. Ratios in reports are engine/snii.
 const (

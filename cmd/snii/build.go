@@ -63,14 +63,14 @@ Formats (--format, by default from the extension: .jsonl, .ndjson and .json are 
   lines  every line is a document with one field, "text" (doc id = line number - 1,
          counting across the inputs in order)
   jsonl  every line is a JSON object; each --field is a dotted JSON path (msg, user.name)
-         that becomes a logical index of the same name. Strings are indexed as they are,
+         that becomes a field of the same name. Strings are indexed as they are,
          numbers as written, booleans as true/false; an array gives several values;
          a missing path, null or an object gives none. Blank lines are skipped.
 
 An invalid JSON line stops the build with its file and line, unless --skip-bad-lines,
 which skips and counts such lines. A progress bar is drawn on stderr when it is a
 terminal (not with --quiet). At the end a summary gives the documents, terms and bytes
-per section of each logical index, and the tokens skipped for being longer than
+per section of each field, and the tokens skipped for being longer than
 --max-token-bytes (default 255, as Lucene's standard tokenizer; such tokens, e.g.
 long hex strings, are not indexed but still take a position). The segment is written to a temp file and renamed
 into place: a failed build leaves nothing at OUT.
@@ -178,13 +178,13 @@ type buildReport struct {
 	Output   string `json:"output"`
 	Docs     uint64 `json:"docs"`
 	BadLines int64  `json:"bad_lines"`
-	// SkippedTokens: tokens longer than --max-token-bytes, over all indexes (not indexed).
+	// SkippedTokens: tokens longer than --max-token-bytes, over all fields (not indexed).
 	SkippedTokens uint64        `json:"skipped_tokens"`
 	InputBytes    int64         `json:"input_bytes"`
 	FileBytes     int64         `json:"file_bytes"`
 	Spills        int           `json:"spills"`
 	Seconds       float64       `json:"seconds"`
-	Indexes       []indexReport `json:"indexes"`
+	Indexes       []fieldReport `json:"indexes"`
 	Store         *storeReport  `json:"store,omitempty"` // absent with --no-store
 }
 
@@ -330,11 +330,11 @@ func runBuild(ctx context.Context, e *env, f *buildFlags, hooks []buildHook, arg
 	defer seg.Close()
 	rep.Store = newStoreReport(seg)
 	for _, name := range seg.Fields() {
-		m, err := indexMeta(seg, name)
+		m, err := fieldMeta(seg, name)
 		if err != nil {
 			return err
 		}
-		rep.Indexes = append(rep.Indexes, newIndexReport(&m))
+		rep.Indexes = append(rep.Indexes, newFieldReport(&m))
 	}
 	if f.json {
 		return writeJSON(e.stdout, rep)

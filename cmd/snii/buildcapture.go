@@ -17,7 +17,7 @@ import (
 
 // captureBuildHook adds `snii build --capture FILE [--capture-all]`: the windows
 // are captured as the writer encodes them (writer.the onWindow hook), in emission
-// order, and each index's recorded outcome is added once the segment is written.
+// order, and each field's recorded outcome is added once the segment is written.
 // The capture is written to a temp file beside FILE and renamed into place only
 // when the build succeeds.
 func captureBuildHook() buildHook {
@@ -91,7 +91,7 @@ func startBuildCapture(o *writer.Options, output, path string, all bool) (func(e
 	}, nil
 }
 
-// recordOutcomes adds to the capture what each index of the built segment recorded.
+// recordOutcomes adds to the capture what each field of the built segment recorded.
 func recordOutcomes(cw *capture.Writer, names []string, ords map[string]int, segment string) error {
 	seg, err := reader.Open(segment, reader.Options{})
 	if err != nil {
@@ -101,7 +101,7 @@ func recordOutcomes(cw *capture.Writer, names []string, ords map[string]int, seg
 	var errsAll []error
 	for _, name := range names {
 		i := ords[name]
-		m, err := indexMeta(seg, name)
+		m, err := fieldMeta(seg, name)
 		if err != nil {
 			errsAll = append(errsAll, err)
 			continue

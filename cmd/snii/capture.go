@@ -29,14 +29,14 @@ func newCaptureCmd() *cobra.Command {
 		Short: "Capture the .prx windows of a segment for snii replay",
 		Long: `Read back the .prx windows of a segment, in the order the writer emitted them
 (terms in byte order, windows ascending), and write their plain payloads with their
-doc counts to a capture file, with each logical index's policy, zstd level, limits
+doc counts to a capture file, with each field's policy, zstd level, limits
 and recorded outcome. By default only the eligible windows are kept (those that got
 a zstd frame and went through the codec policy); --all keeps the fast-path windows
 too. snii replay then measures what other policies would store and decode.
 
 The windows are decoded from the frames the segment stores, and the index is checked
 as snii verify checks it while it is read: a corrupt segment fails the capture.
-snii replay checks that the capture, replayed under the index's own policy,
+snii replay checks that the capture, replayed under the field's own policy,
 reproduces what the segment recorded. The capture is written to a temp file and
 renamed into place.`,
 		Example: `  snii capture app.snii -o app.cap
@@ -50,7 +50,7 @@ renamed into place.`,
 	}
 	fs := cmd.Flags()
 	fs.StringVarP(&f.output, "output", "o", "", "the capture file to write (required)")
-	fs.StringSliceVar(&f.fields, "field", nil, "only these logical indexes (default: all)")
+	fs.StringSliceVar(&f.fields, "field", nil, "only these fields (default: all)")
 	fs.BoolVar(&f.all, "all", false, "keep the fast-path windows too (default: eligible windows only)")
 	fs.BoolVarP(&f.quiet, "quiet", "q", false, "no progress bar and no summary")
 	f.dec.add(fs)
@@ -79,7 +79,7 @@ func runCapture(cmd *cobra.Command, f *captureFlags, path string) error {
 	show := !f.quiet && isTerminal(stderr)
 	var total int
 	for _, name := range fields {
-		m, err := indexMeta(seg, name)
+		m, err := fieldMeta(seg, name)
 		if err != nil {
 			return err
 		}
@@ -94,7 +94,7 @@ func runCapture(cmd *cobra.Command, f *captureFlags, path string) error {
 		}
 		done := 0
 		for _, name := range fields {
-			s, err := captureIndex(cmd.Context(), seg, name, cw, func(terms int) { bar.update(done+terms, total) })
+			s, err := captureField(cmd.Context(), seg, name, cw, func(terms int) { bar.update(done+terms, total) })
 			if err != nil {
 				return fmt.Errorf("%s: %w", path, err)
 			}
@@ -125,12 +125,12 @@ type captureSummary struct {
 	windows, eligible, captured, plainBytes int64
 }
 
-// captureIndex writes the windows of one index, decoded from the frames the
-// segment stores, in emission order (Segment.Windows walks and checks the index
-// as verify does), followed by the outcome the index recorded.
-func captureIndex(ctx context.Context, seg *reader.Segment, name string, cw *capture.Writer, progress func(terms int)) (captureSummary, error) {
+// captureField writes the windows of one field, decoded from the frames the
+// segment stores, in emission order (Segment.Windows walks and checks the field
+// as verify does), followed by the outcome the field recorded.
+func captureField(ctx context.Context, seg *reader.Segment, name string, cw *capture.Writer, progress func(terms int)) (captureSummary, error) {
 	sum := captureSummary{name: name}
-	m, err := indexMeta(seg, name)
+	m, err := fieldMeta(seg, name)
 	if err != nil {
 		return sum, err
 	}

@@ -23,7 +23,7 @@
 // 24h) that killed builds left.
 //
 // build and merge take the codec-policy flags --prx-zstd-min-saving (-1 the
-// per-index budget, the default; 0 always the smallest frame; 1..100 a fixed
+// per-field budget, the default; 0 always the smallest frame; 1..100 a fixed
 // share), --budget-percent (default 8), --zstd-level (0..4), --memory and
 // --temp-dir.
 //
@@ -31,7 +31,7 @@
 //
 // A "lines" input makes one document of every line, with one field, "text". A
 // "jsonl" input makes one document of every JSON object; each --field is a dotted
-// JSON path that becomes a logical index of that name: strings as they are, numbers
+// JSON path that becomes a field of that name: strings as they are, numbers
 // as written, booleans as true/false, arrays as several values, null, objects and
 // missing paths as no value. The format comes from the extension (.jsonl, .ndjson,
 // .json: jsonl) unless --format says. Gzip input is detected by its magic bytes.
@@ -69,7 +69,7 @@
 // progress bar is drawn only when stderr is a terminal and --quiet is not given.
 // With --json, build, inspect, query and merge print one JSON document whose field
 // names are stable (fields may be added, never renamed or removed); the shapes are
-// the structs buildReport, inspectReport (with indexReport), queryReport (with
+// the structs buildReport, inspectReport (with fieldReport), queryReport (with
 // profileReport) and mergeReport in this package.
 //
 // # Exit codes

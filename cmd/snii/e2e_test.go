@@ -428,19 +428,19 @@ func TestBuildFlagsReachSegment(t *testing.T) {
 	dir := t.TempDir()
 	for i, c := range []struct {
 		args   []string
-		check  func(x indexReport) bool
+		check  func(x fieldReport) bool
 		expect string
 	}{
-		{[]string{"--prx-zstd-min-saving", "0"}, func(x indexReport) bool {
+		{[]string{"--prx-zstd-min-saving", "0"}, func(x fieldReport) bool {
 			return x.Policy.Name == "0" && x.Outcome.TradedBytes == 0 && x.Outcome.TradedWindows == 0
 		}, "smallest frame, nothing traded"},
-		{[]string{"--prx-zstd-min-saving", "100"}, func(x indexReport) bool {
+		{[]string{"--prx-zstd-min-saving", "100"}, func(x fieldReport) bool {
 			return x.Policy.Name == "100" && x.Outcome.FinalShare == 100 && x.Prx.Windows.Zstd == 0
 		}, "share 100: no zstd window"},
-		{[]string{"--budget-percent", "20", "--zstd-level", "4"}, func(x indexReport) bool {
+		{[]string{"--budget-percent", "20", "--zstd-level", "4"}, func(x fieldReport) bool {
 			return x.Policy.Name == "budget:20" && x.Policy.ZstdLevel == 4 && 5*x.Outcome.Allowance <= x.Outcome.SumSmallest
 		}, "budget 20, level 4"},
-		{[]string{"--analyzer", "keyword"}, func(x indexReport) bool {
+		{[]string{"--analyzer", "keyword"}, func(x fieldReport) bool {
 			return x.Analyzer == "keyword" && x.Terms == 3000 // every line is distinct
 		}, "keyword analyzer"},
 	} {

@@ -21,7 +21,7 @@ type inspectReport struct {
 	File      string        `json:"file"`
 	FileBytes int64         `json:"file_bytes"`
 	Docs      uint32        `json:"docs"`
-	Indexes   []indexReport `json:"indexes"`
+	Indexes   []fieldReport `json:"indexes"`
 	Store     *storeReport  `json:"store,omitempty"` // absent: the segment keeps no records
 }
 
@@ -58,8 +58,8 @@ func newInspectCmd(e *env) *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "inspect SEGMENT",
-		Short: "Show where the bytes of a segment go, per logical index",
-		Long: `Show, per logical index: documents, terms by storage class, bytes per section
+		Short: "Show where the bytes of a segment go, per field",
+		Long: `Show, per field: documents, terms by storage class, bytes per section
 (dictionary, doc postings, preludes, prx frames in the posting region and inline),
 .prx windows and bytes per codec, bits per position, the codec policy and its outcome
 (eligible windows, bytes traded for speed, the budget's allowance and final share),
@@ -79,7 +79,7 @@ their format, blocks, stored and raw bytes and the compression ratio.`,
 	}
 	fs := cmd.Flags()
 	fs.IntVar(&top, "top", 10, "show the N terms with the highest document frequency (0: none)")
-	fs.StringSliceVar(&fields, "field", nil, "only these logical indexes (default: all)")
+	fs.StringSliceVar(&fields, "field", nil, "only these fields (default: all)")
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
 	s3f.add(fs)
 	return cmd
@@ -107,9 +107,9 @@ func openSegment(path string, o ...reader.Options) (*reader.Segment, error) {
 	return seg, nil
 }
 
-// indexMeta returns the whole metadata of a segment's index, what the reports
+// fieldMeta returns the whole metadata of a segment's field, what the reports
 // of build, merge, inspect and capture print.
-func indexMeta(seg *reader.Segment, name string) (format.IndexMeta, error) {
+func fieldMeta(seg *reader.Segment, name string) (format.IndexMeta, error) {
 	return seam.IndexMeta(seg, name)
 }
 
@@ -153,11 +153,11 @@ func runInspect(ctx context.Context, e *env, s3f *s3Flags, path string, fields [
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		m, err := indexMeta(seg.Segment, name)
+		m, err := fieldMeta(seg.Segment, name)
 		if err != nil {
 			return err
 		}
-		r := newIndexReport(&m)
+		r := newFieldReport(&m)
 		if top > 0 {
 			if r.TopTerms, err = topTerms(seg.Segment, name, top); err != nil {
 				return err
@@ -169,12 +169,12 @@ func runInspect(ctx context.Context, e *env, s3f *s3Flags, path string, fields [
 		return writeJSON(e.stdout, rep)
 	}
 	fmt.Fprintf(e.stdout, "segment %s: %s, %s, %s\n", path, plural(int64(rep.Docs), "doc", "docs"),
-		plural(int64(len(seg.Fields())), "logical index", "logical indexes"), formatBytes(rep.FileBytes))
+		plural(int64(len(seg.Fields())), "field", "fields"), formatBytes(rep.FileBytes))
 	if err := printStore(e.stdout, rep.Store); err != nil {
 		return err
 	}
 	for i := range rep.Indexes {
-		if err := printIndexReport(e.stdout, &rep.Indexes[i]); err != nil {
+		if err := printFieldReport(e.stdout, &rep.Indexes[i]); err != nil {
 			return err
 		}
 	}

@@ -38,7 +38,7 @@ func newMergeCmd(e *env) *cobra.Command {
 		Short: "Merge segments into one, optionally dropping deleted documents",
 		Long: `Merge segments into one. Doc ids are concatenated in the order of the arguments
 (the first segment's documents first); documents listed with --deleted are dropped and
-the later ids shift down. Every logical index of any source is in the output. The
+the later ids shift down. Every field of any source is in the output. The
 windows are re-encoded through the same codec policy as a build, so merging gives the
 same bytes as building the same documents in one go. The policy flags default to what
 the sources recorded (they must agree); a flag given overrides it, e.g. to re-encode old
@@ -139,7 +139,7 @@ type mergeReport struct {
 	Docs      uint32        `json:"docs"`
 	FileBytes int64         `json:"file_bytes"`
 	Seconds   float64       `json:"seconds"`
-	Indexes   []indexReport `json:"indexes"`
+	Indexes   []fieldReport `json:"indexes"`
 }
 
 func runMerge(ctx context.Context, e *env, f *mergeFlags, args []string) error {
@@ -183,11 +183,11 @@ func runMerge(ctx context.Context, e *env, f *mergeFlags, args []string) error {
 		rep.FileBytes = st.Size()
 	}
 	for _, name := range seg.Fields() {
-		m, err := indexMeta(seg, name)
+		m, err := fieldMeta(seg, name)
 		if err != nil {
 			return err
 		}
-		rep.Indexes = append(rep.Indexes, newIndexReport(&m))
+		rep.Indexes = append(rep.Indexes, newFieldReport(&m))
 	}
 	rep.Seconds = time.Since(start).Seconds()
 	if f.json {
@@ -198,5 +198,5 @@ func runMerge(ctx context.Context, e *env, f *mergeFlags, args []string) error {
 	if rep.Deleted > 0 {
 		fmt.Fprintf(e.stdout, "dropped %s listed as deleted\n", plural(int64(rep.Deleted), "doc", "docs"))
 	}
-	return printIndexTable(e.stdout, rep.Indexes)
+	return printFieldTable(e.stdout, rep.Indexes)
 }

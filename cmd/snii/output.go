@@ -26,7 +26,7 @@ func plural(n int64, one, many string) string {
 
 func ub(n uint64) string { return formatBytes(int64(n)) }
 
-// printBuildReport prints the build summary: totals, then one row per index.
+// printBuildReport prints the build summary: totals, then one row per field.
 func printBuildReport(w io.Writer, r *buildReport) error {
 	rate := ""
 	if r.Seconds > 0 {
@@ -44,7 +44,7 @@ func printBuildReport(w io.Writer, r *buildReport) error {
 		fmt.Fprintf(w, "skipped %s longer than the analyzers' max_token_bytes (not indexed; see --max-token-bytes)\n",
 			plural(int64(r.SkippedTokens), "token", "tokens"))
 	}
-	if err := printIndexTable(w, r.Indexes); err != nil {
+	if err := printFieldTable(w, r.Indexes); err != nil {
 		return err
 	}
 	return printStore(w, r.Store)
@@ -62,16 +62,16 @@ func printStore(w io.Writer, st *storeReport) error {
 	return err
 }
 
-// printIndexTable prints one row per logical index: docs, terms, skipped
+// printFieldTable prints one row per field: docs, terms, skipped
 // tokens and bytes per section. The byte columns add up to total: the
 // dictionary column includes the inline terms (their doc postings and prx
 // frames sit inside dict entries), the doc postings and prx frames columns
 // are the posting region's; a note below gives the inline frames' share.
-func printIndexTable(w io.Writer, indexes []indexReport) error {
+func printFieldTable(w io.Writer, fields []fieldReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "index\tdocs\tterms\tskipped\tdictionary\tdoc postings\tprx frames\tpairs\ttotal\tbits/pos\t")
+	fmt.Fprintln(tw, "field\tdocs\tterms\tskipped\tdictionary\tdoc postings\tprx frames\tpairs\ttotal\tbits/pos\t")
 	var inline uint64
-	for _, x := range indexes {
+	for _, x := range fields {
 		b := &x.Bytes
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%.2f\t\n", x.Name, x.DocsWithField, x.Terms, x.SkippedTokens,
 			ub(b.Dictionary), ub(b.PostingRegion-b.PrxFrames), ub(b.PrxFrames), ub(b.Pairs), ub(b.Total), x.Prx.BitsPerPosition)
@@ -84,8 +84,8 @@ func printIndexTable(w io.Writer, indexes []indexReport) error {
 	return err
 }
 
-// printIndexReport prints one logical index for snii inspect.
-func printIndexReport(w io.Writer, x *indexReport) error {
+// printFieldReport prints one field for snii inspect.
+func printFieldReport(w io.Writer, x *fieldReport) error {
 	fmt.Fprintf(w, "\nindex %s (analyzer %s)\n", x.Name, x.Analyzer)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	row := func(k, format string, args ...any) {
@@ -152,7 +152,7 @@ func describePolicy(p *policyReport) string {
 	return s + "; zstd level " + lvl
 }
 
-func describeOutcome(x *indexReport) string {
+func describeOutcome(x *fieldReport) string {
 	o := x.Outcome
 	s := fmt.Sprintf("%s eligible (smallest frames %s); %s stored fast for %s traded (%.2f%% of the smallest frames)",
 		plural(o.EligibleWindows, "window", "windows"), formatBytes(o.SumSmallest),

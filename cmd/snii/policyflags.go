@@ -23,7 +23,7 @@ func addPolicyFlags(fs *pflag.FlagSet) *policyFlags {
 		zstdLevel: newIntRange(0, 0, writer.MaxZstdLevel, "0 (default) or 1 (fastest) .. 4 (best compression)"),
 		pairsPct:  newIntRange(writer.DefaultPairsPercent, 0, 100, "a percent 0..100 (0: no pairs)"),
 	}
-	fs.Var(p.minSaving, "prx-zstd-min-saving", "codec policy of .prx windows: -1 the per-index budget, 0 always the smallest frame, 1..100 keep the faster frame when zstd saves less than this percent")
+	fs.Var(p.minSaving, "prx-zstd-min-saving", "codec policy of .prx windows: -1 the per-field budget, 0 always the smallest frame, 1..100 keep the faster frame when zstd saves less than this percent")
 	fs.Var(p.budgetPct, "budget-percent", "the budget's allowance, in percent of the eligible windows' smallest frames (with --prx-zstd-min-saving -1)")
 	fs.Var(p.zstdLevel, "zstd-level", "zstd level of .prx windows and dictionary blocks: 0 default, 1 fastest .. 4 best")
 	fs.Var(p.pairsPct, "pairs-budget", "the phrase-pair index of each field, in percent of its .prx bytes: docs-only lists of adjacent term pairs that answer two-term phrases and narrow longer ones; 0 writes none")

@@ -35,7 +35,7 @@ func newReplayCmd() *cobra.Command {
 		Use:   "replay CAPTURE",
 		Short: "Replay codec policies on captured .prx windows: bytes spent vs decode time",
 		Long: `Replay codec policies on the windows of a capture file (snii capture, or
-snii build --capture) and report, per logical index, policy and order of the windows:
+snii build --capture) and report, per field, policy and order of the windows:
 
   - the bytes stored beyond the smallest frames, in % of the eligible windows'
     smallest frames (policy 0 stores the smallest frames: 0%),
@@ -48,7 +48,7 @@ snii build --capture) and report, per logical index, policy and order of the win
   - the cost of the codec choice alone, in ns per eligible window.
 
 Policies: 0 (smallest frame), 1..100 (a fixed share: keep the fast frame when zstd
-saves less than that percent), budget:P (the per-index budget with P% allowance;
+saves less than that percent), budget:P (the per-field budget with P% allowance;
 "budget" = budget:8). Orders: captured (the writer's order), ascending or descending
 saving percent, shuffle:SEED.
 
@@ -56,7 +56,7 @@ Each eligible window's frames are built once, with the zstd level recorded in th
 capture; each policy then decides on the exact frame sizes with the same chooser as
 the writer (--verify re-encodes every window per policy and order with the writer's
 encoder and fails unless the frames are identical). When the capture records the
-index's outcome, the index's own policy is replayed in captured order and compared
+field's outcome, the field's own policy is replayed in captured order and compared
 with it. A progress bar is drawn on stderr when it is a terminal (not with --quiet).`,
 		Example: `  snii replay windows.cap
   snii replay windows.cap --policies 0,30,budget:5,budget:8,budget:12 --orders captured,shuffle:7
@@ -68,7 +68,7 @@ with it. A progress bar is drawn on stderr when it is a terminal (not with --qui
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.field, "field", "", "replay only this logical index (default: every index of the capture)")
+	fs.StringVar(&f.field, "field", "", "replay only this field (default: every field of the capture)")
 	fs.StringVar(&f.policies, "policies", "0,30,budget:5,budget:8,budget:12", "comma-separated policies: 0, a share 1..100, budget:P")
 	fs.StringVar(&f.orders, "orders", "captured,ascending,descending,shuffle:1", "comma-separated orders: captured, ascending, descending, shuffle:SEED")
 	fs.IntVar(&f.cycles, "cycles", 6, "paired decode cycles (0: no decode timing)")

@@ -12,12 +12,12 @@ import (
 // The --json shapes of build and inspect. Field names are stable: add fields,
 // never rename or remove them. Sizes are bytes.
 
-// indexReport describes one logical index of a segment.
-type indexReport struct {
+// fieldReport describes one field of a segment.
+type fieldReport struct {
 	Name          string       `json:"name"`
 	Analyzer      string       `json:"analyzer"`
 	Docs          uint64       `json:"docs"`            // documents in the segment
-	DocsWithField uint64       `json:"docs_with_field"` // documents with a token in this index
+	DocsWithField uint64       `json:"docs_with_field"` // documents with a token in this field
 	Terms         uint64       `json:"terms"`
 	SumDF         uint64       `json:"sum_df"`
 	Positions     uint64       `json:"positions"`      // sum of term frequencies
@@ -39,7 +39,7 @@ type classReport struct {
 	Windowed uint64 `json:"windowed"` // windows with a prelude
 }
 
-// bytesReport is where the bytes of an index go.
+// bytesReport is where the bytes of a field go.
 type bytesReport struct {
 	Total         uint64 `json:"total"`          // posting region + dictionary + pair section
 	Dictionary    uint64 `json:"dictionary"`     // dict blocks as stored (inline terms included)
@@ -76,7 +76,7 @@ type codecCounts struct {
 	Zstd int64 `json:"zstd"`
 }
 
-// policyReport is the codec policy the index was built with.
+// policyReport is the codec policy the field was built with.
 type policyReport struct {
 	Name             string `json:"name"`               // "budget:8", "0" (smallest) or a share "30"
 	MinSavingPercent int    `json:"min_saving_percent"` // -1 budget, 0 smallest, 1..100 share
@@ -132,10 +132,10 @@ func counts(a [prx.NumCodecs]int64) codecCounts {
 	return codecCounts{Raw: a[prx.CodecRaw], PFOR: a[prx.CodecPFOR], Zstd: a[prx.CodecZstd]}
 }
 
-// newIndexReport summarizes the metadata of one logical index.
-func newIndexReport(m *format.IndexMeta) indexReport {
-	msp, bp := m.Policy.Percents()
-	r := indexReport{
+// newFieldReport summarizes the metadata of one field.
+func newFieldReport(m *format.IndexMeta) fieldReport {
+	minSaving, budgetPercent := m.Policy.Percents()
+	r := fieldReport{
 		Name: m.Name, Analyzer: m.Analyzer,
 		Docs: m.DocCount, DocsWithField: m.DocsWithField, Terms: m.TermCount, SumDF: m.SumDF, Positions: m.SumTTF,
 		SkippedTokens: m.SkippedTokens,
@@ -146,7 +146,7 @@ func newIndexReport(m *format.IndexMeta) indexReport {
 		},
 		Prx: prxReport{Windows: counts(m.Outcome.Windows), Bytes: counts(m.Outcome.Bytes)},
 		Policy: policyReport{
-			Name: m.Policy.String(), MinSavingPercent: msp, BudgetPercent: bp,
+			Name: m.Policy.String(), MinSavingPercent: minSaving, BudgetPercent: budgetPercent,
 			ZstdLevel: m.ZstdLevel, MaxWindowDocs: m.Limits.MaxDocs, MaxWindowPos: m.Limits.MaxPositions, MaxWindowBytes: m.Limits.MaxBytes,
 		},
 		Dictionary: dictReport{Blocks: len(m.Blocks)},

@@ -23,7 +23,7 @@ func newRootCmdEnv(e *env) *cobra.Command {
 		Long: `snii writes and reads immutable inverted-index segments for log and text search.
 
 The positions of every term are stored in .prx windows, each encoded as RAW varints,
-PFOR or zstd; a per-index size budget keeps the windows zstd shrinks least in a faster
+PFOR or zstd; a per-field size budget keeps the windows zstd shrinks least in a faster
 frame, so phrase queries decode far fewer zstd windows for a few percent more bytes.
 
 Exit codes: 0 success, 1 failure (I/O, corrupt data, a failed check, bad input data),

@@ -9,7 +9,7 @@ import (
 )
 
 // TestSkippedTokens: tokens over --max-token-bytes are counted in the build
-// summary, recorded in the index metadata (inspect, text and JSON), summed by
+// summary, recorded in the field metadata (inspect, text and JSON), summed by
 // a merge, and a bad limit is a usage error.
 func TestSkippedTokens(t *testing.T) {
 	dir := t.TempDir()
@@ -32,7 +32,7 @@ func TestSkippedTokens(t *testing.T) {
 		t.Errorf("inspect:\n%s", r.stdout)
 	}
 	var rep struct {
-		Indexes []indexReport `json:"indexes"`
+		Indexes []fieldReport `json:"indexes"`
 	}
 	r = ok(t, "inspect", "--json", seg)
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {

@@ -17,7 +17,7 @@ func newVerifyCmd(e *env) *cobra.Command {
 		Use:   "verify SEGMENT...",
 		Short: "Check every byte of segments: structure, checksums, postings, positions",
 		Long: `Run the full structural check of each segment: header and tail, directory, the
-metadata of every logical index, every dictionary block, every term's doc postings and
+metadata of every field, every dictionary block, every term's doc postings and
 preludes, every .prx frame (checksums, codecs, counts, order), and every block of the
 store of records (checksum, decoded length, record lengths). On the first problem
 in a segment it names the place (file, index, block, term, window) and moves on to the

@@ -46,7 +46,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// WriteText writes the report as aligned tables, one per index.
+// WriteText writes the report as aligned tables, one per field.
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	e := r.Env
@@ -70,13 +70,13 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	for _, ir := range r.Indexes {
 		b.WriteString("\n")
-		writeIndexText(&b, &ir)
+		writeFieldText(&b, &ir)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func writeIndexText(b *strings.Builder, ir *IndexReport) {
+func writeFieldText(b *strings.Builder, ir *IndexReport) {
 	kept := "eligible windows only"
 	if ir.All {
 		kept = "all windows"

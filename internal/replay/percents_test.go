@@ -2,7 +2,7 @@ package replay
 
 import "github.com/snii-go/snii/budget"
 
-// msp and bpc return the two numbers of a policy (see budget.Policy.Percents).
-func msp(p budget.Policy) int { m, _ := p.Percents(); return m }
+// minSavingPercent and budgetPercent return the two numbers of a policy (see budget.Policy.Percents).
+func minSavingPercent(p budget.Policy) int { m, _ := p.Percents(); return m }
 
-func bpc(p budget.Policy) int { _, b := p.Percents(); return b }
+func budgetPercent(p budget.Policy) int { _, b := p.Percents(); return b }

@@ -28,7 +28,7 @@ func TestApplyEqualsEncoder(t *testing.T) {
 		t.Fatalf("only %d eligible windows", len(s.Eligible))
 	}
 	for _, p := range testPolicies {
-		if msp(p) == 1 || msp(p) == 60 {
+		if minSavingPercent(p) == 1 || minSavingPercent(p) == 60 {
 			continue // shares are order-independent; 30 and 100 cover them
 		}
 		for _, o := range testOrders[:4] {
@@ -120,9 +120,9 @@ func TestPolicyProperties(t *testing.T) {
 			a, _ := s.Apply(r.policy, r.order)
 			p := r.policy
 			switch {
-			case msp(p) == -1:
-				if 100*r.Extra > int64(bpc(p))*r.Smallest {
-					t.Errorf("%s %s: extra %d > %d%% of %d", r.Policy, r.Order, r.Extra, bpc(p), r.Smallest)
+			case minSavingPercent(p) == -1:
+				if 100*r.Extra > int64(budgetPercent(p))*r.Smallest {
+					t.Errorf("%s %s: extra %d > %d%% of %d", r.Policy, r.Order, r.Extra, budgetPercent(p), r.Smallest)
 				}
 				// The bound holds after every window, not only at the end.
 				var extra, smallest int64
@@ -130,11 +130,11 @@ func TestPolicyProperties(t *testing.T) {
 					w := &s.Windows[s.Eligible[k]]
 					smallest += int64(w.Eval.Smallest)
 					extra += int64(len(w.Stored(a.StoreZstd[k]))) - int64(w.Eval.Smallest)
-					if 100*extra > int64(bpc(p))*smallest {
-						t.Fatalf("%s %s: prefix extra %d > %d%% of %d", r.Policy, r.Order, extra, bpc(p), smallest)
+					if 100*extra > int64(budgetPercent(p))*smallest {
+						t.Fatalf("%s %s: prefix extra %d > %d%% of %d", r.Policy, r.Order, extra, budgetPercent(p), smallest)
 					}
 				}
-			case msp(p) == 0:
+			case minSavingPercent(p) == 0:
 				if r.Extra != 0 || r.Stored != r.Smallest || r.TradedCount != 0 {
 					t.Errorf("policy 0 %s: extra %d", r.Order, r.Extra)
 				}
@@ -142,9 +142,9 @@ func TestPolicyProperties(t *testing.T) {
 				var want int64
 				for k, wi := range s.Eligible {
 					e := s.Windows[wi].Eval
-					fast := e.ZstdWins && e.Saving < msp(p)
+					fast := e.ZstdWins && e.Saving < minSavingPercent(p)
 					if a.StoreZstd[k] == fast && e.ZstdWins {
-						t.Fatalf("share %d: window saving %d stores zstd=%v", msp(p), e.Saving, a.StoreZstd[k])
+						t.Fatalf("share %d: window saving %d stores zstd=%v", minSavingPercent(p), e.Saving, a.StoreZstd[k])
 					}
 					if fast {
 						want += int64(e.Trade)
@@ -155,7 +155,7 @@ func TestPolicyProperties(t *testing.T) {
 				}
 			}
 			// A fixed share and policy 0 do not depend on the order.
-			if msp(p) >= 0 && r.Order != "captured" {
+			if minSavingPercent(p) >= 0 && r.Order != "captured" {
 				base := rep.Indexes[0].Results[slices.IndexFunc(rep.Indexes[0].Results, func(x Result) bool {
 					return x.Policy == r.Policy && x.Order == "captured"
 				})]
@@ -244,7 +244,7 @@ func TestEmptyCapture(t *testing.T) {
 	empty := bytes.Clone(buf.Bytes())
 	buf.Reset()
 	w, _ = capture.NewWriter(&buf, capture.WriterOptions{})
-	_, _ = w.Index("body") // an index without windows
+	_, _ = w.Index("body") // a field without windows
 	_ = w.Close()
 	noWindows := buf.Bytes()
 	for name, data := range map[string][]byte{"empty": empty, "index without windows": noWindows} {
@@ -433,7 +433,7 @@ func pointAttrs(t *testing.T, svg []byte) []string {
 	}
 }
 
-// A capture of several indexes gives one set per index, each with its own
+// A capture of several fields gives one set per field, each with its own
 // windows, in its own order; Field selects one.
 func TestSeveralIndexes(t *testing.T) {
 	var buf bytes.Buffer

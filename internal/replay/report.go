@@ -21,7 +21,7 @@ type Report struct {
 	Indexes    []IndexReport `json:"indexes"`
 }
 
-// IndexReport is the replay of one logical index.
+// IndexReport is the replay of one field.
 type IndexReport struct {
 	Index     string `json:"index"`
 	ZstdLevel int    `json:"zstd_level"`
@@ -39,8 +39,8 @@ type IndexReport struct {
 	// (the same under every policy).
 	FastPathFrames Codecs `json:"fast_path_frames"`
 	FastPathBytes  Codecs `json:"fast_path_bytes"`
-	// Recorded is the outcome the capture holds for the index, if any, and Check
-	// compares a replay of the index's own policy, in captured order, with it.
+	// Recorded is the outcome the capture holds for the field, if any, and Check
+	// compares a replay of the field's own policy, in captured order, with it.
 	Recorded *capture.Outcome `json:"recorded,omitempty"`
 	Check    *Check           `json:"check,omitempty"`
 	Results  []Result         `json:"results"`
@@ -107,7 +107,7 @@ type cycleSamples struct {
 	a, b         []int64
 }
 
-// summary returns the index-level part of the report of s.
+// summary returns the field-level part of the report of s.
 func (s *Set) summary() IndexReport {
 	ir := IndexReport{Index: s.Info.Name, ZstdLevel: s.ZstdLevel, All: s.All, Windows: len(s.Windows),
 		Eligible: len(s.Eligible), Recorded: s.Info.Recorded}
@@ -176,7 +176,7 @@ func (r *Result) finishDecode() {
 	r.Decode = d
 }
 
-// check replays the index's own policy in captured order and compares it with
+// check replays the field's own policy in captured order and compares it with
 // the outcome recorded in the capture; nil when the capture records none.
 func (s *Set) check() *Check {
 	rec := s.Info.Recorded

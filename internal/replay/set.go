@@ -46,7 +46,7 @@ func (w *Window) Stored(storeZstd bool) []byte {
 // Smallest returns the smallest frame of the window.
 func (w *Window) Smallest() []byte { return w.Stored(w.Eval.ZstdWins) }
 
-// Set is the captured windows of one logical index, prepared for replay.
+// Set is the captured windows of one field, prepared for replay.
 type Set struct {
 	Info      capture.IndexInfo
 	ZstdLevel int           // the encoder's zstd level (prx.EncoderOptions.ZstdLevel)
@@ -62,7 +62,7 @@ type PrepareOptions struct {
 	// ZstdLevel overrides the zstd level (1..4); 0 = the level recorded in the
 	// capture, or prx's default when the capture does not know it.
 	ZstdLevel int
-	// Field selects one index by name (Load only); "" = every index.
+	// Field selects one field by name (Load only); "" = every field.
 	Field string
 	// Progress, when set, is called as windows are prepared (done of total).
 	Progress func(done, total int)
@@ -70,7 +70,7 @@ type PrepareOptions struct {
 	MaxRecord int
 }
 
-// Load reads a whole capture and prepares one Set per index (or only the index
+// Load reads a whole capture and prepares one Set per field (or only the field
 // named by o.Field; a missing field is a not-found error). An empty capture gives
 // no sets and no error.
 func Load(r io.Reader, o PrepareOptions) ([]*Set, error) {
@@ -78,7 +78,7 @@ func Load(r io.Reader, o PrepareOptions) ([]*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	var byIndex [][]capture.Unit
+	var byField [][]capture.Unit
 	for {
 		w, err := cr.Next()
 		if errors.Is(err, io.EOF) {
@@ -90,18 +90,18 @@ func Load(r io.Reader, o PrepareOptions) ([]*Set, error) {
 		if o.Field != "" && cr.Indexes()[w.Index].Name != o.Field {
 			continue // another index: not kept
 		}
-		for len(byIndex) <= w.Index {
-			byIndex = append(byIndex, nil)
+		for len(byField) <= w.Index {
+			byField = append(byField, nil)
 		}
 		w.Plain = slices.Clone(w.Plain)
-		byIndex[w.Index] = append(byIndex[w.Index], w)
+		byField[w.Index] = append(byField[w.Index], w)
 	}
 	infos := cr.Indexes()
 	total := 0
 	for i, info := range infos {
 		if o.Field == "" || info.Name == o.Field {
-			if i < len(byIndex) {
-				total += len(byIndex[i])
+			if i < len(byField) {
+				total += len(byField[i])
 			}
 		}
 	}
@@ -112,8 +112,8 @@ func Load(r io.Reader, o PrepareOptions) ([]*Set, error) {
 			continue
 		}
 		var wins []capture.Unit
-		if i < len(byIndex) {
-			wins = byIndex[i]
+		if i < len(byField) {
+			wins = byField[i]
 		}
 		po := o
 		if o.Progress != nil {
@@ -137,7 +137,7 @@ func Load(r io.Reader, o PrepareOptions) ([]*Set, error) {
 	return sets, nil
 }
 
-// Prepare decodes the captured windows (their payloads are kept, not copied) of one index and builds, once, the frames
+// Prepare decodes the captured windows (their payloads are kept, not copied) of one field and builds, once, the frames
 // any policy can store for them: for an eligible window its fast frame (the
 // smaller of PFOR and RAW) and, when zstd is strictly smaller, its zstd frame.
 // Policies are then applied with chooser.Chooser on the exact sizes, the same

@@ -27,7 +27,7 @@ const (
 // Okabe-Ito palette: distinguishable with common colour-vision deficiencies.
 var policyColors = []string{"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#999999"}
 
-// WriteSVG draws one panel per index: extra bytes (% of the smallest frames) on
+// WriteSVG draws one panel per field: extra bytes (% of the smallest frames) on
 // the x axis, the decode time ratio (stored / smallest frames) on the y axis, one
 // point per policy and order (colour per policy, shape per order) with its min-max
 // range over cycles, each point labelled with its policy. It needs decode timings.

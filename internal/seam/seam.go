@@ -19,7 +19,7 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// EncodedFunc receives one .prx window a build encodes: its index (field), the
+// EncodedFunc receives one .prx window a build encodes: its field, the
 // window and the frame stored for it. w and f.Bytes are valid only during the
 // call. An error fails the build.
 type EncodedFunc func(field string, w *prx.Window, f prx.Frame) error
@@ -35,7 +35,7 @@ func (b *Build) seamBuild() *Build { return b }
 type buildHolder interface{ seamBuild() *Build }
 
 // SetOnWindow sets, on o (a *writer.Options), fn to be called for every .prx
-// window the build encodes, in emission order (per index in name order; terms
+// window the build encodes, in emission order (per field in name order; terms
 // in byte order, windows ascending). It never changes the segment's bytes.
 func SetOnWindow(o buildHolder, fn EncodedFunc) { o.seamBuild().onWindow = fn }
 
@@ -49,9 +49,9 @@ type WindowFunc func(term []byte, w *prx.Window, units []prx.Unit) error
 
 // SegmentImpl is what package reader implements for the functions below.
 type SegmentImpl interface {
-	// IndexMeta returns the whole metadata of the logical index field.
+	// IndexMeta returns the whole metadata of the named field.
 	IndexMeta(field string) (format.IndexMeta, error)
-	// Windows calls fn for every stored .prx window of the logical index field.
+	// Windows calls fn for every stored .prx window of the named field.
 	Windows(ctx context.Context, field string, fn WindowFunc) error
 }
 
@@ -70,7 +70,7 @@ func (s *Segment) seamSegment() *Segment { return s }
 // segmentHolder is a type embedding a Segment: *reader.Segment.
 type segmentHolder interface{ seamSegment() *Segment }
 
-// IndexMeta returns the whole metadata of the logical index field of seg (a
+// IndexMeta returns the whole metadata of the named field of seg (a
 // *reader.Segment): stats, sections, codec policy and outcome, block
 // directory; an unknown field is an snii.ErrNotFound error. It shares nothing
 // mutable with the segment except the byte slices of FirstTerms, which must
@@ -83,9 +83,9 @@ func IndexMeta(seg segmentHolder, field string) (format.IndexMeta, error) {
 	return s.impl.IndexMeta(field)
 }
 
-// SegmentWindows calls fn for every stored .prx window of the logical index
+// SegmentWindows calls fn for every stored .prx window of the named
 // field of seg (a *reader.Segment), in the order the writer emitted them
-// (terms in byte order, windows ascending), checking the index as Verify does:
+// (terms in byte order, windows ascending), checking the field as Verify does:
 // a corrupt index fails with the error Verify would give; an error from fn
 // stops the walk and is returned.
 func SegmentWindows(ctx context.Context, seg segmentHolder, field string, fn WindowFunc) error {

@@ -19,12 +19,12 @@ type counts struct {
 	postings, positions uint64
 }
 
-// cursor is one source's term stream of one logical index, as a
+// cursor is one source's term stream of one field, as a
 // writer.PostingSource: its terms in byte order, each with the df of its
 // surviving documents, and their postings with doc ids remapped to the
 // destination's. Terms without survivors are skipped. The TermIter is
 // opened at the first NextTerm and closed at the end, so only the cursors
-// of the index being written hold read state.
+// of the field being written hold read state.
 type cursor struct {
 	ctx   context.Context
 	src   *source

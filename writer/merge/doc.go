@@ -26,14 +26,14 @@
 //
 // # Data flow
 //
-//	per destination index (the union of the sources' indexes, by name):
+//	per destination field (the union of the sources' fields, by name):
 //	  source 0: TermIter ─ terms in byte order ─┐
 //	  source 1: TermIter ───────────────────────┼─ writer.MergeSources (k-way by term bytes,
 //	  ...                                       │  postings concatenated in source order)
 //	  source k: TermIter ───────────────────────┘      │
 //	                                                   ▼
 //	  writer.BuildFromSources: window emitter → the .prx encoder with a fresh
-//	  PrxZstdBudget for the index → posting region, dict blocks, metadata;
+//	  PrxZstdBudget for the field → posting region, dict blocks, metadata;
 //	  then the store: the surviving records, read from the sources in
 //	  batches (Segment.Records) and cut into blocks again; then directory,
 //	  tail, fsync, atomic rename.
@@ -56,15 +56,15 @@
 // term's positions are ever held whole: at most one doc window and one .prx
 // window per source, plus the emitter's window, are in memory.
 //
-// DocsWithField of a destination index is the sum over the sources of the
-// surviving documents with at least one token in the index (what a build
+// DocsWithField of a destination field is the sum over the sources of the
+// surviving documents with at least one token in the field (what a build
 // records). For a source without deletes that is its recorded value; when
 // every document of the source has the field, it is the recorded value
 // minus the deleted documents; otherwise the deleted documents are looked
-// up (by skipping) in the postings of the index's terms until each is found
+// up (by skipping) in the postings of the field's terms until each is found
 // or the terms run out.
 //
-// SkippedTokens of a destination index (tokens its analyzer skipped for
+// SkippedTokens of a destination field (tokens its analyzer skipped for
 // being over max_token_bytes) is the sum of the sources' counts. The count is
 // not kept per document, so a source with deletes passes on its whole count:
 // after deletes it is an upper bound.
@@ -92,7 +92,7 @@
 // # Options
 //
 // The codec policy, zstd level and window limits default to the sources'
-// recorded values; when the sources (or their indexes) disagree, Merge
+// recorded values; when the sources (or their fields) disagree, Merge
 // returns an error asking for an explicit value. A caller may change the
 // policy, e.g. re-encode old segments with the budget: the output then
 // equals a build with that policy.

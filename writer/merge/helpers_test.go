@@ -28,7 +28,7 @@ func build(t testing.TB, dir, name string, o writer.Options, docs []writer.Docum
 }
 
 // sameSegment fails unless the files at got and want are byte-identical; on
-// a difference it reports which indexes differ and how (from their metadata).
+// a difference it reports which fields differ and how (from their metadata).
 func sameSegment(t testing.TB, what, got, want string) {
 	t.Helper()
 	g, w := testkit.ReadFile(t, got), testkit.ReadFile(t, want)

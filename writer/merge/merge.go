@@ -181,7 +181,7 @@ func build(ctx context.Context, path string, srcs []*source, fields []fieldPlan,
 		docs += s.survivors()
 	}
 	// The pass's sources are open while it runs (each keeps only what its
-	// cursor of the index being written reads); cursors close first.
+	// cursor of the field being written reads); cursors close first.
 	defer func() {
 		for _, s := range srcs {
 			s.release()
@@ -204,7 +204,7 @@ func build(ctx context.Context, path string, srcs []*source, fields []fieldPlan,
 		var ps []writer.PostingSource
 		for i, s := range srcs {
 			if _, ok := s.metas[f.name]; !ok {
-				continue // an index missing from a source has no docs there
+				continue // a field missing from a source has no docs there
 			}
 			in.DocsWithField += s.with[f.name]
 			if s.survivors() == 0 {

@@ -101,9 +101,9 @@ func checkClasses(t *testing.T, path, field string) {
 func TestMergeOneReproduces(t *testing.T) {
 	docs := genDocs(2, 3000)
 	dir := t.TempDir()
-	for _, pol := range []struct{ msp, bp, zl int }{{-1, 8, 0}, {0, 8, 0}, {30, 8, 1}, {-1, 25, 4}} {
+	for _, pol := range []struct{ minSaving, budgetPercent, zstdLevel int }{{-1, 8, 0}, {0, 8, 0}, {30, 8, 1}, {-1, 25, 4}} {
 		o := genOptions()
-		o.Policy, o.ZstdLevel = budget.FromPercents(pol.msp, pol.bp), pol.zl
+		o.Policy, o.ZstdLevel = budget.FromPercents(pol.minSaving, pol.budgetPercent), pol.zstdLevel
 		src := build(t, dir, "src.snii", o, docs)
 		got, _ := doMerge(t, dir, "again.snii", paths(src), merge.Options{})
 		sameSegment(t, "merge of one segment", got, src)
@@ -115,7 +115,7 @@ func TestMergeOneReproduces(t *testing.T) {
 }
 
 // TestMergeFieldUnion: sources with different fields merge into the union;
-// an index missing from a source has no docs there.
+// a field missing from a source has no docs there.
 func TestMergeFieldUnion(t *testing.T) {
 	dir := t.TempDir()
 	da := genDocs(3, 1500, "text", "host")

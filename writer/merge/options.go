@@ -127,7 +127,7 @@ type Stats struct {
 	DocsIn    uint64 // documents in the sources
 	Deleted   uint64 // documents dropped
 	Docs      uint64 // documents in the output
-	Terms     uint64 // distinct terms over all logical indexes of the output
+	Terms     uint64 // distinct terms over all fields of the output
 	Postings  uint64 // postings re-encoded into the output
 	Positions uint64 // positions re-encoded into the output
 	BytesOut  int64  // size of the output segment

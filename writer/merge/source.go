@@ -57,7 +57,7 @@ type source struct {
 
 	docs    uint32
 	version reader.Version
-	fields  []string // its logical indexes, by name
+	fields  []string // its fields, by name
 	metas   map[string]format.IndexMeta
 	del     *delSet           // nil: nothing deleted
 	with    map[string]uint64 // surviving docs with at least one token, per field
@@ -234,15 +234,15 @@ func compatible(srcs []*source, vs []reader.Version) error {
 	return nil
 }
 
-// fieldPlan is one logical index of the destination.
+// fieldPlan is one field of the destination.
 type fieldPlan struct {
 	name     string
 	analyzer string
-	norms    bool    // the index stores norms
+	norms    bool    // the field stores norms
 	from     *source // the first source holding it (for messages)
 }
 
-// unionFields returns the union of the sources' indexes sorted by name,
+// unionFields returns the union of the sources' fields sorted by name,
 // requiring each to have one analyzer in every source holding it.
 func unionFields(srcs []*source) ([]fieldPlan, error) {
 	byName := make(map[string]int)
@@ -265,7 +265,7 @@ func unionFields(srcs []*source) ([]fieldPlan, error) {
 		}
 	}
 	if len(fields) == 0 {
-		return nil, errs.Invalidf("merge: the sources have no logical index")
+		return nil, errs.Invalidf("merge: the sources have no field")
 	}
 	slices.SortFunc(fields, func(a, b fieldPlan) int {
 		return cmp.Compare(a.name, b.name)

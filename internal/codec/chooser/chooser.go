@@ -2,8 +2,8 @@ package chooser
 
 import "github.com/snii-go/snii/budget"
 
-// Chooser applies one Policy to the eligible windows of one logical index. It is
-// not safe for concurrent use; each logical index of a build owns one.
+// Chooser applies one Policy to the eligible windows of one field. It is
+// not safe for concurrent use; each field of a build owns one.
 type Chooser struct {
 	policy      budget.Policy
 	budget      *PrxZstdBudget // only for the Budget kind

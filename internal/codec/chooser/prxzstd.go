@@ -1,7 +1,7 @@
 package chooser
 
-// PrxZstdBudget is the per-logical-index budget specified in docs/BUDGET.md. One budget
-// serves one logical index of one segment build and sees its eligible windows in
+// PrxZstdBudget is the per-field budget specified in docs/BUDGET.md. One budget
+// serves one field of one segment build and sees its eligible windows in
 // the writer's canonical order. It is not safe for concurrent use.
 type PrxZstdBudget struct {
 	percent     int64

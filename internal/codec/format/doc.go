@@ -1,9 +1,9 @@
 // Package format holds the codecs of what a whole snii segment shares: the file
-// layout (header, directory, tail), the per-index metadata group, term
+// layout (header, directory, tail), the per-field metadata group, term
 // dictionary blocks, doc-postings windows and their preludes, the norms, the
 // pair section and the store of records. It does no I/O: the writer and the
 // reader own files, zstd encoders and decoders, and pass them in. The analyzers
-// that turn text into terms are package index's.
+// that turn text into terms are in package analysis.
 //
 // All integers are little-endian, varints are unsigned LEB128, every checksum
 // is CRC32C (Castagnoli). The normative description is docs/FORMAT.md.
@@ -13,12 +13,12 @@
 //	+------------------------------+ 0
 //	| header (16)                  |  "SNII" | u16 version | u16 min reader | u32 flags | u32 crc
 //	+------------------------------+
-//	| index 0: posting region      |  per term in byte order: prx frames, doc-postings span
-//	| index 0: dict region         |  dict blocks back to back
-//	| index 0: norms               |  docCount bytes, one norm code each (when stored)
-//	| index 0: pair section        |  docs-only lists of adjacent term pairs (PairTable; may be empty)
-//	| index 0: metadata group      |  IndexMeta (CRC in the directory)
-//	| index 1: ...                 |  indexes sorted by name
+//	| field 0: posting region      |  per term in byte order: prx frames, doc-postings span
+//	| field 0: dict region         |  dict blocks back to back
+//	| field 0: norms               |  docCount bytes, one norm code each (when stored)
+//	| field 0: pair section        |  docs-only lists of adjacent term pairs (PairTable; may be empty)
+//	| field 0: metadata group      |  IndexMeta (CRC in the directory)
+//	| field 1: ...                 |  fields sorted by name
 //	+------------------------------+
 //	| store blocks                 |  records in zstd (or plain) blocks (format 8, optional)
 //	| store header                 |  StoreMeta: record format, counts, block index

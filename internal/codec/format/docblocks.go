@@ -98,7 +98,7 @@ func blockCount(n int) int { return (n + DocBlockLen - 1) / DocBlockLen }
 // AppendBlocked appends the blocked doc window of docs (strictly ascending,
 // >= base, more than DocBlockLen of them) to dst, with its CRC when withCRC.
 // tf[i] is docs[i]'s term frequency (>= 1); norms, when not nil, is indexed by
-// doc id (the index's norm bytes), else every norm is 0. scratch is reused for
+// doc id (the field's norm bytes), else every norm is 0. scratch is reused for
 // the gaps (and returned).
 func AppendBlocked(dst []byte, docs []uint32, base uint32, tf []uint32, norms []byte, withCRC bool, scratch []uint32) ([]byte, []uint32) {
 	var imp [DocBlockLen]Impact

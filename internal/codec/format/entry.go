@@ -57,7 +57,7 @@ type Entry struct {
 	// Docs and Frame: inline only, the doc window (no CRC) and the prx frame
 	// (inline form). When decoded they alias the block's bytes.
 	Docs, Frame []byte
-	// Offset (relative to the index's posting region), PrxLen and DocLen:
+	// Offset (relative to the field's posting region), PrxLen and DocLen:
 	// slim and windowed only.
 	Offset, PrxLen, DocLen uint64
 }

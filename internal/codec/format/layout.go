@@ -147,7 +147,7 @@ func (t Tail) CheckFileSize(fileSize uint64) error {
 	return nil
 }
 
-// DirEntry locates the metadata group of one logical index.
+// DirEntry locates the metadata group of one field.
 type DirEntry struct {
 	Name    string
 	MetaOff uint64 // absolute
@@ -155,7 +155,7 @@ type DirEntry struct {
 	MetaCRC uint32 // crc32c of the metadata group bytes
 }
 
-// Directory lists the logical indexes of a segment, sorted by name.
+// Directory lists the fields of a segment, sorted by name.
 type Directory struct {
 	Version  uint64 // format version of the writer
 	DocCount uint64 // documents in the segment

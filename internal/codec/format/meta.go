@@ -11,14 +11,14 @@ import (
 	"github.com/snii-go/snii/limits"
 )
 
-// IndexMeta is the metadata group of one logical index.
+// IndexMeta is the metadata group of one field.
 type IndexMeta struct {
-	Name     string // logical index (field) name
+	Name     string // field name
 	Analyzer string // analyzer name (see NewAnalyzer)
 
 	// Stats.
 	DocCount      uint64 // documents in the segment
-	DocsWithField uint64 // documents with at least one token in this index
+	DocsWithField uint64 // documents with at least one token in this field
 	TermCount     uint64 // dict entries
 	SumDF         uint64 // sum of df over all terms
 	SumTTF        uint64 // sum of ttf (positions) over all terms
@@ -65,9 +65,9 @@ type IndexMeta struct {
 	FirstTerms [][]byte
 }
 
-// End is the end of the index's sections before its metadata group: the
+// End is the end of the field's sections before its metadata group: the
 // pair section's (which follows the dict region and the norms, and is empty
-// when the index has no pairs).
+// when the field has no pairs).
 func (m *IndexMeta) End() uint64 { return m.PairsOff + m.PairsLen }
 
 // AppendIndexMeta appends the metadata group of m:
@@ -109,9 +109,9 @@ func AppendIndexMeta(dst []byte, m *IndexMeta) []byte {
 	} else {
 		dst = append(dst, 0)
 	}
-	msp, bp := m.Policy.Percents()
-	dst = binary.AppendVarint(dst, int64(msp))
-	dst = u(dst, uint64(bp))
+	minSaving, budgetPercent := m.Policy.Percents()
+	dst = binary.AppendVarint(dst, int64(minSaving))
+	dst = u(dst, uint64(budgetPercent))
 	dst = u(dst, uint64(m.ZstdLevel))
 	dst = u(dst, uint64(m.Limits.MaxDocs))
 	dst = u(dst, uint64(m.Limits.MaxPositions))
@@ -215,13 +215,13 @@ func DecodeIndexMeta(b []byte) (IndexMeta, error) {
 	if !r.ok() {
 		return fail("norms truncated")
 	}
-	ms := r.uvarint()
-	msp := int64(ms>>1) ^ -int64(ms&1) // zigzag
-	bp := r.uvarintMax(1000)
-	if msp < -1 {
-		return fail("min saving percent %d", msp)
+	zigzagMinSaving := r.uvarint()
+	minSaving := int64(zigzagMinSaving>>1) ^ -int64(zigzagMinSaving&1) // zigzag
+	budgetPercent := r.uvarintMax(1000)
+	if minSaving < -1 {
+		return fail("min saving percent %d", minSaving)
 	}
-	m.Policy = budget.FromPercents(int(min(msp, 1000)), int(bp))
+	m.Policy = budget.FromPercents(int(min(minSaving, 1000)), int(budgetPercent))
 	m.ZstdLevel = int(r.uvarintMax(math.MaxInt32))
 	m.Limits.MaxDocs = int(r.uvarintMax(math.MaxInt32))
 	m.Limits.MaxPositions = int(r.uvarintMax(math.MaxInt32))

@@ -6,7 +6,7 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// Norms: one byte per document per logical index holding the document's field
+// Norms: one byte per document per field holding the document's field
 // length (its indexed tokens) in a lossy one-byte code. The code is the one
 // Lucene 8 uses for its BM25 norms, so that scores computed from it agree with
 // Lucene's: lengths below NormExact are stored exactly; longer lengths L store
@@ -80,7 +80,7 @@ func CheckNorms(b []byte, docCount uint64, crc uint32) error {
 	return nil
 }
 
-// NormsEnd returns where the norms end when the index has some, else where its
+// NormsEnd returns where the norms end when the field has some, else where its
 // dict region ends. The pair section starts there.
 func (m *IndexMeta) NormsEnd() uint64 {
 	if m.HasNorms {

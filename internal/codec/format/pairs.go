@@ -11,7 +11,7 @@ import (
 	"github.com/snii-go/snii/internal/errs"
 )
 
-// The pair section of a logical index (format 5): docs-only postings of
+// The pair section of a field (format 5): docs-only postings of
 // adjacent term pairs, in (a, b) order (a's bytes, then b's):
 //
 //	entries: n × { uvarint len(a) | a | uvarint len(b) | b | uvarint df |

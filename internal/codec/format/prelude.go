@@ -26,7 +26,7 @@ type WindowRef struct {
 	DocLen  uint32 // bytes of the doc window (with CRC)
 	PrxLen  uint32 // bytes of the prx frame
 	// Impact bounds: the largest term frequency of the window's docs (>= 1)
-	// and the smallest norm byte among them (0 when the index stores no
+	// and the smallest norm byte among them (0 when the field stores no
 	// norms). No document of the window scores above a document with
 	// frequency MaxTF and norm MinNorm.
 	MaxTF   uint32

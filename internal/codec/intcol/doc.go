@@ -1,7 +1,7 @@
 // Package intcol checks and unpacks one column of integers in the form
 // intcomp.CompressUint32 (github.com/ronanh/intcomp v1.1.1) writes it, for the two
 // formats that store such columns: PFOR .prx payloads (package internal/codec/prx) and intcomp
-// doc windows (package index).
+// doc windows (package internal/codec/format).
 //
 // intcomp's decoders are written for trusted input: they index and reslice by the
 // headers they read, and a zero block length makes one loop forever. Check

@@ -1,7 +1,7 @@
 // Package prx encodes and decodes one .prx window (format version 2): the positions
 // of one term in one window of documents (the same documents, in the same order, as
 // the term's doc postings window). It cuts a window into units, builds the exact RAW,
-// PFOR and ZSTD frames of each unit, chooses one per unit with the index's budget
+// PFOR and ZSTD frames of each unit, chooses one per unit with the field's budget
 // (package budget), and decodes windows fully or selectively (only the units, and in
 // them only the 128-value blocks, that hold the documents a query still needs).
 //
@@ -85,7 +85,7 @@
 // Encoder.Encode chooses per unit: a singleton unit (one document, one position) is
 // RAW; a unit whose plain length is under ZstdMinPlain (512) takes the smaller of
 // PFOR and RAW (PFOR on a tie); any other unit is eligible: its frames are measured
-// and the index's chooser.Chooser decides between zstd and fast = min(PFOR, RAW).
+// and the field's chooser.Chooser decides between zstd and fast = min(PFOR, RAW).
 //
 // # Shared literal tables
 //

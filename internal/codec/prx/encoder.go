@@ -83,8 +83,8 @@ type Outcome struct {
 	Budget      budget.Outcome
 }
 
-// Encoder encodes the windows of one logical index of one segment build, choosing a
-// codec per unit with that index's chooser.Chooser. It owns one zstd encoder (created
+// Encoder encodes the windows of one field of one segment build, choosing a
+// codec per unit with that field's chooser.Chooser. It owns one zstd encoder (created
 // at the first eligible unit) and reusable buffers. It is not safe for concurrent use.
 type Encoder struct {
 	limits  limits.Limits

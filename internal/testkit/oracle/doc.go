@@ -1,6 +1,6 @@
 // Package oracle is an independent brute-force reference for snii queries.
 //
-// It shares no code with index/, writer/ or reader/: the tokenizer below is
+// It shares no code with analysis/, writer/ or reader/: the tokenizer below is
 // written from the definition of the "standard" analyzer, and every query is
 // answered by scanning each document's token sequence. Tests and benchmarks use it
 // to check that a segment answers exactly what the documents say.

@@ -206,7 +206,7 @@ func TestWriterConcurrent(t *testing.T) {
 	}
 	next := make([]uint64, len(infos))
 	for _, win := range wins {
-		// plain = docs(1) count(1) pos: the position is the window's number within its index.
+		// plain = docs(1) count(1) pos: the position is the window's number within its field.
 		if p := uint64(win.Plain[2]); p != next[win.Index] {
 			t.Fatalf("index %d: window %d out of order (want %d)", win.Index, p, next[win.Index])
 		}
@@ -278,7 +278,7 @@ func TestCorruptNamesRecord(t *testing.T) {
 	if want := fmt.Sprintf("capture record 5 at offset %d: crc", off); !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %q does not contain %q", err, want)
 	}
-	if n != 3 { // records 0, 1 declare the indexes; 2, 3, 4 are windows
+	if n != 3 { // records 0, 1 declare the fields; 2, 3, 4 are windows
 		t.Fatalf("read %d windows before the bad record, want 3", n)
 	}
 	if _, err2 := r.Next(); err2 != err {

@@ -1,5 +1,5 @@
 // Package capture reads and writes capture files: the .prx units of one or more
-// logical indexes (a unit is the part of a .prx window that gets its own codec; a
+// fields (a unit is the part of a .prx window that gets its own codec; a
 // window of up to 512 positions is one unit), as plain payloads in the order the
 // writer emitted them, so that codec policies can be replayed on them (`snii
 // replay`; its engine is internal, and the package example shows a replay
@@ -35,12 +35,12 @@
 //	           | uvarint eligible | sumSmallest | traded | tradedCount | finalShare | allowance
 //	4 end      uvarint records before this one | uvarint windows
 //
-// Index records declare the logical indexes in order; their ordinal (0, 1, ...) is
-// what window and outcome records refer to, and an index must be declared before
+// Index records declare the fields in order; their ordinal (0, 1, ...) is
+// what window and outcome records refer to, and a field must be declared before
 // it is referred to. The plain payload of a window is the rest of its body; it
 // starts with the same doc count (uvarint), which the reader checks. Codecs are
 // numbered as in a .prx frame: 0 RAW, 1 ZSTD, 2 PFOR. An outcome record, when
-// present, holds what the encoder of that index recorded for the whole index
+// present, holds what the encoder of that field recorded for the whole field
 // (every window, not only the captured ones), so a replay can check itself
 // against it.
 //

@@ -23,7 +23,7 @@ const (
 	// DefaultMaxRecord bounds a record body on read: the largest plain payload of a
 	// .prx window (256 MiB) plus room for the record fields.
 	DefaultMaxRecord = 256<<20 + 4<<10
-	// MaxIndexes bounds the number of logical indexes one capture may declare.
+	// MaxIndexes bounds the number of fields one capture may declare.
 	MaxIndexes = 1 << 16
 )
 
@@ -57,26 +57,26 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 func crc(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
 
-// IndexInfo describes one logical index of a capture.
+// IndexInfo describes one field of a capture.
 type IndexInfo struct {
 	Name string
 	// Known says whether Policy, ZstdLevel and Limits were recorded. A capture taken
-	// through a hook that only knows the index name leaves them unknown.
+	// through a hook that only knows the field name leaves them unknown.
 	Known     bool
 	Policy    budget.Policy
 	ZstdLevel int
 	Limits    limits.Limits // 0 fields: unknown (the defaults)
-	// Recorded is what the index's encoder recorded, when the capture holds it.
+	// Recorded is what the field's encoder recorded, when the capture holds it.
 	Recorded *Outcome
 }
 
-// Outcome is what an encoder recorded for a whole logical index: windows and
+// Outcome is what an encoder recorded for a whole field: windows and
 // bytes per codec (indexed by CodecRaw, CodecZstd, CodecPFOR) and the budget's
 // accounting over the eligible windows.
 type Outcome struct {
 	Windows [3]int64
 	Bytes   [3]int64
-	Budget  budget.Outcome // Policy is the index's policy
+	Budget  budget.Outcome // Policy is the field's policy
 }
 
 func appendHeader(dst []byte, all bool) []byte {
@@ -126,9 +126,9 @@ func appendIndexBody(dst []byte, info *IndexInfo) []byte {
 		known = 1
 	}
 	dst = append(dst, known)
-	msp, bp := info.Policy.Percents()
-	dst = binary.AppendVarint(dst, int64(msp))
-	dst = binary.AppendUvarint(dst, uint64(bp))
+	minSaving, budgetPercent := info.Policy.Percents()
+	dst = binary.AppendVarint(dst, int64(minSaving))
+	dst = binary.AppendUvarint(dst, uint64(budgetPercent))
 	dst = binary.AppendVarint(dst, int64(info.ZstdLevel))
 	dst = binary.AppendUvarint(dst, uint64(info.Limits.MaxDocs))
 	dst = binary.AppendUvarint(dst, uint64(info.Limits.MaxPositions))

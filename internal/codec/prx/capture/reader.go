@@ -23,7 +23,7 @@ type ReaderOptions struct {
 // Unit is one captured .prx unit (what the records and counts of a capture
 // file call a window; see the package doc).
 type Unit struct {
-	Index    int    // ordinal of its index (Reader.Indexes)
+	Index    int    // ordinal of its field (Reader.Indexes)
 	Eligible bool   // the window got a zstd frame
 	Docs     int    // doc count
 	Plain    []byte // plain payload; valid until the next call to Next
@@ -67,8 +67,8 @@ func NewReader(r io.Reader, o ReaderOptions) (*Reader, error) {
 // All reports whether the capture keeps fast-path windows too.
 func (r *Reader) All() bool { return r.all }
 
-// Indexes returns the indexes declared so far, with the outcomes read so far.
-// After Next has returned io.EOF it holds every index of the capture.
+// Indexes returns the fields declared so far, with the outcomes read so far.
+// After Next has returned io.EOF it holds every field of the capture.
 func (r *Reader) Indexes() []IndexInfo { return r.infos }
 
 // Next returns the next window, or io.EOF after the end record. Every other error
@@ -231,8 +231,8 @@ func (r *Reader) parseIndex(c *body) IndexInfo {
 		c.fail("bad known flag %d", known)
 	}
 	info.Known = known == 1
-	msp := int(c.varint("min saving percent", -1, 100))
-	info.Policy = budget.FromPercents(msp, int(c.count("budget percent", 100)))
+	minSaving := int(c.varint("min saving percent", -1, 100))
+	info.Policy = budget.FromPercents(minSaving, int(c.count("budget percent", 100)))
 	info.ZstdLevel = int(c.varint("zstd level", -1<<20, 1<<20))
 	info.Limits = limits.Limits{
 		MaxDocs:      int(c.count("max docs", limits.DefaultMaxDocs)),
@@ -262,7 +262,7 @@ func (r *Reader) readN(n int) ([]byte, error) {
 }
 
 // ReadAll reads every window of the capture, copying their payloads, and returns
-// them with the capture's indexes. It is meant for captures that fit in memory.
+// them with the capture's fields. It is meant for captures that fit in memory.
 func ReadAll(rd io.Reader, o ReaderOptions) ([]Unit, []IndexInfo, bool, error) {
 	r, err := NewReader(rd, o)
 	if err != nil {

@@ -20,7 +20,7 @@ type WriterOptions struct {
 }
 
 // Writer writes a capture file. Its methods are safe for concurrent use; the
-// windows of one index keep the order of the calls that add them.
+// windows of one field keep the order of the calls that add them.
 type Writer struct {
 	mu      sync.Mutex
 	sub     prx.Window
@@ -49,7 +49,7 @@ func NewWriter(w io.Writer, o WriterOptions) (*Writer, error) {
 // All reports whether the writer keeps fast-path windows.
 func (w *Writer) All() bool { return w.all }
 
-// AddIndex declares a logical index and returns its ordinal. Declaring a name
+// AddIndex declares a field and returns its ordinal. Declaring a name
 // twice is an invalid-argument error.
 func (w *Writer) AddIndex(info IndexInfo) (int, error) {
 	w.mu.Lock()
@@ -86,7 +86,7 @@ func (w *Writer) addIndex(info IndexInfo) (int, error) {
 	return len(w.infos) - 1, nil
 }
 
-// Index returns the ordinal of the index called name, declaring it with unknown
+// Index returns the ordinal of the field called name, declaring it with unknown
 // settings when it was not declared yet.
 func (w *Writer) Index(name string) (int, error) {
 	w.mu.Lock()
@@ -169,7 +169,7 @@ func (w *Writer) windowLocked(index int, eligible bool, plain []byte) error {
 	return nil
 }
 
-// SetOutcome records what the encoder of index recorded for the whole index.
+// SetOutcome records what the encoder of index recorded for the whole field.
 func (w *Writer) SetOutcome(index int, o Outcome) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
