@@ -3,7 +3,6 @@ package peers
 import (
 	"fmt"
 	"io"
-	"os"
 	"regexp/syntax"
 	"strings"
 	"time"
@@ -94,39 +93,13 @@ type PatternReport struct {
 // segment and a Lucene index, checks that both engines return the oracle's
 // doc ids, and with Cycles > 0 times both in interleaved cycles.
 func RunPatterns(cfg PatternConfig) (*PatternReport, error) {
-	if cfg.LuceneJars == "" {
-		cfg.LuceneJars = "/usr/share/java"
-	}
-	if cfg.LuceneWarmup <= 0 {
-		cfg.LuceneWarmup = 8 * time.Second
-	}
-	if cfg.MinSample <= 0 {
-		cfg.MinSample = 5 * time.Millisecond
-	}
-	if cfg.MaxReps <= 0 {
-		cfg.MaxReps = 1000
-	}
-	if cfg.Log == nil {
-		cfg.Log = io.Discard
-	}
-	logf := func(format string, args ...any) { fmt.Fprintf(cfg.Log, format+"\n", args...) }
-	if err := os.MkdirAll(cfg.WorkDir, 0o755); err != nil {
+	logf, err := compareDefaults(&cfg.LuceneJars, &cfg.LuceneWarmup, &cfg.MinSample, &cfg.MaxReps, &cfg.Log, cfg.WorkDir)
+	if err != nil {
 		return nil, err
 	}
-	docs := cfg.Docs
-	if docs == nil {
-		c, err := LoadCorpus(cfg.CorporaRoot, cfg.Corpus)
-		if err != nil {
-			return nil, err
-		}
-		docs = c.Docs
-	}
-	qs := cfg.Queries
-	if qs == nil {
-		var err error
-		if qs, err = LoadQueries(cfg.QueriesPath); err != nil {
-			return nil, err
-		}
+	docs, qs, err := compareInputs(cfg.Docs, cfg.CorporaRoot, cfg.Corpus, cfg.Queries, cfg.QueriesPath)
+	if err != nil {
+		return nil, err
 	}
 	for _, q := range qs {
 		if q.Kind != KindRegexp && q.Kind != KindWildcard {

@@ -3,7 +3,6 @@ package peers
 import (
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -101,39 +100,13 @@ func RunSloppy(cfg SloppyConfig) (*SloppyReport, error) {
 	if cfg.Slops == nil {
 		cfg.Slops = []int{0, 1, 2, 3}
 	}
-	if cfg.LuceneJars == "" {
-		cfg.LuceneJars = "/usr/share/java"
-	}
-	if cfg.LuceneWarmup <= 0 {
-		cfg.LuceneWarmup = 8 * time.Second
-	}
-	if cfg.MinSample <= 0 {
-		cfg.MinSample = 5 * time.Millisecond
-	}
-	if cfg.MaxReps <= 0 {
-		cfg.MaxReps = 1000
-	}
-	if cfg.Log == nil {
-		cfg.Log = io.Discard
-	}
-	logf := func(format string, args ...any) { fmt.Fprintf(cfg.Log, format+"\n", args...) }
-	if err := os.MkdirAll(cfg.WorkDir, 0o755); err != nil {
+	logf, err := compareDefaults(&cfg.LuceneJars, &cfg.LuceneWarmup, &cfg.MinSample, &cfg.MaxReps, &cfg.Log, cfg.WorkDir)
+	if err != nil {
 		return nil, err
 	}
-	docs := cfg.Docs
-	if docs == nil {
-		c, err := LoadCorpus(cfg.CorporaRoot, cfg.Corpus)
-		if err != nil {
-			return nil, err
-		}
-		docs = c.Docs
-	}
-	seeds := cfg.Seeds
-	if seeds == nil {
-		var err error
-		if seeds, err = LoadQueries(cfg.QueriesPath); err != nil {
-			return nil, err
-		}
+	docs, seeds, err := compareInputs(cfg.Docs, cfg.CorporaRoot, cfg.Corpus, cfg.Seeds, cfg.QueriesPath)
+	if err != nil {
+		return nil, err
 	}
 	rep := &SloppyReport{Corpus: cfg.Corpus, Docs: len(docs), Env: CaptureEnv(), Cycles: cfg.Cycles}
 	qs, variants := SloppyQueries(seeds, cfg.Slops)

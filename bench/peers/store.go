@@ -146,18 +146,7 @@ func buildSniiStore(docsPath, out string) (StoreSize, error) {
 	if err != nil {
 		return res, err
 	}
-	doc := writer.Document{Fields: []writer.Field{{Name: Field, Values: []string{""}}}}
-	err = EachDoc(docsPath, func(id int, text string) error {
-		doc.Fields[0].Values[0] = text
-		doc.Record = []byte(text)
-		_, err := w.Add(doc)
-		return err
-	})
-	if err != nil {
-		w.Abort()
-		return res, err
-	}
-	if err := w.Close(); err != nil {
+	if _, err := writeSnii(w, docsPath, true); err != nil {
 		return res, err
 	}
 	res.BuildSecond = time.Since(start).Seconds()
@@ -185,12 +174,6 @@ func buildSniiStore(docsPath, out string) (StoreSize, error) {
 // same first K records (byte for byte, in doc order) in snii and Lucene
 // BEST_SPEED, and times the fetch in interleaved cycles.
 func RunStore(cfg StoreConfig) (*StoreReport, error) {
-	if cfg.LuceneJars == "" {
-		cfg.LuceneJars = "/usr/share/java"
-	}
-	if cfg.LuceneWarmup <= 0 {
-		cfg.LuceneWarmup = 8 * time.Second
-	}
 	if cfg.Cycles <= 0 {
 		cfg.Cycles = 6
 	}
@@ -200,17 +183,8 @@ func RunStore(cfg StoreConfig) (*StoreReport, error) {
 	if cfg.Copies <= 0 {
 		cfg.Copies = 1
 	}
-	if cfg.MinSample <= 0 {
-		cfg.MinSample = 5 * time.Millisecond
-	}
-	if cfg.MaxReps <= 0 {
-		cfg.MaxReps = 1000
-	}
-	if cfg.Log == nil {
-		cfg.Log = io.Discard
-	}
-	logf := func(format string, args ...any) { fmt.Fprintf(cfg.Log, format+"\n", args...) }
-	if err := os.MkdirAll(cfg.WorkDir, 0o755); err != nil {
+	logf, err := compareDefaults(&cfg.LuceneJars, &cfg.LuceneWarmup, &cfg.MinSample, &cfg.MaxReps, &cfg.Log, cfg.WorkDir)
+	if err != nil {
 		return nil, err
 	}
 	c, err := LoadCorpus(cfg.CorporaRoot, cfg.Corpus)
