@@ -31,6 +31,24 @@ type pairedResult struct {
 	Wall, CPU  [][2][]float64
 }
 
+// PairedTimes are one query's median time per call (ns) in snii and in
+// Lucene over interleaved cycles and the median of the per-cycle ratios
+// snii/Lucene; the same for the thread CPU time of the calls (less sensitive
+// to the machine's load than the wall time).
+type PairedTimes struct {
+	SniiNs, LuceneNs, Ratio          float64
+	SniiCPUNs, LuceneCPUNs, CPURatio float64
+}
+
+// pairedTimes returns the PairedTimes of wall and thread CPU samples taken in
+// the same cycles (per engine: 0 snii, 1 Lucene).
+func pairedTimes(wall, cpu [2][]float64) PairedTimes {
+	var t PairedTimes
+	t.SniiNs, t.LuceneNs, t.Ratio = pairedRatio(wall)
+	t.SniiCPUNs, t.LuceneCPUNs, t.CPURatio = pairedRatio(cpu)
+	return t
+}
+
 // runPaired builds a snii segment (default options) and a Lucene index of
 // s.Docs, checks the doc ids of every query: both engines against want[i]
 // when want is set (an oracle), else snii against Lucene. With no mismatch

@@ -72,10 +72,7 @@ type PatternRow struct {
 	Query      *Query
 	Expansions int // terms of the corpus the pattern matches (oracle)
 	Hits       int
-	// Median time per query (ns) per engine and the median of the per-cycle
-	// ratios snii/Lucene.
-	SniiNs, LuceneNs, Ratio          float64
-	SniiCPUNs, LuceneCPUNs, CPURatio float64
+	PairedTimes
 }
 
 // PatternReport is what RunPatterns found.
@@ -126,8 +123,7 @@ func RunPatterns(cfg PatternConfig) (*PatternReport, error) {
 	for i, r := range rep.Rows {
 		r.Hits = res.Hits[i]
 		if res.Wall != nil {
-			r.SniiNs, r.LuceneNs, r.Ratio = pairedRatio(res.Wall[i])
-			r.SniiCPUNs, r.LuceneCPUNs, r.CPURatio = pairedRatio(res.CPU[i])
+			r.PairedTimes = pairedTimes(res.Wall[i], res.CPU[i])
 		}
 	}
 	return rep, nil

@@ -32,12 +32,7 @@ type SloppyRow struct {
 	Query   *Query
 	Variant string // as-is, reversed, swapped, dropped
 	Hits    int
-	// Median time per query (ns) and the median of the per-cycle ratios
-	// snii/lucene, over the cycles.
-	SniiNs, LuceneNs, Ratio float64
-	// The same for the thread CPU time of the calls (less sensitive to the
-	// machine's load than the wall time).
-	SniiCPUNs, LuceneCPUNs, CPURatio float64
+	PairedTimes
 }
 
 // SloppyReport is what RunSloppy found.
@@ -125,8 +120,7 @@ func RunSloppy(cfg SloppyConfig) (*SloppyReport, error) {
 	for i, r := range rep.Rows {
 		r.Hits = res.Hits[i]
 		if res.Wall != nil {
-			r.SniiNs, r.LuceneNs, r.Ratio = pairedRatio(res.Wall[i])
-			r.SniiCPUNs, r.LuceneCPUNs, r.CPURatio = pairedRatio(res.CPU[i])
+			r.PairedTimes = pairedTimes(res.Wall[i], res.CPU[i])
 		}
 	}
 	return rep, nil

@@ -46,12 +46,9 @@ type StoreSize struct {
 
 // StoreRow is one phrase query's fetch timings.
 type StoreRow struct {
-	Query *Query
-	Hits  int
-	// Median time per fetch (ns) of each engine and the median of the
-	// per-cycle ratios snii/Lucene; the same for the thread CPU time.
-	SniiNs, LuceneNs, Ratio          float64
-	SniiCPUNs, LuceneCPUNs, CPURatio float64
+	Query       *Query
+	Hits        int
+	PairedTimes // per fetch
 }
 
 // StoreReport is what RunStore found.
@@ -337,8 +334,7 @@ func RunStore(cfg StoreConfig) (*StoreReport, error) {
 		logf("cycle %d/%d done", cy+1, cfg.Cycles)
 	}
 	for j, r := range rep.Rows {
-		r.SniiNs, r.LuceneNs, r.Ratio = pairedRatio(samples[j])
-		r.SniiCPUNs, r.LuceneCPUNs, r.CPURatio = pairedRatio(cpus[j])
+		r.PairedTimes = pairedTimes(samples[j], cpus[j])
 	}
 	return rep, nil
 }
