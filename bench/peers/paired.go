@@ -49,6 +49,15 @@ func pairedTimes(wall, cpu [2][]float64) PairedTimes {
 	return t
 }
 
+// row returns query i's hit count and, when the queries were timed, its
+// PairedTimes.
+func (r *pairedResult) row(i int) (hits int, t PairedTimes) {
+	if r.Wall != nil {
+		t = pairedTimes(r.Wall[i], r.CPU[i])
+	}
+	return r.Hits[i], t
+}
+
 // runPaired builds a snii segment (default options) and a Lucene index of
 // s.Docs, checks the doc ids of every query: both engines against want[i]
 // when want is set (an oracle), else snii against Lucene. With no mismatch

@@ -121,10 +121,7 @@ func RunPatterns(cfg PatternConfig) (*PatternReport, error) {
 	}
 	rep.Mismatches = res.Mismatches
 	for i, r := range rep.Rows {
-		r.Hits = res.Hits[i]
-		if res.Wall != nil {
-			r.PairedTimes = pairedTimes(res.Wall[i], res.CPU[i])
-		}
+		r.Hits, r.PairedTimes = res.row(i)
 	}
 	return rep, nil
 }

@@ -118,10 +118,7 @@ func RunSloppy(cfg SloppyConfig) (*SloppyReport, error) {
 	}
 	rep.Mismatches = res.Mismatches
 	for i, r := range rep.Rows {
-		r.Hits = res.Hits[i]
-		if res.Wall != nil {
-			r.PairedTimes = pairedTimes(res.Wall[i], res.CPU[i])
-		}
+		r.Hits, r.PairedTimes = res.row(i)
 	}
 	return rep, nil
 }
