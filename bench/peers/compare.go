@@ -7,29 +7,40 @@ import (
 	"time"
 )
 
-// compareDefaults fills the defaults the Lucene comparisons (RunSloppy,
-// RunPatterns, RunStore) share: the Lucene jars and warm-up, the sample length,
-// the repetitions per sample and the progress log. It creates the work folder
-// and returns the progress logger.
-func compareDefaults(jars *string, warm, minSample *time.Duration, maxReps *int, log *io.Writer, workDir string) (func(format string, args ...any), error) {
-	if *jars == "" {
-		*jars = "/usr/share/java"
+// CompareOptions are the settings the comparisons of snii with Lucene
+// (RunSloppy, RunPatterns, RunStore) share.
+type CompareOptions struct {
+	WorkDir      string
+	LuceneSrc    string        // the Lucene program (LuceneBench.java)
+	LuceneJars   string        // default /usr/share/java
+	LuceneWarmup time.Duration // default 8s
+	Cycles       int           // timed cycles (0: compare hit sets only)
+	MinSample    time.Duration // default 5ms
+	MaxReps      int           // default 1000
+	Log          io.Writer     // progress (default: discard)
+}
+
+// defaults fills o's defaults, creates the work folder and returns the
+// progress logger.
+func (o *CompareOptions) defaults() (func(format string, args ...any), error) {
+	if o.LuceneJars == "" {
+		o.LuceneJars = "/usr/share/java"
 	}
-	if *warm <= 0 {
-		*warm = 8 * time.Second
+	if o.LuceneWarmup <= 0 {
+		o.LuceneWarmup = 8 * time.Second
 	}
-	if *minSample <= 0 {
-		*minSample = 5 * time.Millisecond
+	if o.MinSample <= 0 {
+		o.MinSample = 5 * time.Millisecond
 	}
-	if *maxReps <= 0 {
-		*maxReps = 1000
+	if o.MaxReps <= 0 {
+		o.MaxReps = 1000
 	}
-	if *log == nil {
-		*log = io.Discard
+	if o.Log == nil {
+		o.Log = io.Discard
 	}
-	w := *log
+	w := o.Log
 	logf := func(format string, args ...any) { fmt.Fprintf(w, format+"\n", args...) }
-	if err := os.MkdirAll(workDir, 0o755); err != nil {
+	if err := os.MkdirAll(o.WorkDir, 0o755); err != nil {
 		return nil, err
 	}
 	return logf, nil

@@ -4,22 +4,15 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"time"
 )
 
 // pairedSetup is what a snii-versus-Lucene comparison of one query set needs
 // (RunSloppy, RunPatterns): the documents, a work folder and the timing
 // settings.
 type pairedSetup struct {
-	Docs         []string
-	WorkDir      string
-	LuceneSrc    string
-	LuceneJars   string
-	LuceneWarmup time.Duration
-	Cycles       int
-	MinSample    time.Duration
-	MaxReps      int
-	Logf         func(format string, args ...any)
+	CompareOptions
+	Docs []string
+	Logf func(format string, args ...any)
 }
 
 // pairedResult is what runPaired measured: per query the hit count, and per

@@ -2,10 +2,8 @@ package peers
 
 import (
 	"fmt"
-	"io"
 	"regexp/syntax"
 	"strings"
-	"time"
 	"unicode"
 )
 
@@ -52,19 +50,12 @@ func CheckPattern(kind Kind, text string) error {
 // reader.Wildcard, every expansion) with Lucene's RegexpQuery and
 // WildcardQuery (RunPatterns).
 type PatternConfig struct {
-	Corpus       string   // agent or service, or a label when Docs is set
-	CorporaRoot  string   // shared/corpora
-	Docs         []string // documents (instead of loading Corpus)
-	QueriesPath  string   // a query file of regexp and wildcard lines
-	Queries      []*Query // the queries (instead of QueriesPath)
-	WorkDir      string
-	LuceneSrc    string
-	LuceneJars   string        // default /usr/share/java
-	LuceneWarmup time.Duration // default 8s
-	Cycles       int           // timed cycles (0: compare hit sets only)
-	MinSample    time.Duration // default 5ms
-	MaxReps      int           // default 1000
-	Log          io.Writer
+	Corpus      string   // agent or service, or a label when Docs is set
+	CorporaRoot string   // shared/corpora
+	Docs        []string // documents (instead of loading Corpus)
+	QueriesPath string   // a query file of regexp and wildcard lines
+	Queries     []*Query // the queries (instead of QueriesPath)
+	CompareOptions
 }
 
 // PatternRow is one pattern's expansions, hits and timings.
@@ -90,7 +81,7 @@ type PatternReport struct {
 // segment and a Lucene index, checks that both engines return the oracle's
 // doc ids, and with Cycles > 0 times both in interleaved cycles.
 func RunPatterns(cfg PatternConfig) (*PatternReport, error) {
-	logf, err := compareDefaults(&cfg.LuceneJars, &cfg.LuceneWarmup, &cfg.MinSample, &cfg.MaxReps, &cfg.Log, cfg.WorkDir)
+	logf, err := cfg.defaults()
 	if err != nil {
 		return nil, err
 	}
@@ -112,10 +103,7 @@ func RunPatterns(cfg PatternConfig) (*PatternReport, error) {
 	}
 	o = nil
 	logf("%s: %d docs, %d patterns", cfg.Corpus, rep.Docs, len(qs))
-	res, err := runPaired(pairedSetup{
-		Docs: docs, WorkDir: cfg.WorkDir, LuceneSrc: cfg.LuceneSrc, LuceneJars: cfg.LuceneJars,
-		LuceneWarmup: cfg.LuceneWarmup, Cycles: cfg.Cycles, MinSample: cfg.MinSample, MaxReps: cfg.MaxReps, Logf: logf,
-	}, qs, want, &rep.Env)
+	res, err := runPaired(pairedSetup{CompareOptions: cfg.CompareOptions, Docs: docs, Logf: logf}, qs, want, &rep.Env)
 	if err != nil {
 		return nil, err
 	}

@@ -2,29 +2,20 @@ package peers
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strings"
-	"time"
 )
 
 // SloppyConfig is one sloppy-phrase comparison of snii with Lucene on one
 // corpus (RunSloppy).
 type SloppyConfig struct {
-	Corpus       string   // agent or service, or a label when Docs is set
-	CorporaRoot  string   // shared/corpora
-	Docs         []string // documents (instead of loading Corpus)
-	QueriesPath  string   // the corpus's query file: its phrases are the seeds
-	Seeds        []*Query // seed queries (instead of QueriesPath)
-	WorkDir      string
-	Slops        []int // default 0, 1, 2, 3
-	LuceneSrc    string
-	LuceneJars   string        // default /usr/share/java
-	LuceneWarmup time.Duration // default 8s
-	Cycles       int           // timed cycles (0: compare hit sets only)
-	MinSample    time.Duration // default 5ms
-	MaxReps      int           // default 1000
-	Log          io.Writer
+	Corpus      string   // agent or service, or a label when Docs is set
+	CorporaRoot string   // shared/corpora
+	Docs        []string // documents (instead of loading Corpus)
+	QueriesPath string   // the corpus's query file: its phrases are the seeds
+	Seeds       []*Query // seed queries (instead of QueriesPath)
+	Slops       []int    // default 0, 1, 2, 3
+	CompareOptions
 }
 
 // SloppyRow is one sloppy query's hits and timings.
@@ -95,7 +86,7 @@ func RunSloppy(cfg SloppyConfig) (*SloppyReport, error) {
 	if cfg.Slops == nil {
 		cfg.Slops = []int{0, 1, 2, 3}
 	}
-	logf, err := compareDefaults(&cfg.LuceneJars, &cfg.LuceneWarmup, &cfg.MinSample, &cfg.MaxReps, &cfg.Log, cfg.WorkDir)
+	logf, err := cfg.defaults()
 	if err != nil {
 		return nil, err
 	}
@@ -109,10 +100,7 @@ func RunSloppy(cfg SloppyConfig) (*SloppyReport, error) {
 		rep.Rows = append(rep.Rows, &SloppyRow{Query: q, Variant: variants[i]})
 	}
 	logf("%s: %d docs, %d sloppy queries from %d phrases", cfg.Corpus, rep.Docs, len(qs), len(qs)/len(cfg.Slops))
-	res, err := runPaired(pairedSetup{
-		Docs: docs, WorkDir: cfg.WorkDir, LuceneSrc: cfg.LuceneSrc, LuceneJars: cfg.LuceneJars,
-		LuceneWarmup: cfg.LuceneWarmup, Cycles: cfg.Cycles, MinSample: cfg.MinSample, MaxReps: cfg.MaxReps, Logf: logf,
-	}, qs, nil, &rep.Env)
+	res, err := runPaired(pairedSetup{CompareOptions: cfg.CompareOptions, Docs: docs, Logf: logf}, qs, nil, &rep.Env)
 	if err != nil {
 		return nil, err
 	}

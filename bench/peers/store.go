@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,19 +20,12 @@ import (
 // corpus (RunStore): sizes with the text stored, and the fetch of a phrase
 // query's first K records.
 type StoreConfig struct {
-	Corpus       string // agent or service
-	CorporaRoot  string
-	Copies       int    // the corpus repeated this many times (default 1)
-	QueriesPath  string // the corpus's query file: its phrases with hits are timed
-	WorkDir      string
-	LuceneSrc    string
-	LuceneJars   string        // default /usr/share/java
-	LuceneWarmup time.Duration // default 8s
-	Cycles       int           // timed cycles (default 6)
-	K            int           // records loaded per query (default 20)
-	MinSample    time.Duration // default 5ms
-	MaxReps      int           // default 1000
-	Log          io.Writer
+	Corpus         string // agent or service
+	CorporaRoot    string
+	Copies         int    // the corpus repeated this many times (default 1)
+	QueriesPath    string // the corpus's query file: its phrases with hits are timed
+	K              int    // records loaded per query (default 20)
+	CompareOptions        // Cycles: default 6
 }
 
 // StoreSize is one engine's index with the text stored.
@@ -180,7 +172,7 @@ func RunStore(cfg StoreConfig) (*StoreReport, error) {
 	if cfg.Copies <= 0 {
 		cfg.Copies = 1
 	}
-	logf, err := compareDefaults(&cfg.LuceneJars, &cfg.LuceneWarmup, &cfg.MinSample, &cfg.MaxReps, &cfg.Log, cfg.WorkDir)
+	logf, err := cfg.defaults()
 	if err != nil {
 		return nil, err
 	}

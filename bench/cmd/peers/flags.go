@@ -66,6 +66,15 @@ func (f compareFlags) inputs(prefix string) (root, work string, cleanup func(), 
 	return root, work, cleanup, err
 }
 
+// options returns the comparison's settings, with work as the work folder
+// and the progress on stderr.
+func (f compareFlags) options(work string) peers.CompareOptions {
+	return peers.CompareOptions{
+		WorkDir: work, LuceneSrc: *f.lucene.src, LuceneJars: *f.lucene.jars, LuceneWarmup: *f.lucene.warm,
+		Cycles: *f.cycles, MinSample: *f.minSample, Log: os.Stderr,
+	}
+}
+
 // writeCompare writes a comparison's Markdown, headed by the command line that
 // reproduces it, to out/file, and fails when mismatches (what differs) is not
 // zero.

@@ -288,9 +288,7 @@ func sloppyCmd(args []string) error {
 	}
 	defer cleanup()
 	rep, err := peers.RunSloppy(peers.SloppyConfig{
-		Corpus: *f.corpus, CorporaRoot: root, QueriesPath: *f.queries, WorkDir: wd,
-		LuceneSrc: *f.lucene.src, LuceneJars: *f.lucene.jars, LuceneWarmup: *f.lucene.warm,
-		Cycles: *f.cycles, MinSample: *f.minSample, Log: os.Stderr,
+		Corpus: *f.corpus, CorporaRoot: root, QueriesPath: *f.queries, CompareOptions: f.options(wd),
 	})
 	if err != nil {
 		return err
@@ -316,9 +314,7 @@ func patternsCmd(args []string) error {
 	}
 	defer cleanup()
 	rep, err := peers.RunPatterns(peers.PatternConfig{
-		Corpus: *f.corpus, CorporaRoot: root, QueriesPath: *f.queries, WorkDir: wd,
-		LuceneSrc: *f.lucene.src, LuceneJars: *f.lucene.jars, LuceneWarmup: *f.lucene.warm,
-		Cycles: *f.cycles, MinSample: *f.minSample, Log: os.Stderr,
+		Corpus: *f.corpus, CorporaRoot: root, QueriesPath: *f.queries, CompareOptions: f.options(wd),
 	})
 	if err != nil {
 		return err
@@ -343,9 +339,8 @@ func storeCmd(args []string) error {
 	}
 	defer cleanup()
 	rep, err := peers.RunStore(peers.StoreConfig{
-		Corpus: *f.corpus, Copies: *copies, CorporaRoot: root, QueriesPath: *f.queries, WorkDir: wd,
-		LuceneSrc: *f.lucene.src, LuceneJars: *f.lucene.jars, LuceneWarmup: *f.lucene.warm,
-		Cycles: *f.cycles, K: *k, MinSample: *f.minSample, Log: os.Stderr,
+		Corpus: *f.corpus, Copies: *copies, CorporaRoot: root, QueriesPath: *f.queries, K: *k,
+		CompareOptions: f.options(wd),
 	})
 	if err != nil {
 		return err
