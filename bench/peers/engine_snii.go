@@ -58,21 +58,7 @@ func buildSnii(name, docsPath, out string, minSaving, budgetPercent int, pairs w
 	if err != nil {
 		return res, err
 	}
-	doc := writer.Document{Fields: []writer.Field{{Name: Field, Values: []string{""}}}}
-	err = EachDoc(docsPath, func(id int, text string) error {
-		doc.Fields[0].Values[0] = text
-		got, err := w.Add(doc)
-		if err == nil && got != uint32(id) {
-			err = fmt.Errorf("snii: doc %d got id %d", id, got)
-		}
-		res.Docs++
-		return err
-	})
-	if err != nil {
-		w.Abort()
-		return res, err
-	}
-	if err := w.Close(); err != nil {
+	if res.Docs, err = writeSnii(w, docsPath, false); err != nil {
 		return res, err
 	}
 	res.Seconds = time.Since(start).Seconds()
@@ -84,6 +70,31 @@ func buildSnii(name, docsPath, out string, minSaving, budgetPercent int, pairs w
 	res.Files = map[string]int64{"segment": res.Size}
 	res.Sections, res.Stats, err = sniiSections(out)
 	return res, err
+}
+
+// writeSnii adds every document of the docs file to w (its text as the
+// field's value, and as the record when record is set) and closes w; on an
+// error it aborts w. It returns how many documents it added.
+func writeSnii(w *writer.Writer, docsPath string, record bool) (int, error) {
+	n := 0
+	doc := writer.Document{Fields: []writer.Field{{Name: Field, Values: []string{""}}}}
+	err := EachDoc(docsPath, func(id int, text string) error {
+		doc.Fields[0].Values[0] = text
+		if record {
+			doc.Record = []byte(text)
+		}
+		got, err := w.Add(doc)
+		if err == nil && got != uint32(id) {
+			err = fmt.Errorf("snii: doc %d got id %d", id, got)
+		}
+		n++
+		return err
+	})
+	if err != nil {
+		w.Abort()
+		return n, err
+	}
+	return n, w.Close()
 }
 
 // sniiSections splits the segment file by section, from the index metadata.

@@ -4,22 +4,15 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"time"
 )
 
 // pairedSetup is what a snii-versus-Lucene comparison of one query set needs
 // (RunSloppy, RunPatterns): the documents, a work folder and the timing
 // settings.
 type pairedSetup struct {
-	Docs         []string
-	WorkDir      string
-	LuceneSrc    string
-	LuceneJars   string
-	LuceneWarmup time.Duration
-	Cycles       int
-	MinSample    time.Duration
-	MaxReps      int
-	Logf         func(format string, args ...any)
+	CompareOptions
+	Docs []string
+	Logf func(format string, args ...any)
 }
 
 // pairedResult is what runPaired measured: per query the hit count, and per
@@ -29,6 +22,33 @@ type pairedResult struct {
 	Hits       []int
 	Mismatches []Mismatch
 	Wall, CPU  [][2][]float64
+}
+
+// PairedTimes are one query's median time per call (ns) in snii and in
+// Lucene over interleaved cycles and the median of the per-cycle ratios
+// snii/Lucene; the same for the thread CPU time of the calls (less sensitive
+// to the machine's load than the wall time).
+type PairedTimes struct {
+	SniiNs, LuceneNs, Ratio          float64
+	SniiCPUNs, LuceneCPUNs, CPURatio float64
+}
+
+// pairedTimes returns the PairedTimes of wall and thread CPU samples taken in
+// the same cycles (per engine: 0 snii, 1 Lucene).
+func pairedTimes(wall, cpu [2][]float64) PairedTimes {
+	var t PairedTimes
+	t.SniiNs, t.LuceneNs, t.Ratio = pairedRatio(wall)
+	t.SniiCPUNs, t.LuceneCPUNs, t.CPURatio = pairedRatio(cpu)
+	return t
+}
+
+// row returns query i's hit count and, when the queries were timed, its
+// PairedTimes.
+func (r *pairedResult) row(i int) (hits int, t PairedTimes) {
+	if r.Wall != nil {
+		t = pairedTimes(r.Wall[i], r.CPU[i])
+	}
+	return r.Hits[i], t
 }
 
 // runPaired builds a snii segment (default options) and a Lucene index of

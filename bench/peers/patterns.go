@@ -2,11 +2,8 @@ package peers
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"regexp/syntax"
 	"strings"
-	"time"
 	"unicode"
 )
 
@@ -53,19 +50,12 @@ func CheckPattern(kind Kind, text string) error {
 // reader.Wildcard, every expansion) with Lucene's RegexpQuery and
 // WildcardQuery (RunPatterns).
 type PatternConfig struct {
-	Corpus       string   // agent or service, or a label when Docs is set
-	CorporaRoot  string   // shared/corpora
-	Docs         []string // documents (instead of loading Corpus)
-	QueriesPath  string   // a query file of regexp and wildcard lines
-	Queries      []*Query // the queries (instead of QueriesPath)
-	WorkDir      string
-	LuceneSrc    string
-	LuceneJars   string        // default /usr/share/java
-	LuceneWarmup time.Duration // default 8s
-	Cycles       int           // timed cycles (0: compare hit sets only)
-	MinSample    time.Duration // default 5ms
-	MaxReps      int           // default 1000
-	Log          io.Writer
+	Corpus      string   // agent or service, or a label when Docs is set
+	CorporaRoot string   // shared/corpora
+	Docs        []string // documents (instead of loading Corpus)
+	QueriesPath string   // a query file of regexp and wildcard lines
+	Queries     []*Query // the queries (instead of QueriesPath)
+	CompareOptions
 }
 
 // PatternRow is one pattern's expansions, hits and timings.
@@ -73,10 +63,7 @@ type PatternRow struct {
 	Query      *Query
 	Expansions int // terms of the corpus the pattern matches (oracle)
 	Hits       int
-	// Median time per query (ns) per engine and the median of the per-cycle
-	// ratios snii/Lucene.
-	SniiNs, LuceneNs, Ratio          float64
-	SniiCPUNs, LuceneCPUNs, CPURatio float64
+	PairedTimes
 }
 
 // PatternReport is what RunPatterns found.
@@ -94,39 +81,13 @@ type PatternReport struct {
 // segment and a Lucene index, checks that both engines return the oracle's
 // doc ids, and with Cycles > 0 times both in interleaved cycles.
 func RunPatterns(cfg PatternConfig) (*PatternReport, error) {
-	if cfg.LuceneJars == "" {
-		cfg.LuceneJars = "/usr/share/java"
-	}
-	if cfg.LuceneWarmup <= 0 {
-		cfg.LuceneWarmup = 8 * time.Second
-	}
-	if cfg.MinSample <= 0 {
-		cfg.MinSample = 5 * time.Millisecond
-	}
-	if cfg.MaxReps <= 0 {
-		cfg.MaxReps = 1000
-	}
-	if cfg.Log == nil {
-		cfg.Log = io.Discard
-	}
-	logf := func(format string, args ...any) { fmt.Fprintf(cfg.Log, format+"\n", args...) }
-	if err := os.MkdirAll(cfg.WorkDir, 0o755); err != nil {
+	logf, err := cfg.defaults()
+	if err != nil {
 		return nil, err
 	}
-	docs := cfg.Docs
-	if docs == nil {
-		c, err := LoadCorpus(cfg.CorporaRoot, cfg.Corpus)
-		if err != nil {
-			return nil, err
-		}
-		docs = c.Docs
-	}
-	qs := cfg.Queries
-	if qs == nil {
-		var err error
-		if qs, err = LoadQueries(cfg.QueriesPath); err != nil {
-			return nil, err
-		}
+	docs, qs, err := compareInputs(cfg.Docs, cfg.CorporaRoot, cfg.Corpus, cfg.Queries, cfg.QueriesPath)
+	if err != nil {
+		return nil, err
 	}
 	for _, q := range qs {
 		if q.Kind != KindRegexp && q.Kind != KindWildcard {
@@ -142,20 +103,13 @@ func RunPatterns(cfg PatternConfig) (*PatternReport, error) {
 	}
 	o = nil
 	logf("%s: %d docs, %d patterns", cfg.Corpus, rep.Docs, len(qs))
-	res, err := runPaired(pairedSetup{
-		Docs: docs, WorkDir: cfg.WorkDir, LuceneSrc: cfg.LuceneSrc, LuceneJars: cfg.LuceneJars,
-		LuceneWarmup: cfg.LuceneWarmup, Cycles: cfg.Cycles, MinSample: cfg.MinSample, MaxReps: cfg.MaxReps, Logf: logf,
-	}, qs, want, &rep.Env)
+	res, err := runPaired(pairedSetup{CompareOptions: cfg.CompareOptions, Docs: docs, Logf: logf}, qs, want, &rep.Env)
 	if err != nil {
 		return nil, err
 	}
 	rep.Mismatches = res.Mismatches
 	for i, r := range rep.Rows {
-		r.Hits = res.Hits[i]
-		if res.Wall != nil {
-			r.SniiNs, r.LuceneNs, r.Ratio = pairedRatio(res.Wall[i])
-			r.SniiCPUNs, r.LuceneCPUNs, r.CPURatio = pairedRatio(res.CPU[i])
-		}
+		r.Hits, r.PairedTimes = res.row(i)
 	}
 	return rep, nil
 }

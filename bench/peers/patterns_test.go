@@ -29,9 +29,11 @@ func TestPatternsLucene(t *testing.T) {
 	}
 	var log bytes.Buffer
 	rep, err := RunPatterns(PatternConfig{
-		Corpus: "smoke", Docs: smokeDocs(400), Queries: qs, WorkDir: filepath.Join(dir, "work"),
-		LuceneSrc: src, LuceneWarmup: 100 * time.Millisecond,
-		Cycles: 1, MinSample: 100 * time.Microsecond, MaxReps: 5, Log: &log,
+		Corpus: "smoke", Docs: smokeDocs(400), Queries: qs,
+		CompareOptions: CompareOptions{
+			WorkDir: filepath.Join(dir, "work"), LuceneSrc: src, LuceneWarmup: 100 * time.Millisecond,
+			Cycles: 1, MinSample: 100 * time.Microsecond, MaxReps: 5, Log: &log,
+		},
 	})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())

@@ -2,30 +2,20 @@ package peers
 
 import (
 	"fmt"
-	"io"
-	"os"
 	"slices"
 	"strings"
-	"time"
 )
 
 // SloppyConfig is one sloppy-phrase comparison of snii with Lucene on one
 // corpus (RunSloppy).
 type SloppyConfig struct {
-	Corpus       string   // agent or service, or a label when Docs is set
-	CorporaRoot  string   // shared/corpora
-	Docs         []string // documents (instead of loading Corpus)
-	QueriesPath  string   // the corpus's query file: its phrases are the seeds
-	Seeds        []*Query // seed queries (instead of QueriesPath)
-	WorkDir      string
-	Slops        []int // default 0, 1, 2, 3
-	LuceneSrc    string
-	LuceneJars   string        // default /usr/share/java
-	LuceneWarmup time.Duration // default 8s
-	Cycles       int           // timed cycles (0: compare hit sets only)
-	MinSample    time.Duration // default 5ms
-	MaxReps      int           // default 1000
-	Log          io.Writer
+	Corpus      string   // agent or service, or a label when Docs is set
+	CorporaRoot string   // shared/corpora
+	Docs        []string // documents (instead of loading Corpus)
+	QueriesPath string   // the corpus's query file: its phrases are the seeds
+	Seeds       []*Query // seed queries (instead of QueriesPath)
+	Slops       []int    // default 0, 1, 2, 3
+	CompareOptions
 }
 
 // SloppyRow is one sloppy query's hits and timings.
@@ -33,12 +23,7 @@ type SloppyRow struct {
 	Query   *Query
 	Variant string // as-is, reversed, swapped, dropped
 	Hits    int
-	// Median time per query (ns) and the median of the per-cycle ratios
-	// snii/lucene, over the cycles.
-	SniiNs, LuceneNs, Ratio float64
-	// The same for the thread CPU time of the calls (less sensitive to the
-	// machine's load than the wall time).
-	SniiCPUNs, LuceneCPUNs, CPURatio float64
+	PairedTimes
 }
 
 // SloppyReport is what RunSloppy found.
@@ -101,39 +86,13 @@ func RunSloppy(cfg SloppyConfig) (*SloppyReport, error) {
 	if cfg.Slops == nil {
 		cfg.Slops = []int{0, 1, 2, 3}
 	}
-	if cfg.LuceneJars == "" {
-		cfg.LuceneJars = "/usr/share/java"
-	}
-	if cfg.LuceneWarmup <= 0 {
-		cfg.LuceneWarmup = 8 * time.Second
-	}
-	if cfg.MinSample <= 0 {
-		cfg.MinSample = 5 * time.Millisecond
-	}
-	if cfg.MaxReps <= 0 {
-		cfg.MaxReps = 1000
-	}
-	if cfg.Log == nil {
-		cfg.Log = io.Discard
-	}
-	logf := func(format string, args ...any) { fmt.Fprintf(cfg.Log, format+"\n", args...) }
-	if err := os.MkdirAll(cfg.WorkDir, 0o755); err != nil {
+	logf, err := cfg.defaults()
+	if err != nil {
 		return nil, err
 	}
-	docs := cfg.Docs
-	if docs == nil {
-		c, err := LoadCorpus(cfg.CorporaRoot, cfg.Corpus)
-		if err != nil {
-			return nil, err
-		}
-		docs = c.Docs
-	}
-	seeds := cfg.Seeds
-	if seeds == nil {
-		var err error
-		if seeds, err = LoadQueries(cfg.QueriesPath); err != nil {
-			return nil, err
-		}
+	docs, seeds, err := compareInputs(cfg.Docs, cfg.CorporaRoot, cfg.Corpus, cfg.Seeds, cfg.QueriesPath)
+	if err != nil {
+		return nil, err
 	}
 	rep := &SloppyReport{Corpus: cfg.Corpus, Docs: len(docs), Env: CaptureEnv(), Cycles: cfg.Cycles}
 	qs, variants := SloppyQueries(seeds, cfg.Slops)
@@ -141,20 +100,13 @@ func RunSloppy(cfg SloppyConfig) (*SloppyReport, error) {
 		rep.Rows = append(rep.Rows, &SloppyRow{Query: q, Variant: variants[i]})
 	}
 	logf("%s: %d docs, %d sloppy queries from %d phrases", cfg.Corpus, rep.Docs, len(qs), len(qs)/len(cfg.Slops))
-	res, err := runPaired(pairedSetup{
-		Docs: docs, WorkDir: cfg.WorkDir, LuceneSrc: cfg.LuceneSrc, LuceneJars: cfg.LuceneJars,
-		LuceneWarmup: cfg.LuceneWarmup, Cycles: cfg.Cycles, MinSample: cfg.MinSample, MaxReps: cfg.MaxReps, Logf: logf,
-	}, qs, nil, &rep.Env)
+	res, err := runPaired(pairedSetup{CompareOptions: cfg.CompareOptions, Docs: docs, Logf: logf}, qs, nil, &rep.Env)
 	if err != nil {
 		return nil, err
 	}
 	rep.Mismatches = res.Mismatches
 	for i, r := range rep.Rows {
-		r.Hits = res.Hits[i]
-		if res.Wall != nil {
-			r.SniiNs, r.LuceneNs, r.Ratio = pairedRatio(res.Wall[i])
-			r.SniiCPUNs, r.LuceneCPUNs, r.CPURatio = pairedRatio(res.CPU[i])
-		}
+		r.Hits, r.PairedTimes = res.row(i)
 	}
 	return rep, nil
 }

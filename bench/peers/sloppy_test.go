@@ -19,9 +19,11 @@ func TestSloppyLucene(t *testing.T) {
 	}
 	var log bytes.Buffer
 	rep, err := RunSloppy(SloppyConfig{
-		Corpus: "smoke", Docs: smokeDocs(400), Seeds: smokeQueries(t), WorkDir: filepath.Join(dir, "work"),
-		LuceneSrc: filepath.Join("..", "lucene", "LuceneBench.java"), LuceneWarmup: 100 * time.Millisecond,
-		Cycles: 1, MinSample: 100 * time.Microsecond, MaxReps: 5, Log: &log,
+		Corpus: "smoke", Docs: smokeDocs(400), Seeds: smokeQueries(t),
+		CompareOptions: CompareOptions{
+			WorkDir: filepath.Join(dir, "work"), LuceneSrc: filepath.Join("..", "lucene", "LuceneBench.java"),
+			LuceneWarmup: 100 * time.Millisecond, Cycles: 1, MinSample: 100 * time.Microsecond, MaxReps: 5, Log: &log,
+		},
 	})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())

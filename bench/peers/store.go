@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,19 +20,12 @@ import (
 // corpus (RunStore): sizes with the text stored, and the fetch of a phrase
 // query's first K records.
 type StoreConfig struct {
-	Corpus       string // agent or service
-	CorporaRoot  string
-	Copies       int    // the corpus repeated this many times (default 1)
-	QueriesPath  string // the corpus's query file: its phrases with hits are timed
-	WorkDir      string
-	LuceneSrc    string
-	LuceneJars   string        // default /usr/share/java
-	LuceneWarmup time.Duration // default 8s
-	Cycles       int           // timed cycles (default 6)
-	K            int           // records loaded per query (default 20)
-	MinSample    time.Duration // default 5ms
-	MaxReps      int           // default 1000
-	Log          io.Writer
+	Corpus         string // agent or service
+	CorporaRoot    string
+	Copies         int    // the corpus repeated this many times (default 1)
+	QueriesPath    string // the corpus's query file: its phrases with hits are timed
+	K              int    // records loaded per query (default 20)
+	CompareOptions        // Cycles: default 6
 }
 
 // StoreSize is one engine's index with the text stored.
@@ -46,12 +38,9 @@ type StoreSize struct {
 
 // StoreRow is one phrase query's fetch timings.
 type StoreRow struct {
-	Query *Query
-	Hits  int
-	// Median time per fetch (ns) of each engine and the median of the
-	// per-cycle ratios snii/Lucene; the same for the thread CPU time.
-	SniiNs, LuceneNs, Ratio          float64
-	SniiCPUNs, LuceneCPUNs, CPURatio float64
+	Query       *Query
+	Hits        int
+	PairedTimes // per fetch
 }
 
 // StoreReport is what RunStore found.
@@ -146,18 +135,7 @@ func buildSniiStore(docsPath, out string) (StoreSize, error) {
 	if err != nil {
 		return res, err
 	}
-	doc := writer.Document{Fields: []writer.Field{{Name: Field, Values: []string{""}}}}
-	err = EachDoc(docsPath, func(id int, text string) error {
-		doc.Fields[0].Values[0] = text
-		doc.Record = []byte(text)
-		_, err := w.Add(doc)
-		return err
-	})
-	if err != nil {
-		w.Abort()
-		return res, err
-	}
-	if err := w.Close(); err != nil {
+	if _, err := writeSnii(w, docsPath, true); err != nil {
 		return res, err
 	}
 	res.BuildSecond = time.Since(start).Seconds()
@@ -185,12 +163,6 @@ func buildSniiStore(docsPath, out string) (StoreSize, error) {
 // same first K records (byte for byte, in doc order) in snii and Lucene
 // BEST_SPEED, and times the fetch in interleaved cycles.
 func RunStore(cfg StoreConfig) (*StoreReport, error) {
-	if cfg.LuceneJars == "" {
-		cfg.LuceneJars = "/usr/share/java"
-	}
-	if cfg.LuceneWarmup <= 0 {
-		cfg.LuceneWarmup = 8 * time.Second
-	}
 	if cfg.Cycles <= 0 {
 		cfg.Cycles = 6
 	}
@@ -200,17 +172,8 @@ func RunStore(cfg StoreConfig) (*StoreReport, error) {
 	if cfg.Copies <= 0 {
 		cfg.Copies = 1
 	}
-	if cfg.MinSample <= 0 {
-		cfg.MinSample = 5 * time.Millisecond
-	}
-	if cfg.MaxReps <= 0 {
-		cfg.MaxReps = 1000
-	}
-	if cfg.Log == nil {
-		cfg.Log = io.Discard
-	}
-	logf := func(format string, args ...any) { fmt.Fprintf(cfg.Log, format+"\n", args...) }
-	if err := os.MkdirAll(cfg.WorkDir, 0o755); err != nil {
+	logf, err := cfg.defaults()
+	if err != nil {
 		return nil, err
 	}
 	c, err := LoadCorpus(cfg.CorporaRoot, cfg.Corpus)
@@ -363,8 +326,7 @@ func RunStore(cfg StoreConfig) (*StoreReport, error) {
 		logf("cycle %d/%d done", cy+1, cfg.Cycles)
 	}
 	for j, r := range rep.Rows {
-		r.SniiNs, r.LuceneNs, r.Ratio = pairedRatio(samples[j])
-		r.SniiCPUNs, r.LuceneCPUNs, r.CPURatio = pairedRatio(cpus[j])
+		r.PairedTimes = pairedTimes(samples[j], cpus[j])
 	}
 	return rep, nil
 }

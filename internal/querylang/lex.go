@@ -281,6 +281,23 @@ func (l *lexer) phrase(col int) (*Text, *PatternPhrase, error) {
 		w.Reset()
 		star = false
 	}
+	// literal adds the text lit of character r, written after a '\' when
+	// escaped: a space ends the word, any other character extends it (an
+	// escaped '*', '?' or '\' stays escaped in the word's pattern).
+	literal := func(lit string, r rune, escaped bool) {
+		b.WriteString(lit)
+		lastSpace = unicode.IsSpace(r)
+		if lastSpace {
+			endWord()
+			run.WriteString(lit)
+			return
+		}
+		word.WriteString(lit)
+		if escaped && (r == '*' || r == '?' || r == '\\') {
+			w.WriteByte('\\')
+		}
+		w.WriteString(lit)
+	}
 	finish := func() *PatternPhrase {
 		endWord()
 		if len(parts) == 0 {
@@ -316,21 +333,9 @@ func (l *lexer) phrase(col int) (*Text, *PatternPhrase, error) {
 			if size2 == 0 {
 				return nil, nil, &SyntaxError{c, `expected a character after '\' (write \\ for a backslash)`}
 			}
-			lit := l.advance(size2)
-			b.WriteString(lit)
 			// An escaped space is still a space: the analyzer splits on it, so it
 			// cannot stand for the term a '*' needs.
-			lastSpace = unicode.IsSpace(r2)
-			if lastSpace {
-				endWord()
-				run.WriteString(lit)
-				continue
-			}
-			word.WriteString(lit)
-			if r2 == '*' || r2 == '?' || r2 == '\\' {
-				w.WriteByte('\\')
-			}
-			w.WriteString(lit)
+			literal(l.advance(size2), r2, true)
 		case '/':
 			if !lastSpace || !l.regexpAhead(true) {
 				b.WriteByte('/')
@@ -374,16 +379,7 @@ func (l *lexer) phrase(col int) (*Text, *PatternPhrase, error) {
 			b.WriteByte('?')
 			lastSpace = false
 		default:
-			lit := l.s[l.i-size : l.i]
-			b.WriteString(lit)
-			lastSpace = unicode.IsSpace(r)
-			if lastSpace {
-				endWord()
-				run.WriteString(lit)
-				continue
-			}
-			word.WriteString(lit)
-			w.WriteString(lit)
+			literal(l.s[l.i-size:l.i], r, false)
 		}
 	}
 }

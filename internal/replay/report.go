@@ -170,9 +170,9 @@ func (r *Result) finishDecode() {
 		d.CycleNs = append(d.CycleNs, [2]float64{r.aMed[i], r.bMed[i]})
 	}
 	d.Min, d.Max = slices.Min(r.ratios), slices.Max(r.ratios)
-	d.Ratio = medianF(slices.Clone(r.ratios))
-	d.StoredNs = medianF(slices.Clone(r.bMed))
-	d.SmallestNs = medianF(slices.Clone(r.aMed))
+	d.Ratio = median(slices.Clone(r.ratios))
+	d.StoredNs = median(slices.Clone(r.bMed))
+	d.SmallestNs = median(slices.Clone(r.aMed))
 	r.Decode = d
 }
 

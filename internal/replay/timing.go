@@ -43,7 +43,7 @@ func (d *decoder) pass(frames [][]byte) (int64, error) {
 
 // median returns the median of v (the mean of the two middle values for an even
 // count); v is sorted in place.
-func median(v []int64) float64 {
+func median[T int64 | float64](v []T) float64 {
 	if len(v) == 0 {
 		return 0
 	}
@@ -53,19 +53,6 @@ func median(v []int64) float64 {
 		return float64(v[n/2])
 	}
 	return (float64(v[n/2-1]) + float64(v[n/2])) / 2
-}
-
-// medianF is median for float64 values; v is sorted in place.
-func medianF(v []float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	slices.Sort(v)
-	n := len(v)
-	if n%2 == 1 {
-		return v[n/2]
-	}
-	return (v[n/2-1] + v[n/2]) / 2
 }
 
 // choiceRounds is the number of rounds the choice cost is measured in; the

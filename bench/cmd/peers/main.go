@@ -71,9 +71,7 @@ func exit(err error) {
 
 func runCmd(args []string) error {
 	fs := flag.NewFlagSet("peers", flag.ExitOnError)
-	corpus := fs.String("corpus", peers.CorpusAgent, "corpus: agent or service")
-	corpora := fs.String("corpora", "", "shared corpora folder (default: found by walking up to shared/corpora)")
-	queries := fs.String("queries", "", "query file (default queries/<corpus>.txt)")
+	corpus, corpora, queries := addCorpusFlags(fs, "query file (default queries/<corpus>.txt)")
 	copies := fs.Int("copies", 1, "the corpus repeated this many times (a scale test; the report is REPORT-<corpus>-xN)")
 	out := fs.String("out", "../docs/bench/peers", "folder for REPORT-<corpus>.{md,json,csv}")
 	work := fs.String("work", "", "work folder for indexes (default a temp folder, removed at the end)")
@@ -82,9 +80,7 @@ func runCmd(args []string) error {
 	minSample := fs.Duration("min-sample", 10*time.Millisecond, "each sample repeats a query about this long")
 	buildRuns := fs.Int("build-runs", 3, "builds per engine, interleaved")
 	engines := fs.String("engines", "snii,snii-p0,bleve,lucene", "engines, comma-separated")
-	luceneSrc := fs.String("lucene-src", "lucene/LuceneBench.java", "the Lucene program")
-	jars := fs.String("lucene-jars", "/usr/share/java", "folder of the Lucene jars")
-	warm := fs.Duration("lucene-warmup", 8*time.Second, "JVM warm-up before timing")
+	lucene := addLuceneFlags(fs)
 	jvm := fs.String("lucene-jvm", "", "JVM options for Lucene, space-separated, e.g. -XX:+UseSerialGC (default: the JVM's defaults)")
 	conc := fs.String("goroutines", "1,2,4,8", "concurrency phase goroutine counts (empty: none)")
 	concOps := fs.Int("conc-ops", 0, "queries per concurrency phase (default 40 rounds of the query set)")
@@ -109,7 +105,7 @@ func runCmd(args []string) error {
 	cfg := peers.Config{
 		Corpus: *corpus, Copies: *copies, CorporaRoot: root, QueriesPath: *queries, WorkDir: wd,
 		Engines: strings.Split(*engines, ","), Cycles: *cycles, MinSample: *minSample, BuildRuns: *buildRuns,
-		LuceneSrc: *luceneSrc, LuceneJars: *jars, LuceneWarmup: *warm, LuceneJVMArgs: strings.Fields(*jvm), Self: self,
+		LuceneSrc: *lucene.src, LuceneJars: *lucene.jars, LuceneWarmup: *lucene.warm, LuceneJVMArgs: strings.Fields(*jvm), Self: self,
 		ConcOps: *concOps, Log: os.Stderr,
 		Command: "go run ./cmd/peers " + strings.Join(reportArgs(args), " "),
 	}
@@ -282,144 +278,79 @@ func reportArgs(args []string) []string {
 // SLOPPY-<corpus>.md; it fails when a hit set differs.
 func sloppyCmd(args []string) error {
 	fs := flag.NewFlagSet("sloppy", flag.ExitOnError)
-	corpus := fs.String("corpus", peers.CorpusAgent, "corpus: agent or service")
-	corpora := fs.String("corpora", "", "shared corpora folder (default: found by walking up to shared/corpora)")
-	queries := fs.String("queries", "", "query file whose phrases seed the sloppy queries (default queries/<corpus>.txt)")
-	out := fs.String("out", "../docs/bench/peers", "folder for SLOPPY-<corpus>.md")
-	cycles := fs.Int("cycles", 6, "timed cycles (0: compare hit sets only)")
-	minSample := fs.Duration("min-sample", 5*time.Millisecond, "each sample repeats a query about this long")
-	luceneSrc := fs.String("lucene-src", "lucene/LuceneBench.java", "the Lucene program")
-	jars := fs.String("lucene-jars", "/usr/share/java", "folder of the Lucene jars")
-	warm := fs.Duration("lucene-warmup", 8*time.Second, "JVM warm-up before timing")
-	work := fs.String("work", "", "work folder, kept afterwards (snii.snii, lucene/, docs.bin); default a temporary folder, removed")
+	f := addCompareFlags(fs, "query file whose phrases seed the sloppy queries (default queries/<corpus>.txt)",
+		"../docs/bench/peers", "folder for SLOPPY-<corpus>.md", 6, "timed cycles (0: compare hit sets only)",
+		"work folder, kept afterwards (snii.snii, lucene/, docs.bin); default a temporary folder, removed")
 	fs.Parse(args)
-	root, err := corpusInputs(*corpora, queries, *corpus)
-	if err != nil {
-		return err
-	}
-	wd, cleanup, err := workDir(*work, false, "snii-sloppy-")
+	root, wd, cleanup, err := f.inputs("snii-sloppy-")
 	if err != nil {
 		return err
 	}
 	defer cleanup()
 	rep, err := peers.RunSloppy(peers.SloppyConfig{
-		Corpus: *corpus, CorporaRoot: root, QueriesPath: *queries, WorkDir: wd,
-		LuceneSrc: *luceneSrc, LuceneJars: *jars, LuceneWarmup: *warm,
-		Cycles: *cycles, MinSample: *minSample, Log: os.Stderr,
+		Corpus: *f.corpus, CorporaRoot: root, QueriesPath: *f.queries, CompareOptions: f.options(wd),
 	})
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(*out, "SLOPPY-"+*corpus+".md")
-	if err := os.WriteFile(path, []byte(rep.Markdown("go run ./cmd/peers sloppy "+strings.Join(reportArgs(args), " "))), 0o644); err != nil {
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "wrote %s\n", path)
-	if len(rep.Mismatches) > 0 {
-		return fmt.Errorf("%d sloppy queries differ from Lucene (see %s)", len(rep.Mismatches), path)
-	}
-	return nil
+	return writeCompare(*f.out, "SLOPPY-"+*f.corpus+".md", "sloppy", args, rep.Markdown,
+		len(rep.Mismatches), "sloppy queries differ from Lucene")
 }
 
 // patternsCmd compares term patterns with Lucene and writes
 // PATTERNS-<corpus>.md; it fails when a hit set differs from the oracle.
 func patternsCmd(args []string) error {
 	fs := flag.NewFlagSet("patterns", flag.ExitOnError)
-	corpus := fs.String("corpus", peers.CorpusAgent, "corpus: agent or service")
-	corpora := fs.String("corpora", "", "shared corpora folder (default: found by walking up to shared/corpora)")
-	queries := fs.String("queries", "", "query file of regexp and wildcard lines (default queries/patterns-<corpus>.txt)")
-	out := fs.String("out", "../docs/bench/patterns", "folder for PATTERNS-<corpus>.md")
-	cycles := fs.Int("cycles", 10, "timed cycles (0: compare hit sets only)")
-	minSample := fs.Duration("min-sample", 5*time.Millisecond, "each sample repeats a query about this long")
-	luceneSrc := fs.String("lucene-src", "lucene/LuceneBench.java", "the Lucene program")
-	jars := fs.String("lucene-jars", "/usr/share/java", "folder of the Lucene jars")
-	warm := fs.Duration("lucene-warmup", 8*time.Second, "JVM warm-up before timing")
-	work := fs.String("work", "", "work folder, kept afterwards (snii.snii, lucene/, docs.bin); default a temporary folder, removed")
+	f := addCompareFlags(fs, "query file of regexp and wildcard lines (default queries/patterns-<corpus>.txt)",
+		"../docs/bench/patterns", "folder for PATTERNS-<corpus>.md", 10, "timed cycles (0: compare hit sets only)",
+		"work folder, kept afterwards (snii.snii, lucene/, docs.bin); default a temporary folder, removed")
 	fs.Parse(args)
-	if *queries == "" {
-		*queries = filepath.Join("queries", "patterns-"+*corpus+".txt")
+	if *f.queries == "" {
+		*f.queries = filepath.Join("queries", "patterns-"+*f.corpus+".txt")
 	}
-	root, err := corporaRoot(*corpora)
-	if err != nil {
-		return err
-	}
-	wd, cleanup, err := workDir(*work, false, "snii-patterns-")
+	root, wd, cleanup, err := f.inputs("snii-patterns-")
 	if err != nil {
 		return err
 	}
 	defer cleanup()
 	rep, err := peers.RunPatterns(peers.PatternConfig{
-		Corpus: *corpus, CorporaRoot: root, QueriesPath: *queries, WorkDir: wd,
-		LuceneSrc: *luceneSrc, LuceneJars: *jars, LuceneWarmup: *warm,
-		Cycles: *cycles, MinSample: *minSample, Log: os.Stderr,
+		Corpus: *f.corpus, CorporaRoot: root, QueriesPath: *f.queries, CompareOptions: f.options(wd),
 	})
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return err
-	}
-	path := filepath.Join(*out, "PATTERNS-"+*corpus+".md")
-	if err := os.WriteFile(path, []byte(rep.Markdown("go run ./cmd/peers patterns "+strings.Join(reportArgs(args), " "))), 0o644); err != nil {
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "wrote %s\n", path)
-	if len(rep.Mismatches) > 0 {
-		return fmt.Errorf("%d pattern hit sets differ from the oracle (see %s)", len(rep.Mismatches), path)
-	}
-	return nil
+	return writeCompare(*f.out, "PATTERNS-"+*f.corpus+".md", "patterns", args, rep.Markdown,
+		len(rep.Mismatches), "pattern hit sets differ from the oracle")
 }
 
 // storeCmd compares stored records with Lucene's: sizes with the text stored
 // (BEST_COMPRESSION, BEST_SPEED) and the fetch of a phrase's first records.
 func storeCmd(args []string) error {
 	fs := flag.NewFlagSet("store", flag.ExitOnError)
-	corpus := fs.String("corpus", peers.CorpusAgent, "corpus: agent or service")
+	f := addCompareFlags(fs, "query file whose phrases are timed (default queries/<corpus>.txt)",
+		"../docs/bench/store", "folder for STORE-<corpus>.md", 6, "timed cycles",
+		"work folder, kept afterwards; default a temporary folder, removed")
 	copies := fs.Int("copies", 1, "the corpus repeated this many times")
-	corpora := fs.String("corpora", "", "shared corpora folder (default: found by walking up to shared/corpora)")
-	queries := fs.String("queries", "", "query file whose phrases are timed (default queries/<corpus>.txt)")
-	out := fs.String("out", "../docs/bench/store", "folder for STORE-<corpus>.md")
-	cycles := fs.Int("cycles", 6, "timed cycles")
 	k := fs.Int("k", 20, "records loaded per query")
-	minSample := fs.Duration("min-sample", 5*time.Millisecond, "each sample repeats a query about this long")
-	luceneSrc := fs.String("lucene-src", "lucene/LuceneBench.java", "the Lucene program")
-	jars := fs.String("lucene-jars", "/usr/share/java", "folder of the Lucene jars")
-	warm := fs.Duration("lucene-warmup", 8*time.Second, "JVM warm-up before timing")
-	work := fs.String("work", "", "work folder, kept afterwards; default a temporary folder, removed")
 	fs.Parse(args)
-	root, err := corpusInputs(*corpora, queries, *corpus)
-	if err != nil {
-		return err
-	}
-	wd, cleanup, err := workDir(*work, false, "snii-store-")
+	root, wd, cleanup, err := f.inputs("snii-store-")
 	if err != nil {
 		return err
 	}
 	defer cleanup()
 	rep, err := peers.RunStore(peers.StoreConfig{
-		Corpus: *corpus, Copies: *copies, CorporaRoot: root, QueriesPath: *queries, WorkDir: wd,
-		LuceneSrc: *luceneSrc, LuceneJars: *jars, LuceneWarmup: *warm,
-		Cycles: *cycles, K: *k, MinSample: *minSample, Log: os.Stderr,
+		Corpus: *f.corpus, Copies: *copies, CorporaRoot: root, QueriesPath: *f.queries, K: *k,
+		CompareOptions: f.options(wd),
 	})
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return err
-	}
-	name := *corpus
+	name := *f.corpus
 	if *copies > 1 {
 		name += fmt.Sprintf("-x%d", *copies)
 	}
-	path := filepath.Join(*out, "STORE-"+name+".md")
-	if err := os.WriteFile(path, []byte(rep.Markdown("go run ./cmd/peers store "+strings.Join(reportArgs(args), " "))), 0o644); err != nil {
-		return err
-	}
-	fmt.Fprintf(os.Stderr, "wrote %s\n", path)
-	if len(rep.Mismatches) > 0 {
-		return fmt.Errorf("%d fetches differ from Lucene (see %s)", len(rep.Mismatches), path)
-	}
-	return nil
+	return writeCompare(*f.out, "STORE-"+name+".md", "store", args, rep.Markdown,
+		len(rep.Mismatches), "fetches differ from Lucene")
 }
 
 // corporaRoot returns the -corpora folder, or shared/corpora found by

@@ -16,17 +16,10 @@ const Block = intcomp.BitPackingBlockSize32
 func Check(words []uint32, i, n int) (end, last int, err error) {
 	last = i
 	if full := n - n%Block; full > 0 {
-		if len(words)-i < 3 {
-			return 0, 0, fmt.Errorf("bit-packed header truncated")
+		end, err := header(words, i, full, 3, "bit-packed", "group")
+		if err != nil {
+			return 0, 0, err
 		}
-		if int64(words[i]) != int64(full) {
-			return 0, 0, fmt.Errorf("bit-packed group of %d values, want %d", words[i], full)
-		}
-		inlen := int64(words[i+1])
-		if inlen < 3 || inlen > int64(len(words)-i) {
-			return 0, 0, fmt.Errorf("bit-packed group length %d out of range", inlen)
-		}
-		end := i + int(inlen)
 		q := i + 3
 		for blk := 0; blk < full/Block; blk++ {
 			if q >= end {
@@ -54,17 +47,9 @@ func Check(words []uint32, i, n int) (end, last int, err error) {
 		return i, last, nil
 	}
 	last = i
-	if len(words)-i < 2 {
-		return 0, 0, fmt.Errorf("variable-byte header truncated")
+	if end, err = header(words, i, r, 2, "variable-byte", "block"); err != nil {
+		return 0, 0, err
 	}
-	if int64(words[i]) != int64(r) {
-		return 0, 0, fmt.Errorf("variable-byte block of %d values, want %d", words[i], r)
-	}
-	inlen := int64(words[i+1])
-	if inlen < 2 || inlen > int64(len(words)-i) {
-		return 0, 0, fmt.Errorf("variable-byte block length %d out of range", inlen)
-	}
-	end = i + int(inlen)
 	// Each value is a canonical little-endian base-128 delta of at most 5 bytes;
 	// the last word is padded with 0x80.
 	vals, vlen, pad := 0, 0, 0
@@ -120,4 +105,22 @@ func Unpack(words []uint32, i, n int, out []uint32) (res []uint32, err error) {
 		return nil, fmt.Errorf("column decoded to %d values, want %d", len(out), n)
 	}
 	return out, nil
+}
+
+// header checks the header at words[i] of a part of a column (a bit-packed
+// group or the variable-byte block): its value count, which must be n, and
+// its length in words, which must cover its own hdr header words and stay
+// within words. It returns the index after the part.
+func header(words []uint32, i, n, hdr int, kind, part string) (end int, err error) {
+	if len(words)-i < hdr {
+		return 0, fmt.Errorf("%s header truncated", kind)
+	}
+	if int64(words[i]) != int64(n) {
+		return 0, fmt.Errorf("%s %s of %d values, want %d", kind, part, words[i], n)
+	}
+	inlen := int64(words[i+1])
+	if inlen < int64(hdr) || inlen > int64(len(words)-i) {
+		return 0, fmt.Errorf("%s %s length %d out of range", kind, part, inlen)
+	}
+	return i + int(inlen), nil
 }
