@@ -139,7 +139,7 @@ func (f *field) decodeBlock(x *qctx, i int) (*cachedBlock, error) {
 		return nil, s.wrap(f.blockName(i), err)
 	}
 	if !bytes.Equal(first, f.meta.FirstTerms[i]) {
-		return nil, s.corrupt(f.blockName(i), "first term %q, sampled index says %q", first, f.meta.FirstTerms[i])
+		return nil, s.corrupt(f.blockName(i), "starts with %q, the sampled index says %q", first, f.meta.FirstTerms[i])
 	}
 	return cb, nil
 }

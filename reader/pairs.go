@@ -483,7 +483,9 @@ func (f *field) verifyPairs(x *qctx) error {
 				return err
 			}
 			if te == nil || te.DF < both {
-				return s.corrupt(p, "pair %d (%q %q): df %d, co %d, term %q not in the dictionary or rarer", i, e.A, e.B, e.DF, e.CO, term)
+				at := p
+				at.term = string(term)
+				return s.corrupt(at, "pair %d (%q %q): df %d, co %d: not in the dictionary or rarer", i, e.A, e.B, e.DF, e.CO)
 			}
 		}
 		if e.Complement() {

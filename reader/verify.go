@@ -134,10 +134,12 @@ func (f *field) verify(x *qctx, visit seam.WindowFunc) error {
 				break
 			}
 			if n == 0 && !bytes.Equal(term, m.FirstTerms[bi]) {
-				return s.corrupt(f.blockName(bi), "first term %q, sampled index says %q", term, m.FirstTerms[bi])
+				return s.corrupt(f.blockName(bi), "starts with %q, the sampled index says %q", term, m.FirstTerms[bi])
 			}
 			if prev != nil && bytes.Compare(prev, term) >= 0 {
-				return s.corrupt(f.blockName(bi), "term %q after %q", term, prev)
+				at := f.blockName(bi)
+				at.term = string(term)
+				return s.corrupt(at, "after %q", prev)
 			}
 			prev = append(prev[:0], term...)
 			if prev == nil {
