@@ -2,6 +2,7 @@ package format
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 
 	"github.com/snii-go/snii"
@@ -132,7 +133,7 @@ func DecodeStoreMeta(b []byte, docCount uint64) (StoreMeta, error) {
 			return StoreMeta{}, errs.Corruptf("header: block %d truncated", i)
 		}
 		if err := sb.check(); err != nil {
-			return StoreMeta{}, errs.Corruptf("block %d: %v", i, err)
+			return StoreMeta{}, fmt.Errorf("block %d: %w", i, err)
 		}
 		docs += uint64(sb.Docs)
 		plain += uint64(sb.PlainLen)
@@ -253,7 +254,7 @@ func AppendStoreBlock(dst, plain []byte, docs int, compress func(dst, src []byte
 // ErrCorrupt and name the block.
 func DecodeStoreBlock(stored []byte, block int, info StoreBlock, decompress func(dst, src []byte) ([]byte, error), scratch []byte) ([]byte, error) {
 	if err := info.check(); err != nil {
-		return nil, errs.Corruptf("block %d: %v", block, err)
+		return nil, fmt.Errorf("block %d: %w", block, err)
 	}
 	if uint64(len(stored)) != uint64(info.StoredLen) {
 		return nil, errs.Corruptf("block %d: %d bytes, index says %d", block, len(stored), info.StoredLen)
