@@ -81,11 +81,11 @@ func (p Pairs) minDFFor(docs uint64) uint64 {
 
 // minDFUsed returns the minimum pair df of a field of tokens positions in a
 // segment of docs documents: minDFFor, and under the default rule at least
-// ceil(tokens / pairsMinDFTokens). The pair counting tracks the terms (a
-// pair's df is at most its terms') and counts the candidates of this bound
-// for the tokens a build counted as it added the documents (a merge: 0,
-// minDFFor's bound), and writePairs selects under the bound of the field's
-// final sum of ttf, which is the same for a build, and never below.
+// ceil(tokens / pairsMinDFTokens). The pair counting tracks terms (a pair's
+// df is at most its terms') and counts candidates under the bound of the
+// tokens the build counted as it added the documents (a merge knows none:
+// minDFFor's bound); writePairs selects under the bound of the field's sum
+// of ttf, which equals the build's count.
 func (p Pairs) minDFUsed(docs, tokens uint64) uint64 {
 	return p.minDFPer(docs, tokens, pairsMinDFTokens)
 }
@@ -224,7 +224,7 @@ func (w *Writer) writePairs(cw *countWriter, pw *pairWriter, cands []pairCand, m
 	// The pairs were counted under the bound the field's tokens gave when
 	// known (a build), else under minDFFor (a merge): never above this one.
 	if pw.tap.minDF > m.PairsMinDFUsed {
-		return errs.Corruptf("index %q: pairs counted for df >= %d, above the field's minimum %d", m.Name, pw.tap.minDF, m.PairsMinDFUsed)
+		return fmt.Errorf("writer: index %q: pairs: %w", m.Name, errs.Corruptf("counted for df >= %d, above the field's minimum %d", pw.tap.minDF, m.PairsMinDFUsed))
 	}
 	cands = slices.DeleteFunc(cands, func(c pairCand) bool { return c.df < m.PairsMinDFUsed })
 	m.PairsEligible = uint64(len(cands))
