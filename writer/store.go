@@ -25,7 +25,16 @@ const (
 	storeZstdLevel = 3
 	// storeMemory is how many compressed store bytes a Writer keeps in
 	// memory before spooling them to a temp file.
-	storeMemory = 4 << 20
+	storeMemory = 1 << 20
+	// storeOverhead is the memory the store takes from the writer's
+	// MemoryLimit: its encoder (tables and history, about 6 MiB), the
+	// blocks being filled and compressed, the spool's buffer, and the Go
+	// heap's room for them to be collected.
+	storeOverhead = 16 << 20
+	// storeWindow is the store encoder's window: it bounds the encoder's
+	// history buffer to 2 MiB (zstd's default window, 8 MiB, takes 16 MiB).
+	// A block of one record over it finds its matches within the window.
+	storeWindow = 1 << 20
 )
 
 // recordSource feeds the records of a BuildFromSources build (see there).
@@ -54,7 +63,7 @@ type storedBlock struct {
 }
 
 func newStoreWriter(o *Options, out io.Writer) (*storeWriter, error) {
-	enc, err := zstdopt.NewEncoder(storeZstdLevel)
+	enc, err := zstdopt.NewEncoderWindow(storeZstdLevel, storeWindow)
 	if err != nil {
 		return nil, fmt.Errorf("writer: %w", err)
 	}
