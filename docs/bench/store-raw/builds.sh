@@ -1,5 +1,5 @@
 #!/bin/bash
-# interleaved builds: main's binary vs this branch's, /usr/bin/time -v
+# interleaved builds: main's binary vs this branch's, /usr/bin/time -f "%e %U %S %M"
 : "${MAIN:?main binary} ${NEW:?this branch binary} ${DIR:?folder with x4.jsonl, x16.jsonl} ${OUT:=.}"
 for spec in "x4 default" "x4 64MiB" "x16 default" "x16 64MiB"; do
   set -- $spec
