@@ -31,6 +31,9 @@ const (
 	// blocks being filled and compressed, the spool's buffer, and the Go
 	// heap's room for them to be collected.
 	storeOverhead = 16 << 20
+	// storeKeep bounds the block buffers the store's writer keeps between
+	// blocks: those of a block of a large record are dropped.
+	storeKeep = 4 * format.StoreBlockTarget
 	// storeWindow is the store encoder's window: it bounds the encoder's
 	// history buffer to 2 MiB (zstd's default window, 8 MiB, takes 16 MiB).
 	// A block of one record over it finds its matches within the window.
@@ -96,6 +99,7 @@ func (s *storeWriter) flush() error {
 		return err
 	}
 	plain, n := s.b.TakePlain(s.plain)
+	s.b.Trim(storeKeep)
 	s.plain = plain
 	comp, enc, done := s.comp[:0], s.enc, make(chan storedBlock, 1)
 	s.pending = done
@@ -114,6 +118,10 @@ func (s *storeWriter) drain() error {
 	r := <-s.pending
 	s.pending = nil
 	s.comp = r.b
+	if cap(s.comp)+cap(s.plain) > storeKeep {
+		// the block of a large record: its buffers are not kept
+		s.comp, s.plain = nil, nil
+	}
 	if _, err := s.out.Write(r.b); err != nil {
 		return err
 	}

@@ -76,3 +76,33 @@ func TestStoreReserve(t *testing.T) {
 			with.PeakBuffered, with.Spills, without.PeakBuffered, without.Spills)
 	}
 }
+
+// TestStoreWriterTrim: after the block of a large record, the store's writer
+// does not keep block buffers of its size.
+func TestStoreWriterTrim(t *testing.T) {
+	o := DefaultOptions("text")
+	st, err := newStoreWriter(&o, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.close()
+	small := bytes.Repeat([]byte("GET /api/v1/items 200 "), 20)
+	big := make([]byte, 1<<20)
+	for i := range big {
+		big[i] = byte(i * 7 % 251)
+	}
+	for _, r := range [][]byte{small, small, big, small, small} {
+		for range 30 {
+			if err := st.add(r); err != nil {
+				t.Fatal(err)
+			}
+			r = small
+		}
+	}
+	if _, err := st.finish(0); err != nil {
+		t.Fatal(err)
+	}
+	if n := cap(st.plain) + cap(st.comp); n > storeKeep {
+		t.Errorf("the writer keeps %d bytes of block buffers after a record of %d bytes (at most %d)", n, len(big), storeKeep)
+	}
+}
