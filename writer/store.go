@@ -27,9 +27,9 @@ const (
 	// memory before spooling them to a temp file.
 	storeMemory = 1 << 20
 	// storeOverhead is the memory the store takes from the writer's
-	// MemoryLimit: its encoder (tables and history, about 6 MiB), the
-	// blocks being filled and compressed, the spool's buffer, and the Go
-	// heap's room for them to be collected.
+	// MemoryLimit: its encoder (match tables and history), the blocks
+	// being filled and compressed, the spool's buffer, and the Go heap's
+	// room for them to be collected.
 	storeOverhead = 16 << 20
 	// storeKeep bounds the block buffers the store's writer keeps between
 	// blocks: those of a block of a large record are dropped.
