@@ -38,9 +38,8 @@ func NewEncoder(level int) (*zstd.Encoder, error) {
 // NewEncoderWindow returns an encoder as NewEncoder's whose matches reach at
 // most window bytes back (a power of two, at least 1 KiB; 0: zstd's default,
 // 8 MiB). The encoder's history buffer is about twice its window (at least
-// 1 MiB):
-// a small window bounds the memory of an encoder of small inputs, whose
-// frames it does not change while the input fits in the window.
+// 1 MiB): a small window bounds the memory of an encoder of small inputs,
+// whose frames it does not change while the input fits in the window.
 func NewEncoderWindow(level, window int) (*zstd.Encoder, error) {
 	lv, err := Level(level)
 	if err != nil {
