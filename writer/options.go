@@ -66,8 +66,10 @@ type Options struct {
 	// ZstdLevel is the zstd level of .prx windows and dict blocks: 0 the
 	// library's default speed, 1 fastest .. 4 best compression.
 	ZstdLevel int
-	// MemoryLimit bounds the term buffers (bytes); above it they spill sorted
-	// runs to temp files. 0 = DefaultMemoryLimit (256 MiB). The segment's
+	// MemoryLimit bounds the term buffers and the store (bytes): the term
+	// buffers spill sorted runs to temp files above it, less 16 MiB (at most
+	// a quarter of it) left to the store's encoder and buffers when the
+	// segment keeps records. 0 = DefaultMemoryLimit (256 MiB). The segment's
 	// bytes do not depend on it. Each field holding terms uses at least
 	// 136 KiB, so a limit below that spills after every document.
 	MemoryLimit int64

@@ -95,6 +95,7 @@ func TestPairCountingPaths(t *testing.T) {
 func TestPairForwardDropped(t *testing.T) {
 	docs := pairPathDocs(3000)
 	o := pairPathOptions()
+	o.NoStore = true // the limits below are the term buffers' alone
 	dir := t.TempDir()
 	fl0 := &writer.Faults{FailAfter: -1}
 	ref, st := build(t, dir, "ref.snii", writer.WithFaults(o, fl0), docs)

@@ -25,7 +25,19 @@ const (
 	storeZstdLevel = 3
 	// storeMemory is how many compressed store bytes a Writer keeps in
 	// memory before spooling them to a temp file.
-	storeMemory = 4 << 20
+	storeMemory = 1 << 20
+	// storeOverhead is the memory the store takes from the writer's
+	// MemoryLimit: its encoder (match tables and history), the blocks
+	// being filled and compressed, the spool's buffer, and the Go heap's
+	// room for them to be collected.
+	storeOverhead = 16 << 20
+	// storeKeep bounds the block buffers the store's writer keeps between
+	// blocks: those of a block of a large record are dropped.
+	storeKeep = 4 * format.StoreBlockTarget
+	// storeWindow is the store encoder's window: it bounds the encoder's
+	// history buffer to 2 MiB (zstd's default window, 8 MiB, takes 16 MiB).
+	// A block of one record over it finds its matches within the window.
+	storeWindow = 1 << 20
 )
 
 // recordSource feeds the records of a BuildFromSources build (see there).
@@ -54,7 +66,7 @@ type storedBlock struct {
 }
 
 func newStoreWriter(o *Options, out io.Writer) (*storeWriter, error) {
-	enc, err := zstdopt.NewEncoder(storeZstdLevel)
+	enc, err := zstdopt.NewEncoderWindow(storeZstdLevel, storeWindow)
 	if err != nil {
 		return nil, fmt.Errorf("writer: %w", err)
 	}
@@ -87,6 +99,7 @@ func (s *storeWriter) flush() error {
 		return err
 	}
 	plain, n := s.b.TakePlain(s.plain)
+	s.b.Trim(storeKeep)
 	s.plain = plain
 	comp, enc, done := s.comp[:0], s.enc, make(chan storedBlock, 1)
 	s.pending = done
@@ -105,6 +118,10 @@ func (s *storeWriter) drain() error {
 	r := <-s.pending
 	s.pending = nil
 	s.comp = r.b
+	if cap(s.comp)+cap(s.plain) > storeKeep {
+		// the block of a large record: its buffers are not kept
+		s.comp, s.plain = nil, nil
+	}
 	if _, err := s.out.Write(r.b); err != nil {
 		return err
 	}

@@ -384,10 +384,20 @@ func (w *Writer) maybeSpill() error {
 			force = true
 		}
 	}
-	if n <= w.opts.MemoryLimit && !force {
+	if n <= w.opts.MemoryLimit-w.storeReserve() && !force {
 		return nil
 	}
 	return w.spill()
+}
+
+// storeReserve is the memory the term buffers leave to the store: its
+// encoder, blocks and spool (storeOverhead, at most a quarter of
+// MemoryLimit; 0 without a store).
+func (w *Writer) storeReserve() int64 {
+	if w.store == nil {
+		return 0
+	}
+	return min(storeOverhead, w.opts.MemoryLimit/4)
 }
 
 // spill writes every non-empty term buffer as one run section and empties them.

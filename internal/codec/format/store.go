@@ -201,6 +201,14 @@ func (b *StoreBlockBuilder) Add(rec []byte) {
 	b.n++
 }
 
+// Trim drops the builder's buffers when they hold more than n bytes (after
+// a block of a large record), so that they do not stay at their largest.
+func (b *StoreBlockBuilder) Trim(n int) {
+	if cap(b.lens)+cap(b.recs)+cap(b.plain) > n {
+		b.lens, b.recs, b.plain = nil, nil, nil
+	}
+}
+
 // Finish appends the stored block to dst (the zstd frame compress(nil, plain)
 // makes when it is strictly smaller than the plain block, the plain block
 // otherwise), returns it with its index entry, and resets the builder. The

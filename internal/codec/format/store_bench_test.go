@@ -261,3 +261,186 @@ func benchSubBlocks(b *testing.B, recs [][]byte, chunk, dict, sub int) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(fetched), "ns/rec")
 	b.ReportMetric(0, "ns/op")
 }
+
+// BenchmarkStoreDict measures small frames with a zstd dictionary trained per
+// store (the agent logs: each JSON line a record; service logs: each line a
+// record). The dictionary is trained on the first storeDictTrain bytes of
+// records in doc order: its content dictContent's choice (cover=true) or
+// records taken at an even stride (cover=false) up to the dictionary size,
+// its tables trained at the frames' level on the window cut into frames.
+// Frames are cut at the target (1: one record per frame) and encoded by one
+// encoder kept across frames. Each sub-benchmark encodes the corpus once
+// (outside the timer, CPU time) and fetches, per iteration, a scattered
+// page: every 97th record, each decoding its own frame. It reports the
+// stored bytes (frames, a frame index as the store header writes it, the
+// dictionary), the encode speed, the training time, and per record fetched
+// the bytes decoded and the CPU time. Run:
+//
+//	go test -run '^$' -bench StoreDict -benchtime 3x ./internal/codec/format/
+func BenchmarkStoreDict(b *testing.B) {
+	const storeDictTrain = 4 << 20
+	corpora := map[string][][]byte{}
+	var agent, service [][]byte
+	testkit.EachLine(b, []string{testkit.CorpusPath(b, testkit.AgentLogs)}, func(l []byte) { agent = append(agent, append([]byte(nil), l...)) })
+	testkit.EachLine(b, testkit.CorpusFiles(b, testkit.ServiceLogs...), func(l []byte) { service = append(service, append([]byte(nil), l...)) })
+	corpora["agent"], corpora["service"] = agent, service
+	for _, name := range []string{"agent", "service"} {
+		recs := corpora[name]
+		for _, dictSize := range []int{0, 64 << 10, 256 << 10, 1 << 20} {
+			for _, cover := range []bool{false, true} {
+				if dictSize == 0 && cover {
+					continue
+				}
+				for level := 1; level <= 3; level++ {
+					for _, frame := range []int{1, 1 << 10, 2 << 10, 4 << 10, 16 << 10} {
+						label := fmt.Sprintf("%s/dict=%dK/cover=%v/level=%d/frame=%d", name, dictSize>>10, cover, level, frame)
+						b.Run(label, func(b *testing.B) {
+							var dict []byte
+							if dictSize > 0 {
+								t0 := testkit.CPUTime()
+								dict = benchTrainDict(b, recs, dictSize, storeDictTrain, level, max(frame, 1<<10), cover)
+								b.ReportMetric((testkit.CPUTime()-t0).Seconds()*1e3, "trainms")
+							}
+							benchDictFrames(b, recs, frame, level, dict)
+						})
+					}
+				}
+			}
+		}
+	}
+}
+
+// benchTrainDict builds a dictionary of about size bytes from the records in
+// the first train bytes of recs: its content is dictContent's choice (cover)
+// or records at an even stride, the tables are trained at level on the
+// window's records in chunks of frame bytes.
+func benchTrainDict(b *testing.B, recs [][]byte, size, train, level, frame int, cover bool) []byte {
+	var window [][]byte
+	n := 0
+	for _, r := range recs {
+		if n+len(r) > train && len(window) > 0 {
+			break
+		}
+		window = append(window, r)
+		n += len(r)
+	}
+	var hist []byte
+	if cover {
+		hist = dictContent(window, size)
+	} else {
+		step := max(1, n/size)
+		acc := 0
+		for _, r := range window {
+			acc += len(r)
+			if acc >= step {
+				acc -= step
+				hist = append(hist, r...)
+				if len(hist) >= size {
+					break
+				}
+			}
+		}
+		hist = hist[:min(len(hist), size)]
+	}
+	var chunks [][]byte
+	var cur []byte
+	for _, r := range window {
+		if len(cur) > 0 && len(cur)+len(r) > frame {
+			chunks, cur = append(chunks, cur), nil
+		}
+		cur = append(cur, r...)
+	}
+	chunks = append(chunks, cur)
+	lv, _ := zstdopt.Level(level)
+	d, err := zstd.BuildDict(zstd.BuildDictOptions{ID: 1, Contents: chunks, History: hist, Offsets: [3]int{1, 4, 8}, Level: lv})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d
+}
+
+func benchDictFrames(b *testing.B, recs [][]byte, target, level int, dict []byte) {
+	lv, err := zstdopt.Level(level)
+	if err != nil {
+		b.Fatal(err)
+	}
+	eo := []zstd.EOption{zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false), zstd.WithEncoderLevel(lv), zstd.WithSingleSegment(true)}
+	do := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.IgnoreChecksum(true)}
+	if dict != nil {
+		eo = append(eo, zstd.WithEncoderDict(dict))
+		do = append(do, zstd.WithDecoderDicts(dict))
+	}
+	enc, err := zstd.NewWriter(nil, eo...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer enc.Close()
+	dec, err := zstd.NewReader(nil, do...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer dec.Close()
+	bb := StoreBlockBuilder{target: target}
+	var stored []byte
+	var blocks []StoreBlock
+	var firstDoc []int // first record of each frame
+	compress := func(dst, src []byte) []byte { return enc.EncodeAll(src, dst) }
+	raw := 0
+	t0 := testkit.CPUTime()
+	for i, r := range recs {
+		if !bb.Fits(len(r)) {
+			var sb StoreBlock
+			stored, sb = bb.Finish(stored, compress)
+			blocks = append(blocks, sb)
+		}
+		if bb.Len() == 0 {
+			firstDoc = append(firstDoc, i)
+		}
+		bb.Add(r)
+		raw += len(r)
+	}
+	stored, sb := bb.Finish(stored, compress)
+	blocks = append(blocks, sb)
+	encSecs := (testkit.CPUTime() - t0).Seconds()
+	offs := make([]int, len(blocks)+1)
+	for i, sb := range blocks {
+		offs[i+1] = offs[i] + int(sb.StoredLen)
+	}
+	index := len(AppendStoreMeta(nil, &StoreMeta{Blocks: blocks}))
+	total := len(stored) + index + len(dict)
+	// the page: every 97th record, by the frame holding it
+	var page []int
+	f := 0
+	for i := 0; i < len(recs); i += 97 {
+		for f+1 < len(firstDoc) && firstDoc[f+1] <= i {
+			f++
+		}
+		page = append(page, f)
+	}
+	var buf []byte
+	decoded := 0
+	b.ResetTimer()
+	t1 := testkit.CPUTime()
+	for it := 0; it < b.N; it++ {
+		for _, f := range page {
+			sb := blocks[f]
+			p, err := DecodeStoreBlock(stored[offs[f]:offs[f+1]], f, sb, func(dst, src []byte) ([]byte, error) { return dec.DecodeAll(src, dst) }, buf)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if sb.Flags != 0 {
+				buf = p
+			}
+			decoded += len(p)
+		}
+	}
+	b.StopTimer()
+	decSecs := (testkit.CPUTime() - t1).Seconds()
+	b.ReportMetric(float64(total), "bytes")
+	b.ReportMetric(float64(raw)/float64(total), "ratio")
+	b.ReportMetric(float64(len(blocks)), "frames")
+	b.ReportMetric(float64(raw)/encSecs/1e6, "encMB/s")
+	b.ReportMetric(float64(decoded)/float64(b.N*len(page)), "decodedB/rec")
+	b.ReportMetric(decSecs*1e9/float64(b.N*len(page)), "cpu-ns/rec")
+	b.ReportMetric(0, "ns/op")
+}

@@ -201,3 +201,26 @@ func FuzzStoreBlock(f *testing.F) {
 		}
 	})
 }
+
+// TestStoreBlockBuilderTrim: Trim drops the buffers of a large block and
+// keeps those of a small one; the builder works after either.
+func TestStoreBlockBuilderTrim(t *testing.T) {
+	var b StoreBlockBuilder
+	b.Add(make([]byte, 1<<20))
+	plain, n := b.TakePlain(nil)
+	if n != 1 || len(plain) != 1<<20+3 {
+		t.Fatalf("plain of %d bytes, %d records", len(plain), n)
+	}
+	b.Trim(64 << 10)
+	if cap(b.lens)+cap(b.recs) != 0 {
+		t.Errorf("kept %d bytes after a 1 MiB block", cap(b.lens)+cap(b.recs))
+	}
+	b.Add([]byte("abc"))
+	b.Trim(64 << 10)
+	if cap(b.recs) == 0 {
+		t.Error("dropped the buffers of a small block")
+	}
+	if plain, n = b.TakePlain(nil); n != 1 || string(plain) != "\x03abc" {
+		t.Errorf("plain %q, %d records", plain, n)
+	}
+}

@@ -32,16 +32,29 @@ func Level(l int) (zstd.EncoderLevel, error) {
 // decoders check) without zstd's own checksum (snii's sections carry a
 // CRC32C).
 func NewEncoder(level int) (*zstd.Encoder, error) {
+	return NewEncoderWindow(level, 0)
+}
+
+// NewEncoderWindow returns an encoder as NewEncoder's whose matches reach at
+// most window bytes back (a power of two, at least 1 KiB; 0: zstd's default,
+// 8 MiB). The encoder's history buffer is about twice its window (at least
+// 1 MiB): a small window bounds the memory of an encoder of small inputs,
+// whose frames it does not change while the input fits in the window.
+func NewEncoderWindow(level, window int) (*zstd.Encoder, error) {
 	lv, err := Level(level)
 	if err != nil {
 		return nil, err
 	}
-	e, err := zstd.NewWriter(nil,
+	opts := []zstd.EOption{
 		zstd.WithEncoderConcurrency(1),
 		zstd.WithEncoderCRC(false),
 		zstd.WithEncoderLevel(lv),
 		zstd.WithSingleSegment(true),
-	)
+	}
+	if window > 0 {
+		opts = append(opts, zstd.WithWindowSize(window))
+	}
+	e, err := zstd.NewWriter(nil, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("zstd encoder: %w", err)
 	}
