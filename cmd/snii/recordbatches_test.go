@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/snii-go/snii/reader"
+)
+
+// TestRecordBatches: the batches cover the ids once, in order, hold at
+// least minPrintBatch ids (the last may hold fewer) and at most twice the
+// largest target, there are about four per worker, and ids each in its own
+// block are cut at the target size.
+func TestRecordBatches(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	st := reader.StoreInfo{Records: 100000, Blocks: 1000} // 100 records a block
+	for _, n := range []int{0, 1, 31, 32, 100, 5000, 200000} {
+		for _, stride := range []uint32{1, 7, 150} {
+			ids := make([]uint32, n)
+			for i := range ids {
+				ids[i] = uint32(i) * stride
+			}
+			workers, next := recordBatches(ids, st)
+			if (n < 2*minPrintBatch) != (workers == 1) || workers > 2 {
+				t.Errorf("n %d: %d workers", n, workers)
+			}
+			at, batches := 0, 0
+			for r, ok := next(); ok; r, ok = next() {
+				batches++
+				if r.lo != at || r.hi <= r.lo || r.hi > n {
+					t.Fatalf("n %d stride %d: batch [%d, %d) after %d", n, stride, r.lo, r.hi, at)
+				}
+				if size := r.hi - r.lo; r.hi < n && size < minPrintBatch || size > 2*maxPrintBatch {
+					t.Errorf("n %d stride %d: batch of %d ids", n, stride, size)
+				}
+				if stride > 101 && r.hi-r.lo > max(minPrintBatch, n/8) {
+					t.Errorf("n %d stride %d: batch of %d ids, every id is in another block", n, stride, r.hi-r.lo)
+				}
+				at = r.hi
+			}
+			if at != n {
+				t.Errorf("n %d stride %d: batches end at %d", n, stride, at)
+			}
+			if n >= 5000 && batches < 3*workers {
+				t.Errorf("n %d stride %d: %d batches for %d workers", n, stride, batches, workers)
+			}
+		}
+	}
+}
+
+// offsetReads counts the reads of each offset of a file.
+type offsetReads struct {
+	f     *os.File
+	mu    sync.Mutex
+	reads map[int64]int
+}
+
+func (c *offsetReads) ReadAt(p []byte, off int64) (int, error) {
+	c.mu.Lock()
+	c.reads[off]++
+	c.mu.Unlock()
+	return c.f.ReadAt(p, off)
+}
+
+// TestPrintBlocksOnce: printing the records of a query on several
+// goroutines reads each store block once, but for at most one block per
+// boundary between two batches, and allocates nothing per printed line
+// (what a line costs is within its block's and its batch's share).
+func TestPrintBlocksOnce(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	var b strings.Builder
+	const lines = 6000
+	for i := range lines {
+		fmt.Fprintf(&b, "%d request served by host-%d in %d ms, status ok\n", i, i%7, i%13)
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "a.log")
+	if err := os.WriteFile(log, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "a.snii")
+	ok(t, "build", "-q", "-o", path, log)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fi, _ := f.Stat()
+	cr := &offsetReads{f: f, reads: map[int64]int{}}
+	seg, err := reader.OpenReaderAt(context.Background(), cr, fi.Size(), reader.Options{Name: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer seg.Close()
+	st, _ := seg.Store()
+	if st.Blocks < 8 {
+		t.Fatalf("%d store blocks: the test needs more", st.Blocks)
+	}
+	rq, _, err := compileQuery(seg, "text", "served", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := seg.Docs(context.Background(), rq, nil)
+	if err != nil || len(all) != lines {
+		t.Fatalf("%d docs, %v", len(all), err)
+	}
+	f2 := &queryFlags{}
+	print := func(ids []uint32) {
+		p := newRecordPrinter(io.Discard, f2, false)
+		if err := p.printSegment(context.Background(), seg, rq, ids, nil, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// every third record: the batches end inside blocks
+	var ids []uint32
+	for i := 0; i < lines; i += 3 {
+		ids = append(ids, uint32(i))
+	}
+	clear(cr.reads)
+	print(ids)
+	_, next := recordBatches(ids, st)
+	batches := 0
+	for _, ok := next(); ok; _, ok = next() {
+		batches++
+	}
+	distinct, again := 0, 0
+	for _, n := range cr.reads {
+		distinct++
+		again += n - 1
+	}
+	if distinct < st.Blocks-1 || again > batches-1 {
+		t.Errorf("%d store blocks, %d batches: %d offsets read, %d of them again", st.Blocks, batches, distinct, again)
+	}
+	t.Logf("%d store blocks, %d batches: %d offsets read, %d of them again", st.Blocks, batches, distinct, again)
+	few := testing.AllocsPerRun(5, func() { print(all[:lines/4]) })
+	many := testing.AllocsPerRun(5, func() { print(all) })
+	if perLine := (many - few) / float64(lines-lines/4); perLine > 0.1 {
+		t.Errorf("%.0f allocations for %d lines, %.0f for %d: %.3f a line", few, lines/4, many, lines, perLine)
+	}
+	t.Logf("%.0f allocations for %d lines, %.0f for %d", few, lines/4, many, lines)
+}
