@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -148,4 +151,51 @@ func TestPrintBlocksOnce(t *testing.T) {
 		t.Errorf("%.0f allocations for %d lines, %.0f for %d: %.3f a line", few, lines/4, many, lines, perLine)
 	}
 	t.Logf("%.0f allocations for %d lines, %.0f for %d", few, lines/4, many, lines)
+}
+
+// TestBatchesLikeRipgrep: with four goroutines printing (several batches a
+// query), snii query prints rg's lines, colors and context groups, and
+// --top's records best first, each its input line.
+func TestBatchesLikeRipgrep(t *testing.T) {
+	bin := needRG(t)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	log := demoFile("app.log")
+	seg := filepath.Join(t.TempDir(), "app.snii")
+	ok(t, "build", "-q", "-o", seg, log)
+	for _, ph := range []string{"logged in from", "connection refused"} {
+		for _, args := range [][]string{{"--color", "never"}, {"--color", "always", "-C", "2"}, {"-B", "1", "--color", "never"}, {"-A", "4", "--color", "never"}} {
+			want := rg(t, bin, log, append(append([]string{"-F", "-i"}, args...), ph)...)
+			if strings.Count(want, "\n") < 4*minPrintBatch {
+				t.Fatalf("%q %v: %d lines, too few for several batches", ph, args, strings.Count(want, "\n"))
+			}
+			if got := ok(t, append([]string{"query", seg, `"` + ph + `"`}, args...)...).stdout; got != want {
+				t.Errorf("%q %v: snii and rg differ:\n%s", ph, args, firstDiff(got, want))
+			}
+		}
+	}
+	text, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(text), "\n")
+	q := "logged OR failed OR refused"
+	var ids []string
+	for _, m := range regexp.MustCompile(`doc ([0-9]+),`).FindAllStringSubmatch(ok(t, "query", seg, q, "--top", "100", "--ids").stdout, -1) {
+		ids = append(ids, m[1])
+	}
+	out := strings.Split(strings.TrimSuffix(ok(t, "query", seg, q, "--top", "100", "--json").stdout, "\n"), "\n")
+	var got []string
+	for _, l := range out {
+		var r recordLine
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Record != lines[r.ID] || r.Score == nil {
+			t.Fatalf("--top --json: record %d is %q (score %v), line %q", r.ID, r.Record, r.Score, lines[r.ID])
+		}
+		got = append(got, fmt.Sprint(r.ID))
+	}
+	if len(got) != 100 || !slices.Equal(got, ids) {
+		t.Errorf("--top 100 --json prints ids %v, --ids %v", got, ids)
+	}
 }
