@@ -54,6 +54,9 @@ type recordPrinter struct {
 	color   bool
 	printed bool   // something was printed (a group before the next)
 	last    uint64 // the global id printed last
+	// records printed, the batches that read them (printSegment) and the
+	// most goroutines those used
+	records, batches, workers int
 	// spans, when set, gives a record's highlights instead of
 	// Segment.Highlights (snii grep: the regexp's matches). It is called
 	// from several goroutines at once.
@@ -71,15 +74,16 @@ func (p *recordPrinter) grouped() bool { return (p.f.after > 0 || p.f.before > 0
 // printSegment prints the records of one segment: matches (ascending ids, or
 // best first with scores) and their neighbours; base is the global id of the
 // segment's doc 0. The records are read and formatted a batch at a time on
-// several goroutines (recordBatches) and written in order.
+// several goroutines (batcher) and written in order.
 func (p *recordPrinter) printSegment(ctx context.Context, seg *reader.Segment, rq reader.Query, matches []uint32, scores []float32, base uint64) error {
 	ids, isMatch := p.withContext(matches, seg.DocCount())
 	st, _ := seg.Store()
-	workers, next := recordBatches(ids, st)
-	free := make(chan []byte, 3*workers) // output buffers written, for reuse
-	return inorder.Run(ctx, workers, next,
+	bt := newBatcher(ids, st)
+	free := make(chan []byte, 3*bt.workers) // output buffers written, for reuse
+	p.workers = max(p.workers, bt.workers)
+	return inorder.Run(ctx, bt.workers, bt.next,
 		func(ctx context.Context, b idRange) (printedBatch, error) {
-			out := printedBatch{first: base + uint64(ids[b.lo]), last: base + uint64(ids[b.hi-1])}
+			out := printedBatch{first: base + uint64(ids[b.lo]), last: base + uint64(ids[b.hi-1]), n: b.hi - b.lo}
 			select {
 			case out.buf = <-free:
 			default:
@@ -98,6 +102,7 @@ func (p *recordPrinter) printSegment(ctx context.Context, seg *reader.Segment, r
 				k++
 				return err
 			})
+			bt.formatted(b.hi-b.lo, len(out.buf))
 			return out, err
 		},
 		func(out printedBatch) error {
@@ -105,6 +110,8 @@ func (p *recordPrinter) printSegment(ctx context.Context, seg *reader.Segment, r
 				p.w.WriteString("--\n")
 			}
 			p.printed, p.last = true, out.last
+			p.records += out.n
+			p.batches++
 			_, err := p.w.Write(out.buf)
 			select {
 			case free <- out.buf[:0]:
@@ -115,11 +122,12 @@ func (p *recordPrinter) printSegment(ctx context.Context, seg *reader.Segment, r
 }
 
 // printedBatch is the output of a batch of records: the bytes printed for
-// them (records, "--" between groups inside the batch) and the global ids of
-// its first and last record.
+// them (records, "--" between groups inside the batch), the global ids of
+// its first and last record and its number of records.
 type printedBatch struct {
 	buf         []byte
 	first, last uint64
+	n           int
 }
 
 // record prints one record: a match (m) or a neighbour, as global id gid
@@ -130,6 +138,7 @@ func (p *recordPrinter) record(seg *reader.Segment, rq reader.Query, gid uint64,
 		p.w.WriteString("--\n")
 	}
 	p.printed, p.last = true, gid
+	p.records++
 	b, err := p.appendRecord(p.w.AvailableBuffer(), seg, rq, gid, rec, m, nil)
 	if err != nil {
 		return err
@@ -296,6 +305,8 @@ func (pr *recordPrinter) finish(e *env, matches int, p *reader.Profile) error {
 	}
 	tw := tabwriter.NewWriter(e.stderr, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "matches\t%d\n", matches)
+	fmt.Fprintf(tw, "records\t%d printed from %s on up to %s\n", pr.records,
+		plural(int64(pr.batches), "batch", "batches"), plural(int64(pr.workers), "goroutine", "goroutines"))
 	printProfileRows(tw, newProfileReport(p))
 	return tw.Flush()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"runtime"
+	"sync/atomic"
 
 	"github.com/snii-go/snii/reader"
 )
@@ -10,43 +11,85 @@ import (
 type idRange struct{ lo, hi int }
 
 // Batches of printed records: a batch is one Segment.Records call (its
-// store blocks decoded once), read and formatted on one goroutine. A store
-// block split between two batches is decoded by both, so the batches hold
-// at least minPrintBatch records and end, when one is within a block's
-// average record count past their size, where the next id is more than that
-// count away (most likely in another block).
+// store blocks decoded once), read and formatted on one goroutine, its
+// output held until it is written and its buffer then reused by a later
+// batch. A store block split between two batches is decoded by both, so
+// the batches hold at least minPrintBatch records, span the ids of about
+// minBatchBlocks blocks (at the store's average records per block) unless
+// that makes their output longer than printBatchBytes, and end, when one is
+// within a block's average record count past their size, where the next id
+// is more than that count away (most likely in another block). A batch's
+// size is about four batches per goroutine, and its output at most about
+// printBatchBytes.
 const (
-	minPrintBatch = 16
-	maxPrintBatch = 1024
+	minPrintBatch   = 8
+	minBatchBlocks  = 8
+	printBatchBytes = 256 << 10
 )
 
-// recordBatches returns how many goroutines print ids (one per CPU, one
-// when there are too few records to share) and the batches, in order.
-func recordBatches(ids []uint32, st reader.StoreInfo) (workers int, next func() (idRange, bool)) {
-	workers = max(1, runtime.GOMAXPROCS(0))
-	// about four batches per goroutine, so that one slow batch does not
-	// leave the others idle
-	target := min(max(len(ids)/(4*workers), minPrintBatch), maxPrintBatch)
-	if len(ids) < 2*minPrintBatch {
-		workers = 1
+// batcher cuts the ids to print into batches, in order. Until a batch has
+// been formatted the batches hold minPrintBatch ids; then about
+// printBatchBytes of output at the length of the records formatted so far.
+type batcher struct {
+	ids     []uint32
+	workers int    // goroutines printing
+	gap     uint64 // the store's average records per block, plus one
+	share   int    // ids per batch for about four batches per goroutine
+	lo      int    // the first id of the next batch
+	// formatted so far (by the batches' goroutines)
+	records, outBytes atomic.Int64
+}
+
+// newBatcher returns the batcher of ids (one goroutine per CPU, one when
+// there are too few records to share).
+func newBatcher(ids []uint32, st reader.StoreInfo) *batcher {
+	b := &batcher{ids: ids, workers: max(1, runtime.GOMAXPROCS(0)), gap: 1}
+	b.share = max(len(ids)/(4*b.workers), minPrintBatch)
+	if len(ids) < 4*minPrintBatch {
+		b.workers = 1
 	}
-	gap := uint64(1)
 	if st.Blocks > 0 {
-		gap = st.Records/uint64(st.Blocks) + 1
+		b.gap = st.Records/uint64(st.Blocks) + 1
 	}
-	lo := 0
-	return workers, func() (idRange, bool) {
-		if lo == len(ids) {
-			return idRange{}, false
-		}
-		hi := min(lo+target, len(ids))
-		for end := min(hi+int(min(gap, uint64(target))), len(ids)); hi < end; hi++ {
-			if a, b := uint64(ids[hi-1]), uint64(ids[hi]); b > a+gap || a > b+gap {
-				break
-			}
-		}
-		r := idRange{lo, hi}
-		lo = hi
-		return r, true
+	return b
+}
+
+// next returns the next batch (false: none left). It is called on one
+// goroutine at a time.
+func (b *batcher) next() (idRange, bool) {
+	ids := b.ids
+	if b.lo == len(ids) {
+		return idRange{}, false
 	}
+	target, most := minPrintBatch, 4*minPrintBatch
+	if n := b.records.Load(); n > 0 {
+		most = max(int(printBatchBytes*n/max(1, b.outBytes.Load())), minPrintBatch)
+		target = min(b.share, most)
+	}
+	lo := b.lo
+	hi := min(lo+target, len(ids))
+	for ; hi < len(ids) && hi-lo < most && dist(ids[lo], ids[hi-1]) < minBatchBlocks*b.gap; hi++ {
+	}
+	for end := min(hi+int(min(b.gap, uint64(target))), len(ids)); hi < end; hi++ {
+		if dist(ids[hi-1], ids[hi]) > b.gap {
+			break
+		}
+	}
+	b.lo = hi
+	return idRange{lo, hi}, true
+}
+
+// formatted counts the output of a batch, n records in size bytes, towards
+// the size of the next batches. It is safe for concurrent use.
+func (b *batcher) formatted(n, size int) {
+	b.outBytes.Add(int64(size))
+	b.records.Add(int64(n))
+}
+
+// dist is |x - y|.
+func dist(x, y uint32) uint64 {
+	if x > y {
+		return uint64(x - y)
+	}
+	return uint64(y - x)
 }

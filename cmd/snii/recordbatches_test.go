@@ -17,42 +17,55 @@ import (
 	"github.com/snii-go/snii/reader"
 )
 
-// TestRecordBatches: the batches cover the ids once, in order, hold at
-// least minPrintBatch ids (the last may hold fewer) and at most twice the
-// largest target, there are about four per worker, and ids each in its own
-// block are cut at the target size.
-func TestRecordBatches(t *testing.T) {
+// TestBatcher: the batches cover the ids once, in order, hold at least
+// minPrintBatch ids (the last may hold fewer), there are about four per
+// worker once the records formatted say they are short (dense ids: each
+// spanning minBatchBlocks blocks), ids each in its own block are cut at
+// the target size, and the batches hold about printBatchBytes of output at
+// the length of the records formatted.
+func TestBatcher(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	st := reader.StoreInfo{Records: 100000, Blocks: 1000} // 100 records a block
+	st := reader.StoreInfo{Records: 100000, Blocks: 1000, RawBytes: 100000 * 100} // 100 records a block
 	for _, n := range []int{0, 1, 31, 32, 100, 5000, 200000} {
 		for _, stride := range []uint32{1, 7, 150} {
 			ids := make([]uint32, n)
 			for i := range ids {
 				ids[i] = uint32(i) * stride
 			}
-			workers, next := recordBatches(ids, st)
-			if (n < 2*minPrintBatch) != (workers == 1) || workers > 2 {
-				t.Errorf("n %d: %d workers", n, workers)
+			bt := newBatcher(ids, st)
+			if (n < 4*minPrintBatch) != (bt.workers == 1) || bt.workers > 2 {
+				t.Errorf("n %d: %d workers", n, bt.workers)
 			}
 			at, batches := 0, 0
-			for r, ok := next(); ok; r, ok = next() {
+			for r, ok := bt.next(); ok; r, ok = bt.next() {
 				batches++
 				if r.lo != at || r.hi <= r.lo || r.hi > n {
 					t.Fatalf("n %d stride %d: batch [%d, %d) after %d", n, stride, r.lo, r.hi, at)
 				}
-				if size := r.hi - r.lo; r.hi < n && size < minPrintBatch || size > 2*maxPrintBatch {
+				size := r.hi - r.lo
+				if r.hi < n && size < minPrintBatch || size > 2*printBatchBytes/100 {
 					t.Errorf("n %d stride %d: batch of %d ids", n, stride, size)
 				}
-				if stride > 101 && r.hi-r.lo > max(minPrintBatch, n/8) {
-					t.Errorf("n %d stride %d: batch of %d ids, every id is in another block", n, stride, r.hi-r.lo)
+				if stride > 101 && size > max(minPrintBatch, n/8, printBatchBytes/100) {
+					t.Errorf("n %d stride %d: batch of %d ids, every id is in another block", n, stride, size)
+				}
+				switch {
+				case batches == 1 && size > 5*minPrintBatch: // 4 before a record is formatted, and a block's worth to a gap
+					t.Errorf("n %d stride %d: a first batch of %d ids", n, stride, size)
+				case batches == 1:
+					bt.formatted(size, size*100) // records of 100 bytes
+				case n == 200000 && batches == 10:
+					bt.formatted(10000, 10000*printBatchBytes/20) // then of 1/20 of printBatchBytes
+				case n == 200000 && batches > 10 && size > 2*20:
+					t.Fatalf("n %d stride %d: batch %d of %d ids after records of %d bytes", n, stride, batches, size, printBatchBytes/20)
 				}
 				at = r.hi
 			}
 			if at != n {
 				t.Errorf("n %d stride %d: batches end at %d", n, stride, at)
 			}
-			if n >= 5000 && batches < 3*workers {
-				t.Errorf("n %d stride %d: %d batches for %d workers", n, stride, batches, workers)
+			if n >= 5000 && batches < 3*bt.workers {
+				t.Errorf("n %d stride %d: %d batches for %d workers", n, stride, batches, bt.workers)
 			}
 		}
 	}
@@ -115,7 +128,7 @@ func TestPrintBlocksOnce(t *testing.T) {
 		t.Fatalf("%d docs, %v", len(all), err)
 	}
 	f2 := &queryFlags{}
-	print := func(ids []uint32) {
+	print := func(ids []uint32) (batches int) {
 		p := newRecordPrinter(io.Discard, f2, false)
 		if err := p.printSegment(context.Background(), seg, rq, ids, nil, 0); err != nil {
 			t.Fatal(err)
@@ -123,6 +136,10 @@ func TestPrintBlocksOnce(t *testing.T) {
 		if err := p.w.Flush(); err != nil {
 			t.Fatal(err)
 		}
+		if p.records != len(ids) || p.workers != 4 || p.batches < 3 {
+			t.Fatalf("%d records printed of %d, %d batches, %d goroutines", p.records, len(ids), p.batches, p.workers)
+		}
+		return p.batches
 	}
 	// every third record: the batches end inside blocks
 	var ids []uint32
@@ -130,12 +147,7 @@ func TestPrintBlocksOnce(t *testing.T) {
 		ids = append(ids, uint32(i))
 	}
 	clear(cr.reads)
-	print(ids)
-	_, next := recordBatches(ids, st)
-	batches := 0
-	for _, ok := next(); ok; _, ok = next() {
-		batches++
-	}
+	batches := print(ids)
 	distinct, again := 0, 0
 	for _, n := range cr.reads {
 		distinct++
@@ -145,8 +157,17 @@ func TestPrintBlocksOnce(t *testing.T) {
 		t.Errorf("%d store blocks, %d batches: %d offsets read, %d of them again", st.Blocks, batches, distinct, again)
 	}
 	t.Logf("%d store blocks, %d batches: %d offsets read, %d of them again", st.Blocks, batches, distinct, again)
-	few := testing.AllocsPerRun(5, func() { print(all[:lines/4]) })
-	many := testing.AllocsPerRun(5, func() { print(all) })
+	allocs := func(ids []uint32) float64 { // testing.AllocsPerRun would run on one goroutine
+		var before, after runtime.MemStats
+		print(ids)
+		runtime.ReadMemStats(&before)
+		for range 5 {
+			print(ids)
+		}
+		runtime.ReadMemStats(&after)
+		return float64(after.Mallocs-before.Mallocs) / 5
+	}
+	few, many := allocs(all[:lines/4]), allocs(all)
 	if perLine := (many - few) / float64(lines-lines/4); perLine > 0.1 {
 		t.Errorf("%.0f allocations for %d lines, %.0f for %d: %.3f a line", few, lines/4, many, lines, perLine)
 	}
