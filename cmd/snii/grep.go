@@ -132,7 +132,7 @@ func runGrep(ctx context.Context, e *env, f *grepFlags, path string, re *regexp.
 		} else if withContext {
 			matches = append(matches, id) // printed with their neighbours below
 		} else if !f.count {
-			if err := pr.record(seg.Segment, nil, uint64(id), rec, true); err != nil {
+			if err := pr.record(seg.Segment, nil, uint64(id), rec, true, nil); err != nil {
 				return err
 			}
 		}

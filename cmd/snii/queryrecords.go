@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"text/tabwriter"
 	"unicode/utf8"
 
@@ -74,19 +75,36 @@ func (p *recordPrinter) grouped() bool { return (p.f.after > 0 || p.f.before > 0
 // printSegment prints the records of one segment: matches (ascending ids, or
 // best first with scores) and their neighbours; base is the global id of the
 // segment's doc 0. The records are read and formatted a batch at a time on
-// several goroutines (batcher) and written in order.
+// several goroutines (batcher) and written in order, or, when one goroutine
+// prints them, written as they are read.
 func (p *recordPrinter) printSegment(ctx context.Context, seg *reader.Segment, rq reader.Query, matches []uint32, scores []float32, base uint64) error {
 	ids, isMatch := p.withContext(matches, seg.DocCount())
 	st, _ := seg.Store()
 	bt := newBatcher(ids, st)
-	free := make(chan []byte, 3*bt.workers) // output buffers written, for reuse
 	p.workers = max(p.workers, bt.workers)
+	if bt.workers == 1 { // one batch, written straight from the decoded blocks
+		p.batches++
+		k := 0
+		return seg.Records(ctx, ids, func(id uint32, rec []byte) error {
+			var sc *float32
+			if scores != nil {
+				sc = &scores[k]
+			}
+			m := isMatch == nil || isMatch[k]
+			k++
+			return p.record(seg, rq, base+uint64(id), rec, m, sc)
+		})
+	}
+	free := make(chan []byte, 3*bt.workers) // output buffers written, for reuse
 	return inorder.Run(ctx, bt.workers, bt.next,
 		func(ctx context.Context, b idRange) (printedBatch, error) {
 			out := printedBatch{first: base + uint64(ids[b.lo]), last: base + uint64(ids[b.hi-1]), n: b.hi - b.lo}
 			select {
 			case out.buf = <-free:
 			default:
+			}
+			if size := bt.bufSize(b); cap(out.buf) < size {
+				out.buf = make([]byte, 0, size)
 			}
 			k := b.lo
 			err := seg.Records(ctx, ids[b.lo:b.hi], func(id uint32, rec []byte) error {
@@ -96,6 +114,9 @@ func (p *recordPrinter) printSegment(ctx context.Context, seg *reader.Segment, r
 				var sc *float32
 				if scores != nil {
 					sc = &scores[k]
+				}
+				if need := len(rec) + 64; cap(out.buf)-len(out.buf) < need {
+					out.buf = slices.Grow(out.buf, max(need, cap(out.buf))) // doubling: append grows large slices by a quarter
 				}
 				var err error
 				out.buf, err = p.appendRecord(out.buf, seg, rq, base+uint64(id), rec, isMatch == nil || isMatch[k], sc)
@@ -130,16 +151,21 @@ type printedBatch struct {
 	n           int
 }
 
-// record prints one record: a match (m) or a neighbour, as global id gid
-// (records printed one at a time, on one goroutine, after those of
-// printSegment if any).
-func (p *recordPrinter) record(seg *reader.Segment, rq reader.Query, gid uint64, rec []byte, m bool) error {
+// record prints one record: a match (m) or a neighbour, as global id gid,
+// with its score when given (records printed one at a time, on one
+// goroutine).
+func (p *recordPrinter) record(seg *reader.Segment, rq reader.Query, gid uint64, rec []byte, m bool, score *float32) error {
 	if p.grouped() && p.printed && gid != p.last+1 {
 		p.w.WriteString("--\n")
 	}
 	p.printed, p.last = true, gid
 	p.records++
-	b, err := p.appendRecord(p.w.AvailableBuffer(), seg, rq, gid, rec, m, nil)
+	if p.w.Available() < len(rec)+64 {
+		if err := p.w.Flush(); err != nil {
+			return err
+		}
+	}
+	b, err := p.appendRecord(p.w.AvailableBuffer(), seg, rq, gid, rec, m, score)
 	if err != nil {
 		return err
 	}

@@ -38,6 +38,7 @@ type batcher struct {
 	lo      int    // the first id of the next batch
 	// formatted so far (by the batches' goroutines)
 	records, outBytes atomic.Int64
+	avgRecord         int64 // the store's average record length, plus one
 }
 
 // newBatcher returns the batcher of ids (one goroutine per CPU, one when
@@ -50,6 +51,10 @@ func newBatcher(ids []uint32, st reader.StoreInfo) *batcher {
 	}
 	if st.Blocks > 0 {
 		b.gap = st.Records/uint64(st.Blocks) + 1
+	}
+	b.avgRecord = 1
+	if st.Records > 0 {
+		b.avgRecord = int64(st.RawBytes/st.Records) + 1
 	}
 	return b
 }
@@ -92,4 +97,15 @@ func dist(x, y uint32) uint64 {
 		return uint64(x - y)
 	}
 	return uint64(y - x)
+}
+
+// bufSize is the capacity of a new output buffer for batch r: its records
+// at the length of those formatted so far (the store's average before),
+// and a quarter more.
+func (b *batcher) bufSize(r idRange) int {
+	per := b.avgRecord
+	if n := b.records.Load(); n > 0 {
+		per = b.outBytes.Load() / n
+	}
+	return int(min(per*int64(r.hi-r.lo)*5/4, 2*printBatchBytes))
 }
