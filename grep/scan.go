@@ -53,6 +53,7 @@ func scan(ctx context.Context, seg *reader.Segment, re *regexp.Regexp, invert bo
 		},
 		func(r batchResult) error {
 			prof.Candidates += r.cands
+			prof.Batches++
 			start := 0
 			for i, id := range r.ids {
 				prof.Matched++
