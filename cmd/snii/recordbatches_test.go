@@ -136,7 +136,7 @@ func TestPrintBlocksOnce(t *testing.T) {
 		if err := p.w.Flush(); err != nil {
 			t.Fatal(err)
 		}
-		if p.records != len(ids) || p.workers != 4 || p.batches < 3 {
+		if p.records != len(ids) || p.workers != 4 || p.batches < 2 {
 			t.Fatalf("%d records printed of %d, %d batches, %d goroutines", p.records, len(ids), p.batches, p.workers)
 		}
 		return p.batches
