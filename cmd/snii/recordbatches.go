@@ -13,23 +13,23 @@ type idRange struct{ lo, hi int }
 // Batches of printed records: a batch is one Segment.Records call (its
 // store blocks decoded once), read and formatted on one goroutine, its
 // output held until it is written and its buffer then reused by a later
-// batch. A store block split between two batches is decoded by both, so
-// the batches hold at least minPrintBatch records, span the ids of about
-// minBatchBlocks blocks (at the store's average records per block) unless
-// that makes their output longer than printBatchBytes, and end, when one is
-// within a block's average record count past their size, where the next id
-// is more than that count away (most likely in another block). A batch's
-// size is about four batches per goroutine, and its output at most about
-// printBatchBytes.
+// batch. A batch's output is about printBatchBytes at the length of the
+// records formatted so far (the store's average before, and then at most
+// minPrintBatch records), so that the batches in flight hold a few of them
+// (or, for records longer than that, a record each); within that, a batch
+// holds about a quarter of one goroutine's share of the ids. A store block
+// split between two batches is decoded by both, so a batch of close ids
+// spans, within its bytes, the ids of about minBatchBlocks blocks (at the
+// store's average records per block), and ends, when it can within a
+// block's average record count, where the next id is more than that count
+// away (most likely in another block).
 const (
 	minPrintBatch   = 8
 	minBatchBlocks  = 8
 	printBatchBytes = 256 << 10
 )
 
-// batcher cuts the ids to print into batches, in order. Until a batch has
-// been formatted the batches hold minPrintBatch ids; then about
-// printBatchBytes of output at the length of the records formatted so far.
+// batcher cuts the ids to print into batches, in order.
 type batcher struct {
 	ids     []uint32
 	workers int    // goroutines printing
@@ -45,7 +45,7 @@ type batcher struct {
 // there are too few records to share).
 func newBatcher(ids []uint32, st reader.StoreInfo) *batcher {
 	b := &batcher{ids: ids, workers: max(1, runtime.GOMAXPROCS(0)), gap: 1}
-	b.share = max(len(ids)/(4*b.workers), minPrintBatch)
+	b.share = max(len(ids)/(4*b.workers), 1)
 	if len(ids) < 4*minPrintBatch {
 		b.workers = 1
 	}
@@ -59,6 +59,15 @@ func newBatcher(ids []uint32, st reader.StoreInfo) *batcher {
 	return b
 }
 
+// recordBytes is the output length of a record: that of the records
+// formatted so far, else the store's average (known false).
+func (b *batcher) recordBytes() (n int64, known bool) {
+	if r := b.records.Load(); r > 0 {
+		return max(1, b.outBytes.Load()/r), true
+	}
+	return b.avgRecord, false
+}
+
 // next returns the next batch (false: none left). It is called on one
 // goroutine at a time.
 func (b *batcher) next() (idRange, bool) {
@@ -66,16 +75,17 @@ func (b *batcher) next() (idRange, bool) {
 	if b.lo == len(ids) {
 		return idRange{}, false
 	}
-	target, most := minPrintBatch, 4*minPrintBatch
-	if n := b.records.Load(); n > 0 {
-		most = max(int(printBatchBytes*n/max(1, b.outBytes.Load())), minPrintBatch)
-		target = min(b.share, most)
+	per, known := b.recordBytes()
+	most := int(max(1, printBatchBytes/per)) // the records of printBatchBytes
+	if !known {
+		most = min(most, minPrintBatch)
 	}
+	target := min(b.share, most)
 	lo := b.lo
 	hi := min(lo+target, len(ids))
-	for ; hi < len(ids) && hi-lo < most && dist(ids[lo], ids[hi-1]) < minBatchBlocks*b.gap; hi++ {
+	for ; hi < len(ids) && hi-lo < most && dist(ids[lo], ids[hi-1]) < minBatchBlocks*b.gap && dist(ids[hi-1], ids[hi]) <= b.gap; hi++ {
 	}
-	for end := min(hi+int(min(b.gap, uint64(target))), len(ids)); hi < end; hi++ {
+	for end := min(hi+int(min(b.gap, uint64(most-(hi-lo)))), len(ids)); hi < end; hi++ {
 		if dist(ids[hi-1], ids[hi]) > b.gap {
 			break
 		}
@@ -91,6 +101,13 @@ func (b *batcher) formatted(n, size int) {
 	b.records.Add(int64(n))
 }
 
+// bufSize is the capacity of a new output buffer for batch r: its records
+// at recordBytes, and a quarter more.
+func (b *batcher) bufSize(r idRange) int {
+	per, _ := b.recordBytes()
+	return int(min(per*int64(r.hi-r.lo)*5/4, 2*printBatchBytes))
+}
+
 // dist is |x - y|.
 func dist(x, y uint32) uint64 {
 	if x > y {
@@ -99,13 +116,3 @@ func dist(x, y uint32) uint64 {
 	return uint64(y - x)
 }
 
-// bufSize is the capacity of a new output buffer for batch r: its records
-// at the length of those formatted so far (the store's average before),
-// and a quarter more.
-func (b *batcher) bufSize(r idRange) int {
-	per := b.avgRecord
-	if n := b.records.Load(); n > 0 {
-		per = b.outBytes.Load() / n
-	}
-	return int(min(per*int64(r.hi-r.lo)*5/4, 2*printBatchBytes))
-}

@@ -17,15 +17,15 @@ import (
 	"github.com/snii-go/snii/reader"
 )
 
-// TestBatcher: the batches cover the ids once, in order, hold at least
-// minPrintBatch ids (the last may hold fewer), there are about four per
-// worker once the records formatted say they are short (dense ids: each
-// spanning minBatchBlocks blocks), ids each in its own block are cut at
-// the target size, and the batches hold about printBatchBytes of output at
-// the length of the records formatted.
+// TestBatcher: the batches cover the ids once, in order; until a batch is
+// formatted they hold at most minPrintBatch ids, then about printBatchBytes
+// of output at the length of the records formatted (never more) and about
+// four batches per worker; ids each in their own block are cut at that
+// size, dense ids span minBatchBlocks blocks; a store of records longer
+// than printBatchBytes gets batches of one record.
 func TestBatcher(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
-	st := reader.StoreInfo{Records: 100000, Blocks: 1000, RawBytes: 100000 * 100} // 100 records a block
+	st := reader.StoreInfo{Records: 100000, Blocks: 1000, RawBytes: 100000 * 100} // 100 records of 100 bytes a block
 	for _, n := range []int{0, 1, 31, 32, 100, 5000, 200000} {
 		for _, stride := range []uint32{1, 7, 150} {
 			ids := make([]uint32, n)
@@ -36,28 +36,36 @@ func TestBatcher(t *testing.T) {
 			if (n < 4*minPrintBatch) != (bt.workers == 1) || bt.workers > 2 {
 				t.Errorf("n %d: %d workers", n, bt.workers)
 			}
+			share := max(n/(4*bt.workers), 1)
 			at, batches := 0, 0
-			for r, ok := bt.next(); ok; r, ok = bt.next() {
+			for {
+				most := minPrintBatch
+				if bt.records.Load() > 0 {
+					most = int(printBatchBytes * bt.records.Load() / bt.outBytes.Load())
+				}
+				r, ok := bt.next()
+				if !ok {
+					break
+				}
 				batches++
 				if r.lo != at || r.hi <= r.lo || r.hi > n {
 					t.Fatalf("n %d stride %d: batch [%d, %d) after %d", n, stride, r.lo, r.hi, at)
 				}
 				size := r.hi - r.lo
-				if r.hi < n && size < minPrintBatch || size > 2*printBatchBytes/100 {
-					t.Errorf("n %d stride %d: batch of %d ids", n, stride, size)
+				if size > most {
+					t.Errorf("n %d stride %d: batch %d of %d ids, at most %d", n, stride, batches, size, most)
 				}
-				if stride > 101 && size > max(minPrintBatch, n/8, printBatchBytes/100) {
-					t.Errorf("n %d stride %d: batch of %d ids, every id is in another block", n, stride, size)
+				if stride > 101 && size > min(share, most) { // every id in another block
+					t.Errorf("n %d stride %d: batch %d of %d ids, want %d", n, stride, batches, size, min(share, most))
+				}
+				if stride == 1 && r.hi < n && size < min(most, 8*101) {
+					t.Errorf("n %d stride %d: batch %d of %d ids spans fewer than 8 blocks", n, stride, batches, size)
 				}
 				switch {
-				case batches == 1 && size > 5*minPrintBatch: // 4 before a record is formatted, and a block's worth to a gap
-					t.Errorf("n %d stride %d: a first batch of %d ids", n, stride, size)
 				case batches == 1:
 					bt.formatted(size, size*100) // records of 100 bytes
 				case n == 200000 && batches == 10:
-					bt.formatted(10000, 10000*printBatchBytes/20) // then of 1/20 of printBatchBytes
-				case n == 200000 && batches > 10 && size > 2*20:
-					t.Fatalf("n %d stride %d: batch %d of %d ids after records of %d bytes", n, stride, batches, size, printBatchBytes/20)
+					bt.formatted(size*1000, size*1000*printBatchBytes/20) // then of 1/20 of printBatchBytes
 				}
 				at = r.hi
 			}
@@ -68,6 +76,13 @@ func TestBatcher(t *testing.T) {
 				t.Errorf("n %d stride %d: %d batches for %d workers", n, stride, batches, bt.workers)
 			}
 		}
+	}
+	big := newBatcher(make([]uint32, 100), reader.StoreInfo{Records: 10, Blocks: 10, RawBytes: 10 * printBatchBytes * 3})
+	for r, ok := big.next(); ok; r, ok = big.next() {
+		if r.hi-r.lo != 1 {
+			t.Fatalf("records of %d bytes: a batch of %d", 3*printBatchBytes, r.hi-r.lo)
+		}
+		big.formatted(1, 3*printBatchBytes)
 	}
 }
 
