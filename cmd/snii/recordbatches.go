@@ -115,4 +115,3 @@ func dist(x, y uint32) uint64 {
 	}
 	return uint64(y - x)
 }
-
