@@ -76,11 +76,15 @@ func (p *recordPrinter) grouped() bool { return (p.f.after > 0 || p.f.before > 0
 // best first with scores) and their neighbours; base is the global id of the
 // segment's doc 0. The records are read and formatted a batch at a time on
 // several goroutines (batcher) and written in order, or, when one goroutine
-// prints them, written as they are read.
+// prints them (few records, one CPU, or best first), written as they are
+// read.
 func (p *recordPrinter) printSegment(ctx context.Context, seg *reader.Segment, rq reader.Query, matches []uint32, scores []float32, base uint64) error {
 	ids, isMatch := p.withContext(matches, seg.DocCount())
 	st, _ := seg.Store()
 	bt := newBatcher(ids, st)
+	if scores != nil {
+		bt.workers = 1 // best first: one Records call decodes each block once whatever the order
+	}
 	p.workers = max(p.workers, bt.workers)
 	if bt.workers == 1 { // one batch, written straight from the decoded blocks
 		p.batches++
