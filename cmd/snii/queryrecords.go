@@ -108,7 +108,7 @@ func (p *recordPrinter) printSegment(ctx context.Context, seg *reader.Segment, r
 			default:
 			}
 			if size := bt.bufSize(b); cap(out.buf) < size {
-				out.buf = make([]byte, 0, size)
+				out.buf = make([]byte, 0, max(size, 2*cap(out.buf)))
 			}
 			k := b.lo
 			err := seg.Records(ctx, ids[b.lo:b.hi], func(id uint32, rec []byte) error {
