@@ -99,7 +99,7 @@ func (p *recordPrinter) printSegment(ctx context.Context, seg *reader.Segment, r
 			return p.record(seg, rq, base+uint64(id), rec, m, sc)
 		})
 	}
-	free := make(chan []byte, 3*bt.workers) // output buffers written, for reuse
+	free := make(chan []byte, bt.workers+1) // output buffers written, for reuse (inorder.Run holds at most workers+1 batches)
 	return inorder.Run(ctx, bt.workers, bt.next,
 		func(ctx context.Context, b idRange) (printedBatch, error) {
 			out := printedBatch{first: base + uint64(ids[b.lo]), last: base + uint64(ids[b.hi-1]), n: b.hi - b.lo}

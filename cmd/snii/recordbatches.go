@@ -26,7 +26,7 @@ type idRange struct{ lo, hi int }
 const (
 	minPrintBatch   = 8
 	minBatchBlocks  = 8
-	printBatchBytes = 256 << 10
+	printBatchBytes = 128 << 10
 )
 
 // batcher cuts the ids to print into batches, in order.

@@ -11,8 +11,8 @@ import (
 
 // Run calls work for each batch next yields (ok false: no more), on up to
 // workers goroutines, and emit with each result on the calling goroutine in
-// the order next yielded the batches. At most 2*workers batches are in
-// flight. The first error, from work or emit, or the end of ctx stops the
+// the order next yielded the batches. At most workers+1 batches are in
+// flight (taken from next and not yet emitted). The first error, from work or emit, or the end of ctx stops the
 // run and is returned; every goroutine Run started has ended when it
 // returns. With workers <= 1 everything runs on the calling goroutine.
 func Run[B, R any](ctx context.Context, workers int, next func() (B, bool), work func(ctx context.Context, b B) (R, error), emit func(R) error) error {
@@ -44,7 +44,7 @@ func Run[B, R any](ctx context.Context, workers int, next func() (B, bool), work
 	defer wg.Wait() // after cancel (deferred later, run first)
 	defer cancel()
 	jobs := make(chan job)
-	order := make(chan chan result, 2*workers)
+	order := make(chan chan result, workers)
 	wg.Add(1)
 	go func() { // the feeder: batches in order
 		defer wg.Done()
