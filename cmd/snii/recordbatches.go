@@ -41,16 +41,21 @@ type batcher struct {
 	avgRecord         int64 // the store's average record length, plus one
 }
 
+// minParallelBlocks is the fewest store blocks (as estimated) the records
+// of a print span for it to use more than one goroutine: below, the second
+// goroutine's decoder and buffers cost more than its share of the decoding.
+const minParallelBlocks = 64
+
 // newBatcher returns the batcher of ids (one goroutine per CPU, one when
-// there are too few records to share).
+// the ids span fewer than minParallelBlocks blocks).
 func newBatcher(ids []uint32, st reader.StoreInfo) *batcher {
 	b := &batcher{ids: ids, workers: max(1, runtime.GOMAXPROCS(0)), gap: 1}
 	b.share = max(len(ids)/(4*b.workers), 1)
-	if len(ids) < 4*minPrintBatch {
-		b.workers = 1
-	}
 	if st.Blocks > 0 {
 		b.gap = st.Records/uint64(st.Blocks) + 1
+	}
+	if b.workers > 1 && spannedBlocks(ids, b.gap) < minParallelBlocks {
+		b.workers = 1
 	}
 	b.avgRecord = 1
 	if st.Records > 0 {
@@ -114,4 +119,17 @@ func dist(x, y uint32) uint64 {
 		return uint64(x - y)
 	}
 	return uint64(y - x)
+}
+
+// spannedBlocks estimates the store blocks ids span, gap records a block: a
+// step between two ids counts its share of a block, at most one.
+func spannedBlocks(ids []uint32, gap uint64) float64 {
+	if len(ids) == 0 {
+		return 0
+	}
+	n := 1.0
+	for i := 1; i < len(ids); i++ {
+		n += min(1, float64(dist(ids[i-1], ids[i]))/float64(gap))
+	}
+	return n
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -17,7 +18,9 @@ import (
 	"github.com/snii-go/snii/reader"
 )
 
-// TestBatcher: the batches cover the ids once, in order; until a batch is
+// TestBatcher: more than one goroutine prints ids that span
+// minParallelBlocks blocks or more; the batches cover the ids once, in
+// order; until a batch is
 // formatted they hold at most minPrintBatch ids, then about printBatchBytes
 // of output at the length of the records formatted (never more) and about
 // four batches per worker; ids each in their own block are cut at that
@@ -33,8 +36,9 @@ func TestBatcher(t *testing.T) {
 				ids[i] = uint32(i) * stride
 			}
 			bt := newBatcher(ids, st)
-			if (n < 4*minPrintBatch) != (bt.workers == 1) || bt.workers > 2 {
-				t.Errorf("n %d: %d workers", n, bt.workers)
+			blocks := float64(n) * min(1, float64(stride)/101) // the store has 100 records a block
+			if (blocks < minParallelBlocks-1) != (bt.workers == 1) || bt.workers > 2 {
+				t.Errorf("n %d stride %d (%.0f blocks): %d workers", n, stride, blocks, bt.workers)
 			}
 			share := max(n/(4*bt.workers), 1)
 			at, batches := 0, 0
@@ -72,7 +76,7 @@ func TestBatcher(t *testing.T) {
 			if at != n {
 				t.Errorf("n %d stride %d: batches end at %d", n, stride, at)
 			}
-			if n >= 5000 && batches < 3*bt.workers {
+			if bt.workers > 1 && n >= 5000 && batches < 3*bt.workers {
 				t.Errorf("n %d stride %d: %d batches for %d workers", n, stride, batches, bt.workers)
 			}
 		}
@@ -107,7 +111,7 @@ func (c *offsetReads) ReadAt(p []byte, off int64) (int, error) {
 func TestPrintBlocksOnce(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	var b strings.Builder
-	const lines = 6000
+	const lines = 60000 // about 185 blocks
 	for i := range lines {
 		fmt.Fprintf(&b, "%d request served by host-%d in %d ms, status ok\n", i, i%7, i%13)
 	}
@@ -131,7 +135,7 @@ func TestPrintBlocksOnce(t *testing.T) {
 	}
 	defer seg.Close()
 	st, _ := seg.Store()
-	if st.Blocks < 8 {
+	if st.Blocks < 2*minParallelBlocks {
 		t.Fatalf("%d store blocks: the test needs more", st.Blocks)
 	}
 	rq, _, err := compileQuery(seg, "text", "served", 0)
@@ -182,11 +186,12 @@ func TestPrintBlocksOnce(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		return float64(after.Mallocs-before.Mallocs) / 5
 	}
-	few, many := allocs(all[:lines/4]), allocs(all)
-	if perLine := (many - few) / float64(lines-lines/4); perLine > 0.1 {
-		t.Errorf("%.0f allocations for %d lines, %.0f for %d: %.3f a line", few, lines/4, many, lines, perLine)
+	half := all[:lines/2] // over minParallelBlocks blocks too
+	few, many := allocs(half), allocs(all)
+	if perLine := (many - few) / float64(len(all)-len(half)); perLine > 0.1 {
+		t.Errorf("%.0f allocations for %d lines, %.0f for %d: %.3f a line", few, len(half), many, len(all), perLine)
 	}
-	t.Logf("%.0f allocations for %d lines, %.0f for %d", few, lines/4, many, lines)
+	t.Logf("%.0f allocations for %d lines, %.0f for %d", few, len(half), many, len(all))
 }
 
 // TestBatchesLikeRipgrep: with four goroutines printing (several batches a
@@ -195,9 +200,20 @@ func TestPrintBlocksOnce(t *testing.T) {
 func TestBatchesLikeRipgrep(t *testing.T) {
 	bin := needRG(t)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	log := demoFile("app.log")
-	seg := filepath.Join(t.TempDir(), "app.snii")
+	text, err := os.ReadFile(demoFile("app.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "app8.log") // eight copies: the matches span over minParallelBlocks blocks
+	if err := os.WriteFile(log, bytes.Repeat(text, 8), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	seg := filepath.Join(dir, "app8.snii")
 	ok(t, "build", "-q", "-o", seg, log)
+	if r := ok(t, "query", seg, `"connection refused"`, "--profile"); !strings.Contains(r.stderr, "on up to 4 goroutines") {
+		t.Fatalf("the records were not printed on four goroutines:\n%s", r.stderr)
+	}
 	for _, ph := range []string{"logged in from", "connection refused"} {
 		for _, args := range [][]string{{"--color", "never"}, {"--color", "always", "-C", "2"}, {"-B", "1", "--color", "never"}, {"-A", "4", "--color", "never"}} {
 			want := rg(t, bin, log, append(append([]string{"-F", "-i"}, args...), ph)...)
@@ -209,11 +225,7 @@ func TestBatchesLikeRipgrep(t *testing.T) {
 			}
 		}
 	}
-	text, err := os.ReadFile(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(text), "\n")
+	lines := strings.Split(string(bytes.Repeat(text, 8)), "\n")
 	q := "logged OR failed OR refused"
 	var ids []string
 	for _, m := range regexp.MustCompile(`doc ([0-9]+),`).FindAllStringSubmatch(ok(t, "query", seg, q, "--top", "100", "--ids").stdout, -1) {
