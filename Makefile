@@ -9,9 +9,11 @@ STATICCHECK ?= $(shell command -v staticcheck 2>/dev/null || echo $$($(GO) env G
 
 all: build
 
+# bin/snii is linked statically (no cgo): a process starts without the
+# dynamic loader and libc, and every query is a process.
 build:
 	$(GO) build ./...
-	$(GO) build -o bin/snii ./cmd/snii
+	CGO_ENABLED=0 $(GO) build -o bin/snii ./cmd/snii
 
 vet:
 	$(GO) vet ./...

@@ -17,9 +17,11 @@ type Options struct {
 	// Invert selects the records re does not match (grep -v). The index
 	// cannot narrow an inversion: every record is read.
 	Invert bool
-	// Batch is the records read per Segment.Records call (0: 1024). The
-	// batches are read and matched on one goroutine per CPU
-	// (runtime.GOMAXPROCS), the selected records passed on in id order.
+	// Batch is the records read per Segment.Records call (0: about four
+	// batches per goroutine, from 64 to 1024 records; 1024 when every
+	// record is read). The batches are read and matched on one goroutine
+	// per CPU (runtime.GOMAXPROCS), the selected records passed on in id
+	// order.
 	Batch int
 	// Profile, when set, receives what the search did.
 	Profile *Profile
@@ -35,11 +37,18 @@ type Profile struct {
 	Note string
 	// Candidates is the records read and matched against the regexp (the
 	// derived query's documents, or every record); Matched the records
-	// selected.
-	Candidates, Matched int
+	// selected; Batches the Segment.Records calls that read them.
+	Candidates, Matched, Batches int
 	// Search is the derived query's reader profile.
 	Search reader.Profile
 }
+
+// The default batches of Grep: a store block split between two batches is
+// decoded by both, so a batch holds at least minBatch candidates.
+const (
+	minBatch = 64
+	maxBatch = 1024
+)
 
 // plan returns the query every record re matches satisfies, derived from
 // re's syntax tree for the store's text field, or nil and a note saying why
@@ -125,9 +134,13 @@ func Grep(ctx context.Context, seg *reader.Segment, re *regexp.Regexp, o *Option
 			return err
 		}
 	}
+	workers := scanWorkers()
 	batch := o.Batch
 	if batch <= 0 {
-		batch = 1024
+		batch = maxBatch
+		if q != nil {
+			batch = min(max(len(cands)/(4*workers), minBatch), maxBatch)
+		}
 	}
 	var next func() []uint32
 	if q != nil {
@@ -155,5 +168,5 @@ func Grep(ctx context.Context, seg *reader.Segment, re *regexp.Regexp, o *Option
 			return ids
 		}
 	}
-	return scan(ctx, seg, re, o.Invert, scanWorkers(), next, &prof, fn)
+	return scan(ctx, seg, re, o.Invert, workers, next, &prof, fn)
 }

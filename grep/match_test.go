@@ -19,6 +19,9 @@ func FuzzRecordMatcher(f *testing.F) {
 	f.Add(`[^a-z]+é`, "\xe2\x82 é\nabcé\n")
 	f.Add(`^ab|cd$`, "xab\nabx\nxcd\n")
 	f.Add(``, "\n")
+	f.Add(`[a-z]+ refused|x`, "conn refused\nrefused\nx")
+	f.Add(`a\x{fffd}b`, "a\xffb\na\xef\xbf\xbdb\nab")
+	f.Add(`^(?m)abc$`, "x\nabc\n")
 	ab := rand.New(rand.NewPCG(5, 6)) // past redfa.MaxStates: regexp takes over
 	var long strings.Builder
 	for range 1 << 15 {
@@ -89,6 +92,28 @@ func TestRecordMatcherGivesUp(t *testing.T) {
 		}
 		if got, want := match(b), re.Match(b); got != want {
 			t.Fatalf("record of %d bytes: matcher %v, regexp %v", n, got, want)
+		}
+	}
+}
+
+// TestRequiredLiteral: the literal every match holds, byte for byte, and
+// none where an alternation, case folding or U+FFFD (which regexp matches on
+// an invalid byte) leaves no such string.
+func TestRequiredLiteral(t *testing.T) {
+	for expr, want := range map[string]string{
+		`[a-z]+ refused`:                      " refused",
+		`Traceback \(most recent call last\)`: "Traceback (most recent call last)",
+		`user=\w+ failed`:                     " failed",
+		`^connection refused$`:                "connection refused",
+		`conn(ection)? refused`:               "",
+		`(?i)refused`:                         "",
+		`a|b`:                                 "",
+		`[0-9]{5}`:                            "",
+		`x\x{fffd}y.*abc`:                     "abc",
+		`(foo|bar).*bazaar`:                   "bazaar",
+	} {
+		if got := requiredLiteral(regexp.MustCompile(expr)); got != want {
+			t.Errorf("%s: %q, want %q", expr, got, want)
 		}
 	}
 }

@@ -69,3 +69,29 @@ func TestParallelBatches(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultBatches: by default the candidates are read in about four
+// batches per goroutine of at least 64 records (a store block split
+// between two batches is decoded twice), and every record in batches of
+// 1024 when the regexp gives no query.
+func TestDefaultBatches(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	recs := genRecords(rand.New(rand.NewPCG(7, 9)), 3000)
+	s := build(t, recs, "standard")
+	for _, c := range []struct {
+		expr       string
+		candidates int // at least
+	}{{`(conn|timeout)`, 1000}, {`Kelvin`, 10}, {`[0-9]+`, 3000}} {
+		var prof grep.Profile
+		if err := grep.Grep(bg, s, regexp.MustCompile(c.expr), &grep.Options{Profile: &prof}, func(uint32, []byte) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+		size := min(max(prof.Candidates/8, 64), 1024)
+		if prof.Query == "" {
+			size = 1024
+		}
+		if want := (prof.Candidates + size - 1) / size; prof.Candidates < c.candidates || prof.Batches != want {
+			t.Errorf("%s: %d candidates in %d batches, want %d", c.expr, prof.Candidates, prof.Batches, want)
+		}
+	}
+}

@@ -16,7 +16,7 @@ show() {
 }
 
 mkdir -p bin out
-show go build -o bin/snii ./cmd/snii
+show env CGO_ENABLED=0 go build -o bin/snii ./cmd/snii
 
 # 3,000 synthetic application log lines, one document each (field "text").
 show bin/snii build -o out/app.snii testdata/demo/app.log

@@ -3,7 +3,7 @@
 # `rg -F -i` over the same data as one uncompressed file, whole processes timed
 # by hyperfine (page cache warm, output through a pipe so that neither tool can
 # stop early), and reports the median time of each tool per phrase and their
-# ratio, and the mean CPU time (user + system) of each. Needs hyperfine, rg and bin/snii (go build -o bin/snii ./cmd/snii).
+# ratio, and the mean CPU time (user + system) of each. Needs hyperfine, rg and bin/snii (make build).
 #
 #   scripts/grep-bench.sh DIR COPIES
 #

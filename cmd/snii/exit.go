@@ -84,7 +84,7 @@ func isTerminal(w io.Writer) bool {
 // run executes the command line args and returns the exit code. Errors are
 // printed to stderr as "snii: <message>".
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, stdin io.Reader) int {
-	return execute(ctx, newRootCmd(stdout, stderr, stdin), args, stderr)
+	return execute(ctx, newRootCmd(stdout, stderr, stdin, args...), args, stderr)
 }
 
 // execute runs root on args and returns the exit code, printing errors to stderr.

@@ -164,7 +164,8 @@ func runGrep(ctx context.Context, e *env, f *grepFlags, path string, re *regexp.
 			q = "(none: every record is read)"
 		}
 		fmt.Fprintf(tw, "derived query\t%s\n", q)
-		fmt.Fprintf(tw, "records read\t%s of %s (matched against the regexp)\n", strconv.Itoa(prof.Candidates), strconv.FormatUint(uint64(seg.DocCount()), 10))
+		fmt.Fprintf(tw, "records read\t%s of %s (matched against the regexp) in %s\n", strconv.Itoa(prof.Candidates), strconv.FormatUint(uint64(seg.DocCount()), 10),
+			plural(int64(prof.Batches), "batch", "batches"))
 		fmt.Fprintf(tw, "matched\t%d\n", n)
 		if prof.Query != "" {
 			printProfileRows(tw, newProfileReport(&prof.Search))

@@ -37,7 +37,7 @@ func cliEnv(t *testing.T, tty bool, stdin string, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
 	e := &env{stdout: &out, stderr: &errb, stdin: strings.NewReader(stdin), tty: tty}
-	code := execute(context.Background(), newRootCmdEnv(e), args, &errb)
+	code := execute(context.Background(), newRootCmdEnv(e, args...), args, &errb)
 	return result{code, out.String(), errb.String()}
 }
 

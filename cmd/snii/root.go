@@ -8,14 +8,41 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// newRootCmd returns the snii command with every sub-command. Output goes to
-// stdout (results) and stderr (progress, errors); stdin feeds "snii build -".
-func newRootCmd(stdout, stderr io.Writer, stdin io.Reader) *cobra.Command {
-	return newRootCmdEnv(&env{stdout: stdout, stderr: stderr, stdin: stdin, tty: isTerminal(stderr)})
+// newRootCmd returns the snii command for the command line args. Output
+// goes to stdout (results) and stderr (progress, errors); stdin feeds "snii
+// build -".
+func newRootCmd(stdout, stderr io.Writer, stdin io.Reader, args ...string) *cobra.Command {
+	return newRootCmdEnv(&env{stdout: stdout, stderr: stderr, stdin: stdin, tty: isTerminal(stderr)}, args...)
 }
 
-// newRootCmdEnv is newRootCmd with an explicit env (tests force tty).
-func newRootCmdEnv(e *env) *cobra.Command {
+// subCommand is one of snii's commands: its name and its constructor.
+type subCommand struct {
+	name string
+	make func() *cobra.Command
+}
+
+// subCommands lists snii's commands, in the order help lists them.
+func subCommands(e *env) []subCommand {
+	return []subCommand{
+		{"build", func() *cobra.Command { return newBuildCmd(e, captureBuildHook(), profileBuildHook()) }},
+		{"inspect", func() *cobra.Command { return newInspectCmd(e) }},
+		{"query", func() *cobra.Command { return newQueryCmd(e) }},
+		{"grep", func() *cobra.Command { return newGrepCmd(e) }},
+		{"get", func() *cobra.Command { return newGetCmd(e) }},
+		{"merge", func() *cobra.Command { return newMergeCmd(e) }},
+		{"verify", func() *cobra.Command { return newVerifyCmd(e) }},
+		{"capture", newCaptureCmd},
+		{"replay", newReplayCmd},
+		{"clean", func() *cobra.Command { return newCleanCmd(e) }},
+	}
+}
+
+// newRootCmdEnv is newRootCmd with an explicit env (tests force tty). When
+// the first of args names a command, the root holds that command alone (the
+// others' flags and texts are not built for a command line that cannot
+// reach them); otherwise (no args, help, completion, an unknown command)
+// it holds every command.
+func newRootCmdEnv(e *env, args ...string) *cobra.Command {
 	stdout, stderr, stdin := e.stdout, e.stderr, e.stdin
 	root := &cobra.Command{
 		Use:   "snii",
@@ -52,18 +79,16 @@ sources cannot give), 128+N stopped by signal N (130 Ctrl-C, 129 SIGHUP, 143 SIG
 	root.SetErr(stderr)
 	root.SetIn(stdin)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{clipped{err}} })
-	root.AddCommand(
-		newBuildCmd(e, captureBuildHook(), profileBuildHook()),
-		newInspectCmd(e),
-		newQueryCmd(e),
-		newGrepCmd(e),
-		newGetCmd(e),
-		newMergeCmd(e),
-		newVerifyCmd(e),
-		newCaptureCmd(),
-		newReplayCmd(),
-		newCleanCmd(e),
-	)
+	subs := subCommands(e)
+	for _, c := range subs {
+		if len(args) > 0 && c.name == args[0] {
+			subs = []subCommand{c}
+			break
+		}
+	}
+	for _, c := range subs {
+		root.AddCommand(c.make())
+	}
 	return root
 }
 
