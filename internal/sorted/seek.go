@@ -1,5 +1,3 @@
-// Package sorted holds the kernels over ascending lists that several packages
-// share: SeekGE, the gallop of every intersection of doc ids and positions.
 package sorted
 
 // SeekGE returns the smallest index i >= lo with a[i] >= x, or len(a), by
