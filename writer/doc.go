@@ -28,7 +28,8 @@
 // # Term buffer
 //
 // Per field, a term maps (open addressing over a uint64 table of
-// hash<<32 | id+1) to a 40-byte state; term bytes and postings live in 64 KiB
+// hash<<32 | id+1) to a 48-byte state holding the term's first 8 bytes (all of a
+// shorter term); longer terms' bytes and all postings live in 64 KiB
 // pool blocks. A term's postings are a chain of slices (16 bytes, doubling
 // to 32 KiB; the last 4 bytes of a slice address the next) holding one
 // record per document:

@@ -47,13 +47,20 @@ type posLink struct {
 
 type termState struct {
 	s       stream
-	term    uint32 // pool address of the term bytes
+	term    uint32 // pool address of the term bytes (terms longer than inlineTerm)
 	lastDoc uint32
 	df      uint32 // records in the stream
 	head    int32  // first position in the current document (docPos index), -1 if none
 	tail    int32  // last position in the current document
-	termLen uint32 // at most analysis.MaxMaxTokenBytes (uint32: the struct stays 40 bytes)
+	termLen uint32 // at most analysis.MaxMaxTokenBytes
+	// pfx is the term's first inlineTerm bytes, zero-padded: lookup compares
+	// it before the pool (a term of at most inlineTerm bytes is all there,
+	// and takes no pool bytes).
+	pfx [inlineTerm]byte
 }
+
+// inlineTerm is the longest term held in its state alone.
+const inlineTerm = 8
 
 const (
 	stateSize    = int64(unsafe.Sizeof(termState{}))
@@ -72,7 +79,21 @@ func (b *termBuffer) state(id uint32) *termState {
 
 func (b *termBuffer) termBytes(id uint32) []byte {
 	st := b.state(id)
-	return b.pool.span(st.term, uint32(st.termLen))
+	if st.termLen <= inlineTerm {
+		return st.pfx[:st.termLen:st.termLen]
+	}
+	return b.pool.span(st.term, st.termLen)
+}
+
+// termKey returns the first inlineTerm bytes of term, zero-padded, as a
+// little-endian number (termState.pfx's).
+func termKey(term []byte) uint64 {
+	if len(term) >= inlineTerm {
+		return binary.LittleEndian.Uint64(term)
+	}
+	var k [inlineTerm]byte
+	copy(k[:], term)
+	return binary.LittleEndian.Uint64(k[:])
 }
 
 // memory returns the bytes the buffer holds: pool blocks in use, state pages,
@@ -116,11 +137,12 @@ func (b *termBuffer) lookup(term []byte) (uint32, bool) {
 	}
 	h := maphash.Bytes(b.seed, term)
 	h32 := uint32(h) ^ uint32(h>>32)
+	key, n := termKey(term), uint32(len(term))
 	mask := uint32(len(b.slots) - 1)
 	for i := h32 & mask; ; i = (i + 1) & mask {
 		s := b.slots[i]
 		if s == 0 {
-			id, ok := b.newTerm(term)
+			id, ok := b.newTerm(term, key)
 			if !ok {
 				return 0, false
 			}
@@ -132,14 +154,16 @@ func (b *termBuffer) lookup(term []byte) (uint32, bool) {
 		}
 		if uint32(s>>32) == h32 {
 			id := uint32(s) - 1
-			if bytes.Equal(b.termBytes(id), term) {
+			st := b.state(id)
+			if st.termLen == n && binary.LittleEndian.Uint64(st.pfx[:]) == key &&
+				(n <= inlineTerm || bytes.Equal(b.pool.span(st.term+inlineTerm, n-inlineTerm), term[inlineTerm:])) {
 				return id, true
 			}
 		}
 	}
 }
 
-func (b *termBuffer) newTerm(term []byte) (uint32, bool) {
+func (b *termBuffer) newTerm(term []byte, key uint64) (uint32, bool) {
 	id := b.n
 	if int(id/pageStates) == len(b.pages) {
 		blk := b.pool.cache.get()
@@ -151,7 +175,8 @@ func (b *termBuffer) newTerm(term []byte) (uint32, bool) {
 	}
 	st := b.state(id)
 	*st = termState{termLen: uint32(len(term)), head: -1, tail: -1}
-	if len(term) > 0 {
+	binary.LittleEndian.PutUint64(st.pfx[:], key)
+	if len(term) > inlineTerm {
 		a, ok := b.pool.alloc(uint32(len(term)))
 		if !ok {
 			return 0, false
@@ -272,10 +297,8 @@ func (b *termBuffer) discardDoc() {
 func (b *termBuffer) sortedIDs(dst []uint32) []uint32 {
 	keys := make([]sortKey, 0, b.n)
 	for id := uint32(0); id < b.n; id++ {
-		if b.state(id).df > 0 {
-			var pfx [8]byte
-			copy(pfx[:], b.termBytes(id))
-			keys = append(keys, sortKey{pfx: binary.BigEndian.Uint64(pfx[:]), id: id})
+		if st := b.state(id); st.df > 0 {
+			keys = append(keys, sortKey{pfx: binary.BigEndian.Uint64(st.pfx[:]), id: id})
 		}
 	}
 	slices.SortFunc(keys, func(x, y sortKey) int {
