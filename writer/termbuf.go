@@ -35,7 +35,6 @@ type termBuffer struct {
 	// order) and, per term, a chain of its positions in docPos.
 	docTerms []uint32
 	docPos   []posLink
-	posBuf   []uint32
 	rec      []byte
 }
 
@@ -100,7 +99,7 @@ func termKey(term []byte) uint64 {
 // the hash table and the per-document scratch.
 func (b *termBuffer) memory() int64 {
 	return b.pool.size() + int64(len(b.pages))*blockSize + int64(len(b.slots))*8 +
-		int64(cap(b.docPos))*8 + int64(cap(b.docTerms))*4 + int64(cap(b.posBuf))*4 + int64(cap(b.rec))
+		int64(cap(b.docPos))*8 + int64(cap(b.docTerms))*4 + int64(cap(b.rec))
 }
 
 // empty reports whether the buffer holds no postings.
@@ -243,23 +242,23 @@ func (b *termBuffer) grow() bool {
 func (b *termBuffer) finishDoc(doc uint32) (tokens int, ok bool) {
 	for _, id := range b.docTerms {
 		st := b.state(id)
-		pos := b.posBuf[:0]
+		n := 0
 		for i := st.head; i >= 0; i = b.docPos[i].next {
-			pos = append(pos, b.docPos[i].pos)
+			n++
 		}
-		b.posBuf = pos
-		st.head, st.tail = -1, -1
 		delta := doc
 		if st.df > 0 {
 			delta = doc - st.lastDoc
 		}
 		rec := binary.AppendUvarint(b.rec[:0], uint64(delta))
-		rec = binary.AppendUvarint(rec, uint64(len(pos)))
+		rec = binary.AppendUvarint(rec, uint64(n))
 		var prev uint32
-		for _, p := range pos {
+		for i := st.head; i >= 0; i = b.docPos[i].next {
+			p := b.docPos[i].pos
 			rec = binary.AppendUvarint(rec, uint64(p-prev))
 			prev = p
 		}
+		st.head, st.tail = -1, -1
 		b.rec = rec
 		if !b.pool.write(&st.s, rec) {
 			return 0, false
@@ -282,9 +281,6 @@ func (b *termBuffer) discardDoc() {
 	b.docTerms, b.docPos = b.docTerms[:0], b.docPos[:0]
 	if cap(b.docPos) > scratchLimit/8 {
 		b.docPos, b.docTerms = nil, nil
-	}
-	if cap(b.posBuf) > scratchLimit/4 {
-		b.posBuf = nil
 	}
 	if cap(b.rec) > scratchLimit {
 		b.rec = nil
@@ -342,5 +338,5 @@ func (b *termBuffer) releasePages() {
 // buffer's index has been written).
 func (b *termBuffer) release() {
 	b.reset()
-	b.pages, b.docTerms, b.docPos, b.posBuf, b.rec = nil, nil, nil, nil, nil
+	b.pages, b.docTerms, b.docPos, b.rec = nil, nil, nil, nil
 }
