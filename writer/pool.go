@@ -24,9 +24,8 @@ var sliceSizes = [...]uint32{16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 
 
 const maxLevel = uint8(len(sliceSizes) - 1)
 
-// chunkBlocks is the number of blocks mapped at once: 2 MiB, a huge page
-// where the system grants them (see mapRaw).
-const chunkBlocks = 32
+// chunkBlocks is the number of blocks mapped at once.
+const chunkBlocks = 16
 
 // blockCache hands out the blocks of the term buffers (pool blocks and term
 // state pages) of one writer. Blocks come from chunks mapped outside the Go
