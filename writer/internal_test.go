@@ -2,6 +2,7 @@ package writer
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -355,5 +356,20 @@ func TestTermBufferLookupCollision(t *testing.T) {
 			t.Errorf("%q after %q: id %d (%q), %q has %d", p[1], p[0], idB, b.termBytes(idB), p[0], idA)
 		}
 		cache.close()
+	}
+}
+
+// TestTermKey: a term's key is its first bytes zero-padded, whatever the
+// bytes past it in its slice's capacity.
+func TestTermKey(t *testing.T) {
+	buf := []byte("abcdefghij")
+	for n := 0; n <= len(buf); n++ {
+		var want [inlineTerm]byte
+		copy(want[:], buf[:n])
+		for _, term := range [][]byte{buf[:n], buf[:n:n], bytes.Clone(buf[:n])} {
+			if got := termKey(term); got != binary.LittleEndian.Uint64(want[:]) {
+				t.Errorf("%q (cap %d): key %#x, want %#x", term, cap(term), got, want)
+			}
+		}
 	}
 }

@@ -90,6 +90,9 @@ func termKey(term []byte) uint64 {
 	if len(term) >= inlineTerm {
 		return binary.LittleEndian.Uint64(term)
 	}
+	if cap(term) >= inlineTerm { // one load (an analyzer's token buffer has room), the bytes past the term masked off
+		return binary.LittleEndian.Uint64(term[:inlineTerm]) & (1<<(8*len(term)) - 1)
+	}
 	var k [inlineTerm]byte
 	copy(k[:], term)
 	return binary.LittleEndian.Uint64(k[:])
