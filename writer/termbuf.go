@@ -149,7 +149,7 @@ func (b *termBuffer) lookup(term []byte) (uint32, bool) {
 				return 0, false
 			}
 			b.slots[i] = uint64(h32)<<32 | uint64(id+1)
-			if 2*(b.n+1) > uint32(len(b.slots)) && !b.grow() {
+			if 4*(b.n+1) > 3*uint32(len(b.slots)) && !b.grow() {
 				return 0, false
 			}
 			return id, true
@@ -217,7 +217,8 @@ func (b *termBuffer) freeSlots() {
 	b.raw, b.slots = nil, nil
 }
 
-// grow doubles the hash table.
+// grow doubles the hash table (lookup grows it past 3/4 full: linear probes
+// stay short, and the table stays small enough to stay in cache).
 func (b *termBuffer) grow() bool {
 	old, oldRaw := b.slots, b.raw
 	b.raw, b.slots = nil, nil // keep the old table mapped while rehashing
