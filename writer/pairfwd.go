@@ -675,8 +675,9 @@ func (fb *fwdBuckets) add(a, b uint32, doc uint64) bool {
 			if h := uint8(doc >> fb.shift); h != fb.hiCur[a] {
 				fb.setHi(a, h, i)
 			}
+			doc &= 1<<fb.shift - 1
 		}
-		fb.r32[i-fb.base] = b<<fb.shift | uint32(doc)&(1<<fb.shift-1)
+		fb.r32[i-fb.base] = b<<fb.shift | uint32(doc)
 	} else {
 		fb.r64[i-fb.base] = uint64(b)<<32 | doc
 	}
@@ -774,23 +775,29 @@ func sortBucket[R uint32 | uint64](fb *fwdBuckets, a uint32, first uint64, bucke
 			fb.docs = make([]uint32, total)
 		}
 		docs := fb.docs[:total]
-		var high uint32 // the docs' high part from record k on, until next
-		next, row := uint64(math.MaxUint64), []uint64(nil)
-		if fb.hiBits > 0 {
-			row = fb.hiStart[uint64(a)<<fb.hiBits : uint64(a+1)<<fb.hiBits]
-			next = row[1] - first
-		}
-		for k, x := range bucket {
-			for uint64(k) >= next {
-				high++
-				next = math.MaxUint64
-				if int(high)+1 < len(row) {
-					next = row[high+1] - first
+		if fb.hiBits == 0 {
+			for _, x := range bucket {
+				if b := uint32(uint64(x) >> shift); uint64(fb.cnt[b]) >= minDF {
+					docs[fb.at[b]] = uint32(uint64(x) & mask)
+					fb.at[b]++
 				}
 			}
-			if b := uint32(uint64(x) >> shift); uint64(fb.cnt[b]) >= minDF {
-				docs[fb.at[b]] = high<<shift | uint32(uint64(x)&mask)
-				fb.at[b]++
+		} else {
+			row := fb.hiStart[uint64(a)<<fb.hiBits : uint64(a+1)<<fb.hiBits]
+			var high uint32 // the docs' high part from record k on, until next
+			next := row[1] - first
+			for k, x := range bucket {
+				for uint64(k) >= next {
+					high++
+					next = math.MaxUint64
+					if int(high)+1 < len(row) {
+						next = row[high+1] - first
+					}
+				}
+				if b := uint32(uint64(x) >> shift); uint64(fb.cnt[b]) >= minDF {
+					docs[fb.at[b]] = high<<shift | uint32(uint64(x)&mask)
+					fb.at[b]++
+				}
 			}
 		}
 		lo := uint32(0)
