@@ -141,7 +141,7 @@ func (w *Writer) finish() error {
 			ids := fs.buf.sortedIDs(nil)
 			srcs = append(srcs, newMemSource(fs.buf, ids))
 			if fs.fwd != nil && len(w.spills) == 0 {
-				fs.fwd.mapOrds(fs.buf, ids, w.opts.Pairs.minDFFor(w.docs))
+				fs.fwd.mapOrds(fs.buf, ids, w.pairsMinDF(fs.tokens))
 				ins[i].fwd = fs.fwd
 			}
 		}
@@ -282,7 +282,7 @@ func (w *Writer) writeField(cw *countWriter, in *fieldInput, dict, docSpan *spoo
 		g     errgroup.Group // the pair counting off a forward index, beside the emitter
 	)
 	if in.fwd != nil && src != nil && o.Pairs.effectivePercent() > 0 {
-		pw = w.newPairWriter(in.fwd.tap(o.Pairs.minDFFor(w.docs), w.docs), in.field.Name)
+		pw = w.newPairWriter(in.fwd.tap(w.pairsMinDF(in.tokens), w.docs), in.field.Name)
 		defer pw.free()
 		g.Go(func() (err error) {
 			cands, err = pw.countCandidates()

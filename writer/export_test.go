@@ -11,20 +11,22 @@ type Faults struct {
 	CorruptRun bool
 	SpoolLimit int // > 0: spool the dict region, doc spans and store blocks to temp files beyond this many bytes
 
-	PairNoFwd   bool  // count pairs from the postings alone (no forward index)
-	PairRecords bool  // count a forward index's pairs through the record sorter, not the buckets
-	PairWide    bool  // bucket records take 8 bytes even when 4 would do
-	PairSplit   int   // > 0: 4-byte bucket records keep this many fewer bits of the doc
-	PairNoBits  bool  // no bitmaps of terms: co reads every term's docs back (a dense first term gets a scratch bitmap)
-	PairBucket  int64 // > 0: the pair buckets' memory share in bytes
-	PairEntries int   // > 0: the pair entries kept in memory, in bytes
+	PairNoFwd   bool   // count pairs from the postings alone (no forward index)
+	PairRecords bool   // count a forward index's pairs through the record sorter, not the buckets
+	PairWide    bool   // bucket records take 8 bytes even when 4 would do
+	PairSplit   int    // > 0: 4-byte bucket records keep this many fewer bits of the doc
+	PairNoBits  bool   // no bitmaps of terms: co reads every term's docs back (a dense first term gets a scratch bitmap)
+	PairBucket  int64  // > 0: the pair buckets' memory share in bytes
+	PairEntries int    // > 0: the pair entries kept in memory, in bytes
+	PairTokens  uint64 // > 0: the default minimum pair df's tokens per unit of df (else 65536)
 	f           *faults
 }
 
 // WithFaults returns o with the faults armed; read the outcome with Fired.
 func WithFaults(o Options, fl *Faults) Options {
 	fl.f = &faults{failAfter: fl.FailAfter, failSync: fl.FailSync, failRename: fl.FailRename, corruptRun: fl.CorruptRun, spoolLimit: fl.SpoolLimit,
-		pairNoFwd: fl.PairNoFwd, pairRecords: fl.PairRecords, pairWide: fl.PairWide, pairSplit: fl.PairSplit, pairNoBits: fl.PairNoBits, pairBucket: fl.PairBucket, pairEntries: fl.PairEntries}
+		pairNoFwd: fl.PairNoFwd, pairRecords: fl.PairRecords, pairWide: fl.PairWide, pairSplit: fl.PairSplit, pairNoBits: fl.PairNoBits, pairBucket: fl.PairBucket, pairEntries: fl.PairEntries,
+		pairTokens: fl.PairTokens}
 	o.faults = fl.f
 	return o
 }

@@ -54,6 +54,7 @@ type faults struct {
 	pairEntryFile int    // fields whose pair entries went to a temp file
 	pairEntries   int    // > 0: the pair entries kept in memory, in bytes (else MemoryLimit/64)
 	pairBucket    int64  // > 0: the pair buckets' memory share in bytes (else MemoryLimit/4)
+	pairTokens    uint64 // > 0: the default minimum pair df's tokens per unit of df (else pairsMinDFTokens)
 	failed        bool   // a fault fired
 }
 

@@ -19,10 +19,20 @@ const (
 	// PairsOff as Pairs.Percent writes no pairs.
 	PairsOff = -1
 	// DefaultPairsMinDF and PairsMinDFDocs give the minimum pair df when
-	// Pairs.MinDF is 0: max(DefaultPairsMinDF, ceil(docs / PairsMinDFDocs)).
+	// Pairs.MinDF is 0: max(DefaultPairsMinDF, ceil(docs / PairsMinDFDocs),
+	// ceil(tokens / 65536)), tokens being the field's positions (its sum of
+	// ttf; see minDFUsed).
 	DefaultPairsMinDF = 64
 	PairsMinDFDocs    = 10000
 )
+
+// pairsMinDFTokens is the default rule's share of the field's tokens: a pair
+// must be in at least one document per pairsMinDFTokens positions of the
+// field. A phrase is asked in proportion to the share of the text that holds
+// it, so the text repeated k times keeps the candidates of one copy (every
+// pair's df, and the bound, k times as large) instead of admitting pairs k
+// times rarer.
+const pairsMinDFTokens = 1 << 16
 
 // Pairs configure the phrase-pair index: per field, docs-only
 // postings of adjacent term pairs, chosen under a byte budget. The zero value
@@ -33,7 +43,8 @@ type Pairs struct {
 	// pairs, else 1..100.
 	Percent int
 	// MinDF is the fewest documents a pair must occur in to be kept: 0 =
-	// max(DefaultPairsMinDF, ceil(docs/PairsMinDFDocs)), else >= 1.
+	// max(DefaultPairsMinDF, ceil(docs/PairsMinDFDocs), ceil(tokens/65536))
+	// (tokens: the field's positions), else >= 1.
 	MinDF int
 }
 
@@ -59,12 +70,42 @@ func (p Pairs) effectivePercent() int {
 	return p.Percent
 }
 
-// minDFFor returns the minimum pair df for a segment of docs documents.
+// minDFFor returns the minimum pair df for a segment of docs documents
+// whose field's tokens are not known (0).
 func (p Pairs) minDFFor(docs uint64) uint64 {
 	if p.MinDF > 0 {
 		return uint64(p.MinDF)
 	}
 	return max(DefaultPairsMinDF, (docs+PairsMinDFDocs-1)/PairsMinDFDocs)
+}
+
+// minDFUsed returns the minimum pair df of a field of tokens positions in a
+// segment of docs documents: minDFFor, and under the default rule at least
+// ceil(tokens / pairsMinDFTokens). The pair counting tracks terms (a pair's
+// df is at most its terms') and counts candidates under the bound of the
+// tokens the build counted as it added the documents (a merge knows none:
+// minDFFor's bound); writePairs selects under the bound of the field's sum
+// of ttf, which equals the build's count.
+func (p Pairs) minDFUsed(docs, tokens uint64) uint64 {
+	return p.minDFPer(docs, tokens, pairsMinDFTokens)
+}
+
+// minDFPer is minDFUsed with per tokens per unit of the minimum df.
+func (p Pairs) minDFPer(docs, tokens, per uint64) uint64 {
+	m := p.minDFFor(docs)
+	if p.MinDF > 0 {
+		return m
+	}
+	return max(m, (tokens+per-1)/per)
+}
+
+// pairsMinDF is minDFUsed for w's documents (tests: minDFPer with the
+// faults' tokens per unit of df).
+func (w *Writer) pairsMinDF(tokens uint64) uint64 {
+	if fl := w.opts.faults; fl != nil && fl.pairTokens > 0 {
+		return w.opts.Pairs.minDFPer(w.docs, tokens, fl.pairTokens)
+	}
+	return w.opts.Pairs.minDFUsed(w.docs, tokens)
 }
 
 // pairCand is a pair that met the minimum df.
@@ -118,7 +159,7 @@ func (w *Writer) newPairTap(src PostingSource, name string, tokens uint64) *pair
 	sorted := w.opts.MemoryLimit / 4
 	create := func() (*tempFile, error) { return w.createTemp(runPrefix) }
 	t := &pairTap{
-		src: src, minDF: w.opts.Pairs.minDFFor(w.docs), docs: w.docs, cur: -1, limit: w.opts.MemoryLimit / 2,
+		src: src, minDF: w.pairsMinDF(tokens), docs: w.docs, cur: -1, limit: w.opts.MemoryLimit / 2,
 		lists: u32Store{limit: int(max(sorted/16, 1024)), create: create},
 		newSorter: func() *extSorter {
 			return newExtSorter(sorted, fmt.Sprintf("pair tokens of index %q", name), create)
@@ -161,7 +202,7 @@ func (pw *pairWriter) countCandidates() ([]pairCand, error) {
 	if err := pw.fwdBitmaps(); err != nil {
 		return nil, err
 	}
-	return pw.candidates(pw.w.opts.Pairs.minDFFor(pw.w.docs))
+	return pw.candidates(pw.tap.minDF)
 }
 
 // writePairs writes the pair section of the field whose metadata is m (its
@@ -172,7 +213,7 @@ func (w *Writer) writePairs(cw *countWriter, pw *pairWriter, cands []pairCand, m
 	m.PairsOff = cw.n
 	m.PairsPercent = p.effectivePercent()
 	m.PairsMinDF = uint64(p.MinDF)
-	m.PairsMinDFUsed = p.minDFFor(w.docs)
+	m.PairsMinDFUsed = w.pairsMinDF(m.SumTTF)
 	if m.PairsPercent == 0 {
 		return nil
 	}
@@ -180,6 +221,12 @@ func (w *Writer) writePairs(cw *countWriter, pw *pairWriter, cands []pairCand, m
 	if pw == nil {
 		return nil
 	}
+	// The pairs were counted under the bound the field's tokens gave when
+	// known (a build), else under minDFFor (a merge): never above this one.
+	if pw.tap.minDF > m.PairsMinDFUsed {
+		return fmt.Errorf("writer: index %q: pairs: %w", m.Name, errs.Corruptf("counted for df >= %d, above the field's minimum %d", pw.tap.minDF, m.PairsMinDFUsed))
+	}
+	cands = slices.DeleteFunc(cands, func(c pairCand) bool { return c.df < m.PairsMinDFUsed })
 	m.PairsEligible = uint64(len(cands))
 	sel, err := selectPairs(cands, m.PairsAllowance, exactGain)
 	if err != nil {

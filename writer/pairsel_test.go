@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"math/bits"
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/writer"
 )
 
@@ -211,5 +213,85 @@ func checkPairSelection(t *testing.T, tag, path string, o writer.Options, docs [
 		if len(exp) == 0 && i == 0 {
 			t.Errorf("%s %s: the oracle keeps no pair: the test proves nothing", tag, field)
 		}
+	}
+}
+
+// TestPairMinDFTokens: under the default rule the minimum pair df grows with
+// the field's tokens (ceil(sumTTF / per), per = 65536, here lowered through
+// the faults so that a small corpus reaches it), on every counting path; the
+// pairs kept are the selection oracle's under it; and the documents given
+// twice make exactly the same pairs eligible (each pair's df and the minimum
+// both double, up to rounding that admits no other pair), where a fixed
+// minimum admits the pairs of half its df.
+func TestPairMinDFTokens(t *testing.T) {
+	const per = 256
+	docs := genDocs(7, 2500)
+	twice := append(slices.Clip(docs), docs...)
+	minDF := func(m format.IndexMeta) uint64 {
+		return max(writer.DefaultPairsMinDF, (m.DocCount+writer.PairsMinDFDocs-1)/writer.PairsMinDFDocs, (m.SumTTF+per-1)/per)
+	}
+	var eligible []uint64
+	var onceMin uint64
+	for _, tc := range []struct {
+		name   string
+		docs   []writer.Document
+		faults writer.Faults
+		memory int64
+	}{
+		{"forward index", docs, writer.Faults{FailAfter: -1, PairTokens: per}, 0},
+		{"postings", docs, writer.Faults{FailAfter: -1, PairTokens: per, PairNoFwd: true}, 0},
+		{"spilled", docs, writer.Faults{FailAfter: -1, PairTokens: per}, 256 << 10},
+		{"twice", twice, writer.Faults{FailAfter: -1, PairTokens: per}, 0},
+	} {
+		o := genOptions()
+		o.Pairs = writer.Pairs{Percent: 3}
+		if tc.memory > 0 {
+			o.MemoryLimit = tc.memory
+		}
+		o = writer.WithFaults(o, &tc.faults)
+		path, _ := build(t, t.TempDir(), "tok.snii", o, tc.docs)
+		m := dumpFile(t, path).index(t, "text").Meta
+		if want := minDF(m); m.PairsMinDFUsed != want || want <= writer.DefaultPairsMinDF {
+			t.Fatalf("%s: min df %d, the rule gives %d for %d docs, %d tokens (must be the tokens' bound, over %d)", tc.name, m.PairsMinDFUsed, want, m.DocCount, m.SumTTF, writer.DefaultPairsMinDF)
+		}
+		checkPairSelection(t, tc.name, path, o, tc.docs, "text")
+		eligible = append(eligible, m.PairsEligible)
+		if len(eligible) == 1 {
+			onceMin = m.PairsMinDFUsed
+			checkMergeTokens(t, path, docs, per)
+		}
+	}
+	if eligible[3] != eligible[0] {
+		t.Errorf("the documents twice make %d pairs eligible, once %d", eligible[3], eligible[0])
+	}
+	// A fixed minimum (the one of the documents once) admits more pairs of
+	// the documents twice: the property above is the rule's, not the corpus'.
+	o := genOptions()
+	o.Pairs = writer.Pairs{Percent: 3, MinDF: int(onceMin)}
+	path, _ := build(t, t.TempDir(), "fixed.snii", o, twice)
+	if m := dumpFile(t, path).index(t, "text").Meta; m.PairsEligible <= eligible[0] {
+		t.Errorf("a fixed min df %d makes %d pairs of the documents twice eligible, once %d: the corpus cannot tell the rules apart", onceMin, m.PairsEligible, eligible[0])
+	}
+}
+
+// checkMergeTokens: a merge of two halves of docs (BuildFromSources, which
+// counts the pairs not knowing the field's tokens) gives the bytes of whole,
+// built from docs under the same tokens per unit of df.
+func checkMergeTokens(t *testing.T, whole string, docs []writer.Document, per uint64) {
+	t.Helper()
+	o := genOptions()
+	o.Pairs = writer.Pairs{Percent: 3}
+	opts := func() writer.Options { return writer.WithFaults(o, &writer.Faults{FailAfter: -1, PairTokens: per}) }
+	dir := t.TempDir()
+	cut := len(docs) / 3
+	a, _ := build(t, dir, "a.snii", opts(), docs[:cut])
+	b, _ := build(t, dir, "b.snii", opts(), docs[cut:])
+	ins := concatInputs(t, o, dumpFile(t, a), dumpFile(t, b), cut)
+	merged := filepath.Join(dir, "merged.snii")
+	if _, err := writer.BuildFromSources(t.Context(), merged, opts(), uint64(len(docs)), ins, segRecords(t, whole)); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(testkit.ReadFile(t, merged), testkit.ReadFile(t, whole)) {
+		t.Error("merged segment differs from the segment built in one go")
 	}
 }

@@ -71,16 +71,7 @@ func TestBuildFromSourcesMerge(t *testing.T) {
 	b, _ := build(t, dir, "b.snii", o, docs[cut:])
 	segA, segB := dumpFile(t, a), dumpFile(t, b)
 
-	var ins []writer.IndexInput
-	for _, f := range o.Fields {
-		da, db := segA.index(t, f.Name), segB.index(t, f.Name)
-		ins = append(ins, writer.IndexInput{
-			Name:          f.Name,
-			DocsWithField: da.Meta.DocsWithField + db.Meta.DocsWithField,
-			Postings:      newDumpSource([]*fieldDump{da, db}, []uint32{0, uint32(cut)}),
-			Norms:         concatNorms(da, db),
-		})
-	}
+	ins := concatInputs(t, o, segA, segB, cut)
 	merged := filepath.Join(dir, "merged.snii")
 	mst, err := writer.BuildFromSources(t.Context(), merged, o, uint64(len(docs)), ins, segRecords(t, whole))
 	if err != nil {
@@ -205,4 +196,20 @@ func concatNorms(ds ...*fieldDump) []byte {
 		out = append(out, d.Norms...)
 	}
 	return out
+}
+
+// concatInputs is the BuildFromSources input of every field of o that
+// concatenates segments a and b (b's docs from cut on).
+func concatInputs(t *testing.T, o writer.Options, a, b *segDump, cut int) []writer.IndexInput {
+	var ins []writer.IndexInput
+	for _, f := range o.Fields {
+		da, db := a.index(t, f.Name), b.index(t, f.Name)
+		ins = append(ins, writer.IndexInput{
+			Name:          f.Name,
+			DocsWithField: da.Meta.DocsWithField + db.Meta.DocsWithField,
+			Postings:      newDumpSource([]*fieldDump{da, db}, []uint32{0, uint32(cut)}),
+			Norms:         concatNorms(da, db),
+		})
+	}
+	return ins
 }

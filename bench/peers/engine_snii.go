@@ -14,7 +14,8 @@ import (
 )
 
 // BuildSnii builds one snii segment from the docs file: one field, the
-// standard analyzer, default options except the codec policy (minSaving -1:
+// standard analyzer, no store (Lucene stores no fields here), default
+// options except the codec policy (minSaving -1:
 // the per-field budget, at budgetPercent or the default 8% when 0; 0: always
 // the smallest frame; 1..100: a fixed share).
 func BuildSnii(name, docsPath, out string, minSaving, budgetPercent int) (BuildResult, error) {
@@ -44,12 +45,13 @@ func pairsPercent(p writer.Pairs) int {
 func buildSnii(name, docsPath, out string, minSaving, budgetPercent int, pairs writer.Pairs) (BuildResult, error) {
 	o := writer.DefaultOptions(Field)
 	o.Pairs = pairs
+	o.NoStore = true // the index alone, as Lucene builds it here (no stored fields); `peers store` compares stores
 	if budgetPercent <= 0 {
 		budgetPercent = budget.DefaultBudgetPercent
 	}
 	o.Policy = budget.FromPercents(minSaving, budgetPercent)
 	policyMinSaving, policyBudget := o.Policy.Percents()
-	res := BuildResult{Engine: name, Options: fmt.Sprintf("snii writer.DefaultOptions(%q), standard analyzer, MinSavingPercent %d, BudgetPercent %d, pairs %d%%, memory limit default", Field, policyMinSaving, policyBudget, pairsPercent(pairs))}
+	res := BuildResult{Engine: name, Options: fmt.Sprintf("snii writer.DefaultOptions(%q), standard analyzer, MinSavingPercent %d, BudgetPercent %d, pairs %d%%, no store, memory limit default", Field, policyMinSaving, policyBudget, pairsPercent(pairs))}
 	if err := os.RemoveAll(out); err != nil {
 		return res, err
 	}
