@@ -300,15 +300,10 @@ func (a *standardAnalyzer) AnalyzeOffsets(text string, emit func(term []byte, po
 				i++
 				continue
 			}
-			// A run of ASCII letters and digits, appended at once.
-			j := i + 1
-			for j < len(text) && text[j] < utf8.RuneSelf && asciiToken[text[j]] != 0 {
-				j++
-			}
+			// A run of ASCII letters and digits, lowercased as it is scanned.
 			t.begin(in, i)
-			t.appendASCII(text[i:j])
+			i = t.appendASCII(text, i)
 			in = true
-			i = j
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(text[i:])
@@ -344,20 +339,35 @@ var asciiToken = func() (tab [utf8.RuneSelf]byte) {
 	return tab
 }()
 
-// appendASCII appends a run of ASCII letters and digits, lowercased.
-func (t *tokenBuf) appendASCII(run string) {
-	if t.long {
-		return
+// appendASCII appends the run of ASCII letters and digits that starts at
+// text[i], lowercased, and returns the index past it. A run that does not
+// fit the token-length limit is scanned without being stored.
+func (t *tokenBuf) appendASCII(text string, i int) int {
+	j := i
+	if !t.long {
+		n := len(t.buf)
+		buf, room := t.buf, t.max-n
+		for ; j < len(text); j++ {
+			c := text[j]
+			if c >= utf8.RuneSelf || asciiToken[c] == 0 {
+				break
+			}
+			if j-i == room {
+				t.long = true
+				buf = buf[:n] // the token is skipped; the buffer keeps its room
+				break
+			}
+			buf = append(buf, asciiToken[c])
+		}
+		t.buf = buf
+		if !t.long {
+			return j
+		}
 	}
-	if len(t.buf)+len(run) > t.max {
-		t.long = true
-		return
+	for j < len(text) && text[j] < utf8.RuneSelf && asciiToken[text[j]] != 0 {
+		j++
 	}
-	n := len(t.buf)
-	t.buf = append(t.buf, run...)
-	for k, c := range t.buf[n:] {
-		t.buf[n+k] = asciiToken[c]
-	}
+	return j
 }
 
 type whitespaceAnalyzer struct{ tok tokenBuf }

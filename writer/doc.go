@@ -28,7 +28,8 @@
 // # Term buffer
 //
 // Per field, a term maps (open addressing over a uint64 table of
-// hash<<32 | id+1) to a 40-byte state; term bytes and postings live in 64 KiB
+// hash<<32 | id+1) to a 48-byte state holding the term's first 8 bytes (all of a
+// shorter term); longer terms' bytes and all postings live in 64 KiB
 // pool blocks. A term's postings are a chain of slices (16 bytes, doubling
 // to 32 KiB; the last 4 bytes of a slice address the next) holding one
 // record per document:
@@ -75,8 +76,9 @@
 // goroutine): the tracked terms (df >= the minimum pair df) and their token
 // counts come from the term buffer and the forward index; passes over the
 // documents put each adjacent (a, b) into a bucket per first term a as a
-// (b, doc) record (4 bytes when b and the doc fit 32 bits together, else 8;
-// room for a record per tracked token). When the buckets pass MemoryLimit/4
+// (b, doc) record (4 bytes when b and the doc fit 32 bits together, or when
+// they do but for at most 4 high bits of the doc, which the bucket keeps by
+// where each high part starts; else 8; room for a record per tracked token). When the buckets pass MemoryLimit/4
 // the first terms are cut into ranges that fit, each filled by a pass of
 // its own (at most 8; past that the records go to the record sorter below).
 // A bucket is counting-sorted by b when its pairs are walked, only for the

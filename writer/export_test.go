@@ -14,6 +14,7 @@ type Faults struct {
 	PairNoFwd   bool   // count pairs from the postings alone (no forward index)
 	PairRecords bool   // count a forward index's pairs through the record sorter, not the buckets
 	PairWide    bool   // bucket records take 8 bytes even when 4 would do
+	PairSplit   int    // > 0: 4-byte bucket records keep this many fewer bits of the doc
 	PairNoBits  bool   // no bitmaps of terms: co reads every term's docs back (a dense first term gets a scratch bitmap)
 	PairBucket  int64  // > 0: the pair buckets' memory share in bytes
 	PairEntries int    // > 0: the pair entries kept in memory, in bytes
@@ -24,7 +25,7 @@ type Faults struct {
 // WithFaults returns o with the faults armed; read the outcome with Fired.
 func WithFaults(o Options, fl *Faults) Options {
 	fl.f = &faults{failAfter: fl.FailAfter, failSync: fl.FailSync, failRename: fl.FailRename, corruptRun: fl.CorruptRun, spoolLimit: fl.SpoolLimit,
-		pairNoFwd: fl.PairNoFwd, pairRecords: fl.PairRecords, pairWide: fl.PairWide, pairNoBits: fl.PairNoBits, pairBucket: fl.PairBucket, pairEntries: fl.PairEntries,
+		pairNoFwd: fl.PairNoFwd, pairRecords: fl.PairRecords, pairWide: fl.PairWide, pairSplit: fl.PairSplit, pairNoBits: fl.PairNoBits, pairBucket: fl.PairBucket, pairEntries: fl.PairEntries,
 		pairTokens: fl.PairTokens}
 	o.faults = fl.f
 	return o
@@ -32,6 +33,10 @@ func WithFaults(o Options, fl *Faults) Options {
 
 // Fired reports whether an injected fault fired.
 func (fl *Faults) Fired() bool { return fl.f.failed }
+
+// PairSplits returns the pair countings whose bucket records left the docs'
+// high parts to their buckets' starts.
+func (fl *Faults) PairSplits() int { return fl.f.pairSplits }
 
 // PairPaths returns how many fields had their pairs counted from a forward
 // index's buckets, from its records, and from the postings alone.

@@ -45,6 +45,8 @@ type faults struct {
 	pairNoFwd     bool   // no forward index for the pair counting
 	pairRecords   bool   // a forward index's pairs go to the record sorter, not to buckets
 	pairWide      bool   // bucket records take 8 bytes even when 4 would do
+	pairSplit     int    // > 0: 4-byte bucket records keep this many fewer bits of the doc (at least 1), the rest from hiStart
+	pairSplits    int    // pair countings whose 4-byte bucket records left docs' high parts to hiStart
 	pairNoBits    bool   // the pair counting makes no bitmaps of terms (co reads every term's docs back)
 	pairPaths     [3]int // indexes whose pairs were counted from buckets, from a forward index's records, from the postings
 	pairFills     int    // passes over a forward index that filled buckets
@@ -225,6 +227,13 @@ func syncDir(dir string) error {
 func (f *faults) addPairFills(n int) {
 	if f != nil {
 		f.pairFills += n
+	}
+}
+
+// splitUsed records a pair counting whose 4-byte records split the docs (tests).
+func (f *faults) splitUsed() {
+	if f != nil {
+		f.pairSplits++
 	}
 }
 

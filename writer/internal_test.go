@@ -2,10 +2,12 @@ package writer
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/snii-go/snii/internal/errs"
@@ -259,4 +261,115 @@ func testTemp(t *testing.T) (*tempFile, error) {
 	}
 	t.Cleanup(func() { o.Release() })
 	return createTemp(o, runPrefix, scratchPerm, nil)
+}
+
+// TestTermBufferLookup: terms around the state's inline length (shorter,
+// equal, longer; sharing prefixes; with zero bytes, which the inline padding
+// also holds) get one id each, the same on every lookup, and read back as
+// themselves, in byte order from sortedIDs.
+func TestTermBufferLookup(t *testing.T) {
+	var cache blockCache
+	defer cache.close()
+	b := newTermBuffer(&cache, maphash.MakeSeed())
+	r := rand.New(rand.NewPCG(5, 6))
+	ids := make(map[string]uint32)
+	var terms []string
+	for len(terms) < 100_000 {
+		n := r.IntN(2 * inlineTerm)
+		if r.IntN(4) == 0 {
+			n = inlineTerm - 1 + r.IntN(3)
+		}
+		buf := make([]byte, n)
+		for i := range buf {
+			buf[i] = "ab\x00"[r.IntN(3)]
+			if i > 5 && r.IntN(2) == 0 {
+				buf[i] = byte(r.Uint32())
+			}
+		}
+		term := string(buf)
+		id, ok := b.lookup(buf)
+		if !ok {
+			t.Fatal("lookup")
+		}
+		if want, seen := ids[term]; seen {
+			if id != want {
+				t.Fatalf("%q: id %d, first %d", term, id, want)
+			}
+			continue
+		}
+		if int(id) != len(terms) {
+			t.Fatalf("new term %q: id %d, want %d", term, id, len(terms))
+		}
+		ids[term] = id
+		terms = append(terms, term)
+		if got := string(b.termBytes(id)); got != term {
+			t.Fatalf("term %d: %q, want %q", id, got, term)
+		}
+	}
+	for id, term := range terms {
+		if got, ok := b.lookup([]byte(term)); !ok || got != uint32(id) || string(b.termBytes(got)) != term {
+			t.Fatalf("%q: id %d %v, want %d", term, got, ok, id)
+		}
+	}
+	for id := range terms { // sortedIDs lists the terms with postings
+		b.state(uint32(id)).df = 1
+	}
+	sorted := b.sortedIDs(nil)
+	want := slices.Clone(terms)
+	slices.Sort(want)
+	if len(sorted) != len(want) {
+		t.Fatalf("%d sorted ids, %d terms", len(sorted), len(want))
+	}
+	for i, id := range sorted {
+		if terms[id] != want[i] {
+			t.Fatalf("sorted %d: %q, want %q", i, terms[id], want[i])
+		}
+	}
+}
+
+// TestTermBufferLookupCollision: a term whose 32-bit hash meets another
+// term's slot is told apart by its bytes: length, the inline prefix (zero
+// padding included) and the bytes past it.
+func TestTermBufferLookupCollision(t *testing.T) {
+	pairs := [][2]string{
+		{"a", "a\x00"}, {"", "\x00"}, {"abcdefgh", "abcdefgh\x00"}, {"abcdefgh", "abcdefghi"},
+		{"abcdefghX", "abcdefghY"}, {"abcdefghXYZ", "abcdefghXYW"}, {"abcdefgX", "abcdefgY"},
+	}
+	for _, p := range pairs {
+		var cache blockCache
+		b := newTermBuffer(&cache, maphash.MakeSeed())
+		idA, ok := b.lookup([]byte(p[0]))
+		if !ok {
+			t.Fatal("lookup")
+		}
+		// A slot with p[1]'s hash pointing at p[0], where p[1]'s probe starts.
+		h := maphash.Bytes(b.seed, []byte(p[1]))
+		h32 := uint32(h) ^ uint32(h>>32)
+		mask := uint32(len(b.slots) - 1)
+		i := h32 & mask
+		for b.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		b.slots[i] = uint64(h32)<<32 | uint64(idA+1)
+		idB, ok := b.lookup([]byte(p[1]))
+		if !ok || idB == idA || string(b.termBytes(idB)) != p[1] {
+			t.Errorf("%q after %q: id %d (%q), %q has %d", p[1], p[0], idB, b.termBytes(idB), p[0], idA)
+		}
+		cache.close()
+	}
+}
+
+// TestTermKey: a term's key is its first bytes zero-padded, whatever the
+// bytes past it in its slice's capacity.
+func TestTermKey(t *testing.T) {
+	buf := []byte("abcdefghij")
+	for n := 0; n <= len(buf); n++ {
+		var want [inlineTerm]byte
+		copy(want[:], buf[:n])
+		for _, term := range [][]byte{buf[:n], buf[:n:n], bytes.Clone(buf[:n])} {
+			if got := termKey(term); got != binary.LittleEndian.Uint64(want[:]) {
+				t.Errorf("%q (cap %d): key %#x, want %#x", term, cap(term), got, want)
+			}
+		}
+	}
 }

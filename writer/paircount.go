@@ -9,6 +9,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
 )
 
@@ -600,20 +601,28 @@ func (pw *pairWriter) probeDocs(t uint32, bm []uint64, dst []uint32) ([]uint32, 
 	return dst, nil
 }
 
-// exceptions returns co = |A ∩ B| for pair id (terms a, b) holding docs, and
-// the documents of A ∩ B without the pair (in pw.exc).
-func (pw *pairWriter) exceptions(id uint64, docs []uint32) (co uint64, exc []uint32, err error) {
+// exceptions returns co = |A ∩ B| for pair id (terms a, b) holding docs,
+// and the documents of A ∩ B without the pair (in pw.exc) when its
+// complement entry may be shorter than listLen bytes (the list entry's);
+// else exc is nil and full false.
+func (pw *pairWriter) exceptions(id uint64, docs []uint32, listLen int) (co uint64, exc []uint32, full bool, err error) {
 	a, b := uint32(id>>32), uint32(id)
 	exc = pw.exc[:0]
 	ba, err := pw.bitmapOf(a)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, false, err
 	}
 	bb, err := pw.bitmapOf(b)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, false, err
 	}
 	if ba != nil && bb != nil {
+		for i, w := range ba {
+			co += uint64(bits.OnesCount64(w & bb[i]))
+		}
+		if !pw.mayComplement(a, b, uint64(len(docs)), co, listLen) {
+			return co, nil, false, pw.checkCo(a, b, docs, co)
+		}
 		// Word by word: the pair's docs (a subset of A ∩ B) are cleared
 		// from each word of A ∩ B, and what is left are the exceptions.
 		j := 0
@@ -621,7 +630,6 @@ func (pw *pairWriter) exceptions(id uint64, docs []uint32) (co uint64, exc []uin
 			if w &= bb[i]; w == 0 {
 				continue
 			}
-			co += uint64(bits.OnesCount64(w))
 			for ; j < len(docs) && int(docs[j]>>6) == i; j++ {
 				w &^= 1 << (docs[j] & 63)
 			}
@@ -633,7 +641,11 @@ func (pw *pairWriter) exceptions(id uint64, docs []uint32) (co uint64, exc []uin
 		both, err := pw.bothDocs(a, b, pw.both[:0])
 		pw.both = both[:0]
 		if err != nil {
-			return 0, nil, err
+			return 0, nil, false, err
+		}
+		co = uint64(len(both))
+		if !pw.mayComplement(a, b, uint64(len(docs)), co, listLen) {
+			return co, nil, false, pw.checkCo(a, b, docs, co)
 		}
 		i := 0
 		for _, d := range both {
@@ -645,13 +657,26 @@ func (pw *pairWriter) exceptions(id uint64, docs []uint32) (co uint64, exc []uin
 			}
 			exc = append(exc, d)
 		}
-		co = uint64(len(both))
 	}
 	pw.exc = exc[:0]
 	if uint64(len(docs))+uint64(len(exc)) != co { // the counting lost track of a document
-		return 0, nil, errs.Corruptf("pair %q %q: in %d docs, its terms together in %d, %d of them without it", pw.tap.term(a), pw.tap.term(b), len(docs), co, len(exc))
+		return 0, nil, false, errs.Corruptf("pair %q %q: in %d docs, its terms together in %d, %d of them without it", pw.tap.term(a), pw.tap.term(b), len(docs), co, len(exc))
 	}
-	return co, exc, nil
+	return co, exc, true, nil
+}
+
+// mayComplement reports whether the complement entry of pair (a, b) in df
+// docs, its terms together in co, may be shorter than listLen bytes.
+func (pw *pairWriter) mayComplement(a, b uint32, df, co uint64, listLen int) bool {
+	return format.PairComplementMinLen(len(pw.tap.term(a)), len(pw.tap.term(b)), df, co) < listLen
+}
+
+// checkCo checks that the pair's terms are together in at least its docs.
+func (pw *pairWriter) checkCo(a, b uint32, docs []uint32, co uint64) error {
+	if co < uint64(len(docs)) { // the counting lost track of a document
+		return errs.Corruptf("pair %q %q: in %d docs, its terms together in %d", pw.tap.term(a), pw.tap.term(b), len(docs), co)
+	}
+	return nil
 }
 
 // bitmapOf returns the bitmap of dense term t's docs (nil for a sparse term,

@@ -481,7 +481,10 @@ func (f *pairFwd) each(least uint32, check func() error, fn func(d uint64, slots
 // bucketed by the pair's first term a: bucket a has room for a record per
 // token of a and fills in doc order. groups sorts one bucket at a time by b.
 // A record is b<<shift | doc, in 4 bytes when b and the doc fit 32 bits
-// together, else in 8. When the buckets of all terms pass the memory share,
+// together, else in 8. Past that, while the doc has at most maxSplitBits
+// more, a 4-byte record keeps the doc's low bits: a bucket fills in doc
+// order, so its docs' high parts ascend along it, and the bucket keeps where
+// each starts (hiStart). When the buckets of all terms pass the memory share,
 // the first terms are cut into ranges whose buckets fit it (passes), and
 // each range is filled by a pass over the forward index of its own.
 type fwdBuckets struct {
@@ -489,10 +492,16 @@ type fwdBuckets struct {
 	check func() error
 	r64   []uint64
 	r32   []uint32
-	raw   []byte   // the mapping behind the records, if any
-	shift uint     // bits of the doc
-	end   []uint64 // end[a]: the end of bucket a's room (the tap's tends)
-	next  []uint64 // next[a]: the end of bucket a's records
+	raw   []byte // the mapping behind the records, if any
+	shift uint   // bits of the doc in a record
+	// hiBits > 0: the bits of the doc past shift; hiStart[a<<hiBits|h] is
+	// the room index of bucket a's first record whose doc's high part is at
+	// least h (h >= 1), and hiCur[a] the high part of its last record.
+	hiBits  uint
+	hiStart []uint64
+	hiCur   []uint8
+	end     []uint64 // end[a]: the end of bucket a's room (the tap's tends)
+	next    []uint64 // next[a]: the end of bucket a's records
 	// passes[p] is the first term of pass p; the last is the number of terms
 	passes []uint32
 	filled int    // the pass whose records are in r32/r64 (-1: none)
@@ -504,6 +513,10 @@ type fwdBuckets struct {
 	touched []uint32
 	docs    []uint32
 }
+
+// maxSplitBits is the most bits of a doc a 4-byte bucket record may leave
+// to its bucket's high-part starts (hiStart).
+const maxSplitBits = 4
 
 // maxPairPasses is the most passes over the forward index a bucketed pair
 // counting makes; past that the pairs go through the record sorter.
@@ -533,9 +546,18 @@ func (pw *pairWriter) newFwdBuckets(budget int64) *fwdBuckets {
 	fb := &fwdBuckets{fwd: f, check: pw.w.ctx.Err, end: t.tends, next: make([]uint64, terms),
 		cnt: make([]uint32, terms), at: make([]uint32, terms), shift: 32, filled: -1}
 	width := uint64(8)
-	db := bits.Len64(max(f.docs(), 1) - 1)
-	if fl := pw.w.opts.faults; bits.Len64(max(terms, 1)-1)+db <= 32 && (fl == nil || !fl.pairWide) {
-		fb.shift, width = uint(db), 4
+	tb, db := bits.Len64(max(terms, 1)-1), bits.Len64(max(f.docs(), 1)-1)
+	low := min(db, max(32-tb, 0)) // the doc's bits a 4-byte record keeps
+	fl := pw.w.opts.faults
+	if fl != nil && fl.pairSplit > 0 && low > 1 {
+		low -= min(fl.pairSplit, low-1)
+	}
+	if hi := db - low; (hi == 0 || hi <= maxSplitBits && 8*(terms<<hi) <= uint64(max(budget, 0))/16) && (fl == nil || !fl.pairWide) {
+		fb.shift, width = uint(low), 4
+		if hi > 0 {
+			fb.hiBits, fb.hiStart, fb.hiCur = uint(hi), make([]uint64, terms<<hi), make([]uint8, terms)
+			fl.splitUsed()
+		}
 	}
 	fb.passes = splitPasses(t.tends, max(uint64(max(budget, 0))/width, 1))
 	if len(fb.passes)-1 > maxPairPasses {
@@ -581,6 +603,9 @@ func (fb *fwdBuckets) fill(p int) error {
 	fb.filled, fb.base, fb.fills = -1, fb.room(a0), fb.fills+1
 	for a := a0; a < a1; a++ {
 		fb.next[a] = fb.room(a)
+		if fb.hiBits > 0 {
+			fb.hiCur[a] = 0
+		}
 	}
 	f, span := fb.fwd, a1-a0
 	err := f.each(2, fb.check, func(d uint64, slots []uint32, sparse bool) error {
@@ -608,10 +633,27 @@ func (fb *fwdBuckets) fill(p int) error {
 		}
 		return nil
 	})
-	if err == nil {
-		fb.filled = p
+	if err != nil {
+		return err
 	}
-	return err
+	if fb.hiBits > 0 { // the high parts past a bucket's last record start at its end
+		for a := a0; a < a1; a++ {
+			fb.setHi(a, 1<<fb.hiBits-1, fb.next[a])
+			fb.hiCur[a] = 0
+		}
+	}
+	fb.filled = p
+	return nil
+}
+
+// setHi records that bucket a's records from room index i on have docs of
+// high part h (ascending along the bucket).
+func (fb *fwdBuckets) setHi(a uint32, h uint8, i uint64) {
+	row := fb.hiStart[uint64(a)<<fb.hiBits:]
+	for k := fb.hiCur[a] + 1; k <= h; k++ {
+		row[k] = i
+	}
+	fb.hiCur[a] = h
 }
 
 // free releases the records' mapping; fb is unusable after.
@@ -629,6 +671,12 @@ func (fb *fwdBuckets) add(a, b uint32, doc uint64) bool {
 		return false
 	}
 	if fb.r32 != nil {
+		if fb.hiBits > 0 {
+			if h := uint8(doc >> fb.shift); h != fb.hiCur[a] {
+				fb.setHi(a, h, i)
+			}
+			doc &= 1<<fb.shift - 1
+		}
 		fb.r32[i-fb.base] = b<<fb.shift | uint32(doc)
 	} else {
 		fb.r64[i-fb.base] = uint64(b)<<32 | doc
@@ -684,9 +732,9 @@ func (fb *fwdBuckets) groups(minDF uint64, only []uint64, fn func(id uint64, doc
 			}
 			var err error
 			if fb.r32 != nil {
-				err = sortBucket(fb, a, fb.r32[lo-fb.base:hi-fb.base], minDF, fn)
+				err = sortBucket(fb, a, lo, fb.r32[lo-fb.base:hi-fb.base], minDF, fn)
 			} else {
-				err = sortBucket(fb, a, fb.r64[lo-fb.base:hi-fb.base], minDF, fn)
+				err = sortBucket(fb, a, lo, fb.r64[lo-fb.base:hi-fb.base], minDF, fn)
 			}
 			if err != nil {
 				return err
@@ -696,9 +744,10 @@ func (fb *fwdBuckets) groups(minDF uint64, only []uint64, fn func(id uint64, doc
 	return nil
 }
 
-// sortBucket sorts bucket a's records with at least minDF of the same b by
-// b (a counting sort; docs stay ascending) and passes each such pair on.
-func sortBucket[R uint32 | uint64](fb *fwdBuckets, a uint32, bucket []R, minDF uint64, fn func(id uint64, docs []uint32) error) error {
+// sortBucket sorts bucket a's records (from room index first) with at
+// least minDF of the same b by b (a counting sort; docs stay ascending) and
+// passes each such pair on.
+func sortBucket[R uint32 | uint64](fb *fwdBuckets, a uint32, first uint64, bucket []R, minDF uint64, fn func(id uint64, docs []uint32) error) error {
 	shift, mask := fb.shift, uint64(1)<<fb.shift-1
 	touched := fb.touched[:0]
 	for _, x := range bucket {
@@ -726,10 +775,29 @@ func sortBucket[R uint32 | uint64](fb *fwdBuckets, a uint32, bucket []R, minDF u
 			fb.docs = make([]uint32, total)
 		}
 		docs := fb.docs[:total]
-		for _, x := range bucket {
-			if b := uint32(uint64(x) >> shift); uint64(fb.cnt[b]) >= minDF {
-				docs[fb.at[b]] = uint32(uint64(x) & mask)
-				fb.at[b]++
+		if fb.hiBits == 0 {
+			for _, x := range bucket {
+				if b := uint32(uint64(x) >> shift); uint64(fb.cnt[b]) >= minDF {
+					docs[fb.at[b]] = uint32(uint64(x) & mask)
+					fb.at[b]++
+				}
+			}
+		} else {
+			row := fb.hiStart[uint64(a)<<fb.hiBits : uint64(a+1)<<fb.hiBits]
+			var high uint32 // the docs' high part from record k on, until next
+			next := row[1] - first
+			for k, x := range bucket {
+				for uint64(k) >= next {
+					high++
+					next = math.MaxUint64
+					if int(high)+1 < len(row) {
+						next = row[high+1] - first
+					}
+				}
+				if b := uint32(uint64(x) >> shift); uint64(fb.cnt[b]) >= minDF {
+					docs[fb.at[b]] = high<<shift | uint32(uint64(x)&mask)
+					fb.at[b]++
+				}
 			}
 		}
 		lo := uint32(0)

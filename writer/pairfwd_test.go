@@ -68,6 +68,7 @@ func TestPairCountingPaths(t *testing.T) {
 	}{
 		{&writer.Faults{FailAfter: -1}, 0},
 		{&writer.Faults{FailAfter: -1, PairWide: true}, 0},   // 8-byte bucket records
+		{&writer.Faults{FailAfter: -1, PairSplit: 3}, 0},     // 4-byte records with the docs' high parts per bucket
 		{&writer.Faults{FailAfter: -1, PairNoBits: true}, 0}, // co from the term buffer only
 		{&writer.Faults{FailAfter: -1, PairNoFwd: true, PairNoBits: true}, 2},
 		{&writer.Faults{FailAfter: -1, PairRecords: true}, 1},
@@ -77,6 +78,9 @@ func TestPairCountingPaths(t *testing.T) {
 		path, _ := build(t, dir, fmt.Sprintf("path%d.snii", i), writer.WithFaults(o, fl), docs)
 		if got := fl.PairPaths(); got[c.path] != 3 || got[0]+got[1]+got[2] != 3 {
 			t.Fatalf("build %d: pair counting paths %v (want every field on path %d)", i, got, c.path)
+		}
+		if c.fl.PairSplit > 0 && fl.PairSplits() != 3 {
+			t.Fatalf("build %d: %d fields split the docs of their bucket records (want 3)", i, fl.PairSplits())
 		}
 		b := testkit.ReadFile(t, path)
 		if i == 0 {

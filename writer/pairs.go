@@ -408,13 +408,15 @@ func (pw *pairWriter) candidates(minDF uint64) ([]pairCand, error) {
 		if ub := min(pw.tap.dfs[a], pw.tap.dfs[b]); ub < df { // the counting lost track of a document
 			return errs.Corruptf("pair %q %q: in %d docs, a term in %d", pw.tap.term(a), pw.tap.term(b), df, ub)
 		}
-		co, exc, err := pw.exceptions(id, docs)
+		e := pw.entry(id, docs)
+		co, exc, full, err := pw.exceptions(id, docs, len(e))
 		if err != nil {
 			return err
 		}
-		e := pw.entry(id, docs)
-		if ce := pw.complementEntry(id, df, co, exc); len(ce) < len(e) {
-			e = ce
+		if full { // the complement entry may be the shorter one
+			if ce := pw.complementEntry(id, df, co, exc); len(ce) < len(e) {
+				e = ce
+			}
 		}
 		cands = append(cands, pairCand{id: id, df: df, gain: df * co, exact: true, cost: uint64(len(e)) + format.PairEntryOverhead})
 		return pw.entries.add(id, e)

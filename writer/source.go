@@ -126,8 +126,10 @@ func (d *postingDecoder) next(src *chunkReader) (doc uint32, pos []uint32, ok bo
 	d.pos = d.pos[:0]
 	var p uint64
 	for i := uint64(0); i < count; i++ {
-		v, err := src.uvarint()
-		if err != nil {
+		var v uint64
+		if b := src.buf; len(b) > 0 && b[0] < 0x80 { // the one-byte delta, inline
+			v, src.buf = uint64(b[0]), b[1:]
+		} else if v, err = src.uvarint(); err != nil {
 			return 0, nil, false, err
 		}
 		p += v

@@ -35,7 +35,6 @@ type termBuffer struct {
 	// order) and, per term, a chain of its positions in docPos.
 	docTerms []uint32
 	docPos   []posLink
-	posBuf   []uint32
 	rec      []byte
 }
 
@@ -47,13 +46,20 @@ type posLink struct {
 
 type termState struct {
 	s       stream
-	term    uint32 // pool address of the term bytes
+	term    uint32 // pool address of the term bytes (terms longer than inlineTerm)
 	lastDoc uint32
 	df      uint32 // records in the stream
 	head    int32  // first position in the current document (docPos index), -1 if none
 	tail    int32  // last position in the current document
-	termLen uint32 // at most analysis.MaxMaxTokenBytes (uint32: the struct stays 40 bytes)
+	termLen uint32 // at most analysis.MaxMaxTokenBytes
+	// pfx is the term's first inlineTerm bytes, zero-padded: lookup compares
+	// it before the pool (a term of at most inlineTerm bytes is all there,
+	// and takes no pool bytes).
+	pfx [inlineTerm]byte
 }
+
+// inlineTerm is the longest term held in its state alone.
+const inlineTerm = 8
 
 const (
 	stateSize    = int64(unsafe.Sizeof(termState{}))
@@ -72,14 +78,31 @@ func (b *termBuffer) state(id uint32) *termState {
 
 func (b *termBuffer) termBytes(id uint32) []byte {
 	st := b.state(id)
-	return b.pool.span(st.term, uint32(st.termLen))
+	if st.termLen <= inlineTerm {
+		return st.pfx[:st.termLen:st.termLen]
+	}
+	return b.pool.span(st.term, st.termLen)
+}
+
+// termKey returns the first inlineTerm bytes of term, zero-padded, as a
+// little-endian number (termState.pfx's).
+func termKey(term []byte) uint64 {
+	if len(term) >= inlineTerm {
+		return binary.LittleEndian.Uint64(term)
+	}
+	if cap(term) >= inlineTerm { // one load (an analyzer's token buffer has room), the bytes past the term masked off
+		return binary.LittleEndian.Uint64(term[:inlineTerm]) & (1<<(8*len(term)) - 1)
+	}
+	var k [inlineTerm]byte
+	copy(k[:], term)
+	return binary.LittleEndian.Uint64(k[:])
 }
 
 // memory returns the bytes the buffer holds: pool blocks in use, state pages,
 // the hash table and the per-document scratch.
 func (b *termBuffer) memory() int64 {
 	return b.pool.size() + int64(len(b.pages))*blockSize + int64(len(b.slots))*8 +
-		int64(cap(b.docPos))*8 + int64(cap(b.docTerms))*4 + int64(cap(b.posBuf))*4 + int64(cap(b.rec))
+		int64(cap(b.docPos))*8 + int64(cap(b.docTerms))*4 + int64(cap(b.rec))
 }
 
 // empty reports whether the buffer holds no postings.
@@ -116,30 +139,33 @@ func (b *termBuffer) lookup(term []byte) (uint32, bool) {
 	}
 	h := maphash.Bytes(b.seed, term)
 	h32 := uint32(h) ^ uint32(h>>32)
+	key, n := termKey(term), uint32(len(term))
 	mask := uint32(len(b.slots) - 1)
 	for i := h32 & mask; ; i = (i + 1) & mask {
 		s := b.slots[i]
 		if s == 0 {
-			id, ok := b.newTerm(term)
+			id, ok := b.newTerm(term, key)
 			if !ok {
 				return 0, false
 			}
 			b.slots[i] = uint64(h32)<<32 | uint64(id+1)
-			if 2*(b.n+1) > uint32(len(b.slots)) && !b.grow() {
+			if 4*(b.n+1) > 3*uint32(len(b.slots)) && !b.grow() {
 				return 0, false
 			}
 			return id, true
 		}
 		if uint32(s>>32) == h32 {
 			id := uint32(s) - 1
-			if bytes.Equal(b.termBytes(id), term) {
+			st := b.state(id)
+			if st.termLen == n && binary.LittleEndian.Uint64(st.pfx[:]) == key &&
+				(n <= inlineTerm || bytes.Equal(b.pool.span(st.term+inlineTerm, n-inlineTerm), term[inlineTerm:])) {
 				return id, true
 			}
 		}
 	}
 }
 
-func (b *termBuffer) newTerm(term []byte) (uint32, bool) {
+func (b *termBuffer) newTerm(term []byte, key uint64) (uint32, bool) {
 	id := b.n
 	if int(id/pageStates) == len(b.pages) {
 		blk := b.pool.cache.get()
@@ -151,7 +177,8 @@ func (b *termBuffer) newTerm(term []byte) (uint32, bool) {
 	}
 	st := b.state(id)
 	*st = termState{termLen: uint32(len(term)), head: -1, tail: -1}
-	if len(term) > 0 {
+	binary.LittleEndian.PutUint64(st.pfx[:], key)
+	if len(term) > inlineTerm {
 		a, ok := b.pool.alloc(uint32(len(term)))
 		if !ok {
 			return 0, false
@@ -190,7 +217,8 @@ func (b *termBuffer) freeSlots() {
 	b.raw, b.slots = nil, nil
 }
 
-// grow doubles the hash table.
+// grow doubles the hash table (lookup grows it past 3/4 full: linear probes
+// stay short, and the table stays small enough to stay in cache).
 func (b *termBuffer) grow() bool {
 	old, oldRaw := b.slots, b.raw
 	b.raw, b.slots = nil, nil // keep the old table mapped while rehashing
@@ -218,23 +246,23 @@ func (b *termBuffer) grow() bool {
 func (b *termBuffer) finishDoc(doc uint32) (tokens int, ok bool) {
 	for _, id := range b.docTerms {
 		st := b.state(id)
-		pos := b.posBuf[:0]
+		n := 0
 		for i := st.head; i >= 0; i = b.docPos[i].next {
-			pos = append(pos, b.docPos[i].pos)
+			n++
 		}
-		b.posBuf = pos
-		st.head, st.tail = -1, -1
 		delta := doc
 		if st.df > 0 {
 			delta = doc - st.lastDoc
 		}
 		rec := binary.AppendUvarint(b.rec[:0], uint64(delta))
-		rec = binary.AppendUvarint(rec, uint64(len(pos)))
+		rec = binary.AppendUvarint(rec, uint64(n))
 		var prev uint32
-		for _, p := range pos {
+		for i := st.head; i >= 0; i = b.docPos[i].next {
+			p := b.docPos[i].pos
 			rec = binary.AppendUvarint(rec, uint64(p-prev))
 			prev = p
 		}
+		st.head, st.tail = -1, -1
 		b.rec = rec
 		if !b.pool.write(&st.s, rec) {
 			return 0, false
@@ -258,9 +286,6 @@ func (b *termBuffer) discardDoc() {
 	if cap(b.docPos) > scratchLimit/8 {
 		b.docPos, b.docTerms = nil, nil
 	}
-	if cap(b.posBuf) > scratchLimit/4 {
-		b.posBuf = nil
-	}
 	if cap(b.rec) > scratchLimit {
 		b.rec = nil
 	}
@@ -272,10 +297,8 @@ func (b *termBuffer) discardDoc() {
 func (b *termBuffer) sortedIDs(dst []uint32) []uint32 {
 	keys := make([]sortKey, 0, b.n)
 	for id := uint32(0); id < b.n; id++ {
-		if b.state(id).df > 0 {
-			var pfx [8]byte
-			copy(pfx[:], b.termBytes(id))
-			keys = append(keys, sortKey{pfx: binary.BigEndian.Uint64(pfx[:]), id: id})
+		if st := b.state(id); st.df > 0 {
+			keys = append(keys, sortKey{pfx: binary.BigEndian.Uint64(st.pfx[:]), id: id})
 		}
 	}
 	slices.SortFunc(keys, func(x, y sortKey) int {
@@ -319,5 +342,5 @@ func (b *termBuffer) releasePages() {
 // buffer's index has been written).
 func (b *termBuffer) release() {
 	b.reset()
-	b.pages, b.docTerms, b.docPos, b.posBuf, b.rec = nil, nil, nil, nil, nil
+	b.pages, b.docTerms, b.docPos, b.rec = nil, nil, nil, nil
 }

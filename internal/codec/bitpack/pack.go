@@ -39,21 +39,27 @@ const (
 // length follows from its bit length: the sizes come from a histogram of the
 // values' bit lengths.
 func Params(vals []uint32) (w uint, nx int, size int) {
-	var h [33]int // values by bit length
+	var h [33]int   // values by bit length
+	var lens uint64 // bit b: a value of bit length b
 	for _, v := range vals {
-		h[bits.Len32(v)]++
+		l := bits.Len32(v)
+		h[l]++
+		lens |= 1 << l
 	}
+	top := bits.Len64(lens) - 1 // the largest bit length
 	c := len(vals)
 	size = -1
 	over, cost := 0, 0 // exceptions over width cw, and their bytes
-	// From the widest down: each narrower width makes the values of bit
+	// From the largest bit length down (a wider block is only larger, with
+	// no exception either): each narrower width makes the values of bit
 	// length cw+1 exceptions and adds a byte to every high part that grows
-	// past a multiple of 7 bits.
-	for cw := 32; cw >= 0; cw-- {
-		if cw < 32 {
+	// past a multiple of 7 bits. Exceptions only grow as the width narrows:
+	// past MaxExceptions no narrower width can take them.
+	for cw := top; cw >= 0; cw-- {
+		if cw < top {
 			over += h[cw+1]
 			cost += 2 * h[cw+1] // index byte and a one-byte high part
-			for b := cw + 8; b <= 32; b += 7 {
+			for b := cw + 8; b <= top; b += 7 {
 				cost += h[b] // (b-cw) bits: one more uvarint byte from 8, 15, 22, 29
 			}
 		}
@@ -62,6 +68,8 @@ func Params(vals []uint32) (w uint, nx int, size int) {
 		case over <= shortExceptions:
 		case over <= MaxExceptions && cw <= maxLongWidth:
 			s++
+		case over > MaxExceptions:
+			return w, nx, size
 		default:
 			continue
 		}

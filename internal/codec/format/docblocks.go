@@ -1,9 +1,9 @@
 package format
 
 import (
-	"cmp"
 	"encoding/binary"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/snii-go/snii/internal/codec/bitpack"
@@ -55,30 +55,32 @@ type DocBlock struct {
 // tf and the smaller norm, which dominates both. dst is reused.
 func BlockImpacts(docs, tf []uint32, norms []byte, dst []Impact) []Impact {
 	dst = dst[:0]
-	// Descending tf: keep a pair whose norm is below every norm kept so far
-	// (for equal tf, the smallest norm comes first).
-	for i := range docs {
-		var n byte
-		if norms != nil {
-			n = norms[docs[i]]
-		}
-		dst = append(dst, Impact{tf[i], n})
+	if len(docs) == 0 {
+		return dst
 	}
-	slices.SortFunc(dst, func(a, b Impact) int {
-		if a.TF != b.TF {
-			return cmp.Compare(b.TF, a.TF)
+	if norms == nil {
+		dst = append(dst, Impact{slices.Max(tf), 0})
+	} else {
+		// The largest tf of each norm; walking the norms up, a norm's pair is
+		// undominated when its tf passes every tf of the smaller norms.
+		var best [256]uint32
+		var seen [4]uint64
+		for i, d := range docs {
+			n := norms[d]
+			best[n] = max(best[n], tf[i])
+			seen[n>>6] |= 1 << (n & 63)
 		}
-		return cmp.Compare(a.Norm, b.Norm)
-	})
-	k := 0
-	for i, p := range dst {
-		if i == 0 || p.Norm < dst[k-1].Norm {
-			dst[k] = p
-			k++
+		var top uint32
+		for w, set := range seen {
+			for ; set != 0; set &= set - 1 {
+				n := w<<6 | bits.TrailingZeros64(set)
+				if t := best[n]; len(dst) == 0 || t > top {
+					dst = append(dst, Impact{t, byte(n)})
+					top = t
+				}
+			}
 		}
 	}
-	dst = dst[:k]
-	slices.Reverse(dst)
 	for len(dst) > MaxImpacts {
 		m := 0
 		for i := 1; i+1 < len(dst); i++ {

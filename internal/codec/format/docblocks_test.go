@@ -121,6 +121,37 @@ func TestBlockImpactsBound(t *testing.T) {
 	}
 }
 
+// TestBlockImpactsBruteForce: BlockImpacts gives the brute force's impacts
+// (wantBlock) on blocks of few and of many distinct tfs and norms, repeated
+// pairs included, with and without norms.
+func TestBlockImpactsBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	var dst []Impact
+	for k := range 3000 {
+		n := 1 + r.IntN(DocBlockLen)
+		c := blockedCase{docCase: docCase{docs: make([]uint32, n)}, tf: make([]uint32, n)}
+		if k%5 != 0 {
+			c.norms = make([]byte, n)
+		}
+		tfBits, normBits := uint(r.IntN(9)), uint(r.IntN(9))
+		for i := range c.docs {
+			c.docs[i] = uint32(i)
+			c.tf[i] = 1 + r.Uint32N(1<<tfBits)
+			if c.norms != nil {
+				c.norms[i] = byte(r.IntN(1 << normBits))
+			}
+		}
+		want := c.wantBlock(0)
+		dst = BlockImpacts(c.docs, c.tf, c.norms, dst)
+		if !slices.Equal(dst, want.Impacts[:want.NImpacts]) {
+			t.Fatalf("case %d: %v, brute force %v", k, dst, want.Impacts[:want.NImpacts])
+		}
+	}
+	if got := BlockImpacts(nil, nil, nil, dst); len(got) != 0 {
+		t.Fatalf("no docs: %v", got)
+	}
+}
+
 func TestBlockedRoundTrip(t *testing.T) {
 	var scratch []uint32
 	for _, c := range blockedCases() {

@@ -35,6 +35,19 @@ type DocWindowEncoder struct {
 	words []uint32
 }
 
+// DocWindowMinLen returns a lower bound of the bytes of the window of n
+// strictly ascending docs as Append writes it without CRC, whatever the docs:
+// uvarint gaps take a byte each at least; intcomp (tried from intcompMinDocs
+// docs) packs each full block of 128 docs as a header word and four groups of
+// at least one word (a group of ascending docs has a delta of at least 1, so
+// a bit width of at least 1).
+func DocWindowMinLen(n int) int {
+	if n < intcompMinDocs {
+		return 1 + n
+	}
+	return 1 + min(n, 1+4*5*(n/intcomp.BitPackingBlockSize32))
+}
+
 // AppendDocWindow appends the encoded window of docs to dst and returns the
 // extended slice. docs must be non-empty, strictly ascending and >= base (base
 // is the previous window's last doc + 1, or 0); otherwise the result is

@@ -314,3 +314,31 @@ func BenchmarkDecodeDocWindow(b *testing.B) {
 		})
 	}
 }
+
+// TestDocWindowMinLen: no window is shorter than DocWindowMinLen of its doc
+// count: runs of consecutive docs (intcomp's smallest blocks), spaced and
+// random docs, from several bases.
+func TestDocWindowMinLen(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	var enc DocWindowEncoder
+	var buf []byte
+	for _, n := range []int{1, 2, 5, 127, 128, 129, 255, 256, 257, 383, 384, 1000, 4096, 5000, 20000} {
+		for _, step := range []uint32{1, 2, 3, 64, 1000} {
+			for _, base := range []uint32{0, 7, 1 << 20} {
+				docs := make([]uint32, n)
+				d := base
+				for i := range docs {
+					docs[i] = d
+					d += step
+					if step == 3 {
+						d += r.Uint32N(50)
+					}
+				}
+				buf = enc.Append(buf[:0], docs, base, false)
+				if lb := DocWindowMinLen(n); len(buf) < lb {
+					t.Fatalf("%d docs, step %d, base %d: %d bytes, bound %d", n, step, base, len(buf), lb)
+				}
+			}
+		}
+	}
+}

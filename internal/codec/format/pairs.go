@@ -43,6 +43,18 @@ func AppendPairComplement(dst []byte, enc *DocWindowEncoder, a, b []byte, df, co
 	return appendPairEntry(dst, enc, a, b, df, co, exc)
 }
 
+// PairComplementMinLen returns a lower bound of the bytes of the complement
+// entry AppendPairComplement writes for pair (a, b) of lenA and lenB bytes in
+// df documents, its terms together in co, whatever the co - df exceptions.
+func PairComplementMinLen(lenA, lenB int, df, co uint64) int {
+	n := uvarintLen(uint64(lenA)) + lenA + uvarintLen(uint64(lenB)) + lenB + uvarintLen(df) + uvarintLen(co) + 4
+	if co == df {
+		return n + 1
+	}
+	w := DocWindowMinLen(int(min(co-df, math.MaxInt32)))
+	return n + uvarintLen(uint64(w)) + w
+}
+
 func appendPairEntry(dst []byte, enc *DocWindowEncoder, a, b []byte, df, co uint64, docs []uint32) []byte {
 	start := len(dst)
 	dst = binary.AppendUvarint(dst, uint64(len(a)))

@@ -292,3 +292,30 @@ func TestPairEntryGolden(t *testing.T) {
 		t.Fatalf("docs %v, %v", ds, err)
 	}
 }
+
+// TestPairComplementMinLen: no complement entry is shorter than the bound,
+// with no exceptions, few, and long runs of them.
+func TestPairComplementMinLen(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 34))
+	var enc DocWindowEncoder
+	var buf []byte
+	for k := range 2000 {
+		a, b := bytes.Repeat([]byte("a"), r.IntN(300)), bytes.Repeat([]byte("b"), 1+r.IntN(20))
+		df := uint64(1 + r.IntN(1<<uint(r.IntN(20))))
+		nexc := 0
+		if k%4 != 0 {
+			nexc = r.IntN(1 << uint(r.IntN(14)))
+		}
+		exc := make([]uint32, nexc)
+		d := uint32(r.IntN(100))
+		for i := range exc {
+			exc[i] = d
+			d += 1 + uint32(r.IntN(1<<uint(r.IntN(8))))
+		}
+		co := df + uint64(nexc)
+		buf = AppendPairComplement(buf[:0], &enc, a, b, df, co, exc)
+		if lb := PairComplementMinLen(len(a), len(b), df, co); len(buf) < lb {
+			t.Fatalf("df %d, co %d, %d-byte terms: %d bytes, bound %d", df, co, len(a)+len(b), len(buf), lb)
+		}
+	}
+}
