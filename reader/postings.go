@@ -47,26 +47,31 @@ func (s *Segment) Postings(ctx context.Context, name, term string) (*Postings, e
 	}
 	x := s.getCtx(ctx, false)
 	p := &Postings{s: s, x: x, i: -1}
-	t, err := s.resolveGuarded(x, f, term)
-	if err != nil {
+	if err := s.openPostings(x, f, term, p); err != nil {
 		p.Close()
 		return nil, err
 	}
-	if t == nil {
-		p.done = true
-		return p, nil
-	}
-	p.t = t
-	p.it = t.windows(0)
 	return p, nil
 }
 
-// resolveGuarded is x.resolve of term in f under the fault guard.
-func (s *Segment) resolveGuarded(x *qctx, f *field, term string) (_ *termRef, err error) {
+// openPostings resolves term in f and places p before its first window,
+// under the fault guard: both read the mapped file (the dictionary, and a
+// windowed term's prelude).
+func (s *Segment) openPostings(x *qctx, f *field, term string, p *Postings) (err error) {
 	if s.guarding() {
 		defer s.faultGuard(&err, x, enableFaults())
 	}
-	return x.resolve(f, []byte(term))
+	t, err := x.resolve(f, []byte(term))
+	if err != nil {
+		return err
+	}
+	if t == nil {
+		p.done = true
+		return nil
+	}
+	p.t = t
+	p.it = t.windows(0)
+	return nil
 }
 
 // loadWindow decodes the doc ids of the iterator's next window.
