@@ -13,6 +13,7 @@ import (
 type topScratch struct {
 	scorers  []*termScorer
 	nscorers int
+	wins     []boundedWin // rankTerm's windows
 }
 
 // release empties the scratch for the pool, releasing the scorers' cursors.
@@ -26,6 +27,10 @@ func (t *topScratch) release() {
 		*ts = termScorer{c: c, prxBuf: buf[:0]}
 	}
 	t.nscorers = 0
+	if cap(t.wins) > maxPooledWins {
+		t.wins = nil
+	}
+	t.wins = t.wins[:0]
 }
 
 // exhausted is the doc of a scorer past its last document.
@@ -163,14 +168,18 @@ func (ts *termScorer) blockBound(target uint32) (int64, float32, error) {
 	}
 	j = ts.dc.bw.Find(j, target)
 	if j != ts.bbBlk {
-		b := &blks[j]
-		var bound float32
-		for _, p := range b.Impacts[:b.NImpacts] {
-			bound = max(bound, ts.winBound(p.TF, p.Norm))
-		}
-		ts.bbBlk, ts.bbGen, ts.bbBound = j, ts.dc.gen, bound
+		ts.bbBlk, ts.bbGen, ts.bbBound = j, ts.dc.gen, ts.impactBound(&blks[j])
 	}
 	return int64(blks[j].Last), ts.bbBound, nil
+}
+
+// impactBound is the bound of a block of the term: the best of its impacts.
+func (ts *termScorer) impactBound(b *format.DocBlock) float32 {
+	var bound float32
+	for _, p := range b.Impacts[:b.NImpacts] {
+		bound = max(bound, ts.winBound(p.TF, p.Norm))
+	}
+	return bound
 }
 
 func (ts *termScorer) doc() int64        { return ts.cur }
@@ -281,9 +290,10 @@ func (ts *termScorer) openWindow() error {
 		}
 		frame, withCRC = b, true
 	}
-	if err := x.source().Open(ts.c, frame, withCRC, ts.dc.w.docs); err != nil {
+	if err := x.source().OpenAt(ts.c, frame, withCRC, ts.dc.w.docs, x.verifier(), int64(ts.dc.w.prxOff)); err != nil {
 		return x.s.wrap(x.prxWinName(t, &ts.dc.w), err)
 	}
+	x.count.prxWindows++
 	ts.open = true
 	return nil
 }

@@ -268,6 +268,8 @@ func (t *topRun) run(q Query) ([]Hit, error) {
 	}
 	if d, ok := root.(*disjScorer); ok && len(d.kids) > 1 {
 		err = t.maxScore(d.kids)
+	} else if ts, ok := t.rankable(root); ok {
+		err = t.rankTerm(ts)
 	} else {
 		err = t.all(root)
 	}
@@ -293,15 +295,16 @@ func (t *topRun) threshold() float32 {
 	return t.h[0].Score
 }
 
-// collect offers a document (documents come in ascending order, so an equal
-// score never displaces an earlier document).
+// collect offers a document: it displaces the worst of the top k when it
+// scores higher, or equal with a smaller doc (documents offered in ascending
+// order never do: an equal score never displaces an earlier document).
 func (t *topRun) collect(doc int64, score float32) {
 	t.scored++
 	if len(t.h) < t.k {
 		t.h.push(Hit{Doc: uint32(doc), Score: score})
 		return
 	}
-	if score > t.h[0].Score {
+	if w := t.h[0]; score > w.Score || score == w.Score && uint32(doc) < w.Doc {
 		t.h.replaceTop(Hit{Doc: uint32(doc), Score: score})
 	}
 }
