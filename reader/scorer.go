@@ -2,6 +2,7 @@ package reader
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/snii-go/snii/internal/codec/format"
@@ -155,6 +156,29 @@ func (ts *termScorer) shallow(target int64) (int64, float32, error) {
 		ts.sValid = true
 	}
 	return int64(ts.sw.LastDoc), ts.winBound(ts.sw.MaxTF, ts.sw.MinNorm), nil
+}
+
+// deepBound is shallow, finer when target lies in a blocked window not
+// loaded yet: the window's directory is loaded (no block is decoded) and the
+// bound is that of the 128-doc block holding target. target must not be
+// behind the window loaded.
+func (ts *termScorer) deepBound(target int64) (int64, float32, error) {
+	upTo, b, err := ts.shallow(target)
+	if err != nil || upTo == exhausted || ts.t.e.Class != format.ClassWindowed {
+		return upTo, b, err
+	}
+	if w := &ts.dc.w; ts.i >= 0 && target >= int64(w.base) && target <= int64(w.last) {
+		return upTo, b, nil // the loaded window's bound
+	}
+	// shallow found the window holding target in the prelude (ts.sw).
+	if ts.sw.Docs < format.BlockedMinDocs {
+		return upTo, b, nil
+	}
+	ts.it = ts.t.windows(ts.sc.Index() - 1)
+	if ok, err := ts.load(); err != nil || !ok {
+		return upTo, b, err
+	}
+	return ts.shallow(target)
 }
 
 // blockBound returns the last doc and the bound of the block of the current
@@ -353,8 +377,55 @@ type phraseScorer struct {
 }
 
 func (ps *phraseScorer) maxScore() float32 { return ps.ub }
+
+// shallow bounds the phrase over [target, upTo] without reading a position:
+// its frequency in a document is at most each term's, so each term's bound
+// at the phrase's next document d (its terms score with the phrase's idf:
+// the impacts of the 128-doc block holding d, or its window's bounds) bounds
+// the phrase up to that block's end; the least of them holds up to the
+// nearest end.
 func (ps *phraseScorer) shallow(target int64) (int64, float32, error) {
-	return wholeBound(ps.cur, ps.ub)
+	d := ps.peek(target)
+	if d == exhausted {
+		return exhausted, 0, nil
+	}
+	upTo, bound := exhausted-1, ps.ub
+	for _, ts := range ps.terms {
+		u, b, err := ts.deepBound(d)
+		if err != nil {
+			return 0, 0, err
+		}
+		upTo, bound = min(upTo, u), min(bound, b)
+	}
+	return upTo, bound, nil
+}
+
+// docBound bounds the phrase's score in the current document from its terms'
+// frequencies (the phrase occurs at most as often as each), reading no
+// position.
+func (ps *phraseScorer) docBound() (float32, error) {
+	f := math.MaxInt
+	for _, t := range ps.terms {
+		tf, err := termFreq(t, ps.cur)
+		if err != nil {
+			return 0, err
+		}
+		f = min(f, tf)
+	}
+	return ps.sim.score(float32(f), uint32(ps.cur)), nil
+}
+
+// termFreq returns the frequency of a phrase's term in doc, which the phrase
+// matched.
+func termFreq(t *termScorer, doc int64) (int, error) {
+	d, err := t.advance(doc)
+	if err != nil {
+		return 0, err
+	}
+	if d != doc {
+		return 0, t.x.s.corrupt(t.t.name(), "doc %d matches the phrase but does not hold the term", doc)
+	}
+	return t.freq()
 }
 
 // wholeBound is the shallow answer of a scorer without finer bounds.
@@ -373,6 +444,18 @@ type listIter struct {
 }
 
 func newListIter(docs []uint32) listIter { return listIter{docs: docs, i: -1, cur: -1} }
+
+// peek returns the first document >= target without moving, or exhausted.
+func (l *listIter) peek(target int64) int64 {
+	if l.cur >= target || l.cur == exhausted {
+		return l.cur
+	}
+	i := seekGE(l.docs, max(l.i, 0), uint32(min(target, 1<<32-1)))
+	if i == len(l.docs) || int64(l.docs[i]) < target {
+		return exhausted
+	}
+	return int64(l.docs[i])
+}
 
 func (l *listIter) doc() int64   { return l.cur }
 func (l *listIter) cost() uint64 { return uint64(len(l.docs)) }

@@ -32,6 +32,21 @@ func (t *topRun) sloppyScorer(q *phraseQuery) (scorer, error) {
 	return ss, nil
 }
 
+// docBound bounds the sloppy frequency of the current document as ub does
+// over all: by the positions of the phrase offsets' terms in it (no position
+// read).
+func (ss *sloppyScorer) docBound() (float32, error) {
+	f := 0
+	for _, k := range ss.slot {
+		tf, err := termFreq(ss.terms[k], ss.cur)
+		if err != nil {
+			return 0, err
+		}
+		f += tf
+	}
+	return ss.sim.score(float32(f), uint32(ss.cur)), nil
+}
+
 func (ss *sloppyScorer) maxScore() float32 { return ss.ub }
 func (ss *sloppyScorer) shallow(target int64) (int64, float32, error) {
 	return wholeBound(ss.cur, ss.ub)

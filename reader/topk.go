@@ -141,6 +141,7 @@ type topRun struct {
 	h       hitHeap
 	scored  int64 // documents scored (for tests: MaxScore skips some)
 	skipped int64 // blocks skipped by their bounds
+	bounded int64 // documents not scored: their own bound (docBounder) could not enter
 	// explaining: the scorers are built for Explain, which labels each part
 	// of the breakdown with its query (the search itself needs no labels).
 	explaining bool
@@ -225,6 +226,7 @@ func (t *topRun) phraseTerms(q *phraseQuery) (*phraseTerms, error) {
 	pt := &phraseTerms{docs: docs, fs: fs, minMaxTF: math.MaxUint64}
 	dfs := make([]uint64, len(q.terms))
 	maxTF := make([]uint64, 0, len(q.terms))
+	refs := make([]*termRef, 0, len(q.terms))
 	for k, term := range q.terms {
 		j := slices.Index(q.terms[:k], term)
 		if j >= 0 {
@@ -245,10 +247,15 @@ func (t *topRun) phraseTerms(q *phraseQuery) (*phraseTerms, error) {
 		maxTF = append(maxTF, m)
 		pt.minMaxTF = min(pt.minMaxTF, m)
 		pt.sumMaxTF += m
-		pt.slot = append(pt.slot, len(pt.terms))
-		pt.terms = append(pt.terms, x.newTermScorer(tr, leafSim{}, 0, ""))
+		pt.slot = append(pt.slot, len(refs))
+		refs = append(refs, tr)
 	}
 	pt.sim = t.leaf(fs, q.terms, dfs)
+	// The terms score with the phrase's idf: a term's bound over a block is
+	// then a bound of the phrase's score there (see phraseScorer.shallow).
+	for _, tr := range refs {
+		pt.terms = append(pt.terms, x.newTermScorer(tr, pt.sim, fs.maxInv, ""))
+	}
 	return pt, nil
 }
 
@@ -309,10 +316,40 @@ func (t *topRun) collect(doc int64, score float32) {
 	}
 }
 
+// docBounder is a scorer that bounds its current document's score more
+// cheaply than it scores it (a phrase: from its terms' frequencies, with no
+// position read).
+type docBounder interface {
+	docBound() (float32, error)
+}
+
+// offer scores root's current document d and collects it, unless db (root's
+// docBounder, or nil) bounds it below what can enter the top k.
+func (t *topRun) offer(root scorer, db docBounder, d int64) error {
+	if db != nil && len(t.h) == t.k {
+		b, err := db.docBound()
+		if err != nil {
+			return err
+		}
+		if !t.beats(b, uint32(d)) {
+			t.bounded++
+			return nil
+		}
+	}
+	s, err := root.score()
+	if err != nil {
+		return err
+	}
+	t.collect(d, s)
+	return nil
+}
+
 // all scores the documents of root that can enter the top k: once k are
 // collected, a block whose bound (root.shallow) cannot beat the threshold is
-// skipped without decoding, and the search stops once root cannot.
+// skipped without decoding, a document whose own bound (docBounder) cannot is
+// not scored, and the search stops once root cannot.
 func (t *topRun) all(root scorer) error {
+	db, _ := root.(docBounder)
 	target := int64(0)
 	for {
 		if err := t.x.check(); err != nil {
@@ -355,11 +392,9 @@ func (t *topRun) all(root scorer) error {
 			// the other without asking for bounds again, while b2 can still
 			// beat the threshold (which only rises).
 			for n := 1; ; n++ {
-				s, err := root.score()
-				if err != nil {
+				if err := t.offer(root, db, d); err != nil {
 					return err
 				}
-				t.collect(d, s)
 				target = d + 1
 				if b2 <= t.threshold() || n&255 == 0 {
 					break // the bounds again (and the context, now and then)
