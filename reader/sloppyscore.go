@@ -32,17 +32,19 @@ func (t *topRun) sloppyScorer(q *phraseQuery) (scorer, error) {
 	return ss, nil
 }
 
-// docBound bounds the sloppy frequency of the current document as ub does
-// over all: by the positions of the phrase offsets' terms in it (no position
-// read).
+// docBound bounds the sloppy frequency of the current document from its
+// terms' frequencies (no position read): every match but the last follows an
+// advance of a phrase offset to its term's next position, and weighs at most
+// 1, so the frequency is at most 1 + the sum over the offsets of their
+// term's frequency less 1.
 func (ss *sloppyScorer) docBound() (float32, error) {
-	f := 0
+	f := 1
 	for _, k := range ss.slot {
 		tf, err := termFreq(ss.terms[k], ss.cur)
 		if err != nil {
 			return 0, err
 		}
-		f += tf
+		f += tf - 1
 	}
 	return ss.sim.score(float32(f), uint32(ss.cur)), nil
 }
