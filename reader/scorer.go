@@ -181,6 +181,34 @@ func (ts *termScorer) deepBound(target int64) (int64, float32, error) {
 	return ts.shallow(target)
 }
 
+// peak returns the largest frequency and the smallest norm byte the term's
+// documents in [target, upTo] can have, from the finest impacts deepBound
+// reaches (the 128-doc block holding target, else its window's bounds; a
+// term of one window: ttf - df + 1 and norm 0). target must not be behind
+// the window loaded.
+func (ts *termScorer) peak(target int64) (upTo int64, maxTF uint32, minNorm byte, err error) {
+	if ts.t.e.Class != format.ClassWindowed {
+		if ts.cur == exhausted {
+			return exhausted, 0, 0, nil
+		}
+		return exhausted - 1, uint32(min(ts.t.e.TTF-ts.t.e.DF+1, 1<<32-1)), 0, nil
+	}
+	upTo, _, err = ts.deepBound(target) // loads the window holding target if blocked
+	if err != nil || upTo == exhausted {
+		return upTo, 0, 0, err
+	}
+	if w := &ts.dc.w; ts.i >= 0 && target >= int64(w.base) && target <= int64(w.last) {
+		// deepBound asked blockBound for target's block: it is bbBlk.
+		if ts.dc.blocked && ts.bbBlk >= 0 && ts.bbGen == ts.dc.gen {
+			if b := &ts.dc.bw.Blocks[ts.bbBlk]; b.NImpacts > 0 {
+				return int64(b.Last), b.Impacts[b.NImpacts-1].TF, b.Impacts[0].Norm, nil
+			}
+		}
+		return upTo, w.maxTF, w.minNorm, nil
+	}
+	return upTo, ts.sw.MaxTF, ts.sw.MinNorm, nil // the prelude's window holding target
+}
+
 // blockBound returns the last doc and the bound of the block of the current
 // (blocked) window that holds target (base <= target <= the window's last),
 // caching the block last asked for: its bound is computed once.

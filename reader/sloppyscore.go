@@ -10,6 +10,7 @@ type sloppyScorer struct {
 	terms []*termScorer // distinct terms
 	slot  []int         // phrase offset -> index into terms
 	pos   [][]uint32    // positions of each distinct term in the current doc
+	peaks []uint64      // shallow's largest frequency of each distinct term
 	m     sloppy
 	slop  int
 	sim   leafSim
@@ -24,6 +25,7 @@ func (t *topRun) sloppyScorer(q *phraseQuery) (scorer, error) {
 	}
 	ss := &sloppyScorer{listIter: newListIter(pt.docs), terms: pt.terms, slot: pt.slot, slop: q.slop, sim: pt.sim, query: t.label(q)}
 	ss.pos = make([][]uint32, len(ss.terms))
+	ss.peaks = make([]uint64, len(ss.terms))
 	ss.m.setup(ss.slot)
 	// Every match but the last advances a phrase offset by one position and
 	// weighs at most 1, so the frequency is at most the positions of the
@@ -50,8 +52,33 @@ func (ss *sloppyScorer) docBound() (float32, error) {
 }
 
 func (ss *sloppyScorer) maxScore() float32 { return ss.ub }
+
+// shallow bounds the sloppy phrase over [target, upTo] as docBound bounds a
+// document, from its terms' peaks at its next document d (the largest
+// frequency of each term's block or window holding d, and the largest of
+// their smallest norms: d's norm is at least each), up to the nearest end of
+// those blocks, without reading a position.
 func (ss *sloppyScorer) shallow(target int64) (int64, float32, error) {
-	return wholeBound(ss.cur, ss.ub)
+	d := ss.peek(target)
+	if d == exhausted {
+		return exhausted, 0, nil
+	}
+	upTo, norm := exhausted-1, byte(0)
+	for i, ts := range ss.terms {
+		u, tf, n, err := ts.peak(d)
+		if err != nil {
+			return 0, 0, err
+		}
+		upTo, norm, ss.peaks[i] = min(upTo, u), max(norm, n), uint64(tf)
+	}
+	f := uint64(1)
+	for _, k := range ss.slot {
+		f += max(ss.peaks[k], 1) - 1
+	}
+	if ss.sim.norms == nil {
+		norm = 1 // scored as Lucene without norms
+	}
+	return upTo, min(ss.ub, ss.sim.bound(float32(f), ss.sim.inv[norm])), nil
 }
 
 // freq returns the sloppy frequency of the current document.
