@@ -108,6 +108,7 @@ func (s *Segment) top(ctx context.Context, q Query, k int, o *TopOptions) (_ []H
 		q = s.withoutMissing(q)
 	}
 	t := &topRun{x: x, p: p, o: &opts, k: k}
+	defer t.release()
 	if t.filter, err = s.searchFilter(&SearchOptions{Filter: opts.Filter}); err != nil {
 		return nil, 0, err
 	}
@@ -147,6 +148,17 @@ type topRun struct {
 	explaining bool
 	// filter: the documents TopOptions.Filter allows.
 	filter docFilter
+	// lists: the doc lists of the scorers (phrases, prefixes), given back
+	// to the query context when the search is done
+	lists [][]uint32
+}
+
+// release gives the scorers' doc lists back to the query context.
+func (t *topRun) release() {
+	for _, l := range t.lists {
+		t.x.put(l)
+	}
+	t.lists = nil
 }
 
 // label returns q's text for an explanation, when explaining.
@@ -216,6 +228,7 @@ func (t *topRun) phraseTerms(q *phraseQuery) (*phraseTerms, error) {
 		return nil, err
 	}
 	docs, _, err := x.phrase(f, q, t.filter, x.buf(), false)
+	t.lists = append(t.lists, docs)
 	if err != nil || len(docs) == 0 {
 		return nil, err
 	}
@@ -261,6 +274,7 @@ func (t *topRun) phraseTerms(q *phraseQuery) (*phraseTerms, error) {
 
 func (t *topRun) constScorer(q Query) (scorer, error) {
 	docs, err := t.x.eval(q, t.filter)
+	t.lists = append(t.lists, docs)
 	if err != nil || len(docs) == 0 {
 		return nil, err
 	}
@@ -283,13 +297,17 @@ func (t *topRun) run(q Query) ([]Hit, error) {
 	if err != nil {
 		return nil, err
 	}
-	hits := slices.Clone([]Hit(t.h))
-	slices.SortFunc(hits, func(a, b Hit) int { // best first: higher score, then lower doc
+	best := slices.Clone([]heapHit(t.h))
+	slices.SortFunc(best, func(a, b heapHit) int { // best first: higher score, then lower doc
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Doc, b.Doc)
 	})
+	hits := make([]Hit, len(best))
+	for i, b := range best {
+		hits[i] = Hit{Doc: b.Doc, Score: b.Score}
+	}
 	return hits, nil
 }
 
@@ -308,11 +326,11 @@ func (t *topRun) threshold() float32 {
 func (t *topRun) collect(doc int64, score float32) {
 	t.scored++
 	if len(t.h) < t.k {
-		t.h.push(Hit{Doc: uint32(doc), Score: score})
+		t.h.push(heapHit{Doc: uint32(doc), Score: score})
 		return
 	}
 	if w := t.h[0]; score > w.Score || score == w.Score && uint32(doc) < w.Doc {
-		t.h.replaceTop(Hit{Doc: uint32(doc), Score: score})
+		t.h.replaceTop(heapHit{Doc: uint32(doc), Score: score})
 	}
 }
 
@@ -559,9 +577,16 @@ func (t *topRun) explain(q Query, hits []Hit) error {
 	return nil
 }
 
+// heapHit is a hit in the heap: no pointer, so that moving one costs no
+// write barrier.
+type heapHit struct {
+	Doc   uint32
+	Score float32
+}
+
 // hitHeap is a min-heap of the worst hit on top: lower score, or equal score
 // and larger doc.
-type hitHeap []Hit
+type hitHeap []heapHit
 
 // less reports whether hit i is worse than hit j.
 func (h hitHeap) less(i, j int) bool {
@@ -572,7 +597,7 @@ func (h hitHeap) less(i, j int) bool {
 }
 
 // push adds v.
-func (h *hitHeap) push(v Hit) {
+func (h *hitHeap) push(v heapHit) {
 	*h = append(*h, v)
 	s := *h
 	for i := len(s) - 1; i > 0; {
@@ -586,7 +611,7 @@ func (h *hitHeap) push(v Hit) {
 }
 
 // replaceTop puts v in place of the worst hit and restores the order.
-func (h hitHeap) replaceTop(v Hit) {
+func (h hitHeap) replaceTop(v heapHit) {
 	h[0] = v
 	for i, n := 0, len(h); ; {
 		m := 2*i + 1

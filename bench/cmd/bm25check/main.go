@@ -51,7 +51,7 @@ func run() error {
 	jars := flag.String("lucene-jars", "/usr/share/java", "folder of the Lucene jars")
 	csvPath := flag.String("csv", "", "with -cycles: write every timing sample to this CSV file")
 	slopsFlag := flag.String("slops", "1,2,3", "also rank the sloppy phrases the peers sloppy command derives from the phrases, at these slops (empty: none)")
-	match := flag.String("match", "", "keep only the queries whose kind and text (\"<kind> <text>\", e.g. \"term error\") this regexp matches")
+	match := flag.String("match", "", "keep only the queries whose label this regexp matches: \"<kind> <text>\" (\"term error\"), a sloppy phrase's \"sloppy \\\"<terms>\\\"~<slop>\"")
 	worst := flag.Int("worst", 3, "with -cycles: list this many worst queries (snii/Lucene) of each kind")
 	flag.Parse()
 	var keep *regexp.Regexp
@@ -89,7 +89,7 @@ func run() error {
 	}
 	qs := rankedQueries(all, *ors, slops)
 	if keep != nil {
-		qs = slices.DeleteFunc(qs, func(q *peers.Query) bool { return !keep.MatchString(fmt.Sprintf("%s %s", q.Kind, q.Text)) })
+		qs = slices.DeleteFunc(qs, func(q *peers.Query) bool { return !keep.MatchString(label(q)) })
 		if len(qs) == 0 {
 			return fmt.Errorf("-match %q keeps no query", *match)
 		}
@@ -319,11 +319,20 @@ func timeBoth(seg *reader.Segment, lt *peers.LuceneTop, qs []*peers.Query, rqs [
 		fmt.Printf("\nworst %d per kind (snii/Lucene)\n\n", worst)
 		for _, rs := range worstOf {
 			for _, r := range rs {
-				fmt.Printf("- %s %.2f× `%s`\n", r.q.Kind, r.r, r.q.Text)
+				fmt.Printf("- %.2f× `%s`\n", r.r, label(r.q))
 			}
 		}
 	}
 	return nil
+}
+
+// label names a query for -match and the worst queries: its kind and text,
+// a sloppy phrase's terms (its variant's) and slop.
+func label(q *peers.Query) string {
+	if q.Kind == peers.KindSloppy {
+		return fmt.Sprintf("%s \"%s\"~%d", q.Kind, strings.Join(q.Terms, " "), q.Slop)
+	}
+	return fmt.Sprintf("%s %s", q.Kind, q.Text)
 }
 
 func median(v []float64) float64 {
