@@ -76,10 +76,11 @@ type termScorer struct {
 	bbBlk   int
 	bbGen   uint32
 	bbBound float32
-	// shallow's window walk (windowed terms): sw is the window sc returned last
-	sc     format.WindowCursor
-	sw     format.WindowInfo
-	sValid bool
+	// shallow's window walk (windowed terms): sw is the window sc returned
+	// last, swAt the cursor before it (its next window is sw)
+	sc, swAt format.WindowCursor
+	sw       format.WindowInfo
+	sValid   bool
 }
 
 // takeScorer returns a term scorer of the query context's pool (its cursor
@@ -139,11 +140,12 @@ func (ts *termScorer) shallow(target int64) (int64, float32, error) {
 	// Walk on from the window returned last (a few steps), else search.
 	if ts.sValid && target >= int64(ts.sw.Base) {
 		for n := 0; int64(ts.sw.LastDoc) < target && n < 8; n++ {
+			at := ts.sc
 			w, ok := ts.sc.Next()
 			if !ok {
 				return exhausted, 0, nil
 			}
-			ts.sw = w
+			ts.sw, ts.swAt = w, at
 		}
 	}
 	if !ts.sValid || target < int64(ts.sw.Base) || int64(ts.sw.LastDoc) < target {
@@ -152,6 +154,7 @@ func (ts *termScorer) shallow(target int64) (int64, float32, error) {
 			return exhausted, 0, err
 		}
 		ts.sc = ts.t.pre.Cursor(j)
+		ts.swAt = ts.sc
 		ts.sw, _ = ts.sc.Next()
 		ts.sValid = true
 	}
@@ -174,7 +177,7 @@ func (ts *termScorer) deepBound(target int64) (int64, float32, error) {
 	if ts.sw.Docs < format.BlockedMinDocs {
 		return upTo, b, nil
 	}
-	ts.it = ts.t.windows(ts.sc.Index() - 1)
+	ts.it = winIter{t: ts.t, cur: ts.swAt, i: ts.swAt.Index()}
 	if ok, err := ts.load(); err != nil || !ok {
 		return upTo, b, err
 	}
@@ -413,7 +416,11 @@ func (ps *phraseScorer) maxScore() float32 { return ps.ub }
 // the phrase up to that block's end; the least of them holds up to the
 // nearest end.
 func (ps *phraseScorer) shallow(target int64) (int64, float32, error) {
-	d := ps.peek(target)
+	return ps.boundAt(ps.peek(target))
+}
+
+// boundAt is shallow at the phrase's document d (exhausted: none).
+func (ps *phraseScorer) boundAt(d int64) (int64, float32, error) {
 	if d == exhausted {
 		return exhausted, 0, nil
 	}
@@ -484,6 +491,10 @@ func (l *listIter) peek(target int64) int64 {
 	}
 	return int64(l.docs[i])
 }
+
+// setDoc makes d the current document (a ranked phrase streamed from the
+// phrase engine: the documents come one by one, not as a list).
+func (l *listIter) setDoc(d int64) { l.cur = d }
 
 func (l *listIter) doc() int64   { return l.cur }
 func (l *listIter) cost() uint64 { return uint64(len(l.docs)) }

@@ -23,7 +23,7 @@ func (t *topRun) sloppyScorer(q *phraseQuery) (scorer, error) {
 	if err != nil || pt == nil {
 		return nil, err
 	}
-	ss := &sloppyScorer{listIter: newListIter(pt.docs), terms: pt.terms, slot: pt.slot, slop: q.slop, sim: pt.sim, query: t.label(q)}
+	ss := &sloppyScorer{terms: pt.terms, slot: pt.slot, slop: q.slop, sim: pt.sim, query: t.label(q)}
 	ss.pos = make([][]uint32, len(ss.terms))
 	ss.peaks = make([]uint64, len(ss.terms))
 	ss.m.setup(ss.slot)
@@ -31,7 +31,7 @@ func (t *topRun) sloppyScorer(q *phraseQuery) (scorer, error) {
 	// weighs at most 1, so the frequency is at most the positions of the
 	// phrase offsets' terms.
 	ss.ub = ss.sim.bound(float32(pt.sumMaxTF), pt.fs.maxInv)
-	return ss, nil
+	return t.phraseDocs(q, pt, ss, &ss.listIter)
 }
 
 // docBound bounds the sloppy frequency of the current document from its
@@ -59,7 +59,11 @@ func (ss *sloppyScorer) maxScore() float32 { return ss.ub }
 // their smallest norms: d's norm is at least each), up to the nearest end of
 // those blocks, without reading a position.
 func (ss *sloppyScorer) shallow(target int64) (int64, float32, error) {
-	d := ss.peek(target)
+	return ss.boundAt(ss.peek(target))
+}
+
+// boundAt is shallow at the phrase's document d (exhausted: none).
+func (ss *sloppyScorer) boundAt(d int64) (int64, float32, error) {
 	if d == exhausted {
 		return exhausted, 0, nil
 	}

@@ -151,6 +151,9 @@ type topRun struct {
 	// lists: the doc lists of the scorers (phrases, prefixes), given back
 	// to the query context when the search is done
 	lists [][]uint32
+	// root: the query ranked (a phrase that is the whole query is ranked as
+	// the phrase engine finds its matches, see phraseStream)
+	root Query
 }
 
 // release gives the scorers' doc lists back to the query context.
@@ -199,17 +202,16 @@ func (t *topRun) phraseScorer(q *phraseQuery) (scorer, error) {
 	if err != nil || pt == nil {
 		return nil, err
 	}
-	ps := &phraseScorer{listIter: newListIter(pt.docs), query: t.label(q), terms: pt.terms, slot: pt.slot}
+	ps := &phraseScorer{query: t.label(q), terms: pt.terms, slot: pt.slot}
 	ps.pos = make([][]uint32, len(ps.terms))
 	ps.sim = pt.sim
 	ps.ub = ps.sim.bound(float32(pt.minMaxTF), pt.fs.maxInv)
-	return ps, nil
+	return t.phraseDocs(q, pt, ps, &ps.listIter)
 }
 
-// phraseTerms is what a phrase's scorer starts from: its matching documents
-// (nil when none), its distinct terms and their statistics.
+// phraseTerms is what a phrase's scorer starts from: its distinct terms and
+// their statistics.
 type phraseTerms struct {
-	docs  []uint32
 	terms []*termScorer // distinct terms
 	slot  []int         // phrase offset -> index into terms
 	fs    *fieldSim
@@ -219,24 +221,15 @@ type phraseTerms struct {
 	minMaxTF, sumMaxTF uint64
 }
 
-// phraseTerms evaluates the (exact or sloppy) phrase q and resolves its terms;
-// nil when nothing matches.
+// phraseTerms resolves the terms of the (exact or sloppy) phrase q; nil when
+// one is absent (nothing matches).
 func (t *topRun) phraseTerms(q *phraseQuery) (*phraseTerms, error) {
 	x := t.x
 	f, err := x.s.field(q.field)
 	if err != nil {
 		return nil, err
 	}
-	docs, _, err := x.phrase(f, q, t.filter, x.buf(), false)
-	t.lists = append(t.lists, docs)
-	if err != nil || len(docs) == 0 {
-		return nil, err
-	}
-	fs, err := t.simFor(f)
-	if err != nil {
-		return nil, err
-	}
-	pt := &phraseTerms{docs: docs, fs: fs, minMaxTF: math.MaxUint64}
+	pt := &phraseTerms{minMaxTF: math.MaxUint64}
 	dfs := make([]uint64, len(q.terms))
 	maxTF := make([]uint64, 0, len(q.terms))
 	refs := make([]*termRef, 0, len(q.terms))
@@ -249,11 +242,8 @@ func (t *topRun) phraseTerms(q *phraseQuery) (*phraseTerms, error) {
 			continue
 		}
 		tr, err := x.resolve(f, bytesOf(term))
-		if err != nil {
+		if err != nil || tr == nil {
 			return nil, err
-		}
-		if tr == nil {
-			return nil, x.s.corrupt(place{index: q.field, term: term, window: -1}, "the phrase matches but the term is absent")
 		}
 		dfs[k] = tr.e.DF
 		m := tr.e.TTF - tr.e.DF + 1
@@ -263,6 +253,10 @@ func (t *topRun) phraseTerms(q *phraseQuery) (*phraseTerms, error) {
 		pt.slot = append(pt.slot, len(refs))
 		refs = append(refs, tr)
 	}
+	if pt.fs, err = t.simFor(f); err != nil {
+		return nil, err
+	}
+	fs := pt.fs
 	pt.sim = t.leaf(fs, q.terms, dfs)
 	// The terms score with the phrase's idf: a term's bound over a block is
 	// then a bound of the phrase's score there (see phraseScorer.shallow).
@@ -283,6 +277,7 @@ func (t *topRun) constScorer(q Query) (scorer, error) {
 
 // run collects the top k.
 func (t *topRun) run(q Query) ([]Hit, error) {
+	t.root = q
 	root, err := t.build(q)
 	if err != nil || root == nil || t.filter.on && len(t.filter.ids) == 0 {
 		return []Hit{}, err
