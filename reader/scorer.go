@@ -435,6 +435,29 @@ func (ps *phraseScorer) boundAt(d int64) (int64, float32, error) {
 	return upTo, bound, nil
 }
 
+// skipTo passes the ranges where one of the terms' bounds (at the phrase's
+// idf) cannot beat th: the phrase cannot there either, so the widest such
+// range is passed, be it the window of a term (its prelude bounds) or a
+// 128-doc block (a blocked window's impacts).
+func (ps *phraseScorer) skipTo(d int64, th float32) (int64, error) {
+	next := d
+	for _, ts := range ps.terms {
+		u, b, err := ts.shallow(d)
+		if err != nil || u == exhausted {
+			return exhausted, err
+		}
+		if b > th {
+			if u, b, err = ts.deepBound(d); err != nil || u == exhausted {
+				return exhausted, err
+			}
+		}
+		if b <= th {
+			next = max(next, u+1)
+		}
+	}
+	return next, nil
+}
+
 // docBound bounds the phrase's score in the current document from its terms'
 // frequencies (the phrase occurs at most as often as each), reading no
 // position.

@@ -14,11 +14,13 @@ type phraseRank interface {
 }
 
 // streamScorer is a phrase scorer that can score documents handed to it one
-// by one, and bound a range at any of them.
+// by one, and tell how far from a document none can beat a score.
 type streamScorer interface {
 	scorer
 	docBounder
-	boundAt(d int64) (upTo int64, bound float32, err error)
+	// skipTo returns the first doc >= d from which the phrase may score
+	// above th by its bounds (d when it may at d; exhausted: never).
+	skipTo(d int64, th float32) (int64, error)
 	setDoc(d int64)
 }
 
@@ -39,19 +41,20 @@ func (p *phraseStream) from(d uint32) (int64, error) {
 	if len(t.h) < t.k {
 		return int64(d), nil
 	}
-	th := t.threshold()
+	th := t.threshold() // (documents come in ascending order: a tie cannot enter)
 	if p.s.maxScore() <= th {
 		return exhausted, nil
 	}
-	upTo, b, err := p.s.boundAt(int64(d))
-	if err != nil {
-		return 0, err
-	}
-	if b <= th { // (documents come in ascending order: a tie cannot enter)
+	target := int64(d)
+	for target < exhausted { // skip range after range while they cannot
+		next, err := p.s.skipTo(target, th)
+		if err != nil || next == target {
+			return next, err
+		}
 		t.skipped++
-		return upTo + 1, nil
+		target = next
 	}
-	return int64(d), nil
+	return exhausted, nil
 }
 
 func (p *phraseStream) match(d uint32) error {
