@@ -20,12 +20,15 @@ type topScratch struct {
 // release empties the scratch for the pool, releasing the scorers' cursors.
 func (t *topScratch) release() {
 	for _, ts := range t.scorers[:t.nscorers] {
-		c, buf := ts.c, ts.prxBuf
+		c, buf, docs, blks := ts.c, ts.prxBuf, ts.dc.docs, ts.dc.blks
 		c.Release() // drops a large inflation buffer
 		if cap(buf) > maxPooledBytes {
 			buf = nil
 		}
-		*ts = termScorer{c: c, prxBuf: buf[:0]}
+		if cap(docs) > maxPooledDocs {
+			docs, blks = nil, nil
+		}
+		*ts = termScorer{c: c, prxBuf: buf[:0], dc: docCursor{docs: docs[:0], blks: blks[:0]}}
 	}
 	t.nscorers = 0
 	if cap(t.wins) > maxPooledWins {
@@ -97,7 +100,7 @@ func (x *qctx) takeScorer() *termScorer {
 func (x *qctx) newTermScorer(t *termRef, sim leafSim, maxInv float32, query string) *termScorer {
 	ts := x.takeScorer()
 	*ts = termScorer{x: x, t: t, it: t.windows(0), i: -1, cur: -1, sim: sim, query: query, bbBlk: -1, c: ts.c, prxBuf: ts.prxBuf[:0],
-		dc: docCursor{impacts: true}} // (blockBound reads the impacts)
+		dc: docCursor{impacts: true, docs: ts.dc.docs[:0], blks: ts.dc.blks[:0]}} // (blockBound reads the impacts)
 	if t.e.Class != format.ClassWindowed || sim.inv == nil {
 		maxFreq := float32(t.e.TTF - t.e.DF + 1) // no document holds more
 		ts.ub = sim.bound(maxFreq, maxInv)

@@ -16,16 +16,29 @@ type boundedWin struct {
 // maxPooledWins caps the windows list a pooled query context keeps.
 const maxPooledWins = 1 << 16
 
-// rankTerm collects the top k of a lone term of several windows, visiting
-// its windows best bound first (the prelude's (maxTF, minNorm) of each), so
-// that the windows most likely to hold the best documents raise the
-// threshold before the others are looked at: once the next window's bound
-// cannot beat the k-th score, no later one can, and the search ends. Inside a
-// window, a 128-doc block whose impacts cannot beat the k-th score is
-// skipped without decoding, and the documents of a block are scored only
-// while its bound can still beat it. Documents come out of doc order, so a
-// tie with the k-th score enters when its doc is smaller (collect).
+// rankTerm collects the top k of a lone term. A term of one window (inline
+// or slim) scores its documents in order while the term's bound can beat the
+// k-th score. A windowed term visits its windows best bound first (the
+// prelude's (maxTF, minNorm) of each), so that the windows most likely to
+// hold the best documents raise the threshold before the others are looked
+// at: once the next window's bound cannot beat the k-th score, no later one
+// can, and the search ends. Inside a window, a 128-doc block whose impacts
+// cannot beat the k-th score is skipped without decoding, and the documents
+// of a block are scored only while its bound can still beat it. Documents
+// come out of doc order, so a tie with the k-th score enters when its doc is
+// smaller (collect).
 func (t *topRun) rankTerm(ts *termScorer) error {
+	if ts.t.e.Class != format.ClassWindowed { // one window, bounded by the term's bound
+		w, ok := ts.it.next()
+		if !ok {
+			return nil
+		}
+		if err := t.x.loadWindow(ts.t, &ts.dc, &w); err != nil {
+			return err
+		}
+		ts.i, ts.open = 0, false
+		return t.rankDocs(ts, ts.ub)
+	}
 	wins := t.x.wins[:0]
 	it := ts.t.windows(0)
 	for w, ok := it.next(); ok; w, ok = it.next() {
@@ -109,11 +122,11 @@ func (t *topRun) rankDocs(ts *termScorer, bound float32) error {
 	return nil
 }
 
-// rankable reports whether root is a lone term rankTerm can rank: windowed,
-// of several windows, and scored (not an explanation's walk).
+// rankable reports whether root is a lone term rankTerm can rank (scored,
+// not an explanation's walk).
 func (t *topRun) rankable(root scorer) (*termScorer, bool) {
 	ts, ok := root.(*termScorer)
-	if !ok || t.explaining || ts.t.e.Class != format.ClassWindowed || ts.t.nWin < 2 || ts.sim.inv == nil {
+	if !ok || t.explaining || ts.sim.inv == nil {
 		return nil, false
 	}
 	return ts, true
