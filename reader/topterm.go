@@ -106,18 +106,30 @@ func (t *topRun) rankWindow(ts *termScorer, w *winInfo) error {
 }
 
 // rankDocs scores the decoded documents of ts (a window, or a block of one,
-// all bounded by bound) while bound can beat the k-th score.
+// all bounded by bound) while bound can beat the k-th score: each one's
+// frequency from the tf column of the window's .prx frame, its norm from
+// the field's norms.
 func (t *topRun) rankDocs(ts *termScorer, bound float32) error {
-	for i, d := range ts.dc.docs {
+	docs := ts.dc.docs
+	if len(docs) == 0 {
+		return nil
+	}
+	if err := ts.openWindow(); err != nil {
+		return err
+	}
+	c, sim, ord := ts.c, &ts.sim, ts.dc.ord0
+	for i, d := range docs {
 		if !t.beats(bound, d) {
 			return nil
 		}
-		ts.i, ts.cur = i, int64(d)
-		s, err := ts.score()
-		if err != nil {
-			return err
+		tf := c.TF(ord + i) // the unit already parsed, else Seek
+		if tf == 0 {
+			var err error
+			if tf, err = c.Seek(ord + i); err != nil {
+				return ts.x.s.wrap(ts.x.prxWinName(ts.t, &ts.dc.w), err)
+			}
 		}
-		t.collect(int64(d), s)
+		t.collect(int64(d), sim.score(float32(tf), d))
 	}
 	return nil
 }
