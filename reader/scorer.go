@@ -286,6 +286,10 @@ func (ts *termScorer) advance(target int64) (int64, error) {
 	if ts.cur >= target || ts.cur == exhausted {
 		return ts.cur, nil
 	}
+	if i := ts.i + 1; ts.i >= 0 && i < len(ts.dc.docs) && int64(ts.dc.docs[i]) >= target { // the next doc
+		ts.i, ts.cur = i, int64(ts.dc.docs[i])
+		return ts.cur, nil
+	}
 	if target >= exhausted {
 		ts.cur = exhausted
 		return ts.cur, nil

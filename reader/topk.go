@@ -457,6 +457,9 @@ func (t *topRun) maxScore(kids []scorer) error {
 			return err
 		}
 	}
+	// The block-max bound last found above the threshold: it holds up to
+	// passUpTo for the same essential clauses while the threshold stays.
+	passUpTo, passTh, passFirst := int64(-1), 0.0, 0
 	for {
 		if err := t.x.check(); err != nil {
 			return err
@@ -476,14 +479,19 @@ func (t *topRun) maxScore(kids []scorer) error {
 		if cand == exhausted {
 			return nil
 		}
-		// Block-max: the essential clauses' bounds up to the end of their
-		// nearest block, plus every non-essential bound.
-		if len(t.h) == t.k {
+		// Block-max: the bounds of the essential clauses on cand up to the
+		// end of their nearest block, plus every non-essential bound, hold
+		// up to there or up to the next doc of another essential clause.
+		if len(t.h) == t.k && (cand > passUpTo || th != passTh || firstEssential != passFirst) {
 			bound, upTo := 0.0, exhausted
 			if firstEssential > 0 {
 				bound = sums[firstEssential-1]
 			}
 			for _, k := range kids[firstEssential:] {
+				if d := k.doc(); d != cand {
+					upTo = min(upTo, d-1)
+					continue
+				}
 				u, b, err := k.shallow(cand)
 				if err != nil {
 					return err
@@ -500,6 +508,7 @@ func (t *topRun) maxScore(kids []scorer) error {
 				}
 				continue
 			}
+			passUpTo, passTh, passFirst = upTo, th, firstEssential
 		}
 		var score float64
 		for _, k := range kids[firstEssential:] {
