@@ -112,15 +112,13 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 				continue
 			}
 		}
-		if x.rank != nil { // a ranked search: is d's range worth verifying?
-			next, err := x.rank.from(d)
+		if x.rank != nil { // a ranked search decides d from its frequency
+			next, err := x.rank.next(d)
 			if err != nil || next > math.MaxUint32 {
 				return out, n, err
 			}
-			if next != int64(d) {
-				target = uint32(next)
-				continue
-			}
+			target = uint32(next)
+			continue
 		}
 		ok = false
 		if p.chain {
@@ -140,11 +138,7 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		}
 		if ok {
 			n++
-			if x.rank != nil {
-				if err := x.rank.match(d); err != nil {
-					return out, n, err
-				}
-			} else if !countOnly {
+			if !countOnly {
 				out = append(out, d)
 			}
 			if n == x.limit {

@@ -561,6 +561,14 @@ func (ps *phraseScorer) freq() (int, error) {
 	return n, nil
 }
 
+func (ps *phraseScorer) matchScore() (float32, bool, error) {
+	f, err := ps.freq()
+	if err != nil || f == 0 {
+		return 0, false, err
+	}
+	return ps.sim.score(float32(f), uint32(ps.cur)), true, nil
+}
+
 func (ps *phraseScorer) score() (float32, error) {
 	e, err := ps.sim.explainFreq(ps.freq, ps.cur, "")
 	return e.Score, err

@@ -1,16 +1,16 @@
 package reader
 
 // phraseRank is what a ranked search hands the phrase engine for the phrase
-// it ranks (qctx.rank): the leapfrog asks it, before verifying a candidate,
-// where verifying is worth going on, and hands it each match to score and
-// collect, instead of listing the matches.
+// it ranks (qctx.rank): the leapfrog hands it each candidate (a document
+// holding every term, past the pair plan's filters, not verified), and it
+// decides the match from the phrase's frequency as it scores the candidate,
+// so the positions of a document are read once, and not at all for a
+// candidate whose bounds cannot enter the top k.
 type phraseRank interface {
-	// from returns the first doc >= d worth verifying: d when the range
-	// holding it can enter the top k, else past that range (exhausted: no
-	// later doc can enter).
-	from(d uint32) (int64, error)
-	// match scores and collects d, which the phrase matches.
-	match(d uint32) error
+	// next ranks candidate d and returns the first doc worth a look after
+	// it: d + 1, or past the ranges from d on that cannot enter the top k
+	// (exhausted: none can).
+	next(d uint32) (int64, error)
 }
 
 // streamScorer is a phrase scorer that can score documents handed to it one
@@ -22,52 +22,80 @@ type streamScorer interface {
 	// above th by its bounds (d when it may at d; exhausted: never).
 	skipTo(d int64, th float32) (int64, error)
 	setDoc(d int64)
+	// matchScore returns the score of the current document and whether
+	// the phrase occurs in it (its frequency is not 0).
+	matchScore() (float32, bool, error)
 }
 
 // phraseStream ranks the phrase of a Top whose query is that phrase, as the
-// phrase engine finds its matches: once k are collected, a candidate whose
-// range's bound (the phrase's terms' impacts, boundAt) cannot beat the k-th
-// score is passed with its whole range, unverified, and a match is scored
-// only when its own bound (docBound) can.
+// phrase engine finds its candidates: once k are collected, a candidate whose
+// range's bound (the phrase's terms' impacts, skipTo) cannot beat the k-th
+// score is passed with its whole range, and a candidate is scored (its
+// positions read) only when its own bound (docBound) can.
 type phraseStream struct {
 	t    *topRun
 	s    streamScorer
-	used bool // the engine called from or match
+	used bool // the engine called next
 }
 
-func (p *phraseStream) from(d uint32) (int64, error) {
+func (p *phraseStream) next(d uint32) (int64, error) {
 	p.used = true
 	t := p.t
-	if len(t.h) < t.k {
-		return int64(d), nil
+	full := len(t.h) == t.k
+	if full {
+		th := t.threshold() // (documents come in ascending order: a tie cannot enter)
+		if p.s.maxScore() <= th {
+			return exhausted, nil
+		}
+		if skip, err := p.s.skipTo(int64(d), th); err != nil || skip != int64(d) {
+			if err == nil {
+				t.skipped++
+				skip, err = p.pass(skip, th)
+			}
+			return skip, err
+		}
 	}
-	th := t.threshold() // (documents come in ascending order: a tie cannot enter)
-	if p.s.maxScore() <= th {
-		return exhausted, nil
+	p.s.setDoc(int64(d))
+	if full {
+		b, err := p.s.docBound()
+		if err != nil {
+			return 0, err
+		}
+		if !t.beats(b, d) {
+			t.bounded++
+			return int64(d) + 1, nil
+		}
 	}
-	target := int64(d)
-	for target < exhausted { // skip range after range while they cannot
+	s, ok, err := p.s.matchScore()
+	if err != nil {
+		return 0, err
+	}
+	if ok {
+		t.collect(int64(d), s)
+	} else {
+		t.scored++ // (its positions were read)
+	}
+	return int64(d) + 1, nil
+}
+
+// pass skips range after range from target while they cannot beat th.
+func (p *phraseStream) pass(target int64, th float32) (int64, error) {
+	for target < exhausted {
 		next, err := p.s.skipTo(target, th)
 		if err != nil || next == target {
 			return next, err
 		}
-		t.skipped++
+		p.t.skipped++
 		target = next
 	}
 	return exhausted, nil
 }
 
-func (p *phraseStream) match(d uint32) error {
-	p.used = true
-	p.s.setDoc(int64(d))
-	return p.t.offer(p.s, p.s, int64(d))
-}
-
 // phraseDocs evaluates the phrase q of scorer s and sets s's documents (li,
 // s's list) to its matches; nil when there is none. When q is the query Top
 // ranks (and the phrase engine walks it by leapfrog), the engine streams its
-// candidates and matches to s instead (phraseStream): the top k is then
-// collected, and s is returned with no documents left.
+// candidates to s instead (phraseStream): the top k is then collected, and s
+// is returned with no documents left.
 func (t *topRun) phraseDocs(q *phraseQuery, pt *phraseTerms, s streamScorer, li *listIter) (scorer, error) {
 	x := t.x
 	var ps *phraseStream
