@@ -409,9 +409,13 @@ type phraseScorer struct {
 	terms []*termScorer // distinct terms
 	slot  []int         // phrase position k -> index into terms
 	pos   [][]uint32    // positions of each distinct term in the current doc
+	at    []int         // freq's cursor into pos of each phrase position
 	sim   leafSim
 	ub    float32
 	query string
+	// skipTo's last range that can beat passTh: [passFrom, passUpTo]
+	passFrom, passUpTo int64
+	passTh             float32
 }
 
 func (ps *phraseScorer) maxScore() float32 { return ps.ub }
@@ -447,7 +451,10 @@ func (ps *phraseScorer) boundAt(d int64) (int64, float32, error) {
 // range is passed, be it the window of a term (its prelude bounds) or a
 // 128-doc block (a blocked window's impacts).
 func (ps *phraseScorer) skipTo(d int64, th float32) (int64, error) {
-	next := d
+	if d >= ps.passFrom && d <= ps.passUpTo && th == ps.passTh {
+		return d, nil // within the range found able to beat th last time
+	}
+	next, upTo := d, exhausted
 	for _, ts := range ps.terms {
 		u, b, err := ts.shallow(d)
 		if err != nil || u == exhausted {
@@ -461,6 +468,10 @@ func (ps *phraseScorer) skipTo(d int64, th float32) (int64, error) {
 		if b <= th {
 			next = max(next, u+1)
 		}
+		upTo = min(upTo, u)
+	}
+	if next == d {
+		ps.passFrom, ps.passUpTo, ps.passTh = d, upTo, th
 	}
 	return next, nil
 }
@@ -547,12 +558,23 @@ func (ps *phraseScorer) freq() (int, error) {
 	if err := termPositions(ps.terms, ps.cur, ps.pos); err != nil {
 		return 0, err
 	}
+	// Merge: the starts p ascend, so each offset k's wanted position p + k
+	// does, and its cursor at[k] into its term's positions only moves on.
+	at := ps.at
+	clear(at)
 	n := 0
 	for _, p := range ps.pos[ps.slot[0]] {
 		ok := true
 		for k := 1; k < len(ps.slot) && ok; k++ {
-			_, ok = slices.BinarySearch(ps.pos[ps.slot[k]], p+uint32(k))
-			ok = ok && uint64(p)+uint64(k) <= 1<<32-1
+			l, want := ps.pos[ps.slot[k]], uint64(p)+uint64(k)
+			j := at[k]
+			for j < len(l) && uint64(l[j]) < want {
+				j++
+			}
+			if j == len(l) {
+				return n, nil // no later start can match
+			}
+			at[k], ok = j, uint64(l[j]) == want
 		}
 		if ok {
 			n++

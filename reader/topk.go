@@ -202,8 +202,9 @@ func (t *topRun) phraseScorer(q *phraseQuery) (scorer, error) {
 	if err != nil || pt == nil {
 		return nil, err
 	}
-	ps := &phraseScorer{query: t.label(q), terms: pt.terms, slot: pt.slot}
+	ps := &phraseScorer{query: t.label(q), terms: pt.terms, slot: pt.slot, passFrom: exhausted}
 	ps.pos = make([][]uint32, len(ps.terms))
+	ps.at = make([]int, len(ps.slot))
 	ps.sim = pt.sim
 	ps.ub = ps.sim.bound(float32(pt.minMaxTF), pt.fs.maxInv)
 	return t.phraseDocs(q, pt, ps, &ps.listIter)
