@@ -1,16 +1,17 @@
 package reader
 
 // phraseRank is what a ranked search hands the phrase engine for the phrase
-// it ranks (qctx.rank): the leapfrog hands it each candidate (a document
-// holding every term, past the pair plan's filters, not verified), and it
-// decides the match from the phrase's frequency as it scores the candidate,
-// so the positions of a document are read once, and not at all for a
-// candidate whose bounds cannot enter the top k.
+// it ranks (qctx.rank): the leapfrog asks it, before verifying a candidate (a
+// document holding every term, past the pair plan's filters), whether the
+// candidate can enter the top k by its bounds, and hands it each match to
+// score and collect, instead of listing the matches.
 type phraseRank interface {
-	// next ranks candidate d and returns the first doc worth a look after
-	// it: d + 1, or past the ranges from d on that cannot enter the top k
-	// (exhausted: none can).
+	// next returns d when candidate d is worth verifying, else the first
+	// doc after it that may be (past the ranges from d on that cannot enter
+	// the top k; exhausted: none can).
 	next(d uint32) (int64, error)
+	// match scores and collects d, which the phrase matches.
+	match(d uint32) error
 }
 
 // streamScorer is a phrase scorer that can score documents handed to it one
@@ -30,52 +31,53 @@ type streamScorer interface {
 // phraseStream ranks the phrase of a Top whose query is that phrase, as the
 // phrase engine finds its candidates: once k are collected, a candidate whose
 // range's bound (the phrase's terms' impacts, skipTo) cannot beat the k-th
-// score is passed with its whole range, and a candidate is scored (its
-// positions read) only when its own bound (docBound) can.
+// score is passed with its whole range, and one whose own bound (docBound:
+// its terms' frequencies) cannot is passed unverified; a match is scored (its
+// frequency counted from its positions) only then.
 type phraseStream struct {
 	t    *topRun
 	s    streamScorer
-	used bool // the engine called next
+	used bool // the engine called next or match
 }
 
 func (p *phraseStream) next(d uint32) (int64, error) {
 	p.used = true
 	t := p.t
-	full := len(t.h) == t.k
-	if full {
-		th := t.threshold() // (documents come in ascending order: a tie cannot enter)
-		if p.s.maxScore() <= th {
-			return exhausted, nil
+	if len(t.h) < t.k {
+		return int64(d), nil
+	}
+	th := t.threshold() // (documents come in ascending order: a tie cannot enter)
+	if p.s.maxScore() <= th {
+		return exhausted, nil
+	}
+	if skip, err := p.s.skipTo(int64(d), th); err != nil || skip != int64(d) {
+		if err == nil {
+			t.skipped++
+			skip, err = p.pass(skip, th)
 		}
-		if skip, err := p.s.skipTo(int64(d), th); err != nil || skip != int64(d) {
-			if err == nil {
-				t.skipped++
-				skip, err = p.pass(skip, th)
-			}
-			return skip, err
-		}
+		return skip, err
 	}
 	p.s.setDoc(int64(d))
-	if full {
-		b, err := p.s.docBound()
-		if err != nil {
-			return 0, err
-		}
-		if !t.beats(b, d) {
-			t.bounded++
-			return int64(d) + 1, nil
-		}
-	}
-	s, ok, err := p.s.matchScore()
+	b, err := p.s.docBound()
 	if err != nil {
 		return 0, err
 	}
-	if ok {
-		t.collect(int64(d), s)
-	} else {
-		t.scored++ // (its positions were read)
+	if b <= th {
+		t.bounded++
+		return int64(d) + 1, nil
 	}
-	return int64(d) + 1, nil
+	return int64(d), nil
+}
+
+func (p *phraseStream) match(d uint32) error {
+	p.used = true
+	p.s.setDoc(int64(d))
+	s, ok, err := p.s.matchScore()
+	if err != nil || !ok {
+		return err
+	}
+	p.t.collect(int64(d), s)
+	return nil
 }
 
 // pass skips range after range from target while they cannot beat th.
@@ -94,8 +96,8 @@ func (p *phraseStream) pass(target int64, th float32) (int64, error) {
 // phraseDocs evaluates the phrase q of scorer s and sets s's documents (li,
 // s's list) to its matches; nil when there is none. When q is the query Top
 // ranks (and the phrase engine walks it by leapfrog), the engine streams its
-// candidates to s instead (phraseStream): the top k is then collected, and s
-// is returned with no documents left.
+// candidates and matches to s instead (phraseStream): the top k is then
+// collected, and s is returned with no documents left.
 func (t *topRun) phraseDocs(q *phraseQuery, pt *phraseTerms, s streamScorer, li *listIter) (scorer, error) {
 	x := t.x
 	var ps *phraseStream
