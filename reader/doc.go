@@ -265,7 +265,7 @@
 // document bound is its score at frequency 1 + Σ (tf − 1) over the phrase
 // offsets (every match but the last follows an offset's advance and weighs
 // at most 1), its range bound the same from its terms' largest frequencies
-// and smallest norms there. A phrase that is the whole query and that the
+// and smallest norms there. An exact phrase that is the whole query and that the
 // phrase engine walks by leapfrog is ranked as the leapfrog finds its
 // candidates (qctx.rank): once k are collected, a candidate is verified only
 // when its range's and its own bounds can beat the k-th score, and the

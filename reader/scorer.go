@@ -106,11 +106,7 @@ func (x *qctx) newTermScorer(t *termRef, sim leafSim, maxInv float32, query stri
 		ts.ub = sim.bound(maxFreq, maxInv)
 		return ts
 	}
-	// The largest of the windows' bounds.
-	c := t.pre.Cursor(0)
-	for w, ok := c.Next(); ok; w, ok = c.Next() {
-		ts.ub = max(ts.ub, ts.winBound(w.MaxTF, w.MinNorm))
-	}
+	ts.ub = -1 // the largest of the windows' bounds, found at the first maxScore
 	return ts
 }
 
@@ -240,9 +236,18 @@ func (ts *termScorer) impactBound(b *format.DocBlock) float32 {
 	return bound
 }
 
-func (ts *termScorer) doc() int64        { return ts.cur }
-func (ts *termScorer) maxScore() float32 { return ts.ub }
-func (ts *termScorer) cost() uint64      { return ts.t.e.DF }
+func (ts *termScorer) doc() int64 { return ts.cur }
+func (ts *termScorer) maxScore() float32 {
+	if ts.ub < 0 {
+		ts.ub = 0
+		c := ts.t.pre.Cursor(0)
+		for w, ok := c.Next(); ok; w, ok = c.Next() {
+			ts.ub = max(ts.ub, ts.winBound(w.MaxTF, w.MinNorm))
+		}
+	}
+	return ts.ub
+}
+func (ts *termScorer) cost() uint64 { return ts.t.e.DF }
 
 // load reads the iterator's next window (a blocked window's directory only).
 func (ts *termScorer) load() (bool, error) {

@@ -101,7 +101,7 @@ func (p *phraseStream) pass(target int64, th float32) (int64, error) {
 func (t *topRun) phraseDocs(q *phraseQuery, pt *phraseTerms, s streamScorer, li *listIter) (scorer, error) {
 	x := t.x
 	var ps *phraseStream
-	if Query(q) == t.root && !t.explaining {
+	if _, exact := s.(*phraseScorer); exact && Query(q) == t.root && !t.explaining {
 		ps = &phraseStream{t: t, s: s}
 		x.rank = ps
 		defer func() { x.rank = nil }()
