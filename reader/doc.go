@@ -244,13 +244,33 @@
 // each window of a windowed term records its largest frequency and its
 // smallest norm (the prelude's impact bounds), and each 128-doc block of a
 // blocked window its impacts (up to 4 (tf, norm) pairs no other pair of the
-// block beats), which bound its documents' scores; a lone term skips the
-// windows that cannot beat the k-th score without decoding them and, inside
-// the window it reads (the first one too), the blocks that cannot, and
-// MaxScore skips the ranges where the essential clauses' current windows or
-// blocks cannot. A term's overall bound is its best
-// window's (a single-window term: its score at frequency ttf − df + 1 in the
-// field's shortest document).
+// block beats), which bound its documents' scores. A lone term of several
+// windows visits its windows best bound first (so the windows likely to hold
+// the best documents raise the k-th score before the others are looked at)
+// and stops at the first window whose bound cannot beat the k-th score;
+// inside a window it decodes only the blocks whose impacts can, and scores a
+// block's documents only while they can (documents then come out of doc
+// order: an equal score enters the top k when its doc is smaller). MaxScore
+// skips the ranges where the essential clauses' current windows or blocks
+// cannot. A term's overall bound is its best window's (a single-window term:
+// its score at frequency ttf − df + 1 in the field's shortest document).
+//
+// A phrase's frequency in a document is at most each of its terms', so the
+// phrase's terms are bounded at the phrase's idf: over a range, the least of
+// its terms' block (or window) bounds bounds the phrase, and a range that
+// cannot beat the k-th score is passed without a position read (a blocked
+// window's directory is read for its impacts, no block decoded); in a range
+// that can, a document is scored (its positions read) only when the score at
+// its terms' least frequency can beat the k-th score. A sloppy phrase's
+// document bound is its score at frequency 1 + Σ (tf − 1) over the phrase
+// offsets (every match but the last follows an offset's advance and weighs
+// at most 1), its range bound the same from its terms' largest frequencies
+// and smallest norms there. An exact phrase that is the whole query and that the
+// phrase engine walks by leapfrog is ranked as the leapfrog finds its
+// candidates (qctx.rank): once k are collected, a candidate is verified only
+// when its range's and its own bounds can beat the k-th score, and the
+// leapfrog jumps past each range whose bound cannot, so those ranges' blocks
+// are not decoded at all.
 //
 // # Errors
 //

@@ -112,6 +112,16 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 				continue
 			}
 		}
+		if x.rank != nil { // a ranked search: can d enter its top k?
+			next, err := x.rank.next(d)
+			if err != nil || next > math.MaxUint32 {
+				return out, n, err
+			}
+			if next != int64(d) {
+				target = uint32(next)
+				continue
+			}
+		}
 		ok = false
 		if p.chain {
 			ok, err = x.chainLeap(ls, inner)
@@ -130,7 +140,11 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		}
 		if ok {
 			n++
-			if !countOnly {
+			if x.rank != nil {
+				if err := x.rank.match(d); err != nil {
+					return out, n, err
+				}
+			} else if !countOnly {
 				out = append(out, d)
 			}
 			if n == x.limit {

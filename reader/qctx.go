@@ -41,6 +41,9 @@ type qctx struct {
 	// trusts one verified before with the same CRC).
 	fullCheck bool
 	limit     int // > 0: the query is a phrase that may stop at this many matches (SearchOptions.Limit)
+	// rank, when set, takes the candidates and matches of the phrase
+	// evaluated (by leapfrog) for a ranked search, instead of a list
+	rank      phraseRank
 	count     counters
 	ticks     int
 	leapTicks int   // nextCommon's turns, for its context checks

@@ -2,6 +2,7 @@ package reader
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/snii-go/snii/internal/codec/format"
@@ -13,19 +14,27 @@ import (
 type topScratch struct {
 	scorers  []*termScorer
 	nscorers int
+	wins     []boundedWin // rankTerm's windows
 }
 
 // release empties the scratch for the pool, releasing the scorers' cursors.
 func (t *topScratch) release() {
 	for _, ts := range t.scorers[:t.nscorers] {
-		c, buf := ts.c, ts.prxBuf
+		c, buf, docs, blks := ts.c, ts.prxBuf, ts.dc.docs, ts.dc.blks
 		c.Release() // drops a large inflation buffer
 		if cap(buf) > maxPooledBytes {
 			buf = nil
 		}
-		*ts = termScorer{c: c, prxBuf: buf[:0]}
+		if cap(docs) > maxPooledDocs {
+			docs, blks = nil, nil
+		}
+		*ts = termScorer{c: c, prxBuf: buf[:0], dc: docCursor{docs: docs[:0], blks: blks[:0]}}
 	}
 	t.nscorers = 0
+	if cap(t.wins) > maxPooledWins {
+		t.wins = nil
+	}
+	t.wins = t.wins[:0]
 }
 
 // exhausted is the doc of a scorer past its last document.
@@ -70,10 +79,11 @@ type termScorer struct {
 	bbBlk   int
 	bbGen   uint32
 	bbBound float32
-	// shallow's window walk (windowed terms): sw is the window sc returned last
-	sc     format.WindowCursor
-	sw     format.WindowInfo
-	sValid bool
+	// shallow's window walk (windowed terms): sw is the window sc returned
+	// last, swAt the cursor before it (its next window is sw)
+	sc, swAt format.WindowCursor
+	sw       format.WindowInfo
+	sValid   bool
 }
 
 // takeScorer returns a term scorer of the query context's pool (its cursor
@@ -90,17 +100,13 @@ func (x *qctx) takeScorer() *termScorer {
 func (x *qctx) newTermScorer(t *termRef, sim leafSim, maxInv float32, query string) *termScorer {
 	ts := x.takeScorer()
 	*ts = termScorer{x: x, t: t, it: t.windows(0), i: -1, cur: -1, sim: sim, query: query, bbBlk: -1, c: ts.c, prxBuf: ts.prxBuf[:0],
-		dc: docCursor{impacts: true}} // (blockBound reads the impacts)
+		dc: docCursor{impacts: true, docs: ts.dc.docs[:0], blks: ts.dc.blks[:0]}} // (blockBound reads the impacts)
 	if t.e.Class != format.ClassWindowed || sim.inv == nil {
 		maxFreq := float32(t.e.TTF - t.e.DF + 1) // no document holds more
 		ts.ub = sim.bound(maxFreq, maxInv)
 		return ts
 	}
-	// The largest of the windows' bounds.
-	c := t.pre.Cursor(0)
-	for w, ok := c.Next(); ok; w, ok = c.Next() {
-		ts.ub = max(ts.ub, ts.winBound(w.MaxTF, w.MinNorm))
-	}
+	ts.ub = -1 // the largest of the windows' bounds, found at the first maxScore
 	return ts
 }
 
@@ -133,11 +139,12 @@ func (ts *termScorer) shallow(target int64) (int64, float32, error) {
 	// Walk on from the window returned last (a few steps), else search.
 	if ts.sValid && target >= int64(ts.sw.Base) {
 		for n := 0; int64(ts.sw.LastDoc) < target && n < 8; n++ {
+			at := ts.sc
 			w, ok := ts.sc.Next()
 			if !ok {
 				return exhausted, 0, nil
 			}
-			ts.sw = w
+			ts.sw, ts.swAt = w, at
 		}
 	}
 	if !ts.sValid || target < int64(ts.sw.Base) || int64(ts.sw.LastDoc) < target {
@@ -146,10 +153,62 @@ func (ts *termScorer) shallow(target int64) (int64, float32, error) {
 			return exhausted, 0, err
 		}
 		ts.sc = ts.t.pre.Cursor(j)
+		ts.swAt = ts.sc
 		ts.sw, _ = ts.sc.Next()
 		ts.sValid = true
 	}
 	return int64(ts.sw.LastDoc), ts.winBound(ts.sw.MaxTF, ts.sw.MinNorm), nil
+}
+
+// deepBound is shallow, finer when target lies in a blocked window not
+// loaded yet: the window's directory is loaded (no block is decoded) and the
+// bound is that of the 128-doc block holding target. target must not be
+// behind the window loaded.
+func (ts *termScorer) deepBound(target int64) (int64, float32, error) {
+	upTo, b, err := ts.shallow(target)
+	if err != nil || upTo == exhausted || ts.t.e.Class != format.ClassWindowed {
+		return upTo, b, err
+	}
+	if w := &ts.dc.w; ts.i >= 0 && target >= int64(w.base) && target <= int64(w.last) {
+		return upTo, b, nil // the loaded window's bound
+	}
+	// shallow found the window holding target in the prelude (ts.sw).
+	if ts.sw.Docs < format.BlockedMinDocs {
+		return upTo, b, nil
+	}
+	ts.it = winIter{t: ts.t, cur: ts.swAt, i: ts.swAt.Index()}
+	if ok, err := ts.load(); err != nil || !ok {
+		return upTo, b, err
+	}
+	return ts.shallow(target)
+}
+
+// peak returns the largest frequency and the smallest norm byte the term's
+// documents in [target, upTo] can have, from the finest impacts deepBound
+// reaches (the 128-doc block holding target, else its window's bounds; a
+// term of one window: ttf - df + 1 and norm 0). target must not be behind
+// the window loaded.
+func (ts *termScorer) peak(target int64) (upTo int64, maxTF uint32, minNorm byte, err error) {
+	if ts.t.e.Class != format.ClassWindowed {
+		if ts.cur == exhausted {
+			return exhausted, 0, 0, nil
+		}
+		return exhausted - 1, uint32(min(ts.t.e.TTF-ts.t.e.DF+1, 1<<32-1)), 0, nil
+	}
+	upTo, _, err = ts.deepBound(target) // loads the window holding target if blocked
+	if err != nil || upTo == exhausted {
+		return upTo, 0, 0, err
+	}
+	if w := &ts.dc.w; ts.i >= 0 && target >= int64(w.base) && target <= int64(w.last) {
+		// deepBound asked blockBound for target's block: it is bbBlk.
+		if ts.dc.blocked && ts.bbBlk >= 0 && ts.bbGen == ts.dc.gen {
+			if b := &ts.dc.bw.Blocks[ts.bbBlk]; b.NImpacts > 0 {
+				return int64(b.Last), b.Impacts[b.NImpacts-1].TF, b.Impacts[0].Norm, nil
+			}
+		}
+		return upTo, w.maxTF, w.minNorm, nil
+	}
+	return upTo, ts.sw.MaxTF, ts.sw.MinNorm, nil // the prelude's window holding target
 }
 
 // blockBound returns the last doc and the bound of the block of the current
@@ -163,19 +222,32 @@ func (ts *termScorer) blockBound(target uint32) (int64, float32, error) {
 	}
 	j = ts.dc.bw.Find(j, target)
 	if j != ts.bbBlk {
-		b := &blks[j]
-		var bound float32
-		for _, p := range b.Impacts[:b.NImpacts] {
-			bound = max(bound, ts.winBound(p.TF, p.Norm))
-		}
-		ts.bbBlk, ts.bbGen, ts.bbBound = j, ts.dc.gen, bound
+		ts.bbBlk, ts.bbGen, ts.bbBound = j, ts.dc.gen, ts.impactBound(&blks[j])
 	}
 	return int64(blks[j].Last), ts.bbBound, nil
 }
 
-func (ts *termScorer) doc() int64        { return ts.cur }
-func (ts *termScorer) maxScore() float32 { return ts.ub }
-func (ts *termScorer) cost() uint64      { return ts.t.e.DF }
+// impactBound is the bound of a block of the term: the best of its impacts.
+func (ts *termScorer) impactBound(b *format.DocBlock) float32 {
+	var bound float32
+	for _, p := range b.Impacts[:b.NImpacts] {
+		bound = max(bound, ts.winBound(p.TF, p.Norm))
+	}
+	return bound
+}
+
+func (ts *termScorer) doc() int64 { return ts.cur }
+func (ts *termScorer) maxScore() float32 {
+	if ts.ub < 0 {
+		ts.ub = 0
+		c := ts.t.pre.Cursor(0)
+		for w, ok := c.Next(); ok; w, ok = c.Next() {
+			ts.ub = max(ts.ub, ts.winBound(w.MaxTF, w.MinNorm))
+		}
+	}
+	return ts.ub
+}
+func (ts *termScorer) cost() uint64 { return ts.t.e.DF }
 
 // load reads the iterator's next window (a blocked window's directory only).
 func (ts *termScorer) load() (bool, error) {
@@ -217,6 +289,10 @@ func (ts *termScorer) seekIn(target uint32) (bool, error) {
 
 func (ts *termScorer) advance(target int64) (int64, error) {
 	if ts.cur >= target || ts.cur == exhausted {
+		return ts.cur, nil
+	}
+	if i := ts.i + 1; ts.i >= 0 && i < len(ts.dc.docs) && int64(ts.dc.docs[i]) >= target { // the next doc
+		ts.i, ts.cur = i, int64(ts.dc.docs[i])
 		return ts.cur, nil
 	}
 	if target >= exhausted {
@@ -281,9 +357,10 @@ func (ts *termScorer) openWindow() error {
 		}
 		frame, withCRC = b, true
 	}
-	if err := x.source().Open(ts.c, frame, withCRC, ts.dc.w.docs); err != nil {
+	if err := x.source().OpenAt(ts.c, frame, withCRC, ts.dc.w.docs, x.verifier(), int64(ts.dc.w.prxOff)); err != nil {
 		return x.s.wrap(x.prxWinName(t, &ts.dc.w), err)
 	}
+	x.count.prxWindows++
 	ts.open = true
 	return nil
 }
@@ -337,14 +414,99 @@ type phraseScorer struct {
 	terms []*termScorer // distinct terms
 	slot  []int         // phrase position k -> index into terms
 	pos   [][]uint32    // positions of each distinct term in the current doc
+	at    []int         // freq's cursor into pos of each phrase position
 	sim   leafSim
 	ub    float32
 	query string
+	// skipTo's last range that can beat passTh: [passFrom, passUpTo]
+	passFrom, passUpTo int64
+	passTh             float32
 }
 
 func (ps *phraseScorer) maxScore() float32 { return ps.ub }
+
+// shallow bounds the phrase over [target, upTo] without reading a position:
+// its frequency in a document is at most each term's, so each term's bound
+// at the phrase's next document d (its terms score with the phrase's idf:
+// the impacts of the 128-doc block holding d, or its window's bounds) bounds
+// the phrase up to that block's end; the least of them holds up to the
+// nearest end.
 func (ps *phraseScorer) shallow(target int64) (int64, float32, error) {
-	return wholeBound(ps.cur, ps.ub)
+	return ps.boundAt(ps.peek(target))
+}
+
+// boundAt is shallow at the phrase's document d (exhausted: none).
+func (ps *phraseScorer) boundAt(d int64) (int64, float32, error) {
+	if d == exhausted {
+		return exhausted, 0, nil
+	}
+	upTo, bound := exhausted-1, ps.ub
+	for _, ts := range ps.terms {
+		u, b, err := ts.deepBound(d)
+		if err != nil {
+			return 0, 0, err
+		}
+		upTo, bound = min(upTo, u), min(bound, b)
+	}
+	return upTo, bound, nil
+}
+
+// skipTo passes the ranges where one of the terms' bounds (at the phrase's
+// idf) cannot beat th: the phrase cannot there either, so the widest such
+// range is passed, be it the window of a term (its prelude bounds) or a
+// 128-doc block (a blocked window's impacts).
+func (ps *phraseScorer) skipTo(d int64, th float32) (int64, error) {
+	if d >= ps.passFrom && d <= ps.passUpTo && th == ps.passTh {
+		return d, nil // within the range found able to beat th last time
+	}
+	next, upTo := d, exhausted
+	for _, ts := range ps.terms {
+		u, b, err := ts.shallow(d)
+		if err != nil || u == exhausted {
+			return exhausted, err
+		}
+		if b > th {
+			if u, b, err = ts.deepBound(d); err != nil || u == exhausted {
+				return exhausted, err
+			}
+		}
+		if b <= th {
+			next = max(next, u+1)
+		}
+		upTo = min(upTo, u)
+	}
+	if next == d {
+		ps.passFrom, ps.passUpTo, ps.passTh = d, upTo, th
+	}
+	return next, nil
+}
+
+// docBound bounds the phrase's score in the current document from its terms'
+// frequencies (the phrase occurs at most as often as each), reading no
+// position.
+func (ps *phraseScorer) docBound() (float32, error) {
+	f := math.MaxInt
+	for _, t := range ps.terms {
+		tf, err := termFreq(t, ps.cur)
+		if err != nil {
+			return 0, err
+		}
+		f = min(f, tf)
+	}
+	return ps.sim.score(float32(f), uint32(ps.cur)), nil
+}
+
+// termFreq returns the frequency of a phrase's term in doc, which the phrase
+// matched.
+func termFreq(t *termScorer, doc int64) (int, error) {
+	d, err := t.advance(doc)
+	if err != nil {
+		return 0, err
+	}
+	if d != doc {
+		return 0, t.x.s.corrupt(t.t.name(), "doc %d matches the phrase but does not hold the term", doc)
+	}
+	return t.freq()
 }
 
 // wholeBound is the shallow answer of a scorer without finer bounds.
@@ -363,6 +525,22 @@ type listIter struct {
 }
 
 func newListIter(docs []uint32) listIter { return listIter{docs: docs, i: -1, cur: -1} }
+
+// peek returns the first document >= target without moving, or exhausted.
+func (l *listIter) peek(target int64) int64 {
+	if l.cur >= target || l.cur == exhausted {
+		return l.cur
+	}
+	i := seekGE(l.docs, max(l.i, 0), uint32(min(target, 1<<32-1)))
+	if i == len(l.docs) || int64(l.docs[i]) < target {
+		return exhausted
+	}
+	return int64(l.docs[i])
+}
+
+// setDoc makes d the current document (a ranked phrase streamed from the
+// phrase engine: the documents come one by one, not as a list).
+func (l *listIter) setDoc(d int64) { l.cur = d }
 
 func (l *listIter) doc() int64   { return l.cur }
 func (l *listIter) cost() uint64 { return uint64(len(l.docs)) }
@@ -385,18 +563,37 @@ func (ps *phraseScorer) freq() (int, error) {
 	if err := termPositions(ps.terms, ps.cur, ps.pos); err != nil {
 		return 0, err
 	}
+	// Merge: the starts p ascend, so each offset k's wanted position p + k
+	// does, and its cursor at[k] into its term's positions only moves on.
+	at := ps.at
+	clear(at)
 	n := 0
 	for _, p := range ps.pos[ps.slot[0]] {
 		ok := true
 		for k := 1; k < len(ps.slot) && ok; k++ {
-			_, ok = slices.BinarySearch(ps.pos[ps.slot[k]], p+uint32(k))
-			ok = ok && uint64(p)+uint64(k) <= 1<<32-1
+			l, want := ps.pos[ps.slot[k]], uint64(p)+uint64(k)
+			j := at[k]
+			for j < len(l) && uint64(l[j]) < want {
+				j++
+			}
+			if j == len(l) {
+				return n, nil // no later start can match
+			}
+			at[k], ok = j, uint64(l[j]) == want
 		}
 		if ok {
 			n++
 		}
 	}
 	return n, nil
+}
+
+func (ps *phraseScorer) matchScore() (float32, bool, error) {
+	f, err := ps.freq()
+	if err != nil || f == 0 {
+		return 0, false, err
+	}
+	return ps.sim.score(float32(f), uint32(ps.cur)), true, nil
 }
 
 func (ps *phraseScorer) score() (float32, error) {

@@ -108,6 +108,7 @@ func (s *Segment) top(ctx context.Context, q Query, k int, o *TopOptions) (_ []H
 		q = s.withoutMissing(q)
 	}
 	t := &topRun{x: x, p: p, o: &opts, k: k}
+	defer t.release()
 	if t.filter, err = s.searchFilter(&SearchOptions{Filter: opts.Filter}); err != nil {
 		return nil, 0, err
 	}
@@ -141,11 +142,26 @@ type topRun struct {
 	h       hitHeap
 	scored  int64 // documents scored (for tests: MaxScore skips some)
 	skipped int64 // blocks skipped by their bounds
+	bounded int64 // documents not scored: their own bound (docBounder) could not enter
 	// explaining: the scorers are built for Explain, which labels each part
 	// of the breakdown with its query (the search itself needs no labels).
 	explaining bool
 	// filter: the documents TopOptions.Filter allows.
 	filter docFilter
+	// lists: the doc lists of the scorers (phrases, prefixes), given back
+	// to the query context when the search is done
+	lists [][]uint32
+	// root: the query ranked (a phrase that is the whole query is ranked as
+	// the phrase engine finds its matches, see phraseStream)
+	root Query
+}
+
+// release gives the scorers' doc lists back to the query context.
+func (t *topRun) release() {
+	for _, l := range t.lists {
+		t.x.put(l)
+	}
+	t.lists = nil
 }
 
 // label returns q's text for an explanation, when explaining.
@@ -186,17 +202,17 @@ func (t *topRun) phraseScorer(q *phraseQuery) (scorer, error) {
 	if err != nil || pt == nil {
 		return nil, err
 	}
-	ps := &phraseScorer{listIter: newListIter(pt.docs), query: t.label(q), terms: pt.terms, slot: pt.slot}
+	ps := &phraseScorer{query: t.label(q), terms: pt.terms, slot: pt.slot, passFrom: exhausted}
 	ps.pos = make([][]uint32, len(ps.terms))
+	ps.at = make([]int, len(ps.slot))
 	ps.sim = pt.sim
 	ps.ub = ps.sim.bound(float32(pt.minMaxTF), pt.fs.maxInv)
-	return ps, nil
+	return t.phraseDocs(q, pt, ps, &ps.listIter)
 }
 
-// phraseTerms is what a phrase's scorer starts from: its matching documents
-// (nil when none), its distinct terms and their statistics.
+// phraseTerms is what a phrase's scorer starts from: its distinct terms and
+// their statistics.
 type phraseTerms struct {
-	docs  []uint32
 	terms []*termScorer // distinct terms
 	slot  []int         // phrase offset -> index into terms
 	fs    *fieldSim
@@ -206,25 +222,18 @@ type phraseTerms struct {
 	minMaxTF, sumMaxTF uint64
 }
 
-// phraseTerms evaluates the (exact or sloppy) phrase q and resolves its terms;
-// nil when nothing matches.
+// phraseTerms resolves the terms of the (exact or sloppy) phrase q; nil when
+// one is absent (nothing matches).
 func (t *topRun) phraseTerms(q *phraseQuery) (*phraseTerms, error) {
 	x := t.x
 	f, err := x.s.field(q.field)
 	if err != nil {
 		return nil, err
 	}
-	docs, _, err := x.phrase(f, q, t.filter, x.buf(), false)
-	if err != nil || len(docs) == 0 {
-		return nil, err
-	}
-	fs, err := t.simFor(f)
-	if err != nil {
-		return nil, err
-	}
-	pt := &phraseTerms{docs: docs, fs: fs, minMaxTF: math.MaxUint64}
+	pt := &phraseTerms{minMaxTF: math.MaxUint64}
 	dfs := make([]uint64, len(q.terms))
 	maxTF := make([]uint64, 0, len(q.terms))
+	refs := make([]*termRef, 0, len(q.terms))
 	for k, term := range q.terms {
 		j := slices.Index(q.terms[:k], term)
 		if j >= 0 {
@@ -234,26 +243,33 @@ func (t *topRun) phraseTerms(q *phraseQuery) (*phraseTerms, error) {
 			continue
 		}
 		tr, err := x.resolve(f, bytesOf(term))
-		if err != nil {
+		if err != nil || tr == nil {
 			return nil, err
-		}
-		if tr == nil {
-			return nil, x.s.corrupt(place{index: q.field, term: term, window: -1}, "the phrase matches but the term is absent")
 		}
 		dfs[k] = tr.e.DF
 		m := tr.e.TTF - tr.e.DF + 1
 		maxTF = append(maxTF, m)
 		pt.minMaxTF = min(pt.minMaxTF, m)
 		pt.sumMaxTF += m
-		pt.slot = append(pt.slot, len(pt.terms))
-		pt.terms = append(pt.terms, x.newTermScorer(tr, leafSim{}, 0, ""))
+		pt.slot = append(pt.slot, len(refs))
+		refs = append(refs, tr)
 	}
+	if pt.fs, err = t.simFor(f); err != nil {
+		return nil, err
+	}
+	fs := pt.fs
 	pt.sim = t.leaf(fs, q.terms, dfs)
+	// The terms score with the phrase's idf: a term's bound over a block is
+	// then a bound of the phrase's score there (see phraseScorer.shallow).
+	for _, tr := range refs {
+		pt.terms = append(pt.terms, x.newTermScorer(tr, pt.sim, fs.maxInv, ""))
+	}
 	return pt, nil
 }
 
 func (t *topRun) constScorer(q Query) (scorer, error) {
 	docs, err := t.x.eval(q, t.filter)
+	t.lists = append(t.lists, docs)
 	if err != nil || len(docs) == 0 {
 		return nil, err
 	}
@@ -262,25 +278,32 @@ func (t *topRun) constScorer(q Query) (scorer, error) {
 
 // run collects the top k.
 func (t *topRun) run(q Query) ([]Hit, error) {
+	t.root = q
 	root, err := t.build(q)
 	if err != nil || root == nil || t.filter.on && len(t.filter.ids) == 0 {
 		return []Hit{}, err
 	}
 	if d, ok := root.(*disjScorer); ok && len(d.kids) > 1 {
 		err = t.maxScore(d.kids)
+	} else if ts, ok := t.rankable(root); ok {
+		err = t.rankTerm(ts)
 	} else {
 		err = t.all(root)
 	}
 	if err != nil {
 		return nil, err
 	}
-	hits := slices.Clone([]Hit(t.h))
-	slices.SortFunc(hits, func(a, b Hit) int { // best first: higher score, then lower doc
+	best := slices.Clone([]heapHit(t.h))
+	slices.SortFunc(best, func(a, b heapHit) int { // best first: higher score, then lower doc
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Doc, b.Doc)
 	})
+	hits := make([]Hit, len(best))
+	for i, b := range best {
+		hits[i] = Hit{Doc: b.Doc, Score: b.Score}
+	}
 	return hits, nil
 }
 
@@ -293,23 +316,54 @@ func (t *topRun) threshold() float32 {
 	return t.h[0].Score
 }
 
-// collect offers a document (documents come in ascending order, so an equal
-// score never displaces an earlier document).
+// collect offers a document: it displaces the worst of the top k when it
+// scores higher, or equal with a smaller doc (documents offered in ascending
+// order never do: an equal score never displaces an earlier document).
 func (t *topRun) collect(doc int64, score float32) {
 	t.scored++
 	if len(t.h) < t.k {
-		t.h.push(Hit{Doc: uint32(doc), Score: score})
+		t.h.push(heapHit{Doc: uint32(doc), Score: score})
 		return
 	}
-	if score > t.h[0].Score {
-		t.h.replaceTop(Hit{Doc: uint32(doc), Score: score})
+	if w := t.h[0]; score > w.Score || score == w.Score && uint32(doc) < w.Doc {
+		t.h.replaceTop(heapHit{Doc: uint32(doc), Score: score})
 	}
+}
+
+// docBounder is a scorer that bounds its current document's score more
+// cheaply than it scores it (a phrase: from its terms' frequencies, with no
+// position read).
+type docBounder interface {
+	docBound() (float32, error)
+}
+
+// offer scores root's current document d and collects it, unless db (root's
+// docBounder, or nil) bounds it below what can enter the top k.
+func (t *topRun) offer(root scorer, db docBounder, d int64) error {
+	if db != nil && len(t.h) == t.k {
+		b, err := db.docBound()
+		if err != nil {
+			return err
+		}
+		if !t.beats(b, uint32(d)) {
+			t.bounded++
+			return nil
+		}
+	}
+	s, err := root.score()
+	if err != nil {
+		return err
+	}
+	t.collect(d, s)
+	return nil
 }
 
 // all scores the documents of root that can enter the top k: once k are
 // collected, a block whose bound (root.shallow) cannot beat the threshold is
-// skipped without decoding, and the search stops once root cannot.
+// skipped without decoding, a document whose own bound (docBounder) cannot is
+// not scored, and the search stops once root cannot.
 func (t *topRun) all(root scorer) error {
+	db, _ := root.(docBounder)
 	target := int64(0)
 	for {
 		if err := t.x.check(); err != nil {
@@ -352,11 +406,9 @@ func (t *topRun) all(root scorer) error {
 			// the other without asking for bounds again, while b2 can still
 			// beat the threshold (which only rises).
 			for n := 1; ; n++ {
-				s, err := root.score()
-				if err != nil {
+				if err := t.offer(root, db, d); err != nil {
 					return err
 				}
-				t.collect(d, s)
 				target = d + 1
 				if b2 <= t.threshold() || n&255 == 0 {
 					break // the bounds again (and the context, now and then)
@@ -406,6 +458,9 @@ func (t *topRun) maxScore(kids []scorer) error {
 			return err
 		}
 	}
+	// The block-max bound last found above the threshold: it holds up to
+	// passUpTo for the same essential clauses while the threshold stays.
+	passUpTo, passTh, passFirst := int64(-1), 0.0, 0
 	for {
 		if err := t.x.check(); err != nil {
 			return err
@@ -425,14 +480,19 @@ func (t *topRun) maxScore(kids []scorer) error {
 		if cand == exhausted {
 			return nil
 		}
-		// Block-max: the essential clauses' bounds up to the end of their
-		// nearest block, plus every non-essential bound.
-		if len(t.h) == t.k {
+		// Block-max: the bounds of the essential clauses on cand up to the
+		// end of their nearest block, plus every non-essential bound, hold
+		// up to there or up to the next doc of another essential clause.
+		if len(t.h) == t.k && (cand > passUpTo || th != passTh || firstEssential != passFirst) {
 			bound, upTo := 0.0, exhausted
 			if firstEssential > 0 {
 				bound = sums[firstEssential-1]
 			}
 			for _, k := range kids[firstEssential:] {
+				if d := k.doc(); d != cand {
+					upTo = min(upTo, d-1)
+					continue
+				}
 				u, b, err := k.shallow(cand)
 				if err != nil {
 					return err
@@ -449,6 +509,7 @@ func (t *topRun) maxScore(kids []scorer) error {
 				}
 				continue
 			}
+			passUpTo, passTh, passFirst = upTo, th, firstEssential
 		}
 		var score float64
 		for _, k := range kids[firstEssential:] {
@@ -521,9 +582,16 @@ func (t *topRun) explain(q Query, hits []Hit) error {
 	return nil
 }
 
+// heapHit is a hit in the heap: no pointer, so that moving one costs no
+// write barrier.
+type heapHit struct {
+	Doc   uint32
+	Score float32
+}
+
 // hitHeap is a min-heap of the worst hit on top: lower score, or equal score
 // and larger doc.
-type hitHeap []Hit
+type hitHeap []heapHit
 
 // less reports whether hit i is worse than hit j.
 func (h hitHeap) less(i, j int) bool {
@@ -534,7 +602,7 @@ func (h hitHeap) less(i, j int) bool {
 }
 
 // push adds v.
-func (h *hitHeap) push(v Hit) {
+func (h *hitHeap) push(v heapHit) {
 	*h = append(*h, v)
 	s := *h
 	for i := len(s) - 1; i > 0; {
@@ -548,7 +616,7 @@ func (h *hitHeap) push(v Hit) {
 }
 
 // replaceTop puts v in place of the worst hit and restores the order.
-func (h hitHeap) replaceTop(v Hit) {
+func (h hitHeap) replaceTop(v heapHit) {
 	h[0] = v
 	for i, n := 0, len(h); ; {
 		m := 2*i + 1

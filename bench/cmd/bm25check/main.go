@@ -11,9 +11,11 @@
 //
 //	go run ./cmd/bm25check -corpus agent
 //	go run ./cmd/bm25check -corpus service -cycles 10
+//	go run ./cmd/bm25check -corpus service -cycles 6 -match '^term (error|www)$'
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -21,6 +23,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -48,7 +51,16 @@ func run() error {
 	jars := flag.String("lucene-jars", "/usr/share/java", "folder of the Lucene jars")
 	csvPath := flag.String("csv", "", "with -cycles: write every timing sample to this CSV file")
 	slopsFlag := flag.String("slops", "1,2,3", "also rank the sloppy phrases the peers sloppy command derives from the phrases, at these slops (empty: none)")
+	match := flag.String("match", "", "keep only the queries whose label this regexp matches: \"<kind> <text>\" (\"term error\"), a sloppy phrase's \"sloppy \\\"<terms>\\\"~<slop>\"")
+	worst := flag.Int("worst", 3, "with -cycles: list this many worst queries (snii/Lucene) of each kind")
 	flag.Parse()
+	var keep *regexp.Regexp
+	if *match != "" {
+		var err error
+		if keep, err = regexp.Compile(*match); err != nil {
+			return fmt.Errorf("-match %q: %v (want a Go regexp)", *match, err)
+		}
+	}
 	var slops []int
 	if *slopsFlag != "" {
 		for _, f := range strings.Split(*slopsFlag, ",") {
@@ -76,6 +88,15 @@ func run() error {
 		return err
 	}
 	qs := rankedQueries(all, *ors, slops)
+	if keep != nil {
+		qs = slices.DeleteFunc(qs, func(q *peers.Query) bool { return !keep.MatchString(label(q)) })
+		if len(qs) == 0 {
+			return fmt.Errorf("-match %q keeps no query", *match)
+		}
+		for i, q := range qs {
+			q.ID = i
+		}
+	}
 	work, err := os.MkdirTemp("", "bm25check-")
 	if err != nil {
 		return err
@@ -157,7 +178,7 @@ func run() error {
 		fmt.Println("MISMATCH", b)
 	}
 	if *cycles > 0 {
-		if err := timeBoth(seg, lt, qs, rqs, *k, *cycles, *sample, kinds, *csvPath); err != nil {
+		if err := timeBoth(seg, lt, qs, rqs, *k, *cycles, *sample, kinds, *csvPath, *worst); err != nil {
 			return err
 		}
 	}
@@ -206,7 +227,7 @@ func rankedQueries(all []*peers.Query, n int, slops []int) []*peers.Query {
 }
 
 // timeBoth times every query on both engines in interleaved cycles.
-func timeBoth(seg *reader.Segment, lt *peers.LuceneTop, qs []*peers.Query, rqs []reader.Query, k, cycles int, sample time.Duration, kinds []peers.Kind, csvPath string) error {
+func timeBoth(seg *reader.Segment, lt *peers.LuceneTop, qs []*peers.Query, rqs []reader.Query, k, cycles int, sample time.Duration, kinds []peers.Kind, csvPath string, worst int) error {
 	reps := make([]int, len(qs))
 	for i := range qs { // calibrate on snii, warm both
 		r := 1
@@ -260,10 +281,16 @@ func timeBoth(seg *reader.Segment, lt *peers.LuceneTop, qs []*peers.Query, rqs [
 		}
 	}
 	fmt.Printf("\nlatency, %d interleaved cycles (per query: median snii / median Lucene; per kind: geometric mean)\n\n", cycles)
-	fmt.Println("| kind | queries | snii/Lucene | snii median µs (median over queries) | Lucene median µs |")
-	fmt.Println("|---|---|---|---|---|")
+	fmt.Println("| kind | queries | snii/Lucene (geomean) | median of ratios | snii median µs (median over queries) | Lucene median µs |")
+	fmt.Println("|---|---|---|---|---|---|")
+	type ratio struct {
+		q *peers.Query
+		r float64
+	}
+	var worstOf [][]ratio
 	for _, kd := range kinds {
 		var logs, s, l []float64
+		var rs []ratio
 		for i, q := range qs {
 			if q.Kind != kd {
 				continue
@@ -271,6 +298,7 @@ func timeBoth(seg *reader.Segment, lt *peers.LuceneTop, qs []*peers.Query, rqs [
 			ms, ml := median(sn[i]), median(lu[i])
 			logs = append(logs, math.Log(ms/ml))
 			s, l = append(s, ms), append(l, ml)
+			rs = append(rs, ratio{q, ms / ml})
 		}
 		if len(logs) == 0 {
 			continue
@@ -279,9 +307,32 @@ func timeBoth(seg *reader.Segment, lt *peers.LuceneTop, qs []*peers.Query, rqs [
 		for _, v := range logs {
 			sum += v
 		}
-		fmt.Printf("| %s | %d | %.2f× | %.1f | %.1f |\n", kd, len(logs), math.Exp(sum/float64(len(logs))), median(s)/1e3, median(l)/1e3)
+		rv := make([]float64, len(rs))
+		for i, r := range rs {
+			rv[i] = r.r
+		}
+		fmt.Printf("| %s | %d | %.2f× | %.2f× | %.1f | %.1f |\n", kd, len(logs), math.Exp(sum/float64(len(logs))), median(rv), median(s)/1e3, median(l)/1e3)
+		slices.SortStableFunc(rs, func(a, b ratio) int { return cmp.Compare(b.r, a.r) })
+		worstOf = append(worstOf, rs[:min(worst, len(rs))])
+	}
+	if worst > 0 {
+		fmt.Printf("\nworst %d per kind (snii/Lucene)\n\n", worst)
+		for _, rs := range worstOf {
+			for _, r := range rs {
+				fmt.Printf("- %.2f× `%s`\n", r.r, label(r.q))
+			}
+		}
 	}
 	return nil
+}
+
+// label names a query for -match and the worst queries: its kind and text,
+// a sloppy phrase's terms (its variant's) and slop.
+func label(q *peers.Query) string {
+	if q.Kind == peers.KindSloppy {
+		return fmt.Sprintf("%s \"%s\"~%d", q.Kind, strings.Join(q.Terms, " "), q.Slop)
+	}
+	return fmt.Sprintf("%s %s", q.Kind, q.Text)
 }
 
 func median(v []float64) float64 {
