@@ -52,7 +52,9 @@ func BenchmarkStoreChoices(b *testing.B) {
 	}
 }
 
-func benchStore(b *testing.B, recs [][]byte, raw, target, level int, dict []byte) {
+// benchCoders returns a zstd encoder at level (with dict when set) and a
+// decoder that knows dict, each on one goroutine.
+func benchCoders(b *testing.B, level int, dict []byte) (*zstd.Encoder, *zstd.Decoder) {
 	lv, err := zstdopt.Level(level)
 	if err != nil {
 		b.Fatal(err)
@@ -67,11 +69,17 @@ func benchStore(b *testing.B, recs [][]byte, raw, target, level int, dict []byte
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer enc.Close()
 	dec, err := zstd.NewReader(nil, do...)
 	if err != nil {
+		enc.Close()
 		b.Fatal(err)
 	}
+	return enc, dec
+}
+
+func benchStore(b *testing.B, recs [][]byte, raw, target, level int, dict []byte) {
+	enc, dec := benchCoders(b, level, dict)
+	defer enc.Close()
 	defer dec.Close()
 	bb := StoreBlockBuilder{target: target}
 	var stored []byte
@@ -360,25 +368,8 @@ func benchTrainDict(b *testing.B, recs [][]byte, size, train, level, frame int, 
 }
 
 func benchDictFrames(b *testing.B, recs [][]byte, target, level int, dict []byte) {
-	lv, err := zstdopt.Level(level)
-	if err != nil {
-		b.Fatal(err)
-	}
-	eo := []zstd.EOption{zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false), zstd.WithEncoderLevel(lv), zstd.WithSingleSegment(true)}
-	do := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.IgnoreChecksum(true)}
-	if dict != nil {
-		eo = append(eo, zstd.WithEncoderDict(dict))
-		do = append(do, zstd.WithDecoderDicts(dict))
-	}
-	enc, err := zstd.NewWriter(nil, eo...)
-	if err != nil {
-		b.Fatal(err)
-	}
+	enc, dec := benchCoders(b, level, dict)
 	defer enc.Close()
-	dec, err := zstd.NewReader(nil, do...)
-	if err != nil {
-		b.Fatal(err)
-	}
 	defer dec.Close()
 	bb := StoreBlockBuilder{target: target}
 	var stored []byte
