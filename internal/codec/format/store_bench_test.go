@@ -9,6 +9,15 @@ import (
 	"github.com/snii-go/snii/internal/testkit"
 )
 
+// storeCorpora returns the records of the agent and service logs (one per
+// line), by corpus name.
+func storeCorpora(b *testing.B) map[string][][]byte {
+	var agent, service [][]byte
+	testkit.EachLine(b, []string{testkit.CorpusPath(b, testkit.AgentLogs)}, func(l []byte) { agent = append(agent, append([]byte(nil), l...)) })
+	testkit.EachLine(b, testkit.CorpusFiles(b, testkit.ServiceLogs...), func(l []byte) { service = append(service, append([]byte(nil), l...)) })
+	return map[string][][]byte{"agent": agent, "service": service}
+}
+
 // BenchmarkStoreChoices measures the store's choices on the corpora (agent
 // logs: each JSON line a record; service logs: each line a record): block
 // target, zstd level, a dictionary trained on the corpus or none. Each
@@ -20,11 +29,7 @@ import (
 //
 //	go test -run '^$' -bench StoreChoices -benchtime 3x ./internal/codec/format/
 func BenchmarkStoreChoices(b *testing.B) {
-	corpora := map[string][][]byte{}
-	var agent, service [][]byte
-	testkit.EachLine(b, []string{testkit.CorpusPath(b, testkit.AgentLogs)}, func(l []byte) { agent = append(agent, append([]byte(nil), l...)) })
-	testkit.EachLine(b, testkit.CorpusFiles(b, testkit.ServiceLogs...), func(l []byte) { service = append(service, append([]byte(nil), l...)) })
-	corpora["agent"], corpora["service"] = agent, service
+	corpora := storeCorpora(b)
 	for _, name := range []string{"agent", "service"} {
 		recs := corpora[name]
 		var raw int
@@ -287,11 +292,7 @@ func benchSubBlocks(b *testing.B, recs [][]byte, chunk, dict, sub int) {
 //	go test -run '^$' -bench StoreDict -benchtime 3x ./internal/codec/format/
 func BenchmarkStoreDict(b *testing.B) {
 	const storeDictTrain = 4 << 20
-	corpora := map[string][][]byte{}
-	var agent, service [][]byte
-	testkit.EachLine(b, []string{testkit.CorpusPath(b, testkit.AgentLogs)}, func(l []byte) { agent = append(agent, append([]byte(nil), l...)) })
-	testkit.EachLine(b, testkit.CorpusFiles(b, testkit.ServiceLogs...), func(l []byte) { service = append(service, append([]byte(nil), l...)) })
-	corpora["agent"], corpora["service"] = agent, service
+	corpora := storeCorpora(b)
 	for _, name := range []string{"agent", "service"} {
 		recs := corpora[name]
 		for _, dictSize := range []int{0, 64 << 10, 256 << 10, 1 << 20} {
