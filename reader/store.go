@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii"
@@ -25,47 +26,84 @@ type StoreInfo struct {
 	RawBytes  uint64 // sum of the record lengths
 }
 
-// store is a segment's open store: its header and the resident block index.
+// store is a segment's open store: its header, checked at open, and the
+// block index, decoded from the header on first use (a query that reads no
+// records does not decode it).
 type store struct {
-	meta             format.StoreMeta
-	first            []uint32 // first doc of each block, and the doc count at the end
-	offs             []uint64 // absolute offset of each block, and the blocks' end
-	hdrOff, hdrLen   uint64
-	maxPlain         uint32 // the largest block's plain length
-	blocksOff, bytes uint64
+	head           format.StoreMeta // the header without its block index (Blocks nil)
+	blocks         int              // the blocks the index holds
+	hdr            []byte           // the header's bytes (CRC checked)
+	docCount       uint64
+	hdrOff, hdrLen uint64
+	blocksOff      uint64
+	bytes          uint64 // the blocks and the header
+
+	once sync.Once
+	idx  *storeIndex
+	err  error
 }
 
-// openStore reads and checks the store header located by the directory.
+// storeIndex is a store's decoded block index.
+type storeIndex struct {
+	blocks []format.StoreBlock
+	first  []uint32 // first doc of each block, and the doc count at the end
+	offs   []uint64 // absolute offset of each block, and the blocks' end
+}
+
+// openStore checks the store header located by the directory (its CRC and
+// the fields before the block index).
 func (s *Segment) openStore(dir *format.Directory, hb []byte) error {
 	p := sec("store")
 	if err := format.VerifyChecksum(hb, dir.StoreCRC, "directory"); err != nil {
 		return s.wrap(p, err)
 	}
-	m, err := format.DecodeStoreMeta(hb, dir.DocCount)
+	m, n, err := format.DecodeStoreHead(hb, dir.DocCount)
 	if err != nil {
 		return s.wrap(p, err)
 	}
-	if m.BlocksOff < format.HeaderSize || m.BlocksOff+m.BlocksLen() != dir.StoreOff {
-		return s.corrupt(p, "blocks at [%d, +%d) do not end where the header starts (%d)", m.BlocksOff, m.BlocksLen(), dir.StoreOff)
+	if m.BlocksOff < format.HeaderSize || m.BlocksOff > dir.StoreOff {
+		return s.corrupt(p, "blocks at %d, outside [%d, %d]", m.BlocksOff, format.HeaderSize, dir.StoreOff)
 	}
-	st := &store{meta: m, hdrOff: dir.StoreOff, hdrLen: dir.StoreLen, blocksOff: m.BlocksOff,
-		first: make([]uint32, len(m.Blocks)+1), offs: make([]uint64, len(m.Blocks)+1)}
-	doc, off := uint64(0), m.BlocksOff
-	for i, b := range m.Blocks {
-		st.first[i], st.offs[i] = uint32(doc), off
-		doc += uint64(b.Docs)
-		off += uint64(b.StoredLen)
-		st.maxPlain = max(st.maxPlain, b.PlainLen)
+	if s.data == nil {
+		hb = slices.Clone(hb) // read into a buffer the next read reuses
 	}
-	st.first[len(m.Blocks)], st.offs[len(m.Blocks)] = uint32(doc), off
-	st.bytes = m.BlocksLen() + dir.StoreLen
-	s.store = st
+	s.store = &store{head: m, blocks: n, hdr: hb, docCount: dir.DocCount, hdrOff: dir.StoreOff, hdrLen: dir.StoreLen,
+		blocksOff: m.BlocksOff, bytes: dir.StoreOff - m.BlocksOff + dir.StoreLen}
 	return nil
 }
 
+// storeIndex returns the store's block index, decoding it on the first call.
+func (s *Segment) storeIndex() (*storeIndex, error) {
+	st := s.store
+	st.once.Do(func() { st.idx, st.err = s.decodeStoreIndex() })
+	return st.idx, st.err
+}
+
+// decodeStoreIndex decodes and checks the store's block index.
+func (s *Segment) decodeStoreIndex() (*storeIndex, error) {
+	st := s.store
+	p := sec("store")
+	m, err := format.DecodeStoreMeta(st.hdr, st.docCount)
+	if err != nil {
+		return nil, s.wrap(p, err)
+	}
+	if m.BlocksOff+m.BlocksLen() != st.hdrOff {
+		return nil, s.corrupt(p, "blocks at [%d, +%d) do not end where the header starts (%d)", m.BlocksOff, m.BlocksLen(), st.hdrOff)
+	}
+	ix := &storeIndex{blocks: m.Blocks, first: make([]uint32, len(m.Blocks)+1), offs: make([]uint64, len(m.Blocks)+1)}
+	doc, off := uint64(0), m.BlocksOff
+	for i, b := range m.Blocks {
+		ix.first[i], ix.offs[i] = uint32(doc), off
+		doc += uint64(b.Docs)
+		off += uint64(b.StoredLen)
+	}
+	ix.first[len(m.Blocks)], ix.offs[len(m.Blocks)] = uint32(doc), off
+	return ix, nil
+}
+
 // block returns the block holding doc (doc < the record count).
-func (st *store) block(doc uint32) int {
-	return sort.Search(len(st.meta.Blocks), func(i int) bool { return st.first[i+1] > doc })
+func (ix *storeIndex) block(doc uint32) int {
+	return sort.Search(len(ix.blocks), func(i int) bool { return ix.first[i+1] > doc })
 }
 
 // Store describes the segment's store of records; false when the segment
@@ -76,8 +114,8 @@ func (s *Segment) Store() (StoreInfo, bool) {
 	if st == nil {
 		return StoreInfo{}, false
 	}
-	return StoreInfo{Format: st.meta.Format, TextField: st.meta.TextField, Records: st.meta.Records,
-		Blocks: len(st.meta.Blocks), Bytes: st.bytes, RawBytes: st.meta.RawBytes}, true
+	return StoreInfo{Format: st.head.Format, TextField: st.head.TextField, Records: st.head.Records,
+		Blocks: st.blocks, Bytes: st.bytes, RawBytes: st.head.RawBytes}, true
 }
 
 // Record returns a copy of document id's stored record, byte for byte as it
@@ -141,7 +179,10 @@ type decodedBlock struct {
 // records is Records on a query context.
 func (x *qctx) records(ids []uint32, fn func(id uint32, rec []byte) error) error {
 	s := x.s
-	st := s.store
+	st, err := s.storeIndex()
+	if err != nil {
+		return err
+	}
 	blocks := make([]int, len(ids))
 	held := make(map[int]*decodedBlock)
 	var rs []objstore.Range
@@ -170,7 +211,7 @@ func (x *qctx) records(ids []uint32, fn func(id uint32, rec []byte) error) error
 		b := blocks[i]
 		d := held[b]
 		if !d.ready {
-			if err := x.decodeStoreBlock(z, b, d, &stored); err != nil {
+			if err := x.decodeStoreBlock(z, st, b, d, &stored); err != nil {
 				return err
 			}
 		}
@@ -191,10 +232,9 @@ func (x *qctx) records(ids []uint32, fn func(id uint32, rec []byte) error) error
 // decodeStoreBlock reads, checks and decodes store block b into d, taking a
 // buffer from x.storeFree when one is large enough and charging a new one to
 // the segment's decode budget.
-func (x *qctx) decodeStoreBlock(z *zstd.Decoder, b int, d *decodedBlock, stored *[]byte) error {
+func (x *qctx) decodeStoreBlock(z *zstd.Decoder, st *storeIndex, b int, d *decodedBlock, stored *[]byte) error {
 	s := x.s
-	st := s.store
-	info := st.meta.Blocks[b]
+	info := st.blocks[b]
 	p := sec("store") // the format's errors name the block
 	raw, err := x.readInto(st.offs[b], uint64(info.StoredLen), stored)
 	if err != nil {
@@ -256,6 +296,10 @@ func (x *qctx) verifyStore(next uint64) (uint64, error) {
 	if st.blocksOff != next {
 		return 0, s.corrupt(sec("store"), "blocks start at %d, the previous section ends at %d", st.blocksOff, next)
 	}
+	ix, err := s.storeIndex()
+	if err != nil {
+		return 0, err
+	}
 	z, err := s.dec.getStore()
 	if err != nil {
 		return 0, err
@@ -263,12 +307,12 @@ func (x *qctx) verifyStore(next uint64) (uint64, error) {
 	defer s.dec.putStore(z)
 	var raw uint64
 	var stored []byte
-	for b := range st.meta.Blocks {
+	for b := range ix.blocks {
 		if err := x.check(); err != nil {
 			return 0, err
 		}
 		var d decodedBlock
-		if err := x.decodeStoreBlock(z, b, &d, &stored); err != nil {
+		if err := x.decodeStoreBlock(z, ix, b, &d, &stored); err != nil {
 			return 0, err
 		}
 		raw += uint64(d.ends[len(d.ends)-1] - d.ends[0])
@@ -276,8 +320,8 @@ func (x *qctx) verifyStore(next uint64) (uint64, error) {
 			x.storeFree = append(x.storeFree, d.buf)
 		}
 	}
-	if raw != st.meta.RawBytes {
-		return 0, s.corrupt(sec("store"), "records of %d bytes, header says %d", raw, st.meta.RawBytes)
+	if raw != st.head.RawBytes {
+		return 0, s.corrupt(sec("store"), "records of %d bytes, header says %d", raw, st.head.RawBytes)
 	}
 	return st.hdrOff + st.hdrLen, nil
 }

@@ -102,22 +102,9 @@ const minStoreBlockEntry = 1 + 1 + 1 + 1 + 4
 // The placement of the blocks is the caller's to check (they end where the
 // header starts).
 func DecodeStoreMeta(b []byte, docCount uint64) (StoreMeta, error) {
-	r := reader{b: b}
-	m := StoreMeta{Format: RecordFormat(r.u8())}
-	m.TextField = string(r.bytes(r.uvarintMax(MaxTextField)))
-	m.Records, m.RawBytes, m.BlocksOff = r.uvarint(), r.uvarint(), r.uvarint()
-	n := r.uvarint()
-	if !r.ok() {
-		return StoreMeta{}, errs.Corruptf("header: truncated (%d bytes)", len(b))
-	}
-	if !ValidRecordFormat(m.Format) {
-		return StoreMeta{}, errs.Corruptf("header: record format %d", m.Format)
-	}
-	if m.Records != docCount || n > uint64(r.remaining()/minStoreBlockEntry) || (n == 0) != (docCount == 0) {
-		return StoreMeta{}, errs.Corruptf("header: %d records in %d blocks of %d bytes, segment has %d documents", m.Records, n, len(b), docCount)
-	}
-	if m.BlocksOff > math.MaxInt64 {
-		return StoreMeta{}, errs.Corruptf("header: blocks at %d", m.BlocksOff)
+	m, n, r, err := decodeStoreHead(b, docCount)
+	if err != nil {
+		return StoreMeta{}, err
 	}
 	m.Blocks = make([]StoreBlock, n)
 	var docs, plain uint64
@@ -151,6 +138,36 @@ func DecodeStoreMeta(b []byte, docCount uint64) (StoreMeta, error) {
 	return m, nil
 }
 
+
+// DecodeStoreHead decodes and checks the part of a store header before its
+// block index: the fields of StoreMeta but Blocks (nil), and the number of
+// blocks the index holds. DecodeStoreMeta checks the rest.
+func DecodeStoreHead(b []byte, docCount uint64) (StoreMeta, int, error) {
+	m, n, _, err := decodeStoreHead(b, docCount)
+	return m, n, err
+}
+
+// decodeStoreHead is DecodeStoreHead, with the reader at the block index.
+func decodeStoreHead(b []byte, docCount uint64) (StoreMeta, int, reader, error) {
+	r := reader{b: b}
+	m := StoreMeta{Format: RecordFormat(r.u8())}
+	m.TextField = string(r.bytes(r.uvarintMax(MaxTextField)))
+	m.Records, m.RawBytes, m.BlocksOff = r.uvarint(), r.uvarint(), r.uvarint()
+	n := r.uvarint()
+	if !r.ok() {
+		return StoreMeta{}, 0, r, errs.Corruptf("header: truncated (%d bytes)", len(b))
+	}
+	if !ValidRecordFormat(m.Format) {
+		return StoreMeta{}, 0, r, errs.Corruptf("header: record format %d", m.Format)
+	}
+	if m.Records != docCount || n > uint64(r.remaining()/minStoreBlockEntry) || (n == 0) != (docCount == 0) {
+		return StoreMeta{}, 0, r, errs.Corruptf("header: %d records in %d blocks of %d bytes, segment has %d documents", m.Records, n, len(b), docCount)
+	}
+	if m.BlocksOff > math.MaxInt64 {
+		return StoreMeta{}, 0, r, errs.Corruptf("header: blocks at %d", m.BlocksOff)
+	}
+	return m, int(n), r, nil
+}
 // check checks the entry's own consistency (a plain block's lengths agree,
 // every record has at least its one-byte length).
 func (b StoreBlock) check() error {
