@@ -138,7 +138,6 @@ func DecodeStoreMeta(b []byte, docCount uint64) (StoreMeta, error) {
 	return m, nil
 }
 
-
 // DecodeStoreHead decodes and checks the part of a store header before its
 // block index: the fields of StoreMeta but Blocks (nil), and the number of
 // blocks the index holds. DecodeStoreMeta checks the rest.
@@ -168,6 +167,7 @@ func decodeStoreHead(b []byte, docCount uint64) (StoreMeta, int, reader, error) 
 	}
 	return m, int(n), r, nil
 }
+
 // check checks the entry's own consistency (a plain block's lengths agree,
 // every record has at least its one-byte length).
 func (b StoreBlock) check() error {
