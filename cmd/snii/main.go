@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sync/atomic"
 	"syscall"
 )
@@ -16,6 +17,9 @@ import (
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
 func main() {
+	if p := gcPercentFor(os.Args[1:], os.Getenv("GOGC")); p > 0 {
+		debug.SetGCPercent(p)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, stopSignals...)
