@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -79,38 +78,6 @@ their output and temp directories before they start.`,
 	cmd.Flags().DurationVar(&olderThan, "older-than", 24*time.Hour, "with s3:// URLs: abort the incomplete uploads begun longer ago than this")
 	s3f.add(cmd.Flags())
 	return cmd
-}
-
-// abortUploads aborts the stale incomplete multipart uploads under an
-// s3://bucket/prefix (a glob is a usage error).
-func abortUploads(ctx context.Context, e *env, s3f *s3Flags, arg string, olderThan time.Duration, quiet bool) error {
-	u, err := parseS3(arg)
-	if err != nil {
-		return err
-	}
-	if u.IsGlob() {
-		return usagef("%s: clean takes s3://bucket/prefix, not a pattern", arg)
-	}
-	c, err := s3f.client()
-	if err != nil {
-		return err
-	}
-	aborted, err := c.AbortIncomplete(ctx, u.Bucket, u.Key, olderThan)
-	var total int64
-	for _, a := range aborted {
-		total += a.Size
-		if !quiet {
-			fmt.Fprintf(e.stdout, "aborted the upload of s3://%s/%s begun %s (%s of parts)\n", u.Bucket, a.Key,
-				a.Initiated.UTC().Format(time.RFC3339), formatBytes(a.Size))
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("clean %s: %w", arg, err)
-	}
-	if !quiet {
-		fmt.Fprintf(e.stdout, "%s aborted under %s, %s\n", plural(int64(len(aborted)), "incomplete upload", "incomplete uploads"), u, formatBytes(total))
-	}
-	return nil
 }
 
 // cleanLeftovers removes what killed runs left in the directories of a build

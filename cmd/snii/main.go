@@ -17,6 +17,7 @@ import (
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
 func main() {
+	handOffS3(os.Args[1:])
 	if p := gcPercentFor(os.Args[1:], os.Getenv("GOGC")); p > 0 {
 		debug.SetGCPercent(p)
 	}
