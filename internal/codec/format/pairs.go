@@ -2,11 +2,11 @@ package format
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"math"
 	"math/bits"
 	"slices"
-	"sort"
 
 	"github.com/snii-go/snii/internal/errs"
 )
@@ -165,35 +165,37 @@ func OpenPairTable(sec []byte, n uint64, docCount uint64) (*PairTable, error) {
 	// binary search over 8-byte hashes and one key comparison, not a walk
 	// over the entries.
 	t.seed = uint64(n) * pairMul // any value: the hashes stay in memory
-	t.hashes, t.order = make([]uint64, t.n), make([]uint32, t.n)
 	lg := bits.Len(uint(t.n*pairFilterBits - 1))
 	t.filter, t.fshift = make([]uint64, max((1<<lg)/64, 1)), uint(64-lg)
-	for i := 0; i < t.n; i++ {
+	keys := make([]pairHash, t.n)
+	for i := range keys {
 		a, b, err := t.Key(i)
 		if err != nil {
 			return nil, err
 		}
 		h := t.hash(a, b)
-		t.hashes[i], t.order[i] = h, uint32(i)
+		keys[i] = pairHash{h, uint32(i)}
 		f := h >> t.fshift
 		t.filter[f>>6] |= 1 << (f & 63)
 	}
-	sort.Sort(byHash{t})
+	slices.SortFunc(keys, func(x, y pairHash) int {
+		if c := cmp.Compare(x.h, y.h); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.i, y.i)
+	})
+	t.hashes, t.order = make([]uint64, t.n), make([]uint32, t.n)
+	for j, k := range keys {
+		t.hashes[j], t.order[j] = k.h, k.i
+	}
 	return t, nil
 }
 
-type byHash struct{ t *PairTable }
-
-func (h byHash) Len() int { return len(h.t.hashes) }
-func (h byHash) Less(i, j int) bool {
-	if h.t.hashes[i] != h.t.hashes[j] {
-		return h.t.hashes[i] < h.t.hashes[j]
-	}
-	return h.t.order[i] < h.t.order[j]
-}
-func (h byHash) Swap(i, j int) {
-	h.t.hashes[i], h.t.hashes[j] = h.t.hashes[j], h.t.hashes[i]
-	h.t.order[i], h.t.order[j] = h.t.order[j], h.t.order[i]
+// pairHash is one key's hash and its entry, the unit the hash index is
+// sorted by (hash, then entry).
+type pairHash struct {
+	h uint64
+	i uint32
 }
 
 // Len returns the number of pairs.
