@@ -83,3 +83,29 @@ func TestReaderUvarint(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifiedUvarint: the window cursor's unchecked uvarint reads what
+// bitpack.ReadUvarint reads on valid input, and stops at the end of
+// truncated input.
+func TestVerifiedUvarint(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 2000 {
+		var b []byte
+		for range 1 + rng.IntN(4) {
+			b = binary.AppendUvarint(b, rng.Uint64()>>rng.UintN(64))
+		}
+		for off := 0; off < len(b); {
+			want, next, ok := bitpack.ReadUvarint(b, off)
+			got, gnext := verifiedUvarint(b, off)
+			if !ok || got != want || gnext != next {
+				t.Fatalf("input %d %x at %d: %d, %d; ReadUvarint %d, %d, %v", i, b, off, got, gnext, want, next, ok)
+			}
+			off = next
+		}
+		if n := len(b) - 1; n > 0 && b[n-1] >= 0x80 { // the last uvarint's bytes before its last
+			if _, next := verifiedUvarint(b[:n], n-1); next != n {
+				t.Fatalf("input %d %x truncated to %d: stopped at %d", i, b, n, next)
+			}
+		}
+	}
+}
