@@ -282,21 +282,21 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter docFilter, prefix
 		// Exceptions alone, which only drop documents. With none, the
 		// pairs still hold in every candidate: a plan that only implies
 		// terms (impliedSlots).
+		minDF, err := x.minTermDF(f, terms)
+		if err != nil {
+			return nil, use, planPlain, err
+		}
+		if comps, compBits = sparseComps(terms, comps, compBits, minDF); len(comps) == 0 {
+			return nil, use, planPlain, nil
+		}
 		excl, err := x.exclusions(f, comps)
 		if err != nil {
 			x.put(excl)
 			return nil, use, planPlain, err
 		}
 		x.count.pairPlans++
-		if x.profile {
-			minDF, err := x.minTermDF(f, terms)
-			if err != nil {
-				x.put(excl)
-				return nil, use, planPlain, err
-			}
-			x.count.pairBefore += int64(minDF)
-			x.count.pairAfter += int64(minDF)
-		}
+		x.count.pairBefore += int64(minDF)
+		x.count.pairAfter += int64(minDF)
 		use.holds = compBits
 		cands, use, plan = x.exceptionPlan(filter, excl, use)
 		return cands, use, plan, nil
@@ -307,6 +307,9 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter docFilter, prefix
 	}
 	if minDF < pairPlanMinDocs { // few candidates (or an absent term): the plain plan
 		return nil, use, planPlain, nil
+	}
+	if !use.chain { // (a chain needs every pair, exceptions and all)
+		comps, compBits = sparseComps(terms, comps, compBits, minDF)
 	}
 	// The leapfrog (a local segment, no filter, single terms) can check the
 	// pairs' docs as it meets its candidates: lists that narrow little then
@@ -410,6 +413,31 @@ func (x *qctx) exclusions(f *field, comps []format.PairEntry) ([]uint32, error) 
 		excl = x.uniteInto(excl, exc)
 	}
 	return excl, nil
+}
+
+// pairExclFactor: a complement-form pair whose exceptions outnumber the
+// rarest phrase term's documents more than this many times is not used
+// outside a chain: decoding its exceptions costs more than the position
+// checks of the few candidates they would drop.
+const pairExclFactor = 2
+
+// sparseComps returns the complement-form pairs of comps whose exceptions
+// are at most pairExclFactor times minDF (comps reordered in place) and
+// compBits without the couples of the others (bit k: terms k, k+1).
+func sparseComps(terms []string, comps []format.PairEntry, compBits uint64, minDF uint64) ([]format.PairEntry, uint64) {
+	kept := comps[:0]
+	for _, e := range comps {
+		if e.CO-e.DF <= pairExclFactor*minDF {
+			kept = append(kept, e)
+			continue
+		}
+		for k := 0; k+1 < len(terms) && k < 64; k++ {
+			if terms[k] == string(e.A) && terms[k+1] == string(e.B) {
+				compBits &^= 1 << k
+			}
+		}
+	}
+	return kept, compBits
 }
 
 // innerRepeats reports whether a term of the phrase other than its first and

@@ -492,3 +492,58 @@ func TestPairsImpliedLists(t *testing.T) {
 	// walk too in every match.
 	checkImpliedPlan(t, s, c, []string{"a", "b", "c"}, 40, 2*3000, 2*3000+50*40)
 }
+
+// TestPairsSparseExceptions: a complement-form pair whose exceptions outnumber
+// the rarest phrase term's documents many times is not decoded (its few
+// candidates are checked from positions); one whose exceptions are about as
+// many as the rarest term's documents still drops them. "alpha beta" is side
+// by side in 2000 documents and apart in 1000 (its exceptions); zeta is in
+// 100 documents, gamma in 1000; "beta zeta" and "beta gamma" stand side by
+// side in 40 each, under the pairs' minimum df.
+func TestPairsSparseExceptions(t *testing.T) {
+	var docs []oracle.Doc
+	for i := 0; i < 3000; i++ {
+		v := "alpha beta x"
+		if i%3 == 2 {
+			v = "beta q alpha"
+		}
+		switch {
+		case i%30 == 0 && i < 1200:
+			v += " alpha beta zeta"
+		case i%30 == 0:
+			v += " zeta"
+		case i%30 == 2:
+			v += " q zeta"
+		}
+		switch {
+		case i%3 == 1 && i < 120:
+			v += " alpha beta gamma"
+		case i%3 == 1, i%3 == 2 && i < 600:
+			v += " x gamma"
+		}
+		docs = append(docs, oracle.Doc{{Name: "text", Values: []string{v}}})
+	}
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, pairOptions(writer.Pairs{Percent: 100, MinDF: 64}, "text")))
+	var pr reader.Profile
+	if n, err := s.Count(bg, reader.Phrase("text", "alpha", "beta"), &reader.SearchOptions{Profile: &pr}); err != nil || n != 2000 || pr.PairPlans != 1 || pr.WindowsRead != 0 {
+		t.Fatalf("alpha beta: %d, %v, profile %+v: want 2000 from the pair's df", n, err, pr)
+	}
+	if _, pr = checkPhraseDocs(t, s, c, []string{"alpha", "beta"}); pr.PairDocs != 1000 {
+		t.Fatalf("alpha beta: %d pair docs decoded, want its 1000 exceptions (a complement-form pair)", pr.PairDocs)
+	}
+	for _, tc := range []struct {
+		terms     []string
+		matches   int
+		pairDocs  int64
+		pairPlans int64
+	}{
+		{[]string{"alpha", "beta", "zeta"}, 40, 0, 0},     // 1000 exceptions, 100 zeta docs
+		{[]string{"alpha", "beta", "gamma"}, 40, 1000, 1}, // 1000 exceptions, 1000 gamma docs
+	} {
+		want, pr := checkPhraseDocs(t, s, c, tc.terms)
+		if len(want) != tc.matches || pr.PairDocs != tc.pairDocs || pr.PairPlans != tc.pairPlans {
+			t.Errorf("%q: %d matches, %d pair docs decoded, %d pair plans; want %d, %d, %d", tc.terms, len(want), pr.PairDocs, pr.PairPlans, tc.matches, tc.pairDocs, tc.pairPlans)
+		}
+	}
+}

@@ -147,13 +147,20 @@ func Unpack(src []byte, p int, out []uint32) (next int, ok bool) {
 	UnpackBits(src[p:], w, out)
 	p += nbytes
 	last := -1
+	if nx > 0 && w == 32 {
+		return p, false
+	}
+	maxHi := uint32(maxUint32 >> w)
 	for i := 0; i < nx; i++ {
 		if p >= len(src) {
 			return p, false
 		}
 		idx := int(src[p])
-		hi, q, vok := ReadUvarint32(src, p+1)
-		if !vok || idx <= last || idx >= c || hi == 0 || w == 32 || hi > maxUint32>>w {
+		hi, q, vok := ReadUvarint32Byte(src, p+1)
+		if !vok {
+			hi, q, vok = ReadUvarint32Slow(src, p+1)
+		}
+		if !vok || idx <= last || idx >= c || hi == 0 || hi > maxHi {
 			return p, false
 		}
 		out[idx] |= hi << w
@@ -193,9 +200,11 @@ func Skip(src []byte, p, c int) (next int, ok bool) {
 		if p >= len(src) {
 			return p, false
 		}
-		_, q, vok := ReadUvarint32(src, p+1)
+		_, q, vok := ReadUvarint32Byte(src, p+1)
 		if !vok {
-			return p, false
+			if _, q, vok = ReadUvarint32Slow(src, p+1); !vok {
+				return p, false
+			}
 		}
 		p = q
 	}

@@ -41,6 +41,17 @@ func ReadUvarint32(b []byte, p int) (v uint32, next int, ok bool) {
 	return ReadUvarint32Slow(b, p)
 }
 
+// ReadUvarint32Byte is ReadUvarint32's one-byte case, which the compiler
+// inlines (ReadUvarint32 it does not, for its call): ok is false when b[p:]
+// is empty or its uvarint takes more bytes; ReadUvarint32Slow then decides.
+// Loops over many uvarints that are mostly one byte call it first.
+func ReadUvarint32Byte(b []byte, p int) (v uint32, next int, ok bool) {
+	if p < len(b) && b[p] < 0x80 {
+		return uint32(b[p]), p + 1, true
+	}
+	return 0, p, false
+}
+
 // ReadUvarint32Slow is the checked multi-byte decoder behind ReadUvarint32.
 func ReadUvarint32Slow(b []byte, p int) (v uint32, next int, ok bool) {
 	for i := 0; i < 5; i++ {

@@ -20,6 +20,9 @@ func TestReadUvarint(t *testing.T) {
 		if fits := v <= math.MaxUint32; ok32 != fits || (fits && (uint64(g32) != v || n32 != next)) {
 			t.Errorf("ReadUvarint32(%d) = %d, %d, %v", v, g32, n32, ok32)
 		}
+		if gb, nb, okb := ReadUvarint32Byte(b, 1); okb != (v < 0x80) || (okb && (uint64(gb) != v || nb != next)) {
+			t.Errorf("ReadUvarint32Byte(%d) = %d, %d, %v; want ok only for one byte", v, gb, nb, okb)
+		}
 		if _, next, ok := ReadUvarint(b[:len(b)-1], 1); ok || next != 1 {
 			t.Errorf("truncated %d: ok %v next %d", v, ok, next)
 		}
@@ -36,6 +39,9 @@ func TestReadUvarint(t *testing.T) {
 		}
 		if _, _, ok := ReadUvarint32(b, 0); ok {
 			t.Errorf("ReadUvarint32(% x) accepted", b)
+		}
+		if _, _, ok := ReadUvarint32Byte(b, 0); ok {
+			t.Errorf("ReadUvarint32Byte(% x) accepted", b)
 		}
 	}
 	if _, next, ok := ReadUvarint([]byte{1}, 5); ok || next != 5 {

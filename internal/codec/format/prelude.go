@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"math"
 
-	"github.com/snii-go/snii/internal/codec/bitpack"
 	"github.com/snii-go/snii/internal/errs"
 )
 
@@ -383,7 +382,7 @@ func (c *WindowCursor) Next() (w WindowInfo, ok bool) {
 func (c *WindowCursor) skipBefore(doc uint32) bool {
 	b := c.p.src
 	for c.i < c.p.n {
-		d, off, _ := bitpack.ReadUvarint(b, c.off)
+		d, off := verifiedUvarint(b, c.off)
 		last := c.last + uint32(d)
 		if c.i == 0 {
 			last = uint32(d)
@@ -392,8 +391,8 @@ func (c *WindowCursor) skipBefore(doc uint32) bool {
 			return true
 		}
 		off = skipUvarint(b, off) // docs
-		dl, off, _ := bitpack.ReadUvarint(b, off)
-		pl, off, _ := bitpack.ReadUvarint(b, off)
+		dl, off := verifiedUvarint(b, off)
+		pl, off := verifiedUvarint(b, off)
 		off = skipUvarint(b, off) + 1 // max tf - 1, min norm
 		c.last, c.off = last, off
 		c.docOff += dl
@@ -401,6 +400,22 @@ func (c *WindowCursor) skipBefore(doc uint32) bool {
 		c.i++
 	}
 	return false
+}
+
+// verifiedUvarint decodes the uvarint at b[off:], which ParsePrelude
+// verified: bitpack.ReadUvarint without its checks, small enough for the
+// compiler to inline in the window cursor's scans. It stops at the end of b.
+func verifiedUvarint(b []byte, off int) (uint64, int) {
+	var v uint64
+	for s := uint(0); off < len(b); s += 7 {
+		c := b[off]
+		off++
+		v |= uint64(c&0x7f) << (s & 63)
+		if c < 0x80 {
+			break
+		}
+	}
+	return v, off
 }
 
 // skipUvarint returns the offset after the uvarint at b[off:] (verified).
@@ -414,11 +429,11 @@ func skipUvarint(b []byte, off int) int {
 // next decodes the entry at c.off; the prelude was verified by ParsePrelude.
 func (c *WindowCursor) next() WindowInfo {
 	b := c.p.src
-	d, off, _ := bitpack.ReadUvarint(b, c.off)
-	docs, off, _ := bitpack.ReadUvarint(b, off)
-	dl, off, _ := bitpack.ReadUvarint(b, off)
-	pl, off, _ := bitpack.ReadUvarint(b, off)
-	mt, off, _ := bitpack.ReadUvarint(b, off)
+	d, off := verifiedUvarint(b, c.off)
+	docs, off := verifiedUvarint(b, off)
+	dl, off := verifiedUvarint(b, off)
+	pl, off := verifiedUvarint(b, off)
+	mt, off := verifiedUvarint(b, off)
 	w := WindowInfo{Base: c.last + 1, Docs: uint32(docs), DocOff: c.docOff, DocLen: dl, PrxOff: c.prxOff, PrxLen: pl,
 		MaxTF: uint32(mt) + 1, MinNorm: b[off]}
 	off++

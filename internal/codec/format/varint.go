@@ -28,6 +28,11 @@ func (r *reader) uvarint() uint64 {
 	if r.bad {
 		return 0
 	}
+	if r.off < len(r.b) && r.b[r.off] < 0x80 { // one byte: most directory fields
+		v := r.b[r.off]
+		r.off++
+		return uint64(v)
+	}
 	v, next, ok := bitpack.ReadUvarint(r.b, r.off)
 	if !ok {
 		r.bad = true
@@ -68,6 +73,10 @@ func (r *reader) skipPairs(n int) {
 	}
 	b, off := r.b, r.off
 	for range n {
+		if off+1 < len(b) && b[off] < 0x80 { // a one-byte uvarint and its byte
+			off += 2
+			continue
+		}
 		s := off
 		for off < len(b) && b[off] >= 0x80 && off-s < binary.MaxVarintLen64 {
 			off++

@@ -685,13 +685,20 @@ func (r *blockReader) locate(b int) error {
 	r.pexm = [bitpack.BlockLen / 64]uint64{}
 	p += nbytes
 	last := -1
+	if nx > 0 && w == 32 {
+		return fmt.Errorf("block %d: malformed exception", b)
+	}
+	src, maxHi := r.src, uint32(maxUint32>>w)
 	for i := 0; i < nx; i++ {
-		if p >= len(r.src) {
+		if p >= len(src) {
 			return fmt.Errorf("block %d: exceptions truncated", b)
 		}
-		idx := int(r.src[p])
-		hi, q, ok := bitpack.ReadUvarint32(r.src, p+1)
-		if !ok || idx <= last || idx >= c || hi == 0 || w == 32 || hi > maxUint32>>w {
+		idx := int(src[p])
+		hi, q, ok := bitpack.ReadUvarint32Byte(src, p+1)
+		if !ok {
+			hi, q, ok = bitpack.ReadUvarint32Slow(src, p+1)
+		}
+		if !ok || idx <= last || idx >= c || hi == 0 || hi > maxHi {
 			return fmt.Errorf("block %d: malformed exception", b)
 		}
 		r.pexIdx[i], r.pexHi[i] = idx, hi<<w
