@@ -343,10 +343,13 @@ func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOn
 		return out, n, nil
 	}
 	// Restrict every term to the candidates and fetch the frames of the windows
-	// that hold them (one coalesced batch).
+	// that hold them (one coalesced batch). The last slot of the conjunction
+	// (p.order is its cost order) made the candidates: its terms' docs are
+	// among them already.
+	last := p.order[len(p.order)-1]
 	for i := range p.slots {
 		for _, t := range p.slots[i].terms {
-			if len(p.slots[i].terms) > 1 || len(t.docs) != len(cands) {
+			if i != last && (len(p.slots[i].terms) > 1 || len(t.docs) != len(cands)) {
 				t.keep(cands)
 			}
 		}
