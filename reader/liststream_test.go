@@ -64,3 +64,37 @@ func TestPhrasePrefixStreamsExpansions(t *testing.T) {
 		t.Errorf("no position read: the profile does not count them")
 	}
 }
+
+// TestPhrasePrefixCandidateSet: the expansions of a phrase prefix are
+// collected against many candidates through a set of them, each expansion's
+// docs probed once (Profile.DocsVisited is their sum), not merged with the
+// candidates once per expansion (twice as many). The answers equal the
+// oracle's.
+func TestPhrasePrefixCandidateSet(t *testing.T) {
+	const n, exps = 1000, 10
+	var docs []oracle.Doc
+	for i := range n {
+		text := "a b0 b1 b2 b3 b4 b5 b6 b7 b8 b9"
+		if i%4 == 1 {
+			text = "b0 b1 b2 b3 b4 b5 b6 b7 b8 b9 a" // a not before an expansion
+		}
+		docs = append(docs, oracle.Doc{{Name: "text", Values: []string{text}}})
+	}
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, options(-1, "text")))
+	want := c.Eval(oracle.PhrasePrefix{Field: "text", Terms: []string{"a", "b"}})
+	if len(want) != n*3/4 {
+		t.Fatalf("oracle: %d matches, the corpus is built for %d", len(want), n*3/4)
+	}
+	var p reader.Profile
+	got, err := s.Docs(bg, reader.PhrasePrefix("text", 0, "a", "b"), &reader.SearchOptions{Profile: &p, NoPairs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+		t.Fatalf("docs differ from the oracle (-want +got):\n%s", d)
+	}
+	if p.DocsVisited < n*exps || p.DocsVisited > n*exps*5/4 {
+		t.Errorf("%d docs visited, want the expansions' %d (at most a quarter more)", p.DocsVisited, n*exps)
+	}
+}

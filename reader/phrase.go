@@ -286,10 +286,8 @@ func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter docFilter, use pairU
 			in = filter.ids
 		}
 		x.planSlots(p, k, in, all) // remote segments: one round for k = 0, one for the rest
-		for _, t := range s.terms {
-			if err := x.collect(t, in, all); err != nil {
-				return out, 0, err
-			}
+		if err := x.collectSlot(s, in, all); err != nil {
+			return out, 0, err
 		}
 		if len(s.terms) == 1 {
 			s.docs = append(s.docs[:0], s.terms[0].docs...)
