@@ -205,7 +205,11 @@
 //
 // Prefix and fuzzy expansions (Prefix, Fuzzy, and the last slot of a phrase prefix) are united
 // by sorting when few docs are involved and through a bitset of the segment's
-// documents otherwise.
+// documents otherwise. In a phrase, the expansions are collected against the
+// candidates through a bitset of them when there are 256 or more (each
+// expansion's doc one probe), and verified as one stream: its position is the
+// smallest among the expansions the document holds, each read only as far as
+// the match needs (no merge, no sort).
 //
 // A warmed query allocates nothing per window and a bounded number of objects
 // per query (the result slice of Docs, or none for Count).

@@ -90,17 +90,17 @@ type slot struct {
 	pairDocIdx []int32  // the index of each of pairs in its term's docs
 	pairStart  int      // the pairs of the document being verified: pairs[pairStart:pairEnd]
 	pairEnd    int
-	// streaming state (one offset): one term's cursor, or (list) the merged
-	// positions of a prefix slot's expansions in the document, at index li
+	// streaming state (one offset): one term's cursor, or (list) the
+	// current position of each of the expansions the document holds
+	// (liststream.go)
 	pos     uint32
 	ok      bool
 	started bool
-	list    []uint32
-	li      int
+	heads   []uint64
 }
 
 // isList reports whether s is a prefix's expansions (verified from their
-// merged positions, s.list) rather than one term.
+// merged positions) rather than one term.
 func (s *slot) isList() bool { return len(s.terms) > 1 }
 
 func (p *phrasePlan) reset() {
@@ -286,10 +286,8 @@ func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter docFilter, use pairU
 			in = filter.ids
 		}
 		x.planSlots(p, k, in, all) // remote segments: one round for k = 0, one for the rest
-		for _, t := range s.terms {
-			if err := x.collect(t, in, all); err != nil {
-				return out, 0, err
-			}
+		if err := x.collectSlot(s, in, all); err != nil {
+			return out, 0, err
 		}
 		if len(s.terms) == 1 {
 			s.docs = append(s.docs[:0], s.terms[0].docs...)
@@ -343,10 +341,13 @@ func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOn
 		return out, n, nil
 	}
 	// Restrict every term to the candidates and fetch the frames of the windows
-	// that hold them (one coalesced batch).
+	// that hold them (one coalesced batch). The last slot of the conjunction
+	// (p.order is its cost order) made the candidates: its terms' docs are
+	// among them already.
+	last := p.order[len(p.order)-1]
 	for i := range p.slots {
 		for _, t := range p.slots[i].terms {
-			if len(p.slots[i].terms) > 1 || len(t.docs) != len(cands) {
+			if i != last && (len(p.slots[i].terms) > 1 || len(t.docs) != len(cands)) {
 				t.keep(cands)
 			}
 		}
@@ -557,18 +558,17 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, shape phraseShape, list
 	if p.slop == 0 && leapfrogPhrase(p) {
 		return x.matchMixed(p) // single terms, some repeated: streamed
 	}
-	// Prefix expansions (or repeated terms): materialize each expansion slot's
-	// positions of this document, merged; when every slot has one offset the
-	// single terms are streamed against them (a frequent term is read only as
-	// far as the match needs), else every slot is materialized and matched
+	// Prefix expansions, every slot at one offset: streamed, each expansion
+	// read only as far as the match needs (liststream.go).
+	if shape == shapeLists && p.slop == 0 {
+		return x.matchStream(p, impliedNow(p))
+	}
+	// Repeated terms (or a sloppy phrase of expansions): materialize each
+	// slot's positions of this document, expansions merged, and match
 	// anchored on the fewest.
-	streamed := shape == shapeLists && p.slop == 0
 	ls := (*lists)[:0]
 	for i := range p.slots {
 		s := &p.slots[i]
-		if streamed && !s.isList() {
-			continue
-		}
 		buf := x.slotBuf(i)
 		if len(s.terms) == 1 {
 			var err error
@@ -588,13 +588,9 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, shape phraseShape, list
 			}
 		}
 		x.setSlotBuf(i, buf)
-		s.list = buf
 		ls = append(ls, buf)
 	}
 	*lists = ls
-	if streamed {
-		return x.matchStream(p, impliedNow(p))
-	}
 	if p.slop > 0 {
 		return p.sloppy.match(ls, p.slotOf, p.slop), nil
 	}
@@ -612,8 +608,8 @@ func (x *qctx) slotBuf(i int) []uint32 {
 func (x *qctx) setSlotBuf(i int, b []uint32) { x.posBufs[i] = b }
 
 // streamTo moves the slot's stream (its one term's positions in the current
-// document, read from the cursor one at a time) to its first position >= want
-// and reports whether there is one (s.pos).
+// document, read from the cursor one at a time, or its expansions' merged) to
+// its first position >= want and reports whether there is one (s.pos).
 func (s *slot) streamTo(want uint32) bool {
 	if s.isList() {
 		s.pos, s.ok = s.atLeast(want)
@@ -630,10 +626,11 @@ func (s *slot) streamTo(want uint32) bool {
 	return s.ok
 }
 
-// matchStream matches a phrase of distinct single terms in the current document
-// of every slot's cursor, walking the anchor's positions and moving the others
-// forward only as needed (each position is read at most once). The implied
-// slots (impliedSlots) are not read.
+// matchStream matches a phrase of distinct slots at one offset each (single
+// terms, or expansions merged as read) in the current document of every
+// slot's cursor, walking the anchor's positions and moving the others forward
+// only as needed (each position is read at most once). The implied slots
+// (impliedSlots) are not read.
 func (x *qctx) matchStream(p *phrasePlan, implied uint64) (bool, error) {
 	// The anchor: the fewest occurrences.
 	slots := p.slots
@@ -643,7 +640,7 @@ func (x *qctx) matchStream(p *phrasePlan, implied uint64) (bool, error) {
 	a := -1
 	for i := range slots {
 		s := &slots[i]
-		s.started, s.li = false, 0
+		s.started = false
 		s.key = s.tf
 		if !s.isList() && s.terms[0].cur.Pending() {
 			s.key += 1 << 30
@@ -686,7 +683,7 @@ func (x *qctx) matchStream(p *phrasePlan, implied uint64) (bool, error) {
 				return false, nil // overflow: no later start fits
 			}
 			if !s.streamTo(want) {
-				return false, x.termErr(s.terms[0])
+				return false, x.slotErr(s)
 			}
 			if s.pos != want {
 				matched = false
@@ -702,12 +699,12 @@ func (x *qctx) matchStream(p *phrasePlan, implied uint64) (bool, error) {
 		// Move the anchor to the first position that can start at or after
 		// next (and after start): at least aoff + max(next, start+1).
 		if w := uint64(aoff) + max(uint64(next), uint64(start)+1); w > 1<<32-1 {
-			return false, x.termErr(as.terms[0]) // no start fits in 32 bits
+			return false, x.slotErr(as) // no start fits in 32 bits
 		} else if pos < uint32(w) {
 			pos, ok = as.atLeast(uint32(w))
 		}
 	}
-	return false, x.termErr(as.terms[0])
+	return false, x.slotErr(as)
 }
 
 // impliedSlots returns the slots (bit i: slot i) matchStream need not read in
@@ -898,34 +895,23 @@ func (p *phrasePlan) setOffsets() {
 // cursor, or its list.
 func (s *slot) first() (uint32, bool) {
 	if s.isList() {
-		return s.listPos() // (matchStream starts every list at 0)
+		return s.listFirst()
 	}
 	return s.terms[0].cur.Pos()
 }
 
 func (s *slot) next() (uint32, bool) {
 	if s.isList() {
-		s.li++
-		return s.listPos()
+		return s.listNext()
 	}
 	return s.terms[0].cur.Next()
 }
 
 func (s *slot) atLeast(w uint32) (uint32, bool) {
 	if s.isList() {
-		for s.li < len(s.list) && s.list[s.li] < w {
-			s.li++
-		}
-		return s.listPos()
+		return s.listAtLeast(w)
 	}
 	return s.terms[0].cur.NextAtLeast(w)
-}
-
-func (s *slot) listPos() (uint32, bool) {
-	if s.li < len(s.list) {
-		return s.list[s.li], true
-	}
-	return 0, false
 }
 
 // phraseShape is how verifyPhrase matches a document (matchDoc).
@@ -933,7 +919,7 @@ type phraseShape uint8
 
 const (
 	shapeSimple phraseShape = iota // distinct single terms, one offset each: streamed
-	shapeLists                     // one offset each, some slots prefix expansions: those materialized, the rest streamed
+	shapeLists                     // one offset each, some slots prefix expansions: streamed, expansions merged as read
 	shapeOther                     // repeated terms: materialized
 )
 

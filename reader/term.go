@@ -20,7 +20,8 @@ type postingScratch struct {
 	blks   []format.DocBlock // the directory of a blocked doc window (collect)
 	terms  []*termRef
 	nterms int
-	union  docSet // unions of many doc lists (prefix expansions)
+	union  docSet  // unions of many doc lists (prefix expansions)
+	cset   candSet // the candidates a list slot's terms are collected against
 }
 
 // release empties the scratch for the pool, dropping large buffers.
@@ -30,6 +31,9 @@ func (p *postingScratch) release() {
 	}
 	if cap(p.union.bits) > maxPooledDocs/8 || cap(p.union.buf) > maxPooledDocs {
 		p.union = docSet{}
+	}
+	if p.cset.reset(); cap(p.cset.bits) > maxPooledDocs/8 {
+		p.cset = candSet{}
 	}
 	for i := 0; i < p.nterms; i++ {
 		p.terms[i].reset()
@@ -543,6 +547,10 @@ func (t *termRef) addDoc(d uint32, wIdx int32, ord int) {
 // matchWindow appends the candidates found in a window's docs (merging, or
 // galloping in the window when it is much larger than the candidates).
 func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32, ord0 int) {
+	if x.cset.on && len(cands)*gallopRatio > len(docs) {
+		x.matchSet(t, docs, wIdx, ord0) // a list slot's term against many candidates
+		return
+	}
 	if len(cands)*gallopRatio <= len(docs) {
 		x.count.docsVisited += int64(len(cands))
 		j := 0

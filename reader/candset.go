@@ -1,0 +1,75 @@
+package reader
+
+// candSet is a bitset of a conjunction's candidates while the expansions of
+// a list slot (a prefix's or a pattern's) are collected against them: each
+// expansion's decoded doc is a candidate when its bit is set, one probe per
+// doc, where a merge would walk the candidates again for every expansion
+// (matchWindow). It spans only the words from the first candidate's to the
+// last's: bits[i] holds docs (lo+i)*64 to (lo+i)*64+63.
+type candSet struct {
+	bits []uint64
+	lo   int // the word of the first candidate
+	on   bool
+}
+
+// candSetMin is the fewest candidates worth a set: below it the merge's
+// walks of the candidates cost less than setting and clearing their words.
+const candSetMin = 256
+
+// set makes c the set of cands (ascending).
+func (c *candSet) set(cands []uint32) {
+	c.reset()
+	if len(cands) == 0 {
+		return
+	}
+	lo, hi := int(cands[0]>>6), int(cands[len(cands)-1]>>6)+1
+	if cap(c.bits) < hi-lo {
+		c.bits = make([]uint64, hi-lo)
+	}
+	c.bits = c.bits[:hi-lo]
+	b := c.bits
+	for _, d := range cands {
+		b[int(d>>6)-lo] |= 1 << (d & 63)
+	}
+	c.lo, c.on = lo, true
+}
+
+// has reports whether d is in the set.
+func (c *candSet) has(d uint32) bool {
+	i := int(d>>6) - c.lo
+	return uint(i) < uint(len(c.bits)) && c.bits[i]&(1<<(d&63)) != 0
+}
+
+// reset empties the set.
+func (c *candSet) reset() {
+	clear(c.bits)
+	c.bits = c.bits[:0]
+	c.lo, c.on = 0, false
+}
+
+// matchSet appends the docs of a window (or block) that are in the set: the
+// docs are walked once, each tested with one probe.
+func (x *qctx) matchSet(t *termRef, docs []uint32, wIdx int32, ord0 int) {
+	x.count.docsVisited += int64(len(docs))
+	for j, d := range docs {
+		if x.cset.has(d) {
+			t.addDoc(d, wIdx, ord0+j)
+		}
+	}
+}
+
+// collectSlot collects each term of slot s against the candidates in (or
+// every doc, all), through a set of the candidates when s is a list of terms
+// and they are many.
+func (x *qctx) collectSlot(s *slot, in []uint32, all bool) error {
+	if len(s.terms) > 1 && !all && len(in) >= candSetMin {
+		x.cset.set(in)
+		defer x.cset.reset()
+	}
+	for _, t := range s.terms {
+		if err := x.collect(t, in, all); err != nil {
+			return err
+		}
+	}
+	return nil
+}
