@@ -96,9 +96,9 @@ type fieldState struct {
 	// the inverter's (invert.go)
 	buf          *termBuffer
 	docsWith     uint64
-	norms        []byte // one norm byte per document added (nil when the field stores none)
-	skippedTotal uint64 // tokens skipped in the documents added
-	tokens       uint64 // tokens indexed in the documents added (sizes the pair counting)
+	norms        []byte   // one norm byte per document added (nil when the field stores none)
+	skippedTotal uint64   // tokens skipped in the documents added
+	tokens       uint64   // tokens indexed in the documents added (sizes the pair counting)
 	fwd          *pairFwd // the pair counting's forward index (pairs on, no spill yet; pairfwd.go)
 }
 
