@@ -31,6 +31,10 @@ func WithFaults(o Options, fl *Faults) Options {
 	return o
 }
 
+// BatchReserve is the memory the term buffers leave to Add's batches under
+// memoryLimit.
+func BatchReserve(memoryLimit int64) int64 { return 2 * int64(batchLimit(memoryLimit)) }
+
 // Fired reports whether an injected fault fired.
 func (fl *Faults) Fired() bool { return fl.f.failed }
 

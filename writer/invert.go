@@ -3,6 +3,7 @@ package writer
 import (
 	"math"
 	"runtime"
+	"unsafe"
 
 	"github.com/snii-go/snii/internal/codec/format"
 )
@@ -15,21 +16,26 @@ import (
 // documents in order, as if Add had inverted each itself. With GOMAXPROCS 1
 // the inverter runs on Add's goroutine when the batch is full.
 
+// batchMemory bounds the memory of a batch: it is handed over once it holds
+// min(batchMemory, MemoryLimit/128) bytes (a single document may pass it).
+// The term buffers leave twice that to the batches (the one being filled and
+// the one being inverted).
+const batchMemory = 160 << 10
+
+// batchLimit is the memory a batch is handed over at.
+func batchLimit(memoryLimit int64) int { return int(min(batchMemory, memoryLimit/128)) }
+
+// Per token, the bytes of a batch besides the token's own: its end, position
+// and hash; per document and field, its batchDoc.
 const (
-	// batchTokens and batchBytes bound a batch (a batch is handed over once
-	// past either; a single document may pass both).
-	batchTokens = 8192
-	batchBytes  = 64 << 10
-	// batchReserve is the memory the term buffers leave to the two batches
-	// (the one being filled and the one being inverted).
-	batchReserve = 2 * (batchBytes + batchTokens*12 + 1<<10)
+	batchTokenBytes = 12
+	batchDocBytes   = int(unsafe.Sizeof(batchDoc{}))
 )
 
 // docBatch is a run of analyzed documents.
 type docBatch struct {
 	first  uint32       // doc id of the batch's first document
 	docs   int          // documents in the batch
-	tokens int          // tokens over all fields
 	fields []tokenBatch // per field, in Writer.fields order
 }
 
@@ -70,10 +76,10 @@ func (tb *tokenBatch) truncate(n int) {
 // reset empties b for the documents from first on, dropping the buffers a
 // large document grew.
 func (b *docBatch) reset(first uint32) {
-	b.first, b.docs, b.tokens = first, 0, 0
+	b.first, b.docs = first, 0
 	for i := range b.fields {
 		tb := &b.fields[i]
-		if cap(tb.terms) > 2*batchBytes || cap(tb.ends) > 2*batchTokens {
+		if cap(tb.terms)+batchTokenBytes*cap(tb.ends) > 2*batchMemory {
 			*tb = tokenBatch{}
 			continue
 		}
@@ -82,20 +88,19 @@ func (b *docBatch) reset(first uint32) {
 	}
 }
 
-// full reports whether b is to be handed over.
-func (b *docBatch) full() bool {
-	if b.tokens >= batchTokens {
-		return true
-	}
+// memory returns the bytes b's tokens and documents take.
+func (b *docBatch) memory() int {
 	n := 0
 	for i := range b.fields {
-		n += len(b.fields[i].terms)
+		tb := &b.fields[i]
+		n += len(tb.terms) + batchTokenBytes*len(tb.pos) + batchDocBytes*len(tb.docs)
 	}
-	return n >= batchBytes
+	return n
 }
 
 // inverter passes batches from Add to the goroutine that inverts them.
 type inverter struct {
+	limit int            // batchLimit
 	async bool           // invert on a goroutine of its own (GOMAXPROCS > 1)
 	cur   *docBatch      // the batch Add fills
 	spare *docBatch      // the other batch, when not in flight
@@ -104,9 +109,9 @@ type inverter struct {
 	busy  bool           // a batch is in flight
 }
 
-func newInverter(fields int) *inverter {
+func newInverter(fields int, memoryLimit int64) *inverter {
 	newBatch := func() *docBatch { return &docBatch{fields: make([]tokenBatch, fields)} }
-	return &inverter{async: runtime.GOMAXPROCS(0) > 1, cur: newBatch(), spare: newBatch()}
+	return &inverter{limit: batchLimit(memoryLimit), async: runtime.GOMAXPROCS(0) > 1, cur: newBatch(), spare: newBatch()}
 }
 
 // handOver starts the inversion of the current batch (after waiting for the

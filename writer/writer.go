@@ -143,7 +143,7 @@ func Create(ctx context.Context, path string, o Options) (*Writer, error) {
 		w.fields = append(w.fields, fs)
 		w.byName[f.Name] = fs
 	}
-	w.inv = newInverter(len(w.fields))
+	w.inv = newInverter(len(w.fields), o.MemoryLimit)
 	out, err := w.createIn(w.dir, tmpPrefix, segmentPerm)
 	if err != nil {
 		_ = w.cleanup()
@@ -265,7 +265,6 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 	b := w.inv.cur
 	for _, fs := range w.fields {
 		fs.batch.docs = append(fs.batch.docs, batchDoc{end: len(fs.batch.pos), seen: fs.seen, skipped: fs.skipped})
-		b.tokens += len(fs.batch.pos) - fs.docStart
 		fs.resetDoc()
 	}
 	b.docs++
@@ -277,7 +276,7 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 	w.docs++
 	w.stats.Docs = w.docs
 	w.stats.BytesIn += bytesIn
-	if b.full() {
+	if b.memory() >= w.inv.limit {
 		if err := w.handOver(); err != nil {
 			return 0, w.fail(err)
 		}
@@ -351,7 +350,7 @@ func (w *Writer) maybeSpill() error {
 			force = true
 		}
 	}
-	if n <= w.opts.MemoryLimit-w.storeReserve()-batchReserve && !force {
+	if n <= w.opts.MemoryLimit-w.storeReserve()-2*int64(batchLimit(w.opts.MemoryLimit)) && !force {
 		return nil
 	}
 	return w.spill()
