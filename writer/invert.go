@@ -109,9 +109,10 @@ type inverter struct {
 	busy  bool           // a batch is in flight
 }
 
-func newInverter(fields int, memoryLimit int64) *inverter {
+func newInverter(fields int, o *Options) *inverter {
 	newBatch := func() *docBatch { return &docBatch{fields: make([]tokenBatch, fields)} }
-	return &inverter{limit: batchLimit(memoryLimit), async: runtime.GOMAXPROCS(0) > 1, cur: newBatch(), spare: newBatch()}
+	async := runtime.GOMAXPROCS(0) > 1 && (o.faults == nil || !o.faults.invertSync)
+	return &inverter{limit: batchLimit(o.MemoryLimit), async: async, cur: newBatch(), spare: newBatch()}
 }
 
 // handOver starts the inversion of the current batch (after waiting for the

@@ -143,7 +143,7 @@ func Create(ctx context.Context, path string, o Options) (*Writer, error) {
 		w.fields = append(w.fields, fs)
 		w.byName[f.Name] = fs
 	}
-	w.inv = newInverter(len(w.fields), o.MemoryLimit)
+	w.inv = newInverter(len(w.fields), &w.opts)
 	out, err := w.createIn(w.dir, tmpPrefix, segmentPerm)
 	if err != nil {
 		_ = w.cleanup()
