@@ -19,7 +19,7 @@ type Faults struct {
 	PairBucket  int64  // > 0: the pair buckets' memory share in bytes
 	PairEntries int    // > 0: the pair entries kept in memory, in bytes
 	PairTokens  uint64 // > 0: the default minimum pair df's tokens per unit of df (else 65536)
-	InvertSync  bool   // invert Add's batches on Add's goroutine (as with GOMAXPROCS 1)
+	Serial      bool   // no second goroutine for Add's batches and the prx encoder (as with GOMAXPROCS 1)
 	f           *faults
 }
 
@@ -27,7 +27,7 @@ type Faults struct {
 func WithFaults(o Options, fl *Faults) Options {
 	fl.f = &faults{failAfter: fl.FailAfter, failSync: fl.FailSync, failRename: fl.FailRename, corruptRun: fl.CorruptRun, spoolLimit: fl.SpoolLimit,
 		pairNoFwd: fl.PairNoFwd, pairRecords: fl.PairRecords, pairWide: fl.PairWide, pairSplit: fl.PairSplit, pairNoBits: fl.PairNoBits, pairBucket: fl.PairBucket, pairEntries: fl.PairEntries,
-		pairTokens: fl.PairTokens, invertSync: fl.InvertSync}
+		pairTokens: fl.PairTokens, serial: fl.Serial}
 	o.faults = fl.f
 	return o
 }

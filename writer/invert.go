@@ -111,8 +111,19 @@ type inverter struct {
 
 func newInverter(fields int, o *Options) *inverter {
 	newBatch := func() *docBatch { return &docBatch{fields: make([]tokenBatch, fields)} }
-	async := runtime.GOMAXPROCS(0) > 1 && (o.faults == nil || !o.faults.invertSync)
-	return &inverter{limit: batchLimit(o.MemoryLimit), async: async, cur: newBatch(), spare: newBatch()}
+	return &inverter{limit: batchLimit(o.MemoryLimit), async: o.parallel(), cur: newBatch(), spare: newBatch()}
+}
+
+// aheadMinLimit is the smallest MemoryLimit at which a field's prx encoder
+// compresses units on a second goroutine: that goroutine's zstd encoder and
+// buffers (and the Go heap's room for them) take about 12 MiB beside the
+// limit, which smaller limits leave no room for.
+const aheadMinLimit = 128 << 20
+
+// parallel reports whether the build takes a second goroutine for Add's
+// batches and for each field's prx encoder (GOMAXPROCS > 1).
+func (o *Options) parallel() bool {
+	return runtime.GOMAXPROCS(0) > 1 && (o.faults == nil || !o.faults.serial)
 }
 
 // handOver starts the inversion of the current batch (after waiting for the

@@ -11,10 +11,10 @@ import (
 	"github.com/snii-go/snii/writer"
 )
 
-// TestInverterOrder: Add's batches inverted on a goroutine of their own give
-// the bytes and the counters of batches inverted on Add's goroutine, with
-// and without spills, and Stats in the middle of a build counts every
-// document added so far.
+// TestInverterOrder: a build with its second goroutines (Add's batches
+// inverted on a goroutine of their own, prx units compressed ahead) gives the
+// bytes and the counters of a serial build, with and without spills, and
+// Stats in the middle of a build counts every document added so far.
 func TestInverterOrder(t *testing.T) {
 	docs := pairPathDocs(3000)
 	dir := t.TempDir()
@@ -26,7 +26,7 @@ func TestInverterOrder(t *testing.T) {
 			if limit > 0 {
 				o.MemoryLimit = limit
 			}
-			o = writer.WithFaults(o, &writer.Faults{FailAfter: -1, InvertSync: sync})
+			o = writer.WithFaults(o, &writer.Faults{FailAfter: -1, Serial: sync})
 			path := filepath.Join(dir, fmt.Sprintf("l%d-sync%v.snii", limit, sync))
 			w, err := writer.Create(context.Background(), path, o)
 			if err != nil {
@@ -57,7 +57,7 @@ func TestInverterOrder(t *testing.T) {
 				continue
 			}
 			if !bytes.Equal(b, ref) {
-				t.Errorf("limit %d: the segment differs between Add's goroutine and the inverter's", limit)
+				t.Errorf("limit %d: the segment differs between a serial build and a parallel one (inverter, prx compression ahead)", limit)
 			}
 			if mid != refMid || end.Positions != refEnd.Positions || end.SkippedTokens != refEnd.SkippedTokens || end.Spills != refEnd.Spills {
 				t.Errorf("limit %d: Stats differ: mid %+v / %+v, end %+v / %+v", limit, mid, refMid, end, refEnd)
