@@ -25,10 +25,10 @@ const batchMemory = 160 << 10
 // batchLimit is the memory a batch is handed over at.
 func batchLimit(memoryLimit int64) int { return int(min(batchMemory, memoryLimit/128)) }
 
-// Per token, the bytes of a batch besides the token's own: its end, position
-// and hash; per document and field, its batchDoc.
+// Per token, the bytes of a batch besides the token's own: its batchToken;
+// per document and field, its batchDoc.
 const (
-	batchTokenBytes = 12
+	batchTokenBytes = int(unsafe.Sizeof(batchToken{}))
 	batchDocBytes   = int(unsafe.Sizeof(batchDoc{}))
 )
 
@@ -41,11 +41,16 @@ type docBatch struct {
 
 // tokenBatch holds one field's tokens of a batch's documents.
 type tokenBatch struct {
-	terms []byte     // the tokens' bytes, concatenated
-	ends  []uint32   // per token, the end of its bytes in terms
-	pos   []uint32   // per token, its position in its document
-	hash  []uint32   // per token, its termHash
-	docs  []batchDoc // per document of the batch
+	terms []byte       // the tokens' bytes, concatenated
+	toks  []batchToken // per token
+	docs  []batchDoc   // per document of the batch
+}
+
+// batchToken is one token of a tokenBatch.
+type batchToken struct {
+	end  uint32 // the end of its bytes in terms
+	pos  uint32 // its position in its document
+	hash uint32 // its termHash
 }
 
 // batchDoc is one document's part of a tokenBatch.
@@ -55,22 +60,13 @@ type batchDoc struct {
 	skipped uint64 // tokens skipped in the document
 }
 
-// token returns token t's bytes (with the room after them that termKey reads).
-func (tb *tokenBatch) token(t int) []byte {
-	start := uint32(0)
-	if t > 0 {
-		start = tb.ends[t-1]
-	}
-	return tb.terms[start:tb.ends[t]]
-}
-
 // truncate drops the tokens from token n on (a failed document's).
 func (tb *tokenBatch) truncate(n int) {
 	end := uint32(0)
 	if n > 0 {
-		end = tb.ends[n-1]
+		end = tb.toks[n-1].end
 	}
-	tb.terms, tb.ends, tb.pos, tb.hash = tb.terms[:end], tb.ends[:n], tb.pos[:n], tb.hash[:n]
+	tb.terms, tb.toks = tb.terms[:end], tb.toks[:n]
 }
 
 // reset empties b for the documents from first on, dropping the buffers a
@@ -79,7 +75,7 @@ func (b *docBatch) reset(first uint32) {
 	b.first, b.docs = first, 0
 	for i := range b.fields {
 		tb := &b.fields[i]
-		if cap(tb.terms)+batchTokenBytes*cap(tb.ends) > 2*batchMemory {
+		if cap(tb.terms)+batchTokenBytes*cap(tb.toks) > 2*batchMemory {
 			*tb = tokenBatch{}
 			continue
 		}
@@ -93,7 +89,7 @@ func (b *docBatch) memory() int {
 	n := 0
 	for i := range b.fields {
 		tb := &b.fields[i]
-		n += len(tb.terms) + batchTokenBytes*len(tb.pos) + batchDocBytes*len(tb.docs)
+		n += len(tb.terms) + batchTokenBytes*len(tb.toks) + batchDocBytes*len(tb.docs)
 	}
 	return n
 }
@@ -200,15 +196,20 @@ func (w *Writer) invertBatch(b *docBatch) error {
 			if d > 0 {
 				t = tb.docs[d-1].end
 			}
-			for ; t < tb.docs[d].end; t++ {
-				p := tb.pos[t]
-				tid, ok := fs.buf.add(tb.token(t), tb.hash[t], p)
+			start := uint32(0)
+			if t > 0 {
+				start = tb.toks[t-1].end
+			}
+			buf, fwd := fs.buf, fs.fwd
+			for _, tk := range tb.toks[t:tb.docs[d].end] {
+				tid, ok := buf.add(tb.terms[start:tk.end], tk.hash, tk.pos)
 				if !ok {
 					return w.fullErr(id, fs)
 				}
-				if fs.fwd != nil {
-					fs.fwd.token(p, tid)
+				if fwd != nil {
+					fwd.token(tk.pos, tid)
 				}
+				start = tk.end
 			}
 		}
 		for i, fs := range w.fields {
@@ -254,12 +255,10 @@ func (fs *fieldState) add(term []byte, pos uint32) {
 		return
 	}
 	tb := fs.batch
-	if len(tb.pos)-fs.docStart >= math.MaxInt32 || uint64(len(tb.terms))+uint64(len(term)) > math.MaxUint32 {
+	if len(tb.toks)-fs.docStart >= math.MaxInt32 || uint64(len(tb.terms))+uint64(len(term)) > math.MaxUint32 {
 		fs.full = true
 		return
 	}
 	tb.terms = append(tb.terms, term...)
-	tb.ends = append(tb.ends, uint32(len(tb.terms)))
-	tb.pos = append(tb.pos, uint32(p))
-	tb.hash = append(tb.hash, termHash(fs.seed, term))
+	tb.toks = append(tb.toks, batchToken{end: uint32(len(tb.terms)), pos: uint32(p), hash: termHash(fs.seed, term)})
 }

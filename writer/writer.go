@@ -230,7 +230,7 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 	}
 	for i, fs := range w.fields {
 		fs.batch = &w.inv.cur.fields[i]
-		fs.docStart = len(fs.batch.pos)
+		fs.docStart = len(fs.batch.toks)
 	}
 	var bytesIn int64
 	for _, f := range doc.Fields {
@@ -264,7 +264,7 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 	}
 	b := w.inv.cur
 	for _, fs := range w.fields {
-		fs.batch.docs = append(fs.batch.docs, batchDoc{end: len(fs.batch.pos), seen: fs.seen, skipped: fs.skipped})
+		fs.batch.docs = append(fs.batch.docs, batchDoc{end: len(fs.batch.toks), seen: fs.seen, skipped: fs.skipped})
 		fs.resetDoc()
 	}
 	b.docs++
