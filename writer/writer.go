@@ -204,7 +204,9 @@ func (w *Writer) usable() error {
 // Add indexes doc and returns its doc id (0, 1, 2, … in order). A field name
 // that is not in Options.Fields is an error wrapping ErrInvalidArgument, and
 // nothing is added. Any other error fails the build: the Writer cleans up,
-// and Close returns the error.
+// and Close returns the error. The term buffers take the documents a batch
+// behind Add (see the package doc), so an error there (memory maps, spills)
+// is returned by a later Add, or by Close, and fails the build too.
 func (w *Writer) Add(doc Document) (uint32, error) {
 	if err := w.usable(); err != nil {
 		return 0, err
