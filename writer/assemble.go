@@ -266,7 +266,7 @@ func (w *Writer) assemble(ins []fieldInput) (terms uint64, err error) {
 // writeField writes one field's posting and dict regions and returns its metadata.
 func (w *Writer) writeField(cw *countWriter, in *fieldInput, dict, docSpan *spool, compress func(dst, src []byte) []byte) (format.IndexMeta, error) {
 	o := &w.opts
-	enc, err := prx.NewEncoder(prx.EncoderOptions{ZstdLevel: o.ZstdLevel, Limits: o.Limits, Policy: o.Policy})
+	enc, err := prx.NewEncoder(prx.EncoderOptions{ZstdLevel: o.ZstdLevel, Limits: o.Limits, Policy: o.Policy, Parallel: o.parallel() && o.MemoryLimit >= aheadMinLimit})
 	if err != nil {
 		return format.IndexMeta{}, err
 	}

@@ -7,7 +7,9 @@
 //
 // # Pipeline
 //
-//	Add: analyzer → per-field SPIMI term buffer (hash table + byte pool)
+//	Add: analyzer → batch of tokens (bytes, position, hash)
+//	       → inverter (a second goroutine, one batch in flight, documents in
+//	         order) → per-field SPIMI term buffer (hash table + byte pool)
 //	       └─ over MemoryLimit: every buffer is sorted and spilled as one run
 //	     record (Document.Record, or the fields as JSON) → store block of
 //	       16 KiB → zstd → spool (4 MiB in memory, then a temp file)
@@ -24,6 +26,17 @@
 // windows in one canonical order — terms in byte order, windows ascending —
 // whatever the memory limit, so the segment's bytes depend only on the
 // documents and the options (not on MemoryLimit or TempDir).
+//
+// With GOMAXPROCS > 1 the build takes a second goroutine twice, and neither
+// changes a byte: Add's batches (min(160 KiB, MemoryLimit/128) each; the term
+// buffers leave two of them their memory) are inverted on a goroutine of
+// their own while Add analyzes the next batch, document by document in id
+// order, so the term buffers, the forward index and the spills are those of
+// a serial build; and from MemoryLimit 128 MiB each field's prx encoder
+// compresses the later half of a multi-unit window's units on a second
+// goroutine (prx.EncoderOptions.Parallel). An error of the inversion fails
+// the build and is returned by the next Add, or by Close; Stats waits for
+// the batch in flight.
 //
 // # Term buffer
 //

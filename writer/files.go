@@ -55,6 +55,7 @@ type faults struct {
 	pairEntries   int    // > 0: the pair entries kept in memory, in bytes (else MemoryLimit/64)
 	pairBucket    int64  // > 0: the pair buckets' memory share in bytes (else MemoryLimit/4)
 	pairTokens    uint64 // > 0: the default minimum pair df's tokens per unit of df (else pairsMinDFTokens)
+	serial        bool   // no second goroutine for Add's batches and the prx encoder (as with GOMAXPROCS 1)
 	failed        bool   // a fault fired
 }
 

@@ -185,9 +185,6 @@ func u32Bytes(v []uint32) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), 4*len(v))
 }
 
-// discardDoc forgets the current document's tokens (a failed Add).
-func (f *pairFwd) discardDoc() { f.doc = f.doc[:0] }
-
 // memory returns the bytes the index holds in memory (of a mapping, those in
 // use).
 func (f *pairFwd) memory() int64 {

@@ -109,10 +109,11 @@ func (b *termBuffer) memory() int64 {
 func (b *termBuffer) empty() bool { return b.n == 0 }
 
 // add records one token of the current document (positions ascending) and
-// returns its term's id. It returns false when the pool is full (4 GiB), the
-// term is longer than a term may be, or the document has 2^31 tokens.
-func (b *termBuffer) add(term []byte, pos uint32) (uint32, bool) {
-	id, ok := b.lookup(term)
+// returns its term's id; h is the term's termHash. It returns false when the
+// pool is full (4 GiB), the term is longer than a term may be, or the
+// document has 2^31 tokens.
+func (b *termBuffer) add(term []byte, h uint32, pos uint32) (uint32, bool) {
+	id, ok := b.lookupHash(term, h)
 	if !ok || len(b.docPos) == math.MaxInt32 {
 		return 0, false
 	}
@@ -129,16 +130,25 @@ func (b *termBuffer) add(term []byte, pos uint32) (uint32, bool) {
 	return id, true
 }
 
+// termHash is the hash a term buffer of seed files term under.
+func termHash(seed maphash.Seed, term []byte) uint32 {
+	h := maphash.Bytes(seed, term)
+	return uint32(h) ^ uint32(h>>32)
+}
+
 // lookup returns the id of term, inserting it when new.
 func (b *termBuffer) lookup(term []byte) (uint32, bool) {
+	return b.lookupHash(term, termHash(b.seed, term))
+}
+
+// lookupHash is lookup of a term whose termHash is h32.
+func (b *termBuffer) lookupHash(term []byte, h32 uint32) (uint32, bool) {
 	if len(term) > analysis.MaxMaxTokenBytes {
 		return 0, false
 	}
 	if len(b.slots) == 0 && !b.mapSlots(minSlots) {
 		return 0, false
 	}
-	h := maphash.Bytes(b.seed, term)
-	h32 := uint32(h) ^ uint32(h>>32)
 	key, n := termKey(term), uint32(len(term))
 	mask := uint32(len(b.slots) - 1)
 	for i := h32 & mask; ; i = (i + 1) & mask {

@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/snii-go/snii/analysis"
-	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/internal/tmpfile"
 )
@@ -75,25 +74,31 @@ type Writer struct {
 
 	store   *storeWriter // nil with Options.NoStore
 	records recordSource // BuildFromSources: the records, written at assembly
+	inv     *inverter    // Add's batches of analyzed documents (invert.go)
 }
 
 type fieldState struct {
 	opt      FieldOptions
 	an       analysis.Analyzer
-	buf      *termBuffer
-	docsWith uint64
-	norms    []byte // one norm byte per document added (nil when the field stores none)
+	seed     maphash.Seed // buf's
 	hasNorms bool
 
-	// per document
-	next         uint64 // first position of the next value
-	seen         bool   // the field had a value in this document
-	overflow     bool   // a position did not fit a uint32
-	skipped      uint64 // tokens skipped in this document
-	skippedTotal uint64 // tokens skipped in the documents added
-	tokens       uint64 // tokens indexed in the documents added (sizes the pair counting)
-	full         bool   // the pool is full
-	emit         func(term []byte, pos uint32)
+	// Add's, per document (analysis into the current batch)
+	next     uint64      // first position of the next value
+	seen     bool        // the field had a value in this document
+	overflow bool        // a position did not fit a uint32
+	skipped  uint64      // tokens skipped in this document
+	full     bool        // the document has too many tokens for a term buffer
+	batch    *tokenBatch // the field's part of the batch being filled
+	docStart int         // the document's first token in batch
+	emit     func(term []byte, pos uint32)
+
+	// the inverter's (invert.go)
+	buf          *termBuffer
+	docsWith     uint64
+	norms        []byte   // one norm byte per document added (nil when the field stores none)
+	skippedTotal uint64   // tokens skipped in the documents added
+	tokens       uint64   // tokens indexed in the documents added (sizes the pair counting)
 	fwd          *pairFwd // the pair counting's forward index (pairs on, no spill yet; pairfwd.go)
 }
 
@@ -130,7 +135,7 @@ func Create(ctx context.Context, path string, o Options) (*Writer, error) {
 		if err != nil {
 			return nil, err
 		}
-		fs := &fieldState{opt: f, an: an, buf: newTermBuffer(&w.cache, seed), hasNorms: f.storesNorms()}
+		fs := &fieldState{opt: f, an: an, seed: seed, buf: newTermBuffer(&w.cache, seed), hasNorms: f.storesNorms()}
 		fs.emit = fs.add
 		if o.Pairs.effectivePercent() > 0 && (o.faults == nil || !o.faults.pairNoFwd) {
 			fs.fwd = newPairFwd(o.MemoryLimit/4/int64(len(o.Fields)), func() (*tempFile, error) { return w.createTemp(runPrefix) })
@@ -138,6 +143,7 @@ func Create(ctx context.Context, path string, o Options) (*Writer, error) {
 		w.fields = append(w.fields, fs)
 		w.byName[f.Name] = fs
 	}
+	w.inv = newInverter(len(w.fields), &w.opts)
 	out, err := w.createIn(w.dir, tmpPrefix, segmentPerm)
 	if err != nil {
 		_ = w.cleanup()
@@ -185,21 +191,6 @@ func (w *Writer) createIn(dir, prefix string, perm os.FileMode) (*tempFile, erro
 	return f, nil
 }
 
-// add is the analyzer callback of the field (bound once, so Add allocates nothing).
-func (fs *fieldState) add(term []byte, pos uint32) {
-	p := fs.next + uint64(pos)
-	if p > maxPosition {
-		fs.overflow = true
-		return
-	}
-	id, ok := fs.buf.add(term, uint32(p))
-	if !ok {
-		fs.full = true
-	} else if fs.fwd != nil {
-		fs.fwd.token(uint32(p), id)
-	}
-}
-
 func (w *Writer) usable() error {
 	switch w.state {
 	case stateClosed:
@@ -213,7 +204,9 @@ func (w *Writer) usable() error {
 // Add indexes doc and returns its doc id (0, 1, 2, … in order). A field name
 // that is not in Options.Fields is an error wrapping ErrInvalidArgument, and
 // nothing is added. Any other error fails the build: the Writer cleans up,
-// and Close returns the error.
+// and Close returns the error. The term buffers take the documents a batch
+// behind Add (see the package doc), so an error there (memory maps, spills)
+// is returned by a later Add, or by Close, and fails the build too.
 func (w *Writer) Add(doc Document) (uint32, error) {
 	if err := w.usable(); err != nil {
 		return 0, err
@@ -237,6 +230,10 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 			return 0, errs.Limitf("writer: document %d: record of %d bytes (at most %d)", id, len(rec), MaxRecordBytes)
 		}
 	}
+	for i, fs := range w.fields {
+		fs.batch = &w.inv.cur.fields[i]
+		fs.docStart = len(fs.batch.toks)
+	}
 	var bytesIn int64
 	for _, f := range doc.Fields {
 		fs := w.byName[f.Name]
@@ -255,47 +252,24 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 	for _, fs := range w.fields {
 		switch {
 		case fs.full:
-			failed = w.fullErr(id, fs)
+			failed = errFull(id, fs)
 		case fs.overflow:
 			failed = errs.Limitf("writer: document %d, field %q: more than 2^32 positions", id, fs.opt.Name)
 		}
 	}
 	if failed != nil {
 		for _, fs := range w.fields {
-			fs.buf.discardDoc()
+			fs.batch.truncate(fs.docStart)
 			fs.resetDoc()
-		}
-		if w.fieldsFull() {
-			return 0, w.fail(failed)
 		}
 		return 0, failed
 	}
+	b := w.inv.cur
 	for _, fs := range w.fields {
-		if fs.fwd != nil {
-			fs.fwd.endDoc()
-		}
-		if !fs.seen {
-			if fs.hasNorms {
-				fs.norms = append(fs.norms, 0)
-			}
-			continue
-		}
-		tokens, ok := fs.buf.finishDoc(id)
-		if fs.hasNorms {
-			fs.norms = append(fs.norms, format.EncodeNorm(uint64(tokens)))
-		}
-		fs.skippedTotal += fs.skipped
-		w.stats.SkippedTokens += fs.skipped
+		fs.batch.docs = append(fs.batch.docs, batchDoc{end: len(fs.batch.toks), seen: fs.seen, skipped: fs.skipped})
 		fs.resetDoc()
-		if !ok {
-			return 0, w.fail(w.fullErr(id, fs))
-		}
-		if tokens > 0 {
-			fs.docsWith++
-			w.stats.Positions += uint64(tokens)
-			fs.tokens += uint64(tokens)
-		}
 	}
+	b.docs++
 	if w.store != nil {
 		if err := w.store.add(rec); err != nil {
 			return 0, w.fail(fmt.Errorf("writer: %s: document %d: store: %w", w.path, id, err))
@@ -304,18 +278,16 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 	w.docs++
 	w.stats.Docs = w.docs
 	w.stats.BytesIn += bytesIn
-	w.checkFwd()
-	if err := w.maybeSpill(); err != nil {
-		return 0, w.fail(err)
+	if b.memory() >= w.inv.limit {
+		if err := w.handOver(); err != nil {
+			return 0, w.fail(err)
+		}
 	}
 	return id, nil
 }
 
 func (fs *fieldState) resetDoc() {
 	fs.next, fs.seen, fs.overflow, fs.full, fs.skipped = 0, false, false, false, 0
-	if fs.fwd != nil {
-		fs.fwd.discardDoc()
-	}
 }
 
 // checkFwd drops the pair counting's forward index of a field whose
@@ -353,16 +325,12 @@ func (w *Writer) fullErr(doc uint32, fs *fieldState) error {
 	if err := w.cache.err; err != nil {
 		return fmt.Errorf("writer: document %d, field %q: map term buffer memory: %w", doc, fs.opt.Name, err)
 	}
-	return errs.Limitf("writer: document %d, field %q: term buffer full (4 GiB, or 2^31 tokens in one document)", doc, fs.opt.Name)
+	return errFull(doc, fs)
 }
 
-func (w *Writer) fieldsFull() bool {
-	for _, fs := range w.fields {
-		if fs.buf.pool.full {
-			return true
-		}
-	}
-	return false
+// errFull is the error of a document a term buffer cannot take.
+func errFull(doc uint32, fs *fieldState) error {
+	return errs.Limitf("writer: document %d, field %q: term buffer full (4 GiB, or 2^31 tokens in one document)", doc, fs.opt.Name)
 }
 
 // buffered returns the memory held by the term buffers.
@@ -384,7 +352,7 @@ func (w *Writer) maybeSpill() error {
 			force = true
 		}
 	}
-	if n <= w.opts.MemoryLimit-w.storeReserve() && !force {
+	if n <= w.opts.MemoryLimit-w.storeReserve()-2*int64(batchLimit(w.opts.MemoryLimit)) && !force {
 		return nil
 	}
 	return w.spill()
@@ -437,7 +405,14 @@ func (w *Writer) createTemp(prefix string) (*tempFile, error) {
 }
 
 // Stats returns the build's counters so far.
-func (w *Writer) Stats() Stats { return w.stats }
+func (w *Writer) Stats() Stats {
+	if w.state == stateOpen && w.inv != nil {
+		if err := w.invertAll(); err != nil {
+			_ = w.fail(err)
+		}
+	}
+	return w.stats
+}
 
 // Close writes the segment and publishes it at the path given to Create
 // (temp file, fsync, rename, fsync of the directory). On error nothing is
@@ -446,6 +421,11 @@ func (w *Writer) Stats() Stats { return w.stats }
 func (w *Writer) Close() error {
 	if err := w.usable(); err != nil {
 		return err
+	}
+	if w.inv != nil {
+		if err := w.invertAll(); err != nil {
+			return w.fail(err)
+		}
 	}
 	if err := w.finish(); err != nil {
 		return w.fail(err)
@@ -481,6 +461,7 @@ func (w *Writer) fail(err error) error {
 
 // release frees the term buffers and unmaps their memory.
 func (w *Writer) release() {
+	w.stopInverter()
 	for _, fs := range w.fields {
 		fs.buf.release()
 	}

@@ -28,6 +28,10 @@ type EncoderOptions struct {
 	// Policy decides between the zstd and the fast frame of eligible units;
 	// the zero value is the default (the budget, see budget.Policy).
 	Policy budget.Policy
+	// Parallel compresses the later half of a multi-unit window's units on a
+	// goroutine of its own while Encode encodes the earlier half (the same
+	// frames).
+	Parallel bool
 }
 
 // Sizes are the exact sizes (CRC included) of the unit frames considered for a
@@ -105,6 +109,8 @@ type Encoder struct {
 	multi   int64
 	hdr     int64
 	closed  bool
+	par     bool   // EncoderOptions.Parallel
+	ahead   *ahead // the second goroutine (Parallel), from the first multi-unit window
 }
 
 // NewEncoder returns an encoder, or an error wrapping snii.ErrInvalidArgument for invalid
@@ -121,7 +127,7 @@ func NewEncoder(o EncoderOptions) (*Encoder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("prx: encoder policy: %w", err)
 	}
-	return &Encoder{limits: lim, level: o.ZstdLevel, chooser: ch}, nil
+	return &Encoder{limits: lim, level: o.ZstdLevel, chooser: ch, par: o.Parallel}, nil
 }
 
 // Eligible reports whether Encode would build a zstd frame for the window w taken as
@@ -178,9 +184,28 @@ func (e *Encoder) encode(w *Window, force int) (Frame, error) {
 	e.body = e.body[:0]
 	var counts [NumCodecs]int64
 	var sizes [NumCodecs]int64
+	half := -1 // units half.. are compressed ahead
+	if e.ahead != nil {
+		e.ahead.has = e.ahead.has[:0]
+	}
+	if n := len(e.cuts) - 1; e.par && force < 0 && n >= 2 {
+		if e.ahead == nil {
+			e.ahead = newAhead(e.level)
+		}
+		half = n / 2
+		e.ahead.start(w, e.cuts, half)
+	}
 	for u := 0; u+1 < len(e.cuts); u++ {
-		un, err := e.encodeUnit(w, e.cuts[u], e.cuts[u+1], force)
+		if u == half {
+			if err := e.ahead.wait(); err != nil {
+				return Frame{}, err
+			}
+		}
+		un, err := e.encodeUnit(w, e.cuts[u], e.cuts[u+1], force, u)
 		if err != nil {
+			if half >= 0 {
+				_ = e.ahead.wait()
+			}
 			return Frame{}, err
 		}
 		counts[un.Codec]++
@@ -220,9 +245,9 @@ func (e *Encoder) encode(w *Window, force int) (Frame, error) {
 	return f, nil
 }
 
-// encodeUnit encodes the documents lo..hi-1 of w as one unit frame appended to
-// e.body; force >= 0 imposes the codec (EncodeCodec).
-func (e *Encoder) encodeUnit(w *Window, lo, hi int, force int) (Unit, error) {
+// encodeUnit encodes the documents lo..hi-1 of w (its unit u) as one unit
+// frame appended to e.body; force >= 0 imposes the codec (EncodeCodec).
+func (e *Encoder) encodeUnit(w *Window, lo, hi int, force int, u int) (Unit, error) {
 	p := &e.plan
 	p.lo, p.hi = lo, hi
 	p.positions = int(w.Offsets[hi] - w.Offsets[lo])
@@ -249,7 +274,7 @@ func (e *Encoder) encodeUnit(w *Window, lo, hi int, force int) (Unit, error) {
 		}
 		if p.rawLen >= ZstdMinPlain {
 			un.Eligible = true
-			comp, err := e.compress(p)
+			comp, err := e.unitPayload(p, u)
 			if err != nil {
 				return un, err
 			}
@@ -300,6 +325,18 @@ func (e *Encoder) encodeUnit(w *Window, lo, hi int, force int) (Unit, error) {
 		}
 	}
 	return un, nil
+}
+
+// unitPayload returns the zstd payload of unit u (plan p) in e.zcomp: the one
+// built ahead, else compress's.
+func (e *Encoder) unitPayload(p *unitPlan, u int) ([]byte, error) {
+	if e.ahead != nil {
+		if b, ok := e.ahead.payload(u); ok {
+			e.zcomp = append(e.zcomp[:0], b...)
+			return e.zcomp, nil
+		}
+	}
+	return e.compress(p)
 }
 
 // compress builds the zstd payload of the unit's RAW positions payload into e.zcomp.
@@ -391,6 +428,10 @@ func (e *Encoder) Outcome() Outcome {
 // Close releases the zstd encoder. The Encoder must not be used afterwards (Encode
 // returns an error wrapping snii.ErrClosed). Close is idempotent.
 func (e *Encoder) Close() {
+	if e.ahead != nil {
+		e.ahead.close()
+		e.ahead = nil
+	}
 	if e.zenc != nil {
 		_ = e.zenc.Close()
 		e.zenc = nil
