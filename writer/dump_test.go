@@ -50,7 +50,6 @@ type fieldDump struct {
 type segDump struct {
 	Size     int
 	DocCount uint64
-	Version  uint16 // the writer's format version (the tail's)
 	Indexes  []fieldDump
 }
 
@@ -109,7 +108,7 @@ func dumpSegment(b []byte) (*segDump, error) {
 	if err != nil {
 		return nil, err
 	}
-	seg := &segDump{Size: len(b), DocCount: dir.DocCount, Version: tail.Version}
+	seg := &segDump{Size: len(b), DocCount: dir.DocCount}
 	next := uint64(format.HeaderSize)
 	for _, de := range dir.Indexes {
 		mb := b[de.MetaOff : de.MetaOff+de.MetaLen]
@@ -324,11 +323,7 @@ func decodeFrame(src *prx.Source, b []byte, withCRC bool, want int) (frameRec, e
 	if n != want {
 		return frameRec{}, fmt.Errorf("frame of %d bytes in a %d-byte slot", n, want)
 	}
-	codec := prx.Codec(b[0]) // a multi-unit window's first byte; a unit's codec is its own
-	if us := src.Units(); len(us) == 1 {
-		codec = us[0].Codec
-	}
-	fr := frameRec{codec: codec, stored: n, inline: !withCRC, docs: w.Docs(), window: w, plainLen: prx.PlainSize(&w)}
+	fr := frameRec{codec: prx.Codec(b[0]), stored: n, inline: !withCRC, docs: w.Docs(), window: w, plainLen: prx.PlainSize(&w)}
 	// The codec is chosen per unit: keep each unit as its own record.
 	for _, u := range src.Units() {
 		var sub prx.Window

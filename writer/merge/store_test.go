@@ -9,7 +9,6 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/snii-go/snii"
-	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer/merge"
@@ -109,16 +108,4 @@ func TestMergeMixedRecords(t *testing.T) {
 	if _, err := merge.Merge(context.Background(), filepath.Join(dir, "bad.snii"), paths(a, c), merge.Options{}); !errors.Is(err, errs.InvalidArgument) {
 		t.Errorf("text records of two fields: %v, want an invalid-argument error", err)
 	}
-}
-
-// TestMergeUpgradesFormat8: the golden segment as the format-8 writer wrote
-// it (its .prx units without position counts) merges into the bytes the
-// current writer builds from the same documents (the format-9 golden).
-func TestMergeUpgradesFormat8(t *testing.T) {
-	old := filepath.Join("..", "..", "testdata", "writer")
-	got, _ := doMerge(t, t.TempDir(), "v8.snii", paths(filepath.Join(old, "tiny-v8.snii")), merge.Options{})
-	if v, err := openSeg(t, got).Version(); err != nil || v.Format != format.FormatVersion {
-		t.Fatalf("merged version %+v (%v), want format %d", v, err, format.FormatVersion)
-	}
-	sameSegment(t, "format 8 merged", got, filepath.Join(old, "tiny.snii"))
 }

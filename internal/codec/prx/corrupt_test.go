@@ -288,13 +288,13 @@ type head struct {
 func parseHead(t *testing.T, f []byte) head {
 	t.Helper()
 	src := NewSource(limits.Limits{})
-	h, err := src.parseUnit(f, true, false, -1, false)
+	h, err := src.parseUnit(f, true, false, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	payloadAt := h.frameLen - CRCSize - len(h.payload)
 	var lenAt int
-	if Codec(f[0]&^unitCounted) == CodecZstd {
+	if Codec(f[0]) == CodecZstd {
 		lenAt = payloadAt - bitpack.UvarintLen32(uint32(len(h.payload))) - bitpack.UvarintLen32(uint32(h.plainLen))
 	} else {
 		lenAt = payloadAt - bitpack.UvarintLen32(uint32(h.plainLen))

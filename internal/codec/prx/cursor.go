@@ -36,10 +36,6 @@ type Cursor struct {
 	// the current unit
 	uBase, uDocs int
 	tf, offs     []uint32
-	ready        int    // documents whose tf and offs are decoded (a prefix of the unit)
-	unit         []byte // the unit frame (a lazy tf column is decoded from it)
-	tfAt         int    // the next tf block to decode in unit
-	positions    int    // the unit's position count
 	br           blockReader
 	fp           fpChain
 	buf          []byte // inflated ZSTD payload
@@ -81,7 +77,7 @@ type Verified interface {
 func (s *Source) OpenAt(c *Cursor, frame []byte, withCRC bool, docs int, v Verified, at int64) error {
 	c.src, c.frame, c.withCRC, c.err = s, frame, withCRC, nil
 	c.ver, c.at = v, at
-	c.doc, c.inDoc, c.uDocs, c.uBase, c.ready = -1, false, 0, 0, 0
+	c.doc, c.inDoc, c.uDocs, c.uBase = -1, false, 0, 0
 	c.docs, c.st = docs, s.stats
 	c.multi, c.zpay = false, nil
 	if s.closed {
@@ -142,7 +138,7 @@ func (s *Source) OpenAt(c *Cursor, frame []byte, withCRC bool, docs int, v Verif
 }
 
 func (c *Cursor) fail(err error) error {
-	c.err, c.uDocs, c.ready = err, 0, 0
+	c.err, c.uDocs = err, 0
 	return err
 }
 
@@ -168,7 +164,7 @@ func (c *Cursor) Seek(ord int) (int, error) {
 // parsed, it moves there and returns its term frequency (>= 1); otherwise it
 // returns 0 and does nothing (call Seek). A failed cursor always returns 0.
 func (c *Cursor) TF(ord int) int {
-	if j := ord - c.uBase; uint(j) < uint(c.ready) && ord >= c.doc {
+	if j := ord - c.uBase; uint(j) < uint(c.uDocs) && ord >= c.doc {
 		c.doc, c.inDoc = ord, false
 		return int(c.tf[j]) + 1
 	}
@@ -204,33 +200,9 @@ func (c *Cursor) seek(ord int) (int, error) {
 			return 0, c.fail(corruptf(c.codec, "doc ordinal %d past the window's units", ord))
 		}
 	}
-	j := ord - c.uBase
-	if j >= c.ready {
-		if err := c.fill(j); err != nil {
-			return 0, err
-		}
-	}
 	c.doc, c.inDoc = ord, false
+	j := ord - c.uBase
 	return int(c.tf[j]) + 1, nil
-}
-
-// fill decodes the tf blocks of the current unit up to the one holding unit
-// document j, and their prefix sums (a unit parsed lazily: Source.parseUnit).
-func (c *Cursor) fill(j int) error {
-	for c.ready <= j {
-		lo := c.ready
-		hi := min(lo+bitpack.BlockLen, c.uDocs)
-		q, ok := bitpack.Unpack(c.unit, c.tfAt, c.tf[lo:hi])
-		if !ok {
-			return c.fail(corruptf(c.codec, "tf block %d: malformed", lo/bitpack.BlockLen))
-		}
-		t := bitpack.RunningSums(c.offs[lo+1:hi+1], c.tf[lo:hi], uint64(c.offs[lo]))
-		if t > uint64(c.positions) || hi == c.uDocs && t != uint64(c.positions) {
-			return c.fail(corruptf(c.codec, "the tf column sums to %d positions by doc %d, the unit stores %d", t, hi, c.positions))
-		}
-		c.tfAt, c.ready = q, hi
-	}
-	return nil
 }
 
 // timedNextUnit is nextUnit, its time added to Stats.DecodeNanos when the
@@ -281,7 +253,7 @@ func (c *Cursor) nextUnit() error {
 	s.tf, c.tf = c.tf, s.tf
 	s.offs, c.offs = c.offs, s.offs
 	trusted := c.withCRC && c.ver != nil && c.ver.Verified(at)
-	h, err := s.parseUnit(b, c.withCRC, trusted, want, true)
+	h, err := s.parseUnit(b, c.withCRC, trusted, want)
 	s.tf, c.tf = c.tf, s.tf
 	s.offs, c.offs = c.offs, s.offs
 	if err != nil {
@@ -301,19 +273,15 @@ func (c *Cursor) nextUnit() error {
 	if !c.multi && h.docs != c.docs {
 		return c.fail(corruptf(h.codec, "%d docs, the doc window has %d", h.docs, c.docs))
 	}
-	c.codec, c.uDocs, c.positions = h.codec, h.docs, h.positions
-	c.ready, c.unit, c.tfAt = h.docs, nil, 0
-	if h.tfAt > 0 {
-		c.ready, c.unit, c.tfAt = 0, b, h.tfAt
-	}
-	c.br.reset(h.payload, h.codec == CodecPFOR, h.positions)
+	c.codec, c.uDocs = h.codec, h.docs
+	c.br.reset(h.payload, h.codec == CodecPFOR, int(c.offs[h.docs]))
 	c.fp = fpChain{doc: -1, block: -1}
 	c.zpay = nil
 	if st := s.stats; st != nil {
 		st.Frames[h.codec]++
 		st.FrameBytes += int64(h.frameLen)
 		st.TotalDocs += int64(h.docs)
-		st.TotalPositions += int64(h.positions)
+		st.TotalPositions += int64(c.offs[h.docs])
 		if h.codec == CodecRaw {
 			st.PlainBytes += int64(len(h.payload))
 		}
@@ -359,7 +327,7 @@ func (c *Cursor) Pos() (uint32, bool) {
 	// (fail empties the unit, and Open sets doc to -1 before any unit: both
 	// fail this one test.)
 	j := c.doc - c.uBase
-	if uint(j) >= uint(c.ready) {
+	if uint(j) >= uint(c.uDocs) {
 		return 0, false
 	}
 	offs := c.offs[j : j+2]

@@ -211,29 +211,23 @@ func (s *Source) decode(frame []byte, withCRC bool, ords []uint32, full bool, ds
 
 // unitHead is the parsed head of a unit frame.
 type unitHead struct {
-	codec     Codec
-	docs      int
-	positions int    // the unit's position count (the sum of its documents' tfs)
-	tfAt      int    // lazy: the offset of the packed tf column in the frame (else 0)
-	payload   []byte // stored payload (RAW, PFOR, or the zstd frame)
-	plainLen  int    // RAW and ZSTD: the RAW payload length; PFOR: the payload length
-	frameLen  int
+	codec    Codec
+	docs     int
+	payload  []byte // stored payload (RAW, PFOR, or the zstd frame)
+	plainLen int    // RAW and ZSTD: the RAW payload length; PFOR: the payload length
+	frameLen int
 }
 
 // parseUnit parses the head of the unit frame at the start of b (and its tf column
 // into s.tf and s.offs), checks its CRC when withCRC (unless trusted: the caller
 // knows it verified, Source.OpenAt), and returns it. wantDocs >= 0 is the
-// document count the multi-unit header gives. When lazy and the unit stores its
-// position count with a packed tf column (PFOR, ZSTD), the column is skipped, not
-// decoded: h.tfAt locates it, and s.tf and s.offs get their lengths (docs and
-// docs+1) with only s.offs[0] set; the caller decodes its blocks (Cursor.fill).
-func (s *Source) parseUnit(b []byte, withCRC, trusted bool, wantDocs int, lazy bool) (unitHead, error) {
+// document count the multi-unit header gives.
+func (s *Source) parseUnit(b []byte, withCRC, trusted bool, wantDocs int) (unitHead, error) {
 	var h unitHead
 	if len(b) == 0 {
 		return h, corruptf(CodecRaw, "empty unit frame")
 	}
-	counted := b[0]&unitCounted != 0
-	h.codec = Codec(b[0] &^ unitCounted)
+	h.codec = Codec(b[0])
 	if h.codec >= NumCodecs {
 		return h, corruptf(h.codec, "unknown codec %d", b[0])
 	}
@@ -246,32 +240,11 @@ func (s *Source) parseUnit(b []byte, withCRC, trusted bool, wantDocs int, lazy b
 		return h, corruptf(c, "%d docs, the window header says %d", k, wantDocs)
 	}
 	h.docs = int(k)
-	h.positions = -1
-	if counted {
-		n, q, ok := bitpack.ReadUvarint32(b, p)
-		if !ok || n < k || int64(n) > int64(s.limits.MaxPositions) {
-			return h, corruptf(c, "position count: bad uvarint, under the %d docs or over the limit %d", k, s.limits.MaxPositions)
-		}
-		h.positions, p = int(n), q
-	}
 	// Every tf block holds at most bitpack.BlockLen values per byte.
 	if int64(k) > int64(len(b)-p)*bitpack.BlockLen {
 		return h, corruptf(c, "%d docs but only %d bytes left", k, len(b)-p)
 	}
 	s.tf = growU32(s.tf, h.docs)
-	if lazy && counted && c != CodecRaw {
-		h.tfAt = p
-		for i := 0; i < h.docs; i += bitpack.BlockLen {
-			q, ok := bitpack.Skip(b, p, min(bitpack.BlockLen, h.docs-i))
-			if !ok {
-				return h, corruptf(c, "tf block %d: malformed", i/bitpack.BlockLen)
-			}
-			p = q
-		}
-		s.offs = growU32(s.offs, h.docs+1)
-		s.offs[0] = 0
-		return s.parseTail(b, p, withCRC, trusted, h)
-	}
 	if c == CodecRaw {
 		for i := range s.tf {
 			v, q, ok := bitpack.ReadUvarint32(b, p)
@@ -303,17 +276,6 @@ func (s *Source) parseUnit(b []byte, withCRC, trusted bool, wantDocs int, lazy b
 			}
 		}
 	}
-	if counted && t != uint64(h.positions) {
-		return h, corruptf(c, "the tf column sums to %d positions, the unit stores %d", t, h.positions)
-	}
-	h.positions = int(t)
-	return s.parseTail(b, p, withCRC, trusted, h)
-}
-
-// parseTail is parseUnit after the tf column (at p): the payload's lengths,
-// the payload, the CRC, and the plain length's bounds.
-func (s *Source) parseTail(b []byte, p int, withCRC, trusted bool, h unitHead) (unitHead, error) {
-	c := h.codec
 	l, p, ok := bitpack.ReadUvarint32(b, p)
 	if !ok || int64(l) > int64(s.limits.MaxBytes) {
 		return h, corruptf(c, "length: bad uvarint or over the limit %d", s.limits.MaxBytes)
@@ -347,7 +309,7 @@ func (s *Source) parseTail(b []byte, p int, withCRC, trusted bool, h unitHead) (
 	// bytes (a full block takes 128..640 bytes) and n uvarints of one to five bytes:
 	// its length is within [n + 2(nb-1), 5n + 2(nb-1)]. Checked before a ZSTD unit
 	// allocates its declared length.
-	if n := int64(h.positions); c != CodecPFOR {
+	if n := int64(s.offs[h.docs]); c != CodecPFOR {
 		dir := 2 * ((n+bitpack.BlockLen-1)/bitpack.BlockLen - 1)
 		if u := int64(h.plainLen); u < n+dir || u > 5*n+dir {
 			return h, corruptf(c, "%d positions in a payload of %d bytes", n, h.plainLen)
@@ -360,7 +322,7 @@ func (s *Source) parseTail(b []byte, p int, withCRC, trusted bool, h unitHead) (
 // those whose window ordinals (base + unit ordinal) are listed, appended to dst. It
 // returns the unit frame's length.
 func (s *Source) decodeUnit(b []byte, withCRC bool, base int, ords []uint32, full bool, dst *Window, info *decodeInfo, wantDocs int) (int, error) {
-	h, err := s.parseUnit(b, withCRC, false, wantDocs, false)
+	h, err := s.parseUnit(b, withCRC, false, wantDocs)
 	if err != nil {
 		return 0, err
 	}

@@ -18,13 +18,6 @@ const (
 // NumCodecs is the number of codecs; valid codecs are below it.
 const NumCodecs = 3
 
-// unitCounted is the bit of a unit frame's first byte (above its codec) that
-// says the frame stores its position count after its doc count. The encoder
-// sets it on every unit of more than bitpack.BlockLen documents (more than one
-// tf block): a Cursor then knows the unit's positions, and so its value
-// blocks, without summing the whole tf column.
-const unitCounted = 4
-
 // String returns "raw", "zstd" or "pfor" ("codec(N)" for an unknown value).
 func (c Codec) String() string {
 	switch c {

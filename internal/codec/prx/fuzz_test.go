@@ -71,7 +71,7 @@ func fixCRCs(data []byte) {
 			return
 		}
 		src := NewSource(limits.Limits{})
-		if h, err := src.parseUnit(b, false, false, -1, false); err == nil && h.frameLen+CRCSize <= len(b) {
+		if h, err := src.parseUnit(b, false, false, -1); err == nil && h.frameLen+CRCSize <= len(b) {
 			recrc(b[:h.frameLen+CRCSize])
 		}
 	}

@@ -6,14 +6,12 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/budget"
-	"github.com/snii-go/snii/internal/codec/bitpack"
 	"github.com/snii-go/snii/internal/codec/zstdopt"
 	"github.com/snii-go/snii/limits"
 )
@@ -134,7 +132,7 @@ func goldenCases() []goldenCase {
 			"payload from github.com/klauspost/compress v1.20.4 (SpeedDefault, single segment, no zstd checksum);\n" +
 			"another klauspost version may compress differently: regenerate with -update and review",
 			&zw, []Codec{CodecZstd}, false, nil, 0},
-		{"zstd-shared.golden", "prx v3 ZSTD unit frame (segment format 9: it stores its 512 positions) with shared literal table 16: 512 docs of one position\n" +
+		{"zstd-shared.golden", "prx v3 ZSTD unit frame with shared literal table 16: 512 docs of one position\n" +
 			"(8 8 8 8 8 7 8 8 7 7 7 7 8, then 13, or 14 where i mod 97 < 3), policy 0; payload from\n" +
 			"github.com/klauspost/compress v1.20.4 then zstdopt.Sharer: regenerate with -update and review",
 			sw, []Codec{CodecZstd}, false, nil, 16},
@@ -198,10 +196,6 @@ func TestGoldenFrames(t *testing.T) {
 				vals, tfs := refStream(gc.window, 0, gc.window.Docs())
 				raw := refRawPayload(vals)
 				env := uv([]byte{byte(CodecZstd)}, uint64(gc.window.Docs()))
-				if gc.window.Docs() > 128 { // a counted unit
-					env[0] |= unitCounted
-					env = uv(env, uint64(len(gc.window.Positions)))
-				}
 				env = refPackedColumn(env, tfs)
 				env = uv(env, uint64(len(raw)), uint64(len(payload)))
 				if d := cmp.Diff(withCRC(append(env, payload...)), golden); d != "" {
@@ -223,51 +217,5 @@ func TestGoldenFrames(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// A unit of more than 128 documents as segment formats 5 to 8 write it (no
-// position count: zstd-shared-v8.golden, the format 8 encoder's zstd-shared
-// frame) decodes to the same window as the format 9 frame, whole and through a
-// Cursor, which then decodes its whole tf column at the unit's first document.
-func TestGoldenUncountedUnit(t *testing.T) {
-	old, cur := readGolden(t, "zstd-shared-v8.golden"), readGolden(t, "zstd-shared.golden")
-	if old[0] != byte(CodecZstd) || cur[0] != byte(CodecZstd)|unitCounted {
-		t.Fatalf("first bytes %#x and %#x, want an uncounted and a counted ZSTD unit", old[0], cur[0])
-	}
-	if len(cur) != len(old)+bitpack.UvarintLen32(512) {
-		t.Fatalf("the format 9 frame has %d bytes, the older %d: want the position count's more", len(cur), len(old))
-	}
-	src := NewSource(limits.Limits{})
-	defer src.Close()
-	w := sharedWindow()
-	for _, f := range [][]byte{old, cur} {
-		var got Window
-		if n, err := src.Decode(f, true, &got); err != nil || n != len(f) {
-			t.Fatalf("decode: %d, %v", n, err)
-		}
-		if d := diffWindow(w, &got); d != "" {
-			t.Fatalf("(-want +got)\n%s", d)
-		}
-		var c Cursor
-		if err := src.Open(&c, f, true, w.Docs()); err != nil {
-			t.Fatal(err)
-		}
-		for _, ord := range []int{3, 200, 511} {
-			if _, err := c.Seek(ord); err != nil {
-				t.Fatal(err)
-			}
-			pos, err := c.AppendPositions(nil)
-			if err != nil || !slices.Equal(pos, w.Doc(ord)) {
-				t.Fatalf("doc %d: %v, %v, want %v", ord, pos, err, w.Doc(ord))
-			}
-			want := 512 // the whole column
-			if f[0]&unitCounted != 0 {
-				want = (ord/128 + 1) * 128 // the blocks up to the document's
-			}
-			if c.ready != want {
-				t.Fatalf("first byte %#x: %d tf values decoded at doc %d, want %d", f[0], c.ready, ord, want)
-			}
-		}
 	}
 }

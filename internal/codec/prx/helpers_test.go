@@ -261,10 +261,6 @@ func refUnit(t testing.TB, c Codec, w *Window, lo, hi int) []byte {
 	vals, tfs := refStream(w, lo, hi)
 	b := []byte{byte(c)}
 	b = uv(b, uint64(hi-lo))
-	if hi-lo > 128 { // more than one tf block: the unit stores its position count
-		b[0] |= 4
-		b = uv(b, uint64(w.Offsets[hi]-w.Offsets[lo]))
-	}
 	if c == CodecRaw {
 		for _, v := range tfs {
 			b = uv(b, uint64(v))

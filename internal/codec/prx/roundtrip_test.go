@@ -140,7 +140,7 @@ func checkFrameShape(t *testing.T, w *Window, f Frame, cuts []int) {
 		if u.PlainLen != len(refRawPayload(vals)) {
 			t.Fatalf("unit %d: PlainLen %d, RAW payload %d", i, u.PlainLen, len(refRawPayload(vals)))
 		}
-		if u.Off != end || u.Len <= CRCSize || f.Bytes[u.Off]&^unitCounted != byte(u.Codec) || (f.Bytes[u.Off]&unitCounted != 0) != (u.Hi-u.Lo > 128) {
+		if u.Off != end || u.Len <= CRCSize || f.Bytes[u.Off] != byte(u.Codec) {
 			t.Fatalf("unit %d at %d+%d, previous ends at %d", i, u.Off, u.Len, end)
 		}
 		end = u.Off + u.Len

@@ -148,48 +148,25 @@ type unitPlan struct {
 
 // rawUnitSize and friends are the exact unit frame sizes (CRC form):
 //
-//	raw  = head + tfRaw    + vlen(U) + U + 4
-//	pfor = head + tfPacked + vlen(P) + P + 4
-//	zstd = head + tfPacked + vlen(U) + vlen(C) + C + 4
-//
-// head = 1 + vlen(docs), plus vlen(positions) for a counted unit (more than
-// bitpack.BlockLen documents): the same for every codec.
+//	raw  = 1 + vlen(docs) + tfRaw    + vlen(U) + U + 4
+//	pfor = 1 + vlen(docs) + tfPacked + vlen(P) + P + 4
+//	zstd = 1 + vlen(docs) + tfPacked + vlen(U) + vlen(C) + C + 4
 func (u *unitPlan) rawSize() int {
-	return u.headSize() + u.tfRaw + bitpack.UvarintLen32(uint32(u.rawLen)) + u.rawLen + CRCSize
+	return 1 + bitpack.UvarintLen32(uint32(u.hi-u.lo)) + u.tfRaw + bitpack.UvarintLen32(uint32(u.rawLen)) + u.rawLen + CRCSize
 }
 
 func (u *unitPlan) pforSize() int {
-	return u.headSize() + u.tfPacked + bitpack.UvarintLen32(uint32(u.pforLen)) + u.pforLen + CRCSize
+	return 1 + bitpack.UvarintLen32(uint32(u.hi-u.lo)) + u.tfPacked + bitpack.UvarintLen32(uint32(u.pforLen)) + u.pforLen + CRCSize
 }
 
 func (u *unitPlan) zstdSize(c int) int {
-	return u.headSize() + u.tfPacked + bitpack.UvarintLen32(uint32(u.rawLen)) + bitpack.UvarintLen32(uint32(c)) + c + CRCSize
+	return 1 + bitpack.UvarintLen32(uint32(u.hi-u.lo)) + u.tfPacked + bitpack.UvarintLen32(uint32(u.rawLen)) + bitpack.UvarintLen32(uint32(c)) + c + CRCSize
 }
 
-// counted reports whether the unit stores its position count (unitCounted).
-func (u *unitPlan) counted() bool { return u.hi-u.lo > bitpack.BlockLen }
-
-// headSize is the length of the codec byte, the doc count and the position
-// count (counted units) of the unit.
-func (u *unitPlan) headSize() int {
-	n := 1 + bitpack.UvarintLen32(uint32(u.hi-u.lo))
-	if u.counted() {
-		n += bitpack.UvarintLen32(uint32(u.positions))
-	}
-	return n
-}
-
-// appendUnitHead appends the codec byte, the doc count, the position count
-// (counted units) and the tf column of a unit.
+// appendUnitHead appends the codec byte, the doc count and the tf column of a unit.
 func appendUnitHead(dst []byte, c Codec, u *unitPlan) []byte {
-	if u.counted() {
-		dst = append(dst, byte(c)|unitCounted)
-		dst = bitpack.AppendUvarint(dst, uint32(u.hi-u.lo))
-		dst = bitpack.AppendUvarint(dst, uint32(u.positions))
-	} else {
-		dst = append(dst, byte(c))
-		dst = bitpack.AppendUvarint(dst, uint32(u.hi-u.lo))
-	}
+	dst = append(dst, byte(c))
+	dst = bitpack.AppendUvarint(dst, uint32(u.hi-u.lo))
 	if c == CodecRaw {
 		for _, t := range u.tfs {
 			dst = bitpack.AppendUvarint(dst, t)
