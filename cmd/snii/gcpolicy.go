@@ -9,6 +9,16 @@ package main
 // long query still collects, its heap at most five times what it keeps live.
 const readGCPercent = 400
 
+// writeGCPercent is the target for the commands that write a segment (build,
+// merge). Their bounded memory is the term buffers and the store, outside the
+// Go heap or accounted by the memory limit; what the heap holds beyond that
+// live set is the garbage of analysis batches and encoders, and at the
+// runtime's default of 100 it may grow to twice the live heap before a
+// collection. At 50 it stays within half again, so that the process keeps
+// within the memory limit plus the 64 MiB the writer documents, for about the
+// same CPU.
+const writeGCPercent = 50
+
 // gcPercentFor returns the GC percentage to set for the command line args (0:
 // keep the runtime's), given the environment's GOGC: the user's setting
 // always wins.
@@ -19,6 +29,8 @@ func gcPercentFor(args []string, gogc string) int {
 	switch args[0] {
 	case "query", "grep", "get":
 		return readGCPercent
+	case "build", "merge":
+		return writeGCPercent
 	}
 	return 0
 }

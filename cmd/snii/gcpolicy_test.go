@@ -2,8 +2,9 @@ package main
 
 import "testing"
 
-// TestGCPercentFor: the reading commands get readGCPercent unless GOGC is set;
-// every other command line keeps the runtime's setting.
+// TestGCPercentFor: the reading commands get readGCPercent and the writing
+// ones writeGCPercent unless GOGC is set; every other command line keeps the
+// runtime's setting.
 func TestGCPercentFor(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -15,8 +16,10 @@ func TestGCPercentFor(t *testing.T) {
 		{[]string{"get", "a.snii", "1"}, "", readGCPercent},
 		{[]string{"query", "a.snii", "x"}, "100", 0},
 		{[]string{"query", "a.snii", "x"}, "off", 0},
-		{[]string{"build", "-o", "a.snii", "a.log"}, "", 0},
-		{[]string{"merge", "-o", "c.snii", "a.snii", "b.snii"}, "", 0},
+		{[]string{"build", "-o", "a.snii", "a.log"}, "", writeGCPercent},
+		{[]string{"merge", "-o", "c.snii", "a.snii", "b.snii"}, "", writeGCPercent},
+		{[]string{"build", "-o", "a.snii", "a.log"}, "200", 0},
+		{[]string{"inspect", "a.snii"}, "", 0},
 		{[]string{"--help"}, "", 0},
 		{nil, "", 0},
 	} {
