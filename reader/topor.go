@@ -52,29 +52,30 @@ func (t *topRun) maxScore(kids []scorer) error {
 			lo = w.max + 1
 			continue
 		}
-		cand := exhausted
+		// The candidate, and its bound: the non-essential clauses' and those
+		// of the essential clauses on it.
+		cand, bound := exhausted, 0.0
 		for _, i := range ord[fe:] {
-			d, err := kids[i].advance(lo)
-			if err != nil {
-				return err
+			d := kids[i].doc()
+			if d < lo {
+				var err error
+				if d, err = kids[i].advance(lo); err != nil {
+					return err
+				}
 			}
-			cand = min(cand, d)
+			if d < cand {
+				cand, bound = d, w.bound[i]
+			} else if d == cand {
+				bound += w.bound[i]
+			}
 		}
 		if cand > w.max {
 			lo = w.max + 1
 			continue
 		}
 		lo = cand + 1
-		// The candidate's bound: the non-essential clauses' and those of the
-		// essential clauses on it.
-		var bound float64
 		if fe > 0 {
-			bound = sums[fe-1]
-		}
-		for _, i := range ord[fe:] {
-			if kids[i].doc() == cand {
-				bound += w.bound[i]
-			}
+			bound += sums[fe-1]
 		}
 		if bound <= th {
 			continue
