@@ -56,8 +56,9 @@ type Hit struct {
 // an invalid-argument error.
 //
 // Top does not score every match when it need not: a top-level Or runs
-// MaxScore (clauses whose bounds add up to no more than the k-th best score
-// so far only score the documents the others match), and the search ends
+// MaxScore over ranges of documents (clauses whose bounds over a range add
+// up to no more than the k-th best score so far only score the documents the
+// others match there), and the search ends
 // once no clause can beat the k-th best score. A term's bound is its score
 // at its largest possible frequency (ttf - df + 1) in the field's shortest
 // document.
