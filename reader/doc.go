@@ -242,10 +242,9 @@
 // of a clause ends): its clauses sorted by their bounds over the window, the
 // prefix whose bounds add up to no more than the current k-th score only
 // scores documents the others bring, and a window where all of them add up
-// to no more is passed without decoding; a query whose bound cannot beat the k-th score
-// stops. Block-max:
-// each window of a windowed term records its largest frequency and its
-// smallest norm (the prelude's impact bounds), and each 128-doc block of a
+// to no more is passed without decoding; a query whose bound cannot beat the
+// k-th score stops. Block-max: each window of a windowed term records its
+// largest frequency and its smallest norm (the prelude's impact bounds), and each 128-doc block of a
 // blocked window its impacts (up to 4 (tf, norm) pairs no other pair of the
 // block beats), which bound its documents' scores. A lone term of several
 // windows visits its windows best bound first (so the windows likely to hold
