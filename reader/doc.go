@@ -242,22 +242,23 @@
 // reads its frequency from the .prx window's tf column (no position decoded),
 // a phrase takes its documents from the phrase engine and counts its
 // occurrences from the positions of those documents only. A top-level Or runs
-// MaxScore: its clauses sorted by score bound, the prefix whose bounds add up
-// to no more than the current k-th score only scores documents the others
-// bring; a query whose bound cannot beat the k-th score stops. Block-max:
-// each window of a windowed term records its largest frequency and its
-// smallest norm (the prelude's impact bounds), and each 128-doc block of a
-// blocked window its impacts (up to 4 (tf, norm) pairs no other pair of the
-// block beats), which bound its documents' scores. A lone term of several
-// windows visits its windows best bound first (so the windows likely to hold
-// the best documents raise the k-th score before the others are looked at)
-// and stops at the first window whose bound cannot beat the k-th score;
-// inside a window it decodes only the blocks whose impacts can, and scores a
-// block's documents only while they can (documents then come out of doc
-// order: an equal score enters the top k when its doc is smaller). MaxScore
-// skips the ranges where the essential clauses' current windows or blocks
-// cannot. A term's overall bound is its best window's (a single-window term:
-// its score at frequency ttf − df + 1 in the field's shortest document).
+// MaxScore window by window (a window ends where the nearest block or window
+// of a clause ends): its clauses sorted by their bounds over the window, the
+// prefix whose bounds add up to no more than the current k-th score only
+// scores documents the others bring, and a window where all of them add up to
+// no more is passed without decoding; a query whose bound cannot beat the k-th
+// score stops. Block-max: each window of a windowed term records its largest
+// frequency and its smallest norm (the prelude's impact bounds), and each
+// 128-doc block of a blocked window its impacts (up to 4 (tf, norm) pairs no
+// other pair of the block beats), which bound its documents' scores. A lone
+// term of several windows visits its windows best bound first (so the windows
+// likely to hold the best documents raise the k-th score before the others are
+// looked at) and stops at the first window whose bound cannot beat the k-th
+// score; inside a window it decodes only the blocks whose impacts can, and
+// scores a block's documents only while they can (documents then come out of
+// doc order: an equal score enters the top k when its doc is smaller). A
+// term's overall bound is its best window's (a single-window term: its score
+// at frequency ttf − df + 1 in the field's shortest document).
 //
 // A phrase's frequency in a document is at most each of its terms', so the
 // phrase's terms are bounded at the phrase's idf: over a range, the least of

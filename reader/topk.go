@@ -56,8 +56,9 @@ type Hit struct {
 // an invalid-argument error.
 //
 // Top does not score every match when it need not: a top-level Or runs
-// MaxScore (clauses whose bounds add up to no more than the k-th best score
-// so far only score the documents the others match), and the search ends
+// MaxScore over ranges of documents (clauses whose bounds over a range add
+// up to no more than the k-th best score so far only score the documents the
+// others match there), and the search ends
 // once no clause can beat the k-th best score. A term's bound is its score
 // at its largest possible frequency (ttf - df + 1) in the field's shortest
 // document.
@@ -433,122 +434,6 @@ func (t *topRun) all(root scorer) error {
 		}
 		t.collect(d, s)
 		target = d + 1
-	}
-}
-
-// maxScore runs MaxScore over the clauses of a top-level Or: clauses sorted
-// by bound; the longest prefix whose bounds add up to no more than the
-// threshold is non-essential (a document matching only those cannot enter),
-// so candidates come from the essential clauses only, and a candidate stops
-// collecting non-essential scores as soon as the rest cannot lift it over the
-// threshold.
-func (t *topRun) maxScore(kids []scorer) error {
-	kids = slices.Clone(kids)
-	slices.SortStableFunc(kids, func(a, b scorer) int {
-		return cmp.Compare(a.maxScore(), b.maxScore())
-	})
-	sums := make([]float64, len(kids)) // sums[i] = bounds of kids[0..i]
-	var acc float64
-	for i, k := range kids {
-		acc += float64(k.maxScore())
-		sums[i] = acc
-	}
-	for _, k := range kids {
-		if _, err := k.advance(0); err != nil {
-			return err
-		}
-	}
-	// The block-max bound last found above the threshold: it holds up to
-	// passUpTo for the same essential clauses while the threshold stays.
-	passUpTo, passTh, passFirst := int64(-1), 0.0, 0
-	for {
-		if err := t.x.check(); err != nil {
-			return err
-		}
-		th := float64(t.threshold())
-		firstEssential := 0 // kids[:firstEssential] are non-essential
-		for firstEssential < len(kids) && sums[firstEssential] <= th {
-			firstEssential++
-		}
-		if firstEssential == len(kids) {
-			return nil
-		}
-		cand := exhausted
-		for _, k := range kids[firstEssential:] {
-			cand = min(cand, k.doc())
-		}
-		if cand == exhausted {
-			return nil
-		}
-		// Block-max: the bounds of the essential clauses on cand up to the
-		// end of their nearest block, plus every non-essential bound, hold
-		// up to there or up to the next doc of another essential clause.
-		if len(t.h) == t.k && (cand > passUpTo || th != passTh || firstEssential != passFirst) {
-			bound, upTo := 0.0, exhausted
-			if firstEssential > 0 {
-				bound = sums[firstEssential-1]
-			}
-			for _, k := range kids[firstEssential:] {
-				if d := k.doc(); d != cand {
-					upTo = min(upTo, d-1)
-					continue
-				}
-				u, b, err := k.shallow(cand)
-				if err != nil {
-					return err
-				}
-				bound += float64(b)
-				upTo = min(upTo, u)
-			}
-			if bound <= th && upTo != exhausted {
-				t.skipped++
-				for _, k := range kids[firstEssential:] {
-					if _, err := k.advance(upTo + 1); err != nil {
-						return err
-					}
-				}
-				continue
-			}
-			passUpTo, passTh, passFirst = upTo, th, firstEssential
-		}
-		var score float64
-		for _, k := range kids[firstEssential:] {
-			if k.doc() == cand {
-				v, err := k.score()
-				if err != nil {
-					return err
-				}
-				score += float64(v)
-			}
-		}
-		skip := false
-		for j := firstEssential - 1; j >= 0; j-- {
-			if score+sums[j] <= th {
-				skip = true
-				break
-			}
-			d, err := kids[j].advance(cand)
-			if err != nil {
-				return err
-			}
-			if d == cand {
-				v, err := kids[j].score()
-				if err != nil {
-					return err
-				}
-				score += float64(v)
-			}
-		}
-		if !skip {
-			t.collect(cand, float32(score))
-		}
-		for _, k := range kids[firstEssential:] {
-			if k.doc() == cand {
-				if _, err := k.advance(cand + 1); err != nil {
-					return err
-				}
-			}
-		}
 	}
 }
 

@@ -131,3 +131,80 @@ func exactPhrase(q oracle.Query) bool {
 	_, ok := q.(oracle.Phrase)
 	return ok
 }
+
+// orCorpus is n documents of 16 tokens each: "even" once in every 2nd
+// document, four times in documents 0, 10, ..., 90 and eight times in
+// document n/2 + 2; "tenth" once in every
+// 10th, four times in the last three of them; filler words for the rest.
+// The top 10 of "even OR tenth" are those last three and the first seven of
+// the early ones; every other document of "tenth" holds both terms once and
+// scores below them.
+func orCorpus(n int) []oracle.Doc {
+	r := rand.New(rand.NewPCG(35, 11))
+	docs := make([]oracle.Doc, n)
+	for i := range docs {
+		var toks []string
+		if i%2 == 0 {
+			toks = append(toks, "even")
+			if i < 100 && i%10 == 0 {
+				toks = append(toks, "even", "even", "even")
+			}
+			if i == n/2+2 {
+				toks = append(toks, "even", "even", "even", "even", "even", "even", "even")
+			}
+		}
+		if i%10 == 0 {
+			toks = append(toks, "tenth")
+			if i >= n-30 {
+				toks = append(toks, "tenth", "tenth", "tenth")
+			}
+		}
+		for len(toks) < 16 {
+			toks = append(toks, fmt.Sprintf("w%d", r.IntN(50)))
+		}
+		docs[i] = oracle.Doc{{Name: "text", Values: []string{strings.Join(toks, " ")}}}
+	}
+	return docs
+}
+
+// TestTopOrWindowGates is the counter gate of MaxScore's windows (issue
+// 35): in "even OR tenth" on 20,000 documents, both terms bound high only
+// in a few blocks ("even" in its first and in the middle, "tenth" in its
+// last). Once the top 10 holds the early documents, a block range where
+// both have frequency 1 cannot beat the 10th score, so the documents of
+// "tenth" there are not scored (nor their blocks decoded), though the
+// bound of "even" over all documents added to the bound of such a block of
+// "tenth" could: of its 2,000 documents, only those filling the top 10,
+// those beside the middle document and those in the block ranges of its
+// last 128-doc block are scored.
+func TestTopOrWindowGates(t *testing.T) {
+	const n = 20000
+	docs := orCorpus(n)
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, options(-1, "text")))
+	q := oracle.Or{oracle.Term{Field: "text", Term: "even"}, oracle.Term{Field: "text", Term: "tenth"}}
+	checkTop(t, s, c, []oracle.Query{q}, []int{10, 1, 50}, reader.BM25{K1: 1.2, B: 0.75}, oracle.BM25Options{})
+
+	var p reader.Profile
+	hits, scored, err := reader.TopScored(s, bg, rq(q), 10, &reader.TopOptions{Profile: &p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) != 10 {
+		t.Fatalf("%d hits", len(hits))
+	}
+	for _, h := range hits {
+		if h.Doc >= 70 && h.Doc < n-30 {
+			t.Fatalf("hit %d is not one of the documents holding a term four times", h.Doc)
+		}
+	}
+	if want := int64(10 + 2*128); scored > want {
+		t.Errorf("%d documents scored, want at most %d (of 2,000 holding \"tenth\")", scored, want)
+	}
+	// The blocks decoded: the first and the last of each term's, and those
+	// beside the middle document (finding every match decodes 95).
+	if p.DocBlocksRead > 12 {
+		t.Errorf("%d doc blocks decoded, want at most 12", p.DocBlocksRead)
+	}
+	t.Logf("%d documents scored; %d doc blocks, %d docs decoded", scored, p.DocBlocksRead, p.DocsDecoded)
+}
