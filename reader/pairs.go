@@ -282,12 +282,18 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter docFilter, prefix
 		// Exceptions alone, which only drop documents. With none, the
 		// pairs still hold in every candidate: a plan that only implies
 		// terms (impliedSlots).
-		minDF, err := x.minTermDF(f, terms)
-		if err != nil {
-			return nil, use, planPlain, err
-		}
-		if comps, compBits = sparseComps(terms, comps, compBits, minDF); len(comps) == 0 {
-			return nil, use, planPlain, nil
+		// The terms' dfs (a dictionary probe each) are looked up only when
+		// some pair's exceptions are many enough to be worth dropping.
+		if x.profile || manyExceptions(comps) {
+			minDF, err := x.minTermDF(f, terms)
+			if err != nil {
+				return nil, use, planPlain, err
+			}
+			if comps, compBits = sparseComps(terms, comps, compBits, minDF); len(comps) == 0 {
+				return nil, use, planPlain, nil
+			}
+			x.count.pairBefore += int64(minDF)
+			x.count.pairAfter += int64(minDF)
 		}
 		excl, err := x.exclusions(f, comps)
 		if err != nil {
@@ -295,8 +301,6 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter docFilter, prefix
 			return nil, use, planPlain, err
 		}
 		x.count.pairPlans++
-		x.count.pairBefore += int64(minDF)
-		x.count.pairAfter += int64(minDF)
 		use.holds = compBits
 		cands, use, plan = x.exceptionPlan(filter, excl, use)
 		return cands, use, plan, nil
@@ -420,6 +424,22 @@ func (x *qctx) exclusions(f *field, comps []format.PairEntry) ([]uint32, error) 
 // outside a chain: decoding its exceptions costs more than the position
 // checks of the few candidates they would drop.
 const pairExclFactor = 2
+
+// manyExceptions reports whether a complement-form pair of comps has more
+// than pairExclMin exceptions: fewer cost less to decode than the dictionary
+// probes that would tell whether they outnumber the rarest term's documents.
+func manyExceptions(comps []format.PairEntry) bool {
+	for _, e := range comps {
+		if e.CO-e.DF > pairExclMin {
+			return true
+		}
+	}
+	return false
+}
+
+// pairExclMin is the number of exceptions below which a complement-form
+// pair is always used (see manyExceptions).
+const pairExclMin = 256
 
 // sparseComps returns the complement-form pairs of comps whose exceptions
 // are at most pairExclFactor times minDF (comps reordered in place) and
