@@ -112,6 +112,7 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 				continue
 			}
 		}
+		var f int // a ranked search: the phrase frequency d's terms allow
 		if x.rank != nil { // a ranked search: can d enter its top k?
 			next, err := x.rank.next(d)
 			if err != nil || next > math.MaxUint32 {
@@ -119,6 +120,16 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 			}
 			if next != int64(d) {
 				target = uint32(next)
+				continue
+			}
+			if f, err = x.leapBound(p, ls); err != nil {
+				return out, n, err
+			}
+			if !x.rank.worth(d, f) {
+				if d == math.MaxUint32 {
+					return out, n, nil
+				}
+				target = d + 1
 				continue
 			}
 		}
@@ -141,9 +152,12 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		if ok {
 			n++
 			if x.rank != nil {
-				if err := x.rank.match(d); err != nil {
-					return out, n, err
+				if f > 1 { // else the phrase occurs once: leapBound
+					if f, err = x.leapFreq(p, ls); err != nil {
+						return out, n, err
+					}
 				}
+				x.rank.match(d, f)
 			} else if !countOnly {
 				out = append(out, d)
 			}
@@ -454,4 +468,50 @@ func (x *qctx) openLeap(l *leap) error {
 	x.count.prxWindows++
 	l.open, t.curWin = true, l.c.w
 	return nil
+}
+
+// leapBound returns the most times the phrase can occur in the doc every leap
+// is on, from its terms' frequencies: a term the phrase holds at m offsets
+// and the doc tf times allows at most tf - m + 1 starts (two starts put the
+// term at m + 1 distinct positions at least, each further start one more).
+// It stops at 1, which a match attains: the phrase then occurs exactly once,
+// as leapFreq needs not count.
+func (x *qctx) leapBound(p *phrasePlan, ls []leap) (int, error) {
+	f := math.MaxInt
+	for i := range ls {
+		l := &ls[i]
+		tf := 0
+		if l.open {
+			tf = l.t.cur.TF(l.c.ord0 + l.k)
+		}
+		if tf == 0 {
+			var err error
+			if tf, err = x.leapTF(l); err != nil {
+				return 0, err
+			}
+		}
+		if f = min(f, tf-len(l.s.offs)+1); f <= 1 {
+			return 1, nil
+		}
+	}
+	return f, nil
+}
+
+// leapFreq counts the starts of the phrase in the doc every leap is on (a
+// match): each slot's positions are read again from its leap's cursor, and
+// merged as the phrase scorer merges its terms' (phraseStarts).
+func (x *qctx) leapFreq(p *phrasePlan, ls []leap) (int, error) {
+	for si := range p.slots {
+		l := &ls[p.leapOf[si]]
+		if _, err := x.leapTF(l); err != nil { // (back to the doc's first position)
+			return 0, err
+		}
+		buf, err := l.t.cur.AppendPositions(x.slotBuf(si))
+		x.setSlotBuf(si, buf)
+		if err != nil {
+			return 0, x.termErr(l.t)
+		}
+	}
+	p.starts = slices.Grow(p.starts[:0], len(p.slotOf))[:len(p.slotOf)]
+	return phraseStarts(x.posBufs[:len(p.slots)], p.slotOf, p.starts), nil
 }

@@ -106,14 +106,6 @@ func (ss *sloppyScorer) freq() (float32, error) {
 	return ss.m.freq(ss.slop), nil
 }
 
-func (ss *sloppyScorer) matchScore() (float32, bool, error) {
-	f, err := ss.freq()
-	if err != nil || f == 0 {
-		return 0, false, err
-	}
-	return ss.sim.score(f, uint32(ss.cur)), true, nil
-}
-
 func (ss *sloppyScorer) score() (float32, error) {
 	f, err := ss.freq()
 	if err != nil {
