@@ -112,7 +112,7 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 				continue
 			}
 		}
-		var f int // a ranked search: the phrase frequency d's terms allow
+		var f int          // a ranked search: the phrase frequency d's terms allow
 		if x.rank != nil { // a ranked search: can d enter its top k?
 			next, err := x.rank.next(d)
 			if err != nil || next > math.MaxUint32 {
