@@ -112,8 +112,10 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 				continue
 			}
 		}
-		var f int          // a ranked search: the phrase frequency d's terms allow
-		if x.rank != nil { // a ranked search: can d enter its top k?
+		// A ranked search: can d enter its top k? (f: the most times the
+		// phrase can occur in d, by its terms' frequencies)
+		var f int
+		if x.rank != nil {
 			next, err := x.rank.next(d)
 			if err != nil || next > math.MaxUint32 {
 				return out, n, err
