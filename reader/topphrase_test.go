@@ -52,7 +52,7 @@ func TestTopPhraseDecodesOnce(t *testing.T) {
 			t.Logf("pairs %v: top %d: %d doc blocks, %d .prx windows, %d positions read; Docs: %d, %d, %d", pairs, k,
 				pt.DocBlocksRead, pt.WindowsRead, pt.SelectedPositions, pd.DocBlocksRead, pd.WindowsRead, pd.SelectedPositions)
 			if pt.DocBlocksRead > pd.DocBlocksRead || k < n && pt.DocBlocksRead >= pd.DocBlocksRead {
-				t.Errorf("pairs %v: top %d: %d doc blocks decoded, finding the matches %d: want no more (top %d: fewer)", pairs, k, pt.DocBlocksRead, pd.DocBlocksRead, n)
+				t.Errorf("pairs %v: top %d: %d doc blocks decoded, finding the matches %d: want no more (below top %d: fewer)", pairs, k, pt.DocBlocksRead, pd.DocBlocksRead, n)
 			}
 			if extra := pt.SelectedPositions - pd.SelectedPositions; extra > 7*6 {
 				t.Errorf("pairs %v: top %d: %d positions read, finding the matches %d: %d more, want at most 42", pairs, k, pt.SelectedPositions, pd.SelectedPositions, extra)
