@@ -481,18 +481,11 @@ func (x *qctx) openLeap(l *leap) error {
 func (x *qctx) leapBound(p *phrasePlan, ls []leap) (int, error) {
 	f := math.MaxInt
 	for i := range ls {
-		l := &ls[i]
-		tf := 0
-		if l.open {
-			tf = l.t.cur.TF(l.c.ord0 + l.k)
+		tf, err := x.leapTF(&ls[i])
+		if err != nil {
+			return 0, err
 		}
-		if tf == 0 {
-			var err error
-			if tf, err = x.leapTF(l); err != nil {
-				return 0, err
-			}
-		}
-		if f = min(f, tf-len(l.s.offs)+1); f <= 1 {
+		if f = min(f, tf-len(ls[i].s.offs)+1); f <= 1 {
 			return 1, nil
 		}
 	}
