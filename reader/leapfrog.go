@@ -124,10 +124,10 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 				target = uint32(next)
 				continue
 			}
-			if f, err = x.leapBound(p, ls); err != nil {
+			if f, err = x.leapBound(ls); err != nil {
 				return out, n, err
 			}
-			if !x.rank.worth(d, f) {
+			if f == 0 || !x.rank.worth(d, f) {
 				if d == math.MaxUint32 {
 					return out, n, nil
 				}
@@ -159,7 +159,9 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 						return out, n, err
 					}
 				}
-				x.rank.match(d, f)
+				if f > 0 {
+					x.rank.match(d, f)
+				}
 			} else if !countOnly {
 				out = append(out, d)
 			}
@@ -477,8 +479,9 @@ func (x *qctx) openLeap(l *leap) error {
 // and the doc tf times allows at most tf - m + 1 starts (two starts put the
 // term at m + 1 distinct positions at least, each further start one more).
 // It stops at 1, which a match attains: the phrase then occurs exactly once,
-// as leapFreq needs not count.
-func (x *qctx) leapBound(p *phrasePlan, ls []leap) (int, error) {
+// as leapFreq needs not count. 0: a term occurs fewer times than the phrase
+// holds it, and the doc cannot match.
+func (x *qctx) leapBound(ls []leap) (int, error) {
 	f := math.MaxInt
 	for i := range ls {
 		tf, err := x.leapTF(&ls[i])
@@ -486,7 +489,7 @@ func (x *qctx) leapBound(p *phrasePlan, ls []leap) (int, error) {
 			return 0, err
 		}
 		if f = min(f, tf-len(ls[i].s.offs)+1); f <= 1 {
-			return 1, nil
+			return max(f, 0), nil
 		}
 	}
 	return f, nil
