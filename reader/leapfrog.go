@@ -496,20 +496,81 @@ func (x *qctx) leapBound(ls []leap) (int, error) {
 }
 
 // leapFreq counts the starts of the phrase in the doc every leap is on (a
-// match): each slot's positions are read again from its leap's cursor, and
-// merged as the phrase scorer merges its terms' (phraseStarts).
+// match), from the leaps' cursors, back at the doc's first positions. A
+// phrase of distinct terms walks the positions of its term occurring least
+// (the anchor) and moves the others forward only as far as each start needs
+// (leapStarts); one that repeats a term merges every term's positions
+// (phraseStarts).
 func (x *qctx) leapFreq(p *phrasePlan, ls []leap) (int, error) {
+	a := 0
 	for si := range p.slots {
-		l := &ls[p.leapOf[si]]
-		if _, err := x.leapTF(l); err != nil { // (back to the doc's first position)
+		s := &p.slots[si]
+		tf, err := x.leapTF(&ls[p.leapOf[si]])
+		if err != nil {
 			return 0, err
 		}
-		buf, err := l.t.cur.AppendPositions(x.slotBuf(si))
+		s.tf, s.started = tf, false
+		if tf < p.slots[a].tf {
+			a = si
+		}
+	}
+	if len(p.slots) == len(p.slotOf) {
+		return x.leapStarts(p, a)
+	}
+	for si := range p.slots {
+		t := p.slots[si].terms[0]
+		buf, err := t.cur.AppendPositions(x.slotBuf(si))
 		x.setSlotBuf(si, buf)
 		if err != nil {
-			return 0, x.termErr(l.t)
+			return 0, x.termErr(t)
 		}
 	}
 	p.starts = slices.Grow(p.starts[:0], len(p.slotOf))[:len(p.slotOf)]
 	return phraseStarts(x.posBufs[:len(p.slots)], p.slotOf, p.starts), nil
+}
+
+// leapStarts is leapFreq's count for distinct terms, a the anchor slot: each
+// of its positions proposes a start, which every other term's stream is moved
+// to (read once, in order); the count ends where a stream or the anchor does,
+// so the positions past the last start that can match are not read.
+func (x *qctx) leapStarts(p *phrasePlan, a int) (int, error) {
+	as := &p.slots[a]
+	aoff := as.offs[0]
+	n := 0
+	pos, ok := as.first()
+	for ok {
+		if pos < aoff {
+			pos, ok = as.next()
+			continue
+		}
+		start := pos - aoff
+		next := start + 1 // the first start still to try
+		matched := true
+		for i := range p.slots {
+			s := &p.slots[i]
+			if i == a {
+				continue
+			}
+			want := start + s.offs[0]
+			if want < start { // overflow: no start fits
+				return n, nil
+			}
+			if !s.streamTo(want) {
+				return n, x.slotErr(s)
+			}
+			if s.pos != want { // (s.pos > want: no start before s.pos - its offset)
+				next, matched = max(next, s.pos-s.offs[0]), false
+				break
+			}
+		}
+		if matched {
+			n++
+		}
+		w := uint64(aoff) + uint64(next)
+		if w > 1<<32-1 {
+			return n, nil
+		}
+		pos, ok = as.atLeast(uint32(w))
+	}
+	return n, x.slotErr(as)
 }
