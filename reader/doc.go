@@ -275,7 +275,12 @@
 // candidates (qctx.rank): once k are collected, a candidate is verified only
 // when its range's and its own bounds can beat the k-th score, and the
 // leapfrog jumps past each range whose bound cannot, so those ranges' blocks
-// are not decoded at all.
+// are not decoded at all. Its own bound and its frequency come from the
+// leapfrog's cursors (each candidate is decoded once): a term the phrase
+// holds m times and the document tf times allows at most tf − m + 1 starts,
+// so a match where some term occurs as often as in the phrase occurs once
+// (no position read beyond the verification's); other matches are counted
+// from their terms' positions.
 //
 // # Errors
 //

@@ -112,13 +112,26 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 				continue
 			}
 		}
-		if x.rank != nil { // a ranked search: can d enter its top k?
+		// A ranked search: can d enter its top k? (f: the most times the
+		// phrase can occur in d, by its terms' frequencies)
+		var f int
+		if x.rank != nil {
 			next, err := x.rank.next(d)
 			if err != nil || next > math.MaxUint32 {
 				return out, n, err
 			}
 			if next != int64(d) {
 				target = uint32(next)
+				continue
+			}
+			if f, err = x.leapBound(ls); err != nil {
+				return out, n, err
+			}
+			if f == 0 || !x.rank.worth(d, f) {
+				if d == math.MaxUint32 {
+					return out, n, nil
+				}
+				target = d + 1
 				continue
 			}
 		}
@@ -141,8 +154,13 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		if ok {
 			n++
 			if x.rank != nil {
-				if err := x.rank.match(d); err != nil {
-					return out, n, err
+				if f > 1 { // else the phrase occurs once: leapBound
+					if f, err = x.leapFreq(p, ls); err != nil {
+						return out, n, err
+					}
+				}
+				if f > 0 {
+					x.rank.match(d, f)
 				}
 			} else if !countOnly {
 				out = append(out, d)
@@ -454,4 +472,105 @@ func (x *qctx) openLeap(l *leap) error {
 	x.count.prxWindows++
 	l.open, t.curWin = true, l.c.w
 	return nil
+}
+
+// leapBound returns the most times the phrase can occur in the doc every leap
+// is on, from its terms' frequencies: a term the phrase holds at m offsets
+// and the doc tf times allows at most tf - m + 1 starts (two starts put the
+// term at m + 1 distinct positions at least, each further start one more).
+// It stops at 1, which a match attains: the phrase then occurs exactly once,
+// as leapFreq needs not count. 0: a term occurs fewer times than the phrase
+// holds it, and the doc cannot match.
+func (x *qctx) leapBound(ls []leap) (int, error) {
+	f := math.MaxInt
+	for i := range ls {
+		tf, err := x.leapTF(&ls[i])
+		if err != nil {
+			return 0, err
+		}
+		if f = min(f, tf-len(ls[i].s.offs)+1); f <= 1 {
+			return max(f, 0), nil
+		}
+	}
+	return f, nil
+}
+
+// leapFreq counts the starts of the phrase in the doc every leap is on (a
+// match), from the leaps' cursors, back at the doc's first positions. A
+// phrase of distinct terms walks the positions of its term occurring least
+// (the anchor) and moves the others forward only as far as each start needs
+// (leapStarts); one that repeats a term merges every term's positions
+// (phraseStarts).
+func (x *qctx) leapFreq(p *phrasePlan, ls []leap) (int, error) {
+	a := 0
+	for si := range p.slots {
+		s := &p.slots[si]
+		tf, err := x.leapTF(&ls[p.leapOf[si]])
+		if err != nil {
+			return 0, err
+		}
+		s.tf, s.started = tf, false
+		if tf < p.slots[a].tf {
+			a = si
+		}
+	}
+	if len(p.slots) == len(p.slotOf) {
+		return x.leapStarts(p, a)
+	}
+	for si := range p.slots {
+		t := p.slots[si].terms[0]
+		buf, err := t.cur.AppendPositions(x.slotBuf(si))
+		x.setSlotBuf(si, buf)
+		if err != nil {
+			return 0, x.termErr(t)
+		}
+	}
+	p.starts = slices.Grow(p.starts[:0], len(p.slotOf))[:len(p.slotOf)]
+	return phraseStarts(x.posBufs[:len(p.slots)], p.slotOf, p.starts), nil
+}
+
+// leapStarts is leapFreq's count for distinct terms, a the anchor slot: each
+// of its positions proposes a start, which every other term's stream is moved
+// to (read once, in order); the count ends where a stream or the anchor does,
+// so the positions past the last start that can match are not read.
+func (x *qctx) leapStarts(p *phrasePlan, a int) (int, error) {
+	as := &p.slots[a]
+	aoff := as.offs[0]
+	n := 0
+	pos, ok := as.first()
+	for ok {
+		if pos < aoff {
+			pos, ok = as.next()
+			continue
+		}
+		start := pos - aoff
+		next := start + 1 // the first start still to try
+		matched := true
+		for i := range p.slots {
+			s := &p.slots[i]
+			if i == a {
+				continue
+			}
+			want := start + s.offs[0]
+			if want < start { // overflow: no start fits
+				return n, nil
+			}
+			if !s.streamTo(want) {
+				return n, x.slotErr(s)
+			}
+			if s.pos != want { // (s.pos > want: no start before s.pos - its offset)
+				next, matched = max(next, s.pos-s.offs[0]), false
+				break
+			}
+		}
+		if matched {
+			n++
+		}
+		w := uint64(aoff) + uint64(next)
+		if w > 1<<32-1 {
+			return n, nil
+		}
+		pos, ok = as.atLeast(uint32(w))
+	}
+	return n, x.slotErr(as)
 }

@@ -72,6 +72,7 @@ type phrasePlan struct {
 	lazy   bool
 	leapOf []int // the leapfrog's leap of each slot (phraseLeapfrog)
 	check  []int // matchStream's order of the slots it checks
+	starts []int // leapFreq's cursor of each phrase position
 	// sup: the rarest slot's docs, the candidates stage 3 of a remote
 	// segment planned the other slots' windows for (see unitsPay)
 	sup []uint32

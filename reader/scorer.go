@@ -538,10 +538,6 @@ func (l *listIter) peek(target int64) int64 {
 	return int64(l.docs[i])
 }
 
-// setDoc makes d the current document (a ranked phrase streamed from the
-// phrase engine: the documents come one by one, not as a list).
-func (l *listIter) setDoc(d int64) { l.cur = d }
-
 func (l *listIter) doc() int64   { return l.cur }
 func (l *listIter) cost() uint64 { return uint64(len(l.docs)) }
 
@@ -563,21 +559,28 @@ func (ps *phraseScorer) freq() (int, error) {
 	if err := termPositions(ps.terms, ps.cur, ps.pos); err != nil {
 		return 0, err
 	}
+	return phraseStarts(ps.pos, ps.slot, ps.at), nil
+}
+
+// phraseStarts counts the start positions p where an exact phrase occurs:
+// those where every phrase position k holds its term (pos[slot[k]], the
+// ascending positions of each distinct term) at p + k. at is scratch, one
+// per phrase position.
+func phraseStarts(pos [][]uint32, slot []int, at []int) int {
 	// Merge: the starts p ascend, so each offset k's wanted position p + k
 	// does, and its cursor at[k] into its term's positions only moves on.
-	at := ps.at
 	clear(at)
 	n := 0
-	for _, p := range ps.pos[ps.slot[0]] {
+	for _, p := range pos[slot[0]] {
 		ok := true
-		for k := 1; k < len(ps.slot) && ok; k++ {
-			l, want := ps.pos[ps.slot[k]], uint64(p)+uint64(k)
+		for k := 1; k < len(slot) && ok; k++ {
+			l, want := pos[slot[k]], uint64(p)+uint64(k)
 			j := at[k]
 			for j < len(l) && uint64(l[j]) < want {
 				j++
 			}
 			if j == len(l) {
-				return n, nil // no later start can match
+				return n // no later start can match
 			}
 			at[k], ok = j, uint64(l[j]) == want
 		}
@@ -585,15 +588,7 @@ func (ps *phraseScorer) freq() (int, error) {
 			n++
 		}
 	}
-	return n, nil
-}
-
-func (ps *phraseScorer) matchScore() (float32, bool, error) {
-	f, err := ps.freq()
-	if err != nil || f == 0 {
-		return 0, false, err
-	}
-	return ps.sim.score(float32(f), uint32(ps.cur)), true, nil
+	return n
 }
 
 func (ps *phraseScorer) score() (float32, error) {

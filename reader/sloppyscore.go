@@ -62,15 +62,6 @@ func (ss *sloppyScorer) shallow(target int64) (int64, float32, error) {
 	return ss.boundAt(ss.peek(target))
 }
 
-// skipTo passes the range of d when its bound cannot beat th.
-func (ss *sloppyScorer) skipTo(d int64, th float32) (int64, error) {
-	u, b, err := ss.boundAt(d)
-	if err != nil || u == exhausted || b > th {
-		return min(d, u), err
-	}
-	return u + 1, nil
-}
-
 // boundAt is shallow at the phrase's document d (exhausted: none).
 func (ss *sloppyScorer) boundAt(d int64) (int64, float32, error) {
 	if d == exhausted {
@@ -104,14 +95,6 @@ func (ss *sloppyScorer) freq() (float32, error) {
 		return 0, nil
 	}
 	return ss.m.freq(ss.slop), nil
-}
-
-func (ss *sloppyScorer) matchScore() (float32, bool, error) {
-	f, err := ss.freq()
-	if err != nil || f == 0 {
-		return 0, false, err
-	}
-	return ss.sim.score(f, uint32(ss.cur)), true, nil
 }
 
 func (ss *sloppyScorer) score() (float32, error) {
