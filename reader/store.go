@@ -3,6 +3,7 @@ package reader
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sort"
 	"sync"
@@ -242,21 +243,13 @@ func (x *qctx) decodeStoreBlock(z *zstd.Decoder, st *storeIndex, b int, d *decod
 	}
 	var scratch []byte
 	if info.Flags != 0 {
-		free := x.storeFree
-		for j, f := range free {
-			if cap(f) >= int(info.PlainLen) {
-				scratch = f
-				free[j] = free[len(free)-1]
-				free[len(free)-1] = nil
-				x.storeFree = free[:len(free)-1]
-				break
-			}
-		}
+		scratch = x.takeStoreBuffer(int(info.PlainLen))
 		if scratch == nil {
-			if err := x.chargeStore(int64(info.PlainLen)); err != nil {
+			size := storeBufferSize(info.PlainLen)
+			if err := x.chargeStore(int64(size)); err != nil {
 				return s.wrap(p, fmt.Errorf("block %d: %w", b, err))
 			}
-			scratch = make([]byte, 0, info.PlainLen)
+			scratch = make([]byte, 0, size)
 		}
 	}
 	plain, err := format.DecodeStoreBlock(raw, b, info, func(dst, src []byte) ([]byte, error) { return z.DecodeAll(src, dst) }, scratch)
@@ -276,6 +269,22 @@ func (x *qctx) decodeStoreBlock(z *zstd.Decoder, st *storeIndex, b int, d *decod
 		d.buf = scratch
 	}
 	return nil
+}
+
+// storeBufferSize is the capacity of a new decode buffer for a block of
+// plain bytes: the power of two at or above it, at least StoreBlockTarget,
+// so that the buffers of a query's earlier blocks fit the later ones (a
+// process that prints many records then decodes them into the same few
+// buffers instead of new memory). Blocks near MaxStoreBlockPlain get their
+// exact size.
+func storeBufferSize(plain uint32) int {
+	switch {
+	case plain <= format.StoreBlockTarget:
+		return format.StoreBlockTarget
+	case plain > format.MaxStoreBlockPlain/2:
+		return int(plain)
+	}
+	return 1 << bits.Len32(plain-1)
 }
 
 // chargeStore charges n bytes of decode buffers to the segment's budget for
@@ -355,15 +364,18 @@ func (x *qctx) hitRecords(hits []Hit) error {
 	return nil
 }
 
-// Store-block buffers a pooled query context keeps.
+// Store-block buffers a pooled query context keeps: a few, of the size
+// classes of storeBufferSize up to a block of one record of 1 MiB.
 const (
 	maxStoreBuffers     = 4
-	maxStoreBufferBytes = 256 << 10
+	maxStoreBufferBytes = 1 << 20
 )
 
-// keepStoreBuffers keeps a few small store-block buffers for the next query
-// on this context and drops the others.
+// keepStoreBuffers keeps a few store-block buffers for the next query
+// on this context and drops the others: the largest up to
+// maxStoreBufferBytes, which serve any smaller block too.
 func (x *qctx) keepStoreBuffers() {
+	slices.SortFunc(x.storeFree, func(a, b []byte) int { return cap(b) - cap(a) })
 	kept := x.storeFree[:0]
 	for _, b := range x.storeFree {
 		if cap(b) <= maxStoreBufferBytes && len(kept) < maxStoreBuffers {
@@ -372,4 +384,24 @@ func (x *qctx) keepStoreBuffers() {
 	}
 	clear(x.storeFree[len(kept):])
 	x.storeFree = kept
+}
+
+// takeStoreBuffer takes from x.storeFree the smallest buffer of n bytes or
+// more (nil: none is that large).
+func (x *qctx) takeStoreBuffer(n int) []byte {
+	free := x.storeFree
+	j := -1
+	for i, f := range free {
+		if cap(f) >= n && (j < 0 || cap(f) < cap(free[j])) {
+			j = i
+		}
+	}
+	if j < 0 {
+		return nil
+	}
+	b := free[j]
+	free[j] = free[len(free)-1]
+	free[len(free)-1] = nil
+	x.storeFree = free[:len(free)-1]
+	return b
 }
