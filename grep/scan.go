@@ -31,6 +31,10 @@ func scan(ctx context.Context, seg *reader.Segment, re *regexp.Regexp, invert bo
 	for range workers {
 		matchers <- matcher()
 	}
+	// results passed on, for reuse by later batches (inorder.Run holds at
+	// most workers+1 batches): their buffers grow to the batches' sizes
+	// once instead of in fresh memory every batch
+	free := make(chan batchResult, workers+1)
 	return inorder.Run(ctx, workers,
 		func() ([]uint32, bool) {
 			ids := next()
@@ -40,6 +44,11 @@ func scan(ctx context.Context, seg *reader.Segment, re *regexp.Regexp, invert bo
 			match := <-matchers
 			defer func() { matchers <- match }()
 			var r batchResult
+			select {
+			case r = <-free:
+				r = batchResult{ids: r.ids[:0], ends: r.ends[:0], recs: r.recs[:0]}
+			default:
+			}
 			err := seg.Records(ctx, ids, func(id uint32, rec []byte) error {
 				r.cands++
 				if match(rec) != invert {
@@ -61,6 +70,10 @@ func scan(ctx context.Context, seg *reader.Segment, re *regexp.Regexp, invert bo
 					return err
 				}
 				start = r.ends[i]
+			}
+			select {
+			case free <- r:
+			default:
 			}
 			return nil
 		})

@@ -2,10 +2,13 @@ package grep_test
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/snii-go/snii/grep"
@@ -93,5 +96,57 @@ func TestDefaultBatches(t *testing.T) {
 		if want := (prof.Candidates + size - 1) / size; prof.Candidates < c.candidates || prof.Batches != want {
 			t.Errorf("%s: %d candidates in %d batches, want %d", c.expr, prof.Candidates, prof.Batches, want)
 		}
+	}
+}
+
+// TestBatchBuffersReused: the records a batch selects are copied into
+// buffers that later batches reuse, so a warm grep passing on 50 batches
+// of large records allocates less than half their bytes (copying each batch
+// into new buffers allocates more than their bytes).
+func TestBatchBuffersReused(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under the race detector (sync.Pool drops items)")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	recs := make([]string, 800)
+	matched := 0
+	for i := range recs {
+		var b strings.Builder
+		for b.Len() < 4000 {
+			fmt.Fprintf(&b, "record %d word%d ", i, b.Len()%97)
+		}
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "needle %d", i)
+			matched += b.Len()
+		}
+		recs[i] = b.String()
+	}
+	s := build(t, recs, "standard")
+	re := regexp.MustCompile(`needle [0-9]+`)
+	n := 0
+	run := func() {
+		err := grep.Grep(bg, s, re, &grep.Options{Batch: 8}, func(id uint32, rec []byte) error {
+			if string(rec) != recs[id] {
+				return fmt.Errorf("record %d: %d bytes, want %d", id, len(rec), len(recs[id]))
+			}
+			n++
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.GC()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	run() // warm: pooled decoders, contexts and buffers
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	run()
+	runtime.ReadMemStats(&after)
+	if n != len(recs) {
+		t.Fatalf("%d records selected in two runs, want %d", n, len(recs))
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > uint64(matched/2) {
+		t.Errorf("a warm grep passing on %d bytes of records in batches of 8 allocated %d bytes, want at most %d", matched, got, matched/2)
 	}
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package grep_test
+
+const raceEnabled = false
