@@ -246,6 +246,9 @@ func (x *qctx) decodeStoreBlock(z *zstd.Decoder, st *storeIndex, b int, d *decod
 		scratch = x.takeStoreBuffer(int(info.PlainLen))
 		if scratch == nil {
 			size := storeBufferSize(info.PlainLen)
+			if x.held+int64(size) > s.budget.limit {
+				size = int(info.PlainLen) // the size class would not fit the budget: the block may
+			}
 			if err := x.chargeStore(int64(size)); err != nil {
 				return s.wrap(p, fmt.Errorf("block %d: %w", b, err))
 			}

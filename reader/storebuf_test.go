@@ -68,3 +68,24 @@ func TestRecordsReuseDecodeBuffers(t *testing.T) {
 		t.Errorf("a warm pass over %d records of %d bytes allocated %d bytes, want at most %d (decode buffers reused)", len(recs), total, got, total/32)
 	}
 }
+
+// TestRecordsBufferClassWithinBudget: a block whose size class is over the
+// decode budget but whose plain length is within it still loads (its
+// buffer is then of its exact size).
+func TestRecordsBufferClassWithinBudget(t *testing.T) {
+	recs := [][]byte{[]byte("small one"), bytes.Repeat([]byte("mid record "), 15_000), []byte("small two")} // 165 KB: class 256 KiB
+	s, err := reader.Open(buildRecords(t, recs, writer.DefaultOptions("text")), reader.Options{DecodeBudget: reader.NewDecodeBudget(200 << 10)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.Records(bg, []uint32{0, 1, 2}, func(id uint32, rec []byte) error {
+		if !bytes.Equal(rec, recs[id]) {
+			return fmt.Errorf("record %d: %d bytes, want %d", id, len(rec), len(recs[id]))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Errorf("records of up to 165 KB under a 200 KiB budget: %v", err)
+	}
+}
