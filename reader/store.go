@@ -247,7 +247,7 @@ func (x *qctx) decodeStoreBlock(z *zstd.Decoder, st *storeIndex, b int, d *decod
 		if scratch == nil {
 			size := storeBufferSize(info.PlainLen)
 			if x.held+int64(size) > s.budget.limit {
-				size = int(info.PlainLen) // the size class would not fit the budget: the block may
+				size = int(info.PlainLen) // the size class would not fit the budget: the exact size may
 			}
 			if err := x.chargeStore(int64(size)); err != nil {
 				return s.wrap(p, fmt.Errorf("block %d: %w", b, err))
