@@ -10,6 +10,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/zstdopt"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/objstore"
 )
@@ -176,13 +177,75 @@ type decodedBlock struct {
 	ready bool
 }
 
-// records is Records on a query context.
+// records is Records on a query context: ascending ids (a Docs result) walk
+// the blocks in order holding one decoded block, other orders go through
+// recordsAnyOrder.
 func (x *qctx) records(ids []uint32, fn func(id uint32, rec []byte) error) error {
-	s := x.s
-	st, err := s.storeIndex()
+	st, err := x.s.storeIndex()
 	if err != nil {
 		return err
 	}
+	if !slices.IsSorted(ids) {
+		return x.recordsAnyOrder(st, ids, fn)
+	}
+	if x.s.remote() != nil {
+		x.prefetch(storeRanges(st, ids))
+	}
+	z, err := x.s.dec.getStore()
+	if err != nil {
+		return err
+	}
+	defer x.s.dec.putStore(z)
+	d := decodedBlock{ends: x.storeEnds}
+	defer x.dropBlock(&d)
+	var stored []byte // read buffer (ReaderAt)
+	b := -1
+	for _, id := range ids {
+		if err := x.check(); err != nil {
+			return err
+		}
+		if b < 0 || id >= st.first[b+1] {
+			x.dropBlock(&d)
+			b = st.block(id)
+			if err := x.decodeStoreBlock(z, st, b, &d, &stored); err != nil {
+				return err
+			}
+		}
+		k := int(id - st.first[b])
+		if err := fn(id, d.plain[d.ends[k]:d.ends[k+1]]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropBlock gives d's decode buffer back to x.storeFree and keeps its offsets
+// buffer in x.storeEnds for the next block.
+func (x *qctx) dropBlock(d *decodedBlock) {
+	if d.buf != nil {
+		x.storeFree = append(x.storeFree, d.buf)
+	}
+	x.storeEnds = d.ends[:0]
+	*d = decodedBlock{ends: x.storeEnds}
+}
+
+// storeRanges returns the byte ranges of the blocks holding the ascending ids.
+func storeRanges(st *storeIndex, ids []uint32) []objstore.Range {
+	var rs []objstore.Range
+	b := -1
+	for _, id := range ids {
+		if b < 0 || id >= st.first[b+1] {
+			b = st.block(id)
+			rs = append(rs, objstore.Range{Off: int64(st.offs[b]), Len: int64(st.offs[b+1] - st.offs[b])})
+		}
+	}
+	return rs
+}
+
+// recordsAnyOrder is records for ids in any order: each decoded block is held
+// until its last id.
+func (x *qctx) recordsAnyOrder(st *storeIndex, ids []uint32, fn func(id uint32, rec []byte) error) error {
+	s := x.s
 	blocks := make([]int, len(ids))
 	held := make(map[int]*decodedBlock)
 	var rs []objstore.Range
@@ -242,9 +305,10 @@ func (x *qctx) decodeStoreBlock(z *zstd.Decoder, st *storeIndex, b int, d *decod
 	}
 	var scratch []byte
 	if info.Flags != 0 {
+		need := int(info.PlainLen) + zstdopt.DecodeSlack
 		free := x.storeFree
 		for j, f := range free {
-			if cap(f) >= int(info.PlainLen) {
+			if cap(f) >= need {
 				scratch = f
 				free[j] = free[len(free)-1]
 				free[len(free)-1] = nil
@@ -253,10 +317,10 @@ func (x *qctx) decodeStoreBlock(z *zstd.Decoder, st *storeIndex, b int, d *decod
 			}
 		}
 		if scratch == nil {
-			if err := x.chargeStore(int64(info.PlainLen)); err != nil {
+			if err := x.chargeStore(int64(need)); err != nil {
 				return s.wrap(p, fmt.Errorf("block %d: %w", b, err))
 			}
-			scratch = make([]byte, 0, info.PlainLen)
+			scratch = make([]byte, 0, need)
 		}
 	}
 	plain, err := format.DecodeStoreBlock(raw, b, info, func(dst, src []byte) ([]byte, error) { return z.DecodeAll(src, dst) }, scratch)
@@ -267,7 +331,7 @@ func (x *qctx) decodeStoreBlock(z *zstd.Decoder, st *storeIndex, b int, d *decod
 		// a plain block read through the ReaderAt: keep it past the next read
 		plain = slices.Clone(plain)
 	}
-	ends, err := format.SplitStoreBlock(plain, b, int(info.Docs), nil)
+	ends, err := format.SplitStoreBlock(plain, b, int(info.Docs), d.ends)
 	if err != nil {
 		return s.wrap(p, err)
 	}
@@ -361,8 +425,8 @@ const (
 	maxStoreBufferBytes = 256 << 10
 )
 
-// keepStoreBuffers keeps a few small store-block buffers for the next query
-// on this context and drops the others.
+// keepStoreBuffers keeps a few small store-block buffers (and a small offsets
+// buffer) for the next query on this context and drops the others.
 func (x *qctx) keepStoreBuffers() {
 	kept := x.storeFree[:0]
 	for _, b := range x.storeFree {
@@ -372,4 +436,7 @@ func (x *qctx) keepStoreBuffers() {
 	}
 	clear(x.storeFree[len(kept):])
 	x.storeFree = kept
+	if cap(x.storeEnds) > maxStoreBufferBytes/8 {
+		x.storeEnds = nil
+	}
 }
