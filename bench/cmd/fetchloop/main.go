@@ -104,6 +104,10 @@ func run(path string, rounds, k int, mode, prof string, terms []string) error {
 			return err
 		}
 	}
-	fmt.Printf("%s: %d hits, first %d, %d bytes loaded (fnv %016x)\n", strings.Join(terms, " "), total, len(first), loaded, h.Sum64())
+	hits := "hits not counted"
+	if mode == "one" || mode == "two" || mode == "count" {
+		hits = fmt.Sprintf("%d hits", total)
+	}
+	fmt.Printf("%s: %s, first %d, %d bytes loaded (fnv %016x)\n", strings.Join(terms, " "), hits, len(first), loaded, h.Sum64())
 	return nil
 }
