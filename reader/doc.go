@@ -43,9 +43,12 @@
 // block; Records(ids, fn) decodes each block at most once per call (a pooled
 // zstd decoder, buffers charged to the DecodeBudget) and hands fn every
 // record it holds, in the order of ids. Results of Docs are ascending, so
-// their records read block after block holding one decoded block at a time:
+// their records read block after block holding one decoded block at a time
+// (and allocating nothing once the query context is warm). A page of hits
+// with the count of them all takes one search (SearchOptions.Total):
 //
-//	ids, _ := seg.Docs(ctx, q, &reader.SearchOptions{Limit: 20})
+//	var total uint64
+//	ids, _ := seg.Docs(ctx, q, &reader.SearchOptions{Limit: 20, Total: &total})
 //	err := seg.Records(ctx, ids, func(id uint32, rec []byte) error { ...; return nil })
 //
 // Top fills Hit.Record with TopOptions.Records, in one such batch. On a remote

@@ -58,6 +58,7 @@ type qctx struct {
 	// storeFree holds store-block decode buffers for the next blocks and
 	// queries (a few small ones are kept when the context is pooled).
 	storeFree [][]byte
+	storeEnds []int // record offsets of the store block a Records call holds
 }
 
 // Buffers larger than these are dropped when a query context is pooled.

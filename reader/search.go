@@ -24,6 +24,11 @@ type SearchOptions struct {
 	// other queries are evaluated whole and cut. Negative is an
 	// invalid-argument error.
 	Limit int
+	// Total, when set, receives the number of documents matching q, however
+	// many Limit keeps: a search given Total evaluates every match (a phrase
+	// does not stop at Limit), so that one call answers both a page of hits
+	// and their count.
+	Total *uint64
 	// NoPairs plans phrases without the field's pair section (the answers are
 	// the same; for comparisons).
 	NoPairs bool
@@ -100,9 +105,7 @@ func (s *Segment) search(ctx context.Context, q Query, o *SearchOptions, countOn
 	x := s.getCtx(ctx, prof != nil)
 	defer s.putCtx(x)
 	x.noPairs = o != nil && o.NoPairs
-	if o != nil && o.Limit > 0 && q.stopsAtLimit() {
-		x.limit = o.Limit // a phrase stops verifying at the limit (the lowest ids come first)
-	}
+	total := o != nil && o.Total != nil
 	if s.guarding() {
 		defer s.faultGuard(&err, x, enableFaults())
 	}
@@ -114,14 +117,32 @@ func (s *Segment) search(ctx context.Context, q Query, o *SearchOptions, countOn
 		return 0, err
 	}
 	x.planQuery(q, countOnly) // remote segments: stages 1 and 2 in two rounds
+	countFirst := total && !countOnly && x.countFirst(q, filter)
+	if o != nil && o.Limit > 0 && q.stopsAtLimit() && (!total || countFirst) {
+		x.limit = o.Limit // a phrase stops verifying at the limit (the lowest ids come first)
+	}
 	var n uint64
 	if countOnly && !filter.on {
 		n, err = q.count(x)
+		if err == nil && total {
+			*o.Total = n
+		}
 		n = limitCount(n, o)
 	} else {
 		var r []uint32
-		r, err = x.eval(q, filter)
+		if countFirst {
+			var all uint64
+			if all, err = q.count(x); err == nil {
+				*o.Total = all
+			}
+		}
 		if err == nil {
+			r, err = x.eval(q, filter)
+		}
+		if err == nil {
+			if total && !countFirst {
+				*o.Total = uint64(len(r))
+			}
 			r = r[:limitCount(uint64(len(r)), o)]
 			n = uint64(len(r))
 			if !countOnly {

@@ -11,6 +11,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/zstdopt"
 	"github.com/snii-go/snii/internal/errs"
 	"github.com/snii-go/snii/objstore"
 )
@@ -177,13 +178,75 @@ type decodedBlock struct {
 	ready bool
 }
 
-// records is Records on a query context.
+// records is Records on a query context: ascending ids (a Docs result) walk
+// the blocks in order holding one decoded block, other orders go through
+// recordsAnyOrder.
 func (x *qctx) records(ids []uint32, fn func(id uint32, rec []byte) error) error {
-	s := x.s
-	st, err := s.storeIndex()
+	st, err := x.s.storeIndex()
 	if err != nil {
 		return err
 	}
+	if !slices.IsSorted(ids) {
+		return x.recordsAnyOrder(st, ids, fn)
+	}
+	if x.s.remote() != nil {
+		x.prefetch(storeRanges(st, ids))
+	}
+	z, err := x.s.dec.getStore()
+	if err != nil {
+		return err
+	}
+	defer x.s.dec.putStore(z)
+	d := decodedBlock{ends: x.storeEnds}
+	defer x.dropBlock(&d)
+	var stored []byte // read buffer (ReaderAt)
+	b := -1
+	for _, id := range ids {
+		if err := x.check(); err != nil {
+			return err
+		}
+		if b < 0 || id >= st.first[b+1] {
+			x.dropBlock(&d)
+			b = st.block(id)
+			if err := x.decodeStoreBlock(z, st, b, &d, &stored); err != nil {
+				return err
+			}
+		}
+		k := int(id - st.first[b])
+		if err := fn(id, d.plain[d.ends[k]:d.ends[k+1]]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropBlock gives d's decode buffer back to x.storeFree and keeps its offsets
+// buffer in x.storeEnds for the next block.
+func (x *qctx) dropBlock(d *decodedBlock) {
+	if d.buf != nil {
+		x.storeFree = append(x.storeFree, d.buf)
+	}
+	x.storeEnds = d.ends[:0]
+	*d = decodedBlock{ends: x.storeEnds}
+}
+
+// storeRanges returns the byte ranges of the blocks holding the ascending ids.
+func storeRanges(st *storeIndex, ids []uint32) []objstore.Range {
+	var rs []objstore.Range
+	b := -1
+	for _, id := range ids {
+		if b < 0 || id >= st.first[b+1] {
+			b = st.block(id)
+			rs = append(rs, objstore.Range{Off: int64(st.offs[b]), Len: int64(st.offs[b+1] - st.offs[b])})
+		}
+	}
+	return rs
+}
+
+// recordsAnyOrder is records for ids in any order: each decoded block is held
+// until its last id.
+func (x *qctx) recordsAnyOrder(st *storeIndex, ids []uint32, fn func(id uint32, rec []byte) error) error {
+	s := x.s
 	blocks := make([]int, len(ids))
 	held := make(map[int]*decodedBlock)
 	var rs []objstore.Range
@@ -243,11 +306,12 @@ func (x *qctx) decodeStoreBlock(z *zstd.Decoder, st *storeIndex, b int, d *decod
 	}
 	var scratch []byte
 	if info.Flags != 0 {
-		scratch = x.takeStoreBuffer(int(info.PlainLen))
+		need := int(info.PlainLen) + zstdopt.DecodeSlack
+		scratch = x.takeStoreBuffer(need)
 		if scratch == nil {
-			size := storeBufferSize(info.PlainLen)
+			size := storeBufferSize(uint32(need))
 			if x.held+int64(size) > s.budget.limit {
-				size = int(info.PlainLen) // the size class would not fit the budget: the exact size may
+				size = need // the size class would not fit the budget: the exact size may
 			}
 			if err := x.chargeStore(int64(size)); err != nil {
 				return s.wrap(p, fmt.Errorf("block %d: %w", b, err))
@@ -263,7 +327,7 @@ func (x *qctx) decodeStoreBlock(z *zstd.Decoder, st *storeIndex, b int, d *decod
 		// a plain block read through the ReaderAt: keep it past the next read
 		plain = slices.Clone(plain)
 	}
-	ends, err := format.SplitStoreBlock(plain, b, int(info.Docs), nil)
+	ends, err := format.SplitStoreBlock(plain, b, int(info.Docs), d.ends)
 	if err != nil {
 		return s.wrap(p, err)
 	}
@@ -274,20 +338,21 @@ func (x *qctx) decodeStoreBlock(z *zstd.Decoder, st *storeIndex, b int, d *decod
 	return nil
 }
 
-// storeBufferSize is the capacity of a new decode buffer for a block of
-// plain bytes: the power of two at or above it, at least StoreBlockTarget,
+// storeBufferSize is the capacity of a new decode buffer of n bytes (a
+// block's plain bytes and the decoder's slack): the power of two at or
+// above n, at least StoreBlockTarget,
 // so that the buffers of a query's earlier blocks fit the later ones (a
 // process that prints many records then decodes them into the same few
 // buffers instead of new memory). Blocks near MaxStoreBlockPlain get their
 // exact size.
-func storeBufferSize(plain uint32) int {
+func storeBufferSize(n uint32) int {
 	switch {
-	case plain <= format.StoreBlockTarget:
+	case n <= format.StoreBlockTarget:
 		return format.StoreBlockTarget
-	case plain > format.MaxStoreBlockPlain/2:
-		return int(plain)
+	case n > format.MaxStoreBlockPlain/2:
+		return int(n)
 	}
-	return 1 << bits.Len32(plain-1)
+	return 1 << bits.Len32(n-1)
 }
 
 // chargeStore charges n bytes of decode buffers to the segment's budget for
@@ -374,9 +439,9 @@ const (
 	maxStoreBufferBytes = 1 << 20
 )
 
-// keepStoreBuffers keeps a few store-block buffers for the next query
-// on this context and drops the others: the largest up to
-// maxStoreBufferBytes, which serve any smaller block too.
+// keepStoreBuffers keeps a few store-block buffers (and a small offsets
+// buffer) for the next query on this context and drops the others: the
+// largest up to maxStoreBufferBytes, which serve any smaller block too.
 func (x *qctx) keepStoreBuffers() {
 	slices.SortFunc(x.storeFree, func(a, b []byte) int { return cap(b) - cap(a) })
 	kept := x.storeFree[:0]
@@ -387,6 +452,9 @@ func (x *qctx) keepStoreBuffers() {
 	}
 	clear(x.storeFree[len(kept):])
 	x.storeFree = kept
+	if cap(x.storeEnds) > maxStoreBufferBytes/8 {
+		x.storeEnds = nil
+	}
 }
 
 // takeStoreBuffer takes from x.storeFree the smallest buffer of n bytes or

@@ -63,7 +63,8 @@ type fetchResult struct {
 	Hash   uint64
 }
 
-// sniiFetcher counts a query's hits and loads its first k records.
+// sniiFetcher counts a query's hits and loads its first k records: one search
+// (AppendDocs with Limit k and Total) and one Records call.
 type sniiFetcher struct {
 	seg *reader.Segment
 	rq  []reader.Query
@@ -73,15 +74,13 @@ type sniiFetcher struct {
 
 func (f *sniiFetcher) fetch(ctx context.Context, qi int) (fetchResult, error) {
 	var r fetchResult
-	n, err := f.seg.Count(ctx, f.rq[qi], nil)
+	var n uint64
+	var err error
+	f.buf, err = f.seg.AppendDocs(ctx, f.rq[qi], &reader.SearchOptions{Limit: f.k, Total: &n}, f.buf[:0])
 	if err != nil {
 		return r, err
 	}
 	r.Count = int(n)
-	f.buf, err = f.seg.AppendDocs(ctx, f.rq[qi], &reader.SearchOptions{Limit: f.k}, f.buf[:0])
-	if err != nil {
-		return r, err
-	}
 	h := fnv.New64a()
 	err = f.seg.Records(ctx, f.buf, func(_ uint32, rec []byte) error {
 		r.Loaded += int64(len(rec))

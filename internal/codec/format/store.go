@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/snii-go/snii"
+	"github.com/snii-go/snii/internal/codec/bitpack"
 	"github.com/snii-go/snii/internal/errs"
 )
 
@@ -311,23 +312,28 @@ func DecodeStoreBlock(stored []byte, block int, info StoreBlock, decompress func
 // plain[ends[i]:ends[i+1]]. The lengths must add up to exactly the bytes
 // after them.
 func SplitStoreBlock(plain []byte, block, n int, ends []int) ([]int, error) {
-	ends = ends[:0]
-	r := reader{b: plain}
-	sum := uint64(0)
-	ends = append(ends, 0)
+	ends = append(ends[:0], 0)
+	off, sum := 0, uint64(0)
 	for i := 0; i < n; i++ {
-		l := r.uvarintMax(uint64(len(plain)))
-		if !r.ok() {
-			return nil, errs.Corruptf("block %d: record length %d of %d malformed", block, i, n)
+		var l uint64
+		if off < len(plain) && plain[off] < 0x80 {
+			l = uint64(plain[off])
+			off++
+		} else {
+			v, next, ok := bitpack.ReadUvarint(plain, off)
+			if !ok || v > uint64(len(plain)) {
+				return nil, errs.Corruptf("block %d: record length %d of %d malformed", block, i, n)
+			}
+			l, off = v, next
 		}
 		sum += l
 		ends = append(ends, int(sum))
 	}
-	if sum != uint64(r.remaining()) {
-		return nil, errs.Corruptf("block %d: %d record bytes, the lengths say %d", block, r.remaining(), sum)
+	if sum != uint64(len(plain)-off) {
+		return nil, errs.Corruptf("block %d: %d record bytes, the lengths say %d", block, len(plain)-off, sum)
 	}
 	for i := range ends {
-		ends[i] += r.off
+		ends[i] += off
 	}
 	return ends, nil
 }

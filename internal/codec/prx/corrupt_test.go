@@ -8,6 +8,7 @@ import (
 
 	"github.com/snii-go/snii/budget"
 	"github.com/snii-go/snii/internal/codec/bitpack"
+	"github.com/snii-go/snii/internal/codec/zstdopt"
 	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/limits"
 )
@@ -43,7 +44,7 @@ func checkDecodeOutcome(t *testing.T, src *Source, frame []byte, withCRC bool, r
 		}
 	}
 	lim := src.Limits()
-	if cap(src.buf) > lim.MaxBytes+zstdSlack || cap(src.tf) > lim.MaxDocs || cap(src.offs) > lim.MaxDocs+1 ||
+	if cap(src.buf) > lim.MaxBytes+zstdopt.DecodeSlack || cap(src.tf) > lim.MaxDocs || cap(src.offs) > lim.MaxDocs+1 ||
 		len(full.Positions) > lim.MaxPositions || full.Docs() > lim.MaxDocs {
 		t.Fatalf("beyond the limits: buf %d, tf %d, offs %d, positions %d, docs %d", cap(src.buf), cap(src.tf), cap(src.offs), len(full.Positions), full.Docs())
 	}

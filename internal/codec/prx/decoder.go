@@ -12,10 +12,6 @@ import (
 	"github.com/snii-go/snii/limits"
 )
 
-// zstdSlack is the room left after a zstd output so klauspost's decoder can use its
-// fast copies up to the last byte; the output must still be exactly the declared length.
-const zstdSlack = 32
-
 // Source decodes window frames. It owns one zstd decoder (concurrency 1, created at
 // the first ZSTD unit) and grow-only buffers that are reused, never cleared, so
 // decoding allocates nothing in steady state. A Source is used by one goroutine at a
@@ -786,7 +782,7 @@ func (s *Source) inflate(payload []byte, plainLen int) ([]byte, error) {
 		}
 		s.dec = d
 	}
-	need := plainLen + zstdSlack
+	need := plainLen + zstdopt.DecodeSlack
 	alloc, allocZ := growSize(cap(s.buf), need), 0
 	// A frame naming a shared literal table is first rewritten with its
 	// literals raw (zstdopt.Unshare: the decoder holds no dictionary and keeps

@@ -61,6 +61,12 @@ func NewEncoderWindow(level, window int) (*zstd.Encoder, error) {
 	return e, nil
 }
 
+// DecodeSlack is the room to leave in a DecodeAll destination after the
+// output so that the decoder uses its fast copies up to the last byte (they
+// may write up to this many bytes past a copy's end); the output must still
+// come out at its declared length.
+const DecodeSlack = 32
+
 // NewDecoder returns a single-threaded decoder for DecodeAll that never
 // allocates beyond maxBytes of output (its memory, window and DecodeAll's
 // capacity are capped) and ignores zstd checksums (snii writes none; a
