@@ -644,11 +644,12 @@ func (x *qctx) matchStream(p *phrasePlan, implied uint64) (bool, error) {
 	// whose positions cost no inflation (slot.key): a document they rule out
 	// saves it.
 	a := -1
+	unread := p.unread
 	for i := range slots {
 		s := &slots[i]
 		s.started = false
 		s.key = s.tf
-		if p.unread>>i&1 != 0 {
+		if unread>>i&1 != 0 {
 			s.key = unreadKey + p.leapOf[i] // the leaps ascend in df
 		} else if !s.isList() && s.terms[0].cur.Pending() {
 			s.key += 1 << 30
@@ -690,10 +691,10 @@ func (x *qctx) matchStream(p *phrasePlan, implied uint64) (bool, error) {
 			if want < start {
 				return false, nil // overflow: no later start fits
 			}
-			if p.unread>>i&1 != 0 {
+			if unread>>i&1 != 0 {
 				// Its frequency (and unit) first: the slots before it
 				// line up at this start.
-				p.unread &^= 1 << i
+				unread &^= 1 << i
 				tf, err := x.leapTF(&x.leaps[p.leapOf[i]])
 				if err != nil {
 					return false, err
@@ -727,7 +728,7 @@ func (x *qctx) matchStream(p *phrasePlan, implied uint64) (bool, error) {
 
 // unreadKey orders matchStream's unread slots (p.unread) after every read
 // one, a ZSTD one not inflated yet included.
-const unreadKey = 1 << 31
+const unreadKey = 3 << 29
 
 // impliedSlots returns the slots (bit i: slot i) matchStream need not read in
 // the current document: slot j is implied by a neighbour i across a pair that
