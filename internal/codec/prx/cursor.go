@@ -552,8 +552,8 @@ func (c *Cursor) valueSlow(v int) (uint32, bool) {
 	return x, ok
 }
 
-// blockValue locates (PFOR) or decodes (RAW, ZSTD) the block of value v, then
-// reads it.
+// blockValue decodes (RAW, ZSTD; PFOR when unpackAfter is 1) or locates
+// (PFOR) the block of value v, then reads it.
 func (c *Cursor) blockValue(v int) (uint32, bool) {
 	b := v >> bitpack.BlockShift
 	if !c.br.packed {
