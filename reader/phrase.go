@@ -649,7 +649,7 @@ func (x *qctx) matchStream(p *phrasePlan, implied uint64) (bool, error) {
 		s := &slots[i]
 		s.started = false
 		s.key = s.tf
-		if unread>>i&1 != 0 {
+		if unread != 0 && unread>>i&1 != 0 {
 			s.key = unreadKey + p.leapOf[i] // the leaps ascend in df
 		} else if !s.isList() && s.terms[0].cur.Pending() {
 			s.key += 1 << 30
@@ -691,7 +691,7 @@ func (x *qctx) matchStream(p *phrasePlan, implied uint64) (bool, error) {
 			if want < start {
 				return false, nil // overflow: no later start fits
 			}
-			if unread>>i&1 != 0 {
+			if unread != 0 && unread>>i&1 != 0 {
 				// Its frequency (and unit) first: the slots before it
 				// line up at this start.
 				unread &^= 1 << i
