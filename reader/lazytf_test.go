@@ -65,3 +65,50 @@ func TestImpliedTermNotRead(t *testing.T) {
 		}
 	}
 }
+
+// TestUnreadTermNotParsed: in "a b c" of the leapfrog, a candidate that the
+// check of b rules out does not parse c's .prx unit: c's frequency is read
+// only when a and b line up. Every candidate but the last holds "b x a y c"
+// (b before a); c, in many more documents, spans several units, and only
+// the match's is parsed: "a b c" parses one unit more than "a b" and reads
+// one term frequency more per match (each unit of c holds hundreds of
+// documents). The answers equal the oracle's.
+func TestUnreadTermNotParsed(t *testing.T) {
+	var docs []oracle.Doc
+	for i := range 3000 {
+		text := "c z"
+		switch {
+		case i == 2990:
+			text = "a b c"
+		case i%10 == 0:
+			text = "b x a y c"
+		case i%10 == 5:
+			text = "b c"
+		}
+		docs = append(docs, oracle.Doc{{Name: "text", Values: []string{text}}})
+	}
+	c := corpusOf(docs)
+	s := open(t, build(t, docs, options(-1, "text")))
+	frames := func(p *reader.Profile) int64 { return p.Frames[0] + p.Frames[1] + p.Frames[2] }
+	var two, three reader.Profile
+	for _, q := range []struct {
+		terms []string
+		p     *reader.Profile
+	}{{[]string{"a", "b"}, &two}, {[]string{"a", "b", "c"}, &three}} {
+		got, err := s.Docs(bg, reader.Phrase("text", q.terms...), &reader.SearchOptions{NoPairs: true, Profile: q.p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := c.Eval(oracle.Phrase{Field: "text", Terms: q.terms})
+		if len(want) != 1 {
+			t.Fatalf("%q: oracle: %d matches, the corpus is built for 1", q.terms, len(want))
+		}
+		if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("%q: docs differ from the oracle (-want +got):\n%s", q.terms, d)
+		}
+	}
+	if frames(&three) != frames(&two)+1 || three.TotalDocs > two.TotalDocs+512 {
+		t.Errorf(`"a b c" parsed %d units (%d term frequencies), "a b" %d (%d): want one unit of c more, the match's`,
+			frames(&three), three.TotalDocs, frames(&two), two.TotalDocs)
+	}
+}

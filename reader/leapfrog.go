@@ -320,6 +320,9 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
 		}
 		return x.tightMatch(p, ls, implied, false)
 	}
+	if !mixed && p.slop == 0 && len(ls) > 2 && len(ls) <= 64 {
+		return x.verifyLeapLazy(p, ls)
+	}
 	tight := true // every term occurs as often in the doc as in the phrase
 	for i := range ls {
 		l := &ls[i]
@@ -348,6 +351,43 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
 		return x.matchStream(p, impliedNow(p))
 	}
 	return x.tightMatch(p, ls, impliedNow(p), mixed)
+}
+
+// verifyLeapLazy is verifyLeap for three distinct terms or more (each at one
+// offset, no slop, no couple that implies): every candidate holds each term
+// at least once, so a frequency rules nothing out. The frequencies the
+// terms' parsed units hold are read, and the lead's; a term whose unit would
+// have to be parsed is left unread (p.unread) for matchStream, which reads
+// it only if the terms checked before it line up: a document the first
+// checks rule out does not parse its unit. When every frequency is read and
+// is 1 the phrase can start at one place only (tightMatch).
+func (x *qctx) verifyLeapLazy(p *phrasePlan, ls []leap) (bool, error) {
+	tight := true
+	var unread uint64
+	for i := range ls {
+		l := &ls[i]
+		tf := 0
+		if l.open {
+			tf = l.t.cur.TF(l.c.ord0 + l.k)
+		}
+		if tf == 0 && i == 0 { // the lead: the anchor's candidate
+			var err error
+			if tf, err = x.leapTF(l); err != nil {
+				return false, err
+			}
+		}
+		if l.s.tf = tf; tf == 0 {
+			unread |= 1 << p.order[i]
+		}
+		tight = tight && tf == 1
+	}
+	if tight {
+		return x.tightMatch(p, ls, 0, false)
+	}
+	p.unread = unread
+	ok, err := x.matchStream(p, 0)
+	p.unread = 0
+	return ok, err
 }
 
 // tightMatch is verifyLeap's case of every term (but the implied ones, not

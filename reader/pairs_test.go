@@ -488,9 +488,11 @@ func TestPairsImpliedLists(t *testing.T) {
 	c := corpusOf(docs)
 	s := open(t, build(t, docs, pairOptions(writer.Pairs{Percent: 100, MinDF: 64}, "text")))
 	checkListPair(t, s, "a", "b", 3000)
-	// b's position and c's in every candidate with the pair; without it, a's
-	// walk too in every match.
-	checkImpliedPlan(t, s, c, []string{"a", "b", "c"}, 40, 2*3000, 2*3000+50*40)
+	// With the pair, c's position in every candidate (the rarest, read first:
+	// at 0, before its offset, it rules out the others) and b's in the
+	// matches; without it, a position at least in every candidate and a's
+	// walk in every match.
+	checkImpliedPlan(t, s, c, []string{"a", "b", "c"}, 40, 3000+40, 3000+50*40)
 }
 
 // TestPairsSparseExceptions: a complement-form pair whose exceptions outnumber

@@ -71,6 +71,11 @@ type phrasePlan struct {
 	// which skips the slots it implies.
 	lazy   bool
 	leapOf []int // the leapfrog's leap of each slot (phraseLeapfrog)
+	// unread: the leapfrog's slots whose frequency in the document being
+	// verified is not read yet (their .prx unit not parsed; verifyLeap):
+	// matchStream checks them last, in ascending df, reading each only when
+	// the slots before it all line up. Zero outside verifyLeap.
+	unread uint64
 	check  []int // matchStream's order of the slots it checks
 	starts []int // leapFreq's cursor of each phrase position
 	// sup: the rarest slot's docs, the candidates stage 3 of a remote
@@ -86,7 +91,7 @@ type slot struct {
 	docs       []uint32
 	offs       []uint32 // the phrase offsets of this slot
 	tf         int      // occurrences in the document being verified
-	key        int      // matchStream's order: tf, plus 1<<30 when reading it inflates a ZSTD unit
+	key        int      // matchStream's order: tf, plus 1<<30 when reading it inflates a ZSTD unit (unread: after all)
 	pairs      []uint64 // several terms: (doc<<32 | term index) of their kept docs
 	pairDocIdx []int32  // the index of each of pairs in its term's docs
 	pairStart  int      // the pairs of the document being verified: pairs[pairStart:pairEnd]
@@ -639,11 +644,14 @@ func (x *qctx) matchStream(p *phrasePlan, implied uint64) (bool, error) {
 	// whose positions cost no inflation (slot.key): a document they rule out
 	// saves it.
 	a := -1
+	unread := p.unread
 	for i := range slots {
 		s := &slots[i]
 		s.started = false
 		s.key = s.tf
-		if !s.isList() && s.terms[0].cur.Pending() {
+		if unread != 0 && unread>>i&1 != 0 {
+			s.key = unreadKey + p.leapOf[i] // the leaps ascend in df
+		} else if !s.isList() && s.terms[0].cur.Pending() {
 			s.key += 1 << 30
 		}
 		if implied>>i&1 == 0 && (a < 0 || s.key < slots[a].key) {
@@ -683,6 +691,16 @@ func (x *qctx) matchStream(p *phrasePlan, implied uint64) (bool, error) {
 			if want < start {
 				return false, nil // overflow: no later start fits
 			}
+			if unread != 0 && unread>>i&1 != 0 {
+				// Its frequency (and unit) first: the slots before it
+				// line up at this start.
+				unread &^= 1 << i
+				tf, err := x.leapTF(&x.leaps[p.leapOf[i]])
+				if err != nil {
+					return false, err
+				}
+				s.tf = tf
+			}
 			if !s.streamTo(want) {
 				return false, x.slotErr(s)
 			}
@@ -707,6 +725,10 @@ func (x *qctx) matchStream(p *phrasePlan, implied uint64) (bool, error) {
 	}
 	return false, x.slotErr(as)
 }
+
+// unreadKey orders matchStream's unread slots (p.unread) after every read
+// one, a ZSTD one not inflated yet included.
+const unreadKey = 3 << 29
 
 // impliedSlots returns the slots (bit i: slot i) matchStream need not read in
 // the current document: slot j is implied by a neighbour i across a pair that

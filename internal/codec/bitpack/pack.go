@@ -144,7 +144,11 @@ func Unpack(src []byte, p int, out []uint32) (next int, ok bool) {
 	if nbytes > len(src)-p {
 		return p, false
 	}
-	UnpackBits(src[p:], w, out)
+	if haveAVX2 && c == BlockLen && w-1 < vecMaxWidth && nbytes+vecSlack <= len(src)-p {
+		unpackVec(src[p:], w, out) // a whole block with slack: the kernel alone
+	} else {
+		UnpackBits(src[p:], w, out)
+	}
 	p += nbytes
 	last := -1
 	if nx > 0 && w == 32 {
@@ -160,7 +164,8 @@ func Unpack(src []byte, p int, out []uint32) (next int, ok bool) {
 		if !vok {
 			hi, q, vok = ReadUvarint32Slow(src, p+1)
 		}
-		if !vok || idx <= last || idx >= c || hi == 0 || hi > maxHi {
+		// last < idx < c and 0 < hi <= maxHi, one unsigned compare each.
+		if !vok || uint(idx-last-1) >= uint(c-last-1) || hi-1 >= maxHi {
 			return p, false
 		}
 		out[idx] |= hi << w

@@ -552,8 +552,8 @@ func (c *Cursor) valueSlow(v int) (uint32, bool) {
 	return x, ok
 }
 
-// blockValue locates (PFOR) or decodes (RAW, ZSTD) the block of value v, then
-// reads it.
+// blockValue decodes (RAW, ZSTD; PFOR when unpackAfter is 1) or locates
+// (PFOR) the block of value v, then reads it.
 func (c *Cursor) blockValue(v int) (uint32, bool) {
 	b := v >> bitpack.BlockShift
 	if !c.br.packed {
@@ -568,7 +568,15 @@ func (c *Cursor) blockValue(v int) (uint32, bool) {
 		}
 		return vals[v&(bitpack.BlockLen-1)], true
 	}
-	if err := c.br.locate(b); err != nil {
+	var err error
+	if unpackAfter == 1 {
+		// Unpacked at the first read: one pass over the block's fields and
+		// exceptions, none of locate's bookkeeping for single reads.
+		_, err = c.br.block(b)
+	} else {
+		err = c.br.locate(b)
+	}
+	if err != nil {
 		c.fail(corruptf(c.codec, "doc %d: %v", c.doc, err))
 		return 0, false
 	}
