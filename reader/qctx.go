@@ -59,6 +59,9 @@ type qctx struct {
 	// queries (a few small ones are kept when the context is pooled).
 	storeFree [][]byte
 	storeEnds []int // record offsets of the store block a Records call holds
+	// storeOwn holds the store-block buffers this call allocated and charged
+	// to the budget (in x.held), in use or in storeFree.
+	storeOwn [][]byte
 }
 
 // Buffers larger than these are dropped when a query context is pooled.

@@ -309,14 +309,22 @@ func (x *qctx) decodeStoreBlock(z *zstd.Decoder, st *storeIndex, b int, d *decod
 		need := int(info.PlainLen) + zstdopt.DecodeSlack
 		scratch = x.takeStoreBuffer(need)
 		if scratch == nil {
-			size := storeBufferSize(uint32(need))
-			if x.held+int64(size) > s.budget.limit {
-				size = need // the size class would not fit the budget: the exact size may
+			size, credit := int64(storeBufferSize(uint32(need))), int64(0)
+			if x.held+size > s.budget.limit {
+				// the idle buffers this call charged are all too small for
+				// the block: they are dropped and their charge goes to it
+				credit = x.dropOwnStoreBuffers()
+				if x.held-credit+size > s.budget.limit {
+					size = int64(need) // the size class would not fit the budget: the exact size may
+				}
 			}
-			if err := x.chargeStore(int64(size)); err != nil {
-				return s.wrap(p, fmt.Errorf("block %d: %w", b, err))
+			if size > credit {
+				if err := x.chargeStore(size - credit); err != nil {
+					return s.wrap(p, fmt.Errorf("block %d: %w", b, err))
+				}
 			}
 			scratch = make([]byte, 0, size)
+			x.storeOwn = append(x.storeOwn, scratch)
 		}
 	}
 	plain, err := format.DecodeStoreBlock(raw, b, info, func(dst, src []byte) ([]byte, error) { return z.DecodeAll(src, dst) }, scratch)
@@ -452,6 +460,8 @@ func (x *qctx) keepStoreBuffers() {
 	}
 	clear(x.storeFree[len(kept):])
 	x.storeFree = kept
+	clear(x.storeOwn)
+	x.storeOwn = x.storeOwn[:0]
 	if cap(x.storeEnds) > maxStoreBufferBytes/8 {
 		x.storeEnds = nil
 	}
@@ -475,4 +485,23 @@ func (x *qctx) takeStoreBuffer(n int) []byte {
 	free[len(free)-1] = nil
 	x.storeFree = free[:len(free)-1]
 	return b
+}
+
+// dropOwnStoreBuffers drops from x.storeFree the buffers this call charged
+// to the budget (x.storeOwn) and returns their bytes, which x.held still
+// counts.
+func (x *qctx) dropOwnStoreBuffers() int64 {
+	var n int64
+	kept := x.storeFree[:0]
+	for _, f := range x.storeFree {
+		if i := slices.IndexFunc(x.storeOwn, func(o []byte) bool { return &o[:1][0] == &f[:1][0] }); i >= 0 {
+			n += int64(cap(f))
+			x.storeOwn = slices.Delete(x.storeOwn, i, i+1)
+			continue
+		}
+		kept = append(kept, f)
+	}
+	clear(x.storeFree[len(kept):])
+	x.storeFree = kept
+	return n
 }

@@ -89,3 +89,48 @@ func TestRecordsBufferClassWithinBudget(t *testing.T) {
 		t.Errorf("records of up to 165 KB under a 200 KiB budget: %v", err)
 	}
 }
+
+// TestRecordsGrowingBlocksWithinBudget: ascending ids over blocks that grow
+// (40, 70, 130 KiB, one record each) hold one decoded block at a time, so
+// they load under a budget of 256 KiB although their buffers' size classes
+// add up past it (a buffer too small for the next block gives its charge to
+// the new one); so does Verify, which reads every block. Each runs on a
+// segment of its own (no buffer pooled by the other).
+func TestRecordsGrowingBlocksWithinBudget(t *testing.T) {
+	var recs [][]byte
+	for i, n := range []int{40 << 10, 70 << 10, 130 << 10} {
+		var b bytes.Buffer
+		for j := 0; b.Len() < n; j++ {
+			fmt.Fprintf(&b, "record %d line %d value=%d ", i, j, (i*j*7919)%100003)
+		}
+		recs = append(recs, b.Bytes()[:n])
+	}
+	p := buildRecords(t, recs, writer.DefaultOptions("text"))
+	for _, verify := range []bool{false, true} {
+		s, err := reader.Open(p, reader.Options{DecodeBudget: reader.NewDecodeBudget(256 << 10)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if st, _ := s.Store(); st.Blocks != len(recs) {
+			t.Fatalf("%d blocks for %d records over 16 KiB", st.Blocks, len(recs))
+		}
+		if verify {
+			if err := s.Verify(bg); err != nil {
+				t.Errorf("Verify under a 256 KiB budget: %v", err)
+			}
+			continue
+		}
+		n := 0
+		err = s.Records(bg, []uint32{0, 1, 2}, func(id uint32, rec []byte) error {
+			if !bytes.Equal(rec, recs[id]) {
+				return fmt.Errorf("record %d: %d bytes, want %d", id, len(rec), len(recs[id]))
+			}
+			n++
+			return nil
+		})
+		if err != nil || n != len(recs) {
+			t.Errorf("records of 40, 70 and 130 KiB in ascending order under a 256 KiB budget: %d read, %v", n, err)
+		}
+	}
+}
