@@ -44,7 +44,8 @@
 // zstd decoder, buffers charged to the DecodeBudget) and hands fn every
 // record it holds, in the order of ids. Results of Docs are ascending, so
 // their records read block after block holding one decoded block at a time
-// (and allocating nothing once the query context is warm). A page of hits
+// (and, on a mapped segment, allocating nothing once the query context is
+// warm; through a ReaderAt each call allocates its read buffer). A page of hits
 // with the count of them all takes one search (SearchOptions.Total):
 //
 //	var total uint64

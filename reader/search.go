@@ -26,8 +26,9 @@ type SearchOptions struct {
 	Limit int
 	// Total, when set, receives the number of documents matching q, however
 	// many Limit keeps: a search given Total evaluates every match (a phrase
-	// does not stop at Limit), so that one call answers both a page of hits
-	// and their count.
+	// does not stop at Limit, but for an exact phrase of two terms counted
+	// from its pair's df), so that one call answers both a page of hits and
+	// their count.
 	Total *uint64
 	// NoPairs plans phrases without the field's pair section (the answers are
 	// the same; for comparisons).
