@@ -281,6 +281,14 @@ func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter docFilter, use pairU
 	var cands []uint32
 	for k, si := range p.order {
 		s := &p.slots[si]
+		if x.preStagePays(p, k, cands) {
+			kept, err := x.preStage(p, k, cands)
+			defer x.put(kept)
+			if err != nil || len(kept) == 0 {
+				return out, 0, err
+			}
+			cands = kept
+		}
 		all := k == 0 && !filter.on
 		in := cands
 		if k == 0 && filter.on {
@@ -311,9 +319,14 @@ func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter docFilter, use pairU
 // cursors forward only as far as each proposed start needs, decoding 128-value
 // blocks as they are reached. It stops at the first match of a document.
 func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOnly bool) ([]uint32, int, error) {
-	// The offsets of each slot in the phrase, and whether every slot is one term
-	// at one offset (the streaming case).
-	p.setOffsets()
+	p.setOffsets() // the offsets of each slot in the phrase
+	return x.verifyAt(p, cands, out, countOnly)
+}
+
+// verifyAt is verifyPhrase of a plan whose slots' offsets are set (p.setOffsets,
+// or a pre-check's own: prestage.go).
+func (x *qctx) verifyAt(p *phrasePlan, cands []uint32, out []uint32, countOnly bool) ([]uint32, int, error) {
+	// Whether every slot is one term at one offset (the streaming case).
 	simple, single := true, true // single: every slot at one offset
 	for i := range p.slots {
 		s := &p.slots[i]
