@@ -372,16 +372,24 @@ func (x *qctx) verifyAt(p *phrasePlan, cands []uint32, out []uint32, countOnly b
 	if err := x.planFrames(p, all); err != nil {
 		return out, 0, err
 	}
+	ranked := false // x.cset holds the candidates, ranked (mergeTermDocs)
 	for i := range p.slots {
 		s := &p.slots[i]
 		if len(s.terms) > 1 {
-			s.pairs, s.pairDocIdx, x.mergeAt, x.mergeCI = mergeTermDocs(s.pairs, s.pairDocIdx, s.terms, cands, x.mergeAt, x.mergeCI)
+			if !ranked {
+				x.cset.setRanked(cands)
+				ranked = true
+			}
+			s.pairs, s.pairDocIdx, x.mergeAt, x.mergeCI = mergeTermDocs(s.pairs, s.pairDocIdx, s.terms, &x.cset, len(cands), x.mergeAt, x.mergeCI)
 			s.pairStart = 0
 		}
 		for _, t := range s.terms {
 			t.kcur, t.jcur = 0, t.job0
 			t.open = false
 		}
+	}
+	if ranked {
+		x.cset.reset()
 	}
 	n := 0
 	lists := x.lists[:0]
@@ -432,30 +440,28 @@ func (x *qctx) allSlots(p *phrasePlan) []int {
 
 // mergeTermDocs lists (doc, term index) of the terms' kept docs, by doc then
 // term, with the index of each in its term's docs (idx): a counting sort on the
-// candidate each doc is (every kept doc is one of cands, see termRef.keep),
-// linear in the docs and the candidates. at and cis are scratch, returned for
-// reuse.
-func mergeTermDocs(dst []uint64, idx []int32, terms []*termRef, cands []uint32, at, cis []int32) ([]uint64, []int32, []int32, []int32) {
-	at = slices.Grow(at[:0], len(cands)+1)[:len(cands)+1]
+// candidate each doc is (cs: the n candidates, ranked; every kept doc is one
+// of them, see termRef.keep), linear in the docs and the candidates. at and
+// cis are scratch, returned for reuse.
+func mergeTermDocs(dst []uint64, idx []int32, terms []*termRef, cs *candSet, n int, at, cis []int32) ([]uint64, []int32, []int32, []int32) {
+	at = slices.Grow(at[:0], n+1)[:n+1]
 	clear(at)
 	cis = cis[:0]
 	for _, t := range terms {
-		j := 0
 		for _, d := range t.docs {
-			if j = seekGE(cands, j, d); j == len(cands) || cands[j] != d {
-				cis = append(cis, -1) // not a candidate (keep drops these): left out
-				continue
+			j := cs.index(d)
+			cis = append(cis, int32(j)) // -1: not a candidate (keep drops these), left out
+			if j >= 0 {
+				at[j+1]++
 			}
-			cis = append(cis, int32(j))
-			at[j+1]++
 		}
 	}
 	for i := 1; i < len(at); i++ {
 		at[i] += at[i-1]
 	}
-	n := int(at[len(cands)])
-	dst = slices.Grow(dst[:0], n)[:n]
-	idx = slices.Grow(idx[:0], n)[:n]
+	m := int(at[n])
+	dst = slices.Grow(dst[:0], m)[:m]
+	idx = slices.Grow(idx[:0], m)[:m]
 	k := 0
 	for ti, t := range terms {
 		for i, d := range t.docs {
