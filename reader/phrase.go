@@ -381,7 +381,7 @@ func (x *qctx) verifyAt(p *phrasePlan, cands []uint32, out []uint32, countOnly b
 				ranked = true
 			}
 			s.pairs, s.pairDocIdx, x.mergeAt, x.mergeCI = mergeTermDocs(s.pairs, s.pairDocIdx, s.terms, &x.cset, len(cands), x.mergeAt, x.mergeCI)
-			s.pairStart = 0
+			s.pairStart, s.pairEnd = 0, 0
 		}
 		for _, t := range s.terms {
 			t.kcur, t.jcur = 0, t.job0
@@ -551,6 +551,7 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, shape phraseShape, list
 			}
 			s.tf = tf
 		} else {
+			s.pairStart = s.pairEnd // past the pairs of the candidates before
 			for s.pairStart < len(s.pairs) && uint32(s.pairs[s.pairStart]>>32) < d {
 				s.pairStart++
 			}
