@@ -57,6 +57,13 @@ func (c *candSet) setRanked(cands []uint32) {
 	}
 }
 
+// rankPays reports whether a ranked set of cands (ascending) pays for
+// mergeTermDocs: its words, each set, cleared and ranked, are at most a few
+// per candidate, where galloping costs each expansion doc a search.
+func rankPays(cands []uint32) bool {
+	return len(cands) > 0 && int(cands[len(cands)-1]>>6-cands[0]>>6) < 4*len(cands)
+}
+
 // index returns the index of d among the candidates of setRanked
 // (ascending), or -1 when d is not one.
 func (c *candSet) index(d uint32) int {

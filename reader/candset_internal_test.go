@@ -37,3 +37,23 @@ func TestCandSetIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestRankPays: a ranked set is built for candidates that fill at least a
+// quarter of the words they span, not for a few spread far apart.
+func TestRankPays(t *testing.T) {
+	for _, c := range []struct {
+		cands []uint32
+		want  bool
+	}{
+		{nil, false},
+		{[]uint32{7}, true},
+		{[]uint32{0, 64, 128, 192}, true},
+		{[]uint32{0, 1 << 20}, false},
+		{[]uint32{5, 300, 600, 900, 1200, 1500, 1800, 1990}, true},  // 32 words, 8 candidates
+		{[]uint32{5, 300, 600, 900, 1200, 1500, 1800, 2100}, false}, // 33 words
+	} {
+		if got := rankPays(c.cands); got != c.want {
+			t.Errorf("rankPays(%v) = %v, want %v", c.cands, got, c.want)
+		}
+	}
+}

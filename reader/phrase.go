@@ -372,15 +372,15 @@ func (x *qctx) verifyAt(p *phrasePlan, cands []uint32, out []uint32, countOnly b
 	if err := x.planFrames(p, all); err != nil {
 		return out, 0, err
 	}
-	ranked := false // x.cset holds the candidates, ranked (mergeTermDocs)
+	var ranked *candSet // the candidates, ranked, when they are dense enough (mergeTermDocs)
 	for i := range p.slots {
 		s := &p.slots[i]
 		if len(s.terms) > 1 {
-			if !ranked {
+			if ranked == nil && rankPays(cands) {
 				x.cset.setRanked(cands)
-				ranked = true
+				ranked = &x.cset
 			}
-			s.pairs, s.pairDocIdx, x.mergeAt, x.mergeCI = mergeTermDocs(s.pairs, s.pairDocIdx, s.terms, &x.cset, len(cands), x.mergeAt, x.mergeCI)
+			s.pairs, s.pairDocIdx, x.mergeAt, x.mergeCI = mergeTermDocs(s.pairs, s.pairDocIdx, s.terms, cands, ranked, x.mergeAt, x.mergeCI)
 			s.pairStart, s.pairEnd = 0, 0
 		}
 		for _, t := range s.terms {
@@ -388,8 +388,8 @@ func (x *qctx) verifyAt(p *phrasePlan, cands []uint32, out []uint32, countOnly b
 			t.open = false
 		}
 	}
-	if ranked {
-		x.cset.reset()
+	if ranked != nil {
+		ranked.reset()
 	}
 	n := 0
 	lists := x.lists[:0]
@@ -440,16 +440,24 @@ func (x *qctx) allSlots(p *phrasePlan) []int {
 
 // mergeTermDocs lists (doc, term index) of the terms' kept docs, by doc then
 // term, with the index of each in its term's docs (idx): a counting sort on the
-// candidate each doc is (cs: the n candidates, ranked; every kept doc is one
-// of them, see termRef.keep), linear in the docs and the candidates. at and
-// cis are scratch, returned for reuse.
-func mergeTermDocs(dst []uint64, idx []int32, terms []*termRef, cs *candSet, n int, at, cis []int32) ([]uint64, []int32, []int32, []int32) {
+// candidate each doc is (every kept doc is one of cands, see termRef.keep),
+// found in cs (cands, ranked) or, when cs is nil, by galloping in cands;
+// linear in the docs and the candidates. at and cis are scratch, returned for
+// reuse.
+func mergeTermDocs(dst []uint64, idx []int32, terms []*termRef, cands []uint32, cs *candSet, at, cis []int32) ([]uint64, []int32, []int32, []int32) {
+	n := len(cands)
 	at = slices.Grow(at[:0], n+1)[:n+1]
 	clear(at)
 	cis = cis[:0]
 	for _, t := range terms {
+		g := 0 // the gallop's start in cands
 		for _, d := range t.docs {
-			j := cs.index(d)
+			j := -1
+			if cs != nil {
+				j = cs.index(d)
+			} else if g = seekGE(cands, g, d); g < n && cands[g] == d {
+				j = g
+			}
 			cis = append(cis, int32(j)) // -1: not a candidate (keep drops these), left out
 			if j >= 0 {
 				at[j+1]++

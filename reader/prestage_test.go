@@ -67,4 +67,18 @@ func TestPhrasePrefixPreStage(t *testing.T) {
 	if d := cmp.Diff(want[:7], got, cmpopts.EquateEmpty()); d != "" {
 		t.Fatalf("Limit 7: docs differ from the oracle's first (-want +got):\n%s", d)
 	}
+	// "x req at*": 25 candidates, one in 540 documents (too sparse for a
+	// ranked set of them: the expansions' docs are found by galloping).
+	terms = []string{"x", "req", "at"}
+	want = c.Eval(oracle.PhrasePrefix{Field: "text", Terms: terms})
+	if len(want) != n/every/6 {
+		t.Fatalf("oracle: %d matches of %q, the corpus is built for %d", len(want), terms, n/every/6)
+	}
+	got, err = s.Docs(bg, reader.PhrasePrefix("text", 0, terms...), &reader.SearchOptions{NoPairs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+		t.Fatalf("%q: docs differ from the oracle (-want +got):\n%s", terms, d)
+	}
 }
