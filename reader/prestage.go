@@ -58,7 +58,8 @@ func (x *qctx) preStage(p *phrasePlan, k int, cands []uint32) ([]uint32, error) 
 		}
 		sub.order = append(sub.order, t.id) // the cost order: the last made cands
 	}
-	sub.implies, sub.lazy, sub.impliedValid = 0, false, false
+	// An exact plan of its own (a pooled plan keeps the last query's slop).
+	sub.slop, sub.implies, sub.lazy, sub.impliedValid = 0, 0, false, false
 	limit := x.limit
 	x.limit = 0 // every document that passes, not the first Limit
 	kept, _, err := x.verifyAt(sub, cands, x.buf(), false)

@@ -67,6 +67,21 @@ func TestPhrasePrefixPreStage(t *testing.T) {
 	if d := cmp.Diff(want[:7], got, cmpopts.EquateEmpty()); d != "" {
 		t.Fatalf("Limit 7: docs differ from the oracle's first (-want +got):\n%s", d)
 	}
+	// After sloppy phrases (query contexts are reused: their plans keep the
+	// scratch of the last query), the pre-check's plan is exact.
+	sloppy := reader.And(reader.SloppyPhrase("text", 2, "the", "words"), reader.SloppyPhrase("text", 2, "other", "here"), reader.SloppyPhrase("text", 1, "words", "the"))
+	for range 3 {
+		if _, err := s.Count(bg, sloppy, nil); err != nil {
+			t.Fatal(err)
+		}
+		got, err = s.Docs(bg, q, &reader.SearchOptions{NoPairs: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
+			t.Fatalf("after sloppy phrases: docs differ from the oracle (-want +got):\n%s", d)
+		}
+	}
 	// "x req at*": 25 candidates, one in 540 documents (too sparse for a
 	// ranked set of them: the expansions' docs are found by galloping).
 	terms = []string{"x", "req", "at"}
