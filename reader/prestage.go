@@ -3,10 +3,9 @@ package reader
 // The pre-check of a list phrase's conjunction. A phrase with a list slot (a
 // prefix's or a pattern's expansions) collects its slots in ascending cost
 // against the candidates the earlier ones left. When the next slot is far
-// more common than the candidates (`the` of `the required att*`: 164,832
-// documents against a few thousand candidates), most of its doc blocks are
-// decoded and each candidate's frequency of it read, for candidates the
-// slots collected so far already rule out by their positions. preStage
+// more common than the candidates (`the` of `the required att*`), most of its
+// doc blocks are decoded and each candidate's frequency of it read, for
+// candidates the slots collected so far already rule out by their positions. preStage
 // verifies those slots at their phrase offsets first, a necessary condition
 // of the phrase, and the conjunction goes on from the documents that pass.
 
