@@ -5,9 +5,10 @@ package reader
 // against the candidates the earlier ones left. When the next slot is far
 // more common than the candidates (`the` of `the required att*`), most of its
 // doc blocks are decoded and each candidate's frequency of it read, for
-// candidates the slots collected so far already rule out by their positions. preStage
-// verifies those slots at their phrase offsets first, a necessary condition
-// of the phrase, and the conjunction goes on from the documents that pass.
+// candidates the slots collected so far already rule out by their
+// positions. preStage verifies those slots at their phrase offsets first, a
+// necessary condition of the phrase, and the conjunction goes on from the
+// documents that pass.
 
 // preStageFactor: the conjunction pre-checks the slots it has collected
 // before collecting a slot whose df is at least this many times the
