@@ -1,5 +1,10 @@
 package reader
 
+import (
+	"math/bits"
+	"slices"
+)
+
 // candSet is a bitset of a conjunction's candidates while the expansions of
 // a list slot (a prefix's or a pattern's) are collected against them: each
 // expansion's decoded doc is a candidate when its bit is set, one probe per
@@ -8,7 +13,8 @@ package reader
 // last's: bits[i] holds docs (lo+i)*64 to (lo+i)*64+63.
 type candSet struct {
 	bits []uint64
-	lo   int // the word of the first candidate
+	rank []int32 // setRanked: the candidates in the words before each
+	lo   int     // the word of the first candidate
 	on   bool
 }
 
@@ -40,10 +46,42 @@ func (c *candSet) has(d uint32) bool {
 	return uint(i) < uint(len(c.bits)) && c.bits[i]&(1<<(d&63)) != 0
 }
 
+// setRanked is set, with the rank of each word for index.
+func (c *candSet) setRanked(cands []uint32) {
+	c.set(cands)
+	c.rank = slices.Grow(c.rank[:0], len(c.bits))[:len(c.bits)]
+	n := int32(0)
+	for i, w := range c.bits {
+		c.rank[i] = n
+		n += int32(bits.OnesCount64(w))
+	}
+}
+
+// rankPays reports whether a ranked set of cands (ascending) pays for
+// mergeTermDocs: its words, each set, cleared and ranked, are at most a few
+// per candidate, where galloping costs each expansion doc a search.
+func rankPays(cands []uint32) bool {
+	return len(cands) > 0 && int(cands[len(cands)-1]>>6-cands[0]>>6) < 4*len(cands)
+}
+
+// index returns the index of d among the candidates of setRanked
+// (ascending), or -1 when d is not one.
+func (c *candSet) index(d uint32) int {
+	i := int(d>>6) - c.lo
+	if uint(i) >= uint(len(c.bits)) {
+		return -1
+	}
+	w, b := c.bits[i], uint64(1)<<(d&63)
+	if w&b == 0 {
+		return -1
+	}
+	return int(c.rank[i]) + bits.OnesCount64(w&(b-1))
+}
+
 // reset empties the set.
 func (c *candSet) reset() {
 	clear(c.bits)
-	c.bits = c.bits[:0]
+	c.bits, c.rank = c.bits[:0], c.rank[:0]
 	c.lo, c.on = 0, false
 }
 

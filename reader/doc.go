@@ -213,7 +213,12 @@
 // candidates through a bitset of them when there are 256 or more (each
 // expansion's doc one probe), and verified as one stream: its position is the
 // smallest among the expansions the document holds, each read only as far as
-// the match needs (no merge, no sort).
+// the match needs (no merge, no sort). Before the conjunction of such a phrase
+// (exact, on a local segment) collects a slot in 64 times more documents than
+// its 128 or more candidates, it verifies the slots collected so far at their
+// phrase offsets and goes on from the candidates that pass (prestage.go):
+// "the required att*" decodes "the" only around the candidates that hold
+// "required att*", not around every one that holds both.
 //
 // A warmed query allocates nothing per window and a bounded number of objects
 // per query (the result slice of Docs, or none for Count).

@@ -286,6 +286,14 @@ func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter docFilter, use pairU
 	var cands []uint32
 	for k, si := range p.order {
 		s := &p.slots[si]
+		if x.preStagePays(p, k, cands) {
+			kept, err := x.preStage(p, k, cands)
+			defer x.put(kept)
+			if err != nil || len(kept) == 0 {
+				return out, 0, err
+			}
+			cands = kept
+		}
 		all := k == 0 && !filter.on
 		in := cands
 		if k == 0 && filter.on {
@@ -316,9 +324,14 @@ func (x *qctx) phrasePlain(f *field, q *phraseQuery, filter docFilter, use pairU
 // cursors forward only as far as each proposed start needs, decoding 128-value
 // blocks as they are reached. It stops at the first match of a document.
 func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOnly bool) ([]uint32, int, error) {
-	// The offsets of each slot in the phrase, and whether every slot is one term
-	// at one offset (the streaming case).
-	p.setOffsets()
+	p.setOffsets() // the offsets of each slot in the phrase
+	return x.verifyAt(p, cands, out, countOnly)
+}
+
+// verifyAt is verifyPhrase of a plan whose slots' offsets are set (p.setOffsets,
+// or a pre-check's own: prestage.go).
+func (x *qctx) verifyAt(p *phrasePlan, cands []uint32, out []uint32, countOnly bool) ([]uint32, int, error) {
+	// Whether every slot is one term at one offset (the streaming case).
 	simple, single := true, true // single: every slot at one offset
 	for i := range p.slots {
 		s := &p.slots[i]
@@ -364,16 +377,24 @@ func (x *qctx) verifyPhrase(p *phrasePlan, cands []uint32, out []uint32, countOn
 	if err := x.planFrames(p, all); err != nil {
 		return out, 0, err
 	}
+	var ranked *candSet // the candidates, ranked, when they are dense enough (mergeTermDocs)
 	for i := range p.slots {
 		s := &p.slots[i]
 		if len(s.terms) > 1 {
-			s.pairs, s.pairDocIdx, x.mergeAt, x.mergeCI = mergeTermDocs(s.pairs, s.pairDocIdx, s.terms, cands, x.mergeAt, x.mergeCI)
-			s.pairStart = 0
+			if ranked == nil && rankPays(cands) {
+				x.cset.setRanked(cands)
+				ranked = &x.cset
+			}
+			s.pairs, s.pairDocIdx, x.mergeAt, x.mergeCI = mergeTermDocs(s.pairs, s.pairDocIdx, s.terms, cands, ranked, x.mergeAt, x.mergeCI)
+			s.pairStart, s.pairEnd = 0, 0
 		}
 		for _, t := range s.terms {
 			t.kcur, t.jcur = 0, t.job0
 			t.open = false
 		}
+	}
+	if ranked != nil {
+		ranked.reset()
 	}
 	n := 0
 	lists := x.lists[:0]
@@ -425,29 +446,35 @@ func (x *qctx) allSlots(p *phrasePlan) []int {
 // mergeTermDocs lists (doc, term index) of the terms' kept docs, by doc then
 // term, with the index of each in its term's docs (idx): a counting sort on the
 // candidate each doc is (every kept doc is one of cands, see termRef.keep),
+// found in cs (cands, ranked) or, when cs is nil, by galloping in cands;
 // linear in the docs and the candidates. at and cis are scratch, returned for
 // reuse.
-func mergeTermDocs(dst []uint64, idx []int32, terms []*termRef, cands []uint32, at, cis []int32) ([]uint64, []int32, []int32, []int32) {
-	at = slices.Grow(at[:0], len(cands)+1)[:len(cands)+1]
+func mergeTermDocs(dst []uint64, idx []int32, terms []*termRef, cands []uint32, cs *candSet, at, cis []int32) ([]uint64, []int32, []int32, []int32) {
+	n := len(cands)
+	at = slices.Grow(at[:0], n+1)[:n+1]
 	clear(at)
 	cis = cis[:0]
 	for _, t := range terms {
-		j := 0
+		g := 0 // the gallop's start in cands
 		for _, d := range t.docs {
-			if j = seekGE(cands, j, d); j == len(cands) || cands[j] != d {
-				cis = append(cis, -1) // not a candidate (keep drops these): left out
-				continue
+			j := -1
+			if cs != nil {
+				j = cs.index(d)
+			} else if g = seekGE(cands, g, d); g < n && cands[g] == d {
+				j = g
 			}
-			cis = append(cis, int32(j))
-			at[j+1]++
+			cis = append(cis, int32(j)) // -1: not a candidate (keep drops these), left out
+			if j >= 0 {
+				at[j+1]++
+			}
 		}
 	}
 	for i := 1; i < len(at); i++ {
 		at[i] += at[i-1]
 	}
-	n := int(at[len(cands)])
-	dst = slices.Grow(dst[:0], n)[:n]
-	idx = slices.Grow(idx[:0], n)[:n]
+	m := int(at[n])
+	dst = slices.Grow(dst[:0], m)[:m]
+	idx = slices.Grow(idx[:0], m)[:m]
 	k := 0
 	for ti, t := range terms {
 		for i, d := range t.docs {
@@ -537,6 +564,7 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, shape phraseShape, list
 			}
 			s.tf = tf
 		} else {
+			s.pairStart = s.pairEnd // past the pairs of the candidates before
 			for s.pairStart < len(s.pairs) && uint32(s.pairs[s.pairStart]>>32) < d {
 				s.pairStart++
 			}
