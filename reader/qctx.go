@@ -56,7 +56,8 @@ type qctx struct {
 	phraseScratch  // phrase plans and verification
 	topScratch     // top-k scoring
 	// storeFree holds store-block decode buffers for the next blocks and
-	// queries (a few small ones are kept when the context is pooled).
+	// queries (a few, of up to maxStoreBufferBytes, are kept when the
+	// context is pooled).
 	storeFree [][]byte
 	storeEnds []int // record offsets of the store block a Records call holds
 	// storeOwn holds the store-block buffers this call allocated and charged

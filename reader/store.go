@@ -441,7 +441,8 @@ func (x *qctx) hitRecords(hits []Hit) error {
 }
 
 // Store-block buffers a pooled query context keeps: a few, of the size
-// classes of storeBufferSize up to a block of one record of 1 MiB.
+// classes of storeBufferSize up to 1 MiB (a block of 1 MiB less the
+// decoder's slack).
 const (
 	maxStoreBuffers     = 4
 	maxStoreBufferBytes = 1 << 20
