@@ -321,7 +321,9 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
 		return x.tightMatch(p, ls, implied, false)
 	}
 	if !mixed && p.slop == 0 && len(ls) > 2 && len(ls) <= 64 {
-		return x.verifyLeapLazy(p, ls)
+		if ok, done, err := x.verifyLeapLazy(p, ls); done || err != nil {
+			return ok, err
+		}
 	}
 	tight := true // every term occurs as often in the doc as in the phrase
 	for i := range ls {
@@ -360,8 +362,11 @@ func (x *qctx) verifyLeap(p *phrasePlan, ls []leap, mixed bool) (bool, error) {
 // have to be parsed is left unread (p.unread) for matchStream, which reads
 // it only if the terms checked before it line up: a document the first
 // checks rule out does not parse its unit. When every frequency is read and
-// is 1 the phrase can start at one place only (tightMatch).
-func (x *qctx) verifyLeapLazy(p *phrasePlan, ls []leap) (bool, error) {
+// is 1 the phrase can start at one place only (tightMatch). A read term whose
+// positions would inflate a ZSTD unit must be checked after the unread ones,
+// which matchStream's order cannot do: then done is false and verifyLeap
+// reads every frequency.
+func (x *qctx) verifyLeapLazy(p *phrasePlan, ls []leap) (ok, done bool, err error) {
 	tight := true
 	var unread uint64
 	for i := range ls {
@@ -371,10 +376,12 @@ func (x *qctx) verifyLeapLazy(p *phrasePlan, ls []leap) (bool, error) {
 			tf = l.t.cur.TF(l.c.ord0 + l.k)
 		}
 		if tf == 0 && i == 0 { // the lead: the anchor's candidate
-			var err error
 			if tf, err = x.leapTF(l); err != nil {
-				return false, err
+				return false, true, err
 			}
+		}
+		if tf > 0 && l.t.cur.Pending() {
+			return false, false, nil
 		}
 		if l.s.tf = tf; tf == 0 {
 			unread |= 1 << p.order[i]
@@ -382,12 +389,13 @@ func (x *qctx) verifyLeapLazy(p *phrasePlan, ls []leap) (bool, error) {
 		tight = tight && tf == 1
 	}
 	if tight {
-		return x.tightMatch(p, ls, 0, false)
+		ok, err = x.tightMatch(p, ls, 0, false)
+		return ok, true, err
 	}
 	p.unread = unread
-	ok, err := x.matchStream(p, 0)
+	ok, err = x.matchStream(p, 0)
 	p.unread = 0
-	return ok, err
+	return ok, true, err
 }
 
 // tightMatch is verifyLeap's case of every term (but the implied ones, not
