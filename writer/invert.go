@@ -3,6 +3,7 @@ package writer
 import (
 	"math"
 	"runtime"
+	"slices"
 	"unsafe"
 
 	"github.com/snii-go/snii/internal/codec/format"
@@ -259,6 +260,11 @@ func (fs *fieldState) add(term []byte, pos uint32) {
 		fs.full = true
 		return
 	}
-	tb.terms = append(tb.terms, term...)
+	n := len(tb.terms)
+	if cap(tb.terms)-n < len(term) {
+		tb.terms = slices.Grow(tb.terms, len(term))
+	}
+	tb.terms = tb.terms[:n+len(term)] // (a length store alone: no write barrier while the GC marks)
+	copy(tb.terms[n:], term)
 	tb.toks = append(tb.toks, batchToken{end: uint32(len(tb.terms)), pos: uint32(p), hash: termHash(fs.seed, term)})
 }

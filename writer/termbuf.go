@@ -25,7 +25,7 @@ import (
 // returns everything at once after a spill.
 type termBuffer struct {
 	pool  bytePool
-	pages [][]termState // pageStates states each, one cache block per page
+	pages []*[pageStates]termState // one pool block per page
 	n     uint32        // terms in use
 	slots []uint64      // open addressing: hash<<32 | id+1; 0 = empty (mapped memory, see mapSlots)
 	raw   []byte        // the mapping behind slots
@@ -56,6 +56,7 @@ type termState struct {
 	// it before the pool (a term of at most inlineTerm bytes is all there,
 	// and takes no pool bytes).
 	pfx [inlineTerm]byte
+	_   [16]byte // a state is one 64-byte cache line, a page a power of two of states
 }
 
 // inlineTerm is the longest term held in its state alone.
@@ -63,9 +64,16 @@ const inlineTerm = 8
 
 const (
 	stateSize    = int64(unsafe.Sizeof(termState{}))
-	pageStates   = blockSize / uint32(unsafe.Sizeof(termState{})) // states per page (one block)
+	pageStates   = blockSize / uint32(stateSize) // states per page (one block)
 	minSlots     = 1 << 10
 	scratchLimit = 1 << 20 // per-document scratch above this is released after the document
+)
+
+// A state is one 64-byte cache line: state finds it with a shift and a mask,
+// and a lookup touches one line.
+var (
+	_ [stateSize - 64]struct{}
+	_ [64 - stateSize]struct{}
 )
 
 func newTermBuffer(cache *blockCache, seed maphash.Seed) *termBuffer {
@@ -183,7 +191,7 @@ func (b *termBuffer) newTerm(term []byte, key uint64) (uint32, bool) {
 			b.pool.full = true
 			return 0, false
 		}
-		b.pages = append(b.pages, unsafe.Slice((*termState)(unsafe.Pointer(unsafe.SliceData(blk))), pageStates))
+		b.pages = append(b.pages, (*[pageStates]termState)(unsafe.Pointer(unsafe.SliceData(blk))))
 	}
 	st := b.state(id)
 	*st = termState{termLen: uint32(len(term)), head: -1, tail: -1}
@@ -264,25 +272,39 @@ func (b *termBuffer) finishDoc(doc uint32) (tokens int, ok bool) {
 		if st.df > 0 {
 			delta = doc - st.lastDoc
 		}
-		rec := binary.AppendUvarint(b.rec[:0], uint64(delta))
-		rec = binary.AppendUvarint(rec, uint64(n))
-		var prev uint32
-		for i := st.head; i >= 0; i = b.docPos[i].next {
-			p := b.docPos[i].pos
-			rec = binary.AppendUvarint(rec, uint64(p-prev))
-			prev = p
+		if room := st.s.end - st.s.tail; uint64(room) >= 2*binary.MaxVarintLen32+uint64(n)*binary.MaxVarintLen32 {
+			// The record fits the stream's current slice: encoded in place.
+			rec := b.pool.span(st.s.tail, room)[:0]
+			rec = b.appendRecord(rec, st, delta, n)
+			st.s.tail += uint32(len(rec))
+		} else {
+			rec := b.appendRecord(b.rec[:0], st, delta, n)
+			b.rec = rec
+			if !b.pool.write(&st.s, rec) {
+				return 0, false
+			}
 		}
 		st.head, st.tail = -1, -1
-		b.rec = rec
-		if !b.pool.write(&st.s, rec) {
-			return 0, false
-		}
 		st.df++
 		st.lastDoc = doc
 	}
 	tokens = len(b.docPos)
 	b.discardDoc()
 	return tokens, true
+}
+
+// appendRecord appends the record of st's positions in the current document
+// (n of them) under doc delta delta.
+func (b *termBuffer) appendRecord(rec []byte, st *termState, delta uint32, n int) []byte {
+	rec = binary.AppendUvarint(rec, uint64(delta))
+	rec = binary.AppendUvarint(rec, uint64(n))
+	var prev uint32
+	for i := st.head; i >= 0; i = b.docPos[i].next {
+		p := b.docPos[i].pos
+		rec = binary.AppendUvarint(rec, uint64(p-prev))
+		prev = p
+	}
+	return rec
 }
 
 // discardDoc forgets the current document's tokens (terms it created stay,
@@ -342,7 +364,7 @@ func (b *termBuffer) reset() {
 
 func (b *termBuffer) releasePages() {
 	for i, p := range b.pages {
-		b.pool.cache.put(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(p))), blockSize))
+		b.pool.cache.put(unsafe.Slice((*byte)(unsafe.Pointer(p)), blockSize))
 		b.pages[i] = nil
 	}
 	b.pages = b.pages[:0]
