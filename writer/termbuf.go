@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"slices"
 	"unsafe"
 
@@ -29,7 +30,7 @@ type termBuffer struct {
 	n     uint32        // terms in use
 	slots []uint64      // open addressing: hash<<32 | id+1; 0 = empty (mapped memory, see mapSlots)
 	raw   []byte        // the mapping behind slots
-	seed  maphash.Seed
+	seed  hashSeed
 
 	// per document scratch: the terms seen in the document (first-seen
 	// order) and, per term, a chain of its positions in docPos.
@@ -77,7 +78,7 @@ var (
 )
 
 func newTermBuffer(cache *blockCache, seed maphash.Seed) *termBuffer {
-	return &termBuffer{pool: bytePool{cache: cache}, seed: seed}
+	return &termBuffer{pool: bytePool{cache: cache}, seed: newHashSeed(seed)}
 }
 
 func (b *termBuffer) state(id uint32) *termState {
@@ -138,9 +139,29 @@ func (b *termBuffer) add(term []byte, h uint32, pos uint32) (uint32, bool) {
 	return id, true
 }
 
-// termHash is the hash a term buffer of seed files term under.
-func termHash(seed maphash.Seed, term []byte) uint32 {
-	h := maphash.Bytes(seed, term)
+// hashSeed keys a term buffer's hash: a maphash seed for the terms longer
+// than inlineTerm, and two keys drawn from it for the others.
+type hashSeed struct {
+	seed   maphash.Seed
+	k0, k1 uint64
+}
+
+func newHashSeed(seed maphash.Seed) hashSeed {
+	return hashSeed{seed: seed, k0: maphash.String(seed, "k0"), k1: maphash.String(seed, "k1")}
+}
+
+// termHash is the hash a term buffer of seed files term under. A term of at
+// most inlineTerm bytes (most tokens) is its termKey and length mixed by one
+// 64×64→128-bit multiply of keyed halves (as wyhash mixes short inputs).
+func termHash(seed hashSeed, term []byte) uint32 {
+	var h uint64
+	if len(term) <= inlineTerm {
+		k := termKey(term)
+		hi, lo := bits.Mul64(k^seed.k0, bits.RotateLeft64(k, 32)^seed.k1^uint64(len(term)))
+		h = hi ^ lo
+	} else {
+		h = maphash.Bytes(seed.seed, term)
+	}
 	return uint32(h) ^ uint32(h>>32)
 }
 
