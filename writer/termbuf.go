@@ -27,9 +27,9 @@ import (
 type termBuffer struct {
 	pool  bytePool
 	pages []*[pageStates]termState // one pool block per page
-	n     uint32        // terms in use
-	slots []uint64      // open addressing: hash<<32 | id+1; 0 = empty (mapped memory, see mapSlots)
-	raw   []byte        // the mapping behind slots
+	n     uint32                   // terms in use
+	slots []uint64                 // open addressing: hash<<32 | id+1; 0 = empty (mapped memory, see mapSlots)
+	raw   []byte                   // the mapping behind slots
 	seed  hashSeed
 
 	// per document scratch: the terms seen in the document (first-seen
