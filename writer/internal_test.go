@@ -70,7 +70,7 @@ func fillBuffer(t *testing.T, b *termBuffer, first, n int, terms func(doc int) [
 	t.Helper()
 	for d := first; d < first+n; d++ {
 		for pos, term := range terms(d) {
-			if _, ok := b.add([]byte(term), termHash(b.seed, []byte(term)), uint32(pos*3)); !ok {
+			if _, ok := b.add([]byte(term), termHash(&b.seed, []byte(term)), uint32(pos*3)); !ok {
 				t.Fatal("add")
 			}
 		}
@@ -343,7 +343,7 @@ func TestTermBufferLookupCollision(t *testing.T) {
 			t.Fatal("lookup")
 		}
 		// A slot with p[1]'s hash pointing at p[0], where p[1]'s probe starts.
-		h32 := termHash(b.seed, []byte(p[1]))
+		h32 := termHash(&b.seed, []byte(p[1]))
 		mask := uint32(len(b.slots) - 1)
 		i := h32 & mask
 		for b.slots[i] != 0 {
@@ -382,7 +382,7 @@ func TestTermHashSpreads(t *testing.T) {
 	for _, format := range []string{"%d", "%08d", "word-%07d"} {
 		taken := map[uint32]bool{}
 		for i := range 4096 {
-			taken[termHash(seed, fmt.Appendf(nil, format, i*16))&(8192-1)] = true
+			taken[termHash(&seed, fmt.Appendf(nil, format, i*16))&(8192-1)] = true
 		}
 		if len(taken) < 3000 {
 			t.Errorf("%q: 4096 terms take %d of 8192 slots, want about 3223", format, len(taken))

@@ -266,5 +266,11 @@ func (fs *fieldState) add(term []byte, pos uint32) {
 	}
 	tb.terms = tb.terms[:n+len(term)] // (a length store alone: no write barrier while the GC marks)
 	copy(tb.terms[n:], term)
-	tb.toks = append(tb.toks, batchToken{end: uint32(len(tb.terms)), pos: uint32(p), hash: termHash(fs.seed, term)})
+	var h uint32 // termHash, its common case inlined
+	if len(term) <= inlineTerm {
+		h = keyHash(fs.seed, termKey(term), len(term))
+	} else {
+		h = longTermHash(fs.seed, term)
+	}
+	tb.toks = append(tb.toks, batchToken{end: uint32(len(tb.terms)), pos: uint32(p), hash: h})
 }

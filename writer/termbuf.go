@@ -150,24 +150,34 @@ func newHashSeed(seed maphash.Seed) hashSeed {
 	return hashSeed{seed: seed, k0: maphash.String(seed, "k0"), k1: maphash.String(seed, "k1")}
 }
 
-// termHash is the hash a term buffer of seed files term under. A term of at
-// most inlineTerm bytes (most tokens) is its termKey and length mixed by one
-// 64×64→128-bit multiply of keyed halves (as wyhash mixes short inputs).
-func termHash(seed hashSeed, term []byte) uint32 {
-	var h uint64
-	if len(term) <= inlineTerm {
-		k := termKey(term)
-		hi, lo := bits.Mul64(k^seed.k0, bits.RotateLeft64(k, 32)^seed.k1^uint64(len(term)))
-		h = hi ^ lo
-	} else {
-		h = maphash.Bytes(seed.seed, term)
+// termHash is the hash a term buffer of seed files term under: a term of at
+// most inlineTerm bytes (most tokens) hashes by its termKey (keyHash), a
+// longer one by maphash.
+func termHash(seed *hashSeed, term []byte) uint32 {
+	if len(term) > inlineTerm {
+		return longTermHash(seed, term)
 	}
+	return keyHash(seed, termKey(term), len(term))
+}
+
+// keyHash is termHash of a term of n <= inlineTerm bytes and termKey k: k
+// and n mixed by one keyed 64×64→128-bit multiply, its halves folded (as
+// wyhash mixes short inputs).
+func keyHash(seed *hashSeed, k uint64, n int) uint32 {
+	hi, lo := bits.Mul64(k^seed.k0, k^seed.k1^uint64(n))
+	x := hi ^ lo
+	return uint32(x ^ x>>32)
+}
+
+// longTermHash is termHash of a term longer than inlineTerm bytes.
+func longTermHash(seed *hashSeed, term []byte) uint32 {
+	h := maphash.Bytes(seed.seed, term)
 	return uint32(h) ^ uint32(h>>32)
 }
 
 // lookup returns the id of term, inserting it when new.
 func (b *termBuffer) lookup(term []byte) (uint32, bool) {
-	return b.lookupHash(term, termHash(b.seed, term))
+	return b.lookupHash(term, termHash(&b.seed, term))
 }
 
 // lookupHash is lookup of a term whose termHash is h32.
