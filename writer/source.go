@@ -123,26 +123,21 @@ func (d *postingDecoder) next(src *chunkReader) (doc uint32, pos []uint32, ok bo
 	if err != nil {
 		return 0, nil, false, err
 	}
-	pos, buf := d.pos[:0], src.buf // (locals: the loop keeps them in registers)
+	d.pos = d.pos[:0]
 	var p uint64
 	for i := uint64(0); i < count; i++ {
 		var v uint64
-		if len(buf) > 0 && buf[0] < 0x80 { // the one-byte delta, inline
-			v, buf = uint64(buf[0]), buf[1:]
-		} else {
-			src.buf = buf
-			if v, err = src.uvarint(); err != nil {
-				return 0, nil, false, err
-			}
-			buf = src.buf
+		if b := src.buf; len(b) > 0 && b[0] < 0x80 { // the one-byte delta, inline
+			v, src.buf = uint64(b[0]), b[1:]
+		} else if v, err = src.uvarint(); err != nil {
+			return 0, nil, false, err
 		}
 		p += v
 		if p > maxPosition {
 			return 0, nil, false, errs.Corruptf("doc %d: position %d out of range", n, p)
 		}
-		pos = append(pos, uint32(p))
+		d.pos = append(d.pos, uint32(p))
 	}
-	src.buf, d.pos = buf, pos
 	if cap(d.pos) > scratchLimit/4 && count < scratchLimit/16 {
 		d.pos = append([]uint32(nil), d.pos...) // drop a huge buffer left by an earlier document
 	}
