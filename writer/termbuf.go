@@ -57,7 +57,8 @@ type termState struct {
 	// it before the pool (a term of at most inlineTerm bytes is all there,
 	// and takes no pool bytes).
 	pfx [inlineTerm]byte
-	_   [16]byte // a state is one 64-byte cache line, a page a power of two of states
+	n   uint32   // positions in the current document
+	_   [12]byte // a state is one 64-byte cache line, a page a power of two of states
 }
 
 // inlineTerm is the longest term held in its state alone.
@@ -136,6 +137,7 @@ func (b *termBuffer) add(term []byte, h uint32, pos uint32) (uint32, bool) {
 		b.docPos[st.tail].next = i
 	}
 	st.tail = i
+	st.n++
 	return id, true
 }
 
@@ -295,10 +297,7 @@ func (b *termBuffer) grow() bool {
 func (b *termBuffer) finishDoc(doc uint32) (tokens int, ok bool) {
 	for _, id := range b.docTerms {
 		st := b.state(id)
-		n := 0
-		for i := st.head; i >= 0; i = b.docPos[i].next {
-			n++
-		}
+		n := int(st.n)
 		delta := doc
 		if st.df > 0 {
 			delta = doc - st.lastDoc
@@ -315,7 +314,7 @@ func (b *termBuffer) finishDoc(doc uint32) (tokens int, ok bool) {
 				return 0, false
 			}
 		}
-		st.head, st.tail = -1, -1
+		st.head, st.tail, st.n = -1, -1, 0
 		st.df++
 		st.lastDoc = doc
 	}
@@ -343,7 +342,7 @@ func (b *termBuffer) appendRecord(rec []byte, st *termState, delta uint32, n int
 func (b *termBuffer) discardDoc() {
 	for _, id := range b.docTerms {
 		st := b.state(id)
-		st.head, st.tail = -1, -1
+		st.head, st.tail, st.n = -1, -1, 0
 	}
 	b.docTerms, b.docPos = b.docTerms[:0], b.docPos[:0]
 	if cap(b.docPos) > scratchLimit/8 {
