@@ -123,11 +123,10 @@ func (b *termBuffer) empty() bool { return b.n == 0 }
 // pool is full (4 GiB), the term is longer than a term may be, or the
 // document has 2^31 tokens.
 func (b *termBuffer) add(term []byte, h uint32, pos uint32) (uint32, bool) {
-	id, ok := b.lookupHash(term, h)
+	id, st, ok := b.lookupHash(term, h)
 	if !ok || len(b.docPos) == math.MaxInt32 {
 		return 0, false
 	}
-	st := b.state(id)
 	i := int32(len(b.docPos))
 	b.docPos = append(b.docPos, posLink{pos: pos, next: -1})
 	if st.head < 0 {
@@ -179,16 +178,18 @@ func longTermHash(seed *hashSeed, term []byte) uint32 {
 
 // lookup returns the id of term, inserting it when new.
 func (b *termBuffer) lookup(term []byte) (uint32, bool) {
-	return b.lookupHash(term, termHash(&b.seed, term))
+	id, _, ok := b.lookupHash(term, termHash(&b.seed, term))
+	return id, ok
 }
 
-// lookupHash is lookup of a term whose termHash is h32.
-func (b *termBuffer) lookupHash(term []byte, h32 uint32) (uint32, bool) {
+// lookupHash is lookup of a term whose termHash is h32; it also returns the
+// term's state.
+func (b *termBuffer) lookupHash(term []byte, h32 uint32) (uint32, *termState, bool) {
 	if len(term) > analysis.MaxMaxTokenBytes {
-		return 0, false
+		return 0, nil, false
 	}
 	if len(b.slots) == 0 && !b.mapSlots(minSlots) {
-		return 0, false
+		return 0, nil, false
 	}
 	key, n := termKey(term), uint32(len(term))
 	mask := uint32(len(b.slots) - 1)
@@ -197,20 +198,20 @@ func (b *termBuffer) lookupHash(term []byte, h32 uint32) (uint32, bool) {
 		if s == 0 {
 			id, ok := b.newTerm(term, key)
 			if !ok {
-				return 0, false
+				return 0, nil, false
 			}
 			b.slots[i] = uint64(h32)<<32 | uint64(id+1)
 			if 4*(b.n+1) > 3*uint32(len(b.slots)) && !b.grow() {
-				return 0, false
+				return 0, nil, false
 			}
-			return id, true
+			return id, b.state(id), true
 		}
 		if uint32(s>>32) == h32 {
 			id := uint32(s) - 1
 			st := b.state(id)
 			if st.termLen == n && binary.LittleEndian.Uint64(st.pfx[:]) == key &&
 				(n <= inlineTerm || bytes.Equal(b.pool.span(st.term+inlineTerm, n-inlineTerm), term[inlineTerm:])) {
-				return id, true
+				return id, st, true
 			}
 		}
 	}
