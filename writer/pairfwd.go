@@ -82,7 +82,7 @@ func (f *pairFwd) endDoc() {
 	}
 	if n := uint64(len(toks)); n > 0 {
 		prev := int64(-1)
-		for _, t := range toks { // (counts past an order error go with the index)
+		for _, t := range toks { // (counts taken before an order error go with the dropped index)
 			if int64(tokPos(t)) <= prev {
 				f.bad = true
 				return
