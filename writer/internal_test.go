@@ -70,7 +70,7 @@ func fillBuffer(t *testing.T, b *termBuffer, first, n int, terms func(doc int) [
 	t.Helper()
 	for d := first; d < first+n; d++ {
 		for pos, term := range terms(d) {
-			if _, ok := b.add([]byte(term), termHash(b.seed, []byte(term)), uint32(pos*3)); !ok {
+			if _, ok := b.add([]byte(term), termKey([]byte(term)), uint32(len(term)), termHash(&b.seed, []byte(term)), uint32(pos*3)); !ok {
 				t.Fatal("add")
 			}
 		}
@@ -343,8 +343,7 @@ func TestTermBufferLookupCollision(t *testing.T) {
 			t.Fatal("lookup")
 		}
 		// A slot with p[1]'s hash pointing at p[0], where p[1]'s probe starts.
-		h := maphash.Bytes(b.seed, []byte(p[1]))
-		h32 := uint32(h) ^ uint32(h>>32)
+		h32 := termHash(&b.seed, []byte(p[1]))
 		mask := uint32(len(b.slots) - 1)
 		i := h32 & mask
 		for b.slots[i] != 0 {
@@ -370,6 +369,23 @@ func TestTermKey(t *testing.T) {
 			if got := termKey(term); got != binary.LittleEndian.Uint64(want[:]) {
 				t.Errorf("%q (cap %d): key %#x, want %#x", term, cap(term), got, want)
 			}
+		}
+	}
+}
+
+// TestTermHashSpreads: short terms (hashed by their key) and long ones (by
+// maphash) fill the low bits of a table's slots as random values would:
+// 4096 numbers and 4096 long words over 8192 slots leave about 8192·(1−e^−½)
+// = 3223 slots taken each; a hash of poor low bits takes far fewer.
+func TestTermHashSpreads(t *testing.T) {
+	seed := newHashSeed(maphash.MakeSeed())
+	for _, format := range []string{"%d", "%08d", "word-%07d"} {
+		taken := map[uint32]bool{}
+		for i := range 4096 {
+			taken[termHash(&seed, fmt.Appendf(nil, format, i*16))&(8192-1)] = true
+		}
+		if len(taken) < 3000 {
+			t.Errorf("%q: 4096 terms take %d of 8192 slots, want about 3223", format, len(taken))
 		}
 	}
 }

@@ -3,13 +3,14 @@ package writer
 import (
 	"math"
 	"runtime"
+	"slices"
 	"unsafe"
 
 	"github.com/snii-go/snii/internal/codec/format"
 )
 
 // Add analyzes a document on the caller's goroutine into a docBatch: per
-// field, its tokens' bytes, positions and hashes. A full batch goes to the
+// field, its tokens' keys (or bytes), positions and hashes. A full batch goes to the
 // inverter, which adds its documents to the term buffers and the forward
 // indexes (and spills) on a goroutine of its own while Add analyzes the next
 // batch; at most one batch is in flight, and the term buffers see the
@@ -41,14 +42,17 @@ type docBatch struct {
 
 // tokenBatch holds one field's tokens of a batch's documents.
 type tokenBatch struct {
-	terms []byte       // the tokens' bytes, concatenated
+	terms []byte       // the bytes of the tokens longer than inlineTerm, concatenated
 	toks  []batchToken // per token
 	docs  []batchDoc   // per document of the batch
 }
 
-// batchToken is one token of a tokenBatch.
+// batchToken is one token of a tokenBatch. A term of at most inlineTerm
+// bytes is its key and length alone; a longer one has its bytes in terms.
 type batchToken struct {
-	end  uint32 // the end of its bytes in terms
+	key  uint64 // its termKey
+	end  uint32 // the end of the bytes in terms up to this token
+	n    uint32 // its length in bytes
 	pos  uint32 // its position in its document
 	hash uint32 // its termHash
 }
@@ -196,20 +200,19 @@ func (w *Writer) invertBatch(b *docBatch) error {
 			if d > 0 {
 				t = tb.docs[d-1].end
 			}
-			start := uint32(0)
-			if t > 0 {
-				start = tb.toks[t-1].end
-			}
 			buf, fwd := fs.buf, fs.fwd
 			for _, tk := range tb.toks[t:tb.docs[d].end] {
-				tid, ok := buf.add(tb.terms[start:tk.end], tk.hash, tk.pos)
+				var term []byte
+				if tk.n > inlineTerm {
+					term = tb.terms[tk.end-tk.n : tk.end]
+				}
+				tid, ok := buf.add(term, tk.key, tk.n, tk.hash, tk.pos)
 				if !ok {
 					return w.fullErr(id, fs)
 				}
 				if fwd != nil {
 					fwd.token(tk.pos, tid)
 				}
-				start = tk.end
 			}
 		}
 		for i, fs := range w.fields {
@@ -259,6 +262,18 @@ func (fs *fieldState) add(term []byte, pos uint32) {
 		fs.full = true
 		return
 	}
-	tb.terms = append(tb.terms, term...)
-	tb.toks = append(tb.toks, batchToken{end: uint32(len(tb.terms)), pos: uint32(p), hash: termHash(fs.seed, term)})
+	k := termKey(term)
+	var h uint32 // termHash, its common case inlined
+	if len(term) <= inlineTerm {
+		h = keyHash(fs.seed, k, len(term))
+	} else {
+		n := len(tb.terms)
+		if cap(tb.terms)-n < len(term) {
+			tb.terms = slices.Grow(tb.terms, len(term))
+		}
+		tb.terms = tb.terms[:n+len(term)] // (a length store alone: no write barrier while the GC marks)
+		copy(tb.terms[n:], term)
+		h = longTermHash(fs.seed, term)
+	}
+	tb.toks = append(tb.toks, batchToken{key: k, end: uint32(len(tb.terms)), n: uint32(len(term)), pos: uint32(p), hash: h})
 }

@@ -81,13 +81,13 @@ func (f *pairFwd) endDoc() {
 		f.sparse = append(f.sparse, 0)
 	}
 	if n := uint64(len(toks)); n > 0 {
-		for i := 1; i < len(toks); i++ {
-			if tokPos(toks[i]) <= tokPos(toks[i-1]) {
+		prev := int64(-1)
+		for _, t := range toks { // (counts taken before an order error go with the dropped index)
+			if int64(tokPos(t)) <= prev {
 				f.bad = true
 				return
 			}
-		}
-		for _, t := range toks {
+			prev = int64(tokPos(t))
 			id := int(tokOrd(t))
 			if id >= len(f.counts) {
 				f.counts = append(f.counts, make([]uint32, id+1-len(f.counts))...)

@@ -43,10 +43,12 @@ func TestStoreWriterMemory(t *testing.T) {
 
 // TestStoreReserve: a Writer that keeps records spills its term buffers
 // before they reach MemoryLimit less the store's reserve (a quarter of a
-// small limit); one without a store lets them reach the limit.
+// small limit); one without a store lets them reach the limit. The documents
+// fill the buffers several times over, so that the reserve shows in the
+// number of spills.
 func TestStoreReserve(t *testing.T) {
 	var docs []Document
-	for i := range 15000 {
+	for i := range 30000 {
 		v := fmt.Sprintf("w%d w%d w%d connection refused host-%d", i%977, i%131, i, i%17)
 		d := Doc("text", v)
 		d.Record = []byte(v)
@@ -71,6 +73,7 @@ func TestStoreReserve(t *testing.T) {
 		return w.Stats()
 	}
 	with, without := peak(false), peak(true)
+	t.Logf("spills %d with a store, %d without", with.Spills, without.Spills)
 	if with.Spills <= without.Spills || with.PeakBuffered > 3<<18+64<<10 || without.PeakBuffered <= 3<<18 {
 		t.Errorf("peak term buffers %d with a store (%d spills), %d without (%d spills); limit 1 MiB, store reserve 256 KiB",
 			with.PeakBuffered, with.Spills, without.PeakBuffered, without.Spills)

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"slices"
 	"unsafe"
 
@@ -25,11 +26,11 @@ import (
 // returns everything at once after a spill.
 type termBuffer struct {
 	pool  bytePool
-	pages [][]termState // pageStates states each, one cache block per page
-	n     uint32        // terms in use
-	slots []uint64      // open addressing: hash<<32 | id+1; 0 = empty (mapped memory, see mapSlots)
-	raw   []byte        // the mapping behind slots
-	seed  maphash.Seed
+	pages []*[pageStates]termState // one pool block per page
+	n     uint32                   // terms in use
+	slots []uint64                 // open addressing: hash<<32 | id+1; 0 = empty (mapped memory, see mapSlots)
+	raw   []byte                   // the mapping behind slots
+	seed  hashSeed
 
 	// per document scratch: the terms seen in the document (first-seen
 	// order) and, per term, a chain of its positions in docPos.
@@ -56,6 +57,8 @@ type termState struct {
 	// it before the pool (a term of at most inlineTerm bytes is all there,
 	// and takes no pool bytes).
 	pfx [inlineTerm]byte
+	n   uint32   // positions in the current document
+	_   [12]byte // a state is one 64-byte cache line, a page a power of two of states
 }
 
 // inlineTerm is the longest term held in its state alone.
@@ -63,13 +66,20 @@ const inlineTerm = 8
 
 const (
 	stateSize    = int64(unsafe.Sizeof(termState{}))
-	pageStates   = blockSize / uint32(unsafe.Sizeof(termState{})) // states per page (one block)
+	pageStates   = blockSize / uint32(stateSize) // states per page (one block)
 	minSlots     = 1 << 10
 	scratchLimit = 1 << 20 // per-document scratch above this is released after the document
 )
 
+// A state is one 64-byte cache line: state finds it with a shift and a mask,
+// and a lookup touches one line.
+var (
+	_ [stateSize - 64]struct{}
+	_ [64 - stateSize]struct{}
+)
+
 func newTermBuffer(cache *blockCache, seed maphash.Seed) *termBuffer {
-	return &termBuffer{pool: bytePool{cache: cache}, seed: seed}
+	return &termBuffer{pool: bytePool{cache: cache}, seed: newHashSeed(seed)}
 }
 
 func (b *termBuffer) state(id uint32) *termState {
@@ -109,15 +119,15 @@ func (b *termBuffer) memory() int64 {
 func (b *termBuffer) empty() bool { return b.n == 0 }
 
 // add records one token of the current document (positions ascending) and
-// returns its term's id; h is the term's termHash. It returns false when the
+// returns its term's id: key, n and h are the term's termKey, length and
+// termHash, term its bytes when longer than inlineTerm. It returns false when the
 // pool is full (4 GiB), the term is longer than a term may be, or the
 // document has 2^31 tokens.
-func (b *termBuffer) add(term []byte, h uint32, pos uint32) (uint32, bool) {
-	id, ok := b.lookupHash(term, h)
+func (b *termBuffer) add(term []byte, key uint64, n uint32, h uint32, pos uint32) (uint32, bool) {
+	id, st, ok := b.lookupHash(term, key, n, h)
 	if !ok || len(b.docPos) == math.MaxInt32 {
 		return 0, false
 	}
-	st := b.state(id)
 	i := int32(len(b.docPos))
 	b.docPos = append(b.docPos, posLink{pos: pos, next: -1})
 	if st.head < 0 {
@@ -127,55 +137,88 @@ func (b *termBuffer) add(term []byte, h uint32, pos uint32) (uint32, bool) {
 		b.docPos[st.tail].next = i
 	}
 	st.tail = i
+	st.n++
 	return id, true
 }
 
-// termHash is the hash a term buffer of seed files term under.
-func termHash(seed maphash.Seed, term []byte) uint32 {
-	h := maphash.Bytes(seed, term)
+// hashSeed keys a term buffer's hash: a maphash seed for the terms longer
+// than inlineTerm, and two keys drawn from it for the others.
+type hashSeed struct {
+	seed   maphash.Seed
+	k0, k1 uint64
+}
+
+func newHashSeed(seed maphash.Seed) hashSeed {
+	return hashSeed{seed: seed, k0: maphash.String(seed, "k0"), k1: maphash.String(seed, "k1")}
+}
+
+// termHash is the hash a term buffer of seed files term under: a term of at
+// most inlineTerm bytes (most tokens) hashes by its termKey (keyHash), a
+// longer one by maphash.
+func termHash(seed *hashSeed, term []byte) uint32 {
+	if len(term) > inlineTerm {
+		return longTermHash(seed, term)
+	}
+	return keyHash(seed, termKey(term), len(term))
+}
+
+// keyHash is termHash of a term of n <= inlineTerm bytes and termKey k: k
+// and n mixed by one keyed 64×64→128-bit multiply, its halves folded (as
+// wyhash mixes short inputs).
+func keyHash(seed *hashSeed, k uint64, n int) uint32 {
+	hi, lo := bits.Mul64(k^seed.k0, k^seed.k1^uint64(n))
+	x := hi ^ lo
+	return uint32(x ^ x>>32)
+}
+
+// longTermHash is termHash of a term longer than inlineTerm bytes.
+func longTermHash(seed *hashSeed, term []byte) uint32 {
+	h := maphash.Bytes(seed.seed, term)
 	return uint32(h) ^ uint32(h>>32)
 }
 
 // lookup returns the id of term, inserting it when new.
 func (b *termBuffer) lookup(term []byte) (uint32, bool) {
-	return b.lookupHash(term, termHash(b.seed, term))
+	id, _, ok := b.lookupHash(term, termKey(term), uint32(len(term)), termHash(&b.seed, term))
+	return id, ok
 }
 
-// lookupHash is lookup of a term whose termHash is h32.
-func (b *termBuffer) lookupHash(term []byte, h32 uint32) (uint32, bool) {
-	if len(term) > analysis.MaxMaxTokenBytes {
-		return 0, false
+// lookupHash is lookup of a term of termKey key, n bytes and termHash h32
+// (term: its bytes, needed only past inlineTerm); it also returns the term's
+// state.
+func (b *termBuffer) lookupHash(term []byte, key uint64, n uint32, h32 uint32) (uint32, *termState, bool) {
+	if n > analysis.MaxMaxTokenBytes {
+		return 0, nil, false
 	}
 	if len(b.slots) == 0 && !b.mapSlots(minSlots) {
-		return 0, false
+		return 0, nil, false
 	}
-	key, n := termKey(term), uint32(len(term))
 	mask := uint32(len(b.slots) - 1)
 	for i := h32 & mask; ; i = (i + 1) & mask {
 		s := b.slots[i]
 		if s == 0 {
-			id, ok := b.newTerm(term, key)
+			id, ok := b.newTerm(term, key, n)
 			if !ok {
-				return 0, false
+				return 0, nil, false
 			}
 			b.slots[i] = uint64(h32)<<32 | uint64(id+1)
 			if 4*(b.n+1) > 3*uint32(len(b.slots)) && !b.grow() {
-				return 0, false
+				return 0, nil, false
 			}
-			return id, true
+			return id, b.state(id), true
 		}
 		if uint32(s>>32) == h32 {
 			id := uint32(s) - 1
 			st := b.state(id)
 			if st.termLen == n && binary.LittleEndian.Uint64(st.pfx[:]) == key &&
 				(n <= inlineTerm || bytes.Equal(b.pool.span(st.term+inlineTerm, n-inlineTerm), term[inlineTerm:])) {
-				return id, true
+				return id, st, true
 			}
 		}
 	}
 }
 
-func (b *termBuffer) newTerm(term []byte, key uint64) (uint32, bool) {
+func (b *termBuffer) newTerm(term []byte, key uint64, n uint32) (uint32, bool) {
 	id := b.n
 	if int(id/pageStates) == len(b.pages) {
 		blk := b.pool.cache.get()
@@ -183,17 +226,17 @@ func (b *termBuffer) newTerm(term []byte, key uint64) (uint32, bool) {
 			b.pool.full = true
 			return 0, false
 		}
-		b.pages = append(b.pages, unsafe.Slice((*termState)(unsafe.Pointer(unsafe.SliceData(blk))), pageStates))
+		b.pages = append(b.pages, (*[pageStates]termState)(unsafe.Pointer(unsafe.SliceData(blk))))
 	}
 	st := b.state(id)
-	*st = termState{termLen: uint32(len(term)), head: -1, tail: -1}
+	*st = termState{termLen: n, head: -1, tail: -1}
 	binary.LittleEndian.PutUint64(st.pfx[:], key)
-	if len(term) > inlineTerm {
-		a, ok := b.pool.alloc(uint32(len(term)))
+	if n > inlineTerm {
+		a, ok := b.pool.alloc(n)
 		if !ok {
 			return 0, false
 		}
-		copy(b.pool.span(a, uint32(len(term))), term)
+		copy(b.pool.span(a, n), term)
 		st.term = a
 	}
 	if !b.pool.newStream(&st.s) {
@@ -256,27 +299,24 @@ func (b *termBuffer) grow() bool {
 func (b *termBuffer) finishDoc(doc uint32) (tokens int, ok bool) {
 	for _, id := range b.docTerms {
 		st := b.state(id)
-		n := 0
-		for i := st.head; i >= 0; i = b.docPos[i].next {
-			n++
-		}
+		n := int(st.n)
 		delta := doc
 		if st.df > 0 {
 			delta = doc - st.lastDoc
 		}
-		rec := binary.AppendUvarint(b.rec[:0], uint64(delta))
-		rec = binary.AppendUvarint(rec, uint64(n))
-		var prev uint32
-		for i := st.head; i >= 0; i = b.docPos[i].next {
-			p := b.docPos[i].pos
-			rec = binary.AppendUvarint(rec, uint64(p-prev))
-			prev = p
+		if room := st.s.end - st.s.tail; uint64(room) >= 2*binary.MaxVarintLen32+uint64(n)*binary.MaxVarintLen32 {
+			// The record fits the stream's current slice: encoded in place.
+			rec := b.pool.span(st.s.tail, room)[:0]
+			rec = b.appendRecord(rec, st, delta, n)
+			st.s.tail += uint32(len(rec))
+		} else {
+			rec := b.appendRecord(b.rec[:0], st, delta, n)
+			b.rec = rec
+			if !b.pool.write(&st.s, rec) {
+				return 0, false
+			}
 		}
-		st.head, st.tail = -1, -1
-		b.rec = rec
-		if !b.pool.write(&st.s, rec) {
-			return 0, false
-		}
+		st.head, st.tail, st.n = -1, -1, 0
 		st.df++
 		st.lastDoc = doc
 	}
@@ -285,12 +325,26 @@ func (b *termBuffer) finishDoc(doc uint32) (tokens int, ok bool) {
 	return tokens, true
 }
 
+// appendRecord appends the record of st's positions in the current document
+// (n of them) under doc delta delta.
+func (b *termBuffer) appendRecord(rec []byte, st *termState, delta uint32, n int) []byte {
+	rec = binary.AppendUvarint(rec, uint64(delta))
+	rec = binary.AppendUvarint(rec, uint64(n))
+	var prev uint32
+	for i := st.head; i >= 0; i = b.docPos[i].next {
+		p := b.docPos[i].pos
+		rec = binary.AppendUvarint(rec, uint64(p-prev))
+		prev = p
+	}
+	return rec
+}
+
 // discardDoc forgets the current document's tokens (terms it created stay,
 // with df 0, and are skipped by sortedIDs).
 func (b *termBuffer) discardDoc() {
 	for _, id := range b.docTerms {
 		st := b.state(id)
-		st.head, st.tail = -1, -1
+		st.head, st.tail, st.n = -1, -1, 0
 	}
 	b.docTerms, b.docPos = b.docTerms[:0], b.docPos[:0]
 	if cap(b.docPos) > scratchLimit/8 {
@@ -342,7 +396,7 @@ func (b *termBuffer) reset() {
 
 func (b *termBuffer) releasePages() {
 	for i, p := range b.pages {
-		b.pool.cache.put(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(p))), blockSize))
+		b.pool.cache.put(unsafe.Slice((*byte)(unsafe.Pointer(p)), blockSize))
 		b.pages[i] = nil
 	}
 	b.pages = b.pages[:0]

@@ -80,7 +80,7 @@ type Writer struct {
 type fieldState struct {
 	opt      FieldOptions
 	an       analysis.Analyzer
-	seed     maphash.Seed // buf's
+	seed     *hashSeed // buf's
 	hasNorms bool
 
 	// Add's, per document (analysis into the current batch)
@@ -135,7 +135,8 @@ func Create(ctx context.Context, path string, o Options) (*Writer, error) {
 		if err != nil {
 			return nil, err
 		}
-		fs := &fieldState{opt: f, an: an, seed: seed, buf: newTermBuffer(&w.cache, seed), hasNorms: f.storesNorms()}
+		fs := &fieldState{opt: f, an: an, buf: newTermBuffer(&w.cache, seed), hasNorms: f.storesNorms()}
+		fs.seed = &fs.buf.seed
 		fs.emit = fs.add
 		if o.Pairs.effectivePercent() > 0 && (o.faults == nil || !o.faults.pairNoFwd) {
 			fs.fwd = newPairFwd(o.MemoryLimit/4/int64(len(o.Fields)), func() (*tempFile, error) { return w.createTemp(runPrefix) })
