@@ -7,7 +7,7 @@
 //
 // # Pipeline
 //
-//	Add: analyzer → batch of tokens (key or bytes, position, hash)
+//	Add: analyzer → batch of tokens (bytes, position, hash)
 //	       → inverter (a second goroutine, one batch in flight, documents in
 //	         order) → per-field SPIMI term buffer (hash table + byte pool)
 //	       └─ over MemoryLimit: every buffer is sorted and spilled as one run

@@ -70,7 +70,7 @@ func fillBuffer(t *testing.T, b *termBuffer, first, n int, terms func(doc int) [
 	t.Helper()
 	for d := first; d < first+n; d++ {
 		for pos, term := range terms(d) {
-			if _, ok := b.add([]byte(term), termKey([]byte(term)), uint32(len(term)), termHash(&b.seed, []byte(term)), uint32(pos*3)); !ok {
+			if _, ok := b.add([]byte(term), termHash(&b.seed, []byte(term)), uint32(pos*3)); !ok {
 				t.Fatal("add")
 			}
 		}

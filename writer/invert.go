@@ -10,7 +10,7 @@ import (
 )
 
 // Add analyzes a document on the caller's goroutine into a docBatch: per
-// field, its tokens' keys (or bytes), positions and hashes. A full batch goes to the
+// field, its tokens' bytes, positions and hashes. A full batch goes to the
 // inverter, which adds its documents to the term buffers and the forward
 // indexes (and spills) on a goroutine of its own while Add analyzes the next
 // batch; at most one batch is in flight, and the term buffers see the
@@ -42,17 +42,14 @@ type docBatch struct {
 
 // tokenBatch holds one field's tokens of a batch's documents.
 type tokenBatch struct {
-	terms []byte       // the bytes of the tokens longer than inlineTerm, concatenated
+	terms []byte       // the tokens' bytes, concatenated
 	toks  []batchToken // per token
 	docs  []batchDoc   // per document of the batch
 }
 
-// batchToken is one token of a tokenBatch. A term of at most inlineTerm
-// bytes is its key and length alone; a longer one has its bytes in terms.
+// batchToken is one token of a tokenBatch.
 type batchToken struct {
-	key  uint64 // its termKey
-	end  uint32 // the end of the bytes in terms up to this token
-	n    uint32 // its length in bytes
+	end  uint32 // the end of its bytes in terms
 	pos  uint32 // its position in its document
 	hash uint32 // its termHash
 }
@@ -200,19 +197,20 @@ func (w *Writer) invertBatch(b *docBatch) error {
 			if d > 0 {
 				t = tb.docs[d-1].end
 			}
+			start := uint32(0)
+			if t > 0 {
+				start = tb.toks[t-1].end
+			}
 			buf, fwd := fs.buf, fs.fwd
 			for _, tk := range tb.toks[t:tb.docs[d].end] {
-				var term []byte
-				if tk.n > inlineTerm {
-					term = tb.terms[tk.end-tk.n : tk.end]
-				}
-				tid, ok := buf.add(term, tk.key, tk.n, tk.hash, tk.pos)
+				tid, ok := buf.add(tb.terms[start:tk.end], tk.hash, tk.pos)
 				if !ok {
 					return w.fullErr(id, fs)
 				}
 				if fwd != nil {
 					fwd.token(tk.pos, tid)
 				}
+				start = tk.end
 			}
 		}
 		for i, fs := range w.fields {
@@ -262,18 +260,17 @@ func (fs *fieldState) add(term []byte, pos uint32) {
 		fs.full = true
 		return
 	}
-	k := termKey(term)
+	n := len(tb.terms)
+	if cap(tb.terms)-n < len(term) {
+		tb.terms = slices.Grow(tb.terms, len(term))
+	}
+	tb.terms = tb.terms[:n+len(term)] // (a length store alone: no write barrier while the GC marks)
+	copy(tb.terms[n:], term)
 	var h uint32 // termHash, its common case inlined
 	if len(term) <= inlineTerm {
-		h = keyHash(fs.seed, k, len(term))
+		h = keyHash(fs.seed, termKey(term), len(term))
 	} else {
-		n := len(tb.terms)
-		if cap(tb.terms)-n < len(term) {
-			tb.terms = slices.Grow(tb.terms, len(term))
-		}
-		tb.terms = tb.terms[:n+len(term)] // (a length store alone: no write barrier while the GC marks)
-		copy(tb.terms[n:], term)
 		h = longTermHash(fs.seed, term)
 	}
-	tb.toks = append(tb.toks, batchToken{key: k, end: uint32(len(tb.terms)), n: uint32(len(term)), pos: uint32(p), hash: h})
+	tb.toks = append(tb.toks, batchToken{end: uint32(len(tb.terms)), pos: uint32(p), hash: h})
 }

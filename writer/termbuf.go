@@ -119,12 +119,11 @@ func (b *termBuffer) memory() int64 {
 func (b *termBuffer) empty() bool { return b.n == 0 }
 
 // add records one token of the current document (positions ascending) and
-// returns its term's id: key, n and h are the term's termKey, length and
-// termHash, term its bytes when longer than inlineTerm. It returns false when the
+// returns its term's id; h is the term's termHash. It returns false when the
 // pool is full (4 GiB), the term is longer than a term may be, or the
 // document has 2^31 tokens.
-func (b *termBuffer) add(term []byte, key uint64, n uint32, h uint32, pos uint32) (uint32, bool) {
-	id, st, ok := b.lookupHash(term, key, n, h)
+func (b *termBuffer) add(term []byte, h uint32, pos uint32) (uint32, bool) {
+	id, st, ok := b.lookupHash(term, h)
 	if !ok || len(b.docPos) == math.MaxInt32 {
 		return 0, false
 	}
@@ -179,25 +178,25 @@ func longTermHash(seed *hashSeed, term []byte) uint32 {
 
 // lookup returns the id of term, inserting it when new.
 func (b *termBuffer) lookup(term []byte) (uint32, bool) {
-	id, _, ok := b.lookupHash(term, termKey(term), uint32(len(term)), termHash(&b.seed, term))
+	id, _, ok := b.lookupHash(term, termHash(&b.seed, term))
 	return id, ok
 }
 
-// lookupHash is lookup of a term of termKey key, n bytes and termHash h32
-// (term: its bytes, needed only past inlineTerm); it also returns the term's
-// state.
-func (b *termBuffer) lookupHash(term []byte, key uint64, n uint32, h32 uint32) (uint32, *termState, bool) {
-	if n > analysis.MaxMaxTokenBytes {
+// lookupHash is lookup of a term whose termHash is h32; it also returns the
+// term's state.
+func (b *termBuffer) lookupHash(term []byte, h32 uint32) (uint32, *termState, bool) {
+	if len(term) > analysis.MaxMaxTokenBytes {
 		return 0, nil, false
 	}
 	if len(b.slots) == 0 && !b.mapSlots(minSlots) {
 		return 0, nil, false
 	}
+	key, n := termKey(term), uint32(len(term))
 	mask := uint32(len(b.slots) - 1)
 	for i := h32 & mask; ; i = (i + 1) & mask {
 		s := b.slots[i]
 		if s == 0 {
-			id, ok := b.newTerm(term, key, n)
+			id, ok := b.newTerm(term, key)
 			if !ok {
 				return 0, nil, false
 			}
@@ -218,7 +217,7 @@ func (b *termBuffer) lookupHash(term []byte, key uint64, n uint32, h32 uint32) (
 	}
 }
 
-func (b *termBuffer) newTerm(term []byte, key uint64, n uint32) (uint32, bool) {
+func (b *termBuffer) newTerm(term []byte, key uint64) (uint32, bool) {
 	id := b.n
 	if int(id/pageStates) == len(b.pages) {
 		blk := b.pool.cache.get()
@@ -229,14 +228,14 @@ func (b *termBuffer) newTerm(term []byte, key uint64, n uint32) (uint32, bool) {
 		b.pages = append(b.pages, (*[pageStates]termState)(unsafe.Pointer(unsafe.SliceData(blk))))
 	}
 	st := b.state(id)
-	*st = termState{termLen: n, head: -1, tail: -1}
+	*st = termState{termLen: uint32(len(term)), head: -1, tail: -1}
 	binary.LittleEndian.PutUint64(st.pfx[:], key)
-	if n > inlineTerm {
-		a, ok := b.pool.alloc(n)
+	if len(term) > inlineTerm {
+		a, ok := b.pool.alloc(uint32(len(term)))
 		if !ok {
 			return 0, false
 		}
-		copy(b.pool.span(a, n), term)
+		copy(b.pool.span(a, uint32(len(term))), term)
 		st.term = a
 	}
 	if !b.pool.newStream(&st.s) {
