@@ -103,7 +103,7 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		// pair, walked forward by index), at once when a chain plan proves it
 		// (chainLeap), else from positions (verifyLeap). (Inline rather than
 		// a call with these arguments: it runs for every candidate.)
-		if ei < len(excl) {
+		if ei < len(excl) && excl[ei] <= d {
 			if ei = seekGE(excl, ei, d); ei < len(excl) && excl[ei] == d {
 				if d == math.MaxUint32 {
 					return out, n, nil
@@ -199,9 +199,11 @@ func (x *qctx) nextCommon(ls []leap, target uint32) (uint32, bool, error) {
 		for i := 1; i < len(ls); i++ {
 			od, ok := x.step(&ls[i], d)
 			if !ok {
-				var err error
-				if od, err = x.advance(&ls[i], d); err != nil || ls[i].done {
-					return 0, false, err
+				if od, ok = x.stepOn(&ls[i], d); !ok {
+					var err error
+					if od, err = x.advance(&ls[i], d); err != nil || ls[i].done {
+						return 0, false, err
+					}
 				}
 			}
 			if od != d {
@@ -231,6 +233,25 @@ func (x *qctx) step(l *leap, target uint32) (uint32, bool) {
 	}
 	return 0, false
 }
+
+// stepOn is step's continuation for a leap that is not the lead, small
+// enough to inline: one of the stepProbes docs after the two step looked at is
+// the first >= target (a term a few times as frequent as the lead is most
+// often that many docs on). ok is false when advance must be called.
+func (x *qctx) stepOn(l *leap, target uint32) (uint32, bool) {
+	docs := l.c.docs
+	for k := l.k + 2; k < min(l.k+2+stepProbes, len(docs)); k++ {
+		if docs[k] >= target {
+			x.count.docsVisited++
+			l.k = k
+			return docs[k], true
+		}
+	}
+	return 0, false
+}
+
+// stepProbes is how many docs stepOn looks at.
+const stepProbes = 2
 
 // linearProbes is how many docs advance looks at one by one before it
 // gallops (seekGE) in a decoded block, chosen by the instructions executed on
