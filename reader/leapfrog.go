@@ -262,6 +262,7 @@ const linearProbes = 8
 // It is called when step fails.
 // In a blocked window only the block that can hold target is decoded.
 func (x *qctx) advance(l *leap, target uint32) (uint32, error) {
+	x.count.leapAdvances++
 	c := &l.c
 	seen := 2 // docs[l.k : l.k+seen] are < target: step's two, at the first turn
 	for {
