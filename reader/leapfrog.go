@@ -191,7 +191,7 @@ func (x *qctx) nextCommon(ls []leap, target uint32) (uint32, bool, error) {
 		d, ok := x.step(&ls[0], target)
 		if !ok {
 			var err error
-			if d, err = x.advance(&ls[0], target); err != nil || ls[0].done {
+			if d, err = x.advance(&ls[0], target, 2); err != nil || ls[0].done {
 				return 0, false, err
 			}
 		}
@@ -201,7 +201,7 @@ func (x *qctx) nextCommon(ls []leap, target uint32) (uint32, bool, error) {
 			if !ok {
 				if od, ok = x.stepOn(&ls[i], d); !ok {
 					var err error
-					if od, err = x.advance(&ls[i], d); err != nil || ls[i].done {
+					if od, err = x.advance(&ls[i], d, 2+stepProbes); err != nil || ls[i].done {
 						return 0, false, err
 					}
 				}
@@ -250,8 +250,9 @@ func (x *qctx) stepOn(l *leap, target uint32) (uint32, bool) {
 	return 0, false
 }
 
-// stepProbes is how many docs stepOn looks at.
-const stepProbes = 2
+// stepProbes is how many docs stepOn looks at (advance's linear walk goes
+// on from there).
+const stepProbes = 6
 
 // linearProbes is how many docs advance looks at one by one before it
 // gallops (seekGE) in a decoded block, chosen by the instructions executed on
@@ -259,12 +260,12 @@ const stepProbes = 2
 const linearProbes = 8
 
 // advance moves l to its first doc >= target and returns it (l.done when none).
-// It is called when step fails.
+// It is called when step (and stepOn) fail: docs[l.k : l.k+seen] of the
+// current window, those of them it holds, are < target.
 // In a blocked window only the block that can hold target is decoded.
-func (x *qctx) advance(l *leap, target uint32) (uint32, error) {
+func (x *qctx) advance(l *leap, target uint32, seen int) (uint32, error) {
 	x.count.leapAdvances++
 	c := &l.c
-	seen := 2 // docs[l.k : l.k+seen] are < target: step's two, at the first turn
 	for {
 		if l.k < len(c.docs) {
 			if c.docs[l.k] >= target {
