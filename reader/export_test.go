@@ -41,3 +41,13 @@ func OpenMappedThen(path string, o Options, between func()) (*Segment, error) {
 	}
 	return s, nil
 }
+
+// LeapAdvances counts q's matches without pairs and returns how many times
+// the leapfrog called advance.
+func LeapAdvances(s *Segment, q Query) (uint64, int64, error) {
+	x := s.getCtx(context.Background(), false)
+	defer s.putCtx(x)
+	x.noPairs = true
+	n, err := q.count(x)
+	return n, x.count.leapAdvances, err
+}

@@ -103,7 +103,7 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		// pair, walked forward by index), at once when a chain plan proves it
 		// (chainLeap), else from positions (verifyLeap). (Inline rather than
 		// a call with these arguments: it runs for every candidate.)
-		if ei < len(excl) {
+		if ei < len(excl) && excl[ei] <= d {
 			if ei = seekGE(excl, ei, d); ei < len(excl) && excl[ei] == d {
 				if d == math.MaxUint32 {
 					return out, n, nil
@@ -191,7 +191,7 @@ func (x *qctx) nextCommon(ls []leap, target uint32) (uint32, bool, error) {
 		d, ok := x.step(&ls[0], target)
 		if !ok {
 			var err error
-			if d, err = x.advance(&ls[0], target); err != nil || ls[0].done {
+			if d, err = x.advance(&ls[0], target, 2); err != nil || ls[0].done {
 				return 0, false, err
 			}
 		}
@@ -199,9 +199,11 @@ func (x *qctx) nextCommon(ls []leap, target uint32) (uint32, bool, error) {
 		for i := 1; i < len(ls); i++ {
 			od, ok := x.step(&ls[i], d)
 			if !ok {
-				var err error
-				if od, err = x.advance(&ls[i], d); err != nil || ls[i].done {
-					return 0, false, err
+				if od, ok = x.stepOn(&ls[i], d); !ok {
+					var err error
+					if od, err = x.advance(&ls[i], d, 2+stepProbes); err != nil || ls[i].done {
+						return 0, false, err
+					}
 				}
 			}
 			if od != d {
@@ -232,17 +234,38 @@ func (x *qctx) step(l *leap, target uint32) (uint32, bool) {
 	return 0, false
 }
 
+// stepOn is step's continuation for a leap that is not the lead, small
+// enough to inline: one of the stepProbes docs after the two step looked at is
+// the first >= target (a term a few times as frequent as the lead is most
+// often that many docs on). ok is false when advance must be called.
+func (x *qctx) stepOn(l *leap, target uint32) (uint32, bool) {
+	docs := l.c.docs
+	for k := l.k + 2; k < min(l.k+2+stepProbes, len(docs)); k++ {
+		if docs[k] >= target {
+			x.count.docsVisited++
+			l.k = k
+			return docs[k], true
+		}
+	}
+	return 0, false
+}
+
+// stepProbes is how many docs stepOn looks at (advance's linear walk goes
+// on from there).
+const stepProbes = 6
+
 // linearProbes is how many docs advance looks at one by one before it
 // gallops (seekGE) in a decoded block, chosen by the instructions executed on
 // the phrase sets (docs/BENCHMARKS-HISTORY.md).
 const linearProbes = 8
 
 // advance moves l to its first doc >= target and returns it (l.done when none).
-// It is called when step fails.
+// It is called when step (and stepOn) fail: docs[l.k : l.k+seen] of the
+// current window, those of them it holds, are < target.
 // In a blocked window only the block that can hold target is decoded.
-func (x *qctx) advance(l *leap, target uint32) (uint32, error) {
+func (x *qctx) advance(l *leap, target uint32, seen int) (uint32, error) {
+	x.count.leapAdvances++
 	c := &l.c
-	seen := 2 // docs[l.k : l.k+seen] are < target: step's two, at the first turn
 	for {
 		if l.k < len(c.docs) {
 			if c.docs[l.k] >= target {

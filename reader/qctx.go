@@ -25,6 +25,9 @@ type counters struct {
 	fetch           objstore.Cost // remote storage: rounds, requests, bytes received
 	// pairs (see Profile)
 	pairLookups, pairDocs, pairPlans, pairBefore, pairAfter, pairProved int64
+	// leapAdvances counts the leapfrog's advance calls (its moves that step
+	// and stepOn leave to it); a test reads it.
+	leapAdvances int64
 }
 
 // qctx is the state of one query on one segment: its decode source (taken from
