@@ -103,7 +103,7 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		// pair, walked forward by index), at once when a chain plan proves it
 		// (chainLeap), else from positions (verifyLeap). (Inline rather than
 		// a call with these arguments: it runs for every candidate.)
-		if ei < len(excl) {
+		if ei < len(excl) && excl[ei] <= d {
 			if ei = seekGE(excl, ei, d); ei < len(excl) && excl[ei] == d {
 				if d == math.MaxUint32 {
 					return out, n, nil
