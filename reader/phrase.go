@@ -448,11 +448,13 @@ func (x *qctx) verifyAt(p *phrasePlan, cands []uint32, out []uint32, countOnly b
 					continue
 				}
 			}
-			if f, err = x.slotsBound(p, d, ci); err != nil {
-				return out, n, err
-			}
-			if f == 0 || !x.rank.worth(d, f) {
-				continue
+			if x.rank.bounding() { // else the bound is read only for a match
+				if f, err = x.slotsBound(p, d, ci); err != nil {
+					return out, n, err
+				}
+				if f == 0 || !x.rank.worth(d, f) {
+					continue
+				}
 			}
 		}
 		ok, err := x.matchDoc(p, d, ci, shape, &lists)
@@ -461,7 +463,7 @@ func (x *qctx) verifyAt(p *phrasePlan, cands []uint32, out []uint32, countOnly b
 		}
 		if ok && rankIt {
 			n++
-			if f > 1 { // else the phrase occurs once: slotsBound
+			if f != 1 { // (1: the phrase occurs once, by slotsBound)
 				if f, err = x.slotsFreq(p, d, ci); err != nil {
 					return out, n, err
 				}
@@ -505,7 +507,7 @@ func (x *qctx) slotsBound(p *phrasePlan, d uint32, ci int) (int, error) {
 
 // slotsFreq is leapFreq for verifyAt's ranked matches: the starts of the
 // phrase in candidate d (number ci), counted from the slots' cursors back at
-// the document's first positions (leapStarts).
+// the document's first positions (leapStarts), or 1 when a slot occurs once.
 func (x *qctx) slotsFreq(p *phrasePlan, d uint32, ci int) (int, error) {
 	a := 0
 	for i := range p.slots {
@@ -519,6 +521,9 @@ func (x *qctx) slotsFreq(p *phrasePlan, d uint32, ci int) (int, error) {
 		if tf < p.slots[a].tf {
 			a = i
 		}
+	}
+	if p.slots[a].tf == 1 {
+		return 1, nil
 	}
 	return x.leapStarts(p, a)
 }

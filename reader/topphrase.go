@@ -18,6 +18,9 @@ type phraseRank interface {
 	worth(d uint32, f int) bool
 	// match scores and collects d, where the phrase occurs f times.
 	match(d uint32, f int)
+	// bounding reports whether worth can pass a candidate (the top k is
+	// collected): before, a candidate's bound need not be read.
+	bounding() bool
 }
 
 // phraseStream ranks the exact phrase of a Top whose query is that phrase, as
@@ -61,6 +64,8 @@ func (p *phraseStream) worth(d uint32, f int) bool {
 	t.bounded++
 	return false
 }
+
+func (p *phraseStream) bounding() bool { return len(p.t.h) >= p.t.k }
 
 func (p *phraseStream) match(d uint32, f int) {
 	p.used = true
