@@ -403,9 +403,11 @@ func (x *qctx) verifyAt(p *phrasePlan, cands []uint32, out []uint32, countOnly b
 	if x.profile {
 		defer x.verifyEnd(x.verifyStart())
 	}
-	// A ranked search of distinct single terms (qctx.rank) is handed the
-	// candidates and matches, as the leapfrog hands them (phraseRank).
-	rankIt := x.rank != nil && shape == shapeSimple && p.slop == 0 && len(p.slots) == len(p.slotOf)
+	// A ranked search of distinct single terms (qctx.rank) on a local segment
+	// is handed the candidates and matches, as the leapfrog hands them
+	// (phraseRank). (A remote one lists its matches: its reads are planned
+	// by stage, the ranking's bound reads are not.)
+	rankIt := x.rank != nil && shape == shapeSimple && p.slop == 0 && len(p.slots) == len(p.slotOf) && x.s.remote() == nil
 	from := uint32(0) // rankIt: the candidates below it cannot enter the top k
 	for ci, d := range cands {
 		if ci&63 == 63 {

@@ -1,7 +1,8 @@
 package reader
 
 // phraseRank is what a ranked search hands the phrase engine for the phrase
-// it ranks (qctx.rank): the leapfrog asks it, before verifying a candidate (a
+// it ranks (qctx.rank): the leapfrog (or verifyPhrase, for a phrase of
+// distinct terms verified from a candidate list) asks it, before verifying a candidate (a
 // document holding every term, past the pair plan's filters), whether the
 // candidate's range can enter the top k by its terms' impacts, and, once the
 // terms' frequencies in the candidate are read, whether the candidate can by
@@ -87,7 +88,8 @@ func (p *phraseStream) pass(target int64, th float32) (int64, error) {
 
 // phraseDocs evaluates the phrase q of scorer s and sets s's documents (li,
 // s's list) to its matches; nil when there is none. When q is the exact
-// phrase Top ranks (and the phrase engine walks it by leapfrog), the engine
+// phrase Top ranks (and the phrase engine walks it by leapfrog, or verifies
+// its distinct terms from a candidate list), the engine
 // streams its candidates and matches to s instead (phraseStream): the top k
 // is then collected, and s is returned with no documents left.
 func (t *topRun) phraseDocs(q *phraseQuery, pt *phraseTerms, s scorer, li *listIter) (scorer, error) {
