@@ -289,7 +289,12 @@
 // holds m times and the document tf times allows at most tf − m + 1 starts,
 // so a match where some term occurs as often as in the phrase occurs once
 // (no position read beyond the verification's); other matches are counted
-// from their terms' positions.
+// from their terms' positions. An exact phrase of distinct terms verified
+// from a pair plan's candidate list (not by leapfrog) is ranked the same way
+// as the verifier meets its candidates: a candidate's range bound is asked
+// first, one the pairs prove (its inner terms occurring once) is scored at
+// frequency 1, and once k are collected its own bound (its terms' least
+// frequency) is read before any position.
 //
 // # Errors
 //

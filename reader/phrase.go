@@ -2,6 +2,7 @@ package reader
 
 import (
 	"cmp"
+	"math"
 	"math/bits"
 	"slices"
 
@@ -402,6 +403,12 @@ func (x *qctx) verifyAt(p *phrasePlan, cands []uint32, out []uint32, countOnly b
 	if x.profile {
 		defer x.verifyEnd(x.verifyStart())
 	}
+	// A ranked search of distinct single terms (qctx.rank) on a local segment
+	// is handed the candidates and matches, as the leapfrog hands them
+	// (phraseRank). (A remote one lists its matches: its reads are planned
+	// by stage, the ranking's bound reads are not.)
+	rankIt := x.rank != nil && shape == shapeSimple && p.slop == 0 && len(p.slots) == len(p.slotOf) && x.s.remote() == nil
+	from := uint32(0) // rankIt: the candidates below it cannot enter the top k
 	for ci, d := range cands {
 		if ci&63 == 63 {
 			if err := x.check(); err != nil {
@@ -416,9 +423,58 @@ func (x *qctx) verifyAt(p *phrasePlan, cands []uint32, out []uint32, countOnly b
 				excl = excl[k:]
 			}
 		}
+		f := 0
+		if rankIt {
+			if d < from {
+				continue
+			}
+			next, err := x.rank.next(d)
+			if err != nil || next > math.MaxUint32 {
+				return out, n, err
+			}
+			if next != int64(d) {
+				from = uint32(next)
+				continue
+			}
+			if p.chain { // a match proved once-occurring occurs once
+				if ok, err := x.chainProves(p, d, ci); err != nil {
+					return out, n, err
+				} else if ok {
+					if x.rank.worth(d, 1) {
+						n++
+						x.rank.match(d, 1)
+						if n == x.limit {
+							break
+						}
+					}
+					continue
+				}
+			}
+			if x.rank.bounding() { // else the bound is read only for a match
+				if f, err = x.slotsBound(p, d, ci); err != nil {
+					return out, n, err
+				}
+				if f == 0 || !x.rank.worth(d, f) {
+					continue
+				}
+			}
+		}
 		ok, err := x.matchDoc(p, d, ci, shape, &lists)
 		if err != nil {
 			return out, 0, err
+		}
+		if ok && rankIt {
+			n++
+			if f != 1 { // (1: the phrase occurs once, by slotsBound)
+				if f, err = x.slotsFreq(p, d, ci); err != nil {
+					return out, n, err
+				}
+			}
+			x.rank.match(d, f)
+			if n == x.limit {
+				break
+			}
+			continue
 		}
 		if ok {
 			n++
@@ -432,6 +488,46 @@ func (x *qctx) verifyAt(p *phrasePlan, cands []uint32, out []uint32, countOnly b
 	}
 	x.lists = lists
 	return out, n, nil
+}
+
+// slotsBound is leapBound for verifyAt's ranked candidates (distinct single
+// terms, one offset each): the fewest times a slot occurs in candidate d
+// (number ci), which bounds the phrase's starts there; each slot's cursor is
+// moved to d.
+func (x *qctx) slotsBound(p *phrasePlan, d uint32, ci int) (int, error) {
+	f := math.MaxInt
+	for i := range p.slots {
+		t := p.slots[i].terms[0]
+		tf, err := x.seekTerm(t, termIndex(t, d, ci))
+		if err != nil {
+			return 0, err
+		}
+		f = min(f, tf)
+	}
+	return f, nil
+}
+
+// slotsFreq is leapFreq for verifyAt's ranked matches: the starts of the
+// phrase in candidate d (number ci), counted from the slots' cursors back at
+// the document's first positions (leapStarts), or 1 when a slot occurs once.
+func (x *qctx) slotsFreq(p *phrasePlan, d uint32, ci int) (int, error) {
+	a := 0
+	for i := range p.slots {
+		s := &p.slots[i]
+		t := s.terms[0]
+		tf, err := x.seekTerm(t, termIndex(t, d, ci))
+		if err != nil {
+			return 0, err
+		}
+		s.tf, s.started = tf, false
+		if tf < p.slots[a].tf {
+			a = i
+		}
+	}
+	if p.slots[a].tf == 1 {
+		return 1, nil
+	}
+	return x.leapStarts(p, a)
 }
 
 // allSlots returns the indexes of every slot (scratch).

@@ -60,9 +60,10 @@ func (x *qctx) preStage(p *phrasePlan, k int, cands []uint32) ([]uint32, error) 
 	}
 	// An exact plan of its own (a pooled plan keeps the last query's slop).
 	sub.slop, sub.implies, sub.lazy, sub.impliedValid = 0, 0, false, false
-	limit := x.limit
-	x.limit = 0 // every document that passes, not the first Limit
+	limit, rank := x.limit, x.rank
+	x.limit = 0  // every document that passes, not the first Limit
+	x.rank = nil // a pre-check lists its documents: they are not matches to rank
 	kept, _, err := x.verifyAt(sub, cands, x.buf(), false)
-	x.limit = limit
+	x.limit, x.rank = limit, rank
 	return kept, err
 }

@@ -584,20 +584,37 @@ func (x *qctx) matchWindow(t *termRef, cands, docs []uint32, wIdx int32, ord0 in
 		}
 		return
 	}
-	i, j := 0, 0 // (no defer reads them: they stay in registers)
-	for i < len(cands) && j < len(docs) {
-		switch c, d := cands[i], docs[j]; {
-		case c < d:
-			i++
-		case c > d:
-			j++
-		default:
+	x.count.docsVisited += int64(mergeWindow(t, cands, docs, wIdx, ord0))
+}
+
+// mergeWindow is matchWindow's merge of cands and docs (neither much the
+// larger): it walks the docs, the candidate to find held in a register, and
+// moves to the next candidate only at a doc at or beyond it. It returns how
+// many candidates and docs it stepped past.
+func mergeWindow(t *termRef, cands, docs []uint32, wIdx int32, ord0 int) int {
+	if len(cands) == 0 {
+		return 0
+	}
+	i, c := 0, cands[0]
+	for j, d := range docs {
+		if d < c {
+			continue
+		}
+		for c < d { // candidates that are not in the window
+			if i++; i == len(cands) {
+				return i + j
+			}
+			c = cands[i]
+		}
+		if c == d {
 			t.addDoc(c, wIdx, ord0+j)
-			i++
-			j++
+			if i++; i == len(cands) {
+				return i + j + 1
+			}
+			c = cands[i]
 		}
 	}
-	x.count.docsVisited += int64(i + j)
+	return i + len(docs)
 }
 
 // keep restricts t's conjunction state to the docs in final (ascending), in

@@ -1,7 +1,8 @@
 package reader
 
 // phraseRank is what a ranked search hands the phrase engine for the phrase
-// it ranks (qctx.rank): the leapfrog asks it, before verifying a candidate (a
+// it ranks (qctx.rank): the leapfrog (or verifyPhrase, for a phrase of
+// distinct terms verified from a candidate list) asks it, before verifying a candidate (a
 // document holding every term, past the pair plan's filters), whether the
 // candidate's range can enter the top k by its terms' impacts, and, once the
 // terms' frequencies in the candidate are read, whether the candidate can by
@@ -18,6 +19,9 @@ type phraseRank interface {
 	worth(d uint32, f int) bool
 	// match scores and collects d, where the phrase occurs f times.
 	match(d uint32, f int)
+	// bounding reports whether worth can pass a candidate (the top k is
+	// collected): before, a candidate's bound need not be read.
+	bounding() bool
 }
 
 // phraseStream ranks the exact phrase of a Top whose query is that phrase, as
@@ -62,6 +66,8 @@ func (p *phraseStream) worth(d uint32, f int) bool {
 	return false
 }
 
+func (p *phraseStream) bounding() bool { return len(p.t.h) >= p.t.k }
+
 func (p *phraseStream) match(d uint32, f int) {
 	p.used = true
 	p.t.collect(int64(d), p.s.sim.score(float32(f), d))
@@ -82,7 +88,8 @@ func (p *phraseStream) pass(target int64, th float32) (int64, error) {
 
 // phraseDocs evaluates the phrase q of scorer s and sets s's documents (li,
 // s's list) to its matches; nil when there is none. When q is the exact
-// phrase Top ranks (and the phrase engine walks it by leapfrog), the engine
+// phrase Top ranks (and the phrase engine walks it by leapfrog, or verifies
+// its distinct terms from a candidate list), the engine
 // streams its candidates and matches to s instead (phraseStream): the top k
 // is then collected, and s is returned with no documents left.
 func (t *topRun) phraseDocs(q *phraseQuery, pt *phraseTerms, s scorer, li *listIter) (scorer, error) {
