@@ -316,9 +316,8 @@ func SplitStoreBlock(plain []byte, block, n int, ends []int) ([]int, error) {
 	off, sum := 0, uint64(0)
 	for i := 0; i < n; i++ {
 		var l uint64
-		if off < len(plain) && plain[off] < 0x80 {
-			l = uint64(plain[off])
-			off++
+		if b, next, ok := bitpack.ReadUvarint32Byte(plain, off); ok {
+			l, off = uint64(b), next
 		} else {
 			v, next, ok := bitpack.ReadUvarint(plain, off)
 			if !ok || v > uint64(len(plain)) {
