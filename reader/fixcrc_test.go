@@ -37,7 +37,7 @@ func fixCRCs(in []byte) []byte {
 			continue
 		}
 		mb := b[de.MetaOff : de.MetaOff+de.MetaLen]
-		if m, err := format.DecodeIndexMeta(mb); err == nil {
+		if m, err := format.DecodeIndexMeta(mb, dir.Version); err == nil {
 			for k := range m.Blocks {
 				bi := &m.Blocks[k]
 				off := m.DictOff + bi.Offset

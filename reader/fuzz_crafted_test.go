@@ -79,7 +79,7 @@ func craftMeta(t *testing.T, seg []byte, sets [][2]uint64) []byte {
 		t.Fatalf("seed: %v", err)
 	}
 	de := dir.Indexes[0]
-	m, err := format.DecodeIndexMeta(seg[de.MetaOff : de.MetaOff+de.MetaLen])
+	m, err := format.DecodeIndexMeta(seg[de.MetaOff:de.MetaOff+de.MetaLen], dir.Version)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -304,7 +304,7 @@ func (s *Segment) init(ctx context.Context, o Options) (err error) {
 		if err := format.VerifyChecksum(mb, de.MetaCRC, "directory"); err != nil {
 			return s.wrap(sec, err)
 		}
-		m, err := format.DecodeIndexMeta(mb)
+		m, err := format.DecodeIndexMeta(mb, dir.Version)
 		if err != nil {
 			return s.wrap(sec, err)
 		}

@@ -32,6 +32,13 @@ type IndexInput struct {
 	// them, for a field that stores norms; nil means every document has
 	// length 0. A field without norms takes none.
 	Norms []byte
+	// SkipDocs are the documents, ascending, in which the analyzer skipped
+	// at least one token of the field (recorded in the field metadata, for
+	// the regexes of package grep). SkipDocsUnknown says they are not known
+	// (a source segment of format 8 or older whose field skipped tokens):
+	// the segment then records none.
+	SkipDocs        []uint32
+	SkipDocsUnknown bool
 }
 
 // BuildFromSources writes a segment of docCount documents whose fields
@@ -80,7 +87,11 @@ func BuildFromSources(ctx context.Context, path string, o Options, docCount uint
 		case in.Norms != nil && uint64(len(in.Norms)) != docCount:
 			return Stats{}, errs.Invalidf("writer: %s: field %q: %d norms for %d documents", path, in.Name, len(in.Norms), docCount)
 		}
+		if err := checkSkipDocs(&in, docCount); err != nil {
+			return Stats{}, errs.Invalidf("writer: %s: field %q: %v", path, in.Name, err)
+		}
 		ins[i].src, ins[i].docsWith, ins[i].skipped, ins[i].norms = in.Postings, in.DocsWithField, in.SkippedTokens, in.Norms
+		ins[i].skipDocs, ins[i].skipDocsKnown = in.SkipDocs, !in.SkipDocsUnknown
 	}
 	w, err := Create(ctx, path, o)
 	if err != nil {
@@ -114,6 +125,10 @@ type fieldInput struct {
 	// and nothing reads the field's term buffer any more: a pair counting
 	// without a forward index then works in the memory the buffer held.
 	emitted func()
+	// skipDocs are the documents that skipped a token, ascending, when
+	// skipDocsKnown.
+	skipDocs      []uint32
+	skipDocsKnown bool
 }
 
 // finish merges each field's runs and in-memory remainder and publishes the
@@ -129,7 +144,7 @@ func (w *Writer) finish() error {
 	}
 	ins := make([]fieldInput, len(w.fields))
 	for i, fs := range w.fields {
-		ins[i] = fieldInput{field: fs.opt, docsWith: fs.docsWith, skipped: fs.skippedTotal, norms: fs.norms, tokens: fs.tokens,
+		ins[i] = fieldInput{field: fs.opt, docsWith: fs.docsWith, skipped: fs.skippedTotal, skipDocs: fs.skipDocs, skipDocsKnown: true, norms: fs.norms, tokens: fs.tokens,
 			emitted: func() { fs.buf.release(); w.cache.dropFree() }}
 		var srcs []PostingSource
 		for k, secs := range w.spills {
@@ -317,6 +332,7 @@ func (w *Writer) writeField(cw *countWriter, in *fieldInput, dict, docSpan *spoo
 	m := e.meta
 	m.Name, m.Analyzer = in.field.Name, in.field.Analyzer
 	m.DocCount, m.DocsWithField, m.SkippedTokens = w.docs, in.docsWith, in.skipped
+	m.SkipDocs, m.SkipDocsKnown = in.skipDocs, in.skipDocsKnown || in.skipped == 0 // none skipped: none to list
 	m.PostingOff, m.PostingLen = e.postOff, cw.n-e.postOff
 	m.DictOff = cw.n
 	if err := dict.copyTo(cw); err != nil {
@@ -368,4 +384,21 @@ func (c *ctxSource) NextDoc() (uint32, []uint32, bool, error) {
 		return 0, nil, false, err
 	}
 	return c.src.NextDoc()
+}
+
+// checkSkipDocs checks an input's skipped documents: ascending, below
+// docCount, at most one per skipped token, none when unknown.
+func checkSkipDocs(in *IndexInput, docCount uint64) error {
+	switch {
+	case in.SkipDocsUnknown && len(in.SkipDocs) > 0:
+		return fmt.Errorf("%d skipped documents said to be unknown", len(in.SkipDocs))
+	case uint64(len(in.SkipDocs)) > in.SkippedTokens:
+		return fmt.Errorf("%d skipped documents for %d skipped tokens", len(in.SkipDocs), in.SkippedTokens)
+	}
+	for i, d := range in.SkipDocs {
+		if uint64(d) >= docCount || i > 0 && d <= in.SkipDocs[i-1] {
+			return fmt.Errorf("skipped document %d (%d) not ascending or not below %d", i, d, docCount)
+		}
+	}
+	return nil
 }

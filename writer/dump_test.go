@@ -115,7 +115,7 @@ func dumpSegment(b []byte) (*segDump, error) {
 		if format.Checksum(mb) != de.MetaCRC {
 			return nil, fmt.Errorf("index %q: metadata crc", de.Name)
 		}
-		m, err := format.DecodeIndexMeta(mb)
+		m, err := format.DecodeIndexMeta(mb, dir.Version)
 		if err != nil {
 			return nil, err
 		}

@@ -228,8 +228,11 @@ func (w *Writer) invertBatch(b *docBatch) error {
 			if fs.hasNorms {
 				fs.norms = append(fs.norms, format.EncodeNorm(uint64(tokens)))
 			}
-			fs.skippedTotal += bd.skipped
-			w.stats.SkippedTokens += bd.skipped
+			if bd.skipped > 0 {
+				fs.skippedTotal += bd.skipped
+				fs.skipDocs = append(fs.skipDocs, id)
+				w.stats.SkippedTokens += bd.skipped
+			}
 			if !ok {
 				return w.fullErr(id, fs)
 			}

@@ -98,6 +98,7 @@ type fieldState struct {
 	docsWith     uint64
 	norms        []byte   // one norm byte per document added (nil when the field stores none)
 	skippedTotal uint64   // tokens skipped in the documents added
+	skipDocs     []uint32 // the documents added that skipped a token, ascending
 	tokens       uint64   // tokens indexed in the documents added (sizes the pair counting)
 	fwd          *pairFwd // the pair counting's forward index (pairs on, no spill yet; pairfwd.go)
 }

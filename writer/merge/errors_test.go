@@ -61,11 +61,11 @@ func TestMergeBadInput(t *testing.T) {
 	}
 	noNorms := build(t, src, "nonorms.snii", nn, docs[:100])
 	v2 := filepath.Join(src, "v2.snii")
-	withVersion(t, a, v2, 9, 9)
+	withVersion(t, a, v2, 10, 10)
 	mixed := filepath.Join(src, "mixed.snii")
-	withVersion(t, a, mixed, 9, 8)
+	withVersion(t, a, mixed, 10, 9)
 	if seg, err := reader.Open(v2, reader.Options{}); err != nil {
-		t.Fatalf("a version-9 segment with min reader 8 should open: %v", err)
+		t.Fatalf("a version-10 segment with min reader 9 should open: %v", err)
 	} else {
 		seg.Close()
 	}
@@ -83,8 +83,8 @@ func TestMergeBadInput(t *testing.T) {
 		msg  string
 	}{
 		{"different analyzers", paths(a, c), merge.Options{}, errs.InvalidArgument, `field "text" has analyzer "standard"`},
-		{"format version 9", paths(a, v2), merge.Options{}, errs.Version, "format version 9"},
-		{"header and tail versions differ", paths(mixed, b), merge.Options{}, errs.Corrupt, "header says 9"},
+		{"format version 10", paths(a, v2), merge.Options{}, errs.Version, "format version 10"},
+		{"header and tail versions differ", paths(mixed, b), merge.Options{}, errs.Corrupt, "header says 10"},
 		{"deleted id out of range", []merge.Source{{Path: a}, {Path: b, Deleted: roaring.BitmapOf(3, 300)}}, merge.Options{}, errs.InvalidArgument, "deleted doc id 300 out of range"},
 		{"policies differ", paths(a, d), merge.Options{}, errs.InvalidArgument, "set Options.Policy"},
 		{"norms in one source only", paths(a, noNorms), merge.Options{}, errs.InvalidArgument, "stores norms in source 0"},

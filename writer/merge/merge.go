@@ -217,6 +217,7 @@ func build(ctx context.Context, path string, srcs []*source, fields []fieldPlan,
 			all = append(all, c)
 			ps = append(ps, c)
 		}
+		in.SkipDocs, in.SkipDocsUnknown = mergeSkipDocs(srcs, bases, f.name)
 		if f.norms {
 			var err error
 			if in.Norms, err = mergeNorms(ctx, srcs, f.name, docs); err != nil {

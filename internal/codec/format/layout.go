@@ -10,18 +10,20 @@ import (
 
 // Format versions and fixed sizes.
 const (
-	// FormatVersion is the format version this package writes. Version 8
-	// added the store (records in compressed blocks, located by the
+	// FormatVersion is the format version this package writes. Version 9
+	// added each field's list of the documents that skipped an over-long
+	// token (the metadata group's skipDocs); version 8 the store (records in compressed blocks, located by the
 	// directory); version 7 the long token of packed blocks (more than 3 exceptions, in .prx
 	// units and blocked doc windows); version 6 the shared literal tables of
 	// .prx zstd frames; nothing else differs from version 5.
-	FormatVersion = 8
+	FormatVersion = 9
 	// MinReaderVersion is the oldest reader version able to read what this
 	// package writes; a file whose minimum reader version is above
 	// FormatVersion is rejected with snii.ErrVersion.
-	MinReaderVersion = 8
+	MinReaderVersion = 9
 	// OldestReadable is the oldest format version this package reads: a
-	// version 7 file is a version 8 file without a store, a version 6 file is a version 7 file whose packed blocks have no long
+	// version 8 file is a version 9 file whose metadata groups end before
+	// the skipped documents, a version 7 file is a version 8 file without a store, a version 6 file is a version 7 file whose packed blocks have no long
 	// token, a version 5 file a version 6 file whose zstd frames name no
 	// shared literal table.
 	OldestReadable = 5

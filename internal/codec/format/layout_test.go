@@ -44,7 +44,7 @@ func golden(t *testing.T, name string, got []byte) {
 func TestGolden(t *testing.T) {
 	h := AppendHeader(nil)
 	golden(t, "header.bin", h)
-	if want := []byte("SNII\x08\x00\x08\x00\x00\x00\x00\x00"); !bytes.Equal(h[:12], want) {
+	if want := []byte("SNII\x09\x00\x09\x00\x00\x00\x00\x00"); !bytes.Equal(h[:12], want) {
 		t.Errorf("header % x", h)
 	}
 	tail := AppendTail(nil, Tail{DirOff: 0x1122334455, DirLen: 77, DirCRC: 0xdeadbeef})
@@ -102,11 +102,14 @@ func TestHeader(t *testing.T) {
 		b = binary.LittleEndian.AppendUint32(b, flags)
 		return binary.LittleEndian.AppendUint32(b, Checksum(b))
 	}
-	if err := ParseHeader(header(9, 8, 0)); err != nil {
-		t.Errorf("newer version readable by v8: %v", err)
+	if err := ParseHeader(header(10, 9, 0)); err != nil {
+		t.Errorf("newer version readable by v9: %v", err)
 	}
-	if err := ParseHeader(header(9, 9, 0)); !errors.Is(err, errs.Version) {
-		t.Errorf("min reader 9: err = %v, want errs.Version", err)
+	if err := ParseHeader(header(10, 10, 0)); !errors.Is(err, errs.Version) {
+		t.Errorf("min reader 10: err = %v, want errs.Version", err)
+	}
+	if err := ParseHeader(header(8, 8, 0)); err != nil {
+		t.Errorf("a v8 segment (no skipped documents) should open: %v", err)
 	}
 	if err := ParseHeader(header(7, 7, 0)); err != nil {
 		t.Errorf("a v7 segment (no store) should open: %v", err)
@@ -164,11 +167,14 @@ func TestTail(t *testing.T) {
 			t.Errorf("truncated to %d: err = %v", l, err)
 		}
 	}
-	if _, err := ParseTail(AppendTail(nil, Tail{Version: 9, MinReader: 9})); !errors.Is(err, errs.Version) {
-		t.Errorf("min reader 9: err = %v, want errs.Version", err)
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 10, MinReader: 10})); !errors.Is(err, errs.Version) {
+		t.Errorf("min reader 10: err = %v, want errs.Version", err)
 	}
-	if _, err := ParseTail(AppendTail(nil, Tail{Version: 9, MinReader: 8})); err != nil {
-		t.Errorf("version 9, min reader 8: %v", err)
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 10, MinReader: 9})); err != nil {
+		t.Errorf("version 10, min reader 9: %v", err)
+	}
+	if _, err := ParseTail(AppendTail(nil, Tail{Version: 8, MinReader: 8})); err != nil {
+		t.Errorf("version 8: %v", err)
 	}
 	if _, err := ParseTail(AppendTail(nil, Tail{Version: 7, MinReader: 7})); err != nil {
 		t.Errorf("version 7: %v", err)

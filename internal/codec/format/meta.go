@@ -63,6 +63,13 @@ type IndexMeta struct {
 	// Block directory and sampled term index (first term of each block).
 	Blocks     []BlockInfo
 	FirstTerms [][]byte
+
+	// Skipped documents (format 9): when SkipDocsKnown, SkipDocs are the
+	// documents, ascending, in which the analyzer skipped at least one
+	// token of the field. They are unknown only for a field that skipped
+	// tokens in a segment of format 8 or older, or in a merge of one.
+	SkipDocs      []uint32
+	SkipDocsKnown bool
 }
 
 // End is the end of the field's sections before its metadata group: the
@@ -85,6 +92,7 @@ func (m *IndexMeta) End() uint64 { return m.PairsOff + m.PairsLen }
 //	          pairsMinDFUsed | pairsAllowance | pairsEligible
 //	blocks:   uvarint nBlocks | nBlocks × {uvarint len | first term} |
 //	          nBlocks × {uvarint offset | storedLen | plainLen | entries | u8 flags | u32 crc}
+//	skipDocs: u8 known (0 or 1) | when 1: uvarint n | n × uvarint gap
 //
 // Negative counts (a caller bug) are written as their uint64 bit patterns and
 // fail DecodeIndexMeta.
@@ -145,7 +153,7 @@ func AppendIndexMeta(dst []byte, m *IndexMeta) []byte {
 		dst = append(dst, bi.Flags)
 		dst = binary.LittleEndian.AppendUint32(dst, bi.CRC)
 	}
-	return dst
+	return appendSkipDocs(dst, m)
 }
 
 // minBlockMeta is the smallest encoding of one block's first term plus its
@@ -153,17 +161,20 @@ func AppendIndexMeta(dst []byte, m *IndexMeta) []byte {
 // the bound need not be tight).
 const minBlockMeta = 1 + 4*1 + 1 + 1 + 4
 
-// DecodeIndexMeta decodes a metadata group (b is exactly the group; its CRC is
-// checked by the caller against the directory). The result does not alias b.
+// DecodeIndexMeta decodes a metadata group of a segment of the given format
+// version (b is exactly the group; its CRC is checked by the caller against
+// the directory). A group of format 8 or older has no skipped documents: they
+// are known (none) only when the field skipped no token. The result does not alias b.
 // Every count is bounded by the remaining bytes before allocating. It checks:
 // class counts sum to TermCount; DocsWithField <= DocCount <= 2^32; SumDF >=
 // TermCount and SumTTF >= SumDF; sections without overflow with DictOff ==
 // PostingOff+PostingLen; PreludeBytes <= DocBytes; a valid policy and limits;
 // non-negative outcome counts; blocks contiguous from 0 to DictLen, each with
 // 1 <= PlainLen <= MaxBlockPlainLen, known flags, StoredLen == PlainLen when
-// plain, entries summing to TermCount; first terms strictly ascending. Errors
-// wrap snii.ErrCorrupt and name the index.
-func DecodeIndexMeta(b []byte) (IndexMeta, error) {
+// plain, entries summing to TermCount; first terms strictly ascending; the
+// skipped documents as decodeSkipDocs checks them. Errors wrap
+// snii.ErrCorrupt and name the index.
+func DecodeIndexMeta(b []byte, version uint64) (IndexMeta, error) {
 	r := reader{b: b}
 	var m IndexMeta
 	name := r.bytes(r.uvarint())
@@ -284,12 +295,28 @@ func DecodeIndexMeta(b []byte) (IndexMeta, error) {
 	if !r.ok() {
 		return fail("sampled term index truncated")
 	}
-	if nb == 0 {
-		if r.remaining() != 0 {
-			return fail("%d trailing bytes", r.remaining())
+	if nb > 0 {
+		if err := m.decodeBlocks(b, &r, start, nb); err != nil {
+			return IndexMeta{}, err
 		}
-		return m, nil
 	}
+	if version >= SkipDocsVersion {
+		if err := r.decodeSkipDocs(&m); err != nil {
+			return IndexMeta{}, err
+		}
+	} else {
+		m.SkipDocsKnown = m.SkippedTokens == 0
+	}
+	if r.remaining() != 0 {
+		return fail("%d trailing bytes", r.remaining())
+	}
+	return m, nil
+}
+
+// decodeBlocks decodes the sampled term index (from start in b) and the
+// block directory (at r) of nb > 0 blocks.
+func (m *IndexMeta) decodeBlocks(b []byte, r *reader, start int, nb uint64) error {
+	fail := func(format string, args ...any) error { return errs.Corruptf(format, args...) }
 	arena := make([]byte, 0, r.off-start)
 	m.FirstTerms = make([][]byte, nb)
 	tr := reader{b: b[:r.off], off: start}
@@ -328,8 +355,5 @@ func DecodeIndexMeta(b []byte) (IndexMeta, error) {
 	if next != m.DictLen || entries != m.TermCount {
 		return fail("blocks cover %d bytes and %d entries, want %d and %d", next, entries, m.DictLen, m.TermCount)
 	}
-	if r.remaining() != 0 {
-		return fail("%d trailing bytes", r.remaining())
-	}
-	return m, nil
+	return nil
 }

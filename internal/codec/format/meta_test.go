@@ -57,13 +57,14 @@ func sampleMeta(t testing.TB) IndexMeta {
 	m.HasNorms, m.NormsOff, m.NormsCRC = true, m.DictOff+m.DictLen, 0xabcdef01
 	m.PairsOff, m.PairsLen, m.PairCount = m.NormsEnd(), 900, 30
 	m.PairsPercent, m.PairsMinDF, m.PairsMinDFUsed, m.PairsAllowance, m.PairsEligible = 10, 0, 64, 1000, 77
+	m.SkipDocs, m.SkipDocsKnown = []uint32{0, 3, 4, 500, 999}, true
 	return m
 }
 
 func TestIndexMetaRoundTrip(t *testing.T) {
 	m := sampleMeta(t)
 	b := AppendIndexMeta(nil, &m)
-	got, err := DecodeIndexMeta(b)
+	got, err := DecodeIndexMeta(b, FormatVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,14 +83,14 @@ func TestIndexMetaRoundTrip(t *testing.T) {
 		m2 := m
 		m2.Policy = p
 		m2.Outcome.Budget.Policy = p
-		got, err := DecodeIndexMeta(AppendIndexMeta(nil, &m2))
+		got, err := DecodeIndexMeta(AppendIndexMeta(nil, &m2), FormatVersion)
 		if err != nil || got.Policy != p || got.Outcome.Budget.Policy != p {
 			t.Errorf("policy %+v: %+v, %v", p, got.Policy, err)
 		}
 	}
-	empty := IndexMeta{Name: "empty", Policy: budget.Policy{}, Limits: limits.Limits{}.Normalize(), PostingOff: 16, DictOff: 16, PairsOff: 16}
+	empty := IndexMeta{Name: "empty", Policy: budget.Policy{}, Limits: limits.Limits{}.Normalize(), PostingOff: 16, DictOff: 16, PairsOff: 16, SkipDocsKnown: true}
 	empty.Outcome.Budget.Policy = empty.Policy
-	got, err = DecodeIndexMeta(AppendIndexMeta(nil, &empty))
+	got, err = DecodeIndexMeta(AppendIndexMeta(nil, &empty), FormatVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,18 +135,23 @@ func TestDecodeIndexMetaInvalid(t *testing.T) {
 		"no blocks":            func(m *IndexMeta) { m.Blocks, m.FirstTerms = nil, nil },
 		"first terms order":    func(m *IndexMeta) { m.FirstTerms[0], m.FirstTerms[1] = m.FirstTerms[1], m.FirstTerms[0] },
 		"first terms equal":    func(m *IndexMeta) { m.FirstTerms[1] = m.FirstTerms[0] },
+		"skip doc past docs":   func(m *IndexMeta) { m.SkipDocs = []uint32{3, uint32(m.DocCount)} },
+		"skip docs > skipped":  func(m *IndexMeta) { m.SkippedTokens = uint64(len(m.SkipDocs)) - 1 },
+		"skip docs unsorted":   func(m *IndexMeta) { m.SkipDocs = []uint32{5, 3} },
+		"skip docs twice":      func(m *IndexMeta) { m.SkipDocs = []uint32{3, 3} },
+		"skip docs unknown":    func(m *IndexMeta) { m.SkipDocsKnown, m.SkippedTokens, m.SkipDocs = false, 0, nil },
 	}
 	for name, f := range cases {
 		m := base
 		m.Blocks = slices.Clone(base.Blocks)
 		m.FirstTerms = slices.Clone(base.FirstTerms)
 		f(&m)
-		if _, err := DecodeIndexMeta(AppendIndexMeta(nil, &m)); !errors.Is(err, errs.Corrupt) {
+		if _, err := DecodeIndexMeta(AppendIndexMeta(nil, &m), FormatVersion); !errors.Is(err, errs.Corrupt) {
 			t.Errorf("%s: err = %v, want errs.Corrupt", name, err)
 		}
 	}
 	b := AppendIndexMeta(nil, &base)
-	if _, err := DecodeIndexMeta(append(b, 0)); !errors.Is(err, errs.Corrupt) {
+	if _, err := DecodeIndexMeta(append(b, 0), FormatVersion); !errors.Is(err, errs.Corrupt) {
 		t.Errorf("trailing byte: err = %v", err)
 	}
 }
@@ -155,7 +161,7 @@ func TestIndexMetaCorruption(t *testing.T) {
 	b := AppendIndexMeta(nil, &m)
 	crc := Checksum(b)
 	for l := 0; l < len(b); l++ {
-		if _, err := DecodeIndexMeta(b[:l]); !errors.Is(err, errs.Corrupt) {
+		if _, err := DecodeIndexMeta(b[:l], FormatVersion); !errors.Is(err, errs.Corrupt) {
 			t.Fatalf("truncated to %d: err = %v", l, err)
 		}
 	}
@@ -167,7 +173,7 @@ func TestIndexMetaCorruption(t *testing.T) {
 				t.Fatalf("byte %d: checksum not caught", i)
 			}
 			// Without the CRC: an error, or a faithful decode.
-			got, err := DecodeIndexMeta(c)
+			got, err := DecodeIndexMeta(c, FormatVersion)
 			if err != nil {
 				if !errors.Is(err, errs.Corrupt) {
 					t.Fatalf("byte %d ^ %#x: err = %v", i, x, err)
@@ -184,10 +190,10 @@ func TestIndexMetaCorruption(t *testing.T) {
 func FuzzDecodeIndexMeta(f *testing.F) {
 	m := sampleMeta(f)
 	f.Add(AppendIndexMeta(nil, &m))
-	empty := IndexMeta{Name: "x", Policy: budget.Policy{}}
+	empty := IndexMeta{Name: "x", Policy: budget.Policy{}, SkipDocsKnown: true}
 	f.Add(AppendIndexMeta(nil, &empty))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		got, err := DecodeIndexMeta(b)
+		got, err := DecodeIndexMeta(b, FormatVersion)
 		if err != nil {
 			if !errors.Is(err, errs.Corrupt) {
 				t.Fatalf("err = %v", err)
@@ -196,7 +202,7 @@ func FuzzDecodeIndexMeta(f *testing.F) {
 		}
 		// A decoded group re-encodes to bytes that decode to the same value.
 		re := AppendIndexMeta(nil, &got)
-		again, err := DecodeIndexMeta(re)
+		again, err := DecodeIndexMeta(re, FormatVersion)
 		if err != nil {
 			t.Fatalf("re-encoded: %v", err)
 		}
