@@ -1,4 +1,20 @@
 package grep
 
-// Plan is plan, for the tests of the derived queries.
-var Plan = plan
+import (
+	"context"
+	"regexp"
+
+	"github.com/snii-go/snii/reader"
+)
+
+// Plan runs plan for the tests of the derivation: its rendering ("" when
+// there is none: every record is read), the candidates it gives and the note.
+func Plan(seg *reader.Segment, re *regexp.Regexp) (query string, cands []uint32, note string, err error) {
+	d, note, err := plan(seg, re)
+	if err != nil || d == nil {
+		return "", nil, note, err
+	}
+	var prof reader.Profile
+	cands, err = d.docs(context.Background(), seg, &prof)
+	return d.String(), cands, note, err
+}

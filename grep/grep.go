@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"regexp"
 
+	"github.com/RoaringBitmap/roaring/v2"
+
 	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/errs"
+	"github.com/snii-go/snii/internal/seam"
 	"github.com/snii-go/snii/reader"
 )
 
@@ -50,9 +53,9 @@ const (
 	maxBatch = 1024
 )
 
-// plan returns the query every record re matches satisfies, derived from
-// re's syntax tree for the store's text field, or nil and a note saying why
-// there is none (then every record must be read).
+// plan returns what every record re matches satisfies, derived from re's
+// syntax tree for the store's text field, or nil and a note saying why there
+// is nothing (then every record must be read).
 //
 // The derivation follows Google Code Search's with words instead of
 // trigrams: a literal gives the exact strings of its matches, a
@@ -63,14 +66,18 @@ const (
 // tokens at adjacent positions become a phrase; a token cut by either end of
 // the string (it may be part of a longer word) is dropped, unless an edge of
 // the record (\A, \z, ^, $ without (?m)) or a separator in the string bounds
-// it, or the field skipped no over-long token and the cut token has three
-// bytes or more: then it is a wildcard slot, "refu*" (a seek in the
-// dictionary) or, when the string has no other token to require, "*nection"
-// (a walk of the dictionary). A literal
-// that does not survive analysis is no requirement. A case-insensitive
-// literal is lowercased when the analyzer lowercases (and is otherwise no
-// requirement).
-func plan(seg *reader.Segment, re *regexp.Regexp) (reader.Query, string, error) {
+// it, or the cut token has three bytes or more: then it is a wildcard slot,
+// "refu*" (a seek in the dictionary) or, when the string has no other token
+// to require, "*nection" (a walk of the dictionary). A literal that does not
+// survive analysis is no requirement. A case-insensitive literal is
+// lowercased when the analyzer lowercases (and is otherwise no requirement).
+//
+// A cut token could also be part of an over-long token the analyzer skipped.
+// When the field skipped some and lists the records that did (format 9), the
+// candidates are the query's with the wildcard slots and, among the listed
+// records, the query's without them; when it skipped some and lists none (an
+// older segment), cut tokens are dropped.
+func plan(seg *reader.Segment, re *regexp.Regexp) (*derived, string, error) {
 	st, ok := seg.Store()
 	if !ok {
 		return nil, "", errs.NotFoundf("grep: the segment keeps no records; rebuild it without --no-store")
@@ -86,7 +93,14 @@ func plan(seg *reader.Segment, re *regexp.Regexp) (reader.Query, string, error) 
 	if err != nil {
 		return nil, "", err
 	}
-	p := &planner{field: st.TextField, a: a, partial: fi.SkippedTokens == 0}
+	known := fi.SkippedTokens == 0
+	var listed []uint32
+	if !known {
+		if listed, known, err = seam.SkipDocs(seg, st.TextField); err != nil {
+			return nil, "", err
+		}
+	}
+	p := &planner{field: st.TextField, a: a, partial: known}
 	terms, err := seg.Analyze(st.TextField, "Snii")
 	lower := err == nil && len(terms) == 1 && terms[0] == "snii"
 	q, err := p.derive(re.String(), lower)
@@ -96,7 +110,59 @@ func plan(seg *reader.Segment, re *regexp.Regexp) (reader.Query, string, error) 
 	if q == nil {
 		return nil, fmt.Sprintf("the regexp has no literal that field %q's analyzer keeps: every record is read", st.TextField), nil
 	}
-	return q, "", nil
+	d := &derived{q: q}
+	if len(listed) > 0 {
+		p.partial = false
+		alt, err := p.derive(re.String(), lower)
+		if err != nil {
+			return nil, "", errs.Invalidf("grep: %v", err)
+		}
+		if alt == nil || alt.String() != q.String() {
+			d.alt, d.listed = alt, listed
+		}
+	}
+	return d, "", nil
+}
+
+// derived is what plan derives: the candidates are q's documents and, when
+// listed is not empty, those of listed that alt matches (every one when alt
+// is nil).
+type derived struct {
+	q      reader.Query // with the cut tokens as wildcard slots
+	alt    reader.Query // without them (nil: no requirement)
+	listed []uint32     // the records that skipped an over-long token, ascending
+}
+
+// String renders the derivation for Profile.Query.
+func (d *derived) String() string {
+	if len(d.listed) == 0 {
+		return d.q.String()
+	}
+	alt := "any"
+	if d.alt != nil {
+		alt = d.alt.String()
+	}
+	return fmt.Sprintf("%s, or %s in the %d records that skipped an over-long token", d.q, alt, len(d.listed))
+}
+
+// docs returns the candidates of d, ascending; prof receives the searches'
+// profiles, summed.
+func (d *derived) docs(ctx context.Context, seg *reader.Segment, prof *reader.Profile) ([]uint32, error) {
+	cands, err := seg.Docs(ctx, d.q, &reader.SearchOptions{Profile: prof})
+	if err != nil || len(d.listed) == 0 {
+		return cands, err
+	}
+	extra := d.listed
+	if d.alt != nil {
+		var ap reader.Profile
+		if extra, err = seg.Docs(ctx, d.alt, &reader.SearchOptions{Profile: &ap, Filter: roaring.BitmapOf(d.listed...)}); err != nil {
+			return nil, err
+		}
+		prof.Add(&ap)
+	}
+	bm := roaring.BitmapOf(cands...)
+	bm.AddMany(extra)
+	return bm.ToArray(), nil
 }
 
 // Grep calls fn, in ascending id order, for each record of seg that re
@@ -114,7 +180,7 @@ func Grep(ctx context.Context, seg *reader.Segment, re *regexp.Regexp, o *Option
 	if o.Profile != nil {
 		defer func() { *o.Profile = prof }()
 	}
-	var q reader.Query
+	var d *derived
 	if o.Invert {
 		if _, ok := seg.Store(); !ok {
 			return errs.NotFoundf("grep: the segment keeps no records; rebuild it without --no-store")
@@ -122,15 +188,15 @@ func Grep(ctx context.Context, seg *reader.Segment, re *regexp.Regexp, o *Option
 		prof.Note = "-v: the index cannot narrow an inversion: every record is read"
 	} else {
 		var err error
-		if q, prof.Note, err = plan(seg, re); err != nil {
+		if d, prof.Note, err = plan(seg, re); err != nil {
 			return err
 		}
 	}
 	var cands []uint32
-	if q != nil {
-		prof.Query = q.String()
+	if d != nil {
+		prof.Query = d.String()
 		var err error
-		if cands, err = seg.Docs(ctx, q, &reader.SearchOptions{Profile: &prof.Search}); err != nil {
+		if cands, err = d.docs(ctx, seg, &prof.Search); err != nil {
 			return err
 		}
 	}
@@ -138,12 +204,12 @@ func Grep(ctx context.Context, seg *reader.Segment, re *regexp.Regexp, o *Option
 	batch := o.Batch
 	if batch <= 0 {
 		batch = maxBatch
-		if q != nil {
+		if d != nil {
 			batch = min(max(len(cands)/(4*workers), minBatch), maxBatch)
 		}
 	}
 	var next func() []uint32
-	if q != nil {
+	if d != nil {
 		next = func() []uint32 {
 			if len(cands) == 0 {
 				return nil

@@ -22,3 +22,11 @@ func (s *segmentSeam) IndexMeta(field string) (format.IndexMeta, error) {
 func (s *segmentSeam) Windows(ctx context.Context, field string, fn seam.WindowFunc) error {
 	return (*Segment)(s).windows(ctx, field, fn)
 }
+
+func (s *segmentSeam) SkipDocs(field string) ([]uint32, bool, error) {
+	f, err := (*Segment)(s).field(field)
+	if err != nil {
+		return nil, false, err
+	}
+	return f.meta.SkipDocs, f.meta.SkipDocsKnown, nil
+}

@@ -40,6 +40,8 @@ type WindowFunc func(term []byte, w *prx.Window, units []prx.Unit) error
 type SegmentImpl interface {
 	// IndexMeta returns the whole metadata of the named field.
 	IndexMeta(field string) (format.IndexMeta, error)
+	// SkipDocs returns the named field's skipped documents (see SkipDocs).
+	SkipDocs(field string) (docs []uint32, known bool, err error)
 	// Windows calls fn for every stored .prx window of the named field.
 	Windows(ctx context.Context, field string, fn WindowFunc) error
 }
@@ -83,4 +85,17 @@ func SegmentWindows(ctx context.Context, seg segmentHolder, field string, fn Win
 		return errUnopened
 	}
 	return s.impl.Windows(ctx, field, fn)
+}
+
+// SkipDocs returns the documents, ascending, in which the named field of seg
+// (a *reader.Segment) skipped at least one over-long token, and whether they
+// are known (format 9; a field that skipped no token lists none). docs is
+// shared with the segment and must not be modified. An unknown field is an
+// snii.ErrNotFound error.
+func SkipDocs(seg segmentHolder, field string) (docs []uint32, known bool, err error) {
+	s := seg.seamSegment()
+	if s.impl == nil {
+		return nil, false, errUnopened
+	}
+	return s.impl.SkipDocs(field)
 }
