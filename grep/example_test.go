@@ -61,5 +61,5 @@ func Example() {
 	// Output:
 	// 0: timeout after 30 ms on db-3
 	// 2: timeout after 250ms on db-1
-	// term(text:"after") 2 2
+	// patternphrase(text:wildcard"*timeout" "after",max=0) among the 2 of term(text:"after") 2 2
 }

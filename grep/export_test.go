@@ -7,14 +7,15 @@ import (
 	"github.com/snii-go/snii/reader"
 )
 
-// Plan runs plan for the tests of the derivation: its rendering ("" when
-// there is none: every record is read), the candidates it gives and the note.
+// Plan runs plan for the tests of the derivation: the derived query's
+// rendering ("" when there is none: every record is read), the candidates
+// the derivation gives and the note.
 func Plan(seg *reader.Segment, re *regexp.Regexp) (query string, cands []uint32, note string, err error) {
 	d, note, err := plan(seg, re)
 	if err != nil || d == nil {
 		return "", nil, note, err
 	}
 	var prof reader.Profile
-	cands, err = d.docs(context.Background(), seg, &prof)
-	return d.String(), cands, note, err
+	cands, _, err = d.docs(context.Background(), seg, &prof)
+	return d.q.String(), cands, note, err
 }

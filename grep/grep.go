@@ -100,7 +100,7 @@ func plan(seg *reader.Segment, re *regexp.Regexp) (*derived, string, error) {
 			return nil, "", err
 		}
 	}
-	p := &planner{field: st.TextField, a: a, partial: known}
+	p := &planner{field: st.TextField, a: a, partial: known, lead: known}
 	terms, err := seg.Analyze(st.TextField, "Snii")
 	lower := err == nil && len(terms) == 1 && terms[0] == "snii"
 	q, err := p.derive(re.String(), lower)
@@ -110,59 +110,86 @@ func plan(seg *reader.Segment, re *regexp.Regexp) (*derived, string, error) {
 	if q == nil {
 		return nil, fmt.Sprintf("the regexp has no literal that field %q's analyzer keeps: every record is read", st.TextField), nil
 	}
-	d := &derived{q: q}
-	if len(listed) > 0 {
+	d := &derived{q: q, terms: fi.Terms}
+	if known {
+		p.lead = false
+		if d.base, err = p.derive(re.String(), lower); err != nil {
+			return nil, "", errs.Invalidf("grep: %v", err)
+		}
+		if d.base != nil && d.base.String() == q.String() {
+			d.base = nil
+		}
 		p.partial = false
 		alt, err := p.derive(re.String(), lower)
 		if err != nil {
 			return nil, "", errs.Invalidf("grep: %v", err)
 		}
-		if alt == nil || alt.String() != q.String() {
+		if len(listed) > 0 && (alt == nil || alt.String() != q.String()) {
 			d.alt, d.listed = alt, listed
 		}
 	}
 	return d, "", nil
 }
 
-// derived is what plan derives: the candidates are q's documents and, when
-// listed is not empty, those of listed that alt matches (every one when alt
-// is nil).
+// walkRecords is the dictionary terms a walk steps over in the time a
+// record is read and matched: a query whose leading suffix slots walk the
+// dictionary runs only when the query without them leaves more than
+// terms/walkRecords candidates.
+const walkRecords = 64
+
+// derived is what plan derives. The candidates are q's documents and, among
+// listed, alt's (every listed one when alt is nil). q has the cut tokens as
+// wildcard slots; base is q without the suffix slots that start a phrase
+// (nil: q has none); alt has no slot (nil: no requirement). q's documents
+// are among base's.
 type derived struct {
-	q      reader.Query // with the cut tokens as wildcard slots
-	alt    reader.Query // without them (nil: no requirement)
-	listed []uint32     // the records that skipped an over-long token, ascending
+	q, base, alt reader.Query
+	listed       []uint32 // the records that skipped an over-long token, ascending
+	terms        uint64   // the dictionary's terms
 }
 
-// String renders the derivation for Profile.Query.
-func (d *derived) String() string {
+// docs returns the candidates of d, ascending, and the rendering of what
+// gave them; prof receives the searches' profiles, summed.
+func (d *derived) docs(ctx context.Context, seg *reader.Segment, prof *reader.Profile) ([]uint32, string, error) {
+	var cands []uint32
+	desc := d.q.String()
+	var filter *roaring.Bitmap
+	if d.base != nil {
+		bases, err := seg.Docs(ctx, d.base, &reader.SearchOptions{Profile: prof})
+		if err != nil {
+			return nil, "", err
+		}
+		if uint64(len(bases))*walkRecords < d.terms {
+			cands, desc = bases, fmt.Sprintf("%s (%d candidates: fewer than a walk of the dictionary for %s costs)", d.base, len(bases), d.q)
+		} else {
+			filter, desc = roaring.BitmapOf(bases...), fmt.Sprintf("%s among the %d of %s", d.q, len(bases), d.base)
+		}
+	}
+	if cands == nil {
+		var qp reader.Profile
+		var err error
+		if cands, err = seg.Docs(ctx, d.q, &reader.SearchOptions{Profile: &qp, Filter: filter}); err != nil {
+			return nil, "", err
+		}
+		prof.Add(&qp)
+	}
 	if len(d.listed) == 0 {
-		return d.q.String()
+		return cands, desc, nil
 	}
 	alt := "any"
-	if d.alt != nil {
-		alt = d.alt.String()
-	}
-	return fmt.Sprintf("%s, or %s in the %d records that skipped an over-long token", d.q, alt, len(d.listed))
-}
-
-// docs returns the candidates of d, ascending; prof receives the searches'
-// profiles, summed.
-func (d *derived) docs(ctx context.Context, seg *reader.Segment, prof *reader.Profile) ([]uint32, error) {
-	cands, err := seg.Docs(ctx, d.q, &reader.SearchOptions{Profile: prof})
-	if err != nil || len(d.listed) == 0 {
-		return cands, err
-	}
 	extra := d.listed
 	if d.alt != nil {
+		alt = d.alt.String()
 		var ap reader.Profile
+		var err error
 		if extra, err = seg.Docs(ctx, d.alt, &reader.SearchOptions{Profile: &ap, Filter: roaring.BitmapOf(d.listed...)}); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		prof.Add(&ap)
 	}
 	bm := roaring.BitmapOf(cands...)
 	bm.AddMany(extra)
-	return bm.ToArray(), nil
+	return bm.ToArray(), fmt.Sprintf("%s, or %s in the %d records that skipped an over-long token", desc, alt, len(d.listed)), nil
 }
 
 // Grep calls fn, in ascending id order, for each record of seg that re
@@ -194,9 +221,8 @@ func Grep(ctx context.Context, seg *reader.Segment, re *regexp.Regexp, o *Option
 	}
 	var cands []uint32
 	if d != nil {
-		prof.Query = d.String()
 		var err error
-		if cands, err = d.docs(ctx, seg, &prof.Search); err != nil {
+		if cands, prof.Query, err = d.docs(ctx, seg, &prof.Search); err != nil {
 			return err
 		}
 	}

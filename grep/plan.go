@@ -14,8 +14,13 @@ type planner struct {
 	a     analysis.Analyzer
 	// partial: a literal's cut first or last token becomes a wildcard slot
 	// ("*nection", "refu*"), which holds only when no token of the field
-	// was skipped for its length (a cut token could be part of one).
+	// was skipped for its length (a cut token could be part of one), or the
+	// records that skipped one are searched without the slots.
 	partial bool
+	// lead: with partial, a token cut at its start that starts a phrase
+	// becomes a suffix slot of the phrase ("*def test"; a walk of the
+	// dictionary).
+	lead bool
 }
 
 // minPartial is the shortest cut token kept as a wildcard.
@@ -83,7 +88,8 @@ type slotTok struct {
 // piece (unless whole by an edge). With p.partial, a token cut at its end
 // only is kept as a prefix wildcard ("refu*", a seek in the dictionary), and
 // one cut at its start ("*nection", a walk of the whole dictionary) only
-// when the literal has no other token to require.
+// when the literal has no other token to require or, with p.lead, when it
+// starts a phrase ("*def test").
 func (p *planner) literal(s string) reader.Query {
 	pieces := strings.Split(s, edge)
 	var toks []slotTok
@@ -120,7 +126,9 @@ func (p *planner) literal(s string) reader.Query {
 			run = append(run, reader.Slot{Kind: reader.SlotTerm, Text: t.term})
 			continue
 		}
-		if !p.partial || len(t.term) < minPartial || t.cutStart && cheap {
+		nx := toks[min(k+1, len(toks)-1)] // a kept token right after t: t starts a phrase
+		leads := p.lead && k+1 < len(toks) && nx.piece == t.piece && nx.pos == t.pos+1 && (!nx.cutEnd || len(nx.term) >= minPartial)
+		if !p.partial || len(t.term) < minPartial || t.cutStart && cheap && !leads {
 			flush()
 			continue
 		}

@@ -95,6 +95,12 @@ func printFieldReport(w io.Writer, x *fieldReport) error {
 	row("terms", "%d: %d inline, %d slim, %d windowed", x.Terms, x.Classes.Inline, x.Classes.Slim, x.Classes.Windowed)
 	row("positions", "%d (sum of df %d)", x.Positions, x.SumDF)
 	row("skipped tokens", "%d longer than the analyzer's max_token_bytes (not indexed; each takes a position)", x.SkippedTokens)
+	switch {
+	case x.SkippedDocs != nil:
+		row("  in documents", "%d (listed for the regexes of snii grep)", *x.SkippedDocs)
+	case x.SkippedTokens > 0:
+		row("  in documents", "not recorded (a segment of format 8 or older, or a merge of one)")
+	}
 	b := x.Bytes
 	row("bytes", "%s = dictionary %s + posting region %s + pairs %s", ub(b.Total), ub(b.Dictionary), ub(b.PostingRegion), ub(b.Pairs))
 	row("  doc postings", "%s (preludes %s; inline terms' postings included)", ub(b.DocPostings), ub(b.Prelude))

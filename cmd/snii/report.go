@@ -14,22 +14,25 @@ import (
 
 // fieldReport describes one field of a segment.
 type fieldReport struct {
-	Name          string       `json:"name"`
-	Analyzer      string       `json:"analyzer"`
-	Docs          uint64       `json:"docs"`            // documents in the segment
-	DocsWithField uint64       `json:"docs_with_field"` // documents with a token in this field
-	Terms         uint64       `json:"terms"`
-	SumDF         uint64       `json:"sum_df"`
-	Positions     uint64       `json:"positions"`      // sum of term frequencies
-	SkippedTokens uint64       `json:"skipped_tokens"` // tokens over the analyzer's max_token_bytes, not indexed
-	Classes       classReport  `json:"classes"`
-	Bytes         bytesReport  `json:"bytes"`
-	Prx           prxReport    `json:"prx"`
-	Policy        policyReport `json:"policy"`
-	Outcome       outcome      `json:"outcome"`
-	Pairs         pairsReport  `json:"pairs"`
-	Dictionary    dictReport   `json:"dictionary"`
-	TopTerms      []termDF     `json:"top_terms,omitempty"`
+	Name          string `json:"name"`
+	Analyzer      string `json:"analyzer"`
+	Docs          uint64 `json:"docs"`            // documents in the segment
+	DocsWithField uint64 `json:"docs_with_field"` // documents with a token in this field
+	Terms         uint64 `json:"terms"`
+	SumDF         uint64 `json:"sum_df"`
+	Positions     uint64 `json:"positions"`      // sum of term frequencies
+	SkippedTokens uint64 `json:"skipped_tokens"` // tokens over the analyzer's max_token_bytes, not indexed
+	// SkippedDocs is the documents that skipped such a token (absent when
+	// the segment does not record them: format 8 or older, or a merge of one)
+	SkippedDocs *int         `json:"skipped_docs,omitempty"`
+	Classes     classReport  `json:"classes"`
+	Bytes       bytesReport  `json:"bytes"`
+	Prx         prxReport    `json:"prx"`
+	Policy      policyReport `json:"policy"`
+	Outcome     outcome      `json:"outcome"`
+	Pairs       pairsReport  `json:"pairs"`
+	Dictionary  dictReport   `json:"dictionary"`
+	TopTerms    []termDF     `json:"top_terms,omitempty"`
 }
 
 // classReport counts terms per storage class.
@@ -150,6 +153,10 @@ func newFieldReport(m *format.IndexMeta) fieldReport {
 			ZstdLevel: m.ZstdLevel, MaxWindowDocs: m.Limits.MaxDocs, MaxWindowPos: m.Limits.MaxPositions, MaxWindowBytes: m.Limits.MaxBytes,
 		},
 		Dictionary: dictReport{Blocks: len(m.Blocks)},
+	}
+	if m.SkipDocsKnown {
+		n := len(m.SkipDocs)
+		r.SkippedDocs = &n
 	}
 	r.Pairs = pairsReport{BudgetPercent: m.PairsPercent, MinDF: m.PairsMinDFUsed, Eligible: m.PairsEligible,
 		Kept: m.PairCount, Bytes: m.PairsLen, Allowance: m.PairsAllowance}
