@@ -19,3 +19,13 @@ func Plan(seg *reader.Segment, re *regexp.Regexp) (query string, cands []uint32,
 	cands, _, err = d.docs(context.Background(), seg, &prof)
 	return d.q.String(), cands, note, err
 }
+
+// Derived returns the query plan derives (nil: none), without the records
+// that skipped an over-long token.
+func Derived(seg *reader.Segment, re *regexp.Regexp) (reader.Query, error) {
+	d, _, err := plan(seg, re)
+	if err != nil || d == nil {
+		return nil, err
+	}
+	return d.q, nil
+}

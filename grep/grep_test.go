@@ -25,6 +25,12 @@ var bg = context.Background()
 // snii build stores lines) and opens it.
 func build(t testing.TB, recs []string, analyzer string) *reader.Segment {
 	t.Helper()
+	return open(t, buildPath(t, recs, analyzer))
+}
+
+// buildPath writes the segment build opens and returns its path.
+func buildPath(t testing.TB, recs []string, analyzer string) string {
+	t.Helper()
 	o := writer.DefaultOptions("text")
 	o.RecordFormat, o.TextField = snii.RecordText, "text"
 	o.Fields[0].Analyzer = analyzer
@@ -41,6 +47,11 @@ func build(t testing.TB, recs []string, analyzer string) *reader.Segment {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
+	return p
+}
+
+func open(t testing.TB, p string) *reader.Segment {
+	t.Helper()
 	s, err := reader.Open(p, reader.Options{})
 	if err != nil {
 		t.Fatal(err)
