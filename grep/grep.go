@@ -112,7 +112,11 @@ func plan(seg *reader.Segment, re *regexp.Regexp) (*derived, string, error) {
 	}
 	d := &derived{q: q, terms: fi.Terms}
 	if known {
-		p.lead = false
+		p.exact = true
+		if d.exact, err = p.derive(re.String(), lower); err != nil {
+			return nil, "", errs.Invalidf("grep: %v", err)
+		}
+		p.lead, p.exact = false, false
 		if d.base, err = p.derive(re.String(), lower); err != nil {
 			return nil, "", errs.Invalidf("grep: %v", err)
 		}
@@ -133,25 +137,26 @@ func plan(seg *reader.Segment, re *regexp.Regexp) (*derived, string, error) {
 
 // walkRecords is the dictionary terms a walk steps over in the time a
 // record is read and matched: a query whose leading suffix slots walk the
-// dictionary runs only when the query without them leaves more than
-// terms/walkRecords candidates.
+// dictionary runs only when it could leave terms/walkRecords fewer
+// candidates than the query without them.
 const walkRecords = 64
 
 // derived is what plan derives. The candidates are q's documents and, among
 // listed, alt's (every listed one when alt is nil). q has the cut tokens as
 // wildcard slots; base is q without the suffix slots that start a phrase
-// (nil: q has none); alt has no slot (nil: no requirement). q's documents
-// are among base's.
+// (nil: q has none), exact q with those slots' whole terms; alt has no slot
+// (nil: no requirement). exact's documents are among q's, q's among base's.
 type derived struct {
-	q, base, alt reader.Query
-	listed       []uint32 // the records that skipped an over-long token, ascending
-	terms        uint64   // the dictionary's terms
+	q, base, exact, alt reader.Query
+	listed              []uint32 // the records that skipped an over-long token, ascending
+	terms               uint64   // the dictionary's terms
 }
 
 // docs returns the candidates of d, ascending, and the rendering of what
 // gave them; prof receives the searches' profiles, summed.
 func (d *derived) docs(ctx context.Context, seg *reader.Segment, prof *reader.Profile) ([]uint32, string, error) {
 	var cands []uint32
+	runQ := true // q runs (within filter)
 	desc := d.q.String()
 	var filter *roaring.Bitmap
 	if d.base != nil {
@@ -159,13 +164,21 @@ func (d *derived) docs(ctx context.Context, seg *reader.Segment, prof *reader.Pr
 		if err != nil {
 			return nil, "", err
 		}
-		if uint64(len(bases))*walkRecords < d.terms {
-			cands, desc = bases, fmt.Sprintf("%s (%d candidates: fewer than a walk of the dictionary for %s costs)", d.base, len(bases), d.q)
+		filter = roaring.BitmapOf(bases...)
+		var ep reader.Profile
+		n, err := seg.Count(ctx, d.exact, &reader.SearchOptions{Profile: &ep, Filter: filter})
+		if err != nil {
+			return nil, "", err
+		}
+		prof.Add(&ep)
+		if (uint64(len(bases))-n)*walkRecords < d.terms {
+			cands, runQ = bases, false
+			desc = fmt.Sprintf("%s (not %s: its walk of the dictionary could remove %d of %d candidates)", d.base, d.q, uint64(len(bases))-n, len(bases))
 		} else {
-			filter, desc = roaring.BitmapOf(bases...), fmt.Sprintf("%s among the %d of %s", d.q, len(bases), d.base)
+			desc = fmt.Sprintf("%s among the %d of %s", d.q, len(bases), d.base)
 		}
 	}
-	if cands == nil {
+	if runQ {
 		var qp reader.Profile
 		var err error
 		if cands, err = seg.Docs(ctx, d.q, &reader.SearchOptions{Profile: &qp, Filter: filter}); err != nil {

@@ -90,6 +90,9 @@ func TestOverLongTokens(t *testing.T) {
 			if missed := len(want) - len(intersect(qd, want)); missed == 0 {
 				t.Errorf("%s: the derived query %s alone finds every match: the test does not reach the list", expr, q)
 			}
+			if !strings.Contains(prof.Query, "among the") {
+				t.Errorf("%s: %q: the suffix slot did not run, though most candidates lack the exact phrase", expr, prof.Query)
+			}
 			if len(cands) >= 120 {
 				t.Errorf("%s: %d candidates, not fewer than the 120 records holding its words apart", expr, len(cands))
 			}
