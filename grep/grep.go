@@ -165,15 +165,17 @@ func (d *derived) docs(ctx context.Context, seg *reader.Segment, prof *reader.Pr
 			return nil, "", err
 		}
 		filter = roaring.BitmapOf(bases...)
-		var ep reader.Profile
-		n, err := seg.Count(ctx, d.exact, &reader.SearchOptions{Profile: &ep, Filter: filter})
-		if err != nil {
-			return nil, "", err
+		n := uint64(0) // bases holding exact: the walk cannot remove them
+		if uint64(len(bases))*walkRecords >= d.terms {
+			var ep reader.Profile
+			if n, err = seg.Count(ctx, d.exact, &reader.SearchOptions{Profile: &ep, Filter: filter}); err != nil {
+				return nil, "", err
+			}
+			prof.Add(&ep)
 		}
-		prof.Add(&ep)
 		if (uint64(len(bases))-n)*walkRecords < d.terms {
 			cands, runQ = bases, false
-			desc = fmt.Sprintf("%s (not %s: its walk of the dictionary could remove %d of %d candidates)", d.base, d.q, uint64(len(bases))-n, len(bases))
+			desc = fmt.Sprintf("%s (not %s: its walk of the dictionary could remove at most %d of %d candidates)", d.base, d.q, uint64(len(bases))-n, len(bases))
 		} else {
 			desc = fmt.Sprintf("%s among the %d of %s", d.q, len(bases), d.base)
 		}
