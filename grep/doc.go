@@ -13,7 +13,10 @@
 // Search derives trigrams, but in the field's own terms: each string a match
 // must contain goes through the analyzer of the store's text field, and a
 // token the string may cut (its first or last) is dropped or kept as a
-// wildcard slot (reader.PatternPhrase, reader.Wildcard). Grep runs that
+// wildcard slot (reader.PatternPhrase, reader.Wildcard); the records in
+// which the field skipped an over-long token (listed by the segment, format
+// 9) are searched without the slots, since a cut token may be part of a
+// skipped one. Grep runs that
 // query and matches the regexp on the candidates' records only, fetched in
 // batches (Segment.Records: a remote segment reads each batch's blocks in one
 // round) that are read and matched on one goroutine per CPU, the records

@@ -68,9 +68,13 @@ const (
 // the record (\A, \z, ^, $ without (?m)) or a separator in the string bounds
 // it, or the cut token has three bytes or more: then it is a wildcard slot,
 // "refu*" (a seek in the dictionary) or, when the string has no other token
-// to require, "*nection" (a walk of the dictionary). A literal that does not
-// survive analysis is no requirement. A case-insensitive literal is
-// lowercased when the analyzer lowercases (and is otherwise no requirement).
+// to require or the token starts a phrase, "*nection" (a walk of the
+// dictionary). A phrase with such a leading slot runs among the candidates
+// of the query without it, and only when those outnumber the ones holding
+// the slot's whole term by terms/walkRecords (the walk could not pay for
+// itself otherwise). A literal that does not survive analysis is no
+// requirement. A case-insensitive literal is lowercased when the analyzer
+// lowercases (and is otherwise no requirement).
 //
 // A cut token could also be part of an over-long token the analyzer skipped.
 // When the field skipped some and lists the records that did (format 9), the

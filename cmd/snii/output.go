@@ -96,6 +96,7 @@ func printFieldReport(w io.Writer, x *fieldReport) error {
 	row("positions", "%d (sum of df %d)", x.Positions, x.SumDF)
 	row("skipped tokens", "%d longer than the analyzer's max_token_bytes (not indexed; each takes a position)", x.SkippedTokens)
 	switch {
+	case x.SkippedTokens == 0:
 	case x.SkippedDocs != nil:
 		row("  in documents", "%d (listed for the regexes of snii grep)", *x.SkippedDocs)
 	case x.SkippedTokens > 0:
