@@ -1,13 +1,17 @@
 package writer_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/seam"
+	"github.com/snii-go/snii/internal/testkit"
 	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
@@ -49,6 +53,9 @@ func TestLongTokens(t *testing.T) {
 	if m.SkippedTokens != 2 || m.TermCount != 3 {
 		t.Errorf("metadata: %d skipped tokens, %d terms; want 2, 3", m.SkippedTokens, m.TermCount)
 	}
+	if !m.SkipDocsKnown || !slices.Equal(m.SkipDocs, []uint32{1, 2}) {
+		t.Errorf("documents that skipped a token: %v (known %v), want [1 2]", m.SkipDocs, m.SkipDocsKnown)
+	}
 	for term, want := range map[string]uint32{mid: 0, top: 1} {
 		docs, err := seg.Docs(t.Context(), reader.Term("text", term), nil)
 		if err != nil || len(docs) != 1 || docs[0] != want {
@@ -59,5 +66,40 @@ func TestLongTokens(t *testing.T) {
 	docs, err := seg.Docs(t.Context(), reader.Phrase("text", top, "a"), nil)
 	if err != nil || len(docs) != 0 {
 		t.Errorf("phrase across a skipped token: %v, %v", docs, err)
+	}
+}
+
+// TestSkipDocsSpills: the documents that skipped an over-long token are
+// the same, and so are the bytes, whether the build spills or not.
+func TestSkipDocsSpills(t *testing.T) {
+	o := writer.DefaultOptions("text")
+	over := strings.Repeat("x", analysis.DefaultMaxTokenBytes+1)
+	var docs []writer.Document
+	var want []uint32
+	for i := range 6000 {
+		text := fmt.Sprintf("line %d of the log with word%d and word%d", i, i%977, i%13)
+		if i%97 == 5 {
+			text += " " + over
+			want = append(want, uint32(i))
+		}
+		docs = append(docs, writer.Doc("text", text))
+	}
+	dir := t.TempDir()
+	path, _ := build(t, dir, "whole.snii", o, docs)
+	o.MemoryLimit = 512 << 10
+	spilled, st := build(t, dir, "spilled.snii", o, docs)
+	if st.Spills < 2 {
+		t.Errorf("only %d spills", st.Spills)
+	}
+	if !bytes.Equal(testkit.ReadFile(t, path), testkit.ReadFile(t, spilled)) {
+		t.Errorf("spilled build (%d spills) differs", st.Spills)
+	}
+	seg, err := reader.Open(spilled, reader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer seg.Close()
+	if got, known, err := seam.SkipDocs(seg, "text"); err != nil || !known || !slices.Equal(got, want) {
+		t.Errorf("documents that skipped a token: %v (known %v, %v), want %v", got, known, err, want)
 	}
 }
