@@ -143,7 +143,7 @@ func plan(seg *reader.Segment, re *regexp.Regexp) (*derived, string, error) {
 // record is read and matched: a query whose leading suffix slots walk the
 // dictionary runs only when it could leave terms/walkRecords fewer
 // candidates than the query without them.
-const walkRecords = 64
+const walkRecords = 24
 
 // derived is what plan derives. The candidates are q's documents and, among
 // listed, alt's (every listed one when alt is nil). q has the cut tokens as
