@@ -33,7 +33,9 @@ type Options struct {
 // Profile is what one Grep did.
 type Profile struct {
 	// Query is the derived query, in reader.Query's rendering ("" when the
-	// store was scanned).
+	// store was scanned), with what chose the candidates: the query it ran
+	// within or instead of a walk of the dictionary, and the query run on
+	// the records that skipped an over-long token.
 	Query string
 	// Note says why the whole store was scanned ("" when the index narrowed
 	// the candidates).
