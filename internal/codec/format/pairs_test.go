@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"cmp"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/snii-go/snii/internal/errs"
@@ -384,5 +386,41 @@ func TestPairTableIndexAfterSearches(t *testing.T) {
 	}
 	if bad.index.Load() != nil || failed == 0 || found == 0 {
 		t.Fatalf("damaged key 0: index %v, %d found, %d failed", bad.index.Load() != nil, found, failed)
+	}
+}
+
+// TestPairTableConcurrentIndex: goroutines looking up pairs at once while
+// the table crosses pairIndexAfter get the same answers as alone (run with
+// -race: the index is built once and published safely).
+func TestPairTableConcurrentIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	ps := randPairs(r, 18)
+	tab, err := OpenPairTable(pairSection(ps), uint64(len(ps)), 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errc := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := 0; round < 4; round++ {
+				for i, p := range ps {
+					if k, err := tab.Find([]byte(p.a), []byte(p.b)); k != i || err != nil {
+						errc <- fmt.Errorf("find %q %q = %d, %v; want %d", p.a, p.b, k, err, i)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Error(err)
+	}
+	if tab.index.Load() == nil {
+		t.Errorf("no index after %d lookups", 8*4*len(ps))
 	}
 }
