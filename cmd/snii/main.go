@@ -21,6 +21,9 @@ func main() {
 	if p := gcPercentFor(os.Args[1:], os.Getenv("GOGC")); p > 0 {
 		debug.SetGCPercent(p)
 	}
+	if !catchesSignals(os.Args[1:]) {
+		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr, os.Stdin))
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, stopSignals...)
@@ -40,6 +43,22 @@ func main() {
 	}
 	cancel()
 	os.Exit(code)
+}
+
+// catchesSignals reports whether the command line args runs a command that
+// catches stopSignals to stop cleanly. query, grep and get do not: they only
+// read segments and print, so a signal ends them at once with the signal's
+// default action, as it ends grep (the shell reports 128+N), and they start
+// without the handler's goroutine and thread.
+func catchesSignals(args []string) bool {
+	if len(args) == 0 {
+		return true
+	}
+	switch args[0] {
+	case "query", "grep", "get":
+		return false
+	}
+	return true
 }
 
 func signalNumber(s os.Signal) int {

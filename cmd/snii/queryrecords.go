@@ -80,6 +80,9 @@ func (p *recordPrinter) grouped() bool { return (p.f.after > 0 || p.f.before > 0
 // read.
 func (p *recordPrinter) printSegment(ctx context.Context, seg *reader.Segment, rq reader.Query, matches []uint32, scores []float32, base uint64) error {
 	ids, isMatch := p.withContext(matches, seg.DocCount())
+	if len(ids) == 0 {
+		return nil // no record to read: the store's block index stays undecoded
+	}
 	st, _ := seg.Store()
 	bt := newBatcher(ids, st)
 	if scores != nil {

@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/snii-go/snii/internal/errs"
 )
@@ -89,16 +91,33 @@ func AppendPairTrailer(dst []byte, offs []uint32) []byte {
 }
 
 // PairTable reads a pair section in place (it aliases the section's bytes,
-// which must stay valid and unchanged while it is used), with a resident
-// index of its keys' hashes (12 bytes per pair). It is immutable and
+// which must stay valid and unchanged while it is used). A lookup is a binary
+// search over the entries' keys (they ascend by (a, b)) until the table has
+// served pairIndexAfter of them; then a resident index of the keys' hashes
+// (about 14 bytes per pair) is built once and serves every later lookup. A process
+// that runs one query does not pay for the index; a long-lived one gets it
+// after its first queries. It is immutable (but for the index, built once) and
 // safe for concurrent use.
 type PairTable struct {
-	b      []byte // entries
-	table  []byte // n × u32
-	n      int
-	docs   uint64 // documents in the segment: bound on a pair's df
+	b     []byte // entries
+	table []byte // n × u32
+	n     int
+	docs  uint64 // documents in the segment: bound on a pair's df
+
+	searches atomic.Int64 // binary searches so far (until the index is built)
+	once     sync.Once
+	index    atomic.Pointer[pairIndex] // nil until built (or when a key does not decode)
+}
+
+// pairIndexAfter is the number of binary searches after which a table builds
+// its hash index: building it reads every key (about 800 instructions a
+// pair), a lookup through it saves a binary search's few hundred.
+const pairIndexAfter = 64
+
+// pairIndex is a table's resident index of its keys' hashes.
+type pairIndex struct {
 	seed   uint64
-	hashes []uint64 // hash of each key, ascending (built at open)
+	hashes []uint64 // hash of each key, ascending
 	order  []uint32 // the entry of hashes[i]
 	filter []uint64 // one bit per key hash's top bits: most missing pairs stop here
 	fshift uint     // 64 - log2(bits of filter)
@@ -108,10 +127,9 @@ type PairTable struct {
 // two): with one bit per key, about 1 in 16 missing pairs passes it.
 const pairFilterBits = 16
 
-// hash is the table's hash of len(a), a, b: the resident index of the keys
-// (never stored), 8 bytes per step.
-func (t *PairTable) hash(a, b []byte) uint64 {
-	h := t.seed ^ uint64(len(a))*pairMul
+// hash is the index's hash of len(a), a, b (never stored), 8 bytes per step.
+func (ix *pairIndex) hash(a, b []byte) uint64 {
+	h := ix.seed ^ uint64(len(a))*pairMul
 	h = hashBytes(h, a)
 	return hashBytes(h, b)
 }
@@ -134,9 +152,8 @@ func hashBytes(h uint64, p []byte) uint64 {
 
 // OpenPairTable checks a pair section of n entries of a segment of docCount
 // documents: its length, the table's CRC and that the offsets ascend
-// strictly inside the entries area (the first at 0), and that every key
-// decodes (to build the hash index). Entries are checked when read. Errors
-// wrap snii.ErrCorrupt.
+// strictly inside the entries area (the first at 0). Keys are checked when a
+// lookup reads them, entries when read. Errors wrap snii.ErrCorrupt.
 func OpenPairTable(sec []byte, n uint64, docCount uint64) (*PairTable, error) {
 	if n == 0 {
 		if len(sec) != 0 {
@@ -161,22 +178,27 @@ func OpenPairTable(sec []byte, n uint64, docCount uint64) (*PairTable, error) {
 		}
 		prev = o
 	}
-	// The resident hash index: a lookup is a bit test of the filter, then a
-	// binary search over 8-byte hashes and one key comparison, not a walk
-	// over the entries.
-	t.seed = uint64(n) * pairMul // any value: the hashes stay in memory
+	return t, nil
+}
+
+// buildIndex builds the resident hash index: a lookup is then a bit test of
+// the filter, a binary search over 8-byte hashes and one key comparison. It
+// returns nil when a key does not decode (lookups stay binary searches,
+// which report the damaged key when they read it).
+func (t *PairTable) buildIndex() *pairIndex {
+	ix := &pairIndex{seed: uint64(t.n) * pairMul} // any value: the hashes stay in memory
 	lg := bits.Len(uint(t.n*pairFilterBits - 1))
-	t.filter, t.fshift = make([]uint64, max((1<<lg)/64, 1)), uint(64-lg)
+	ix.filter, ix.fshift = make([]uint64, max((1<<lg)/64, 1)), uint(64-lg)
 	keys := make([]pairHash, t.n)
 	for i := range keys {
 		a, b, err := t.Key(i)
 		if err != nil {
-			return nil, err
+			return nil
 		}
-		h := t.hash(a, b)
+		h := ix.hash(a, b)
 		keys[i] = pairHash{h, uint32(i)}
-		f := h >> t.fshift
-		t.filter[f>>6] |= 1 << (f & 63)
+		f := h >> ix.fshift
+		ix.filter[f>>6] |= 1 << (f & 63)
 	}
 	slices.SortFunc(keys, func(x, y pairHash) int {
 		if c := cmp.Compare(x.h, y.h); c != 0 {
@@ -184,11 +206,11 @@ func OpenPairTable(sec []byte, n uint64, docCount uint64) (*PairTable, error) {
 		}
 		return cmp.Compare(x.i, y.i)
 	})
-	t.hashes, t.order = make([]uint64, t.n), make([]uint32, t.n)
+	ix.hashes, ix.order = make([]uint64, t.n), make([]uint32, t.n)
 	for j, k := range keys {
-		t.hashes[j], t.order[j] = k.h, k.i
+		ix.hashes[j], ix.order[j] = k.h, k.i
 	}
-	return t, nil
+	return ix
 }
 
 // pairHash is one key's hash and its entry, the unit the hash index is
@@ -232,26 +254,67 @@ func (t *PairTable) Key(i int) (a, b []byte, err error) {
 }
 
 // Find returns the index of pair (a, b), or -1 when the section lacks it:
-// a binary search of the resident key hashes, then a comparison of the
-// keys with that hash.
+// a binary search over the keys, or, once the table has built its hash
+// index, a search of the resident key hashes and a comparison of the keys
+// with that hash. A damaged key can only make a lookup miss or fail with
+// snii.ErrCorrupt.
 func (t *PairTable) Find(a, b []byte) (int, error) {
 	if t.n == 0 {
 		return -1, nil
 	}
-	h := t.hash(a, b)
-	if f := h >> t.fshift; t.filter[f>>6]>>(f&63)&1 == 0 {
+	ix := t.index.Load()
+	if ix == nil && t.searches.Load() >= pairIndexAfter {
+		t.once.Do(func() {
+			if ix := t.buildIndex(); ix != nil {
+				t.index.Store(ix)
+			}
+		})
+		ix = t.index.Load()
+	}
+	if ix == nil {
+		t.searches.Add(1)
+		return t.search(a, b)
+	}
+	h := ix.hash(a, b)
+	if f := h >> ix.fshift; ix.filter[f>>6]>>(f&63)&1 == 0 {
 		return -1, nil
 	}
-	hs := t.hashes
+	hs := ix.hashes
 	lo, _ := slices.BinarySearch(hs, h) // the first of its equal hashes
 	for ; lo < len(hs) && hs[lo] == h; lo++ {
-		i := int(t.order[lo])
+		i := int(ix.order[lo])
 		ka, kb, err := t.Key(i)
 		if err != nil {
 			return -1, err
 		}
 		if bytes.Equal(ka, a) && bytes.Equal(kb, b) {
 			return i, nil
+		}
+	}
+	return -1, nil
+}
+
+// search is Find by a binary search over the entries' keys, which ascend by
+// a's bytes, then b's.
+func (t *PairTable) search(a, b []byte) (int, error) {
+	lo, hi := 0, t.n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		ka, kb, err := t.Key(m)
+		if err != nil {
+			return -1, err
+		}
+		c := bytes.Compare(ka, a)
+		if c == 0 {
+			c = bytes.Compare(kb, b)
+		}
+		switch {
+		case c == 0:
+			return m, nil
+		case c < 0:
+			lo = m + 1
+		default:
+			hi = m
 		}
 	}
 	return -1, nil

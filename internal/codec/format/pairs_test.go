@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"cmp"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/snii-go/snii/internal/errs"
@@ -225,9 +227,10 @@ func TestPairFilter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ix := tab.buildIndex()
 	passes := func(a, b []byte) bool {
-		f := tab.hash(a, b) >> tab.fshift
-		return tab.filter[f>>6]>>(f&63)&1 == 1
+		f := ix.hash(a, b) >> ix.fshift
+		return ix.filter[f>>6]>>(f&63)&1 == 1
 	}
 	kept := make(map[[2]string]bool)
 	for _, p := range ps {
@@ -317,5 +320,107 @@ func TestPairComplementMinLen(t *testing.T) {
 		if lb := PairComplementMinLen(len(a), len(b), df, co); len(buf) < lb {
 			t.Fatalf("df %d, co %d, %d-byte terms: %d bytes, bound %d", df, co, len(a)+len(b), len(buf), lb)
 		}
+	}
+}
+
+// TestPairTableIndexAfterSearches: a table answers by binary search until it
+// has served pairIndexAfter lookups, then builds its hash index once; both
+// give every kept pair its entry and every missing pair -1, and a table
+// whose key does not decode keeps answering by binary search.
+func TestPairTableIndexAfterSearches(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	ps := randPairs(r, 18)
+	tab, err := OpenPairTable(pairSection(ps), uint64(len(ps)), 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	misses := [][2]string{{"a", "zz"}, {"", ""}, {"g", "a"}, {"aa", "a"}, {"c", ""}, {"f", "fc"}}
+	lookups := 0
+	check := func() {
+		for i, p := range ps {
+			if k, err := tab.Find([]byte(p.a), []byte(p.b)); k != i || err != nil {
+				t.Fatalf("after %d lookups: find %q %q = %d, %v; want %d", lookups, p.a, p.b, k, err, i)
+			}
+			lookups++
+		}
+		for _, m := range misses {
+			if k, err := tab.Find([]byte(m[0]), []byte(m[1])); k != -1 || err != nil {
+				t.Fatalf("after %d lookups: find %q = %d, %v; want -1", lookups, m, k, err)
+			}
+			lookups++
+		}
+	}
+	for lookups < pairIndexAfter {
+		if tab.index.Load() != nil {
+			t.Fatalf("index built after %d lookups (want %d)", lookups, pairIndexAfter)
+		}
+		check()
+	}
+	check()
+	if tab.index.Load() == nil {
+		t.Fatalf("no index after %d lookups", lookups)
+	}
+	check()
+
+	// A key whose length runs past its entry: no index, and the lookups that
+	// read it fail with ErrCorrupt, the others still answer.
+	sec := pairSection(ps)
+	sec[0] = 0x7f // entry 0's len(a)
+	bad, err := OpenPairTable(sec, uint64(len(ps)), 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, failed := 0, 0
+	for round := 0; round < 2*pairIndexAfter/len(ps)+2; round++ {
+		for i, p := range ps {
+			k, err := bad.Find([]byte(p.a), []byte(p.b))
+			switch {
+			case err != nil && errors.Is(err, errs.Corrupt):
+				failed++
+			case err == nil && k == i && i > 0:
+				found++
+			default:
+				t.Fatalf("damaged key 0: find %q %q = %d, %v", p.a, p.b, k, err)
+			}
+		}
+	}
+	if bad.index.Load() != nil || failed == 0 || found == 0 {
+		t.Fatalf("damaged key 0: index %v, %d found, %d failed", bad.index.Load() != nil, found, failed)
+	}
+}
+
+// TestPairTableConcurrentIndex: goroutines looking up pairs at once while
+// the table crosses pairIndexAfter get the same answers as alone (run with
+// -race: the index is built once and published safely).
+func TestPairTableConcurrentIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	ps := randPairs(r, 18)
+	tab, err := OpenPairTable(pairSection(ps), uint64(len(ps)), 2000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errc := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for round := 0; round < 4; round++ {
+				for i, p := range ps {
+					if k, err := tab.Find([]byte(p.a), []byte(p.b)); k != i || err != nil {
+						errc <- fmt.Errorf("find %q %q = %d, %v; want %d", p.a, p.b, k, err, i)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Error(err)
+	}
+	if tab.index.Load() == nil {
+		t.Errorf("no index after %d lookups", 8*4*len(ps))
 	}
 }

@@ -108,33 +108,53 @@ func DecodeStoreMeta(b []byte, docCount uint64) (StoreMeta, error) {
 		return StoreMeta{}, err
 	}
 	m.Blocks = make([]StoreBlock, n)
-	var docs, plain uint64
+	var docs, plain, stored uint64
+	p := r.off
 	for i := range m.Blocks {
-		sb := StoreBlock{
-			Docs:      uint32(r.uvarintMax(math.MaxUint32)),
-			StoredLen: uint32(r.uvarintMax(math.MaxUint32)),
-			PlainLen:  uint32(r.uvarintMax(MaxStoreBlockPlain)),
-			Flags:     r.u8(),
-			CRC:       r.u32(),
+		var v [3]uint32 // docs, storedLen, plainLen (bitpack.ReadUvarint32's rule)
+		ok := true
+		for k := range v {
+			// One to three bytes inline; longer, overlong or at the end of b
+			// by the slow path.
+			if p+2 < len(b) {
+				c0, c1, c2 := b[p], b[p+1], b[p+2]
+				switch {
+				case c0 < 0x80:
+					v[k], p = uint32(c0), p+1
+					continue
+				case c1 < 0x80 && c1 != 0:
+					v[k], p = uint32(c0&0x7f)|uint32(c1)<<7, p+2
+					continue
+				case c1 >= 0x80 && c2 < 0x80 && c2 != 0:
+					v[k], p = uint32(c0&0x7f)|uint32(c1&0x7f)<<7|uint32(c2)<<14, p+3
+					continue
+				}
+			}
+			if v[k], p, ok = bitpack.ReadUvarint32Slow(b, p); !ok {
+				break
+			}
 		}
-		if !r.ok() {
+		if !ok || v[2] > MaxStoreBlockPlain || len(b)-p < 5 {
 			return StoreMeta{}, errs.Corruptf("header: block %d truncated", i)
 		}
-		if err := sb.check(); err != nil {
-			return StoreMeta{}, fmt.Errorf("block %d: %w", i, err)
+		sb := StoreBlock{Docs: v[0], StoredLen: v[1], PlainLen: v[2], Flags: b[p], CRC: binary.LittleEndian.Uint32(b[p+1:])}
+		p += 5
+		if !sb.valid() {
+			return StoreMeta{}, fmt.Errorf("block %d: %w", i, sb.check())
 		}
 		docs += uint64(sb.Docs)
 		plain += uint64(sb.PlainLen)
+		stored += uint64(sb.StoredLen)
 		m.Blocks[i] = sb
 	}
-	if r.remaining() != 0 {
-		return StoreMeta{}, errs.Corruptf("header: %d trailing bytes", r.remaining())
+	if p != len(b) {
+		return StoreMeta{}, errs.Corruptf("header: %d trailing bytes", len(b)-p)
 	}
 	if docs != m.Records || m.RawBytes > plain {
 		return StoreMeta{}, errs.Corruptf("header: blocks hold %d records and %d plain bytes, header says %d records of %d bytes", docs, plain, m.Records, m.RawBytes)
 	}
-	if m.BlocksOff > math.MaxInt64-m.BlocksLen() {
-		return StoreMeta{}, errs.Corruptf("header: blocks at [%d, +%d) overflow", m.BlocksOff, m.BlocksLen())
+	if m.BlocksOff > math.MaxInt64-stored {
+		return StoreMeta{}, errs.Corruptf("header: blocks at [%d, +%d) overflow", m.BlocksOff, stored)
 	}
 	return m, nil
 }
@@ -183,6 +203,13 @@ func (b StoreBlock) check() error {
 		return errs.Corruptf("empty")
 	}
 	return nil
+}
+
+// valid reports whether check finds nothing wrong (the test the compiler
+// inlines, for the loop over a whole block index).
+func (b StoreBlock) valid() bool {
+	return b.Docs != 0 && b.PlainLen >= b.Docs && (b.Flags != 0 || b.StoredLen == b.PlainLen) &&
+		b.Flags <= StoreFlagZstd && b.StoredLen != 0
 }
 
 // StoreBlockBuilder collects the records of one store block. The zero value

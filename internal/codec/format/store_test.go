@@ -2,7 +2,9 @@ package format
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -223,4 +225,141 @@ func TestStoreBlockBuilderTrim(t *testing.T) {
 	if plain, n = b.TakePlain(nil); n != 1 || string(plain) != "\x03abc" {
 		t.Errorf("plain %q, %d records", plain, n)
 	}
+}
+
+// decodeStoreIndexRef decodes a block index entry by entry through the
+// bounds-checked reader: the oracle of DecodeStoreMeta's inline uvarints.
+func decodeStoreIndexRef(b []byte, docCount uint64) ([]StoreBlock, bool) {
+	_, n, r, err := decodeStoreHead(b, docCount)
+	if err != nil {
+		return nil, false
+	}
+	blocks := make([]StoreBlock, n)
+	for i := range blocks {
+		blocks[i] = StoreBlock{
+			Docs:      uint32(r.uvarintMax(math.MaxUint32)),
+			StoredLen: uint32(r.uvarintMax(math.MaxUint32)),
+			PlainLen:  uint32(r.uvarintMax(MaxStoreBlockPlain)),
+			Flags:     r.u8(),
+			CRC:       r.u32(),
+		}
+		if !r.ok() || blocks[i].check() != nil {
+			return nil, false
+		}
+	}
+	return blocks, r.remaining() == 0
+}
+
+// storeIndexBytes is a store header of the given entries, the uvarints of
+// entry i written with pad[i] extra (overlong) continuation bytes when
+// pad[i] > 0.
+func storeIndexBytes(blocks []StoreBlock, pad []int) []byte {
+	var docs, raw uint64
+	for _, sb := range blocks {
+		docs += uint64(sb.Docs)
+		raw += uint64(sb.Docs)
+	}
+	head := AppendStoreMeta(nil, &StoreMeta{Format: RecordText, Records: docs, RawBytes: raw, BlocksOff: 64})
+	head = head[:len(head)-1] // the block count (0) goes
+	head = binary.AppendUvarint(head, uint64(len(blocks)))
+	uv := func(dst []byte, v uint32, pad int) []byte {
+		if pad == 0 {
+			return binary.AppendUvarint(dst, uint64(v))
+		}
+		for v >= 0x80 {
+			dst = append(dst, byte(v)|0x80)
+			v >>= 7
+		}
+		dst = append(dst, byte(v)|0x80)
+		for k := 1; k < pad; k++ {
+			dst = append(dst, 0x80)
+		}
+		return append(dst, 0) // a trailing zero group
+	}
+	for i, sb := range blocks {
+		p := 0
+		if i < len(pad) {
+			p = pad[i]
+		}
+		head = uv(head, sb.Docs, p)
+		head = uv(head, sb.StoredLen, p)
+		head = uv(head, sb.PlainLen, p)
+		head = append(head, sb.Flags)
+		head = binary.LittleEndian.AppendUint32(head, sb.CRC)
+	}
+	return head
+}
+
+// TestStoreIndexUvarints: the block index's uvarints of every length (one to
+// five bytes, at each length's bounds) decode as the reader decodes them, and
+// an overlong one is corrupt, wherever it sits.
+func TestStoreIndexUvarints(t *testing.T) {
+	vals := []uint32{1, 0x7f, 0x80, 0x3fff, 0x4000, 0x1fffff, 0x200000, 0xfffffff, MaxStoreBlockPlain}
+	r := rand.New(rand.NewPCG(11, 12))
+	for round := 0; round < 200; round++ {
+		n := 1 + r.IntN(6)
+		blocks := make([]StoreBlock, n)
+		for i := range blocks {
+			docs := vals[r.IntN(len(vals))]
+			plain := max(docs, vals[r.IntN(len(vals))])
+			sb := StoreBlock{Docs: docs, PlainLen: plain, StoredLen: plain, CRC: r.Uint32()}
+			if r.IntN(2) == 0 {
+				sb.Flags, sb.StoredLen = StoreFlagZstd, vals[r.IntN(len(vals))]
+			}
+			if r.IntN(8) == 0 {
+				sb.StoredLen = math.MaxUint32 - uint32(r.IntN(3))
+				sb.Flags = StoreFlagZstd
+			}
+			blocks[i] = sb
+		}
+		var docs uint64
+		for _, sb := range blocks {
+			docs += uint64(sb.Docs)
+		}
+		hb := storeIndexBytes(blocks, nil)
+		m, err := DecodeStoreMeta(hb, docs)
+		if err != nil || !slices.Equal(m.Blocks, blocks) {
+			t.Fatalf("round %d: %+v, %v; want %+v", round, m.Blocks, err, blocks)
+		}
+		pad := make([]int, n)
+		pad[r.IntN(n)] = 1 + r.IntN(2)
+		bad := storeIndexBytes(blocks, pad)
+		if _, err := DecodeStoreMeta(bad, docs); !errors.Is(err, errs.Corrupt) {
+			t.Fatalf("round %d: overlong uvarints (pad %v): %v", round, pad, err)
+		}
+		if _, ok := decodeStoreIndexRef(bad, docs); ok {
+			t.Fatalf("round %d: the reference decodes overlong uvarints", round)
+		}
+	}
+}
+
+// FuzzStoreMeta: DecodeStoreMeta accepts exactly the headers the reader's
+// entry-by-entry decode accepts (and whose totals agree), with the same
+// blocks, and fails with ErrCorrupt otherwise.
+func FuzzStoreMeta(f *testing.F) {
+	f.Add(storeIndexBytes([]StoreBlock{{Docs: 2, StoredLen: 300, PlainLen: 20000, Flags: 1}, {Docs: 1, StoredLen: 5, PlainLen: 5}}, nil), uint64(3))
+	f.Add(storeIndexBytes([]StoreBlock{{Docs: 0x80, StoredLen: 0x4000, PlainLen: 0x200000, Flags: 1}}, []int{1}), uint64(0x80))
+	f.Fuzz(func(t *testing.T, b []byte, docCount uint64) {
+		m, err := DecodeStoreMeta(b, docCount)
+		ref, ok := decodeStoreIndexRef(b, docCount)
+		if err != nil {
+			if !errors.Is(err, errs.Corrupt) {
+				t.Fatalf("error %v is not errs.Corrupt", err)
+			}
+			if ok { // the entries decode: the totals must disagree
+				head, _, _, _ := decodeStoreHead(b, docCount)
+				var docs, plain, stored uint64
+				for _, sb := range ref {
+					docs, plain, stored = docs+uint64(sb.Docs), plain+uint64(sb.PlainLen), stored+uint64(sb.StoredLen)
+				}
+				if docs == head.Records && head.RawBytes <= plain && head.BlocksOff <= math.MaxInt64-stored {
+					t.Fatalf("%v for entries the reference decodes: %+v", err, ref)
+				}
+			}
+			return
+		}
+		if !ok || !slices.Equal(m.Blocks, ref) {
+			t.Fatalf("decoded %+v; the reference: %+v (ok %v)", m.Blocks, ref, ok)
+		}
+	})
 }

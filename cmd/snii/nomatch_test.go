@@ -1,0 +1,70 @@
+package main
+
+import (
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/snii-go/snii/internal/codec/format"
+)
+
+// TestQueryNoMatchReadsNoRecord: a query without a match prints nothing and
+// reads nothing of the store beyond its header (the block index stays
+// undecoded): on a segment whose first block index entry is damaged (its
+// CRCs fixed, so that it opens) it exits 0 with empty output, while a query
+// with matches reports the damage (exit 1, "corrupt").
+func TestQueryNoMatchReadsNoRecord(t *testing.T) {
+	dir := t.TempDir()
+	seg := filepath.Join(dir, "app.snii")
+	ok(t, "build", "-q", "-o", seg, demoFile("app.log"))
+	b, err := os.ReadFile(seg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tail := b[len(b)-format.TailSize:]
+	tl, err := format.ParseTail(tail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirb := b[tl.DirOff : tl.DirOff+tl.DirLen]
+	d, err := format.DecodeDirectory(dirb)
+	if err != nil || d.StoreLen == 0 {
+		t.Fatalf("directory: %+v, %v", d, err)
+	}
+	hb := b[d.StoreOff : d.StoreOff+d.StoreLen]
+	m, err := format.DecodeStoreMeta(hb, d.DocCount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first entry's flags byte, after its three uvarints, becomes 2 (no
+	// such flag).
+	at := len(format.AppendStoreMeta(nil, &format.StoreMeta{Format: m.Format, TextField: m.TextField,
+		Records: m.Records, RawBytes: m.RawBytes, BlocksOff: m.BlocksOff,
+		Blocks: make([]format.StoreBlock, len(m.Blocks))})) - 8*len(m.Blocks) // the head: zero entries take 8 bytes each
+	var u [binary.MaxVarintLen64]byte
+	for _, v := range []uint32{m.Blocks[0].Docs, m.Blocks[0].StoredLen, m.Blocks[0].PlainLen} {
+		at += binary.PutUvarint(u[:], uint64(v))
+	}
+	if hb[at] != m.Blocks[0].Flags {
+		t.Fatalf("byte %d of the store header is %d, not the first block's flags %d", at, hb[at], m.Blocks[0].Flags)
+	}
+	hb[at] = 2
+	d.StoreCRC = format.Checksum(hb)
+	copy(dirb, format.AppendDirectory(nil, &d))
+	binary.LittleEndian.PutUint32(tail[16:], format.Checksum(dirb))
+	binary.LittleEndian.PutUint32(tail[28:], format.Checksum(tail[:28]))
+	if err := os.WriteFile(seg, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	r := ok(t, "query", seg, `"zzqx no such words"`)
+	if r.stdout != "" {
+		t.Errorf("no match printed %q", r.stdout)
+	}
+	r = cli(t, "", "query", seg, "error")
+	if r.code != exitFailure || !strings.Contains(r.stderr, "corrupt") {
+		t.Errorf("a match on a damaged block index: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
