@@ -1,0 +1,306 @@
+// Command storeframes cuts a corpus into store blocks as the writer does (16
+// KiB of plain bytes: n uvarint lengths, then the records) and compares frames
+// for them: the bytes each stores (the smaller of the frame and the plain
+// block, as the writer keeps), its encode rate and its decode time per block.
+// In -decode mode it only decodes the blocks of one frame -rounds times, for
+// instruction counts (callgrind: the difference of two round counts is the
+// cost of the rounds alone).
+//
+//	storeframes [-corpus service|agent] [-rounds N] [-frames a,b,...] [-decode FRAME]
+package main
+
+import (
+	"encoding/binary"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/klauspost/compress/s2"
+	"github.com/klauspost/compress/zstd"
+	"github.com/snii-go/snii/bench/peers"
+)
+
+const target = 16 << 10
+
+// frame is one way of storing a block.
+type frame struct {
+	name   string
+	encode func(dst, src []byte) []byte
+	decode func(dst, src []byte) ([]byte, error)
+}
+
+func main() {
+	corpus := flag.String("corpus", "service", "agent or service")
+	root := flag.String("corpora", "", "corpora root (default: shared/corpora above the working directory)")
+	rounds := flag.Int("rounds", 20, "decode rounds over every block")
+	only := flag.String("frames", "", "comma-separated frames to measure (default all)")
+	dec := flag.String("decode", "", "only decode the blocks of this frame -rounds times")
+	hist := flag.Bool("hist", false, "print the distribution over blocks of the share of the zstd3-rawlit frame that zstd3's Huffman literals save")
+	ab := flag.Bool("ab", false, "time the -frames' decodes in turn, -rounds passes each, and print each one's fastest and median pass")
+	flag.Parse()
+	if err := run(*corpus, *root, *rounds, *only, *dec, *ab, *hist); err != nil {
+		fmt.Fprintln(os.Stderr, "storeframes:", err)
+		os.Exit(1)
+	}
+}
+
+func zstdFrame(name string, level zstd.EncoderLevel, noEntropy bool, d *zstd.Decoder) frame {
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false),
+		zstd.WithEncoderLevel(level), zstd.WithSingleSegment(true), zstd.WithWindowSize(1<<20),
+		zstd.WithNoEntropyCompression(noEntropy))
+	if err != nil {
+		panic(err)
+	}
+	return frame{name: name, encode: func(dst, src []byte) []byte { return enc.EncodeAll(src, dst) },
+		decode: func(dst, src []byte) ([]byte, error) { return d.DecodeAll(src, dst) }}
+}
+
+func frames(dict *s2.Dict) []frame {
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<28),
+		zstd.WithDecodeAllCapLimit(true), zstd.IgnoreChecksum(true))
+	if err != nil {
+		panic(err)
+	}
+	s2dec := func(dst, src []byte) ([]byte, error) { return s2.Decode(dst[:cap(dst)], src) }
+	return []frame{
+		zstdFrame("zstd3", zstd.SpeedBetterCompression, false, d),
+		zstdFrame("zstd3-rawlit", zstd.SpeedBetterCompression, true, d),
+		zstdFrame("zstd4", zstd.SpeedBestCompression, false, d),
+		zstdFrame("zstd4-rawlit", zstd.SpeedBestCompression, true, d),
+		zstdFrame("zstd2", zstd.SpeedDefault, false, d),
+		zstdFrame("zstd1", zstd.SpeedFastest, false, d),
+		{name: "s2", encode: func(dst, src []byte) []byte { return append(dst, s2.Encode(nil, src)...) }, decode: s2dec},
+		{name: "s2better", encode: func(dst, src []byte) []byte { return append(dst, s2.EncodeBetter(nil, src)...) }, decode: s2dec},
+		{name: "s2best", encode: func(dst, src []byte) []byte { return append(dst, s2.EncodeBest(nil, src)...) }, decode: s2dec},
+		{name: "s2best-dict", encode: func(dst, src []byte) []byte { return append(dst, dict.EncodeBest(nil, src)...) },
+			decode: func(dst, src []byte) ([]byte, error) { return dict.Decode(dst[:cap(dst)], src) }},
+	}
+}
+
+// blocks cuts docs into plain store blocks by the writer's rule.
+func blocks(docs []string) [][]byte {
+	var out [][]byte
+	var lens, recs []byte
+	n := 0
+	flush := func() {
+		out = append(out, append(append([]byte(nil), lens...), recs...))
+		lens, recs, n = lens[:0], recs[:0], 0
+	}
+	var tmp [binary.MaxVarintLen64]byte
+	for _, d := range docs {
+		if n > 0 && len(lens)+len(recs)+binary.PutUvarint(tmp[:], uint64(len(d)))+len(d) > target {
+			flush()
+		}
+		lens = binary.AppendUvarint(lens, uint64(len(d)))
+		recs = append(recs, d...)
+		n++
+	}
+	if n > 0 {
+		flush()
+	}
+	return out
+}
+
+func run(corpus, root string, rounds int, only, decOnly string, ab, hist bool) error {
+	if root == "" {
+		root = peers.FindCorpora()
+	}
+	c, err := peers.LoadCorpus(root, corpus)
+	if err != nil {
+		return err
+	}
+	plain := blocks(c.Docs)
+	var sample []byte
+	for _, p := range plain {
+		sample = append(sample, p...)
+		if len(sample) >= 4<<20 {
+			break
+		}
+	}
+	dict := s2.MakeDict(sample[len(sample)-s2.MaxDictSize:], nil)
+	want := map[string]bool{}
+	for _, f := range strings.Split(only, ",") {
+		if f != "" {
+			want[f] = true
+		}
+	}
+	if decOnly != "" {
+		want = map[string]bool{decOnly: true}
+	}
+	plainBytes := 0
+	for _, p := range plain {
+		plainBytes += len(p)
+	}
+	if decOnly == "" {
+		fmt.Printf("corpus %s: %d docs, %d blocks, %d plain bytes\n", corpus, len(c.Docs), len(plain), plainBytes)
+		fmt.Println("| frame | stored bytes | vs zstd3 | blocks kept plain | encode MB/s | decode ns/block | decode MB/s |")
+		fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
+	}
+	if hist {
+		return savings(plain, frames(dict))
+	}
+	if ab {
+		return interleave(plain, frames(dict), want, rounds)
+	}
+	base := 0
+	for _, f := range frames(dict) {
+		if len(want) > 0 && !want[f.name] {
+			continue
+		}
+		comp := make([][]byte, len(plain))
+		stored, kept := 0, 0
+		t0 := time.Now()
+		for i, p := range plain {
+			comp[i] = f.encode(nil, p)
+		}
+		enc := time.Since(t0)
+		for i, p := range plain {
+			if len(comp[i]) >= len(p) {
+				kept++
+				stored += len(p)
+				comp[i] = nil
+			} else {
+				stored += len(comp[i])
+			}
+		}
+		if f.name == "zstd3" {
+			base = stored
+		}
+		buf := make([]byte, 0, 1<<20)
+		for i, p := range plain { // check once
+			if comp[i] == nil {
+				continue
+			}
+			out, err := f.decode(buf[:0:len(p)+32], comp[i])
+			if err != nil || string(out) != string(p) {
+				return fmt.Errorf("%s: block %d does not round-trip (%d of %d bytes): %v", f.name, i, len(out), len(p), err)
+			}
+		}
+		runtime.GC()
+		t0 = time.Now()
+		for r := 0; r < rounds; r++ {
+			for i, p := range plain {
+				if comp[i] == nil {
+					continue
+				}
+				if _, err := f.decode(buf[:0:len(p)+32], comp[i]); err != nil {
+					return err
+				}
+			}
+		}
+		dec := time.Since(t0)
+		if decOnly != "" {
+			return nil
+		}
+		ratio := "–"
+		if base > 0 {
+			ratio = fmt.Sprintf("%.3f", float64(stored)/float64(base))
+		}
+		fmt.Printf("| %s | %d | %s | %d | %.1f | %.0f | %.0f |\n", f.name, stored, ratio, kept,
+			float64(plainBytes)/enc.Seconds()/1e6,
+			float64(dec.Nanoseconds())/float64(rounds*len(plain)),
+			float64(plainBytes)*float64(rounds)/dec.Seconds()/1e6)
+	}
+	return nil
+}
+
+// interleave times one decode pass over every block of each frame in turn,
+// rounds times, and prints each frame's fastest and median pass per block.
+func interleave(plain [][]byte, all []frame, want map[string]bool, rounds int) error {
+	var fs []frame
+	var comp [][][]byte
+	for _, f := range all {
+		if !want[f.name] {
+			continue
+		}
+		c := make([][]byte, len(plain))
+		for i, p := range plain {
+			if c[i] = f.encode(nil, p); len(c[i]) >= len(p) {
+				c[i] = nil
+			}
+		}
+		fs, comp = append(fs, f), append(comp, c)
+	}
+	buf := make([]byte, 0, 1<<20)
+	passes := make([][]float64, len(fs))
+	for r := 0; r < rounds; r++ {
+		for k, f := range fs {
+			t0 := time.Now()
+			for i, p := range plain {
+				if comp[k][i] == nil {
+					continue
+				}
+				if _, err := f.decode(buf[:0:len(p)+32], comp[k][i]); err != nil {
+					return err
+				}
+			}
+			passes[k] = append(passes[k], float64(time.Since(t0).Nanoseconds())/float64(len(plain)))
+		}
+	}
+	fmt.Println("| frame | fastest ns/block | median ns/block | median vs first |")
+	fmt.Println("|---|---:|---:|---:|")
+	var first float64
+	for k, f := range fs {
+		slices.Sort(passes[k])
+		med := passes[k][len(passes[k])/2]
+		if k == 0 {
+			first = med
+		}
+		fmt.Printf("| %s | %.0f | %.0f | %.3f |\n", f.name, passes[k][0], med, med/first)
+	}
+	return nil
+}
+
+// savings prints, over the blocks, the distribution of the share of the
+// raw-literal frame (zstd3-rawlit) that the Huffman-coded one (zstd3) saves,
+// and the bytes a threshold on it would add.
+func savings(plain [][]byte, all []frame) error {
+	var huf, raw frame
+	for _, f := range all {
+		switch f.name {
+		case "zstd3":
+			huf = f
+		case "zstd3-rawlit":
+			raw = f
+		}
+	}
+	var hist [101]int
+	var extra [101]int
+	cuts := []int{64, 128, 192, 256, 320, 384, 448, 512, 768, 1024, 1 << 30}
+	byTrade := make([][2]int, len(cuts))
+	total := 0
+	for _, p := range plain {
+		h, r := len(huf.encode(nil, p)), len(raw.encode(nil, p))
+		total += h
+		for k, c := range cuts {
+			if r-h <= c {
+				byTrade[k][0]++
+				byTrade[k][1] += r - h
+			}
+		}
+		s := 0
+		if r > h {
+			s = 100 * (r - h) / r
+		}
+		hist[s]++
+		extra[s] += r - h
+	}
+	fmt.Printf("zstd3 total %d bytes\n| saving %% below | blocks | cum blocks | cum extra bytes | cum extra %% |\n|---:|---:|---:|---:|---:|\n", total)
+	cb, ce := 0, 0
+	for s := range hist {
+		cb += hist[s]
+		ce += extra[s]
+		if hist[s] > 0 {
+			fmt.Printf("| %d | %d | %d | %d | %.2f |\n", s+1, hist[s], cb, ce, 100*float64(ce)/float64(total))
+		}
+	}
+	fmt.Printf("\n| trade at most (bytes) | blocks | extra bytes | extra %% |\n|---:|---:|---:|---:|\n")
+	for k, c := range cuts {
+		fmt.Printf("| %d | %d | %d | %.2f |\n", c, byTrade[k][0], byTrade[k][1], 100*float64(byTrade[k][1])/float64(total))
+	}
+	return nil
+}
