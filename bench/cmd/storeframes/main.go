@@ -2,11 +2,19 @@
 // KiB of plain bytes: n uvarint lengths, then the records) and compares frames
 // for them: the bytes each stores (the smaller of the frame and the plain
 // block, as the writer keeps), its encode rate and its decode time per block.
-// In -decode mode it only decodes the blocks of one frame -rounds times, for
-// instruction counts (callgrind: the difference of two round counts is the
-// cost of the rounds alone).
+// Other modes:
 //
-//	storeframes [-corpus service|agent] [-rounds N] [-frames a,b,...] [-decode FRAME]
+//   - -decode FRAME only decodes the blocks of one frame -rounds times, for
+//     instruction counts (callgrind: the difference of two round counts is the
+//     cost of the rounds alone);
+//   - -ab times the decodes of the -frames in turn, pass by pass;
+//   - -hist prints how many bytes the Huffman-coded literals of zstd3 save
+//     over the same frame with raw literals, block by block;
+//   - -par K times fetches of K blocks decoded on one goroutine and on two.
+//
+// Usage:
+//
+//	storeframes [-corpus service|agent] [-rounds N] [-frames a,b,...] [-decode FRAME | -ab | -hist | -par K]
 package main
 
 import (
@@ -40,9 +48,10 @@ func main() {
 	only := flag.String("frames", "", "comma-separated frames to measure (default all)")
 	dec := flag.String("decode", "", "only decode the blocks of this frame -rounds times")
 	hist := flag.Bool("hist", false, "print the distribution over blocks of the share of the zstd3-rawlit frame that zstd3's Huffman literals save")
+	par := flag.Int("par", 0, "time the zstd3 decode of this many blocks a fetch, on one goroutine and split over two, in turn -rounds times")
 	ab := flag.Bool("ab", false, "time the -frames' decodes in turn, -rounds passes each, and print each one's fastest and median pass")
 	flag.Parse()
-	if err := run(*corpus, *root, *rounds, *only, *dec, *ab, *hist); err != nil {
+	if err := run(*corpus, *root, *rounds, *only, *dec, *ab, *hist, *par); err != nil {
 		fmt.Fprintln(os.Stderr, "storeframes:", err)
 		os.Exit(1)
 	}
@@ -105,7 +114,7 @@ func blocks(docs []string) [][]byte {
 	return out
 }
 
-func run(corpus, root string, rounds int, only, decOnly string, ab, hist bool) error {
+func run(corpus, root string, rounds int, only, decOnly string, ab, hist bool, par int) error {
 	if root == "" {
 		root = peers.FindCorpora()
 	}
@@ -139,6 +148,9 @@ func run(corpus, root string, rounds int, only, decOnly string, ab, hist bool) e
 		fmt.Printf("corpus %s: %d docs, %d blocks, %d plain bytes\n", corpus, len(c.Docs), len(plain), plainBytes)
 		fmt.Println("| frame | stored bytes | vs zstd3 | blocks kept plain | encode MB/s | decode ns/block | decode MB/s |")
 		fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
+	}
+	if par > 0 {
+		return parallel(plain, par, rounds)
 	}
 	if hist {
 		return savings(plain, frames(dict))
@@ -302,5 +314,62 @@ func savings(plain [][]byte, all []frame) error {
 	for k, c := range cuts {
 		fmt.Printf("| %d | %d | %d | %.2f |\n", c, byTrade[k][0], byTrade[k][1], 100*float64(byTrade[k][1])/float64(total))
 	}
+	return nil
+}
+
+// parallel times fetches of k blocks spread over the store (every
+// len/k-th, from a moving start): decoded one after the other on one
+// goroutine, and split over the caller and one more goroutine with a decoder
+// of its own (blocks alternating), in turn, rounds times each.
+func parallel(plain [][]byte, k, rounds int) error {
+	newDec := func() *zstd.Decoder {
+		d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecodeAllCapLimit(true), zstd.IgnoreChecksum(true))
+		if err != nil {
+			panic(err)
+		}
+		return d
+	}
+	f := zstdFrame("zstd3", zstd.SpeedBetterCompression, false, newDec())
+	comp := make([][]byte, len(plain))
+	for i, p := range plain {
+		comp[i] = f.encode(nil, p)
+	}
+	d1, d2 := newDec(), newDec()
+	bufs := make([][]byte, k)
+	for i := range bufs {
+		bufs[i] = make([]byte, 0, 1<<20)
+	}
+	decode := func(d *zstd.Decoder, b, slot int) {
+		if _, err := d.DecodeAll(comp[b], bufs[slot][:0:len(plain[b])+32]); err != nil {
+			panic(err)
+		}
+	}
+	var one, two []float64
+	step := len(plain) / k
+	for r := 0; r < rounds; r++ {
+		start := r % step
+		t0 := time.Now()
+		for j := 0; j < k; j++ {
+			decode(d1, start+j*step, j)
+		}
+		one = append(one, float64(time.Since(t0).Nanoseconds())/1e3)
+		t0 = time.Now()
+		done := make(chan struct{})
+		go func() {
+			for j := 1; j < k; j += 2 {
+				decode(d2, start+j*step, j)
+			}
+			close(done)
+		}()
+		for j := 0; j < k; j += 2 {
+			decode(d1, start+j*step, j)
+		}
+		<-done
+		two = append(two, float64(time.Since(t0).Nanoseconds())/1e3)
+	}
+	slices.Sort(one)
+	slices.Sort(two)
+	fmt.Printf("%d blocks a fetch, %d rounds: one goroutine median %.1f µs (fastest %.1f), two goroutines median %.1f µs (fastest %.1f), ratio %.3f\n",
+		k, rounds, one[len(one)/2], one[0], two[len(two)/2], two[0], two[len(two)/2]/one[len(one)/2])
 	return nil
 }
