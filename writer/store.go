@@ -38,6 +38,13 @@ const (
 	// history buffer to 2 MiB (zstd's default window, 8 MiB, takes 16 MiB).
 	// A block of one record over it finds its matches within the window.
 	storeWindow = 1 << 20
+	// storeRawLitsMax is the most bytes a store block's Huffman-coded
+	// literals may save for the block to be stored with its literals raw
+	// instead (zstdopt.RawLiterals): a decoder skips their table read and
+	// decode, a cost much the same for every block of StoreBlockTarget, so
+	// a fixed byte price per block bounds what the faster decode costs
+	// (docs/FORMAT.md, Store).
+	storeRawLitsMax = 320
 )
 
 // recordSource feeds the records of a BuildFromSources build (see there).
@@ -50,6 +57,8 @@ type recordSource = func(add func(rec []byte) error) error
 type storeWriter struct {
 	b       format.StoreBlockBuilder
 	enc     *zstd.Encoder
+	lits    zstdopt.Sharer // for the blocks' raw-literal frames
+	frame   []byte         // scratch: a block's frame with Huffman-coded literals
 	out     io.Writer
 	meta    format.StoreMeta
 	plain   []byte           // the block in flight, plain
@@ -101,13 +110,27 @@ func (s *storeWriter) flush() error {
 	plain, n := s.b.TakePlain(s.plain)
 	s.b.Trim(storeKeep)
 	s.plain = plain
-	comp, enc, done := s.comp[:0], s.enc, make(chan storedBlock, 1)
+	comp, done := s.comp[:0], make(chan storedBlock, 1)
 	s.pending = done
 	go func() {
-		b, sb := format.AppendStoreBlock(comp, plain, n, func(dst, src []byte) []byte { return enc.EncodeAll(src, dst) })
+		b, sb := format.AppendStoreBlock(comp, plain, n, s.compress)
 		done <- storedBlock{b, sb}
 	}()
 	return nil
+}
+
+// compress appends the zstd frame of a store block to dst: its literals raw
+// when their Huffman coding saves at most storeRawLitsMax bytes, else
+// Huffman-coded as the encoder made them. It runs on the goroutine of the
+// block in flight, the only user of s.enc, s.lits and s.frame meanwhile.
+func (s *storeWriter) compress(dst, src []byte) []byte {
+	s.frame = s.enc.EncodeAll(src, s.frame[:0])
+	start := len(dst)
+	out, saving, ok := s.lits.RawLiterals(s.frame, dst)
+	if ok && saving <= storeRawLitsMax {
+		return out
+	}
+	return append(out[:start], s.frame...)
 }
 
 // drain waits for the block in flight and writes it.
@@ -121,6 +144,9 @@ func (s *storeWriter) drain() error {
 	if cap(s.comp)+cap(s.plain) > storeKeep {
 		// the block of a large record: its buffers are not kept
 		s.comp, s.plain = nil, nil
+	}
+	if cap(s.frame) > storeKeep {
+		s.frame, s.lits = nil, zstdopt.Sharer{}
 	}
 	if _, err := s.out.Write(r.b); err != nil {
 		return err

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/snii-go/snii/internal/codec/format"
+	"github.com/snii-go/snii/internal/codec/zstdopt"
 	"github.com/snii-go/snii/internal/testkit"
 )
 
@@ -81,7 +85,7 @@ func TestStoreReserve(t *testing.T) {
 }
 
 // TestStoreWriterTrim: after the block of a large record, the store's writer
-// does not keep block buffers of its size.
+// does not keep block or frame buffers of its size.
 func TestStoreWriterTrim(t *testing.T) {
 	o := DefaultOptions("text")
 	st, err := newStoreWriter(&o, io.Discard)
@@ -90,9 +94,10 @@ func TestStoreWriterTrim(t *testing.T) {
 	}
 	defer st.close()
 	small := bytes.Repeat([]byte("GET /api/v1/items 200 "), 20)
-	big := make([]byte, 1<<20)
+	big := make([]byte, 1<<20) // incompressible: its zstd frame is as large
+	rng := rand.New(rand.NewPCG(1, 2))
 	for i := range big {
-		big[i] = byte(i * 7 % 251)
+		big[i] = byte(rng.Uint32())
 	}
 	for _, r := range [][]byte{small, small, big, small, small} {
 		for range 30 {
@@ -108,4 +113,93 @@ func TestStoreWriterTrim(t *testing.T) {
 	if n := cap(st.plain) + cap(st.comp); n > storeKeep {
 		t.Errorf("the writer keeps %d bytes of block buffers after a record of %d bytes (at most %d)", n, len(big), storeKeep)
 	}
+	if n := cap(st.frame); n > storeKeep {
+		t.Errorf("the writer keeps a frame buffer of %d bytes after a record of %d bytes (at most %d)", n, len(big), storeKeep)
+	}
+}
+
+// TestStoreRawLiterals: a store block is the zstd frame of its plain bytes
+// with the literals stored raw exactly when their Huffman coding saves at
+// most storeRawLitsMax bytes (else the encoder's frame as it is), and every
+// block decodes to its plain bytes. The records make blocks of both kinds:
+// lines that repeat with few changes (few literals) and lines of words and
+// numbers drawn at random (many literals).
+func TestStoreRawLiterals(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	words := strings.Fields("connection refused closed session opened for user root by uid timeout kernel mount cache error retry")
+	var out bytes.Buffer
+	o := DefaultOptions("text")
+	st, err := newStoreWriter(&o, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.close()
+	var plains [][]byte
+	var b format.StoreBlockBuilder
+	add := func(rec []byte) {
+		if !b.Fits(len(rec)) {
+			p, _ := b.TakePlain(nil)
+			plains = append(plains, p)
+		}
+		b.Add(rec)
+		if err := st.add(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for k := 0; k < 40; k++ {
+		for range 200 {
+			var rec []byte
+			if k%2 == 0 {
+				rec = fmt.Appendf(nil, "[Sun Dec 04 04:%02d:%02d 2005] [notice] workerEnv.init() ok /etc/httpd/conf/workers2.properties", rng.IntN(60), rng.IntN(60))
+			} else {
+				rec = fmt.Appendf(nil, "%d %s %x", rng.IntN(1e6), words[rng.IntN(len(words))], rng.Uint64())
+				for range 1 + rng.IntN(6) {
+					rec = fmt.Appendf(rec, " %s=%d", words[rng.IntN(len(words))], rng.IntN(1e5))
+				}
+			}
+			add(rec)
+		}
+	}
+	p, _ := b.TakePlain(nil)
+	plains = append(plains, p)
+	m, err := st.finish(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Blocks) != len(plains) {
+		t.Fatalf("%d blocks, %d expected", len(m.Blocks), len(plains))
+	}
+	enc, err := zstdopt.NewEncoderWindow(storeZstdLevel, storeWindow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec, err := zstdopt.NewDecoder(1 << 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sh zstdopt.Sharer
+	data, off, raw, huff := out.Bytes(), 0, 0, 0
+	for i, sb := range m.Blocks {
+		stored := data[off : off+int(sb.StoredLen)]
+		off += int(sb.StoredLen)
+		got, err := format.DecodeStoreBlock(stored, i, sb, func(dst, src []byte) ([]byte, error) { return dec.DecodeAll(src, dst) }, nil)
+		if err != nil || !bytes.Equal(got, plains[i]) {
+			t.Fatalf("block %d does not decode to its records: %v", i, err)
+		}
+		frame := enc.EncodeAll(plains[i], nil)
+		want := frame
+		if r, saving, ok := sh.RawLiterals(frame, nil); ok && saving <= storeRawLitsMax {
+			want = r
+			raw++
+		} else if ok {
+			huff++
+		}
+		if sb.Flags != format.StoreFlagZstd || !bytes.Equal(stored, want) {
+			t.Fatalf("block %d: stored %d bytes (flags %d), want the %d-byte frame", i, len(stored), sb.Flags, len(want))
+		}
+	}
+	if raw == 0 || huff == 0 {
+		t.Fatalf("%d blocks with raw literals, %d with Huffman-coded ones: the test needs both", raw, huff)
+	}
+	t.Logf("%d blocks: %d with raw literals, %d with Huffman-coded ones", len(m.Blocks), raw, huff)
 }

@@ -48,10 +48,13 @@ func main() {
 	only := flag.String("frames", "", "comma-separated frames to measure (default all)")
 	dec := flag.String("decode", "", "only decode the blocks of this frame -rounds times")
 	hist := flag.Bool("hist", false, "print the distribution over blocks of the share of the zstd3-rawlit frame that zstd3's Huffman literals save")
+	cost := flag.String("cost", "", "file of query|first ids lines: pick per block the cheapest frame to decode under -budget bytes and report the fetched blocks' decode time")
+	budget := flag.Int("budget", 150000, "bytes -cost may add to the store")
+	trade := flag.Int("trade", 0, "with -cost: instead of the greedy choice, take the faster frame for every block it makes at most this many bytes longer")
 	par := flag.Int("par", 0, "time the zstd3 decode of this many blocks a fetch, on one goroutine and split over two, in turn -rounds times")
 	ab := flag.Bool("ab", false, "time the -frames' decodes in turn, -rounds passes each, and print each one's fastest and median pass")
 	flag.Parse()
-	if err := run(*corpus, *root, *rounds, *only, *dec, *ab, *hist, *par); err != nil {
+	if err := run(*corpus, *root, *rounds, *only, *dec, *ab, *hist, *par, *cost, *budget, *trade); err != nil {
 		fmt.Fprintln(os.Stderr, "storeframes:", err)
 		os.Exit(1)
 	}
@@ -114,7 +117,7 @@ func blocks(docs []string) [][]byte {
 	return out
 }
 
-func run(corpus, root string, rounds int, only, decOnly string, ab, hist bool, par int) error {
+func run(corpus, root string, rounds int, only, decOnly string, ab, hist bool, par int, cost string, budget, trade int) error {
 	if root == "" {
 		root = peers.FindCorpora()
 	}
@@ -148,6 +151,9 @@ func run(corpus, root string, rounds int, only, decOnly string, ab, hist bool, p
 		fmt.Printf("corpus %s: %d docs, %d blocks, %d plain bytes\n", corpus, len(c.Docs), len(plain), plainBytes)
 		fmt.Println("| frame | stored bytes | vs zstd3 | blocks kept plain | encode MB/s | decode ns/block | decode MB/s |")
 		fmt.Println("|---|---:|---:|---:|---:|---:|---:|")
+	}
+	if cost != "" {
+		return costs(c.Docs, plain, frames(dict), cost, budget, trade, rounds)
 	}
 	if par > 0 {
 		return parallel(plain, par, rounds)
@@ -371,5 +377,143 @@ func parallel(plain [][]byte, k, rounds int) error {
 	slices.Sort(two)
 	fmt.Printf("%d blocks a fetch, %d rounds: one goroutine median %.1f µs (fastest %.1f), two goroutines median %.1f µs (fastest %.1f), ratio %.3f\n",
 		k, rounds, one[len(one)/2], one[0], two[len(two)/2], two[0], two[len(two)/2]/one[len(one)/2])
+	return nil
+}
+
+// costs times every block's decode as zstd3, zstd3-rawlit and s2better (the
+// fastest of rounds passes, frames in turn), then stores, greedily by decode
+// time saved per byte added, the blocks in the faster frame until budget
+// bytes are added, and prints for each query of the file (lines
+// "query|id id ...": its first hits) the decode time of the blocks its hits
+// fall in, with zstd3 only and with the choice. With trade > 0 the choice
+// is instead every block the faster frame makes at most trade bytes longer.
+func costs(docs []string, plain [][]byte, all []frame, file string, budget, trade, rounds int) error {
+	names := []string{"zstd3", "zstd3-rawlit", "s2better"}
+	var fs []frame
+	for _, n := range names {
+		for _, f := range all {
+			if f.name == n {
+				fs = append(fs, f)
+			}
+		}
+	}
+	// first doc of each block, by the writer's rule (as blocks cuts them)
+	first := make([]int, 0, len(plain)+1)
+	d := 0
+	for _, p := range plain {
+		first = append(first, d)
+		off, sum, k := 0, 0, 0
+		for off+sum < len(p) {
+			l, m := binary.Uvarint(p[off:])
+			off += m
+			sum += int(l)
+			k++
+		}
+		d += k
+	}
+	first = append(first, d)
+	if d != len(docs) {
+		return fmt.Errorf("blocks hold %d records, corpus %d", d, len(docs))
+	}
+	comp := make([][][]byte, len(fs))
+	size := make([][]int, len(fs))
+	best := make([][]float64, len(fs))
+	for k, f := range fs {
+		comp[k] = make([][]byte, len(plain))
+		size[k] = make([]int, len(plain))
+		best[k] = make([]float64, len(plain))
+		for i, p := range plain {
+			comp[k][i] = f.encode(nil, p)
+			size[k][i] = len(comp[k][i])
+			best[k][i] = 1e18
+		}
+	}
+	buf := make([]byte, 0, 1<<20)
+	for r := 0; r < rounds; r++ {
+		for i, p := range plain {
+			for k, f := range fs {
+				t0 := time.Now()
+				if _, err := f.decode(buf[:0:len(p)+32], comp[k][i]); err != nil {
+					return err
+				}
+				best[k][i] = min(best[k][i], float64(time.Since(t0).Nanoseconds()))
+			}
+		}
+	}
+	for k := 1; k < len(fs); k++ {
+		// greedy: blocks by time saved per byte added
+		type cand struct {
+			i           int
+			saved, cost float64
+		}
+		var cs []cand
+		total, base := 0.0, 0
+		for i := range plain {
+			total += best[0][i]
+			base += size[0][i]
+			if sv := best[0][i] - best[k][i]; sv > 0 {
+				cs = append(cs, cand{i, sv, float64(max(size[k][i]-size[0][i], 1))})
+			}
+		}
+		slices.SortFunc(cs, func(a, b cand) int {
+			x, y := a.saved/a.cost, b.saved/b.cost
+			switch {
+			case x > y:
+				return -1
+			case x < y:
+				return 1
+			}
+			return 0
+		})
+		chosen := make([]bool, len(plain))
+		added, saved, n := 0, 0.0, 0
+		for _, c := range cs {
+			if (trade == 0 && added+int(c.cost) > budget) || (trade > 0 && int(c.cost) > trade) {
+				continue
+			}
+			added += int(c.cost)
+			saved += c.saved
+			chosen[c.i] = true
+			n++
+		}
+		fmt.Printf("\n%s for %d of %d blocks, %d bytes added (%.1f%% of %d): all blocks' decode %.0f → %.0f µs (%.3f)\n",
+			fs[k].name, n, len(plain), added, 100*float64(added)/float64(base), base, total/1e3, (total-saved)/1e3, (total-saved)/total)
+		fmt.Println("| query | blocks | of them chosen | decode µs zstd3 | with the choice | ratio |")
+		fmt.Println("|---|---:|---:|---:|---:|---:|")
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		var ratios []float64
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			q, ids, _ := strings.Cut(line, "|")
+			seen := map[int]bool{}
+			var t0, t1 float64
+			nc := 0
+			for j, f := range strings.Fields(ids) {
+				var id int
+				if _, err := fmt.Sscan(f, &id); err != nil || j >= 20 {
+					break
+				}
+				bl, _ := slices.BinarySearch(first, id+1)
+				bl--
+				if seen[bl] {
+					continue
+				}
+				seen[bl] = true
+				t0 += best[0][bl]
+				if chosen[bl] {
+					t1 += best[k][bl]
+					nc++
+				} else {
+					t1 += best[0][bl]
+				}
+			}
+			ratios = append(ratios, t1/t0)
+			fmt.Printf("| `%s` | %d | %d | %.1f | %.1f | %.3f |\n", q, len(seen), nc, t0/1e3, t1/1e3, t1/t0)
+		}
+		slices.Sort(ratios)
+		fmt.Printf("median ratio over the queries %.3f\n", ratios[len(ratios)/2])
+	}
 	return nil
 }
