@@ -1,8 +1,9 @@
 // Package zstdopt is the one place where snii configures zstd: the mapping of
 // its level option to the encoder's levels, the options of every encoder (prx
-// frames, dictionary blocks) and decoder, and the shared literal tables of
-// .prx frames (segment format 6; docs/FORMAT.md, "Shared literal tables", is
-// normative).
+// frames, dictionary blocks) and decoder, the shared literal tables of .prx
+// frames (segment format 6; docs/FORMAT.md, "Shared literal tables", is
+// normative), and the rewrite of a frame's literals raw that store blocks
+// take when it costs few bytes (RawLiterals; docs/FORMAT.md, "Store").
 //
 // # Shared literal tables
 //
