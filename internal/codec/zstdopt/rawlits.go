@@ -9,10 +9,10 @@ package zstdopt
 // ok is false and dst is returned as it is.
 //
 // The result decodes to the same bytes with any zstd decoder, without the
-// Huffman table read and literal decode that frame costs a decoder (the
-// table read is most of that for a frame of 16 KiB). When the block grows
-// past the frame's content size, the frame is no longer single-segment and
-// declares a window that holds the block (see frameHeader).
+// Huffman table read and literal decode that frame costs a decoder. When the
+// block grows past the frame's content size, the frame is no longer
+// single-segment and declares a window that holds the block (see
+// frameHeader).
 func (s *Sharer) RawLiterals(frame, dst []byte) (out []byte, saving int, ok bool) {
 	f, ok := s.decodeLiterals(frame)
 	if !ok {
