@@ -1,8 +1,10 @@
 // Package zstdopt is the one place where snii configures zstd: the mapping of
 // its level option to the encoder's levels, the options of every encoder (prx
-// frames, dictionary blocks) and decoder, and the shared literal tables of
-// .prx frames (segment format 6; docs/FORMAT.md, "Shared literal tables", is
-// normative).
+// frames, dictionary blocks) and decoder, the shared literal tables of .prx
+// frames (segment format 6; docs/FORMAT.md, "Shared literal tables", is
+// normative), and the rewrite of a frame's literals raw (RawLiterals), which
+// bench/cmd/storeframes uses to price raw-literal store blocks (docs/FORMAT.md,
+// "Store": not taken).
 //
 // # Shared literal tables
 //

@@ -9,8 +9,8 @@ import (
 
 // Sharer recodes the literals of zstd frames: in the stream count their
 // length calls for, with one of the shared literal tables when it costs few
-// enough bytes (Share). Its zero value is ready; it is not safe for
-// concurrent use (an encoder owns one).
+// enough bytes (Share), or raw (RawLiterals). Its zero value is ready; it is
+// not safe for concurrent use (an encoder owns one).
 type Sharer struct {
 	tabs  [NumTables]*huff0.Scratch
 	dec   *huff0.Scratch

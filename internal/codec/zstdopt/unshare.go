@@ -83,7 +83,7 @@ func Unshare(frame, dst []byte, maxLits int) ([]byte, error) {
 		return nil, fmt.Errorf("%w: literals of %d bytes stored raw make a block of %d bytes (at most %d)", ErrSharedFrame, h.regen, size, maxBlockSize)
 	}
 	var hb [maxFrameHeader]byte
-	hdr := frameHeader(hb[:0], frame, block, size)
+	hdr := frameHeader(hb[:0], frame, 1, block, size)
 	// The new frame is at most its new header, the block header, the raw
 	// literals header, the literals and the sequences.
 	if need := len(hdr) + 3 + size; cap(dst) < need {
@@ -117,19 +117,20 @@ const maxBlockSize = 128 << 10
 // maxFrameHeader bounds the frame headers frameHeader writes.
 const maxFrameHeader = 18
 
-// frameHeader appends to b the header of the frame Unshare writes for frame
-// (a single-segment frame with a one-byte dictionary ID, whose block header
-// is at offset block) when its block holds size bytes: frame's header without
-// the dictionary ID when size fits the content size, which is then the
-// window; else a frame that is not single-segment, with the same content
-// size (four bytes) and the smallest window that holds both the content and
-// the block (RFC 8878 section 3.1.1.1.2).
-func frameHeader(b, frame []byte, block, size int) []byte {
-	fcs := contentSize(frame[4]>>6, frame[6:block])
+// frameHeader appends to b the header of the frame Unshare or RawLiterals
+// writes for frame (a single-segment frame with a dictionary ID of idLen
+// bytes, 0 or 1, whose block header is at offset block) when its block holds
+// size bytes: frame's header without the dictionary ID when size fits the
+// content size, which is then the window; else a frame that is not
+// single-segment, with the same content size (four bytes) and the smallest
+// window that holds both the content and the block (RFC 8878 section
+// 3.1.1.1.2).
+func frameHeader(b, frame []byte, idLen, block, size int) []byte {
+	fcs := contentSize(frame[4]>>6, frame[5+idLen:block])
 	if uint64(size) <= fcs {
 		b = append(b, frame[:4]...)
 		b = append(b, frame[4]&^3)
-		return append(b, frame[6:block]...)
+		return append(b, frame[5+idLen:block]...)
 	}
 	need := max(uint64(size), fcs)
 	wd := byte(0)
@@ -191,7 +192,7 @@ func rawHeaderLen(n int) int {
 // appendUnshared writes into dst[:0] the frame without its dictionary ID,
 // its block as it is.
 func appendUnshared(dst, frame []byte, block, lit int) []byte {
-	d := frameHeader(dst[:0], frame, block, 0) // (an empty block fits any content)
+	d := frameHeader(dst[:0], frame, 1, block, 0) // (an empty block fits any content)
 	d = appendBlockHeader(d, len(frame)-lit)
 	return append(d, frame[lit:]...)
 }
