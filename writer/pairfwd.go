@@ -504,6 +504,9 @@ type fwdBuckets struct {
 	filled int    // the pass whose records are in r32/r64 (-1: none)
 	base   uint64 // the room of the terms before the filled pass's first
 	fills  int    // passes filled
+	// bms, by tracked ordinal: the bitmaps of the dense terms (fwdBitmaps)
+	// whose bits the next fill sets, reading every document; nil after it
+	bms [][]uint64
 
 	// groups' scratch
 	cnt, at []uint32 // per b: records in the bucket, then write cursor
@@ -605,7 +608,18 @@ func (fb *fwdBuckets) fill(p int) error {
 		}
 	}
 	f, span := fb.fwd, a1-a0
-	err := f.each(2, fb.check, func(d uint64, slots []uint32, sparse bool) error {
+	least, bms := uint32(2), fb.bms
+	if bms != nil {
+		least = 1 // a document with one token sets its term's bit
+	}
+	err := f.each(least, fb.check, func(d uint64, slots []uint32, sparse bool) error {
+		if bms != nil {
+			ids := slots
+			if sparse {
+				ids = slots[:len(slots)/2]
+			}
+			setBits(f.ords, bms, d, ids)
+		}
 		if !sparse {
 			prev := f.ords[slots[0]]
 			for _, v := range slots[1:] {
@@ -633,6 +647,7 @@ func (fb *fwdBuckets) fill(p int) error {
 	if err != nil {
 		return err
 	}
+	fb.bms = nil
 	if fb.hiBits > 0 { // the high parts past a bucket's last record start at its end
 		for a := a0; a < a1; a++ {
 			fb.setHi(a, 1<<fb.hiBits-1, fb.next[a])
