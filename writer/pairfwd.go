@@ -608,6 +608,9 @@ func (fb *fwdBuckets) fill(p int) error {
 		}
 	}
 	f, span := fb.fwd, a1-a0
+	// 4-byte records without high parts: the dense documents' loop writes
+	// them itself
+	plain, r32, next, end, base, shift := fb.r32 != nil && fb.hiBits == 0, fb.r32, fb.next, fb.end, fb.base, fb.shift
 	least, bms := uint32(2), fb.bms
 	if bms != nil {
 		least = 1 // a document with one token sets its term's bit
@@ -625,8 +628,13 @@ func (fb *fwdBuckets) fill(p int) error {
 			for _, v := range slots[1:] {
 				o := f.ords[v]
 				// prev-1-a0 < span: prev is a term of the pass (prev 0 wraps past it)
-				if prev-1-a0 < span && o != 0 && !fb.add(prev-1, o-1, d) {
-					return errs.Corruptf("pair counting: term %d has more pairs than tokens", prev-1)
+				if a := prev - 1; a-a0 < span && o != 0 {
+					if i := next[a]; plain && i < end[a] { // add's common case, inline
+						r32[i-base] = (o-1)<<shift | uint32(d)
+						next[a] = i + 1
+					} else if !fb.add(a, o-1, d) {
+						return errs.Corruptf("pair counting: term %d has more pairs than tokens", a)
+					}
 				}
 				prev = o
 			}
