@@ -611,18 +611,7 @@ func (fb *fwdBuckets) fill(p int) error {
 	// 4-byte records without high parts: the dense documents' loop writes
 	// them itself
 	plain, r32, next, end, base, shift := fb.r32 != nil && fb.hiBits == 0, fb.r32, fb.next, fb.end, fb.base, fb.shift
-	least, bms := uint32(2), fb.bms
-	if bms != nil {
-		least = 1 // a document with one token sets its term's bit
-	}
-	err := f.each(least, fb.check, func(d uint64, slots []uint32, sparse bool) error {
-		if bms != nil {
-			ids := slots
-			if sparse {
-				ids = slots[:len(slots)/2]
-			}
-			setBits(f.ords, bms, d, ids)
-		}
+	pairs := func(d uint64, slots []uint32, sparse bool) error {
 		if !sparse {
 			prev := f.ords[slots[0]]
 			for _, v := range slots[1:] {
@@ -651,7 +640,21 @@ func (fb *fwdBuckets) fill(p int) error {
 			}
 		}
 		return nil
-	})
+	}
+	var err error
+	if bms := fb.bms; bms != nil {
+		// Every document with a token (one is enough) sets its terms' bits.
+		err = f.each(1, fb.check, func(d uint64, slots []uint32, sparse bool) error {
+			ids := slots
+			if sparse {
+				ids = slots[:len(slots)/2]
+			}
+			setBits(f.ords, bms, d, ids)
+			return pairs(d, slots, sparse)
+		})
+	} else {
+		err = f.each(2, fb.check, pairs)
+	}
 	if err != nil {
 		return err
 	}
