@@ -159,8 +159,8 @@ func (d *postingDecoder) next(src *chunkReader) (doc uint32, pos []uint32, ok bo
 // returns the record's doc id and count.
 func (d *postingDecoder) head(src *chunkReader) (doc, count uint64, err error) {
 	var delta uint64
-	both := false                                               // the count was read with the delta
-	if b := src.buf; len(b) > 1 && b[0] < 0x80 && b[1] < 0x80 { // a one-byte delta and count, inline
+	both := false // the count was read with the delta: both one byte, inline
+	if b := src.buf; len(b) > 1 && b[0] < 0x80 && b[1] < 0x80 {
 		delta, count, src.buf, both = uint64(b[0]), uint64(b[1]), b[2:], true
 	} else if delta, err = src.uvarint(); err != nil {
 		return 0, 0, err
