@@ -327,8 +327,9 @@ func (a *standardAnalyzer) AnalyzeOffsets(text string, emit func(term []byte, po
 }
 
 // asciiToken maps an ASCII letter or digit to its lowercase form and every
-// other ASCII byte to 0. It is never written after initialization.
-var asciiToken = func() (tab [utf8.RuneSelf]byte) {
+// other byte (the bytes of multi-byte runes included) to 0. It is never
+// written after initialization.
+var asciiToken = func() (tab [256]byte) {
 	for c := '0'; c <= '9'; c++ {
 		tab[c] = byte(c)
 	}
@@ -346,25 +347,25 @@ func (t *tokenBuf) appendASCII(text string, i int) int {
 	j := i
 	if !t.long {
 		n := len(t.buf)
-		buf, room := t.buf, t.max-n
-		for ; j < len(text); j++ {
-			c := text[j]
-			if c >= utf8.RuneSelf || asciiToken[c] == 0 {
-				break
-			}
-			if j-i == room {
-				t.long = true
-				buf = buf[:n] // the token is skipped; the buffer keeps its room
-				break
-			}
-			buf = append(buf, asciiToken[c])
+		if cap(t.buf) < t.max {
+			t.buf = slices.Grow(t.buf, t.max-n)
 		}
-		t.buf = buf
-		if !t.long {
+		room := t.buf[n:t.max] // the bytes the token may still take
+		end := min(len(text), i+len(room))
+		for ; j < end; j++ {
+			c := asciiToken[text[j]]
+			if c == 0 {
+				break
+			}
+			room[j-i] = c
+		}
+		if j < end || j == len(text) || asciiToken[text[j]] == 0 {
+			t.buf = t.buf[:n+j-i]
 			return j
 		}
+		t.long = true // the token is skipped; the buffer keeps its room
 	}
-	for j < len(text) && text[j] < utf8.RuneSelf && asciiToken[text[j]] != 0 {
+	for j < len(text) && asciiToken[text[j]] != 0 {
 		j++
 	}
 	return j

@@ -1,6 +1,7 @@
 package writer
 
 import (
+	"encoding/binary"
 	"math"
 	"runtime"
 	"slices"
@@ -263,17 +264,21 @@ func (fs *fieldState) add(term []byte, pos uint32) {
 		fs.full = true
 		return
 	}
-	n := len(tb.terms)
-	if cap(tb.terms)-n < len(term) {
-		tb.terms = slices.Grow(tb.terms, len(term))
+	n, room := len(tb.terms), max(len(term), inlineTerm)
+	if cap(tb.terms)-n < room {
+		tb.terms = slices.Grow(tb.terms, room)
 	}
-	tb.terms = tb.terms[:n+len(term)] // (a length store alone: no write barrier while the GC marks)
-	copy(tb.terms[n:], term)
 	var h uint32 // termHash, its common case inlined
 	if len(term) <= inlineTerm {
-		h = keyHash(fs.seed, termKey(term), len(term))
+		// The term's bytes by its termKey: one store of inlineTerm bytes
+		// (the zeros past the term stay past the batch's length).
+		k := termKey(term)
+		binary.LittleEndian.PutUint64(tb.terms[n:n+inlineTerm], k)
+		h = keyHash(fs.seed, k, len(term))
 	} else {
+		copy(tb.terms[n:n+len(term)], term)
 		h = longTermHash(fs.seed, term)
 	}
+	tb.terms = tb.terms[:n+len(term)] // (a length store alone: no write barrier while the GC marks)
 	tb.toks = append(tb.toks, batchToken{end: uint32(len(tb.terms)), pos: uint32(p), hash: h})
 }

@@ -504,6 +504,9 @@ type fwdBuckets struct {
 	filled int    // the pass whose records are in r32/r64 (-1: none)
 	base   uint64 // the room of the terms before the filled pass's first
 	fills  int    // passes filled
+	// bms, by tracked ordinal: the bitmaps of the dense terms (fwdBitmaps)
+	// whose bits the next fill sets, reading every document; nil after it
+	bms [][]uint64
 
 	// groups' scratch
 	cnt, at []uint32 // per b: records in the bucket, then write cursor
@@ -605,14 +608,22 @@ func (fb *fwdBuckets) fill(p int) error {
 		}
 	}
 	f, span := fb.fwd, a1-a0
-	err := f.each(2, fb.check, func(d uint64, slots []uint32, sparse bool) error {
+	// 4-byte records without high parts: the dense documents' loop writes
+	// them itself
+	plain, r32, next, end, base, shift := fb.r32 != nil && fb.hiBits == 0, fb.r32, fb.next, fb.end, fb.base, fb.shift
+	pairs := func(d uint64, slots []uint32, sparse bool) error {
 		if !sparse {
 			prev := f.ords[slots[0]]
 			for _, v := range slots[1:] {
 				o := f.ords[v]
 				// prev-1-a0 < span: prev is a term of the pass (prev 0 wraps past it)
-				if prev-1-a0 < span && o != 0 && !fb.add(prev-1, o-1, d) {
-					return errs.Corruptf("pair counting: term %d has more pairs than tokens", prev-1)
+				if a := prev - 1; a-a0 < span && o != 0 {
+					if i := next[a]; plain && i < end[a] { // add's common case, inline
+						r32[i-base] = (o-1)<<shift | uint32(d)
+						next[a] = i + 1
+					} else if !fb.add(a, o-1, d) {
+						return errs.Corruptf("pair counting: term %d has more pairs than tokens", a)
+					}
 				}
 				prev = o
 			}
@@ -629,10 +640,25 @@ func (fb *fwdBuckets) fill(p int) error {
 			}
 		}
 		return nil
-	})
+	}
+	var err error
+	if bms := fb.bms; bms != nil {
+		// Every document with a token (one is enough) sets its terms' bits.
+		err = f.each(1, fb.check, func(d uint64, slots []uint32, sparse bool) error {
+			ids := slots
+			if sparse {
+				ids = slots[:len(slots)/2]
+			}
+			setBits(f.ords, bms, d, ids)
+			return pairs(d, slots, sparse)
+		})
+	} else {
+		err = f.each(2, fb.check, pairs)
+	}
 	if err != nil {
 		return err
 	}
+	fb.bms = nil
 	if fb.hiBits > 0 { // the high parts past a bucket's last record start at its end
 		for a := a0; a < a1; a++ {
 			fb.setHi(a, 1<<fb.hiBits-1, fb.next[a])

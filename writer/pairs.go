@@ -244,8 +244,10 @@ func (w *Writer) writePairs(cw *countWriter, pw *pairWriter, cands []pairCand, m
 }
 
 // fwdBitmaps makes, with a forward index, the bitmaps of the dense tracked
-// terms (for co), densest first while they fit pw.bitsLeft, in one pass
-// over the index.
+// terms (for co), densest first while they fit pw.bitsLeft. With pair
+// buckets their bits are set by the buckets' first fill, which reads every
+// document before the first pair is passed on; otherwise by a pass of
+// their own over the index.
 func (pw *pairWriter) fwdBitmaps() error {
 	t, f := pw.tap, pw.tap.fwd
 	if f == nil {
@@ -276,19 +278,29 @@ func (pw *pairWriter) fwdBitmaps() error {
 	if bms == nil {
 		return nil
 	}
+	if pw.fb != nil && pw.fb.fills == 0 {
+		pw.fb.bms = bms
+		return nil
+	}
 	return f.each(1, pw.w.ctx.Err, func(d uint64, slots []uint32, sparse bool) error {
 		if sparse {
 			slots = slots[:len(slots)/2]
 		}
-		for _, v := range slots {
-			if o := f.ords[v]; o != 0 {
-				if bm := bms[o-1]; bm != nil {
-					bm[d/64] |= 1 << (d % 64)
-				}
-			}
-		}
+		setBits(f.ords, bms, d, slots)
 		return nil
 	})
+}
+
+// setBits sets bit d in the bitmap (by tracked ordinal) of each term of ids
+// (term-buffer ids+1, 0 for none) that has one.
+func setBits(ords []uint32, bms [][]uint64, d uint64, ids []uint32) {
+	for _, v := range ids {
+		if o := ords[v]; o != 0 {
+			if bm := bms[o-1]; bm != nil {
+				bm[d/64] |= 1 << (d % 64)
+			}
+		}
+	}
 }
 
 // free releases the counting's mappings.

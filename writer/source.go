@@ -123,21 +123,29 @@ func (d *postingDecoder) next(src *chunkReader) (doc uint32, pos []uint32, ok bo
 	if err != nil {
 		return 0, nil, false, err
 	}
-	d.pos = d.pos[:0]
+	out := d.pos[:0]
 	var p uint64
+	b := src.buf // (stored back after the loop, and around a refill)
 	for i := uint64(0); i < count; i++ {
 		var v uint64
-		if b := src.buf; len(b) > 0 && b[0] < 0x80 { // the one-byte delta, inline
-			v, src.buf = uint64(b[0]), b[1:]
-		} else if v, err = src.uvarint(); err != nil {
-			return 0, nil, false, err
+		if len(b) > 0 && b[0] < 0x80 { // one- and two-byte deltas, inline
+			v, b = uint64(b[0]), b[1:]
+		} else if len(b) > 1 && b[1] < 0x80 && b[1] != 0 {
+			v, b = uint64(b[0]&0x7f)|uint64(b[1])<<7, b[2:]
+		} else {
+			src.buf = b
+			if v, err = src.uvarint(); err != nil {
+				return 0, nil, false, err
+			}
+			b = src.buf
 		}
 		p += v
 		if p > maxPosition {
 			return 0, nil, false, errs.Corruptf("doc %d: position %d out of range", n, p)
 		}
-		d.pos = append(d.pos, uint32(p))
+		out = append(out, uint32(p))
 	}
+	src.buf, d.pos = b, out
 	if cap(d.pos) > scratchLimit/4 && count < scratchLimit/16 {
 		d.pos = append([]uint32(nil), d.pos...) // drop a huge buffer left by an earlier document
 	}
@@ -150,8 +158,11 @@ func (d *postingDecoder) next(src *chunkReader) (doc uint32, pos []uint32, ok bo
 // head reads the doc delta and the position count of the next record and
 // returns the record's doc id and count.
 func (d *postingDecoder) head(src *chunkReader) (doc, count uint64, err error) {
-	delta, err := src.uvarint()
-	if err != nil {
+	var delta uint64
+	both := false // the count was read with the delta: both one byte, inline
+	if b := src.buf; len(b) > 1 && b[0] < 0x80 && b[1] < 0x80 {
+		delta, count, src.buf, both = uint64(b[0]), uint64(b[1]), b[2:], true
+	} else if delta, err = src.uvarint(); err != nil {
 		return 0, 0, err
 	}
 	n := delta
@@ -164,9 +175,10 @@ func (d *postingDecoder) head(src *chunkReader) (doc, count uint64, err error) {
 	if n > maxDocID {
 		return 0, 0, errs.Corruptf("doc id %d out of range", n)
 	}
-	count, err = src.uvarint()
-	if err != nil {
-		return 0, 0, err
+	if !both {
+		if count, err = src.uvarint(); err != nil {
+			return 0, 0, err
+		}
 	}
 	if count == 0 {
 		return 0, 0, errs.Corruptf("doc %d has no positions", n)

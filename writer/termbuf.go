@@ -303,14 +303,15 @@ func (b *termBuffer) finishDoc(doc uint32) (tokens int, ok bool) {
 		if st.df > 0 {
 			delta = doc - st.lastDoc
 		}
-		if room := st.s.end - st.s.tail; uint64(room) >= 2*binary.MaxVarintLen32+uint64(n)*binary.MaxVarintLen32 {
+		most := 2*binary.MaxVarintLen32 + uint64(n)*binary.MaxVarintLen32 // the record's bytes at most
+		if room := st.s.end - st.s.tail; uint64(room) >= most {
 			// The record fits the stream's current slice: encoded in place.
-			rec := b.pool.span(st.s.tail, room)[:0]
-			rec = b.appendRecord(rec, st, delta, n)
-			st.s.tail += uint32(len(rec))
+			st.s.tail += uint32(b.putRecord(b.pool.span(st.s.tail, room), st, delta))
 		} else {
-			rec := b.appendRecord(b.rec[:0], st, delta, n)
-			b.rec = rec
+			if uint64(cap(b.rec)) < most {
+				b.rec = make([]byte, most)
+			}
+			rec := b.rec[:b.putRecord(b.rec[:most], st, delta)]
 			if !b.pool.write(&st.s, rec) {
 				return 0, false
 			}
@@ -324,18 +325,35 @@ func (b *termBuffer) finishDoc(doc uint32) (tokens int, ok bool) {
 	return tokens, true
 }
 
-// appendRecord appends the record of st's positions in the current document
-// (n of them) under doc delta delta.
-func (b *termBuffer) appendRecord(rec []byte, st *termState, delta uint32, n int) []byte {
-	rec = binary.AppendUvarint(rec, uint64(delta))
-	rec = binary.AppendUvarint(rec, uint64(n))
+// putRecord writes the record of st's positions in the current document
+// (st.n of them) under doc delta delta at the start of dst, which has room
+// for 5·(2 + st.n) bytes, and returns its length.
+func (b *termBuffer) putRecord(dst []byte, st *termState, delta uint32) int {
+	k := putUvarint32(dst, 0, delta)
+	k = putUvarint32(dst, k, st.n)
 	var prev uint32
-	for i := st.head; i >= 0; i = b.docPos[i].next {
-		p := b.docPos[i].pos
-		rec = binary.AppendUvarint(rec, uint64(p-prev))
-		prev = p
+	for i := st.head; i >= 0; {
+		l := b.docPos[i]
+		if v := l.pos - prev; v < 0x80 {
+			dst[k] = byte(v)
+			k++
+		} else {
+			k = putUvarint32(dst, k, v)
+		}
+		prev, i = l.pos, l.next
 	}
-	return rec
+	return k
+}
+
+// putUvarint32 writes v as a uvarint at dst[k:] and returns the index past it.
+func putUvarint32(dst []byte, k int, v uint32) int {
+	for v >= 0x80 {
+		dst[k] = byte(v) | 0x80
+		v >>= 7
+		k++
+	}
+	dst[k] = byte(v)
+	return k + 1
 }
 
 // discardDoc forgets the current document's tokens (terms it created stay,

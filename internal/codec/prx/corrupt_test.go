@@ -205,7 +205,7 @@ func TestCorruptCrafted(t *testing.T) {
 		"pfor: width 40":           unitBody(CodecPFOR, 1, []byte{0}, uv(nil, 2), []byte{40, 0}),
 		"pfor: trailing":           unitBody(CodecPFOR, 1, []byte{0}, uv(nil, 3), []byte{3, 5, 0}),
 		"pfor: tf block bad":       unitBody(CodecPFOR, 1, []byte{0x41, 0x00, 0x00}, uv(nil, 2), []byte{3, 5}),
-		"pfor: missing block":      unitBody(CodecPFOR, 1, appendPackedColumn(nil, []uint32{200}), uv(nil, 1), []byte{0}),
+		"pfor: missing block":      unitBody(CodecPFOR, 1, appendPackedColumn(nil, []uint32{200}, nil), uv(nil, 1), []byte{0}),
 		"pfor: positions overflow": unitBody(CodecPFOR, 1, []byte{1, 1}, uv(nil, 9), bitpack.AppendBlock(nil, []uint32{maxUint32, 1}, 32, 0)),
 		"zstd: fcs mismatch":       zstdFCS(t, zf, zh, -1),
 		"zstd: fcs mismatch +1":    zstdFCS(t, zf, zh, +1),
@@ -349,7 +349,7 @@ func zstdNoFCS(t *testing.T, w *Window) []byte {
 	z := []byte{0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x58} // window 2^(10+11) = 2 MiB
 	z = append(z, zstdBlock(0, len(plain), true, plain)...)
 	b := uv([]byte{byte(CodecZstd)}, uint64(w.Docs()))
-	b = appendPackedColumn(b, tfs)
+	b = appendPackedColumn(b, tfs, nil)
 	b = uv(b, uint64(len(plain)), uint64(len(z)))
 	return withCRC(append(b, z...))
 }

@@ -39,9 +39,13 @@ func TestColumnSizes(t *testing.T) {
 		if !bytes.Equal(appendRawPositions(nil, vals), refRawPayload(vals)) {
 			t.Fatal("RAW payload differs from the reference")
 		}
-		col := appendPackedColumn(nil, vals)
-		if packedColumnSize(vals) != len(col) || !bytes.Equal(col, refPackedColumn(nil, vals)) {
-			t.Fatalf("packed column: size %d, %d bytes", packedColumnSize(vals), len(col))
+		col := appendPackedColumn(nil, vals, nil)
+		size, par := packedColumnSize(vals, nil)
+		if size != len(col) || !bytes.Equal(col, refPackedColumn(nil, vals)) {
+			t.Fatalf("packed column: size %d, %d bytes", size, len(col))
+		}
+		if !bytes.Equal(appendPackedColumn(nil, vals, par), col) {
+			t.Fatal("packed column from the measured parameters differs")
 		}
 	}
 }

@@ -250,6 +250,7 @@ func (e *Encoder) encode(w *Window, force int) (Frame, error) {
 func (e *Encoder) encodeUnit(w *Window, lo, hi int, force int, u int) (Unit, error) {
 	p := &e.plan
 	p.lo, p.hi = lo, hi
+	p.tfPar, p.valPar = p.tfPar[:0], p.valPar[:0] // (the last unit's parameters are not this one's)
 	p.positions = int(w.Offsets[hi] - w.Offsets[lo])
 	p.vals, p.tfs = unitStream(w, lo, hi, p.vals, p.tfs)
 	p.tfRaw = rawColumnSize(p.tfs)
@@ -264,8 +265,8 @@ func (e *Encoder) encodeUnit(w *Window, lo, hi int, force int, u int) (Unit, err
 		c = CodecRaw
 		un.Sizes.Raw = p.rawSize()
 	default:
-		p.tfPacked = packedColumnSize(p.tfs)
-		p.pforLen = packedColumnSize(p.vals)
+		p.tfPacked, p.tfPar = packedColumnSize(p.tfs, p.tfPar)
+		p.pforLen, p.valPar = packedColumnSize(p.vals, p.valPar)
 		un.Sizes.Raw, un.Sizes.PFOR, un.Sizes.PFOROK = p.rawSize(), p.pforSize(), true
 		fast, isPFOR := chooser.FastSize(un.Sizes.Raw, un.Sizes.PFOR, true)
 		c = CodecRaw
@@ -294,14 +295,15 @@ func (e *Encoder) encodeUnit(w *Window, lo, hi int, force int, u int) (Unit, err
 		b = appendRawPositions(growBytes(b, p.rawLen+CRCSize), p.vals)
 	case CodecPFOR:
 		if force >= 0 {
-			p.tfPacked, p.pforLen = packedColumnSize(p.tfs), packedColumnSize(p.vals)
+			p.tfPacked, p.tfPar = packedColumnSize(p.tfs, p.tfPar)
+			p.pforLen, p.valPar = packedColumnSize(p.vals, p.valPar)
 		}
 		b = appendUnitHead(b, c, p)
 		b = bitpack.AppendUvarint(b, uint32(p.pforLen))
-		b = appendPackedColumn(growBytes(b, p.pforLen+CRCSize), p.vals)
+		b = appendPackedColumn(growBytes(b, p.pforLen+CRCSize), p.vals, p.valPar)
 	case CodecZstd:
 		if force >= 0 {
-			p.tfPacked = packedColumnSize(p.tfs)
+			p.tfPacked, p.tfPar = packedColumnSize(p.tfs, p.tfPar)
 			if _, err := e.compress(p); err != nil {
 				return un, err
 			}

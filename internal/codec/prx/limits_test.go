@@ -158,7 +158,7 @@ func zstdBlock(typ, size int, last bool, content []byte) []byte {
 // declares plain bytes and carries the zstd payload z.
 func zstdUnit(tf int, plain int, z []byte) []byte {
 	b := []byte{byte(CodecZstd), 1}
-	b = appendPackedColumn(b, []uint32{uint32(tf - 1)})
+	b = appendPackedColumn(b, []uint32{uint32(tf - 1)}, nil)
 	b = uv(b, uint64(plain), uint64(len(z)))
 	return withCRC(append(b, z...))
 }
@@ -182,7 +182,7 @@ func TestDeclaredLengthsBeforeAllocating(t *testing.T) {
 		"zstd-over-1MiB":     {zstdUnit(1<<20, 2<<20, zstdFrame(2<<20, zstdBlock(1, 2<<20, true, []byte{1}))), limits.Limits{MaxBytes: 1 << 20}},
 		"raw-over-MaxBytes":  {withCRC(uv([]byte{0, 1, 0x80, 0x80, 0x80, 0x20}, big+1)), limits.Limits{}},
 		"pfor-over-MaxBytes": {withCRC(uv([]byte{2, 1, 0}, big+1)), limits.Limits{}},
-		"tf-over-positions":  {withCRC(append(append([]byte{2, 1}, appendPackedColumn(nil, []uint32{limits.DefaultMaxPositions})...), 0)), limits.Limits{}},
+		"tf-over-positions":  {withCRC(append(append([]byte{2, 1}, appendPackedColumn(nil, []uint32{limits.DefaultMaxPositions}, nil)...), 0)), limits.Limits{}},
 	}
 	for name, c := range cases {
 		src := NewSource(c.l)

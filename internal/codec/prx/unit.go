@@ -115,25 +115,43 @@ func rawPositionsSize(vals []uint32) int {
 }
 
 // appendPackedColumn appends vals as packed blocks of bitpack.BlockLen values (the last
-// may be shorter).
-func appendPackedColumn(dst []byte, vals []uint32) []byte {
+// may be shorter). par, when it holds a blockParams per block (packedColumnSize's),
+// gives each block's parameters; otherwise they are chosen here.
+func appendPackedColumn(dst []byte, vals []uint32, par []blockParams) []byte {
+	if len(par) != (len(vals)+bitpack.BlockLen-1)/bitpack.BlockLen {
+		par = nil
+	}
 	for b := 0; b < len(vals); b += bitpack.BlockLen {
 		blk := vals[b:min(b+bitpack.BlockLen, len(vals))]
-		w, nx, _ := bitpack.Params(blk)
+		var w uint
+		var nx int
+		if par != nil {
+			w, nx = par[b/bitpack.BlockLen].params()
+		} else {
+			w, nx, _ = bitpack.Params(blk)
+		}
 		dst = bitpack.AppendBlock(dst, blk, w, nx)
 	}
 	return dst
 }
 
-// packedColumnSize returns the length of appendPackedColumn(nil, vals).
-func packedColumnSize(vals []uint32) int {
+// packedColumnSize returns the length of appendPackedColumn(nil, vals), and the
+// parameters of its blocks in par (reused).
+func packedColumnSize(vals []uint32, par []blockParams) (int, []blockParams) {
 	n := 0
+	par = par[:0]
 	for b := 0; b < len(vals); b += bitpack.BlockLen {
-		_, _, s := bitpack.Params(vals[b:min(b+bitpack.BlockLen, len(vals))])
+		w, nx, s := bitpack.Params(vals[b:min(b+bitpack.BlockLen, len(vals))])
+		par = append(par, blockParams{w: uint8(w), nx: uint8(nx)})
 		n += s
 	}
-	return n
+	return n, par
 }
+
+// blockParams is a packed block's width and exception count (bitpack.Params).
+type blockParams struct{ w, nx uint8 }
+
+func (p blockParams) params() (uint, int) { return uint(p.w), int(p.nx) }
 
 // unitPlan is what the encoder measured of one unit before choosing its codec.
 type unitPlan struct {
@@ -144,6 +162,9 @@ type unitPlan struct {
 	tfPacked  int // tf column packed (PFOR and ZSTD units)
 	rawLen    int // RAW positions payload (the unit's plain length U)
 	pforLen   int // PFOR positions payload
+	// the blocks' parameters of the packed tf and position columns, as
+	// measured (packedColumnSize), for the unit's encoding
+	tfPar, valPar []blockParams
 }
 
 // rawUnitSize and friends are the exact unit frame sizes (CRC form):
@@ -173,7 +194,7 @@ func appendUnitHead(dst []byte, c Codec, u *unitPlan) []byte {
 		}
 		return dst
 	}
-	return appendPackedColumn(dst, u.tfs)
+	return appendPackedColumn(dst, u.tfs, u.tfPar)
 }
 
 // growBytes returns b with room for n more bytes.
