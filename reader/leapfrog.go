@@ -137,7 +137,14 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		}
 		ok = false
 		if p.chain {
-			ok, err = x.chainLeap(ls, inner)
+			// chainLeap's common case inline: one inner term, its unit
+			// holding d parsed.
+			if tf := innerTF(ls, inner); tf == 1 {
+				ok = true
+				x.count.pairProved++
+			} else if tf == 0 {
+				ok, err = x.chainLeap(ls, inner)
+			}
 		}
 		if !ok && err == nil {
 			if x.profile {
@@ -507,6 +514,20 @@ func (x *qctx) chainLeap(ls []leap, inner []int) (bool, error) {
 	}
 	x.count.pairProved++
 	return true, nil
+}
+
+// innerTF is chainLeap's common case, small enough to inline: the
+// frequency in the current doc of a chain's one inner term, read from its
+// parsed unit; 0 when the chain has several inner terms or the unit must be
+// parsed (chainLeap decides).
+func innerTF(ls []leap, inner []int) int {
+	if len(inner) != 1 {
+		return 0
+	}
+	if l := &ls[inner[0]]; l.open {
+		return l.t.cur.TF(l.c.ord0 + l.k)
+	}
+	return 0
 }
 
 // leapTF returns the term frequency of the doc l is on, from its window's tf
