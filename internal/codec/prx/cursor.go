@@ -72,8 +72,10 @@ type Verified interface {
 // OpenAt is Open for a frame lying at offset at of a file whose verified
 // regions v records (nil: none): the CRC of a multi-unit header or a unit
 // that v holds verified is not computed again, and one computed and found
-// right is recorded in v. The frame must be the same bytes as when v recorded
-// it (the file must not change).
+// right is recorded in v (a multi-unit header once all its checks passed: a
+// recorded one is read again only for its document total and its end). The
+// frame must be the same bytes as when v recorded it (the file must not
+// change).
 func (s *Source) OpenAt(c *Cursor, frame []byte, withCRC bool, docs int, v Verified, at int64) error {
 	c.src, c.frame, c.withCRC, c.err = s, frame, withCRC, nil
 	c.ver, c.at = v, at
