@@ -79,6 +79,9 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 			}
 		}
 	}
+	if !p.incl.on && x.rank == nil { // counting or listing every match
+		return x.leapPlain(p, ls, inner, mixed, out, countOnly)
+	}
 	excl, incl := p.excl, p.incl.ids
 	ei := 0 // excl[:ei] lie below the documents still to verify
 	n := 0
@@ -99,10 +102,8 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 			target = d // (the loop's start moves to the next pair doc from d)
 			continue
 		}
-		// Verify d: not when it is in excl (the documents lacking a kept
-		// pair, walked forward by index), at once when a chain plan proves it
-		// (chainLeap), else from positions (verifyLeap). (Inline rather than
-		// a call with these arguments: it runs for every candidate.)
+		// Verify d (leapVerify): not when it is in excl (the documents
+		// lacking a kept pair, walked forward by index).
 		if ei < len(excl) && excl[ei] <= d {
 			if ei = seekGE(excl, ei, d); ei < len(excl) && excl[ei] == d {
 				if d == math.MaxUint32 {
@@ -135,20 +136,7 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 				continue
 			}
 		}
-		ok = false
-		if p.chain {
-			ok, err = x.chainLeap(ls, inner)
-		}
-		if !ok && err == nil {
-			if x.profile {
-				t0, d0 := x.verifyStart()
-				ok, err = x.verifyLeap(p, ls, mixed)
-				x.verifyEnd(t0, d0)
-			} else {
-				ok, err = x.verifyLeap(p, ls, mixed)
-			}
-		}
-		if err != nil {
+		if ok, err = x.leapVerify(p, ls, inner, mixed); err != nil {
 			return out, n, err
 		}
 		if ok {
@@ -174,6 +162,74 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		}
 		target = d + 1
 	}
+}
+
+// leapPlain is phraseLeapfrog's loop for a phrase that neither ranks nor
+// is restricted to kept pair lists (p.incl): the fewest values live across
+// its calls, and a chain's proof by one inner term inline (most candidates
+// of a chain plan), for the instructions each candidate costs.
+func (x *qctx) leapPlain(p *phrasePlan, ls []leap, inner []int, mixed bool, out []uint32, countOnly bool) ([]uint32, int, error) {
+	excl := p.excl
+	ei, n := 0, 0
+	target := uint32(0)
+	for {
+		d, ok, err := x.nextCommon(ls, target)
+		if !ok || err != nil {
+			return out, n, err
+		}
+		// Not when d lacks a kept pair (excl, walked forward by index).
+		if ei < len(excl) && excl[ei] <= d {
+			if ei = seekGE(excl, ei, d); ei < len(excl) && excl[ei] == d {
+				if d == math.MaxUint32 {
+					return out, n, nil
+				}
+				target = d + 1
+				continue
+			}
+		}
+		if ok = p.chain && innerTF(ls, inner) == 1; ok {
+			x.count.pairProved++
+		} else if ok, err = x.leapVerify(p, ls, inner, mixed); err != nil {
+			return out, n, err
+		}
+		if ok {
+			n++
+			if !countOnly {
+				out = append(out, d)
+			}
+			if n == x.limit {
+				return out, n, nil // SearchOptions.Limit: the lowest ids are found
+			}
+		}
+		if d == math.MaxUint32 {
+			return out, n, nil
+		}
+		target = d + 1
+	}
+}
+
+// leapVerify verifies the phrase in the doc every leap is on: at once when
+// a chain plan proves it (its inner terms once each: innerTF, chainLeap),
+// else from positions (verifyLeap).
+func (x *qctx) leapVerify(p *phrasePlan, ls []leap, inner []int, mixed bool) (bool, error) {
+	if p.chain {
+		switch tf := innerTF(ls, inner); {
+		case tf == 1:
+			x.count.pairProved++
+			return true, nil
+		case tf == 0:
+			if ok, err := x.chainLeap(ls, inner); ok || err != nil {
+				return ok, err
+			}
+		}
+	}
+	if x.profile {
+		t0, d0 := x.verifyStart()
+		ok, err := x.verifyLeap(p, ls, mixed)
+		x.verifyEnd(t0, d0)
+		return ok, err
+	}
+	return x.verifyLeap(p, ls, mixed)
 }
 
 // nextCommon returns the first doc >= target that every leap is on (ok
@@ -507,6 +563,20 @@ func (x *qctx) chainLeap(ls []leap, inner []int) (bool, error) {
 	}
 	x.count.pairProved++
 	return true, nil
+}
+
+// innerTF is chainLeap's common case, small enough to inline: the
+// frequency in the current doc of a chain's one inner term, read from its
+// parsed unit; 0 when the chain has several inner terms or the unit must be
+// parsed (chainLeap decides).
+func innerTF(ls []leap, inner []int) int {
+	if len(inner) != 1 {
+		return 0
+	}
+	if l := &ls[inner[0]]; l.open {
+		return l.t.cur.TF(l.c.ord0 + l.k)
+	}
+	return 0
 }
 
 // leapTF returns the term frequency of the doc l is on, from its window's tf

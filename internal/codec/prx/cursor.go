@@ -72,8 +72,10 @@ type Verified interface {
 // OpenAt is Open for a frame lying at offset at of a file whose verified
 // regions v records (nil: none): the CRC of a multi-unit header or a unit
 // that v holds verified is not computed again, and one computed and found
-// right is recorded in v. The frame must be the same bytes as when v recorded
-// it (the file must not change).
+// right is recorded in v (a multi-unit header once all its checks passed: a
+// recorded one is read again only for its document total and its end). The
+// frame must be the same bytes as when v recorded it (the file must not
+// change).
 func (s *Source) OpenAt(c *Cursor, frame []byte, withCRC bool, docs int, v Verified, at int64) error {
 	c.src, c.frame, c.withCRC, c.err = s, frame, withCRC, nil
 	c.ver, c.at = v, at
@@ -100,6 +102,20 @@ func (s *Source) OpenAt(c *Cursor, frame []byte, withCRC bool, docs int, v Verif
 		return c.fail(corruptf(CodecRaw, "multi-unit header: bad unit count"))
 	}
 	start := p
+	if v != nil && v.Verified(at) {
+		// Checked whole before (below: a header is marked verified only once
+		// every check passed), on the same bytes: only its document total
+		// (against docs) and its end are needed.
+		total, end := headerDocs(frame, p, int(nu))
+		if end+CRCSize > len(frame) || total != docs {
+			return c.fail(corruptf(CodecRaw, "multi-unit header: %d docs, the doc window has %d", total, docs))
+		}
+		if s.stats != nil {
+			s.stats.FrameBytes += int64(end + CRCSize)
+		}
+		c.multi, c.units, c.hdrPos, c.unitOff, c.nextBase = true, int(nu), start, end+CRCSize, 0
+		return nil
+	}
 	total := 0
 	for u := 0; u < int(nu); u++ {
 		d, q, ok1 := bitpack.ReadUvarint32(frame, p)
@@ -116,25 +132,42 @@ func (s *Source) OpenAt(c *Cursor, frame []byte, withCRC bool, docs int, v Verif
 	if p+CRCSize > len(frame) {
 		return c.fail(corruptf(CodecRaw, "multi-unit header truncated"))
 	}
-	if v == nil || !v.Verified(at) {
-		if got, want := crc32c(frame[:p]), binary.LittleEndian.Uint32(frame[p:]); got != want {
-			return c.fail(corruptf(CodecRaw, "multi-unit header crc32c %#08x, stored %#08x", got, want))
-		}
-		if s.stats != nil {
-			s.stats.CheckedBytes += int64(p)
-		}
-		if v != nil {
-			v.MarkVerified(at)
-		}
+	if got, want := crc32c(frame[:p]), binary.LittleEndian.Uint32(frame[p:]); got != want {
+		return c.fail(corruptf(CodecRaw, "multi-unit header crc32c %#08x, stored %#08x", got, want))
+	}
+	if s.stats != nil {
+		s.stats.CheckedBytes += int64(p)
 	}
 	if total != docs {
 		return c.fail(corruptf(CodecRaw, "%d docs, the doc window has %d", total, docs))
+	}
+	if v != nil {
+		v.MarkVerified(at)
 	}
 	if s.stats != nil {
 		s.stats.FrameBytes += int64(p + CRCSize)
 	}
 	c.multi, c.units, c.hdrPos, c.unitOff, c.nextBase = true, int(nu), start, p+CRCSize, 0
 	return nil
+}
+
+// headerDocs returns the sum of the docs of the n entries of a multi-unit
+// header that start at b[p], and the offset just past them. The header was
+// checked before (OpenAt): its uvarints are well formed. An entry's docs is
+// most often one byte; its frame length is passed over by its last byte
+// (high bit clear).
+func headerDocs(b []byte, p, n int) (total, end int) {
+	for ; n > 0 && p < len(b); n-- {
+		d, q, ok := bitpack.ReadUvarint32Byte(b, p)
+		if !ok {
+			d, q, _ = bitpack.ReadUvarint32Slow(b, p)
+		}
+		total += int(d)
+		for p = q; p < len(b) && b[p] >= 0x80; p++ {
+		}
+		p++
+	}
+	return total, p
 }
 
 func (c *Cursor) fail(err error) error {

@@ -1,6 +1,7 @@
 package prx
 
 import (
+	"math/rand/v2"
 	"sync"
 	"testing"
 
@@ -99,6 +100,56 @@ func TestOpenAtTrusts(t *testing.T) {
 				if _, _, _, err := readAll(t, bad, w.Docs(), bv, 1000); !isCorrupt(err) {
 					t.Fatalf("%s/%s: damaged frame, read %d: %v (want a corruption error)", nw.name, codec, i+1, err)
 				}
+			}
+		}
+	}
+}
+
+// TestOpenAtTrustedHeader: a multi-unit header is recorded verified only
+// once all its checks pass, its document total included; opened again
+// trusted it reads the same, and its total is still checked against the
+// window's documents (a header opened with the wrong count is corrupt every
+// time, before and after it was recorded).
+func TestOpenAtTrustedHeader(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 1))
+	w := genWindow(rng, 2000, 1, 8, 300)
+	for _, codec := range []Codec{CodecRaw, CodecPFOR, CodecZstd} {
+		frame := frameOf(t, codec, w)
+		if frame[0] != codecMulti {
+			t.Fatalf("%s: the test window is one unit", codec)
+		}
+		v := &mapVerified{}
+		for _, docs := range []int{w.Docs() + 1, w.Docs() - 1} {
+			if _, _, _, err := readAll(t, frame, docs, v, 1000); !isCorrupt(err) {
+				t.Fatalf("%s: %d docs for %d: %v (want a corruption error)", codec, docs, w.Docs(), err)
+			}
+		}
+		if v.Verified(1000) {
+			t.Fatalf("%s: a header whose total failed was recorded verified", codec)
+		}
+		tf1, pos1, _, err := readAll(t, frame, w.Docs(), v, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !v.Verified(1000) {
+			t.Fatalf("%s: the header read whole was not recorded", codec)
+		}
+		tf2, pos2, c2, err := readAll(t, frame, w.Docs(), v, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c2 != 0 {
+			t.Errorf("%s: trusted read computed %d CRC bytes", codec, c2)
+		}
+		if d := cmp.Diff(tf1, tf2); d != "" {
+			t.Errorf("%s: tfs differ when the header is trusted:\n%s", codec, d)
+		}
+		if d := cmp.Diff(pos1, pos2); d != "" {
+			t.Errorf("%s: positions differ when the header is trusted:\n%s", codec, d)
+		}
+		for _, docs := range []int{w.Docs() + 1, w.Docs() - 1} {
+			if _, _, _, err := readAll(t, frame, docs, v, 1000); !isCorrupt(err) {
+				t.Errorf("%s: trusted header, %d docs for %d: %v (want a corruption error)", codec, docs, w.Docs(), err)
 			}
 		}
 	}
