@@ -2,6 +2,7 @@ package format
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -86,6 +87,73 @@ func TestPairTableMisorderedKeys(t *testing.T) {
 			if i != j || err != nil || err2 != nil {
 				t.Fatalf("round %d: %q %q: %d (%v) before the index, %d (%v) after", round, p.a, p.b, i, err, j, err2)
 			}
+		}
+	}
+}
+
+// TestPairTableConcurrentAnswers: goroutines looking up present and absent
+// keys at once while the table crosses pairIndexAfter get, for every key,
+// the answer a lone binary search gives: on an intact table (which builds its
+// index), on one with two entries swapped and on one whose first key does
+// not decode (which build none). Run with -race.
+func TestPairTableConcurrentAnswers(t *testing.T) {
+	r := rand.New(rand.NewPCG(45, 46))
+	ps := randPairs(r, 24)
+	intact := pairSection(ps)
+	swapped := slices.Clone(ps)
+	swapped[3], swapped[17] = swapped[17], swapped[3]
+	undecodable := pairSection(ps)
+	undecodable[0] = 0x7f // entry 0's len(a) runs past the entry
+	keys := [][2]string{{"a", "zz"}, {"", ""}, {"g", "a"}, {"aa", "a"}, {"c", ""}, {"f", "fc"}}
+	for _, p := range ps {
+		keys = append(keys, [2]string{p.a, p.b})
+	}
+	for _, c := range []struct {
+		name  string
+		sec   []byte
+		index bool
+	}{{"intact", intact, true}, {"swapped", pairSection(swapped), false}, {"undecodable", undecodable, false}} {
+		ref, err := OpenPairTable(c.sec, uint64(len(ps)), 2000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type answer struct {
+			i   int
+			bad bool
+		}
+		want := make([]answer, len(keys))
+		for k, key := range keys {
+			i, err := ref.search([]byte(key[0]), []byte(key[1]))
+			want[k] = answer{i, err != nil}
+		}
+		tab, err := OpenPairTable(c.sec, uint64(len(ps)), 2000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		errc := make(chan error, 8)
+		for g := range 8 {
+			go func() {
+				var err error
+				defer func() { errc <- err }()
+				for round := range 6 {
+					for k := range keys {
+						k = (k + 7*g + round) % len(keys)
+						i, ferr := tab.Find([]byte(keys[k][0]), []byte(keys[k][1]))
+						if got := (answer{i, ferr != nil}); got != want[k] || (ferr != nil && !errors.Is(ferr, errs.Corrupt)) {
+							err = fmt.Errorf("%s: find %q = %d, %v; want %+v", c.name, keys[k], i, ferr, want[k])
+							return
+						}
+					}
+				}
+			}()
+		}
+		for range 8 {
+			if err := <-errc; err != nil {
+				t.Error(err)
+			}
+		}
+		if built := tab.index.Load() != nil; built != c.index {
+			t.Errorf("%s: index built %v after %d lookups, want %v", c.name, built, 8*6*len(keys), c.index)
 		}
 	}
 }

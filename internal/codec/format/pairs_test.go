@@ -174,6 +174,24 @@ func FuzzPairTable(f *testing.F) {
 		if _, err := tb.Find(a, b); err != nil && !errors.Is(err, errs.Corrupt) {
 			t.Fatal(err)
 		}
+		// A table past pairIndexAfter lookups answers every key as the
+		// binary search does.
+		ix, _ := OpenPairTable(sec, uint64(n), 1<<16)
+		ix.searches.Store(pairIndexAfter)
+		for i := -1; i < tb.Len(); i++ {
+			ka, kb := a, b
+			if i >= 0 {
+				var err error
+				if ka, kb, err = tb.Key(i); err != nil {
+					continue
+				}
+			}
+			want, werr := tb.search(ka, kb)
+			got, gerr := ix.Find(ka, kb)
+			if got != want || (werr == nil) != (gerr == nil) {
+				t.Fatalf("find %q %q: %d, %v by the index; %d, %v by binary search", ka, kb, got, gerr, want, werr)
+			}
+		}
 		for i := 0; i < tb.Len(); i++ {
 			e, err := tb.Entry(i)
 			if err != nil {
