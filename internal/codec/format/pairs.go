@@ -198,8 +198,14 @@ func (t *PairTable) buildIndex() *pairIndex {
 		if err != nil {
 			return nil
 		}
-		if i > 0 && cmp.Or(bytes.Compare(pa, a), bytes.Compare(pb, b)) >= 0 {
-			return nil
+		if i > 0 {
+			c := bytes.Compare(pa, a)
+			if c == 0 {
+				c = bytes.Compare(pb, b)
+			}
+			if c >= 0 {
+				return nil
+			}
 		}
 		pa, pb = a, b
 		h := ix.hash(a, b)
