@@ -1,9 +1,7 @@
 package format
 
 import (
-	"cmp"
 	"math/rand/v2"
-	"slices"
 	"testing"
 )
 
@@ -38,24 +36,7 @@ func BenchmarkPairFind(b *testing.B) {
 // BenchmarkPairBuildIndex: the hash index of a section of 20,000 pairs of
 // words of 1 to 12 letters, built once per iteration.
 func BenchmarkPairBuildIndex(b *testing.B) {
-	r := rand.New(rand.NewPCG(11, 12))
-	word := func() string {
-		w := make([]byte, 1+r.IntN(12))
-		for i := range w {
-			w[i] = byte('a' + r.IntN(26))
-		}
-		return string(w)
-	}
-	seen := map[[2]string]bool{}
-	var ps []testPair
-	for len(ps) < 20000 {
-		p := testPair{a: word(), b: word(), docs: []uint32{1}}
-		if !seen[[2]string{p.a, p.b}] {
-			seen[[2]string{p.a, p.b}] = true
-			ps = append(ps, p)
-		}
-	}
-	slices.SortFunc(ps, func(x, y testPair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
+	ps := wordPairs(rand.New(rand.NewPCG(11, 12)), 20000)
 	t, err := OpenPairTable(pairSection(ps), uint64(len(ps)), 1<<20)
 	if err != nil {
 		b.Fatal(err)

@@ -215,11 +215,9 @@ func FuzzPairTable(f *testing.F) {
 	})
 }
 
-// TestPairFilter: the resident filter never rejects a kept pair, and stops
-// most missing pairs before the binary search (one bit per pair in 16: about
-// 1 in 16 passes).
-func TestPairFilter(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
+// wordPairs returns n distinct pairs of words of 1 to 12 letters, each in
+// one document, sorted by a then b.
+func wordPairs(r *rand.Rand, n int) []testPair {
 	word := func() string {
 		b := make([]byte, 1+r.IntN(12))
 		for i := range b {
@@ -227,19 +225,25 @@ func TestPairFilter(t *testing.T) {
 		}
 		return string(b)
 	}
-	pairs := func(n int) []testPair {
-		seen := map[[2]string]bool{}
-		var ps []testPair
-		for len(ps) < n {
-			p := testPair{a: word(), b: word(), docs: []uint32{uint32(r.IntN(100))}}
-			if !seen[[2]string{p.a, p.b}] {
-				seen[[2]string{p.a, p.b}] = true
-				ps = append(ps, p)
-			}
+	seen := map[[2]string]bool{}
+	var ps []testPair
+	for len(ps) < n {
+		p := testPair{a: word(), b: word(), docs: []uint32{uint32(r.IntN(100))}}
+		if !seen[[2]string{p.a, p.b}] {
+			seen[[2]string{p.a, p.b}] = true
+			ps = append(ps, p)
 		}
-		slices.SortFunc(ps, func(x, y testPair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
-		return ps
 	}
+	slices.SortFunc(ps, func(x, y testPair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
+	return ps
+}
+
+// TestPairFilter: the resident filter never rejects a kept pair, and stops
+// most missing pairs before the binary search (one bit per pair in 16: about
+// 1 in 16 passes).
+func TestPairFilter(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	pairs := func(n int) []testPair { return wordPairs(r, n) }
 	ps := pairs(1000)
 	tab, err := OpenPairTable(pairSection(ps), uint64(len(ps)), 1<<20)
 	if err != nil {
