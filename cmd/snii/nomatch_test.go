@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,7 +17,21 @@ import (
 // CRCs fixed, so that it opens) it exits 0 with empty output, while a query
 // with matches reports the damage (exit 1, "corrupt").
 func TestQueryNoMatchReadsNoRecord(t *testing.T) {
-	dir := t.TempDir()
+	seg := damagedStoreIndex(t, t.TempDir())
+	r := ok(t, "query", seg, `"zzqx no such words"`)
+	if r.stdout != "" {
+		t.Errorf("no match printed %q", r.stdout)
+	}
+	r = cli(t, "", "query", seg, "error")
+	if r.code != exitFailure || !strings.Contains(r.stderr, "corrupt") {
+		t.Errorf("a match on a damaged block index: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// damagedStoreIndex builds the demo app.log into dir and damages its first
+// store block index entry (flags 2; the CRCs fixed, so that it opens).
+func damagedStoreIndex(t *testing.T, dir string) string {
+	t.Helper()
 	seg := filepath.Join(dir, "app.snii")
 	ok(t, "build", "-q", "-o", seg, demoFile("app.log"))
 	b, err := os.ReadFile(seg)
@@ -58,13 +73,70 @@ func TestQueryNoMatchReadsNoRecord(t *testing.T) {
 	if err := os.WriteFile(seg, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return seg
+}
 
-	r := ok(t, "query", seg, `"zzqx no such words"`)
-	if r.stdout != "" {
-		t.Errorf("no match printed %q", r.stdout)
+// TestDamagedStoreIndexReported: every command line that reads a record of
+// a segment whose store block index is damaged fails with "corrupt" (exit
+// 1), and so does verify; those that print no record (no match, --count,
+// --ids) succeed, printing what they print on the intact segment.
+func TestDamagedStoreIndexReported(t *testing.T) {
+	dir := t.TempDir()
+	seg := damagedStoreIndex(t, dir)
+	good := filepath.Join(dir, "good")
+	if err := os.Mkdir(good, 0o755); err != nil {
+		t.Fatal(err)
 	}
-	r = cli(t, "", "query", seg, "error")
-	if r.code != exitFailure || !strings.Contains(r.stderr, "corrupt") {
-		t.Errorf("a match on a damaged block index: exit %d, stderr %q", r.code, r.stderr)
+	goodSeg := filepath.Join(good, "app.snii")
+	ok(t, "build", "-q", "-o", goodSeg, demoFile("app.log"))
+	// A directory of two segments: the damaged one and an intact copy.
+	many := filepath.Join(dir, "many")
+	if err := os.Mkdir(many, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, src := range map[string]string{"a.snii": seg, "b.snii": goodSeg} {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(many, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const none = `"zzqx no such words"`
+	for _, args := range [][]string{
+		{"query", seg, "error"},
+		{"query", seg, "error", "-C", "2"},
+		{"query", seg, "error", "--json"},
+		{"query", seg, "error", "--top", "3"},
+		{"query", seg, "error", "--color", "always", "-m", "1"},
+		{"query", many, "error"},
+		{"grep", seg, "ERROR"},
+		{"grep", seg, "-c", "ERROR"},
+		{"grep", seg, "-v", none},
+		{"get", seg, "0"},
+		{"verify", seg},
+	} {
+		if r := cli(t, "", args...); r.code != exitFailure || !strings.Contains(r.stderr, "corrupt") {
+			t.Errorf("snii %q: exit %d, stderr %q; want 1, corrupt", args, r.code, r.stderr)
+		}
+	}
+	for _, args := range [][]string{
+		{"query", "SEG", none},
+		{"query", "SEG", none, "-C", "2"},
+		{"query", "SEG", none, "--json"},
+		{"query", "SEG", none, "--top", "3"},
+		{"query", "SEG", "error", "--count"},
+		{"query", "SEG", "error", "--ids"},
+		{"query", "SEG", "error", "--ids", "--json"},
+	} {
+		run := func(path string) result {
+			a := slices.Clone(args)
+			a[1] = path
+			return ok(t, a...)
+		}
+		if got, want := run(seg), run(goodSeg); got.stdout != want.stdout {
+			t.Errorf("snii %q: stdout %q on the damaged segment, %q on the intact one", args, got.stdout, want.stdout)
+		}
 	}
 }

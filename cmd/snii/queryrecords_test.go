@@ -249,6 +249,7 @@ func TestQueryRecordsErrors(t *testing.T) {
 	o.NoStore = true
 	segtest.Build(t, seg, o, []writer.Document{writer.Doc(linesField, "connection refused")})
 	fails(t, exitFailure, "", []string{"query", seg, "refused"}, "keeps no records", "without --no-store", "--ids")
+	fails(t, exitFailure, "", []string{"query", seg, "nosuchword"}, "keeps no records") // with no match as well
 	if r := ok(t, "query", seg, "--ids", "refused"); !strings.Contains(r.stdout, "matches  1") {
 		t.Errorf("--ids on a segment without a store:\n%s", r.stdout)
 	}

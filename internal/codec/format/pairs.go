@@ -183,18 +183,31 @@ func OpenPairTable(sec []byte, n uint64, docCount uint64) (*PairTable, error) {
 
 // buildIndex builds the resident hash index: a lookup is then a bit test of
 // the filter, a binary search over 8-byte hashes and one key comparison. It
-// returns nil when a key does not decode (lookups stay binary searches,
-// which report the damaged key when they read it).
+// returns nil when a key does not decode or the keys do not ascend strictly
+// (lookups stay binary searches, which report a key that does not decode
+// when they read it): the index answers every lookup as the binary search
+// does.
 func (t *PairTable) buildIndex() *pairIndex {
 	ix := &pairIndex{seed: uint64(t.n) * pairMul} // any value: the hashes stay in memory
 	lg := bits.Len(uint(t.n*pairFilterBits - 1))
 	ix.filter, ix.fshift = make([]uint64, max((1<<lg)/64, 1)), uint(64-lg)
 	keys := make([]pairHash, t.n)
+	var pa, pb []byte
 	for i := range keys {
 		a, b, err := t.Key(i)
 		if err != nil {
 			return nil
 		}
+		if i > 0 {
+			c := bytes.Compare(pa, a)
+			if c == 0 {
+				c = bytes.Compare(pb, b)
+			}
+			if c >= 0 {
+				return nil
+			}
+		}
+		pa, pb = a, b
 		h := ix.hash(a, b)
 		keys[i] = pairHash{h, uint32(i)}
 		f := h >> ix.fshift

@@ -32,3 +32,18 @@ func BenchmarkPairFind(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkPairBuildIndex: the hash index of a section of 20,000 pairs of
+// words of 1 to 12 letters, built once per iteration.
+func BenchmarkPairBuildIndex(b *testing.B) {
+	ps := wordPairs(rand.New(rand.NewPCG(11, 12)), 20000)
+	t, err := OpenPairTable(pairSection(ps), uint64(len(ps)), 1<<20)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if t.buildIndex() == nil {
+			b.Fatal("no index")
+		}
+	}
+}

@@ -174,6 +174,24 @@ func FuzzPairTable(f *testing.F) {
 		if _, err := tb.Find(a, b); err != nil && !errors.Is(err, errs.Corrupt) {
 			t.Fatal(err)
 		}
+		// A table past pairIndexAfter lookups answers every key as the
+		// binary search does.
+		ix, _ := OpenPairTable(sec, uint64(n), 1<<16)
+		ix.searches.Store(pairIndexAfter)
+		for i := -1; i < tb.Len(); i++ {
+			ka, kb := a, b
+			if i >= 0 {
+				var err error
+				if ka, kb, err = tb.Key(i); err != nil {
+					continue
+				}
+			}
+			want, werr := tb.search(ka, kb)
+			got, gerr := ix.Find(ka, kb)
+			if got != want || (werr == nil) != (gerr == nil) {
+				t.Fatalf("find %q %q: %d, %v by the index; %d, %v by binary search", ka, kb, got, gerr, want, werr)
+			}
+		}
 		for i := 0; i < tb.Len(); i++ {
 			e, err := tb.Entry(i)
 			if err != nil {
@@ -197,11 +215,9 @@ func FuzzPairTable(f *testing.F) {
 	})
 }
 
-// TestPairFilter: the resident filter never rejects a kept pair, and stops
-// most missing pairs before the binary search (one bit per pair in 16: about
-// 1 in 16 passes).
-func TestPairFilter(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
+// wordPairs returns n distinct pairs of words of 1 to 12 letters, each in
+// one document, sorted by a then b.
+func wordPairs(r *rand.Rand, n int) []testPair {
 	word := func() string {
 		b := make([]byte, 1+r.IntN(12))
 		for i := range b {
@@ -209,19 +225,25 @@ func TestPairFilter(t *testing.T) {
 		}
 		return string(b)
 	}
-	pairs := func(n int) []testPair {
-		seen := map[[2]string]bool{}
-		var ps []testPair
-		for len(ps) < n {
-			p := testPair{a: word(), b: word(), docs: []uint32{uint32(r.IntN(100))}}
-			if !seen[[2]string{p.a, p.b}] {
-				seen[[2]string{p.a, p.b}] = true
-				ps = append(ps, p)
-			}
+	seen := map[[2]string]bool{}
+	var ps []testPair
+	for len(ps) < n {
+		p := testPair{a: word(), b: word(), docs: []uint32{uint32(r.IntN(100))}}
+		if !seen[[2]string{p.a, p.b}] {
+			seen[[2]string{p.a, p.b}] = true
+			ps = append(ps, p)
 		}
-		slices.SortFunc(ps, func(x, y testPair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
-		return ps
 	}
+	slices.SortFunc(ps, func(x, y testPair) int { return cmp.Or(cmp.Compare(x.a, y.a), cmp.Compare(x.b, y.b)) })
+	return ps
+}
+
+// TestPairFilter: the resident filter never rejects a kept pair, and stops
+// most missing pairs before the binary search (one bit per pair in 16: about
+// 1 in 16 passes).
+func TestPairFilter(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	pairs := func(n int) []testPair { return wordPairs(r, n) }
 	ps := pairs(1000)
 	tab, err := OpenPairTable(pairSection(ps), uint64(len(ps)), 1<<20)
 	if err != nil {
