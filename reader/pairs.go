@@ -72,8 +72,8 @@ func (f *field) pairTable(x *qctx) (*format.PairTable, error) {
 }
 
 // remotePairsMax is the largest pair section a segment on an objstore.ReaderAt
-// reads: a lookup needs the whole section (its resident key index), which a
-// query of a larger one would fetch for a few entries.
+// reads: the section is read whole before its first lookup, which a query of
+// a larger one would fetch for a few entries.
 const remotePairsMax = 256 << 10
 
 // remotePairs reports whether the query may use f's pairs: always on a local

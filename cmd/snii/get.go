@@ -90,6 +90,7 @@ func runGet(ctx context.Context, e *env, s3f *s3Flags, path string, ids []uint32
 		if errors.Is(err, errs.InvalidArgument) {
 			return asUsage(err)
 		}
+		w.Flush() // the records read before the failure stay printed
 		return err
 	}
 	return w.Flush()

@@ -142,7 +142,7 @@ func runGrep(ctx context.Context, e *env, f *grepFlags, path string, re *regexp.
 		return nil
 	})
 	if err != nil && !errors.Is(err, errEnough) {
-		return fmt.Errorf("grep %s: %w", path, err)
+		return pr.fail(fmt.Errorf("grep %s: %w", path, err))
 	}
 	if prof.Note != "" {
 		fmt.Fprintf(e.stderr, "snii: note: %s\n", prof.Note)
@@ -151,7 +151,7 @@ func runGrep(ctx context.Context, e *env, f *grepFlags, path string, re *regexp.
 		fmt.Fprintln(pr.w, n)
 	} else if withContext {
 		if err := pr.printSegment(ctx, seg.Segment, nil, matches, nil, 0); err != nil {
-			return fmt.Errorf("grep %s: %w", path, err)
+			return pr.fail(fmt.Errorf("grep %s: %w", path, err))
 		}
 	}
 	if err := pr.w.Flush(); err != nil {

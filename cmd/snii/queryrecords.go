@@ -278,7 +278,7 @@ func runRecords(ctx context.Context, e *env, f *queryFlags, seg *reader.Segment,
 	}
 	pr := newRecordPrinter(e.stdout, f, useColor(f.color.val, e.stdout))
 	if err := pr.printSegment(ctx, seg, rq, matches, scores, 0); err != nil {
-		return fmt.Errorf("query %s: %w", path, err)
+		return pr.fail(fmt.Errorf("query %s: %w", path, err))
 	}
 	return pr.finish(e, len(matches), p)
 }
@@ -313,7 +313,7 @@ func runRecordsMany(ctx context.Context, e *env, f *queryFlags, sr *search.Searc
 			}
 		}
 		if err := pr.printSegment(ctx, s, rq, local, nil, base); err != nil {
-			return fmt.Errorf("query %s: %w", urls[i], err)
+			return pr.fail(fmt.Errorf("query %s: %w", urls[i], err))
 		}
 	}
 	return pr.finish(e, len(docs), p)
@@ -325,6 +325,13 @@ func needStore(seg *reader.Segment, path string) error {
 		return fmt.Errorf("%s keeps no records (built with --no-store): rebuild it without --no-store to print the matching records, or print their ids with --ids", path)
 	}
 	return nil
+}
+
+// fail writes out the records printed before err and returns err: a read
+// that fails part way keeps what it printed, as grep does.
+func (pr *recordPrinter) fail(err error) error {
+	pr.w.Flush()
+	return err
 }
 
 // finish flushes the records and prints the --profile (to stderr: stdout
