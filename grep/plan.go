@@ -21,10 +21,6 @@ type planner struct {
 	// becomes a suffix slot of the phrase ("*def test"; a walk of the
 	// dictionary).
 	lead bool
-	// exact: a token cut at its start only is kept as the whole term
-	// instead ("def test"): a query whose documents are among the one
-	// with the suffix slots, found without a walk.
-	exact bool
 }
 
 // minPartial is the shortest cut token kept as a wildcard.
@@ -134,10 +130,6 @@ func (p *planner) literal(s string) reader.Query {
 		leads := p.lead && k+1 < len(toks) && nx.piece == t.piece && nx.pos == t.pos+1 && (!nx.cutEnd || len(nx.term) >= minPartial)
 		if !p.partial || len(t.term) < minPartial || t.cutStart && cheap && !leads {
 			flush()
-			continue
-		}
-		if p.exact && !t.cutEnd {
-			run = append(run, reader.Slot{Kind: reader.SlotTerm, Text: t.term})
 			continue
 		}
 		w := escapeWildcard(t.term)
