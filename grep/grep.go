@@ -145,7 +145,7 @@ func plan(seg *reader.Segment, re *regexp.Regexp) (*derived, string, error) {
 const walkRecords = 24
 
 // walkSample is the candidates whose records walkGain reads.
-const walkSample = 16
+const walkSample = 8
 
 // derived is what plan derives. The candidates are q's documents and, among
 // listed, alt's (every listed one when alt is nil). q has the cut tokens as
