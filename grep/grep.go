@@ -110,29 +110,25 @@ func plan(seg *reader.Segment, re *regexp.Regexp) (*derived, string, error) {
 	p := &planner{field: st.TextField, a: a, partial: known, lead: known}
 	terms, err := seg.Analyze(st.TextField, "Snii")
 	lower := err == nil && len(terms) == 1 && terms[0] == "snii"
-	q, err := p.derive(re.String(), lower)
+	r, err := requirement(re.String(), lower)
 	if err != nil {
 		return nil, "", errs.Invalidf("grep: %v", err)
 	}
+	q := p.query(r)
 	if q == nil {
 		return nil, fmt.Sprintf("the regexp has no literal that field %q's analyzer keeps: every record is read", st.TextField), nil
 	}
 	d := &derived{q: q, re: re, terms: fi.Terms}
 	if known {
 		p.lead = false
-		if d.base, err = p.derive(re.String(), lower); err != nil {
-			return nil, "", errs.Invalidf("grep: %v", err)
-		}
-		if d.base != nil && d.base.String() == q.String() {
+		if d.base = p.query(r); d.base != nil && d.base.String() == q.String() {
 			d.base = nil
 		}
-		p.partial = false
-		alt, err := p.derive(re.String(), lower)
-		if err != nil {
-			return nil, "", errs.Invalidf("grep: %v", err)
-		}
-		if len(listed) > 0 && (alt == nil || alt.String() != q.String()) {
-			d.alt, d.listed = alt, listed
+		if len(listed) > 0 {
+			p.partial = false
+			if alt := p.query(r); alt == nil || alt.String() != q.String() {
+				d.alt, d.listed = alt, listed
+			}
 		}
 	}
 	return d, "", nil

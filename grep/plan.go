@@ -26,14 +26,14 @@ type planner struct {
 // minPartial is the shortest cut token kept as a wildcard.
 const minPartial = 3
 
-// derive returns the query every record re matches satisfies, or nil when
-// the regexp gives no usable literal.
-func (p *planner) derive(expr string, lower bool) (reader.Query, error) {
+// requirement returns what every text holding a match of expr contains
+// (nil: nothing); planner.query turns it into a query.
+func requirement(expr string, lower bool) (*req, error) {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil, err
 	}
-	return p.query(analyze(re.Simplify(), lower).full()), nil
+	return analyze(re.Simplify(), lower).full(), nil
 }
 
 // query converts a requirement (nil: none).
