@@ -206,7 +206,7 @@ func (d *derived) docs(ctx context.Context, seg *reader.Segment, prof *reader.Pr
 			desc = fmt.Sprintf("%s (not %s: %s)", d.base, d.q, why)
 		} else {
 			filter = roaring.BitmapOf(bases...)
-			desc = fmt.Sprintf("%s among the %d of %s", d.q, len(bases), d.base)
+			desc = fmt.Sprintf("%s among the %d of %s (%s)", d.q, len(bases), d.base, why)
 		}
 	}
 	if runQ {
