@@ -1,16 +1,17 @@
 #!/bin/bash
-# cg.sh SET BIN... -- REGEX...: callgrind Ir of `snii-BIN grep -c SET-SEGBIN.snii RE`
-# a binary named wc* reads the segment of 568 (same format 9).
-cd /tmp/walkcost  # binaries snii-c9 (main c9a7747), snii-568 (main 568113e), snii-wcfinal (this branch); segments SET-c9.snii, SET-568.snii
+# callgrind instruction counts of `snii-BIN grep -c SET-SEG.snii REGEX`, run in the directory
+# holding the binaries (snii-c9: main c9a7747, snii-568: main 568113e, snii-wcfinal: this branch)
+# and the segments each wrote (SET-c9.snii, SET-568.snii; a wc* binary reads SET-568.snii, the
+# same format 9):
+#   cg.sh SET BIN... -- REGEX...
 set=$1; shift
 bins=()
 while [ "$1" != "--" ]; do bins+=("$1"); shift; done; shift
 for re in "$@"; do
   for b in "${bins[@]}"; do
     s=$b; case $b in wc*) s=568;; esac
-    out=/tmp/walkcost/cg-$b.out
-    GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file=$out ./snii-$b grep -c $set-$s.snii "$re" > /tmp/walkcost/cg-$b.stdout 2> /tmp/walkcost/cg-$b.err
-    ir=$(grep -o 'Collected : [0-9]*' /tmp/walkcost/cg-$b.err | awk '{print $3}')
-    echo "$set	$b	$(cat /tmp/walkcost/cg-$b.stdout)	$ir	$re"
+    GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 valgrind --tool=callgrind --callgrind-out-file=cg-$b.out ./snii-$b grep -c $set-$s.snii "$re" > cg-$b.stdout 2> cg-$b.err
+    ir=$(grep -o 'Collected : [0-9]*' cg-$b.err | awk '{print $3}')
+    echo "$set	$b	$(cat cg-$b.stdout)	$ir	$re"
   done
 done
