@@ -160,8 +160,8 @@ type derived struct {
 // too few for the walk of the dictionary to pay even if it removed them
 // all; otherwise from the records of walkSample of them, evenly spaced: a
 // record re matches holds q (the walk cannot remove it) unless it skipped
-// an over-long token, so the estimate is
-// the share of the sample re does not match.
+// an over-long token, so the estimate is bases times the share of the
+// sample re does not match.
 func (d *derived) walkGain(ctx context.Context, seg *reader.Segment, bases []uint32) (uint64, string, error) {
 	n := uint64(len(bases))
 	if n*walkRecords < d.terms {
