@@ -61,5 +61,5 @@ func Example() {
 	// Output:
 	// 0: timeout after 30 ms on db-3
 	// 2: timeout after 250ms on db-1
-	// term(text:"after") (not patternphrase(text:wildcard"*timeout" "after",max=0): its walk of the dictionary could remove at most 0 of 2 candidates) 2 2
+	// term(text:"after") (not patternphrase(text:wildcard"*timeout" "after",max=0): the regexp matches 2 of 2 sampled candidates: its walk of the dictionary would remove about 0 of 2) 2 2
 }

@@ -72,9 +72,10 @@ const (
 // "refu*" (a seek in the dictionary) or, when the string has no other token
 // to require or the token starts a phrase, "*nection" (a walk of the
 // dictionary). A phrase with such a leading slot runs among the candidates
-// of the query without it, and only when those outnumber the ones holding
-// the slot's whole term by terms/walkRecords (the walk could not pay for
-// itself otherwise). A literal that does not survive analysis is no
+// of the query without it, and only when it would remove at least
+// terms/walkRecords of them (the walk could not pay for itself otherwise):
+// an estimate from a sample of the candidates' records (walkGain). A
+// literal that does not survive analysis is no
 // requirement. A case-insensitive literal is lowercased when the analyzer
 // lowercases (and is otherwise no requirement).
 //
@@ -109,33 +110,25 @@ func plan(seg *reader.Segment, re *regexp.Regexp) (*derived, string, error) {
 	p := &planner{field: st.TextField, a: a, partial: known, lead: known}
 	terms, err := seg.Analyze(st.TextField, "Snii")
 	lower := err == nil && len(terms) == 1 && terms[0] == "snii"
-	q, err := p.derive(re.String(), lower)
+	r, err := requirement(re.String(), lower)
 	if err != nil {
 		return nil, "", errs.Invalidf("grep: %v", err)
 	}
+	q := p.query(r)
 	if q == nil {
 		return nil, fmt.Sprintf("the regexp has no literal that field %q's analyzer keeps: every record is read", st.TextField), nil
 	}
-	d := &derived{q: q, terms: fi.Terms}
+	d := &derived{q: q, re: re, terms: fi.Terms}
 	if known {
-		p.exact = true
-		if d.exact, err = p.derive(re.String(), lower); err != nil {
-			return nil, "", errs.Invalidf("grep: %v", err)
-		}
-		p.lead, p.exact = false, false
-		if d.base, err = p.derive(re.String(), lower); err != nil {
-			return nil, "", errs.Invalidf("grep: %v", err)
-		}
-		if d.base != nil && d.base.String() == q.String() {
+		p.lead = false
+		if d.base = p.query(r); d.base != nil && d.base.String() == q.String() {
 			d.base = nil
 		}
-		p.partial = false
-		alt, err := p.derive(re.String(), lower)
-		if err != nil {
-			return nil, "", errs.Invalidf("grep: %v", err)
-		}
-		if len(listed) > 0 && (alt == nil || alt.String() != q.String()) {
-			d.alt, d.listed = alt, listed
+		if len(listed) > 0 {
+			p.partial = false
+			if alt := p.query(r); alt == nil || alt.String() != q.String() {
+				d.alt, d.listed = alt, listed
+			}
 		}
 	}
 	return d, "", nil
@@ -147,15 +140,49 @@ func plan(seg *reader.Segment, re *regexp.Regexp) (*derived, string, error) {
 // candidates than the query without them.
 const walkRecords = 24
 
+// walkSample is the candidates whose records walkGain reads.
+const walkSample = 8
+
 // derived is what plan derives. The candidates are q's documents and, among
 // listed, alt's (every listed one when alt is nil). q has the cut tokens as
 // wildcard slots; base is q without the suffix slots that start a phrase
-// (nil: q has none), exact q with those slots' whole terms; alt has no slot
-// (nil: no requirement). exact's documents are among q's, q's among base's.
+// (nil: q has none); alt has no slot (nil: no requirement). q's documents
+// are among base's, and hold every record re matches outside listed.
 type derived struct {
-	q, base, exact, alt reader.Query
-	listed              []uint32 // the records that skipped an over-long token, ascending
-	terms               uint64   // the dictionary's terms
+	q, base, alt reader.Query
+	re           *regexp.Regexp
+	listed       []uint32 // the records that skipped an over-long token, ascending
+	terms        uint64   // the dictionary's terms
+}
+
+// walkGain estimates how many of bases, base's documents, running q instead
+// would remove, and renders how. Without reading anything when bases are
+// too few for the walk of the dictionary to pay even if it removed them
+// all; otherwise from the records of walkSample of them, evenly spaced: a
+// record re matches holds q (the walk cannot remove it) unless it skipped
+// an over-long token, so the estimate is bases times the share of the
+// sample re does not match.
+func (d *derived) walkGain(ctx context.Context, seg *reader.Segment, bases []uint32) (uint64, string, error) {
+	n := uint64(len(bases))
+	if n*walkRecords < d.terms {
+		return n, fmt.Sprintf("its walk of the dictionary could remove at most %d of %d candidates", n, n), nil
+	}
+	ids := make([]uint32, min(len(bases), walkSample))
+	for i := range ids {
+		ids[i] = bases[(2*i+1)*len(bases)/(2*len(ids))]
+	}
+	match := matcherFactory(d.re)()
+	m := 0
+	if err := seg.Records(ctx, ids, func(_ uint32, rec []byte) error {
+		if match(rec) {
+			m++
+		}
+		return nil
+	}); err != nil {
+		return 0, "", err
+	}
+	gain := n * uint64(len(ids)-m) / uint64(len(ids))
+	return gain, fmt.Sprintf("the regexp matches %d of %d sampled candidates: its walk of the dictionary would remove about %d of %d", m, len(ids), gain, n), nil
 }
 
 // docs returns the candidates of d, ascending, and the rendering of what
@@ -170,20 +197,16 @@ func (d *derived) docs(ctx context.Context, seg *reader.Segment, prof *reader.Pr
 		if err != nil {
 			return nil, "", err
 		}
-		filter = roaring.BitmapOf(bases...)
-		n := uint64(0) // bases holding exact: the walk cannot remove them
-		if uint64(len(bases))*walkRecords >= d.terms {
-			var ep reader.Profile
-			if n, err = seg.Count(ctx, d.exact, &reader.SearchOptions{Profile: &ep, Filter: filter}); err != nil {
-				return nil, "", err
-			}
-			prof.Add(&ep)
+		gain, why, err := d.walkGain(ctx, seg, bases)
+		if err != nil {
+			return nil, "", err
 		}
-		if (uint64(len(bases))-n)*walkRecords < d.terms {
+		if gain*walkRecords < d.terms {
 			cands, runQ = bases, false
-			desc = fmt.Sprintf("%s (not %s: its walk of the dictionary could remove at most %d of %d candidates)", d.base, d.q, uint64(len(bases))-n, len(bases))
+			desc = fmt.Sprintf("%s (not %s: %s)", d.base, d.q, why)
 		} else {
-			desc = fmt.Sprintf("%s among the %d of %s", d.q, len(bases), d.base)
+			filter = roaring.BitmapOf(bases...)
+			desc = fmt.Sprintf("%s among the %d of %s (%s)", d.q, len(bases), d.base, why)
 		}
 	}
 	if runQ {

@@ -21,23 +21,19 @@ type planner struct {
 	// becomes a suffix slot of the phrase ("*def test"; a walk of the
 	// dictionary).
 	lead bool
-	// exact: a token cut at its start only is kept as the whole term
-	// instead ("def test"): a query whose documents are among the one
-	// with the suffix slots, found without a walk.
-	exact bool
 }
 
 // minPartial is the shortest cut token kept as a wildcard.
 const minPartial = 3
 
-// derive returns the query every record re matches satisfies, or nil when
-// the regexp gives no usable literal.
-func (p *planner) derive(expr string, lower bool) (reader.Query, error) {
+// requirement returns what every text holding a match of expr contains
+// (nil: nothing); planner.query turns it into a query.
+func requirement(expr string, lower bool) (*req, error) {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil, err
 	}
-	return p.query(analyze(re.Simplify(), lower).full()), nil
+	return analyze(re.Simplify(), lower).full(), nil
 }
 
 // query converts a requirement (nil: none).
@@ -134,10 +130,6 @@ func (p *planner) literal(s string) reader.Query {
 		leads := p.lead && k+1 < len(toks) && nx.piece == t.piece && nx.pos == t.pos+1 && (!nx.cutEnd || len(nx.term) >= minPartial)
 		if !p.partial || len(t.term) < minPartial || t.cutStart && cheap && !leads {
 			flush()
-			continue
-		}
-		if p.exact && !t.cutEnd {
-			run = append(run, reader.Slot{Kind: reader.SlotTerm, Text: t.term})
 			continue
 		}
 		w := escapeWildcard(t.term)
