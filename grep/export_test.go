@@ -16,7 +16,7 @@ func Plan(seg *reader.Segment, re *regexp.Regexp) (query string, cands []uint32,
 		return "", nil, note, err
 	}
 	var prof reader.Profile
-	cands, _, err = d.docs(context.Background(), seg, &prof)
+	cands, _, err = d.docs(context.Background(), seg, &prof, new(int))
 	return d.q.String(), cands, note, err
 }
 

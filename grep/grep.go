@@ -42,8 +42,11 @@ type Profile struct {
 	Note string
 	// Candidates is the records read and matched against the regexp (the
 	// derived query's documents, or every record); Matched the records
-	// selected; Batches the Segment.Records calls that read them.
-	Candidates, Matched, Batches int
+	// selected; Batches the Segment.Records calls that read them. Sampled
+	// is the records read beforehand to decide whether a walk of the
+	// dictionary pays (at most walkSample; they are read again when they
+	// are candidates).
+	Candidates, Matched, Batches, Sampled int
 	// Search is the derived query's reader profile.
 	Search reader.Profile
 }
@@ -162,7 +165,7 @@ type derived struct {
 // record re matches holds q (the walk cannot remove it) unless it skipped
 // an over-long token, so the estimate is bases times the share of the
 // sample re does not match.
-func (d *derived) walkGain(ctx context.Context, seg *reader.Segment, bases []uint32) (uint64, string, error) {
+func (d *derived) walkGain(ctx context.Context, seg *reader.Segment, bases []uint32, sampled *int) (uint64, string, error) {
 	n := uint64(len(bases))
 	if n*walkRecords < d.terms {
 		return n, fmt.Sprintf("its walk of the dictionary could remove at most %d of %d candidates", n, n), nil
@@ -181,13 +184,15 @@ func (d *derived) walkGain(ctx context.Context, seg *reader.Segment, bases []uin
 	}); err != nil {
 		return 0, "", err
 	}
+	*sampled += len(ids)
 	gain := n * uint64(len(ids)-m) / uint64(len(ids))
 	return gain, fmt.Sprintf("the regexp matches %d of %d sampled candidates: its walk of the dictionary would remove about %d of %d", m, len(ids), gain, n), nil
 }
 
 // docs returns the candidates of d, ascending, and the rendering of what
-// gave them; prof receives the searches' profiles, summed.
-func (d *derived) docs(ctx context.Context, seg *reader.Segment, prof *reader.Profile) ([]uint32, string, error) {
+// gave them; prof receives the searches' profiles, summed, and sampled the
+// records walkGain read.
+func (d *derived) docs(ctx context.Context, seg *reader.Segment, prof *reader.Profile, sampled *int) ([]uint32, string, error) {
 	var cands []uint32
 	runQ := true // q runs (within filter)
 	desc := d.q.String()
@@ -197,7 +202,7 @@ func (d *derived) docs(ctx context.Context, seg *reader.Segment, prof *reader.Pr
 		if err != nil {
 			return nil, "", err
 		}
-		gain, why, err := d.walkGain(ctx, seg, bases)
+		gain, why, err := d.walkGain(ctx, seg, bases, sampled)
 		if err != nil {
 			return nil, "", err
 		}
@@ -266,7 +271,7 @@ func Grep(ctx context.Context, seg *reader.Segment, re *regexp.Regexp, o *Option
 	var cands []uint32
 	if d != nil {
 		var err error
-		if cands, prof.Query, err = d.docs(ctx, seg, &prof.Search); err != nil {
+		if cands, prof.Query, err = d.docs(ctx, seg, &prof.Search, &prof.Sampled); err != nil {
 			return err
 		}
 	}

@@ -64,6 +64,9 @@ func TestWalkOnlyWhenItPays(t *testing.T) {
 		if walked != c.walks || strings.Contains(prof.Query, "among the") != c.walks {
 			t.Errorf("glued %q: %d of %d terms visited (%s), want a walk: %v", c.glued, prof.Search.DictTermsVisited, fi.Terms, prof.Query, c.walks)
 		}
+		if prof.Sampled != 8 { // the candidates without the slot are many: the walk is decided on a sample
+			t.Errorf("%d records sampled, want 8", prof.Sampled)
+		}
 		if c.walks && prof.Candidates > 2*prof.Matched {
 			t.Errorf("the walk left %d candidates for %d matches", prof.Candidates, prof.Matched)
 		}

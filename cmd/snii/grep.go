@@ -166,6 +166,9 @@ func runGrep(ctx context.Context, e *env, f *grepFlags, path string, re *regexp.
 		fmt.Fprintf(tw, "derived query\t%s\n", q)
 		fmt.Fprintf(tw, "records read\t%s of %s (matched against the regexp) in %s\n", strconv.Itoa(prof.Candidates), strconv.FormatUint(uint64(seg.DocCount()), 10),
 			plural(int64(prof.Batches), "batch", "batches"))
+		if prof.Sampled > 0 {
+			fmt.Fprintf(tw, "sampled\t%d records read to decide the walk of the dictionary\n", prof.Sampled)
+		}
 		fmt.Fprintf(tw, "matched\t%d\n", n)
 		if prof.Query != "" {
 			printProfileRows(tw, newProfileReport(&prof.Search))
