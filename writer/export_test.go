@@ -19,7 +19,6 @@ type Faults struct {
 	PairBucket  int64  // > 0: the pair buckets' memory share in bytes
 	PairEntries int    // > 0: the pair entries kept in memory, in bytes
 	PairTokens  uint64 // > 0: the default minimum pair df's tokens per unit of df (else 65536)
-	PairAhead   int    // > 0: a forward index in a temp file is written ahead once this many slots wait
 	Serial      bool   // no second goroutine for Add's batches and the prx encoder (as with GOMAXPROCS 1)
 	f           *faults
 }
@@ -28,7 +27,7 @@ type Faults struct {
 func WithFaults(o Options, fl *Faults) Options {
 	fl.f = &faults{failAfter: fl.FailAfter, failSync: fl.FailSync, failRename: fl.FailRename, corruptRun: fl.CorruptRun, spoolLimit: fl.SpoolLimit,
 		pairNoFwd: fl.PairNoFwd, pairRecords: fl.PairRecords, pairWide: fl.PairWide, pairSplit: fl.PairSplit, pairNoBits: fl.PairNoBits, pairBucket: fl.PairBucket, pairEntries: fl.PairEntries,
-		pairTokens: fl.PairTokens, pairAhead: fl.PairAhead, serial: fl.Serial}
+		pairTokens: fl.PairTokens, serial: fl.Serial}
 	o.faults = fl.f
 	return o
 }
@@ -62,10 +61,6 @@ func (fl *Faults) PairEntryFiles() int { return fl.f.pairEntryFile }
 // PairFwdFiles returns how many indexes had their forward index go to a temp
 // file.
 func (fl *Faults) PairFwdFiles() int { return fl.f.pairFwdFile }
-
-// PairAheads returns the writes ahead of the forward indexes in temp files
-// that were counted.
-func (fl *Faults) PairAheads() int { return fl.f.pairAheads }
 
 // StoresNorms is FieldOptions.storesNorms.
 func StoresNorms(f FieldOptions) bool { return f.storesNorms() }

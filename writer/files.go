@@ -51,8 +51,6 @@ type faults struct {
 	pairPaths     [3]int // indexes whose pairs were counted from buckets, from a forward index's records, from the postings
 	pairFills     int    // passes over a forward index that filled buckets
 	pairFwdFile   int    // indexes whose forward index went to a temp file
-	pairAhead     int    // > 0: a forward index's write ahead takes at least this many slots (else fwdAheadSlots)
-	pairAheads    int    // writes ahead of the forward indexes counted
 	pairEntryFile int    // fields whose pair entries went to a temp file
 	pairEntries   int    // > 0: the pair entries kept in memory, in bytes (else MemoryLimit/64)
 	pairBucket    int64  // > 0: the pair buckets' memory share in bytes (else MemoryLimit/4)

@@ -251,7 +251,6 @@ func (pw *pairWriter) count() error {
 		fl := pw.w.opts.faults
 		if f.spilled() && fl != nil {
 			fl.pairFwdFile++
-			fl.pairAheads += f.aheads
 		}
 		if err := f.toFile(); err != nil {
 			return err

@@ -24,10 +24,7 @@ import (
 // sparse: its n ids+1, then its n positions. The slots in memory stay
 // within the index's limit together with its other arrays: when a document
 // does not fit, the slots held so far are appended to a temp file (they are
-// read back in order, document after document; fwdReader); once the file
-// exists, the slots of whole documents are appended to it ahead, by a
-// goroutine beside the inversion, so that the file is mostly written when
-// the slots in memory fill up. The index is
+// read back in order, document after document; fwdReader). The index is
 // dropped (the tap then counts from the postings alone) at the first spill
 // of the term buffers, when its starts alone pass the limit or its slots
 // 2^32, when the temp file fails, or when an analyzer gives a document's
@@ -49,13 +46,6 @@ type pairFwd struct {
 	file   *tempFile                 // the slots written out, or nil
 	inFile uint64                    // slots in file
 	create func() (*tempFile, error) // creates file
-	// Once file exists, the slots of whole documents are appended to it
-	// ahead, in the background: slots[:sent] are written or being
-	// written, and done reports the write in flight (nil: none).
-	sent    uint64
-	done    chan error
-	aheadAt uint64 // the slots waiting that start a write ahead
-	aheads  int    // writes ahead started
 
 	// after mapOrds: ords[id+1] = tracked ordinal + 1 (0: not tracked;
 	// ords[0] = 0), ids[ordinal] = id, and the buffer the ids are of
@@ -71,7 +61,7 @@ type pairFwd struct {
 // newPairFwd returns an empty forward index that holds at most limit bytes
 // in memory and writes the slots past that to a temp file from create.
 func newPairFwd(limit int64, create func() (*tempFile, error)) *pairFwd {
-	return &pairFwd{starts: []uint32{0}, limit: limit, create: create, aheadAt: fwdAheadSlots}
+	return &pairFwd{starts: []uint32{0}, limit: limit, create: create}
 }
 
 // token records a token of the current document.
@@ -131,43 +121,6 @@ func (f *pairFwd) endDoc() {
 	if cap(f.doc) > scratchLimit/8 {
 		f.doc = nil
 	}
-	if f.file != nil && uint64(len(f.slots))-f.sent >= f.aheadAt && f.idle() {
-		if f.wait() != nil {
-			f.bad = true
-			return
-		}
-		f.ahead()
-	}
-}
-
-// fwdAheadSlots is the slots waiting that start a write ahead.
-const fwdAheadSlots = 1 << 20
-
-// ahead starts the background write of the slots not yet sent.
-func (f *pairFwd) ahead() {
-	p, t, done := f.slots[f.sent:], f.file, make(chan error, 1)
-	f.sent, f.done = uint64(len(f.slots)), done
-	f.aheads++
-	go func() {
-		_, err := t.Write(u32Bytes(p))
-		done <- err
-	}()
-}
-
-// idle reports whether no write ahead is in flight (one that ended is
-// still waited for by wait).
-func (f *pairFwd) idle() bool {
-	return f.done == nil || len(f.done) > 0
-}
-
-// wait waits for the write ahead in flight, if any, and returns its error.
-func (f *pairFwd) wait() error {
-	if f.done == nil {
-		return nil
-	}
-	err := <-f.done
-	f.done = nil
-	return err
 }
 
 // grow extends slots by need (zeroed or not) within the limit, writing the
@@ -200,12 +153,8 @@ func (f *pairFwd) overhead() int64 {
 	return 4*int64(cap(f.starts)+len(f.ords)+cap(f.counts)) + 8*int64(cap(f.sparse)+cap(f.doc))
 }
 
-// flush appends the slots in memory to the file (created on first use),
-// after the write ahead in flight.
+// flush appends the slots in memory to the file (created on first use).
 func (f *pairFwd) flush() error {
-	if err := f.wait(); err != nil {
-		return err
-	}
 	if len(f.slots) == 0 {
 		return nil
 	}
@@ -219,11 +168,11 @@ func (f *pairFwd) flush() error {
 		}
 		f.file = t
 	}
-	if _, err := f.file.Write(u32Bytes(f.slots[f.sent:])); err != nil {
+	if _, err := f.file.Write(u32Bytes(f.slots)); err != nil {
 		return err
 	}
 	f.inFile += uint64(len(f.slots))
-	f.slots, f.sent = f.slots[:0], 0
+	f.slots = f.slots[:0]
 	return nil
 }
 
@@ -253,10 +202,8 @@ func (f *pairFwd) free() {
 	*f = pairFwd{bad: true}
 }
 
-// freeSlots releases the slots in memory (their mapping), after the write
-// ahead in flight.
+// freeSlots releases the slots in memory (their mapping).
 func (f *pairFwd) freeSlots() {
-	_ = f.wait()
 	if f.raw != nil {
 		_ = unmapRaw(f.raw)
 	}

@@ -141,9 +141,6 @@ func Create(ctx context.Context, path string, o Options) (*Writer, error) {
 		fs.emit = fs.add
 		if o.Pairs.effectivePercent() > 0 && (o.faults == nil || !o.faults.pairNoFwd) {
 			fs.fwd = newPairFwd(o.MemoryLimit/4/int64(len(o.Fields)), func() (*tempFile, error) { return w.createTemp(runPrefix) })
-			if o.faults != nil && o.faults.pairAhead > 0 {
-				fs.fwd.aheadAt = uint64(o.faults.pairAhead)
-			}
 		}
 		w.fields = append(w.fields, fs)
 		w.byName[f.Name] = fs
