@@ -106,6 +106,7 @@ func TestLeapfrogRepeatsOracle(t *testing.T) {
 			label := fmt.Sprintf("pairs %+v, NoPairs %v", pairs, noPairs)
 			var mu sync.Mutex
 			var fails []string
+			var used reader.Profile // the counts'
 			fail := func(format string, args ...any) {
 				mu.Lock()
 				fails = append(fails, fmt.Sprintf(format, args...))
@@ -121,9 +122,14 @@ func TestLeapfrogRepeatsOracle(t *testing.T) {
 					fail("%s %q: docs %v, %v; want %v", label, p, oracle.Describe(got), err, oracle.Describe(w.docs))
 					return
 				}
-				if n, err := s.Count(bg, q, o); err != nil || n != uint64(len(w.docs)) {
+				var pr reader.Profile
+				co := &reader.SearchOptions{NoPairs: noPairs, Profile: &pr}
+				if n, err := s.Count(bg, q, co); err != nil || n != uint64(len(w.docs)) {
 					fail("%s %q: count %d, %v; want %d", label, p, n, err, len(w.docs))
 				}
+				mu.Lock()
+				used.Add(&pr)
+				mu.Unlock()
 				if lim := 1 + i%5; len(w.docs) > lim {
 					lo := &reader.SearchOptions{NoPairs: noPairs, Limit: lim}
 					if got, err := s.Docs(bg, q, lo); err != nil || !slices.Equal(got, w.docs[:lim]) {
@@ -153,6 +159,9 @@ func TestLeapfrogRepeatsOracle(t *testing.T) {
 			}
 			if len(fails) > 0 {
 				t.FailNow()
+			}
+			if !noPairs && (used.PairPlans == 0 || used.PairProved == 0 || used.PairDocs == 0) {
+				t.Errorf("%s: %d pair plans, %d proved by pairs, %d pair docs: the pair paths were not taken", label, used.PairPlans, used.PairProved, used.PairDocs)
 			}
 		}
 	}
