@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -203,6 +204,50 @@ func TestCorruptTruncate(t *testing.T) {
 // lengths, offsets and counts reach the structural checks. Records reads the
 // records of the first documents.
 func FuzzOpenQuery(f *testing.F) {
+	damagedSeeds(f)
+	f.Fuzz(func(t *testing.T, b []byte, fix bool) {
+		if fix { // recompute the CRCs so that mutations reach the checks behind them
+			b = fixCRCs(b)
+		}
+		s, err := openBytes(b)
+		if err != nil {
+			openErrOK(t, err)
+			return
+		}
+		defer s.Close()
+		queryDamaged(t, s)
+	})
+}
+
+// FuzzOpenQueryMapped is FuzzOpenQuery on a mapped file, whose regions
+// verified by a query are trusted by the next (the segment's set of
+// verified CRCs): the queries run twice, so that a damaged entry pointing
+// at a region verified as another's is read trusted. Nothing may panic,
+// every error must be of a known kind.
+func FuzzOpenQueryMapped(f *testing.F) {
+	damagedSeeds(f)
+	f.Fuzz(func(t *testing.T, b []byte, fix bool) {
+		if fix {
+			b = fixCRCs(b)
+		}
+		path := filepath.Join(t.TempDir(), "seg.snii")
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, err := reader.Open(path, reader.Options{})
+		if err != nil {
+			openErrOK(t, err)
+			return
+		}
+		defer s.Close()
+		queryDamaged(t, s)
+		queryDamaged(t, s)
+	})
+}
+
+// damagedSeeds adds small segments of three shapes (inline, slim and
+// windowed terms, a pair section), each with and without fixed CRCs.
+func damagedSeeds(f *testing.F) {
 	for i, docs := range [][]oracle.Doc{
 		oracle.Generate(1, oracle.GenOptions{Docs: 8, MaxTokens: 6}),
 		oracle.Generate(2, oracle.GenOptions{Docs: 60, Vocab: 30, MaxTokens: 10}),
@@ -218,76 +263,79 @@ func FuzzOpenQuery(f *testing.F) {
 		f.Add(b, false)
 		f.Add(b, true)
 	}
-	queries := []reader.Query{
-		reader.Term("text", "the"),
-		reader.Phrase("text", "the", "the"),
-		reader.Phrase("text", "na", "na", "batman"),
-		reader.PhrasePrefix("text", 3, "no", "s"),
-		reader.SloppyPhrase("text", 2, "na", "the", "na"),
-		reader.Prefix("text", "", 0),
-		reader.Or(reader.Term("host", "api"), reader.Prefix("host", "w", 0)),
-		reader.And(reader.Term("host", "cache"), reader.Prefix("text", "a", 2)),
+}
+
+// openErrOK fails unless err, from opening a damaged segment, is of a known
+// kind (NotFound: a mutated analyzer name that is not registered).
+func openErrOK(t *testing.T, err error) {
+	t.Helper()
+	if !isKind(err, errs.Corrupt, errs.Version, errs.Limit, errs.NotFound) {
+		t.Fatalf("Open: unexpected error kind: %v", err)
 	}
-	f.Fuzz(func(t *testing.T, b []byte, fix bool) {
-		if fix { // recompute the CRCs so that mutations reach the checks behind them
-			b = fixCRCs(b)
+	shapeOK(t, "Open", err)
+}
+
+// damagedQueries are the queries run on damaged segments.
+var damagedQueries = []reader.Query{
+	reader.Term("text", "the"),
+	reader.Phrase("text", "the", "the"),
+	reader.Phrase("text", "na", "na", "batman"),
+	reader.PhrasePrefix("text", 3, "no", "s"),
+	reader.SloppyPhrase("text", 2, "na", "the", "na"),
+	reader.Prefix("text", "", 0),
+	reader.Or(reader.Term("host", "api"), reader.Prefix("host", "w", 0)),
+	reader.And(reader.Term("host", "cache"), reader.Prefix("text", "a", 2)),
+}
+
+// queryDamaged runs damagedQueries, record reads, postings walks and Verify
+// on s: nothing may panic, every error must be of a known kind.
+func queryDamaged(t *testing.T, s *reader.Segment) {
+	t.Helper()
+	for _, q := range damagedQueries {
+		_, err := s.Docs(bg, q, nil)
+		if err != nil && !isKind(err, errs.Corrupt, errs.NotFound, errs.Limit) {
+			t.Fatalf("%s: unexpected error kind: %v", q, err)
 		}
-		s, err := openBytes(b)
-		if err != nil {
-			// NotFound: a mutated analyzer name that is not registered.
-			if !isKind(err, errs.Corrupt, errs.Version, errs.Limit, errs.NotFound) {
-				t.Fatalf("Open: unexpected error kind: %v", err)
+		shapeOK(t, q.String(), err)
+		_, err = s.Count(bg, q, nil)
+		if err != nil && !isKind(err, errs.Corrupt, errs.NotFound, errs.Limit) {
+			t.Fatalf("%s: unexpected error kind: %v", q, err)
+		}
+		shapeOK(t, q.String(), err)
+		_, err = s.Top(bg, q, 5, nil)
+		if err != nil && !isKind(err, errs.Corrupt, errs.NotFound, errs.Limit) {
+			t.Fatalf("%s: Top: unexpected error kind: %v", q, err)
+		}
+		shapeOK(t, q.String()+": Top", err)
+	}
+	ids := make([]uint32, min(s.DocCount(), 700))
+	for i := range ids {
+		ids[i] = uint32(i)
+	}
+	if err := s.Records(bg, ids, func(uint32, []byte) error { return nil }); err != nil && !isKind(err, errs.Corrupt, errs.Limit, errs.NotFound) {
+		t.Fatalf("Records: unexpected error kind: %v", err)
+	}
+	for _, field := range s.Fields() {
+		n := 0
+		terms, _ := s.Terms(bg, field, "", 20)
+		for term := range terms {
+			p, err := s.Postings(bg, field, term)
+			if err != nil {
+				continue
 			}
-			shapeOK(t, "Open", err)
-			return
-		}
-		defer s.Close()
-		for _, q := range queries {
-			_, err := s.Docs(bg, q, nil)
-			if err != nil && !isKind(err, errs.Corrupt, errs.NotFound, errs.Limit) {
-				t.Fatalf("%s: unexpected error kind: %v", q, err)
+			for p.Next() && n < 2000 {
+				p.Positions()
+				n++
 			}
-			shapeOK(t, q.String(), err)
-			_, err = s.Count(bg, q, nil)
-			if err != nil && !isKind(err, errs.Corrupt, errs.NotFound, errs.Limit) {
-				t.Fatalf("%s: unexpected error kind: %v", q, err)
-			}
-			shapeOK(t, q.String(), err)
-			_, err = s.Top(bg, q, 5, nil)
-			if err != nil && !isKind(err, errs.Corrupt, errs.NotFound, errs.Limit) {
-				t.Fatalf("%s: Top: unexpected error kind: %v", q, err)
-			}
-			shapeOK(t, q.String()+": Top", err)
+			p.Advance(p.Doc() + 3)
+			p.Close()
 		}
-		ids := make([]uint32, min(s.DocCount(), 700))
-		for i := range ids {
-			ids[i] = uint32(i)
-		}
-		if err := s.Records(bg, ids, func(uint32, []byte) error { return nil }); err != nil && !isKind(err, errs.Corrupt, errs.Limit, errs.NotFound) {
-			t.Fatalf("Records: unexpected error kind: %v", err)
-		}
-		for _, field := range s.Fields() {
-			n := 0
-			terms, _ := s.Terms(bg, field, "", 20)
-			for term := range terms {
-				p, err := s.Postings(bg, field, term)
-				if err != nil {
-					continue
-				}
-				for p.Next() && n < 2000 {
-					p.Positions()
-					n++
-				}
-				p.Advance(p.Doc() + 3)
-				p.Close()
-			}
-		}
-		err = s.Verify(bg)
-		if err != nil && !isKind(err, errs.Corrupt, errs.Limit) {
-			t.Fatalf("Verify: unexpected error kind: %v", err)
-		}
-		shapeOK(t, "Verify", err)
-	})
+	}
+	err := s.Verify(bg)
+	if err != nil && !isKind(err, errs.Corrupt, errs.Limit) {
+		t.Fatalf("Verify: unexpected error kind: %v", err)
+	}
+	shapeOK(t, "Verify", err)
 }
 
 // TestFixCRCs: on an intact segment fixCRCs changes nothing. A flip behind

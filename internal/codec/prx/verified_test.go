@@ -1,12 +1,14 @@
 package prx
 
 import (
+	"errors"
 	"math/rand/v2"
 	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/limits"
 )
 
@@ -153,4 +155,46 @@ func TestOpenAtTrustedHeader(t *testing.T) {
 			}
 		}
 	}
+}
+
+// trustAll is a Verified that holds every region verified: the reader of a
+// damaged file whose window points at a region verified as another
+// window's (a unit, a header, a doc window) trusts bytes it never checked.
+type trustAll struct{}
+
+func (trustAll) Verified(int64) bool { return true }
+func (trustAll) MarkVerified(int64)  {}
+
+// FuzzCursorTrusted: a cursor that trusts every header and unit of a frame
+// it never checked (any bytes, not only a frame that decodes) reads it
+// without a panic, and fails only with snii.ErrCorrupt.
+func FuzzCursorTrusted(f *testing.F) {
+	for _, s := range fuzzSeeds(f) {
+		f.Add(s, uint16(0))
+		f.Add(s, uint16(7))
+	}
+	src := NewSource(limits.Limits{MaxDocs: 1 << 12, MaxPositions: 1 << 16, MaxBytes: 1 << 20})
+	f.Fuzz(func(t *testing.T, frame []byte, docs uint16) {
+		var c Cursor
+		if err := src.OpenAt(&c, frame, true, int(docs), trustAll{}, 0); err != nil {
+			if !errors.Is(err, snii.ErrCorrupt) {
+				t.Fatalf("OpenAt: error of another kind: %v", err)
+			}
+			return
+		}
+		for o := 0; o < int(docs); o++ {
+			if _, err := c.Seek(o); err != nil {
+				if !errors.Is(err, snii.ErrCorrupt) {
+					t.Fatalf("Seek(%d): error of another kind: %v", o, err)
+				}
+				return
+			}
+			if _, err := c.AppendPositions(nil); err != nil {
+				if !errors.Is(err, snii.ErrCorrupt) {
+					t.Fatalf("doc %d: error of another kind: %v", o, err)
+				}
+				return
+			}
+		}
+	})
 }
