@@ -172,6 +172,7 @@ func (x *qctx) leapPlain(p *phrasePlan, ls []leap, inner []int, mixed bool, out 
 	excl := p.excl
 	ei, n := 0, 0
 	target := uint32(0)
+	two := twoTight(p, ls, mixed) && !x.profile
 	for {
 		d, ok, err := x.nextCommon(ls, target)
 		if !ok || err != nil {
@@ -187,7 +188,11 @@ func (x *qctx) leapPlain(p *phrasePlan, ls []leap, inner []int, mixed bool, out 
 				continue
 			}
 		}
-		if ok = p.chain && innerTF(ls, inner) == 1; ok {
+		if two {
+			if ok, err = x.verifyTwo(p, ls); err != nil {
+				return out, n, err
+			}
+		} else if ok = p.chain && innerTF(ls, inner) == 1; ok {
 			x.count.pairProved++
 		} else if ok, err = x.leapVerify(p, ls, inner, mixed); err != nil {
 			return out, n, err
@@ -206,6 +211,40 @@ func (x *qctx) leapPlain(p *phrasePlan, ls []leap, inner []int, mixed bool, out 
 		}
 		target = d + 1
 	}
+}
+
+// twoTight reports whether leapPlain verifies its candidates with
+// verifyTwo: a phrase of two distinct terms, each at one offset, without
+// slop, that no chain proves and no pair implies.
+func twoTight(p *phrasePlan, ls []leap, mixed bool) bool {
+	return len(ls) == 2 && !mixed && p.slop == 0 && !p.chain && p.implies == 0 && !p.lazy
+}
+
+// verifyTwo is verifyLeap for a twoTight phrase: when each term occurs once
+// in the doc (most log lines), read from the units already parsed, the
+// phrase matches when their positions lie at the phrase's offsets; the term
+// whose unit is inflated already is read first, so a doc it rules out leaves
+// the other's ZSTD unit deflated. Any other doc goes to verifyLeap.
+func (x *qctx) verifyTwo(p *phrasePlan, ls []leap) (bool, error) {
+	a, b := &ls[0], &ls[1]
+	if !a.open || !b.open || a.t.cur.TF(a.c.ord0+a.k) != 1 || b.t.cur.TF(b.c.ord0+b.k) != 1 {
+		return x.verifyLeap(p, ls, false)
+	}
+	if a.t.cur.Pending() {
+		a, b = b, a
+	}
+	pa, ok := a.t.cur.Pos()
+	if !ok {
+		return false, x.termErr(a.t)
+	}
+	if pa < a.off {
+		return false, nil
+	}
+	pb, ok := b.t.cur.Pos()
+	if !ok {
+		return false, x.termErr(b.t)
+	}
+	return pb >= b.off && pb-b.off == pa-a.off, nil
 }
 
 // leapVerify verifies the phrase in the doc every leap is on: at once when
