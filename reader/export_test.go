@@ -51,3 +51,13 @@ func LeapAdvances(s *Segment, q Query) (uint64, int64, error) {
 	n, err := q.count(x)
 	return n, x.count.leapAdvances, err
 }
+
+// LeapVerifies counts q without pairs and returns the count and how many
+// candidates went to leapVerify (the general verification).
+func LeapVerifies(s *Segment, q Query) (uint64, int64, error) {
+	x := s.getCtx(context.Background(), false)
+	defer s.putCtx(x)
+	x.noPairs = true
+	n, err := q.count(x)
+	return n, x.count.leapVerifies, err
+}

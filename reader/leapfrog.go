@@ -220,37 +220,82 @@ func twoTight(p *phrasePlan, ls []leap, mixed bool) bool {
 	return len(ls) == 2 && !mixed && p.slop == 0 && !p.chain && p.implies == 0 && !p.lazy
 }
 
-// verifyTwo is verifyLeap for a twoTight phrase: when each term occurs once
-// in the doc (most log lines), read from the units already parsed, the
-// phrase matches when their positions lie at the phrase's offsets; the term
-// whose unit is inflated already is read first, so a doc it rules out leaves
-// the other's ZSTD unit deflated. Any other doc goes to verifyLeap.
+// verifyTwo is verifyLeap for a twoTight phrase. When each term occurs once in
+// the doc (most log lines) the phrase matches when their positions lie at
+// the phrase's offsets; else the two position lists are merged, each moved
+// on to the start the other proposes. The term whose unit is inflated
+// already is read first, so a doc it rules out leaves the other's ZSTD unit
+// deflated.
 func (x *qctx) verifyTwo(p *phrasePlan, ls []leap) (bool, error) {
 	a, b := &ls[0], &ls[1]
-	if !a.open || !b.open || a.t.cur.TF(a.c.ord0+a.k) != 1 || b.t.cur.TF(b.c.ord0+b.k) != 1 {
-		return x.verifyLeap(p, ls, false)
+	ta, tb := 0, 0
+	if a.open {
+		ta = a.t.cur.TF(a.c.ord0 + a.k)
+	}
+	if b.open {
+		tb = b.t.cur.TF(b.c.ord0 + b.k)
+	}
+	var err error
+	if ta == 0 {
+		if ta, err = x.leapTF(a); err != nil || ta == 0 {
+			return false, err
+		}
+	}
+	if tb == 0 {
+		if tb, err = x.leapTF(b); err != nil || tb == 0 {
+			return false, err
+		}
 	}
 	if a.t.cur.Pending() {
-		a, b = b, a
+		a, b, ta, tb = b, a, tb, ta
 	}
 	pa, ok := a.t.cur.Pos()
 	if !ok {
 		return false, x.termErr(a.t)
 	}
-	if pa < a.off {
+	if ta == 1 && pa < a.off {
 		return false, nil
 	}
 	pb, ok := b.t.cur.Pos()
 	if !ok {
 		return false, x.termErr(b.t)
 	}
-	return pb >= b.off && pb-b.off == pa-a.off, nil
+	if ta == 1 && tb == 1 {
+		return pb >= b.off && pb-b.off == pa-a.off, nil
+	}
+	// A start s puts a at s+a.off and b at s+b.off: the two agree on s
+	// when pa+b.off == pb+a.off.
+	for {
+		ka, kb := uint64(pa)+uint64(b.off), uint64(pb)+uint64(a.off)
+		switch {
+		case ka == kb && pa >= a.off:
+			return true, nil
+		case ka < kb || ka == kb:
+			// (ka == kb: both lie before their offsets; a moves on.)
+			w := max(kb-uint64(b.off), uint64(pa)+1)
+			if w > math.MaxUint32 {
+				return false, nil
+			}
+			if pa, ok = a.t.cur.NextAtLeast(uint32(w)); !ok {
+				return false, x.termErr(a.t)
+			}
+		default:
+			w := ka - uint64(a.off) // > pb
+			if w > math.MaxUint32 {
+				return false, nil
+			}
+			if pb, ok = b.t.cur.NextAtLeast(uint32(w)); !ok {
+				return false, x.termErr(b.t)
+			}
+		}
+	}
 }
 
 // leapVerify verifies the phrase in the doc every leap is on: at once when
 // a chain plan proves it (its inner terms once each: innerTF, chainLeap),
 // else from positions (verifyLeap).
 func (x *qctx) leapVerify(p *phrasePlan, ls []leap, inner []int, mixed bool) (bool, error) {
+	x.count.leapVerifies++
 	if p.chain {
 		switch tf := innerTF(ls, inner); {
 		case tf == 1:
