@@ -80,6 +80,9 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		}
 	}
 	if !p.incl.on && x.rank == nil { // counting or listing every match
+		if twoTight(p, ls, mixed) && !x.profile {
+			return x.leapTwo(p, ls, out, countOnly)
+		}
 		return x.leapPlain(p, ls, inner, mixed, out, countOnly)
 	}
 	excl, incl := p.excl, p.incl.ids
@@ -172,7 +175,6 @@ func (x *qctx) leapPlain(p *phrasePlan, ls []leap, inner []int, mixed bool, out 
 	excl := p.excl
 	ei, n := 0, 0
 	target := uint32(0)
-	two := twoTight(p, ls, mixed) && !x.profile
 	for {
 		d, ok, err := x.nextCommon(ls, target)
 		if !ok || err != nil {
@@ -188,11 +190,7 @@ func (x *qctx) leapPlain(p *phrasePlan, ls []leap, inner []int, mixed bool, out 
 				continue
 			}
 		}
-		if two {
-			if ok, err = x.verifyTwo(p, ls); err != nil {
-				return out, n, err
-			}
-		} else if ok = p.chain && innerTF(ls, inner) == 1; ok {
+		if ok = p.chain && innerTF(ls, inner) == 1; ok {
 			x.count.pairProved++
 		} else if ok, err = x.leapVerify(p, ls, inner, mixed); err != nil {
 			return out, n, err
@@ -213,8 +211,48 @@ func (x *qctx) leapPlain(p *phrasePlan, ls []leap, inner []int, mixed bool, out 
 	}
 }
 
-// twoTight reports whether leapPlain verifies its candidates with
-// verifyTwo: a phrase of two distinct terms, each at one offset, without
+// leapTwo is leapPlain for a twoTight phrase: each candidate is verified
+// by verifyTwo.
+func (x *qctx) leapTwo(p *phrasePlan, ls []leap, out []uint32, countOnly bool) ([]uint32, int, error) {
+	excl := p.excl
+	ei, n := 0, 0
+	target := uint32(0)
+	for {
+		d, ok, err := x.nextCommon(ls, target)
+		if !ok || err != nil {
+			return out, n, err
+		}
+		// Not when d lacks a kept pair (excl, walked forward by index).
+		if ei < len(excl) && excl[ei] <= d {
+			if ei = seekGE(excl, ei, d); ei < len(excl) && excl[ei] == d {
+				if d == math.MaxUint32 {
+					return out, n, nil
+				}
+				target = d + 1
+				continue
+			}
+		}
+		if ok, err = x.verifyTwo(ls); err != nil {
+			return out, n, err
+		}
+		if ok {
+			n++
+			if !countOnly {
+				out = append(out, d)
+			}
+			if n == x.limit {
+				return out, n, nil // SearchOptions.Limit: the lowest ids are found
+			}
+		}
+		if d == math.MaxUint32 {
+			return out, n, nil
+		}
+		target = d + 1
+	}
+}
+
+// twoTight reports whether phraseLeapfrog counts or lists with leapTwo
+// (verifyTwo): a phrase of two distinct terms, each at one offset, without
 // slop, that no chain proves and no pair implies.
 func twoTight(p *phrasePlan, ls []leap, mixed bool) bool {
 	return len(ls) == 2 && !mixed && p.slop == 0 && !p.chain && p.implies == 0 && !p.lazy
@@ -226,7 +264,7 @@ func twoTight(p *phrasePlan, ls []leap, mixed bool) bool {
 // on to the start the other proposes. The term whose unit is inflated
 // already is read first, so a doc it rules out leaves the other's ZSTD unit
 // deflated.
-func (x *qctx) verifyTwo(p *phrasePlan, ls []leap) (bool, error) {
+func (x *qctx) verifyTwo(ls []leap) (bool, error) {
 	a, b := &ls[0], &ls[1]
 	ta, tb := 0, 0
 	if a.open {
