@@ -42,22 +42,13 @@ func OpenMappedThen(path string, o Options, between func()) (*Segment, error) {
 	return s, nil
 }
 
-// LeapAdvances counts q's matches without pairs and returns how many times
-// the leapfrog called advance.
-func LeapAdvances(s *Segment, q Query) (uint64, int64, error) {
+// LeapCounts counts q's matches without pairs and returns how many times
+// the leapfrog called advance and how many candidates went to leapVerify
+// (the general verification).
+func LeapCounts(s *Segment, q Query) (n uint64, advances, verifies int64, err error) {
 	x := s.getCtx(context.Background(), false)
 	defer s.putCtx(x)
 	x.noPairs = true
-	n, err := q.count(x)
-	return n, x.count.leapAdvances, err
-}
-
-// LeapVerifies counts q without pairs and returns the count and how many
-// candidates went to leapVerify (the general verification).
-func LeapVerifies(s *Segment, q Query) (uint64, int64, error) {
-	x := s.getCtx(context.Background(), false)
-	defer s.putCtx(x)
-	x.noPairs = true
-	n, err := q.count(x)
-	return n, x.count.leapVerifies, err
+	n, err = q.count(x)
+	return n, x.count.leapAdvances, x.count.leapVerifies, err
 }
