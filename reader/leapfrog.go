@@ -308,7 +308,7 @@ func (x *qctx) verifyTwo(ls []leap) (bool, error) {
 		switch {
 		case ka == kb && pa >= a.off:
 			return true, nil
-		case ka < kb || ka == kb:
+		case ka <= kb:
 			// (ka == kb: both lie before their offsets; a moves on.)
 			w := max(kb-uint64(b.off), uint64(pa)+1)
 			if w > math.MaxUint32 {
