@@ -9,6 +9,7 @@ import (
 	"github.com/snii-go/snii/internal/codec/prx"
 	"github.com/snii-go/snii/internal/seam"
 	"github.com/snii-go/snii/internal/testkit/oracle"
+	"github.com/snii-go/snii/reader"
 	"github.com/snii-go/snii/writer"
 )
 
@@ -67,20 +68,7 @@ func TestZstdReadLast(t *testing.T) {
 
 			// z's units are ZSTD (but its last, a short one), p's and q's are
 			// not (else the fixture tests nothing).
-			var units [3][prx.NumCodecs]int
-			err := seam.SegmentWindows(bg, s, "text", func(term []byte, w *prx.Window, us []prx.Unit) error {
-				for k, name := range []string{"z", "p", "q"} {
-					if string(term) == name {
-						for _, u := range us {
-							units[k][u.Codec]++
-						}
-					}
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			units := unitsByCodec(t, s, "text", "z", "p", "q")
 			zz := units[0][prx.CodecZstd]
 			if zz < 3 || units[0][prx.CodecRaw]+units[0][prx.CodecPFOR] > 1 || units[1][prx.CodecZstd]+units[2][prx.CodecZstd] != 0 {
 				t.Fatalf("fixture: units by codec: z %v, p %v, q %v: want z's ZSTD (3 or more, one other at most), none of p's and q's", units[0], units[1], units[2])
@@ -96,4 +84,24 @@ func TestZstdReadLast(t *testing.T) {
 			}
 		})
 	}
+}
+
+// unitsByCodec counts the .prx units of each term of field by codec.
+func unitsByCodec(t *testing.T, s *reader.Segment, field string, terms ...string) [][prx.NumCodecs]int {
+	t.Helper()
+	units := make([][prx.NumCodecs]int, len(terms))
+	err := seam.SegmentWindows(bg, s, field, func(term []byte, w *prx.Window, us []prx.Unit) error {
+		for k, name := range terms {
+			if string(term) == name {
+				for _, u := range us {
+					units[k][u.Codec]++
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return units
 }

@@ -42,12 +42,13 @@ func OpenMappedThen(path string, o Options, between func()) (*Segment, error) {
 	return s, nil
 }
 
-// LeapAdvances counts q's matches without pairs and returns how many times
-// the leapfrog called advance.
-func LeapAdvances(s *Segment, q Query) (uint64, int64, error) {
+// LeapCounts counts q's matches without pairs and returns how many times
+// the leapfrog called advance and how many candidates went to leapVerify
+// (the general verification).
+func LeapCounts(s *Segment, q Query) (n uint64, advances, verifies int64, err error) {
 	x := s.getCtx(context.Background(), false)
 	defer s.putCtx(x)
 	x.noPairs = true
-	n, err := q.count(x)
-	return n, x.count.leapAdvances, err
+	n, err = q.count(x)
+	return n, x.count.leapAdvances, x.count.leapVerifies, err
 }

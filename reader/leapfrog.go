@@ -80,6 +80,9 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		}
 	}
 	if !p.incl.on && x.rank == nil { // counting or listing every match
+		if twoTight(p, ls, mixed) && !x.profile {
+			return x.leapTwo(p, ls, out, countOnly)
+		}
 		return x.leapPlain(p, ls, inner, mixed, out, countOnly)
 	}
 	excl, incl := p.excl, p.incl.ids
@@ -208,10 +211,129 @@ func (x *qctx) leapPlain(p *phrasePlan, ls []leap, inner []int, mixed bool, out 
 	}
 }
 
+// leapTwo is leapPlain for a twoTight phrase: each candidate is verified
+// by verifyTwo.
+func (x *qctx) leapTwo(p *phrasePlan, ls []leap, out []uint32, countOnly bool) ([]uint32, int, error) {
+	excl := p.excl
+	ei, n := 0, 0
+	target := uint32(0)
+	for {
+		d, ok, err := x.nextCommon(ls, target)
+		if !ok || err != nil {
+			return out, n, err
+		}
+		// Not when d lacks a kept pair (excl, walked forward by index).
+		if ei < len(excl) && excl[ei] <= d {
+			if ei = seekGE(excl, ei, d); ei < len(excl) && excl[ei] == d {
+				if d == math.MaxUint32 {
+					return out, n, nil
+				}
+				target = d + 1
+				continue
+			}
+		}
+		if ok, err = x.verifyTwo(ls); err != nil {
+			return out, n, err
+		}
+		if ok {
+			n++
+			if !countOnly {
+				out = append(out, d)
+			}
+			if n == x.limit {
+				return out, n, nil // SearchOptions.Limit: the lowest ids are found
+			}
+		}
+		if d == math.MaxUint32 {
+			return out, n, nil
+		}
+		target = d + 1
+	}
+}
+
+// twoTight reports whether phraseLeapfrog counts or lists with leapTwo
+// (verifyTwo): a phrase of two distinct terms, each at one offset, without
+// slop, that no chain proves and no pair implies.
+func twoTight(p *phrasePlan, ls []leap, mixed bool) bool {
+	return len(ls) == 2 && !mixed && p.slop == 0 && !p.chain && p.implies == 0 && !p.lazy
+}
+
+// verifyTwo is verifyLeap for a twoTight phrase. When each term occurs once in
+// the doc (most log lines) the phrase matches when their positions lie at
+// the phrase's offsets; else the two position lists are merged, each moved
+// on to the start the other proposes. The term whose unit is inflated
+// already is read first, so a doc it rules out leaves the other's ZSTD unit
+// deflated.
+func (x *qctx) verifyTwo(ls []leap) (bool, error) {
+	a, b := &ls[0], &ls[1]
+	ta, tb := 0, 0
+	if a.open {
+		ta = a.t.cur.TF(a.c.ord0 + a.k)
+	}
+	if b.open {
+		tb = b.t.cur.TF(b.c.ord0 + b.k)
+	}
+	var err error
+	if ta == 0 {
+		if ta, err = x.leapTF(a); err != nil || ta == 0 {
+			return false, err
+		}
+	}
+	if tb == 0 {
+		if tb, err = x.leapTF(b); err != nil || tb == 0 {
+			return false, err
+		}
+	}
+	if a.t.cur.Pending() {
+		a, b, ta, tb = b, a, tb, ta
+	}
+	pa, ok := a.t.cur.Pos()
+	if !ok {
+		return false, x.termErr(a.t)
+	}
+	if ta == 1 && pa < a.off {
+		return false, nil
+	}
+	pb, ok := b.t.cur.Pos()
+	if !ok {
+		return false, x.termErr(b.t)
+	}
+	if ta == 1 && tb == 1 {
+		return pb >= b.off && pb-b.off == pa-a.off, nil
+	}
+	// A start s puts a at s+a.off and b at s+b.off: the two agree on s
+	// when pa+b.off == pb+a.off.
+	for {
+		ka, kb := uint64(pa)+uint64(b.off), uint64(pb)+uint64(a.off)
+		switch {
+		case ka == kb && pa >= a.off:
+			return true, nil
+		case ka <= kb:
+			// (ka == kb: both lie before their offsets; a moves on.)
+			w := max(kb-uint64(b.off), uint64(pa)+1)
+			if w > math.MaxUint32 {
+				return false, nil
+			}
+			if pa, ok = a.t.cur.NextAtLeast(uint32(w)); !ok {
+				return false, x.termErr(a.t)
+			}
+		default:
+			w := ka - uint64(a.off) // > pb
+			if w > math.MaxUint32 {
+				return false, nil
+			}
+			if pb, ok = b.t.cur.NextAtLeast(uint32(w)); !ok {
+				return false, x.termErr(b.t)
+			}
+		}
+	}
+}
+
 // leapVerify verifies the phrase in the doc every leap is on: at once when
 // a chain plan proves it (its inner terms once each: innerTF, chainLeap),
 // else from positions (verifyLeap).
 func (x *qctx) leapVerify(p *phrasePlan, ls []leap, inner []int, mixed bool) (bool, error) {
+	x.count.leapVerifies++
 	if p.chain {
 		switch tf := innerTF(ls, inner); {
 		case tf == 1:

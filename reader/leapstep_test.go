@@ -37,7 +37,7 @@ func TestLeapStepsInline(t *testing.T) {
 	if d := cmp.Diff(want, got, cmpopts.EquateEmpty()); d != "" {
 		t.Errorf("docs differ from the oracle (-want +got):\n%s", d)
 	}
-	cnt, advances, err := reader.LeapAdvances(s, q)
+	cnt, advances, _, err := reader.LeapCounts(s, q)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,6 +28,7 @@ type counters struct {
 	// leapAdvances counts the leapfrog's advance calls (its moves that step
 	// and stepOn leave to it); a test reads it.
 	leapAdvances int64
+	leapVerifies int64 // leapVerify calls (verifyTwo's candidates are not among them)
 }
 
 // qctx is the state of one query on one segment: its decode source (taken from
