@@ -212,7 +212,8 @@ func (x *qctx) leapPlain(p *phrasePlan, ls []leap, inner []int, mixed bool, out 
 }
 
 // leapTwo is leapPlain for a twoTight phrase: each candidate is verified
-// by verifyTwo.
+// by verifyTwo. It is a loop of its own rather than a branch in leapPlain's,
+// which would cost every chain plan's candidate (docs/bench/svc2.md).
 func (x *qctx) leapTwo(p *phrasePlan, ls []leap, out []uint32, countOnly bool) ([]uint32, int, error) {
 	excl := p.excl
 	ei, n := 0, 0
