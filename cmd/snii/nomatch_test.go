@@ -38,21 +38,8 @@ func damagedStoreIndex(t *testing.T, dir string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tail := b[len(b)-format.TailSize:]
-	tl, err := format.ParseTail(tail)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dirb := b[tl.DirOff : tl.DirOff+tl.DirLen]
-	d, err := format.DecodeDirectory(dirb)
-	if err != nil || d.StoreLen == 0 {
-		t.Fatalf("directory: %+v, %v", d, err)
-	}
+	tail, dirb, d, m := storeOf(t, b)
 	hb := b[d.StoreOff : d.StoreOff+d.StoreLen]
-	m, err := format.DecodeStoreMeta(hb, d.DocCount)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The first entry's flags byte, after its three uvarints, becomes 2 (no
 	// such flag).
 	at := len(format.AppendStoreMeta(nil, &format.StoreMeta{Format: m.Format, TextField: m.TextField,
@@ -74,6 +61,25 @@ func damagedStoreIndex(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return seg
+}
+
+// storeOf returns the tail, the directory's bytes, the directory and the
+// store header of segment bytes b that keep a store.
+func storeOf(t *testing.T, b []byte) (tail, dirb []byte, d format.Directory, m format.StoreMeta) {
+	t.Helper()
+	tail = b[len(b)-format.TailSize:]
+	tl, err := format.ParseTail(tail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirb = b[tl.DirOff : tl.DirOff+tl.DirLen]
+	if d, err = format.DecodeDirectory(dirb); err != nil || d.StoreLen == 0 {
+		t.Fatalf("directory: %+v, %v", d, err)
+	}
+	if m, err = format.DecodeStoreMeta(b[d.StoreOff:d.StoreOff+d.StoreLen], d.DocCount); err != nil {
+		t.Fatal(err)
+	}
+	return tail, dirb, d, m
 }
 
 // TestDamagedStoreIndexReported: every command line that reads a record of

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/snii-go/snii/internal/codec/format"
 )
 
 // TestPrintKeepsRecordsBeforeDamage: a print that meets a damaged store block
@@ -23,18 +21,7 @@ func TestPrintKeepsRecordsBeforeDamage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tl, err := format.ParseTail(b[len(b)-format.TailSize:])
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := format.DecodeDirectory(b[tl.DirOff : tl.DirOff+tl.DirLen])
-	if err != nil || d.StoreLen == 0 {
-		t.Fatalf("directory: %+v, %v", d, err)
-	}
-	m, err := format.DecodeStoreMeta(b[d.StoreOff:d.StoreOff+d.StoreLen], d.DocCount)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, d, m := storeOf(t, b)
 	if len(m.Blocks) < 4 {
 		t.Fatalf("%d store blocks: the test needs several", len(m.Blocks))
 	}
