@@ -107,14 +107,12 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		}
 		// Verify d (leapVerify): not when it is in excl (the documents
 		// lacking a kept pair, walked forward by index).
-		if ei < len(excl) && excl[ei] <= d {
-			if ei = seekGE(excl, ei, d); ei < len(excl) && excl[ei] == d {
-				if d == math.MaxUint32 {
-					return out, n, nil
-				}
-				target = d + 1
-				continue
+		if excluded(excl, &ei, d) {
+			if d == math.MaxUint32 {
+				return out, n, nil
 			}
+			target = d + 1
+			continue
 		}
 		// A ranked search: can d enter its top k? (f: the most times the
 		// phrase can occur in d, by its terms' frequencies)
@@ -181,14 +179,12 @@ func (x *qctx) leapPlain(p *phrasePlan, ls []leap, inner []int, mixed bool, out 
 			return out, n, err
 		}
 		// Not when d lacks a kept pair (excl, walked forward by index).
-		if ei < len(excl) && excl[ei] <= d {
-			if ei = seekGE(excl, ei, d); ei < len(excl) && excl[ei] == d {
-				if d == math.MaxUint32 {
-					return out, n, nil
-				}
-				target = d + 1
-				continue
+		if excluded(excl, &ei, d) {
+			if d == math.MaxUint32 {
+				return out, n, nil
 			}
+			target = d + 1
+			continue
 		}
 		if ok = p.chain && innerTF(ls, inner) == 1; ok {
 			x.count.pairProved++
@@ -224,14 +220,12 @@ func (x *qctx) leapTwo(p *phrasePlan, ls []leap, out []uint32, countOnly bool) (
 			return out, n, err
 		}
 		// Not when d lacks a kept pair (excl, walked forward by index).
-		if ei < len(excl) && excl[ei] <= d {
-			if ei = seekGE(excl, ei, d); ei < len(excl) && excl[ei] == d {
-				if d == math.MaxUint32 {
-					return out, n, nil
-				}
-				target = d + 1
-				continue
+		if excluded(excl, &ei, d) {
+			if d == math.MaxUint32 {
+				return out, n, nil
 			}
+			target = d + 1
+			continue
 		}
 		if ok, err = x.verifyTwo(ls); err != nil {
 			return out, n, err
@@ -250,6 +244,20 @@ func (x *qctx) leapTwo(p *phrasePlan, ls []leap, out []uint32, countOnly bool) (
 		}
 		target = d + 1
 	}
+}
+
+// excluded reports whether d is in excl (ascending), walked forward by
+// index: *ei moves past the entries below d; the docs asked come in
+// ascending order.
+func excluded(excl []uint32, ei *int, d uint32) bool {
+	return *ei < len(excl) && excl[*ei] <= d && excludedSeek(excl, ei, d)
+}
+
+// excludedSeek is excluded's seek, out of line so that excluded inlines in
+// the leapfrog's loops.
+func excludedSeek(excl []uint32, ei *int, d uint32) bool {
+	*ei = seekGE(excl, *ei, d)
+	return *ei < len(excl) && excl[*ei] == d
 }
 
 // twoTight reports whether phraseLeapfrog counts or lists with leapTwo
