@@ -110,8 +110,8 @@ type PairTable struct {
 }
 
 // pairIndexAfter is the number of binary searches after which a table builds
-// its hash index: building it reads every key (about 800 instructions a
-// pair), a lookup through it saves a binary search's few hundred.
+// its hash index: building it reads and hashes every key, which only a
+// process that looks up many pairs pays back (docs/bench/startup.md).
 const pairIndexAfter = 64
 
 // pairIndex is a table's resident index of its keys' hashes.
