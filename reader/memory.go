@@ -133,6 +133,24 @@ func (b *DecodeBudget) acquire(ctx context.Context, held, n int64) error {
 	return fmt.Errorf("waiting for %d bytes of decode memory: %w", n, ctx.Err())
 }
 
+// tryAcquire grants n more bytes to a query that holds held when they are
+// free now and no query waits; it never waits (false: not granted).
+func (b *DecodeBudget) tryAcquire(held, n int64) bool {
+	if held+n > b.limit {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.waiters) > 0 || b.used+n > b.limit {
+		return false
+	}
+	b.grant(n)
+	if held == 0 { // a new holder, running
+		b.running++
+	}
+	return true
+}
+
 // grant gives n bytes to a query (locked).
 func (b *DecodeBudget) grant(n int64) {
 	b.used += n

@@ -186,6 +186,9 @@ func (x *qctx) records(ids []uint32, fn func(id uint32, rec []byte) error) error
 	if err != nil {
 		return err
 	}
+	if par, err := x.recordsPar(st, ids, fn); par {
+		return err
+	}
 	if !slices.IsSorted(ids) {
 		return x.recordsAnyOrder(st, ids, fn)
 	}
@@ -297,36 +300,64 @@ func (x *qctx) recordsAnyOrder(st *storeIndex, ids []uint32, fn func(id uint32, 
 // buffer from x.storeFree when one is large enough and charging a new one to
 // the segment's decode budget.
 func (x *qctx) decodeStoreBlock(z *zstd.Decoder, st *storeIndex, b int, d *decodedBlock, stored *[]byte) error {
-	s := x.s
 	info := st.blocks[b]
-	p := sec("store") // the format's errors name the block
 	raw, err := x.readInto(st.offs[b], uint64(info.StoredLen), stored)
 	if err != nil {
-		return s.wrap(p, fmt.Errorf("block %d: %w", b, err))
+		return x.s.wrap(sec("store"), fmt.Errorf("block %d: %w", b, err))
 	}
 	var scratch []byte
 	if info.Flags != 0 {
-		need := int(info.PlainLen) + zstdopt.DecodeSlack
-		scratch = x.takeStoreBuffer(need)
-		if scratch == nil {
-			size, credit := int64(storeBufferSize(uint32(need))), int64(0)
-			if x.held+size > s.budget.limit {
-				// the idle buffers this call charged are all too small for
-				// the block: they are dropped and their charge goes to it
-				credit = x.dropOwnStoreBuffers()
-				if x.held-credit+size > s.budget.limit {
-					size = int64(need) // the size class would not fit the budget: the exact size may
-				}
-			}
-			if size > credit {
-				if err := x.chargeStore(size - credit); err != nil {
-					return s.wrap(p, fmt.Errorf("block %d: %w", b, err))
-				}
-			}
-			scratch = make([]byte, 0, size)
-			x.storeOwn = append(x.storeOwn, scratch)
+		if scratch, err = x.storeScratch(info, b, false); err != nil {
+			return err
 		}
 	}
+	return x.s.decodeBlock(z, st, b, raw, scratch, d)
+}
+
+// storeScratch returns a decode buffer for compressed block b: the smallest
+// of x.storeFree that holds it, or a new one charged to the segment's decode
+// budget for the rest of the call. A block decoded ahead of its turn gets a
+// new buffer only when the budget grants it at once (nil, nil otherwise).
+func (x *qctx) storeScratch(info format.StoreBlock, b int, ahead bool) ([]byte, error) {
+	s := x.s
+	need := int(info.PlainLen) + zstdopt.DecodeSlack
+	if scratch := x.takeStoreBuffer(need); scratch != nil {
+		return scratch, nil
+	}
+	size, credit := int64(storeBufferSize(uint32(need))), int64(0)
+	switch {
+	case ahead:
+		if !s.budget.tryAcquire(x.held, size) {
+			return nil, nil
+		}
+		x.held += size
+	default:
+		if x.held+size > s.budget.limit {
+			// the idle buffers this call charged are all too small for
+			// the block: they are dropped and their charge goes to it
+			credit = x.dropOwnStoreBuffers()
+			if x.held-credit+size > s.budget.limit {
+				size = int64(need) // the size class would not fit the budget: the exact size may
+			}
+		}
+		if size > credit {
+			if err := x.chargeStore(size - credit); err != nil {
+				return nil, s.wrap(sec("store"), fmt.Errorf("block %d: %w", b, err))
+			}
+		}
+	}
+	scratch := make([]byte, 0, size)
+	x.storeOwn = append(x.storeOwn, scratch)
+	return scratch, nil
+}
+
+// decodeBlock checks and decodes store block b from its stored bytes raw
+// into d, decompressing into scratch (a compressed block's buffer) with z.
+// It reads nothing but its arguments and the segment's immutable state, so
+// it is safe for concurrent use.
+func (s *Segment) decodeBlock(z *zstd.Decoder, st *storeIndex, b int, raw, scratch []byte, d *decodedBlock) error {
+	info := st.blocks[b]
+	p := sec("store") // the format's errors name the block
 	plain, err := format.DecodeStoreBlock(raw, b, info, func(dst, src []byte) ([]byte, error) { return z.DecodeAll(src, dst) }, scratch)
 	if err != nil {
 		return s.wrap(p, err)
