@@ -137,9 +137,13 @@ func (s *Segment) Record(ctx context.Context, id uint32) ([]byte, error) {
 // at most once per call; rec is valid only during the call. The ids of a
 // Docs result (ascending) read each block once and hold one decoded block at
 // a time; ids in any other order hold each decoded block until its last id,
-// within the segment's DecodeBudget. A remote segment fetches every block
-// needed in one round. An error from fn stops the walk and is returned.
-// Errors are those of Record.
+// within the segment's DecodeBudget. A call needing two or more compressed
+// blocks, with GOMAXPROCS above 1, decodes them on up to GOMAXPROCS (at
+// most four) goroutines, joined before it returns, and holds at most that
+// many blocks, less one, decoded ahead of the one it hands out (storepar.go); fn is
+// still called on the calling goroutine, in order. A remote segment fetches
+// every block needed in one round. An error from fn stops the walk and is
+// returned. Errors are those of Record.
 func (s *Segment) Records(ctx context.Context, ids []uint32, fn func(id uint32, rec []byte) error) (err error) {
 	if ctx == nil {
 		ctx = context.Background()
