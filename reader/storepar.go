@@ -22,9 +22,12 @@ import (
 // takes decode buffers (the query context and the decode budget are touched
 // by it only). It queues the blocks in the order of their first id, each
 // with its stored bytes and its buffer, at most window-1 past the block
-// whose records it hands out; the helpers and the caller, while it waits,
-// take queued blocks in that order and decode them (CRC, zstd, record
-// offsets: decodeBlock, with a zstd decoder from the segment's pool each).
+// whose records it hands out, and decodes them (CRC, zstd, record offsets:
+// decodeBlock, with a zstd decoder from the segment's pool) from the front
+// of the queue, while the helpers take them from its back: the caller waits
+// for a helper only where they meet (a helper that the system does not run
+// makes the caller wait for one block at most, and only for a block the
+// helper began), and parks only then.
 //
 // Memory: the decoded blocks held at once are those the sequential walk
 // holds (ascending ids: one; other orders: each block until its last id)
@@ -46,7 +49,8 @@ type parBlock struct {
 	b           int
 	first, last int // indexes in ids of the block's first and last use
 	queued      bool
-	done        bool // decoded: d (or err, or panicked) is set
+	claimed     bool // taken for decoding (under parWalk.mu)
+	done        bool // decoded: d (or err, or panicked) is set (under parWalk.mu)
 	raw         []byte
 	stored      []byte // read buffer (ReaderAt)
 	scratch     []byte // decode buffer (compressed block)
@@ -67,7 +71,7 @@ type parWalk struct {
 	mu     sync.Mutex
 	cond   sync.Cond
 	queued int // blocks queued: blocks[:queued]
-	take   int // blocks taken for decoding: blocks[:take]
+	front  int // the block whose records the walk hands out (all before it are done)
 	stop   bool
 	wg     sync.WaitGroup
 }
@@ -202,24 +206,28 @@ func (w *parWalk) reach(k int) error {
 		}
 	}()
 	w.mu.Lock()
+	w.front = k
 	for !pb.done {
-		if w.take < w.queued {
-			j := w.take
-			w.take++
-			w.mu.Unlock()
-			if z == nil {
-				var err error
-				if z, err = x.s.dec.getStore(); err != nil {
-					w.mu.Lock()
-					w.blocks[j].err, w.blocks[j].done = err, true
-					continue
-				}
-			}
-			w.decode(z, j)
-			w.mu.Lock()
+		j := k
+		for j < w.queued && w.blocks[j].claimed {
+			j++
+		}
+		if j == w.queued { // every queued block from k on is being decoded
+			w.cond.Wait()
 			continue
 		}
-		w.cond.Wait()
+		w.blocks[j].claimed = true
+		w.mu.Unlock()
+		if z == nil {
+			var err error
+			if z, err = x.s.dec.getStore(); err != nil {
+				w.mu.Lock()
+				w.blocks[j].err, w.blocks[j].done = err, true
+				continue
+			}
+		}
+		w.decode(z, j)
+		w.mu.Lock()
 	}
 	w.mu.Unlock()
 	if pb.panicked != nil {
@@ -273,12 +281,15 @@ func (w *parWalk) helper() {
 	var z *zstd.Decoder
 	w.mu.Lock()
 	for !w.stop {
-		if w.take == w.queued {
+		j := w.queued - 1 // the last queued block not taken
+		for j >= w.front && w.blocks[j].claimed {
+			j--
+		}
+		if j < w.front {
 			w.cond.Wait()
 			continue
 		}
-		j := w.take
-		w.take++
+		w.blocks[j].claimed = true
 		w.mu.Unlock()
 		var err error
 		if z == nil {
@@ -342,7 +353,7 @@ func (w *parWalk) reset() {
 	w.blocks = w.blocks[:0]
 	w.of = w.of[:0]
 	w.st = nil
-	w.queued, w.take, w.stop = 0, 0, false
+	w.queued, w.front, w.stop = 0, 0, false
 	w.x.storeEnds = w.x.storeEnds[:0]
 }
 
