@@ -25,8 +25,8 @@ import (
 //     its decode source's buffer and of its cursors') and gives them back when
 //     it ends; buffers larger than a pooled source keeps (64 KiB) are dropped
 //     then, so idle pools stay outside the bound but small (a pooled query
-//     context also keeps up to four store-block buffers of at most 1 MiB
-//     each, uncharged, for the records of its next query). By default every
+//     context also keeps up to eight store-block buffers of at most 1 MiB
+//     each and 4 MiB in all, uncharged, for the records of its next query). By default every
 //     Segment opened without one shares one budget of DefaultDecodeMemory
 //     (256 MiB), so the bound holds for a process with a thousand segments as
 //     for one.

@@ -138,10 +138,10 @@ func (s *Segment) Record(ctx context.Context, id uint32) ([]byte, error) {
 // Docs result (ascending) read each block once and hold one decoded block at
 // a time; ids in any other order hold each decoded block until its last id,
 // within the segment's DecodeBudget. A call needing two or more compressed
-// blocks, with GOMAXPROCS above 1, decodes them on up to GOMAXPROCS (at
-// most four) goroutines, joined before it returns, and holds at most that
-// many blocks, less one, decoded ahead of the one it hands out (storepar.go); fn is
-// still called on the calling goroutine, in order. A remote segment fetches
+// blocks, with GOMAXPROCS above 1, decodes them on up to GOMAXPROCS
+// goroutines, joined before it returns, and holds at most seven blocks
+// decoded ahead of the one it hands out (storepar.go); fn is still called
+// on the calling goroutine, in order. A remote segment fetches
 // every block needed in one round. An error from fn stops the walk and is
 // returned. Errors are those of Record.
 func (s *Segment) Records(ctx context.Context, ids []uint32, fn func(id uint32, rec []byte) error) (err error) {
@@ -475,23 +475,27 @@ func (x *qctx) hitRecords(hits []Hit) error {
 	return nil
 }
 
-// Store-block buffers a pooled query context keeps: a few, of the size
-// classes of storeBufferSize up to 1 MiB (a block of 1 MiB less the
-// decoder's slack).
+// Store-block buffers a pooled query context keeps: a few (as many as a
+// parallel Records call queues), of the size classes of storeBufferSize up
+// to 1 MiB (a block of 1 MiB less the decoder's slack), 4 MiB in all.
 const (
-	maxStoreBuffers     = 4
+	maxStoreBuffers     = 8
 	maxStoreBufferBytes = 1 << 20
+	maxStoreBufferTotal = 4 << 20
 )
 
 // keepStoreBuffers keeps a few store-block buffers (and a small offsets
 // buffer) for the next query on this context and drops the others: the
-// largest up to maxStoreBufferBytes, which serve any smaller block too.
+// largest up to maxStoreBufferBytes, which serve any smaller block too,
+// within maxStoreBufferTotal.
 func (x *qctx) keepStoreBuffers() {
 	slices.SortFunc(x.storeFree, func(a, b []byte) int { return cap(b) - cap(a) })
 	kept := x.storeFree[:0]
+	total := 0
 	for _, b := range x.storeFree {
-		if cap(b) <= maxStoreBufferBytes && len(kept) < maxStoreBuffers {
+		if cap(b) <= maxStoreBufferBytes && len(kept) < maxStoreBuffers && total+cap(b) <= maxStoreBufferTotal {
 			kept = append(kept, b)
+			total += cap(b)
 		}
 	}
 	clear(x.storeFree[len(kept):])

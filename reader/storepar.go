@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/snii-go/snii/objstore"
@@ -12,30 +13,32 @@ import (
 // Parallel decoding of the store blocks of one Records call.
 //
 // A call whose ids need two or more compressed blocks, in a process with
-// GOMAXPROCS above 1, decodes them on up to window = min(GOMAXPROCS, blocks,
-// maxStoreBuffers) goroutines: the caller's and window-1 helpers started for
-// the call and joined before it returns (the window is at most the decode
-// buffers a pooled query context keeps, so that a warm call decodes into
-// kept buffers). The caller walks the ids in the order given, as
-// the sequential walk does, and alone hands records to fn, reads stored
-// bytes (prefetching a remote segment's blocks in one round first) and
-// takes decode buffers (the query context and the decode budget are touched
-// by it only). It queues the blocks in the order of their first id, each
-// with its stored bytes and its buffer, at most window-1 past the block
-// whose records it hands out, and decodes them (CRC, zstd, record offsets:
-// decodeBlock, with a zstd decoder from the segment's pool) from the front
-// of the queue, while the helpers take them from its back: the caller waits
-// for a helper only where they meet (a helper that the system does not run
-// makes the caller wait for one block at most, and only for a block the
-// helper began), and parks only then.
+// GOMAXPROCS above 1, decodes them on up to min(GOMAXPROCS, blocks)
+// goroutines: the caller's and helpers started for the call and joined
+// before it returns. The caller walks the ids in the order given, as the
+// sequential walk does, and alone hands records to fn, reads stored bytes
+// (prefetching a remote segment's blocks in one round first) and takes
+// decode buffers (the query context and the decode budget are touched by it
+// only). It queues the blocks in the order of their first id, each with its
+// stored bytes and its buffer, at most maxStoreBuffers blocks from the one
+// whose records it hands out (so that a warm call decodes into the buffers
+// a pooled query context keeps), and decodes them (CRC, zstd, record
+// offsets: decodeBlock, with a zstd decoder from the segment's pool) from
+// the front of the queue, while the helpers take them from its back. The
+// caller waits for a helper only where they meet, for one block the helper
+// began, and a helper leaves once every block of the call is queued and
+// none is left to take; so that a caller that runs on a locked OS thread
+// pays no thread hand-off where the helper is about to finish, the caller
+// spins for a while (spinTurns) before it parks, both for a block and for
+// the helpers to leave.
 //
 // Memory: the decoded blocks held at once are those the sequential walk
 // holds (ascending ids: one; other orders: each block until its last id)
-// and at most window-1 decoded ahead. A block queued ahead of its turn gets
-// an idle buffer of the query context, or a new one only when the decode
-// budget grants it at once; otherwise queuing stops at that block, which is
-// read and given its buffer in its turn as the sequential walk would
-// (waiting for the budget then).
+// and at most maxStoreBuffers-1 queued ahead. A block queued ahead of its
+// turn gets an idle buffer of the query context, or a new one only when the
+// decode budget grants it at once; otherwise queuing stops at that block,
+// which is read and given its buffer in its turn as the sequential walk
+// would (waiting for the budget then).
 //
 // Errors are the sequential walk's: the first in id order is returned (fn's,
 // a block's, the context's), after the records before it were handed out.
@@ -44,13 +47,17 @@ import (
 // block's error; any other panic there is raised again on the caller when
 // it reaches the block.
 
+// spinTurns bounds the turns the caller spins, checking a flag, before it
+// parks (a few tens of microseconds: about one block's decode).
+const spinTurns = 1 << 14
+
 // parBlock is a block of a parallel Records call.
 type parBlock struct {
 	b           int
 	first, last int // indexes in ids of the block's first and last use
 	queued      bool
-	claimed     bool // taken for decoding (under parWalk.mu)
-	done        bool // decoded: d (or err, or panicked) is set (under parWalk.mu)
+	claimed     bool        // taken for decoding (under parWalk.mu)
+	done        atomic.Bool // decoded: d (or err, or panicked) is set
 	raw         []byte
 	stored      []byte // read buffer (ReaderAt)
 	scratch     []byte // decode buffer (compressed block)
@@ -66,7 +73,7 @@ type parWalk struct {
 	st     *storeIndex
 	blocks []parBlock
 	of     []int32 // the block (index in blocks) of each id
-	window int
+	depth  int     // blocks queued past the front, at most
 
 	mu     sync.Mutex
 	cond   sync.Cond
@@ -74,6 +81,7 @@ type parWalk struct {
 	front  int // the block whose records the walk hands out (all before it are done)
 	stop   bool
 	wg     sync.WaitGroup
+	alive  atomic.Int32 // helpers not yet left
 }
 
 // recordsPar is records on up to GOMAXPROCS goroutines; false when the
@@ -96,15 +104,18 @@ func (x *qctx) recordsPar(st *storeIndex, ids []uint32, fn func(id uint32, rec [
 	}
 	if x.s.remote() != nil {
 		rs := make([]objstore.Range, len(w.blocks))
-		for k, pb := range w.blocks {
-			rs[k] = objstore.Range{Off: int64(st.offs[pb.b]), Len: int64(st.offs[pb.b+1] - st.offs[pb.b])}
+		for k := range w.blocks {
+			b := w.blocks[k].b
+			rs[k] = objstore.Range{Off: int64(st.offs[b]), Len: int64(st.offs[b+1] - st.offs[b])}
 		}
 		x.prefetch(rs)
 	}
-	w.window = min(procs, len(w.blocks), maxStoreBuffers)
+	w.depth = min(len(w.blocks), maxStoreBuffers)
+	helpers := min(procs, w.depth) - 1
 	defer w.end()
-	for range w.window - 1 {
-		w.wg.Add(1)
+	w.alive.Store(int32(helpers))
+	w.wg.Add(helpers)
+	for range helpers {
 		go w.helper()
 	}
 	return true, w.walk(ids, fn)
@@ -179,7 +190,7 @@ func (w *parWalk) walk(ids []uint32, fn func(id uint32, rec []byte) error) error
 
 // reach makes block k, whose first id the walk reached, ready: it queues it
 // when it is not yet (then waiting for the budget if need be), queues the
-// blocks after it up to the window, and decodes queued blocks until k is
+// blocks after it up to the queue's depth, and decodes queued blocks until k is
 // decoded.
 func (w *parWalk) reach(k int) error {
 	x := w.x
@@ -192,7 +203,7 @@ func (w *parWalk) reach(k int) error {
 		}
 		w.push()
 	}
-	for w.queued < min(k+w.window, len(w.blocks)) {
+	for w.queued < min(k+w.depth, len(w.blocks)) {
 		if err := w.prepare(w.queued, true); err != nil || !w.blocks[w.queued].queued {
 			break // decoded in its turn, which reports the error
 		}
@@ -207,13 +218,15 @@ func (w *parWalk) reach(k int) error {
 	}()
 	w.mu.Lock()
 	w.front = k
-	for !pb.done {
+	for !pb.done.Load() {
 		j := k
 		for j < w.queued && w.blocks[j].claimed {
 			j++
 		}
 		if j == w.queued { // every queued block from k on is being decoded
-			w.cond.Wait()
+			w.mu.Unlock()
+			w.await(pb)
+			w.mu.Lock()
 			continue
 		}
 		w.blocks[j].claimed = true
@@ -222,7 +235,8 @@ func (w *parWalk) reach(k int) error {
 			var err error
 			if z, err = x.s.dec.getStore(); err != nil {
 				w.mu.Lock()
-				w.blocks[j].err, w.blocks[j].done = err, true
+				w.blocks[j].err = err
+				w.blocks[j].done.Store(true)
 				continue
 			}
 		}
@@ -286,6 +300,9 @@ func (w *parWalk) helper() {
 			j--
 		}
 		if j < w.front {
+			if w.queued == len(w.blocks) {
+				break // every block is queued and taken
+			}
 			w.cond.Wait()
 			continue
 		}
@@ -297,10 +314,10 @@ func (w *parWalk) helper() {
 		}
 		if err != nil {
 			w.mu.Lock()
-			w.blocks[j].err, w.blocks[j].done = err, true
+			w.blocks[j].err = err
+			w.blocks[j].done.Store(true)
 			w.cond.Broadcast()
-			w.mu.Unlock()
-			return
+			break
 		}
 		w.decode(z, j)
 		w.mu.Lock()
@@ -309,19 +326,32 @@ func (w *parWalk) helper() {
 	if z != nil {
 		s.dec.putStore(z)
 	}
+	w.alive.Add(-1)
 }
 
 // decode decodes queued block j and marks it done (w.mu not held).
 func (w *parWalk) decode(z *zstd.Decoder, j int) {
 	pb := &w.blocks[j]
 	defer func() {
-		r := recover()
+		pb.panicked = recover()
 		w.mu.Lock()
-		pb.panicked, pb.done = r, true
+		pb.done.Store(true)
 		w.cond.Broadcast()
 		w.mu.Unlock()
 	}()
 	pb.err = w.x.s.decodeBlock(z, w.st, pb.b, pb.raw, pb.scratch, &pb.d)
+}
+
+// await waits until a helper has decoded block pb: spinning first, then
+// parked.
+func (w *parWalk) await(pb *parBlock) {
+	for i := 0; i < spinTurns && !pb.done.Load(); i++ {
+	}
+	w.mu.Lock()
+	for !pb.done.Load() {
+		w.cond.Wait()
+	}
+	w.mu.Unlock()
 }
 
 // drop gives block pb's decode buffer back to the query context once its
@@ -340,6 +370,8 @@ func (w *parWalk) end() {
 	w.stop = true
 	w.cond.Broadcast()
 	w.mu.Unlock()
+	for i := 0; i < spinTurns && w.alive.Load() > 0; i++ {
+	}
 	w.wg.Wait()
 	for k := range w.blocks {
 		w.drop(&w.blocks[k])
@@ -354,6 +386,7 @@ func (w *parWalk) reset() {
 	w.of = w.of[:0]
 	w.st = nil
 	w.queued, w.front, w.stop = 0, 0, false
+	w.depth = 0
 	w.x.storeEnds = w.x.storeEnds[:0]
 }
 
