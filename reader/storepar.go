@@ -12,7 +12,7 @@ import (
 
 // Parallel decoding of the store blocks of one Records call.
 //
-// A call whose ids need two or more compressed blocks, in a process with
+// A call whose ids need minParBlocks or more compressed blocks, in a process with
 // GOMAXPROCS above 1, decodes them on up to min(GOMAXPROCS, blocks)
 // goroutines: the caller's and helpers started for the call and joined
 // before it returns. The caller walks the ids in the order given, as the
@@ -24,10 +24,11 @@ import (
 // whose records it hands out (so that a warm call decodes into the buffers
 // a pooled query context keeps), and decodes them (CRC, zstd, record
 // offsets: decodeBlock, with a zstd decoder from the segment's pool) from
-// the front of the queue, while the helpers take them from its back. The
-// caller waits for a helper only where they meet, for one block the helper
-// began, and a helper leaves once every block of the call is queued and
-// none is left to take; so that a caller that runs on a locked OS thread
+// the front of the queue, while the helpers take them from its back,
+// leaving at least one to the caller. The caller waits for a helper only
+// where they meet, for one block the helper began while the caller had
+// another to decode, and a helper leaves once every block of the call is
+// queued and none is left to take; so that a caller that runs on a locked OS thread
 // pays no thread hand-off where the helper is about to finish, the caller
 // spins for a while (spinTurns) before it parks, both for a block and for
 // the helpers to leave.
@@ -46,6 +47,11 @@ import (
 // joined. A memory fault of a mapped segment in a helper becomes that
 // block's error; any other panic there is raised again on the caller when
 // it reaches the block.
+
+// minParBlocks is the fewest compressed blocks a call decodes in parallel:
+// a helper starts some time after the call (a thread woken on another CPU)
+// and is then worth its start and join only when blocks are left to it.
+const minParBlocks = 6
 
 // spinTurns bounds the turns the caller spins, checking a flag, before it
 // parks (a few tens of microseconds: about one block's decode).
@@ -85,7 +91,8 @@ type parWalk struct {
 }
 
 // recordsPar is records on up to GOMAXPROCS goroutines; false when the
-// call is not worth it (one CPU, or fewer than two compressed blocks), and
+// call is not worth it (one CPU, or fewer than minParBlocks compressed
+// blocks), and
 // then nothing was done.
 func (x *qctx) recordsPar(st *storeIndex, ids []uint32, fn func(id uint32, rec []byte) error) (bool, error) {
 	procs := runtime.GOMAXPROCS(0)
@@ -98,7 +105,7 @@ func (x *qctx) recordsPar(st *storeIndex, ids []uint32, fn func(id uint32, rec [
 		w.cond.L = &w.mu
 		x.storePar = w
 	}
-	if !w.plan(st, ids) {
+	if !w.plan(st, ids, minParBlocks) {
 		w.reset()
 		return false, nil
 	}
@@ -122,8 +129,8 @@ func (x *qctx) recordsPar(st *storeIndex, ids []uint32, fn func(id uint32, rec [
 }
 
 // plan lists the blocks of ids in the order of their first use; false when
-// fewer than two of them are compressed.
-func (w *parWalk) plan(st *storeIndex, ids []uint32) bool {
+// fewer than least of them are compressed.
+func (w *parWalk) plan(st *storeIndex, ids []uint32, least int) bool {
 	w.st = st
 	w.of = slices.Grow(w.of[:0], len(ids))
 	var index map[int]int32 // block → index in w.blocks (ids not ascending)
@@ -159,7 +166,7 @@ func (w *parWalk) plan(st *storeIndex, ids []uint32) bool {
 		w.blocks[k].last = i
 		w.of = append(w.of, k)
 	}
-	return compressed >= 2
+	return compressed >= least
 }
 
 // walk hands the records of ids to fn in order, decoding their blocks in
@@ -295,11 +302,15 @@ func (w *parWalk) helper() {
 	var z *zstd.Decoder
 	w.mu.Lock()
 	for !w.stop {
-		j := w.queued - 1 // the last queued block not taken
+		j := w.queued - 1 // the last queued block not taken, when another is left to the caller
 		for j >= w.front && w.blocks[j].claimed {
 			j--
 		}
-		if j < w.front {
+		first := w.front
+		for first < j && w.blocks[first].claimed {
+			first++
+		}
+		if first >= j {
 			if w.queued == len(w.blocks) {
 				break // every block is queued and taken
 			}

@@ -78,8 +78,8 @@ func noHelpersLeft(t *testing.T, before int) {
 // TestRecordsParOracle: Records hands out every record byte-equal to the one
 // added, in the order given, for ascending ids, ids in any order (with
 // repeats) and ids spread over every block, on one CPU and more, mapped and
-// through a ReaderAt; a call over two or more compressed blocks takes the
-// parallel walk exactly when GOMAXPROCS is above 1.
+// through a ReaderAt; a call over minParBlocks compressed blocks or more
+// takes the parallel walk exactly when GOMAXPROCS is above 1.
 func TestRecordsParOracle(t *testing.T) {
 	p, recs := parSegment(t, 6000)
 	withProcs(t, func(t *testing.T) {
@@ -126,12 +126,17 @@ func TestRecordsParOracle(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			one := []uint32{1, 2, 3}                          // one block
-			spread := []uint32{1, uint32(len(recs) - 1), 700} // several blocks
+			var few, spread []uint32 // ids in minParBlocks-1 blocks, and in every block
+			for b := range st.blocks {
+				if b < minParBlocks-1 {
+					few = append(few, st.first[b])
+				}
+				spread = append(spread, st.first[b])
+			}
 			for _, c := range []struct {
 				ids  []uint32
 				want bool
-			}{{one, false}, {spread, runtime.GOMAXPROCS(0) > 1}} {
+			}{{[]uint32{1, 2, 3}, false}, {few, false}, {spread, runtime.GOMAXPROCS(0) > 1}} {
 				par, err := x.recordsPar(st, c.ids, func(uint32, []byte) error { return nil })
 				if err != nil || par != c.want {
 					t.Errorf("ids %v: parallel %v (%v), want %v", c.ids, par, err, c.want)
@@ -216,6 +221,9 @@ func TestRecordsParCorruptBlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	nb := len(st.blocks)
+	if nb < 2*minParBlocks {
+		t.Fatalf("%d store blocks: the test needs %d", nb, 2*minParBlocks)
+	}
 	bad := nb / 2
 	var ids []uint32 // the first record of every block
 	for b := range nb {
@@ -284,7 +292,7 @@ func TestRecordsParBudget(t *testing.T) {
 				ids = append(ids, st.first[b]) // a block of the smallest buffer class
 			}
 		}
-		if len(ids) < 3 {
+		if len(ids) < minParBlocks {
 			t.Fatalf("%d blocks of the smallest buffer class: the test needs several", len(ids))
 		}
 		s.Close()
