@@ -96,8 +96,11 @@ type parWalk struct {
 // then nothing was done.
 func (x *qctx) recordsPar(st *storeIndex, ids []uint32, fn func(id uint32, rec []byte) error) (bool, error) {
 	procs := runtime.GOMAXPROCS(0)
-	if procs < 2 || len(ids) < 2 {
+	if procs < 2 || len(ids) < minParBlocks {
 		return false, nil
+	}
+	if st.block(slices.Max(ids))-st.block(slices.Min(ids)) < minParBlocks-1 {
+		return false, nil // the ids span fewer blocks
 	}
 	w := x.storePar
 	if w == nil {
