@@ -51,7 +51,7 @@ import (
 // minParBlocks is the fewest compressed blocks a call decodes in parallel:
 // a helper starts some time after the call (a thread woken on another CPU)
 // and is then worth its start and join only when blocks are left to it.
-const minParBlocks = 6
+const minParBlocks = 16
 
 // spinTurns bounds the turns the caller spins, checking a flag, before it
 // parks (a few tens of microseconds: about one block's decode).

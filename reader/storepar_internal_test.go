@@ -162,6 +162,9 @@ func TestRecordsParStops(t *testing.T) {
 	for id := 3; id < len(recs); id += 97 { // ascending, a few ids a block
 		ids = append(ids, uint32(id))
 	}
+	if st, err := s.storeIndex(); err != nil || st.block(ids[len(ids)-1])-st.block(ids[0]) < 2*minParBlocks {
+		t.Fatalf("ids over too few blocks for a parallel walk (%v)", err)
+	}
 	shuffled := slices.Clone(ids)
 	rand.New(rand.NewPCG(2, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
 	stop := errors.New("stop here")
