@@ -137,7 +137,7 @@ func (s *Segment) Record(ctx context.Context, id uint32) ([]byte, error) {
 // at most once per call; rec is valid only during the call. The ids of a
 // Docs result (ascending) read each block once and hold one decoded block at
 // a time; ids in any other order hold each decoded block until its last id,
-// within the segment's DecodeBudget. A call needing sixteen or more compressed
+// within the segment's DecodeBudget. A call needing 64 or more compressed
 // blocks, with GOMAXPROCS above 1, decodes them on up to GOMAXPROCS
 // goroutines, joined before it returns, and holds at most seven blocks
 // decoded ahead of the one it hands out (storepar.go); fn is still called

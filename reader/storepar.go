@@ -49,9 +49,10 @@ import (
 // it reaches the block.
 
 // minParBlocks is the fewest compressed blocks a call decodes in parallel:
-// a helper starts some time after the call (a thread woken on another CPU)
-// and is then worth its start and join only when blocks are left to it.
-const minParBlocks = 16
+// a helper starts some time after the call (a thread woken on another CPU),
+// and its start, its waits for the queue and its join cost CPU time that
+// only a long call repays (the CLI's print batches use the same bound).
+const minParBlocks = 64
 
 // spinTurns bounds the turns the caller spins, checking a flag, before it
 // parks (a few tens of microseconds: about one block's decode).

@@ -81,7 +81,7 @@ func noHelpersLeft(t *testing.T, before int) {
 // through a ReaderAt; a call over minParBlocks compressed blocks or more
 // takes the parallel walk exactly when GOMAXPROCS is above 1.
 func TestRecordsParOracle(t *testing.T) {
-	p, recs := parSegment(t, 6000)
+	p, recs := parSegment(t, 20000)
 	withProcs(t, func(t *testing.T) {
 		for _, o := range []Options{{}, {NoMmap: true}} {
 			s, err := Open(p, o)
@@ -89,13 +89,13 @@ func TestRecordsParOracle(t *testing.T) {
 				t.Fatal(err)
 			}
 			info, _ := s.Store()
-			if info.Blocks < 8 {
+			if info.Blocks < 2*minParBlocks {
 				t.Fatalf("%d store blocks: the test needs several", info.Blocks)
 			}
 			before := runtime.NumGoroutine()
 			r := rand.New(rand.NewPCG(1, uint64(runtime.GOMAXPROCS(0))))
 			for round := range 60 {
-				ids := make([]uint32, 1+r.IntN(60))
+				ids := make([]uint32, 1+r.IntN(240))
 				for i := range ids {
 					ids[i] = uint32(r.IntN(len(recs)))
 				}
@@ -152,14 +152,14 @@ func TestRecordsParOracle(t *testing.T) {
 // that error after exactly the records before it; a cancelled context stops
 // it with the context's error; no helper outlives a call.
 func TestRecordsParStops(t *testing.T) {
-	p, recs := parSegment(t, 4000)
+	p, recs := parSegment(t, 16000)
 	s, err := Open(p, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	var ids []uint32
-	for id := 3; id < len(recs); id += 97 { // ascending, a few ids a block
+	for id := 3; id < len(recs); id += 150 { // ascending, about one id a block
 		ids = append(ids, uint32(id))
 	}
 	if st, err := s.storeIndex(); err != nil || st.block(ids[len(ids)-1])-st.block(ids[0]) < 2*minParBlocks {
@@ -214,7 +214,7 @@ func TestRecordsParStops(t *testing.T) {
 // ErrCorrupt naming that block, returned after every record before it (and
 // none after), mapped and through a ReaderAt, however many goroutines decode.
 func TestRecordsParCorruptBlock(t *testing.T) {
-	p, recs := parSegment(t, 4000)
+	p, recs := parSegment(t, 16000)
 	s, err := Open(p, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -279,7 +279,7 @@ func TestRecordsParCorruptBlock(t *testing.T) {
 // the call does not wait for the other query: each block waits for its turn
 // and the buffer of the one before, and every record loads.
 func TestRecordsParBudget(t *testing.T) {
-	p, recs := parSegment(t, 3000)
+	p, recs := parSegment(t, 16000)
 	withProcs(t, func(t *testing.T) {
 		s, err := Open(p, Options{})
 		if err != nil {
