@@ -12,10 +12,10 @@ import (
 
 // Parallel decoding of the store blocks of one Records call.
 //
-// A call whose ids need minParBlocks or more compressed blocks, in a process with
-// GOMAXPROCS above 1, decodes them on up to min(GOMAXPROCS, blocks)
-// goroutines: the caller's and helpers started for the call and joined
-// before it returns. The caller walks the ids in the order given, as the
+// A call whose ids need minParBlocks or more compressed blocks, in a
+// process with GOMAXPROCS above 1, decodes them on up to
+// min(GOMAXPROCS, maxStoreBuffers) goroutines: the caller's and helpers
+// started for the call and joined before it returns. The caller walks the ids in the order given, as the
 // sequential walk does, and alone hands records to fn, reads stored bytes
 // (prefetching a remote segment's blocks in one round first) and takes
 // decode buffers (the query context and the decode budget are touched by it
@@ -28,8 +28,8 @@ import (
 // leaving at least one to the caller. The caller waits for a helper only
 // where they meet, for one block the helper began while the caller had
 // another to decode, and a helper leaves once every block of the call is
-// queued and none is left to take; so that a caller that runs on a locked OS thread
-// pays no thread hand-off where the helper is about to finish, the caller
+// queued and none is left to take. So that a caller on a locked OS thread
+// pays no thread hand-off where a helper is about to finish, the caller
 // spins for a while (spinTurns) before it parks, both for a block and for
 // the helpers to leave.
 //
@@ -93,8 +93,7 @@ type parWalk struct {
 
 // recordsPar is records on up to GOMAXPROCS goroutines; false when the
 // call is not worth it (one CPU, or fewer than minParBlocks compressed
-// blocks), and
-// then nothing was done.
+// blocks), and then nothing was done.
 func (x *qctx) recordsPar(st *storeIndex, ids []uint32, fn func(id uint32, rec []byte) error) (bool, error) {
 	procs := runtime.GOMAXPROCS(0)
 	if procs < 2 || len(ids) < minParBlocks {
