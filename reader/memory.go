@@ -25,8 +25,8 @@ import (
 //     its decode source's buffer and of its cursors') and gives them back when
 //     it ends; buffers larger than a pooled source keeps (64 KiB) are dropped
 //     then, so idle pools stay outside the bound but small (a pooled query
-//     context also keeps up to four store-block buffers of at most 1 MiB
-//     each, uncharged, for the records of its next query). By default every
+//     context also keeps up to eight store-block buffers of at most 1 MiB
+//     each and 4 MiB in all, uncharged, for the records of its next query). By default every
 //     Segment opened without one shares one budget of DefaultDecodeMemory
 //     (256 MiB), so the bound holds for a process with a thousand segments as
 //     for one.
@@ -131,6 +131,24 @@ func (b *DecodeBudget) acquire(ctx context.Context, held, n int64) error {
 	}
 	b.settle()
 	return fmt.Errorf("waiting for %d bytes of decode memory: %w", n, ctx.Err())
+}
+
+// tryAcquire grants n more bytes to a query that holds held when they are
+// free now and no query waits; it never waits (false: not granted).
+func (b *DecodeBudget) tryAcquire(held, n int64) bool {
+	if held+n > b.limit {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.waiters) > 0 || b.used+n > b.limit {
+		return false
+	}
+	b.grant(n)
+	if held == 0 { // a new holder, running
+		b.running++
+	}
+	return true
 }
 
 // grant gives n bytes to a query (locked).

@@ -67,6 +67,7 @@ type qctx struct {
 	// storeOwn holds the store-block buffers this call allocated and charged
 	// to the budget (in x.held), in use or in storeFree.
 	storeOwn [][]byte
+	storePar *parWalk // a parallel Records call's state (storepar.go)
 }
 
 // Buffers larger than these are dropped when a query context is pooled.

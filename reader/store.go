@@ -137,9 +137,13 @@ func (s *Segment) Record(ctx context.Context, id uint32) ([]byte, error) {
 // at most once per call; rec is valid only during the call. The ids of a
 // Docs result (ascending) read each block once and hold one decoded block at
 // a time; ids in any other order hold each decoded block until its last id,
-// within the segment's DecodeBudget. A remote segment fetches every block
-// needed in one round. An error from fn stops the walk and is returned.
-// Errors are those of Record.
+// within the segment's DecodeBudget. A call needing 64 or more compressed
+// blocks, with GOMAXPROCS above 1, decodes them on up to GOMAXPROCS
+// goroutines, joined before it returns, and holds at most seven blocks
+// decoded ahead of the one it hands out (storepar.go); fn is still called
+// on the calling goroutine, in order. A remote segment fetches
+// every block needed in one round. An error from fn stops the walk and is
+// returned. Errors are those of Record.
 func (s *Segment) Records(ctx context.Context, ids []uint32, fn func(id uint32, rec []byte) error) (err error) {
 	if ctx == nil {
 		ctx = context.Background()
@@ -184,6 +188,9 @@ type decodedBlock struct {
 func (x *qctx) records(ids []uint32, fn func(id uint32, rec []byte) error) error {
 	st, err := x.s.storeIndex()
 	if err != nil {
+		return err
+	}
+	if par, err := x.recordsPar(st, ids, fn); par {
 		return err
 	}
 	if !slices.IsSorted(ids) {
@@ -297,36 +304,64 @@ func (x *qctx) recordsAnyOrder(st *storeIndex, ids []uint32, fn func(id uint32, 
 // buffer from x.storeFree when one is large enough and charging a new one to
 // the segment's decode budget.
 func (x *qctx) decodeStoreBlock(z *zstd.Decoder, st *storeIndex, b int, d *decodedBlock, stored *[]byte) error {
-	s := x.s
 	info := st.blocks[b]
-	p := sec("store") // the format's errors name the block
 	raw, err := x.readInto(st.offs[b], uint64(info.StoredLen), stored)
 	if err != nil {
-		return s.wrap(p, fmt.Errorf("block %d: %w", b, err))
+		return x.s.wrap(sec("store"), fmt.Errorf("block %d: %w", b, err))
 	}
 	var scratch []byte
 	if info.Flags != 0 {
-		need := int(info.PlainLen) + zstdopt.DecodeSlack
-		scratch = x.takeStoreBuffer(need)
-		if scratch == nil {
-			size, credit := int64(storeBufferSize(uint32(need))), int64(0)
-			if x.held+size > s.budget.limit {
-				// the idle buffers this call charged are all too small for
-				// the block: they are dropped and their charge goes to it
-				credit = x.dropOwnStoreBuffers()
-				if x.held-credit+size > s.budget.limit {
-					size = int64(need) // the size class would not fit the budget: the exact size may
-				}
-			}
-			if size > credit {
-				if err := x.chargeStore(size - credit); err != nil {
-					return s.wrap(p, fmt.Errorf("block %d: %w", b, err))
-				}
-			}
-			scratch = make([]byte, 0, size)
-			x.storeOwn = append(x.storeOwn, scratch)
+		if scratch, err = x.storeScratch(info, b, false); err != nil {
+			return err
 		}
 	}
+	return x.s.decodeBlock(z, st, b, raw, scratch, d)
+}
+
+// storeScratch returns a decode buffer for compressed block b: the smallest
+// of x.storeFree that holds it, or a new one charged to the segment's decode
+// budget for the rest of the call. A block decoded ahead of its turn gets a
+// new buffer only when the budget grants it at once (nil, nil otherwise).
+func (x *qctx) storeScratch(info format.StoreBlock, b int, ahead bool) ([]byte, error) {
+	s := x.s
+	need := int(info.PlainLen) + zstdopt.DecodeSlack
+	if scratch := x.takeStoreBuffer(need); scratch != nil {
+		return scratch, nil
+	}
+	size, credit := int64(storeBufferSize(uint32(need))), int64(0)
+	switch {
+	case ahead:
+		if !s.budget.tryAcquire(x.held, size) {
+			return nil, nil
+		}
+		x.held += size
+	default:
+		if x.held+size > s.budget.limit {
+			// the idle buffers this call charged are all too small for
+			// the block: they are dropped and their charge goes to it
+			credit = x.dropOwnStoreBuffers()
+			if x.held-credit+size > s.budget.limit {
+				size = int64(need) // the size class would not fit the budget: the exact size may
+			}
+		}
+		if size > credit {
+			if err := x.chargeStore(size - credit); err != nil {
+				return nil, s.wrap(sec("store"), fmt.Errorf("block %d: %w", b, err))
+			}
+		}
+	}
+	scratch := make([]byte, 0, size)
+	x.storeOwn = append(x.storeOwn, scratch)
+	return scratch, nil
+}
+
+// decodeBlock checks and decodes store block b from its stored bytes raw
+// into d, decompressing into scratch (a compressed block's buffer) with z.
+// It reads nothing but its arguments and the segment's immutable state, so
+// it is safe for concurrent use.
+func (s *Segment) decodeBlock(z *zstd.Decoder, st *storeIndex, b int, raw, scratch []byte, d *decodedBlock) error {
+	info := st.blocks[b]
+	p := sec("store") // the format's errors name the block
 	plain, err := format.DecodeStoreBlock(raw, b, info, func(dst, src []byte) ([]byte, error) { return z.DecodeAll(src, dst) }, scratch)
 	if err != nil {
 		return s.wrap(p, err)
@@ -440,23 +475,27 @@ func (x *qctx) hitRecords(hits []Hit) error {
 	return nil
 }
 
-// Store-block buffers a pooled query context keeps: a few, of the size
-// classes of storeBufferSize up to 1 MiB (a block of 1 MiB less the
-// decoder's slack).
+// Store-block buffers a pooled query context keeps: a few (as many as a
+// parallel Records call queues), of the size classes of storeBufferSize up
+// to 1 MiB (a block of 1 MiB less the decoder's slack), 4 MiB in all.
 const (
-	maxStoreBuffers     = 4
+	maxStoreBuffers     = 8
 	maxStoreBufferBytes = 1 << 20
+	maxStoreBufferTotal = 4 << 20
 )
 
 // keepStoreBuffers keeps a few store-block buffers (and a small offsets
 // buffer) for the next query on this context and drops the others: the
-// largest up to maxStoreBufferBytes, which serve any smaller block too.
+// largest up to maxStoreBufferBytes, which serve any smaller block too,
+// within maxStoreBufferTotal.
 func (x *qctx) keepStoreBuffers() {
 	slices.SortFunc(x.storeFree, func(a, b []byte) int { return cap(b) - cap(a) })
 	kept := x.storeFree[:0]
+	total := 0
 	for _, b := range x.storeFree {
-		if cap(b) <= maxStoreBufferBytes && len(kept) < maxStoreBuffers {
+		if cap(b) <= maxStoreBufferBytes && len(kept) < maxStoreBuffers && total+cap(b) <= maxStoreBufferTotal {
 			kept = append(kept, b)
+			total += cap(b)
 		}
 	}
 	clear(x.storeFree[len(kept):])
