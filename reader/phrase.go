@@ -931,11 +931,12 @@ func (x *qctx) lazyTFs(p *phrasePlan, ls []leap, d uint32, ci int) (uint64, erro
 			}
 		}
 	} else {
-		for i := range p.slots {
-			s := &p.slots[i]
+		slots, jobs := p.slots, x.jobs
+		for i := range slots {
+			s := &slots[i]
 			t := s.terms[0]
 			k := termIndex(t, d, ci)
-			for k >= x.jobs[t.jcur].hi {
+			for k >= jobs[t.jcur].hi {
 				t.jcur++
 				t.open = false
 			}
