@@ -77,7 +77,7 @@ type phrasePlan struct {
 	// matchStream checks them last, in ascending df, reading each only when
 	// the slots before it all line up. Zero outside verifyLeap.
 	unread uint64
-	check  []int // matchStream's order of the slots it checks
+	check  []int // matchStream's order of the slots it reads: the anchor, then the checks
 	starts []int // leapFreq's cursor of each phrase position
 	// sup: the rarest slot's docs, the candidates stage 3 of a remote
 	// segment planned the other slots' windows for (see unitsPay)
