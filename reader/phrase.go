@@ -77,7 +77,7 @@ type phrasePlan struct {
 	// matchStream checks them last, in ascending df, reading each only when
 	// the slots before it all line up. Zero outside verifyLeap.
 	unread uint64
-	check  []int // matchStream's order of the slots it checks
+	check  []int // matchStream's order of the slots it reads: the anchor, then the checks
 	starts []int // leapFreq's cursor of each phrase position
 	// sup: the rarest slot's docs, the candidates stage 3 of a remote
 	// segment planned the other slots' windows for (see unitsPay)
@@ -630,8 +630,14 @@ func termIndex(t *termRef, d uint32, ci int) int {
 	if ci < len(t.docs) && t.docs[ci] == d {
 		return ci
 	}
-	return seekGE(t.docs, t.kcur, d)
+	return t.indexAfter(d)
 }
+
+// indexAfter is termIndex's search from t.kcur, kept out of line so that
+// termIndex inlines.
+//
+//go:noinline
+func (t *termRef) indexAfter(d uint32) int { return seekGE(t.docs, t.kcur, d) }
 
 // matchDoc verifies the phrase in candidate d (candidate number ci).
 func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, shape phraseShape, lists *[][]uint32) (bool, error) {
@@ -762,44 +768,42 @@ func (s *slot) streamTo(want uint32) bool {
 // only as needed (each position is read at most once). The implied slots
 // (impliedSlots) are not read.
 func (x *qctx) matchStream(p *phrasePlan, implied uint64) (bool, error) {
-	// The anchor: the fewest occurrences.
+	// The anchor: the fewest occurrences; the others are checked by key
+	// ascending. One insertion sort of the slots read (not implied) in the
+	// plan's buffer (a phrase has few slots) gives both: its first is the
+	// anchor.
 	slots := p.slots
 	// A slot whose unit is a ZSTD unit not inflated yet comes after those
 	// whose positions cost no inflation (slot.key): a document they rule out
 	// saves it.
-	a := -1
 	unread := p.unread
-	for i := range slots {
-		s := &slots[i]
-		s.started = false
-		s.key = s.tf
-		if unread != 0 && unread>>i&1 != 0 {
-			s.key = unreadKey + p.leapOf[i] // the leaps ascend in df
-		} else if !s.isList() && s.terms[0].cur.Pending() {
-			s.key += 1 << 30
-		}
-		if implied>>i&1 == 0 && (a < 0 || s.key < slots[a].key) {
-			a = i
-		}
-	}
-	as := &slots[a]
-	aoff := as.offs[0]
-	// The others are checked by key ascending (an insertion sort in the
-	// plan's buffer: a phrase has few slots).
 	ord := p.check[:0]
 	for i := range slots {
-		if i == a || implied>>i&1 != 0 {
+		if implied>>i&1 != 0 {
 			continue
 		}
+		s := &slots[i]
+		s.started = false
+		key := s.tf
+		if unread != 0 && unread>>i&1 != 0 {
+			key = unreadKey + p.leapOf[i] // the leaps ascend in df
+		} else if !s.isList() && s.terms[0].cur.Pending() {
+			key += 1 << 30
+		}
+		s.key = key
 		j := len(ord)
 		ord = append(ord, i)
-		for j > 0 && slots[ord[j-1]].key > slots[i].key {
+		for j > 0 && slots[ord[j-1]].key > key {
 			ord[j] = ord[j-1]
 			j--
 		}
 		ord[j] = i
 	}
 	p.check = ord
+	a := ord[0]
+	ord = ord[1:]
+	as := &slots[a]
+	aoff := as.offs[0]
 	pos, ok := as.first()
 	for ok {
 		if pos < aoff {
@@ -927,11 +931,12 @@ func (x *qctx) lazyTFs(p *phrasePlan, ls []leap, d uint32, ci int) (uint64, erro
 			}
 		}
 	} else {
-		for i := range p.slots {
-			s := &p.slots[i]
+		slots, jobs := p.slots, x.jobs
+		for i := range slots {
+			s := &slots[i]
 			t := s.terms[0]
 			k := termIndex(t, d, ci)
-			for k >= x.jobs[t.jcur].hi {
+			for k >= jobs[t.jcur].hi {
 				t.jcur++
 				t.open = false
 			}
