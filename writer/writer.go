@@ -72,8 +72,8 @@ type Writer struct {
 	ids    []uint32 // scratch for spills
 	runBuf []byte
 
-	store   *storeWriter // nil with Options.NoStore
-	records recordSource // BuildFromSources: the records, written at assembly
+	store   *storeWriter  // nil with Options.NoStore
+	records recordSource  // BuildFromSources: the records, written at assembly
 	inv     *inverter     // Add's batches of analyzed documents (invert.go)
 	an      docAnalyzer   // Add's analysis (analyze.go)
 	pipe    *analyzerPipe // the analysis goroutine's raw batches; nil when Add analyzes every document
