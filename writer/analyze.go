@@ -292,6 +292,9 @@ func (w *Writer) analyzeRaw(an docAnalyzer, r *rawBatch) error {
 			}
 		}
 	}
+	if fl := w.opts.faults; fl != nil {
+		fl.asyncDocs += len(r.ends)
+	}
 	if r.flush {
 		return w.invertAll()
 	}

@@ -48,6 +48,9 @@ func (fl *Faults) PairSplits() int { return fl.f.pairSplits }
 // index's buckets, from its records, and from the postings alone.
 func (fl *Faults) PairPaths() [3]int { return fl.f.pairPaths }
 
+// AsyncDocs returns the documents analyzed on the analysis goroutine.
+func (fl *Faults) AsyncDocs() int { return fl.f.asyncDocs }
+
 // Written returns the bytes written to all files of the build.
 func (fl *Faults) Written() int64 { return fl.f.written }
 
