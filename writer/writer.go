@@ -198,7 +198,9 @@ func (w *Writer) usable() error {
 // that is not in Options.Fields is an error wrapping ErrInvalidArgument, and
 // nothing is added; so is a document over an analysis limit (2^31 tokens or
 // 2^32 positions in a field, 4 GiB of a field's terms), an error wrapping
-// ErrLimit. Any other error fails the build: the Writer cleans up, and Close
+// ErrLimit. Add may keep doc's strings (not its slices) until Close: they
+// must not change once Add returns (only unsafe code could change them).
+// Any other error fails the build: the Writer cleans up, and Close
 // returns the error. The documents are analyzed and the term buffers take
 // them a batch behind Add (see the package doc), so an error there (memory
 // maps, spills) is returned by a later Add, or by Close, and fails the build
