@@ -1,8 +1,6 @@
 package writer
 
 import (
-	"sync"
-
 	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/errs"
 )
@@ -160,26 +158,16 @@ func (r *rawBatch) reset() {
 	r.vals, r.ends, r.memory, r.flush = r.vals[:0], r.ends[:0], 0, false
 }
 
-// rawDepth is the number of raw batches of a build: the one Add fills and
-// up to rawDepth-1 queued for the analysis goroutine or being analyzed, so
-// that neither Add nor the goroutine waits for the other's next turn on a
-// busy machine.
-const rawDepth = 4
-
 // analyzerPipe passes raw batches from Add to the analysis goroutine.
 type analyzerPipe struct {
-	an      docAnalyzer    // the analysis goroutine's
-	limit   int            // batchLimit
-	syncAt  int64          // syncDocBytes, or the test fault's
-	cur     *rawBatch      // the batch Add fills
-	made    int            // raw batches made (at most rawDepth)
-	free    chan *rawBatch // the batches analyzed, back from the goroutine
-	work    chan *rawBatch // to the goroutine (nil before it starts)
-	flushed chan error     // from the goroutine: every document up to a flush batch's last is inverted
-	exited  chan struct{}  // closed when the goroutine ends
-
-	mu  sync.Mutex
-	err error // the first error of the analysis goroutine
+	an     docAnalyzer    // the analysis goroutine's
+	limit  int            // batchLimit
+	syncAt int64          // syncDocBytes, or the test fault's
+	cur    *rawBatch      // the batch Add fills
+	spare  *rawBatch      // the other batch, when not in flight
+	work   chan *rawBatch // to the goroutine (nil before it starts)
+	done   chan error     // from the goroutine: the batch in flight is analyzed
+	busy   bool           // a batch is in flight
 }
 
 // newAnalyzerPipe returns the analysis goroutine's pipe of a build, or nil
@@ -192,26 +180,11 @@ func newAnalyzerPipe(fields []*fieldState, o *Options) (*analyzerPipe, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &analyzerPipe{an: an, limit: batchLimit(o.MemoryLimit), syncAt: syncDocBytes, cur: &rawBatch{}, made: 1, free: make(chan *rawBatch, rawDepth)}
+	p := &analyzerPipe{an: an, limit: batchLimit(o.MemoryLimit), syncAt: syncDocBytes, cur: &rawBatch{}, spare: &rawBatch{}}
 	if o.faults != nil && o.faults.syncDoc > 0 {
 		p.syncAt = o.faults.syncDoc
 	}
 	return p, nil
-}
-
-// error returns the first error of the analysis goroutine.
-func (p *analyzerPipe) error() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.err
-}
-
-func (p *analyzerPipe) setError(err error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.err == nil {
-		p.err = err
-	}
 }
 
 // addRaw appends doc's values to the current raw batch and hands the batch
@@ -233,70 +206,69 @@ func (w *Writer) addRaw(doc *Document) error {
 	return nil
 }
 
-// sendRaw queues the current raw batch for the analysis goroutine and
-// returns the first error of the analysis and the inversion so far. With
-// flush it waits until every document added is inverted (the goroutine is
-// then idle until the next batch).
+// sendRaw hands the current raw batch to the analysis goroutine (after
+// waiting for the one in flight) and returns the first error of the
+// analysis and the inversion so far. With flush it waits until every
+// document added is inverted.
 func (w *Writer) sendRaw(flush bool) error {
 	p := w.pipe
-	if err := p.error(); err != nil {
+	if err := w.waitAnalyzed(); err != nil {
 		return err
 	}
 	r := p.cur
-	if len(r.ends) == 0 && (!flush || p.work == nil) {
-		if flush { // (no goroutine: Add inverts)
+	if len(r.ends) == 0 { // (the goroutine is idle: Add may invert)
+		if flush {
 			return w.invertAll()
 		}
 		return nil
 	}
 	if p.work == nil {
-		p.work, p.flushed, p.exited = make(chan *rawBatch, rawDepth-1), make(chan error), make(chan struct{})
-		go w.analyzeLoop(p.an, p.work)
+		p.work, p.done = make(chan *rawBatch), make(chan error)
+		go func(an docAnalyzer, work <-chan *rawBatch, done chan<- error) {
+			var err error
+			for r := range work {
+				if err == nil {
+					err = w.analyzeRaw(an, r)
+				}
+				done <- err
+			}
+		}(p.an, p.work, p.done)
 	}
 	r.flush = flush
 	p.work <- r
-	if p.made < rawDepth && len(p.free) == 0 {
-		p.cur = &rawBatch{}
-		p.made++
-	} else {
-		p.cur = <-p.free
-	}
+	p.busy = true
+	p.cur, p.spare = p.spare, r
+	p.cur.reset()
 	if flush {
-		return <-p.flushed
+		return w.waitAnalyzed()
 	}
 	return nil
 }
 
-// analyzeLoop is the analysis goroutine: it analyzes the raw batches in
-// order, gives each back and answers each flush.
-func (w *Writer) analyzeLoop(an docAnalyzer, work <-chan *rawBatch) {
+// waitAnalyzed waits for the raw batch in flight and returns the first
+// error of the analysis goroutine.
+func (w *Writer) waitAnalyzed() error {
 	p := w.pipe
-	defer close(p.exited)
-	for r := range work {
-		if p.error() == nil {
-			if err := w.analyzeRaw(an, r); err != nil {
-				p.setError(err)
-			}
-		}
-		flush := r.flush
-		r.reset()
-		p.free <- r
-		if flush {
-			p.flushed <- p.error()
-		}
+	if !p.busy {
+		return nil
 	}
+	err := <-p.done
+	p.busy = false
+	return err
 }
 
-// stopAnalyzer ends the analysis goroutine once it has analyzed the raw
-// batches queued.
+// stopAnalyzer waits for the raw batch in flight and ends the analysis
+// goroutine.
 func (w *Writer) stopAnalyzer() {
 	p := w.pipe
-	if p == nil || p.work == nil {
+	if p == nil {
 		return
 	}
-	close(p.work)
-	<-p.exited
-	p.work = nil
+	_ = w.waitAnalyzed()
+	if p.work != nil {
+		close(p.work)
+		p.work = nil
+	}
 }
 
 // analyzeRaw analyzes r's documents into the inverter's batches (on the

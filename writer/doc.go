@@ -8,7 +8,7 @@
 // # Pipeline
 //
 //	Add: checks, doc id, record → raw batch of values
-//	       → analysis goroutine (three raw batches queued; GOMAXPROCS > 1 and
+//	       → analysis goroutine (one raw batch in flight; GOMAXPROCS > 1 and
 //	         built-in analyzers, else Add analyzes) → analyzer → batch of
 //	         tokens (bytes, position, hash)
 //	       → inverter (a second goroutine, one batch in flight, documents in
@@ -47,8 +47,8 @@
 // (min(160 KiB, MemoryLimit/128) each) are inverted on a goroutine of their
 // own while the next batch is analyzed, document by document in id order,
 // so the term buffers, the forward index and the spills are those of a
-// serial build; the term buffers leave six batches their memory (four raw:
-// the one Add fills and three queued or being analyzed; two of tokens). From MemoryLimit 128 MiB each field's prx encoder
+// serial build; the term buffers leave four batches their memory (two raw,
+// two of tokens). From MemoryLimit 128 MiB each field's prx encoder
 // compresses the later half of a multi-unit window's units on a second
 // goroutine (prx.EncoderOptions.Parallel). An error of the analysis
 // goroutine or of the inversion fails the build and is returned by the next

@@ -27,9 +27,9 @@ const batchMemory = 160 << 10
 func batchLimit(memoryLimit int64) int { return int(min(batchMemory, memoryLimit/128)) }
 
 // batchReserve is the memory the term buffers leave to the batches: two
-// analyzed batches (the one being filled and the one being inverted) and
-// rawDepth raw ones (analyze.go).
-func batchReserve(memoryLimit int64) int64 { return (2 + rawDepth) * int64(batchLimit(memoryLimit)) }
+// analyzed batches (the one being filled and the one being inverted) and two
+// raw ones (the one Add fills and the one being analyzed; analyze.go).
+func batchReserve(memoryLimit int64) int64 { return 4 * int64(batchLimit(memoryLimit)) }
 
 // Per token, the bytes of a batch besides the token's own: its batchToken;
 // per document and field, its batchDoc.
