@@ -7,7 +7,10 @@
 //
 // # Pipeline
 //
-//	Add: analyzer → batch of tokens (bytes, position, hash)
+//	Add: checks, doc id, record → raw batch of values
+//	       → analysis goroutine (one raw batch in flight; GOMAXPROCS > 1 and
+//	         built-in analyzers, else Add analyzes) → analyzer → batch of
+//	         tokens (bytes, position, hash)
 //	       → inverter (a second goroutine, one batch in flight, documents in
 //	         order) → per-field SPIMI term buffer (hash table + byte pool)
 //	       └─ over MemoryLimit: every buffer is sorted and spilled as one run
@@ -27,16 +30,29 @@
 // whatever the memory limit, so the segment's bytes depend only on the
 // documents and the options (not on MemoryLimit or TempDir).
 //
-// With GOMAXPROCS > 1 the build takes a second goroutine twice, and neither
-// changes a byte: Add's batches (min(160 KiB, MemoryLimit/128) each; the term
-// buffers leave two of them their memory) are inverted on a goroutine of
-// their own while Add analyzes the next batch, document by document in id
-// order, so the term buffers, the forward index and the spills are those of
-// a serial build; and from MemoryLimit 128 MiB each field's prx encoder
+// With GOMAXPROCS > 1 the build takes more goroutines, and none changes a
+// byte. Add checks a document (unknown fields, the segment's and the
+// record's limits), numbers it, stores its record and appends its values to
+// a raw batch; the analysis goroutine analyzes the raw batches' documents in
+// id order into batches of tokens, with analyzers of its own, while Add
+// takes the next documents (a raw batch keeps the values' strings, not the
+// caller's slices, which the caller may reuse once Add returns). This needs
+// only built-in analyzers (with a registered analyzer Add analyzes every
+// document itself). A built-in analyzer cannot take a document under 1 GiB
+// (its values' bytes plus ValueGap a value) past an analysis limit (2^31
+// tokens or 2^32 positions in a field, 4 GiB of a batch's terms); a larger
+// document is analyzed by its own Add once every document before it is
+// inverted, so a document over a limit is rejected by its own Add and the
+// build goes on, as with GOMAXPROCS 1. The batches of tokens
+// (min(160 KiB, MemoryLimit/128) each) are inverted on a goroutine of their
+// own while the next batch is analyzed, document by document in id order,
+// so the term buffers, the forward index and the spills are those of a
+// serial build; the term buffers leave four batches their memory (two raw,
+// two of tokens). From MemoryLimit 128 MiB each field's prx encoder
 // compresses the later half of a multi-unit window's units on a second
-// goroutine (prx.EncoderOptions.Parallel). An error of the inversion fails
-// the build and is returned by the next Add, or by Close; Stats waits for
-// the batch in flight.
+// goroutine (prx.EncoderOptions.Parallel). An error of the analysis
+// goroutine or of the inversion fails the build and is returned by the next
+// Add, or by Close; Stats waits for every document added.
 //
 // # Term buffer
 //

@@ -20,6 +20,7 @@ type Faults struct {
 	PairEntries int    // > 0: the pair entries kept in memory, in bytes
 	PairTokens  uint64 // > 0: the default minimum pair df's tokens per unit of df (else 65536)
 	Serial      bool   // no second goroutine for Add's batches and the prx encoder (as with GOMAXPROCS 1)
+	SyncDoc     int64  // > 0: the size (value bytes plus 100 a value) from which Add analyzes a document itself
 	f           *faults
 }
 
@@ -27,14 +28,14 @@ type Faults struct {
 func WithFaults(o Options, fl *Faults) Options {
 	fl.f = &faults{failAfter: fl.FailAfter, failSync: fl.FailSync, failRename: fl.FailRename, corruptRun: fl.CorruptRun, spoolLimit: fl.SpoolLimit,
 		pairNoFwd: fl.PairNoFwd, pairRecords: fl.PairRecords, pairWide: fl.PairWide, pairSplit: fl.PairSplit, pairNoBits: fl.PairNoBits, pairBucket: fl.PairBucket, pairEntries: fl.PairEntries,
-		pairTokens: fl.PairTokens, serial: fl.Serial}
+		pairTokens: fl.PairTokens, serial: fl.Serial, syncDoc: fl.SyncDoc}
 	o.faults = fl.f
 	return o
 }
 
 // BatchReserve is the memory the term buffers leave to Add's batches under
 // memoryLimit.
-func BatchReserve(memoryLimit int64) int64 { return 2 * int64(batchLimit(memoryLimit)) }
+func BatchReserve(memoryLimit int64) int64 { return batchReserve(memoryLimit) }
 
 // Fired reports whether an injected fault fired.
 func (fl *Faults) Fired() bool { return fl.f.failed }
@@ -46,6 +47,9 @@ func (fl *Faults) PairSplits() int { return fl.f.pairSplits }
 // PairPaths returns how many fields had their pairs counted from a forward
 // index's buckets, from its records, and from the postings alone.
 func (fl *Faults) PairPaths() [3]int { return fl.f.pairPaths }
+
+// AsyncDocs returns the documents analyzed on the analysis goroutine.
+func (fl *Faults) AsyncDocs() int { return fl.f.asyncDocs }
 
 // Written returns the bytes written to all files of the build.
 func (fl *Faults) Written() int64 { return fl.f.written }

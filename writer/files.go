@@ -56,6 +56,8 @@ type faults struct {
 	pairBucket    int64  // > 0: the pair buckets' memory share in bytes (else MemoryLimit/4)
 	pairTokens    uint64 // > 0: the default minimum pair df's tokens per unit of df (else pairsMinDFTokens)
 	serial        bool   // no second goroutine for Add's batches and the prx encoder (as with GOMAXPROCS 1)
+	syncDoc       int64  // > 0: the size from which Add analyzes a document itself (else syncDocBytes)
+	asyncDocs     int    // documents analyzed on the analysis goroutine
 	failed        bool   // a fault fired
 }
 

@@ -10,22 +10,26 @@ import (
 	"github.com/snii-go/snii/internal/codec/format"
 )
 
-// Add analyzes a document on the caller's goroutine into a docBatch: per
-// field, its tokens' bytes, positions and hashes. A full batch goes to the
-// inverter, which adds its documents to the term buffers and the forward
-// indexes (and spills) on a goroutine of its own while Add analyzes the next
-// batch; at most one batch is in flight, and the term buffers see the
+// A document is analyzed into a docBatch (by Add, or by the analysis
+// goroutine; analyze.go): per field, its tokens' bytes, positions and
+// hashes. A full batch goes to the inverter, which adds its documents to the term buffers and the forward
+// indexes (and spills) on a goroutine of its own while the next batch is
+// analyzed; at most one batch is in flight, and the term buffers see the
 // documents in order, as if Add had inverted each itself. With GOMAXPROCS 1
 // the inverter runs on Add's goroutine when the batch is full.
 
 // batchMemory bounds the memory of a batch: it is handed over once it holds
 // min(batchMemory, MemoryLimit/128) bytes (a single document may pass it).
-// The term buffers leave twice that to the batches (the one being filled and
-// the one being inverted).
+// The term buffers leave batchReserve to the batches.
 const batchMemory = 160 << 10
 
 // batchLimit is the memory a batch is handed over at.
 func batchLimit(memoryLimit int64) int { return int(min(batchMemory, memoryLimit/128)) }
+
+// batchReserve is the memory the term buffers leave to the batches: two
+// analyzed batches (the one being filled and the one being inverted) and two
+// raw ones (the one Add fills and the one being analyzed; analyze.go).
+func batchReserve(memoryLimit int64) int64 { return 4 * int64(batchLimit(memoryLimit)) }
 
 // Per token, the bytes of a batch besides the token's own: its batchToken;
 // per document and field, its batchDoc.
@@ -137,7 +141,7 @@ func (w *Writer) handOver() error {
 	}
 	if !inv.async {
 		err := w.invertBatch(b)
-		b.reset(uint32(w.docs))
+		b.reset(b.first + uint32(b.docs))
 		return err
 	}
 	if inv.work == nil {
@@ -151,7 +155,7 @@ func (w *Writer) handOver() error {
 	inv.work <- b
 	inv.busy = true
 	inv.cur, inv.spare = inv.spare, b
-	inv.cur.reset(uint32(w.docs))
+	inv.cur.reset(b.first + uint32(b.docs))
 	return nil
 }
 
@@ -251,9 +255,10 @@ func (w *Writer) invertBatch(b *docBatch) error {
 	return nil
 }
 
-// add is the analyzer callback of the field (bound once, so Add allocates
-// nothing): it appends the token to the field's part of the current batch.
-func (fs *fieldState) add(term []byte, pos uint32) {
+// add is the analyzer callback of the field (bound once, so the analysis
+// allocates nothing): it appends the token to the field's part of the
+// current batch.
+func (fs *fieldAnalysis) add(term []byte, pos uint32) {
 	p := fs.next + uint64(pos)
 	if p > maxPosition {
 		fs.overflow = true

@@ -72,26 +72,17 @@ type Writer struct {
 	ids    []uint32 // scratch for spills
 	runBuf []byte
 
-	store   *storeWriter // nil with Options.NoStore
-	records recordSource // BuildFromSources: the records, written at assembly
-	inv     *inverter    // Add's batches of analyzed documents (invert.go)
+	store   *storeWriter  // nil with Options.NoStore
+	records recordSource  // BuildFromSources: the records, written at assembly
+	inv     *inverter     // Add's batches of analyzed documents (invert.go)
+	an      docAnalyzer   // Add's analysis (analyze.go)
+	pipe    *analyzerPipe // the analysis goroutine's raw batches; nil when Add analyzes every document
 }
 
 type fieldState struct {
 	opt      FieldOptions
-	an       analysis.Analyzer
-	seed     *hashSeed // buf's
+	idx      int // in Writer.fields
 	hasNorms bool
-
-	// Add's, per document (analysis into the current batch)
-	next     uint64      // first position of the next value
-	seen     bool        // the field had a value in this document
-	overflow bool        // a position did not fit a uint32
-	skipped  uint64      // tokens skipped in this document
-	full     bool        // the document has too many tokens for a term buffer
-	batch    *tokenBatch // the field's part of the batch being filled
-	docStart int         // the document's first token in batch
-	emit     func(term []byte, pos uint32)
 
 	// the inverter's (invert.go)
 	buf          *termBuffer
@@ -131,19 +122,19 @@ func Create(ctx context.Context, path string, o Options) (*Writer, error) {
 		return nil, errs.Invalidf("writer: Options.TempDir %s %v", w.opts.TempDir, err)
 	}
 	seed := maphash.MakeSeed()
-	for _, f := range o.Fields {
-		an, err := analysis.New(f.Analyzer)
-		if err != nil {
-			return nil, err
-		}
-		fs := &fieldState{opt: f, an: an, buf: newTermBuffer(&w.cache, seed), hasNorms: f.storesNorms()}
-		fs.seed = &fs.buf.seed
-		fs.emit = fs.add
+	for i, f := range o.Fields {
+		fs := &fieldState{opt: f, idx: i, buf: newTermBuffer(&w.cache, seed), hasNorms: f.storesNorms()}
 		if o.Pairs.effectivePercent() > 0 && (o.faults == nil || !o.faults.pairNoFwd) {
 			fs.fwd = newPairFwd(o.MemoryLimit/4/int64(len(o.Fields)), func() (*tempFile, error) { return w.createTemp(runPrefix) })
 		}
 		w.fields = append(w.fields, fs)
 		w.byName[f.Name] = fs
+	}
+	if w.an, err = newDocAnalyzer(w.fields); err != nil {
+		return nil, err
+	}
+	if w.pipe, err = newAnalyzerPipe(w.fields, &w.opts); err != nil {
+		return nil, err
 	}
 	w.inv = newInverter(len(w.fields), &w.opts)
 	out, err := w.createIn(w.dir, tmpPrefix, segmentPerm)
@@ -205,10 +196,15 @@ func (w *Writer) usable() error {
 
 // Add indexes doc and returns its doc id (0, 1, 2, … in order). A field name
 // that is not in Options.Fields is an error wrapping ErrInvalidArgument, and
-// nothing is added. Any other error fails the build: the Writer cleans up,
-// and Close returns the error. The term buffers take the documents a batch
-// behind Add (see the package doc), so an error there (memory maps, spills)
-// is returned by a later Add, or by Close, and fails the build too.
+// nothing is added; so is a document over an analysis limit (2^31 tokens or
+// 2^32 positions in a field, 4 GiB of a field's terms), an error wrapping
+// ErrLimit. Add may keep doc's strings (not its slices) until Close: they
+// must not change once Add returns (only unsafe code could change them).
+// Any other error fails the build: the Writer cleans up, and Close
+// returns the error. The documents are analyzed and the term buffers take
+// them a batch behind Add (see the package doc), so an error there (memory
+// maps, spills) is returned by a later Add, or by Close, and fails the build
+// too.
 func (w *Writer) Add(doc Document) (uint32, error) {
 	if err := w.usable(); err != nil {
 		return 0, err
@@ -216,11 +212,17 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 	if err := w.ctx.Err(); err != nil {
 		return 0, w.fail(fmt.Errorf("writer: %s: %w", w.path, err))
 	}
+	var bytesIn, size int64 // the document's values' bytes; with analysis.ValueGap a value (syncDocBytes)
 	for _, f := range doc.Fields {
 		if _, ok := w.byName[f.Name]; !ok {
 			return 0, errs.Invalidf("writer: document %d: unknown field %q", w.docs, f.Name)
 		}
+		for _, v := range f.Values {
+			bytesIn += int64(len(v))
+		}
+		size += analysis.ValueGap * int64(len(f.Values))
 	}
+	size += bytesIn
 	if w.docs > maxDocID {
 		return 0, errs.Limitf("writer: %s: segment full (%d documents)", w.path, w.docs)
 	}
@@ -232,46 +234,25 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 			return 0, errs.Limitf("writer: document %d: record of %d bytes (at most %d)", id, len(rec), MaxRecordBytes)
 		}
 	}
-	for i, fs := range w.fields {
-		fs.batch = &w.inv.cur.fields[i]
-		fs.docStart = len(fs.batch.toks)
-	}
-	var bytesIn int64
-	for _, f := range doc.Fields {
-		fs := w.byName[f.Name]
-		for _, v := range f.Values {
-			bytesIn += int64(len(v))
-			if fs.seen {
-				fs.next += analysis.ValueGap
+	async := w.pipe != nil && size < w.pipe.syncAt
+	if !async {
+		if w.pipe != nil { // every document before this one inverted: the analysis goroutine is idle
+			if err := w.sendRaw(true); err != nil {
+				return 0, w.fail(err)
 			}
-			fs.seen = true
-			n, sk := fs.an.Analyze(v, fs.emit)
-			fs.next += uint64(n)
-			fs.skipped += uint64(sk)
+		}
+		b := w.inv.cur
+		w.an.begin(b)
+		for _, f := range doc.Fields {
+			i := w.byName[f.Name].idx
+			for _, v := range f.Values {
+				w.an.value(i, v)
+			}
+		}
+		if err := w.an.end(id, b); err != nil {
+			return 0, err
 		}
 	}
-	var failed error
-	for _, fs := range w.fields {
-		switch {
-		case fs.full:
-			failed = errFull(id, fs)
-		case fs.overflow:
-			failed = errs.Limitf("writer: document %d, field %q: more than 2^32 positions", id, fs.opt.Name)
-		}
-	}
-	if failed != nil {
-		for _, fs := range w.fields {
-			fs.batch.truncate(fs.docStart)
-			fs.resetDoc()
-		}
-		return 0, failed
-	}
-	b := w.inv.cur
-	for _, fs := range w.fields {
-		fs.batch.docs = append(fs.batch.docs, batchDoc{end: len(fs.batch.toks), seen: fs.seen, skipped: fs.skipped})
-		fs.resetDoc()
-	}
-	b.docs++
 	if w.store != nil {
 		if err := w.store.add(rec); err != nil {
 			return 0, w.fail(fmt.Errorf("writer: %s: document %d: store: %w", w.path, id, err))
@@ -280,16 +261,17 @@ func (w *Writer) Add(doc Document) (uint32, error) {
 	w.docs++
 	w.stats.Docs = w.docs
 	w.stats.BytesIn += bytesIn
-	if b.memory() >= w.inv.limit {
-		if err := w.handOver(); err != nil {
-			return 0, w.fail(err)
-		}
+	var err error
+	switch {
+	case async:
+		err = w.addRaw(&doc)
+	case w.inv.cur.memory() >= w.inv.limit:
+		err = w.handOver()
+	}
+	if err != nil {
+		return 0, w.fail(err)
 	}
 	return id, nil
-}
-
-func (fs *fieldState) resetDoc() {
-	fs.next, fs.seen, fs.overflow, fs.full, fs.skipped = 0, false, false, false, 0
 }
 
 // checkFwd drops the pair counting's forward index of a field whose
@@ -327,12 +309,12 @@ func (w *Writer) fullErr(doc uint32, fs *fieldState) error {
 	if err := w.cache.err; err != nil {
 		return fmt.Errorf("writer: document %d, field %q: map term buffer memory: %w", doc, fs.opt.Name, err)
 	}
-	return errFull(doc, fs)
+	return errFull(doc, fs.opt.Name)
 }
 
 // errFull is the error of a document a term buffer cannot take.
-func errFull(doc uint32, fs *fieldState) error {
-	return errs.Limitf("writer: document %d, field %q: term buffer full (4 GiB, or 2^31 tokens in one document)", doc, fs.opt.Name)
+func errFull(doc uint32, field string) error {
+	return errs.Limitf("writer: document %d, field %q: term buffer full (4 GiB, or 2^31 tokens in one document)", doc, field)
 }
 
 // buffered returns the memory held by the term buffers.
@@ -354,7 +336,7 @@ func (w *Writer) maybeSpill() error {
 			force = true
 		}
 	}
-	if n <= w.opts.MemoryLimit-w.storeReserve()-2*int64(batchLimit(w.opts.MemoryLimit)) && !force {
+	if n <= w.opts.MemoryLimit-w.storeReserve()-batchReserve(w.opts.MemoryLimit) && !force {
 		return nil
 	}
 	return w.spill()
@@ -409,7 +391,7 @@ func (w *Writer) createTemp(prefix string) (*tempFile, error) {
 // Stats returns the build's counters so far.
 func (w *Writer) Stats() Stats {
 	if w.state == stateOpen && w.inv != nil {
-		if err := w.invertAll(); err != nil {
+		if err := w.invertAdded(); err != nil {
 			_ = w.fail(err)
 		}
 	}
@@ -425,7 +407,7 @@ func (w *Writer) Close() error {
 		return err
 	}
 	if w.inv != nil {
-		if err := w.invertAll(); err != nil {
+		if err := w.invertAdded(); err != nil {
 			return w.fail(err)
 		}
 	}
@@ -463,6 +445,7 @@ func (w *Writer) fail(err error) error {
 
 // release frees the term buffers and unmaps their memory.
 func (w *Writer) release() {
+	w.stopAnalyzer()
 	w.stopInverter()
 	for _, fs := range w.fields {
 		fs.buf.release()
