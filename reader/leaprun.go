@@ -19,6 +19,7 @@ func (x *qctx) leapChain(p *phrasePlan, ls []leap, inner []int, mixed bool, out 
 	ei, n, proved := 0, 0, 0
 	defer func() { x.count.pairProved += int64(proved) }()
 	in, lead := &ls[inner[0]], inner[0] == 0
+	limit := x.limit
 	target := uint32(0)
 	for {
 		if _, ok, err := x.nextCommon(ls, target); !ok || err != nil {
@@ -51,17 +52,29 @@ func (x *qctx) leapChain(p *phrasePlan, ls []leap, inner []int, mixed bool, out 
 					if !countOnly {
 						out = append(out, d)
 					}
-					if n == x.limit {
+					if n == limit {
 						return out, n, nil // SearchOptions.Limit: the lowest ids are found
 					}
 				}
 			}
-			// The blocks' next common doc.
-			for i++; i < len(a) && k < len(b) && a[i] != b[k]; {
-				if a[i] < b[k] {
-					i++
-				} else {
+			// The blocks' next common doc: b walked to each doc of a,
+			// a to the doc of b it lands on.
+			if i++; i == len(a) {
+				break
+			}
+			for {
+				d := a[i]
+				for k < len(b) && b[k] < d {
 					k++
+				}
+				if k == len(b) || b[k] == d {
+					break
+				}
+				e := b[k]
+				for i++; i < len(a) && a[i] < e; i++ {
+				}
+				if i == len(a) {
+					break
 				}
 			}
 			if i == len(a) || k == len(b) {
