@@ -30,24 +30,15 @@ func (x *qctx) leapChain(p *phrasePlan, ls []leap, inner []int, mixed bool, out 
 		open, ord0 := in.open, in.c.ord0
 		for {
 			d := a[i]
-			// Not when d lacks a kept pair (excl, walked forward by index).
-			if !excluded(excl, &ei, d) {
+			// The common case, with no call: d is below the next excluded
+			// doc and its inner term occurs once.
+			if open && (ei == len(excl) || d < excl[ei]) {
 				o := k
 				if lead {
 					o = i
 				}
-				ok := open && in.t.cur.TF(ord0+o) == 1
-				if ok {
+				if in.t.cur.TF(ord0+o) == 1 {
 					proved++
-				} else {
-					ls[0].k, ls[1].k = i, k
-					var err error
-					if ok, err = x.leapVerify(p, ls, inner, mixed); err != nil {
-						return out, n, err
-					}
-					open = in.open
-				}
-				if ok {
 					n++
 					if !countOnly {
 						out = append(out, d)
@@ -55,8 +46,28 @@ func (x *qctx) leapChain(p *phrasePlan, ls []leap, inner []int, mixed bool, out 
 					if n == limit {
 						return out, n, nil // SearchOptions.Limit: the lowest ids are found
 					}
+					goto next
 				}
 			}
+			// Not when d lacks a kept pair (excl, walked forward by index).
+			if !excluded(excl, &ei, d) {
+				ls[0].k, ls[1].k = i, k
+				ok, err := x.leapVerify(p, ls, inner, mixed)
+				if err != nil {
+					return out, n, err
+				}
+				open = in.open
+				if ok {
+					n++
+					if !countOnly {
+						out = append(out, d)
+					}
+					if n == limit {
+						return out, n, nil
+					}
+				}
+			}
+		next:
 			// The blocks' next common doc: b walked to each doc of a,
 			// a to the doc of b it lands on.
 			if i++; i == len(a) {
