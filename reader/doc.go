@@ -152,7 +152,10 @@
 //     candidates are under a quarter of its docs; it matches candidates by
 //     merging, or by galloping when the sizes differ 8× or more. A phrase of
 //     single terms instead leapfrogs its terms doc by doc, each seek decoding
-//     only the block that can hold its target.
+//     only the block that can hold its target; a chain plan over two terms
+//     (a repeated term: "a b a") merges the two decoded blocks in one loop
+//     from each common doc, proving a doc whose inner term occurs once
+//     there without a call.
 //  3. Positions are verified in stages, cheapest slots first. The two
 //     cheapest slots' .prx windows that hold a candidate are fetched (byte
 //     ranges sorted and coalesced into one read per range) and decoded

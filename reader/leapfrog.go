@@ -83,6 +83,9 @@ func (x *qctx) phraseLeapfrog(p *phrasePlan, out []uint32, countOnly bool) ([]ui
 		if twoTight(p, ls, mixed) && !x.profile {
 			return x.leapTwo(p, ls, out, countOnly)
 		}
+		if chainPair(p, ls, inner) {
+			return x.leapChain(p, ls, inner, mixed, out, countOnly)
+		}
 		return x.leapPlain(p, ls, inner, mixed, out, countOnly)
 	}
 	excl, incl := p.excl, p.incl.ids
