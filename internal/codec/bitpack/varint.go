@@ -17,10 +17,17 @@ func UvarintLen32(v uint32) int {
 // bits, or the encoding is longer than needed (a multi-byte varint whose last
 // byte is 0): every uvarint snii reads has exactly one valid encoding.
 func ReadUvarint(b []byte, p int) (v uint64, next int, ok bool) {
-	if p >= len(b) {
+	if p+1 < len(b) {
+		c, d := b[p], b[p+1]
+		if c < 0x80 {
+			return uint64(c), p + 1, true
+		}
+		if d-1 < 0x7f { // a canonical two-byte uvarint: d in 1..127
+			return uint64(c&0x7f) | uint64(d)<<7, p + 2, true
+		}
+	} else if p >= len(b) {
 		return 0, p, false
-	}
-	if c := b[p]; c < 0x80 {
+	} else if c := b[p]; c < 0x80 {
 		return uint64(c), p + 1, true
 	}
 	v, n := binary.Uvarint(b[p:])
@@ -35,7 +42,15 @@ func ReadUvarint(b []byte, p int) (v uint64, next int, ok bool) {
 // It returns the value and the index after it; ok is false when b ends first, the
 // value overflows uint32, or the encoding is longer than needed.
 func ReadUvarint32(b []byte, p int) (v uint32, next int, ok bool) {
-	if p < len(b) && b[p] < 0x80 {
+	if p+1 < len(b) {
+		c, d := b[p], b[p+1]
+		if c < 0x80 {
+			return uint32(c), p + 1, true
+		}
+		if d-1 < 0x7f { // a canonical two-byte uvarint: d in 1..127
+			return uint32(c&0x7f) | uint32(d)<<7, p + 2, true
+		}
+	} else if p < len(b) && b[p] < 0x80 {
 		return uint32(b[p]), p + 1, true
 	}
 	return ReadUvarint32Slow(b, p)
