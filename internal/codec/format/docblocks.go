@@ -260,17 +260,8 @@ func ParseBlocked(src []byte, n int, base, last uint32, withCRC, impacts bool, d
 // does not fit in b or names over MaxImpacts impacts, which ParseBlocked's
 // general reading then reads (and rejects when it is malformed).
 func leanEntry(b []byte, p int) (span uint64, next int, ok bool) {
-	if p+1 >= len(b) {
-		return 0, p, false
-	}
-	if c := b[p]; c < 0x80 {
-		span, p = uint64(c), p+1
-	} else if d := b[p+1]; d-1 < 0x7f { // canonical: d in 1..127
-		span, p = uint64(c&0x7f)|uint64(d)<<7, p+2
-	} else {
-		return 0, p, false
-	}
-	if p >= len(b) {
+	s, p, ok := bitpack.ReadUvarint32Short(b, p)
+	if !ok || p >= len(b) {
 		return 0, p, false
 	}
 	ni := int(b[p]) + 1
@@ -290,7 +281,7 @@ func leanEntry(b []byte, p int) (span uint64, next int, ok bool) {
 			}
 		}
 	}
-	return span, p + 2*ni, true
+	return uint64(s), p + 2*ni, true
 }
 
 // locate sets the offsets of the blocks up to b (skipping over the packed
