@@ -201,6 +201,9 @@ func Skip(src []byte, p, c int) (next int, ok bool) {
 		return p, false
 	}
 	p += (c*int(w) + 7) / 8
+	if nx > 0 && oneByteExceptions(src, p, nx) {
+		return p + 2*nx, true
+	}
 	for i := 0; i < nx; i++ {
 		if p >= len(src) {
 			return p, false
@@ -214,6 +217,27 @@ func Skip(src []byte, p, c int) (next int, ok bool) {
 		p = q
 	}
 	return p, p <= len(src)
+}
+
+// oneByteExceptions reports whether the nx exceptions at src[p:] are all
+// one byte of index and a one-byte high part: the 2*nx bytes there are in
+// src and none has its high bit set (8 bytes at a time). Skip then passes
+// them at once, as its loop would.
+func oneByteExceptions(src []byte, p, nx int) bool {
+	n := 2 * nx
+	if n > len(src)-p {
+		return false
+	}
+	b := src[p : p+n]
+	var or uint64
+	for len(b) >= 8 {
+		or |= binary.LittleEndian.Uint64(b)
+		b = b[8:]
+	}
+	for _, x := range b {
+		or |= uint64(x)
+	}
+	return or&0x8080808080808080 == 0
 }
 
 // UnpackBits sets out[i] to the i-th w-bit field of src (least significant bit

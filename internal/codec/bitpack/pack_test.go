@@ -2,6 +2,7 @@ package bitpack
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -269,5 +270,68 @@ func TestUnpackGenerated(t *testing.T) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Fatal("unpack_gen.go is stale: run go generate ./internal/codec/bitpack")
+	}
+}
+
+// skipLoop is Skip read one exception at a time (the reference for
+// oneByteExceptions' shortcut).
+func skipLoop(src []byte, p, c int) (int, bool) {
+	if p >= len(src) {
+		return p, false
+	}
+	w, nx, p, ok := ReadToken(src, p)
+	if !ok {
+		return p, false
+	}
+	p += (c*int(w) + 7) / 8
+	for range nx {
+		if p >= len(src) {
+			return p, false
+		}
+		_, q, ok := ReadUvarint32Slow(src, p+1)
+		if !ok {
+			return p, false
+		}
+		p = q
+	}
+	return p, p <= len(src)
+}
+
+// TestSkipExceptions: Skip agrees with skipLoop on blocks of short and long
+// tokens whose exceptions are one-byte pairs, have longer high parts or
+// indexes with the high bit set, or run past the end of src.
+func TestSkipExceptions(t *testing.T) {
+	r := rand.New(rand.NewPCG(35, 8))
+	for range 20000 {
+		w := r.IntN(31)
+		c := 1 + r.IntN(BlockLen)
+		var src []byte
+		nx := r.IntN(4)
+		if r.IntN(2) == 0 {
+			nx = 4 + r.IntN(MaxExceptions-3)
+			src = append(src, byte(33+w), byte(nx))
+		} else {
+			src = append(src, byte(w)|byte(nx)<<6)
+		}
+		src = append(src, make([]byte, (c*w+7)/8)...)
+		for range nx {
+			src = append(src, byte(r.IntN(c)))
+			switch r.IntN(8) {
+			case 0:
+				src = binary.AppendUvarint(src, 128+r.Uint64N(1<<28))
+			case 1:
+				src[len(src)-1] |= 0x80
+				src = append(src, byte(1+r.IntN(127)))
+			default:
+				src = append(src, byte(1+r.IntN(127)))
+			}
+		}
+		src = src[:max(1, len(src)-r.IntN(3))]
+		src = append(src, make([]byte, r.IntN(12))...)
+		gotP, gotOK := Skip(src, 0, c)
+		wantP, wantOK := skipLoop(src, 0, c)
+		if gotOK != wantOK || (gotOK && gotP != wantP) {
+			t.Fatalf("Skip(% x, %d) = %d, %v; the loop gives %d, %v", src, c, gotP, gotOK, wantP, wantOK)
+		}
 	}
 }

@@ -17,11 +17,11 @@ func UvarintLen32(v uint32) int {
 // bits, or the encoding is longer than needed (a multi-byte varint whose last
 // byte is 0): every uvarint snii reads has exactly one valid encoding.
 func ReadUvarint(b []byte, p int) (v uint64, next int, ok bool) {
+	if v, q, ok := ReadUvarint32Short(b, p); ok {
+		return uint64(v), q, true
+	}
 	if p >= len(b) {
 		return 0, p, false
-	}
-	if c := b[p]; c < 0x80 {
-		return uint64(c), p + 1, true
 	}
 	v, n := binary.Uvarint(b[p:])
 	if n <= 0 || b[p+n-1] == 0 {
@@ -35,10 +35,28 @@ func ReadUvarint(b []byte, p int) (v uint64, next int, ok bool) {
 // It returns the value and the index after it; ok is false when b ends first, the
 // value overflows uint32, or the encoding is longer than needed.
 func ReadUvarint32(b []byte, p int) (v uint32, next int, ok bool) {
-	if p < len(b) && b[p] < 0x80 {
-		return uint32(b[p]), p + 1, true
+	if v, q, ok := ReadUvarint32Short(b, p); ok {
+		return v, q, true
 	}
 	return ReadUvarint32Slow(b, p)
+}
+
+// ReadUvarint32Short is the one- and two-byte cases of ReadUvarint32, small
+// enough to inline: ok is false when b[p:] is empty or its uvarint is not one
+// of one byte or a canonical one of two (second byte 1..127);
+// ReadUvarint32Slow then decides. Most lengths, offsets and spans snii reads
+// take one or two bytes.
+func ReadUvarint32Short(b []byte, p int) (v uint32, next int, ok bool) {
+	if p+1 < len(b) {
+		if c, d := b[p], b[p+1]; c < 0x80 {
+			return uint32(c), p + 1, true
+		} else if d-1 < 0x7f {
+			return uint32(c&0x7f) | uint32(d)<<7, p + 2, true
+		}
+	} else if p < len(b) && b[p] < 0x80 {
+		return uint32(b[p]), p + 1, true
+	}
+	return 0, p, false
 }
 
 // ReadUvarint32Byte is ReadUvarint32's one-byte case, which the compiler

@@ -48,3 +48,33 @@ func TestReadUvarint(t *testing.T) {
 		t.Errorf("ReadUvarint past the end: ok %v next %d", ok, next)
 	}
 }
+
+// TestReadUvarintTwoBytes: ReadUvarint and ReadUvarint32, whose one- and
+// two-byte cases are ReadUvarint32Short's, agree with ReadUvarint32Slow on
+// every pair of bytes, alone and followed by more bytes, at the start of b
+// and after one byte; ReadUvarint32Short reads exactly the uvarints of one
+// and two bytes.
+func TestReadUvarintTwoBytes(t *testing.T) {
+	for c := range 256 {
+		for d := range 256 {
+			for _, b := range [][]byte{{byte(c), byte(d)}, {byte(c), byte(d), 0x01}, {byte(c), byte(d), 0x81, 0x01}} {
+				for _, p := range []int{0, 1} {
+					want, wnext, wok := ReadUvarint32Slow(b, p)
+					if !wok {
+						wnext = p
+					}
+					if v, next, ok := ReadUvarint32(b, p); ok != wok || (ok && (v != want || next != wnext)) {
+						t.Fatalf("ReadUvarint32(% x, %d) = %d, %d, %v; want %d, %d, %v", b, p, v, next, ok, want, wnext, wok)
+					}
+					short := wok && wnext-p <= 2 // one byte, or a canonical two
+					if v, next, ok := ReadUvarint32Short(b, p); ok != short || (ok && (v != want || next != wnext)) {
+						t.Fatalf("ReadUvarint32Short(% x, %d) = %d, %d, %v; want ok %v (%d, %d)", b, p, v, next, ok, short, want, wnext)
+					}
+					if v, next, ok := ReadUvarint(b, p); ok != wok || next != wnext || (ok && v != uint64(want)) {
+						t.Fatalf("ReadUvarint(% x, %d) = %d, %d, %v; want %d, %d, %v", b, p, v, next, ok, want, wnext, wok)
+					}
+				}
+			}
+		}
+	}
+}

@@ -200,6 +200,17 @@ func ParseBlocked(src []byte, n int, base, last uint32, withCRC, impacts bool, d
 		k := &blks[b]
 		k.Base, k.Ord = uint32(bb), int32(b*DocBlockLen)
 		k.Docs = int32(min(DocBlockLen, n-b*DocBlockLen))
+		if !impacts && b < nb-1 {
+			// The common entry read in place: what the code below reads
+			// of it, with the same result.
+			if span, q, ok := leanEntry(body, r.off); ok {
+				if l := bb + span + DocBlockLen - 1; l < math.MaxUint32 {
+					k.Last, k.NImpacts = uint32(l), 0
+					bb, r.off = l+1, q
+					continue
+				}
+			}
+		}
 		if b < nb-1 {
 			span := r.uvarint()
 			l := bb + span + DocBlockLen - 1
@@ -240,6 +251,37 @@ func ParseBlocked(src []byte, n int, base, last uint32, withCRC, impacts bool, d
 	}
 	blks[0].off = int32(r.off)
 	return BlockedWindow{body: body, Blocks: blks, located: 1}, nil
+}
+
+// leanEntry reads the directory entry of a block that is not the last at
+// b[p:] when its span is a uvarint of one or two bytes and the tf of each of
+// its impacts one byte, and returns the span and the offset after the entry
+// (its impacts passed over); ok is false for any other entry, or one that
+// does not fit in b or names over MaxImpacts impacts, which ParseBlocked's
+// general reading then reads (and rejects when it is malformed).
+func leanEntry(b []byte, p int) (span uint64, next int, ok bool) {
+	s, p, ok := bitpack.ReadUvarint32Short(b, p)
+	if !ok || p >= len(b) {
+		return 0, p, false
+	}
+	ni := int(b[p]) + 1
+	p++
+	if ni > MaxImpacts || 2*ni > len(b)-p {
+		return 0, p, false
+	}
+	// (tf, norm) pairs: every tf, the bytes at even offsets, one byte.
+	if p+8 <= len(b) {
+		if binary.LittleEndian.Uint64(b[p:])&(0x0080008000800080>>(16*(MaxImpacts-ni))) != 0 {
+			return 0, p, false
+		}
+	} else {
+		for i := 0; i < 2*ni; i += 2 {
+			if b[p+i] >= 0x80 {
+				return 0, p, false
+			}
+		}
+	}
+	return uint64(s), p + 2*ni, true
 }
 
 // locate sets the offsets of the blocks up to b (skipping over the packed

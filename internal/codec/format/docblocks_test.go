@@ -394,6 +394,9 @@ func FuzzParseBlocked(f *testing.F) {
 		if lerr == nil {
 			checkLean(t, &lean)
 		}
+		if err == nil && lerr == nil {
+			sameDirectory(t, &bw, &lean)
+		}
 		if err != nil {
 			if !errors.Is(err, errs.Corrupt) {
 				t.Fatalf("err = %v, want errs.Corrupt", err)
@@ -452,4 +455,57 @@ func BenchmarkBlockedDecode(b *testing.B) {
 			}
 		}
 	})
+}
+
+// sameDirectory fails unless a window parsed without impacts (lean) has the
+// directory of the same window parsed with them (full): every block's range,
+// ordinals and first offset.
+func sameDirectory(t testing.TB, full, lean *BlockedWindow) {
+	t.Helper()
+	if len(full.Blocks) != len(lean.Blocks) || full.Blocks[0].off != lean.Blocks[0].off {
+		t.Fatalf("%d blocks from %d without impacts, %d from %d with them",
+			len(lean.Blocks), lean.Blocks[0].off, len(full.Blocks), full.Blocks[0].off)
+	}
+	for b := range full.Blocks {
+		f, l := full.Blocks[b], lean.Blocks[b]
+		if f.Base != l.Base || f.Last != l.Last || f.Ord != l.Ord || f.Docs != l.Docs {
+			t.Fatalf("block %d: %+v without impacts, %+v with them", b, l, f)
+		}
+	}
+}
+
+// TestParseBlockedLean: a window parsed without impacts (whose common
+// directory entries leanEntry reads in place) has the directory of the same
+// window parsed with them, for spans of one, two and more bytes and impacts
+// whose tf take one byte or more; a truncated directory fails either way.
+func TestParseBlockedLean(t *testing.T) {
+	r := rand.New(rand.NewPCG(35, 10))
+	for range 300 {
+		n := 129 + r.IntN(1200)
+		gap := []uint32{1, 4, 300, 40000}[r.IntN(4)]
+		docs := randDocs(r, n, 7, gap)
+		tf := randTF(r, n, []uint32{1, 9, 200, 100000}[r.IntN(4)])
+		var norms []byte
+		if gap <= 300 && r.IntN(2) == 0 {
+			norms = make([]byte, int(docs[n-1])+1)
+			for i := range norms {
+				norms[i] = byte(r.Uint32())
+			}
+		}
+		w, _ := AppendBlocked(nil, docs, 7, tf, norms, false, nil)
+		full, err := ParseBlocked(w, n, 7, docs[n-1], false, true, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lean, err := ParseBlocked(w, n, 7, docs[n-1], false, false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameDirectory(t, &full, &lean)
+		checkLean(t, &lean)
+		cut := 1 + r.IntN(int(full.Blocks[0].off)-1) // inside the directory
+		if _, err := ParseBlocked(w[:cut], n, 7, docs[n-1], false, false, nil); !errors.Is(err, errs.Corrupt) {
+			t.Fatalf("directory cut at %d of %d: err = %v, want errs.Corrupt", cut, full.Blocks[0].off, err)
+		}
+	}
 }
