@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -272,7 +273,7 @@ func (w *parWalk) prepare(k int, ahead bool) error {
 	info := w.st.blocks[pb.b]
 	raw, err := x.readInto(w.st.offs[pb.b], uint64(info.StoredLen), &pb.stored)
 	if err != nil {
-		return err
+		return x.s.wrap(sec("store"), fmt.Errorf("block %d: %w", pb.b, err))
 	}
 	if info.Flags != 0 {
 		scratch, err := x.storeScratch(info, pb.b, ahead)
