@@ -80,8 +80,9 @@ type parWalk struct {
 	x      *qctx
 	st     *storeIndex
 	blocks []parBlock
-	of     []int32 // the block (index in blocks) of each id
-	depth  int     // blocks queued past the front, at most
+	of     []int32  // the block (index in blocks) of each id
+	depth  int      // blocks queued past the front, at most
+	reads  [][]byte // read buffers of dropped blocks, for the call's next blocks
 
 	mu     sync.Mutex
 	cond   sync.Cond
@@ -271,6 +272,10 @@ func (w *parWalk) prepare(k int, ahead bool) error {
 	x := w.x
 	pb := &w.blocks[k]
 	info := w.st.blocks[pb.b]
+	if pb.stored == nil && len(w.reads) > 0 {
+		pb.stored = w.reads[len(w.reads)-1]
+		w.reads = w.reads[:len(w.reads)-1]
+	}
 	raw, err := x.readInto(w.st.offs[pb.b], uint64(info.StoredLen), &pb.stored)
 	if err != nil {
 		return x.s.wrap(sec("store"), fmt.Errorf("block %d: %w", pb.b, err))
@@ -369,13 +374,17 @@ func (w *parWalk) await(pb *parBlock) {
 	w.mu.Unlock()
 }
 
-// drop gives block pb's decode buffer back to the query context once its
-// last record was handed out (or the walk ended).
+// drop gives block pb's decode buffer back to the query context, and its
+// read buffer to the call's next blocks, once its last record was handed
+// out (or the walk ended).
 func (w *parWalk) drop(pb *parBlock) {
 	if pb.scratch != nil {
 		w.x.storeFree = append(w.x.storeFree, pb.scratch)
 	}
-	pb.scratch, pb.raw, pb.d = nil, nil, decodedBlock{}
+	if pb.stored != nil {
+		w.reads = append(w.reads, pb.stored)
+	}
+	pb.scratch, pb.raw, pb.stored, pb.d = nil, nil, nil, decodedBlock{}
 }
 
 // end stops and joins the helpers, gives the buffers of the blocks still
@@ -399,6 +408,8 @@ func (w *parWalk) reset() {
 	clear(w.blocks)
 	w.blocks = w.blocks[:0]
 	w.of = w.of[:0]
+	clear(w.reads)
+	w.reads = w.reads[:0]
 	w.st = nil
 	w.queued, w.front, w.stop = 0, 0, false
 	w.depth = 0

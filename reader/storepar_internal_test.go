@@ -398,3 +398,48 @@ func TestRecordsParReadError(t *testing.T) {
 		}
 	})
 }
+
+// TestRecordsParReadBuffers: a parallel Records call through a ReaderAt
+// holds the stored bytes of the blocks it decodes ahead and of the one it
+// hands out, not of every block it has read: at each block's first record,
+// the read buffers held are a few blocks' worth, however long the call.
+func TestRecordsParReadBuffers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	p, _ := parSegment(t, 16000)
+	s, err := Open(p, Options{NoMmap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	st, err := s.storeIndex()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb := len(st.blocks)
+	if nb < 2*minParBlocks {
+		t.Fatalf("%d store blocks: the test needs %d", nb, 2*minParBlocks)
+	}
+	var ids []uint32
+	most := 0 // the largest stored block
+	for b := range nb {
+		ids = append(ids, st.first[b], st.first[b+1]-1)
+		most = max(most, int(st.blocks[b].StoredLen))
+	}
+	x := s.getCtx(bg(), false)
+	defer s.putCtx(x)
+	peak := 0
+	par, err := x.recordsPar(st, ids, func(uint32, []byte) error {
+		held := 0
+		for _, pb := range x.storePar.blocks {
+			held += cap(pb.stored)
+		}
+		peak = max(peak, held)
+		return nil
+	})
+	if !par || err != nil {
+		t.Fatalf("parallel %v, %v", par, err)
+	}
+	if limit := 2 * (maxStoreBuffers + 1) * most; peak > limit {
+		t.Errorf("%d bytes of read buffers held at once over %d blocks of at most %d stored bytes; want at most %d", peak, nb, most, limit)
+	}
+}
