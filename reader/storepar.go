@@ -83,6 +83,8 @@ type parWalk struct {
 	of     []int32  // the block (index in blocks) of each id
 	depth  int      // blocks queued past the front, at most
 	reads  [][]byte // read buffers of dropped blocks, for the call's next blocks
+	ends   [][]int  // record offsets' room of dropped blocks, for the call's next blocks
+	docs   int      // the most records of a block of the call
 
 	mu     sync.Mutex
 	cond   sync.Cond
@@ -167,6 +169,7 @@ func (w *parWalk) plan(st *storeIndex, ids []uint32, least int) bool {
 			if st.blocks[b].Flags != 0 {
 				compressed++
 			}
+			w.docs = max(w.docs, int(st.blocks[b].Docs))
 		}
 		w.blocks[k].last = i
 		w.of = append(w.of, k)
@@ -288,7 +291,14 @@ func (w *parWalk) prepare(k int, ahead bool) error {
 		pb.scratch = scratch
 	}
 	pb.raw = raw
-	pb.d.ends = x.carveEnds(int(info.Docs) + 1)
+	switch {
+	case pb.d.ends != nil:
+	case len(w.ends) > 0:
+		pb.d.ends = w.ends[len(w.ends)-1]
+		w.ends = w.ends[:len(w.ends)-1]
+	default:
+		pb.d.ends = x.carveEnds(w.docs + 1) // (room for any block of the call)
+	}
 	pb.queued = true
 	return nil
 }
@@ -375,7 +385,7 @@ func (w *parWalk) await(pb *parBlock) {
 }
 
 // drop gives block pb's decode buffer back to the query context, and its
-// read buffer to the call's next blocks, once its last record was handed
+// read buffer and record offsets' room to the call's next blocks, once its last record was handed
 // out (or the walk ended).
 func (w *parWalk) drop(pb *parBlock) {
 	if pb.scratch != nil {
@@ -383,6 +393,9 @@ func (w *parWalk) drop(pb *parBlock) {
 	}
 	if pb.stored != nil {
 		w.reads = append(w.reads, pb.stored)
+	}
+	if pb.d.ends != nil {
+		w.ends = append(w.ends, pb.d.ends[:0])
 	}
 	pb.scratch, pb.raw, pb.stored, pb.d = nil, nil, nil, decodedBlock{}
 }
@@ -410,9 +423,11 @@ func (w *parWalk) reset() {
 	w.of = w.of[:0]
 	clear(w.reads)
 	w.reads = w.reads[:0]
+	clear(w.ends)
+	w.ends = w.ends[:0]
 	w.st = nil
 	w.queued, w.front, w.stop = 0, 0, false
-	w.depth = 0
+	w.depth, w.docs = 0, 0
 	w.x.storeEnds = w.x.storeEnds[:0]
 }
 

@@ -420,10 +420,11 @@ func TestRecordsParReadBuffers(t *testing.T) {
 		t.Fatalf("%d store blocks: the test needs %d", nb, 2*minParBlocks)
 	}
 	var ids []uint32
-	most := 0 // the largest stored block
+	most, docs := 0, 0 // the largest stored block, the most records of a block
 	for b := range nb {
 		ids = append(ids, st.first[b], st.first[b+1]-1)
 		most = max(most, int(st.blocks[b].StoredLen))
+		docs = max(docs, int(st.blocks[b].Docs))
 	}
 	x := s.getCtx(bg(), false)
 	defer s.putCtx(x)
@@ -441,5 +442,8 @@ func TestRecordsParReadBuffers(t *testing.T) {
 	}
 	if limit := 2 * (maxStoreBuffers + 1) * most; peak > limit {
 		t.Errorf("%d bytes of read buffers held at once over %d blocks of at most %d stored bytes; want at most %d", peak, nb, most, limit)
+	}
+	if limit := 2 * (maxStoreBuffers + 1) * (docs + 1); cap(x.storeEnds) > limit {
+		t.Errorf("room for %d record offsets taken over %d blocks of at most %d records; want at most %d", cap(x.storeEnds), nb, docs, limit)
 	}
 }
