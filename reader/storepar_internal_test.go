@@ -431,8 +431,8 @@ func TestRecordsParReadBuffers(t *testing.T) {
 	peak := 0
 	par, err := x.recordsPar(st, ids, func(uint32, []byte) error {
 		held := 0
-		for _, pb := range x.storePar.blocks {
-			held += cap(pb.stored)
+		for k := range x.storePar.blocks { // (only the caller touches stored)
+			held += cap(x.storePar.blocks[k].stored)
 		}
 		peak = max(peak, held)
 		return nil
