@@ -1,6 +1,7 @@
 package reader
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -79,8 +80,11 @@ type parWalk struct {
 	x      *qctx
 	st     *storeIndex
 	blocks []parBlock
-	of     []int32 // the block (index in blocks) of each id
-	depth  int     // blocks queued past the front, at most
+	of     []int32  // the block (index in blocks) of each id
+	depth  int      // blocks queued past the front, at most
+	reads  [][]byte // read buffers of dropped blocks, for the call's next blocks
+	ends   [][]int  // record offsets' room of dropped blocks, for the call's next blocks
+	docs   int      // the most records of a block of the call
 
 	mu     sync.Mutex
 	cond   sync.Cond
@@ -165,6 +169,7 @@ func (w *parWalk) plan(st *storeIndex, ids []uint32, least int) bool {
 			if st.blocks[b].Flags != 0 {
 				compressed++
 			}
+			w.docs = max(w.docs, int(st.blocks[b].Docs))
 		}
 		w.blocks[k].last = i
 		w.of = append(w.of, k)
@@ -270,9 +275,13 @@ func (w *parWalk) prepare(k int, ahead bool) error {
 	x := w.x
 	pb := &w.blocks[k]
 	info := w.st.blocks[pb.b]
+	if pb.stored == nil && len(w.reads) > 0 {
+		pb.stored = w.reads[len(w.reads)-1]
+		w.reads = w.reads[:len(w.reads)-1]
+	}
 	raw, err := x.readInto(w.st.offs[pb.b], uint64(info.StoredLen), &pb.stored)
 	if err != nil {
-		return err
+		return x.s.wrap(sec("store"), fmt.Errorf("block %d: %w", pb.b, err))
 	}
 	if info.Flags != 0 {
 		scratch, err := x.storeScratch(info, pb.b, ahead)
@@ -282,7 +291,14 @@ func (w *parWalk) prepare(k int, ahead bool) error {
 		pb.scratch = scratch
 	}
 	pb.raw = raw
-	pb.d.ends = x.carveEnds(int(info.Docs) + 1)
+	switch {
+	case pb.d.ends != nil:
+	case len(w.ends) > 0:
+		pb.d.ends = w.ends[len(w.ends)-1]
+		w.ends = w.ends[:len(w.ends)-1]
+	default:
+		pb.d.ends = x.carveEnds(w.docs + 1) // (room for any block of the call)
+	}
 	pb.queued = true
 	return nil
 }
@@ -368,13 +384,20 @@ func (w *parWalk) await(pb *parBlock) {
 	w.mu.Unlock()
 }
 
-// drop gives block pb's decode buffer back to the query context once its
-// last record was handed out (or the walk ended).
+// drop gives block pb's decode buffer back to the query context, and its
+// read buffer and record offsets' room to the call's next blocks, once its last record was handed
+// out (or the walk ended).
 func (w *parWalk) drop(pb *parBlock) {
 	if pb.scratch != nil {
 		w.x.storeFree = append(w.x.storeFree, pb.scratch)
 	}
-	pb.scratch, pb.raw, pb.d = nil, nil, decodedBlock{}
+	if pb.stored != nil {
+		w.reads = append(w.reads, pb.stored)
+	}
+	if pb.d.ends != nil {
+		w.ends = append(w.ends, pb.d.ends[:0])
+	}
+	pb.scratch, pb.raw, pb.stored, pb.d = nil, nil, nil, decodedBlock{}
 }
 
 // end stops and joins the helpers, gives the buffers of the blocks still
@@ -398,9 +421,13 @@ func (w *parWalk) reset() {
 	clear(w.blocks)
 	w.blocks = w.blocks[:0]
 	w.of = w.of[:0]
+	clear(w.reads)
+	w.reads = w.reads[:0]
+	clear(w.ends)
+	w.ends = w.ends[:0]
 	w.st = nil
 	w.queued, w.front, w.stop = 0, 0, false
-	w.depth = 0
+	w.depth, w.docs = 0, 0
 	w.x.storeEnds = w.x.storeEnds[:0]
 }
 

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/snii-go/snii"
 	"github.com/snii-go/snii/internal/codec/format"
 	"github.com/snii-go/snii/internal/codec/zstdopt"
 	"github.com/snii-go/snii/internal/errs"
@@ -327,3 +328,122 @@ func TestRecordsParBudget(t *testing.T) {
 }
 
 func bg() context.Context { return context.Background() }
+
+// failingReaderAt fails every read that overlaps [from, to).
+type failingReaderAt struct {
+	f        *os.File
+	from, to int64
+}
+
+var errBadRead = errors.New("device read failed")
+
+func (r failingReaderAt) ReadAt(b []byte, off int64) (int, error) {
+	if off < r.to && off+int64(len(b)) > r.from {
+		return 0, errBadRead
+	}
+	return r.f.ReadAt(b, off)
+}
+
+// TestRecordsParReadError: a store block whose read fails in the middle of
+// a call is a *snii.SegmentError of the store naming the block, returned
+// after every record before it, however many goroutines decode (as the
+// sequential walk places it).
+func TestRecordsParReadError(t *testing.T) {
+	p, recs := parSegment(t, 16000)
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.storeIndex()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb := len(st.blocks)
+	if nb < 2*minParBlocks {
+		t.Fatalf("%d store blocks: the test needs %d", nb, 2*minParBlocks)
+	}
+	bad := nb / 2
+	ra := failingReaderAt{f: f, from: int64(st.offs[bad]), to: int64(st.offs[bad+1])}
+	var ids []uint32 // the first record of every block
+	for b := range nb {
+		ids = append(ids, st.first[b])
+	}
+	s.Close()
+	withProcs(t, func(t *testing.T) {
+		c, err := OpenReaderAt(bg(), ra, fi.Size(), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		n := 0
+		err = c.Records(bg(), ids, func(id uint32, rec []byte) error {
+			if !bytes.Equal(rec, recs[id]) {
+				return fmt.Errorf("record %d differs", id)
+			}
+			n++
+			return nil
+		})
+		var se *snii.SegmentError
+		if !errors.Is(err, errBadRead) || !errors.As(err, &se) || se.Section != "store" || !strings.Contains(err.Error(), fmt.Sprintf("block %d:", bad)) || n != bad {
+			t.Errorf("%d records, then %v; want %d records, then the read error placed in the store's block %d", n, err, bad, bad)
+		}
+	})
+}
+
+// TestRecordsParReadBuffers: a parallel Records call through a ReaderAt
+// holds the stored bytes of the blocks it decodes ahead and of the one it
+// hands out, not of every block it has read: at each block's first record,
+// the read buffers held are a few blocks' worth, however long the call.
+func TestRecordsParReadBuffers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	p, _ := parSegment(t, 16000)
+	s, err := Open(p, Options{NoMmap: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	st, err := s.storeIndex()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb := len(st.blocks)
+	if nb < 2*minParBlocks {
+		t.Fatalf("%d store blocks: the test needs %d", nb, 2*minParBlocks)
+	}
+	var ids []uint32
+	most, docs := 0, 0 // the largest stored block, the most records of a block
+	for b := range nb {
+		ids = append(ids, st.first[b], st.first[b+1]-1)
+		most = max(most, int(st.blocks[b].StoredLen))
+		docs = max(docs, int(st.blocks[b].Docs))
+	}
+	x := s.getCtx(bg(), false)
+	defer s.putCtx(x)
+	peak := 0
+	par, err := x.recordsPar(st, ids, func(uint32, []byte) error {
+		held := 0
+		for k := range x.storePar.blocks { // (only the caller touches stored)
+			held += cap(x.storePar.blocks[k].stored)
+		}
+		peak = max(peak, held)
+		return nil
+	})
+	if !par || err != nil {
+		t.Fatalf("parallel %v, %v", par, err)
+	}
+	if limit := 2 * (maxStoreBuffers + 1) * most; peak > limit {
+		t.Errorf("%d bytes of read buffers held at once over %d blocks of at most %d stored bytes; want at most %d", peak, nb, most, limit)
+	}
+	if limit := 2 * (maxStoreBuffers + 1) * (docs + 1); cap(x.storeEnds) > limit {
+		t.Errorf("room for %d record offsets taken over %d blocks of at most %d records; want at most %d", cap(x.storeEnds), nb, docs, limit)
+	}
+}
