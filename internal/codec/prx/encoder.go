@@ -184,26 +184,26 @@ func (e *Encoder) encode(w *Window, force int) (Frame, error) {
 	e.body = e.body[:0]
 	var counts [NumCodecs]int64
 	var sizes [NumCodecs]int64
-	half := -1 // units half.. are compressed ahead
+	shared := false // the units are shared with the ahead goroutine
 	if e.ahead != nil {
-		e.ahead.has = e.ahead.has[:0]
+		e.ahead.reset()
 	}
 	if n := len(e.cuts) - 1; e.par && force < 0 && n >= 2 {
 		if e.ahead == nil {
 			e.ahead = newAhead(e.level)
 		}
-		half = n / 2
-		e.ahead.start(w, e.cuts, half)
+		shared = true
+		e.ahead.start(w, e.cuts)
 	}
 	for u := 0; u+1 < len(e.cuts); u++ {
-		if u == half {
+		if shared && !e.ahead.claim(u) {
 			if err := e.ahead.wait(); err != nil {
 				return Frame{}, err
 			}
 		}
 		un, err := e.encodeUnit(w, e.cuts[u], e.cuts[u+1], force, u)
 		if err != nil {
-			if half >= 0 {
+			if shared {
 				_ = e.ahead.wait()
 			}
 			return Frame{}, err
