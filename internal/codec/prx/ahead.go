@@ -83,7 +83,7 @@ func (a *ahead) begin(w *Window, cuts []int) *aheadSet {
 }
 
 // prepare compresses every unit of w on the goroutine. w must not change
-// before the Encode of w.
+// before the Encode of w or the next prepare.
 func (a *ahead) prepare(w *Window) {
 	a.begin(w, nil).key = w
 	a.req <- a.fill

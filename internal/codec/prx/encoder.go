@@ -163,9 +163,9 @@ func (e *Encoder) Encode(w *Window) (Frame, error) {
 }
 
 // Prepare starts compressing the units of w on the Parallel encoder's
-// goroutine, for the next Encode of w; w must not change before then. It
-// waits for the units of the window prepared before (or being shared). An
-// encoder that is not Parallel ignores it.
+// goroutine, for the next Encode of w; w must not change before that Encode
+// or the next Prepare. It waits for the units of the window prepared before
+// (or being shared). An encoder that is not Parallel ignores it.
 func (e *Encoder) Prepare(w *Window) {
 	if !e.par || e.closed || w.Docs() == 0 {
 		return
