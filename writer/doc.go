@@ -49,8 +49,10 @@
 // so the term buffers, the forward index and the spills are those of a
 // serial build; the term buffers leave four batches their memory (two raw,
 // two of tokens). From MemoryLimit 128 MiB each field's prx encoder
-// compresses the later half of a multi-unit window's units on a second
-// goroutine (prx.EncoderOptions.Parallel). An error of the analysis
+// compresses units on a second goroutine (prx.EncoderOptions.Parallel): the
+// emitter reads each window of a windowed term ahead and prepares it
+// (prx.Encoder.Prepare) while it encodes the window before, and the units of
+// other multi-unit windows are shared from both ends. An error of the analysis
 // goroutine or of the inversion fails the build and is returned by the next
 // Add, or by Close; Stats waits for every document added.
 //

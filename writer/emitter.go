@@ -46,11 +46,14 @@ type emitter struct {
 	hasNorms bool
 
 	dwe     format.DocWindowEncoder
-	tfs     []uint32   // term frequencies of a blocked doc window
-	gaps    []uint32   // scratch of AppendBlocked
-	win     prx.Window // the current window (all docs read for it)
-	docs    []uint32   // doc ids of win
-	sub     prx.Window // a split part of win
+	tfs     []uint32    // term frequencies of a blocked doc window
+	gaps    []uint32    // scratch of AppendBlocked
+	win     *prx.Window // the current window (all docs read for it), one of wins
+	docs    []uint32    // doc ids of win
+	wins    [2]prx.Window
+	next    *prx.Window // the window read ahead of win (windowed terms), the other of wins
+	nextDoc []uint32    // doc ids of next
+	sub     prx.Window  // a split part of win
 	docBuf  []byte
 	refs    []format.WindowRef
 	docSpan *spool
@@ -82,6 +85,7 @@ func (c *countWriter) Write(p []byte) (int, error) {
 
 // run emits every term of src.
 func (e *emitter) run(src PostingSource) error {
+	e.win, e.next = &e.wins[0], &e.wins[1]
 	var prev []byte
 	for first := true; ; first = false {
 		term, df, ok, err := src.NextTerm()
@@ -174,7 +178,7 @@ func (e *emitter) emitTerm(src PostingSource, df uint64) error {
 		if err := e.endOfTerm(src); err != nil {
 			return err
 		}
-		f, err := e.encode(&e.win)
+		f, err := e.encode(e.win)
 		switch {
 		case err == nil:
 			if err := e.single(f, &ent, start); err != nil {
@@ -199,15 +203,8 @@ func (e *emitter) emitTerm(src PostingSource, df uint64) error {
 		if df >= format.LargeDF {
 			size = format.WindowDocsLarge
 		}
-		for left := df; left > 0; {
-			n := min(left, size)
-			if err := e.readDocs(src, n); err != nil {
-				return err
-			}
-			if err := e.encodeWindows(0, len(e.docs)); err != nil {
-				return err
-			}
-			left -= n
+		if err := e.windows(src, df, size); err != nil {
+			return err
 		}
 		if err := e.endOfTerm(src); err != nil {
 			return err
@@ -220,6 +217,47 @@ func (e *emitter) emitTerm(src PostingSource, df uint64) error {
 	e.meta.TermCount++
 	e.meta.SumDF += df
 	return e.addEntry(&ent)
+}
+
+// windows encodes the df postings of a windowed term as windows of size
+// docs. Each window is read ahead and prepared (its units compressed on the
+// encoder's second goroutine) while the one before it is encoded; an error
+// reading a window is returned after the window before it is encoded.
+func (e *emitter) windows(src PostingSource, df, size uint64) error {
+	n := min(df, size)
+	if err := e.readDocs(src, n); err != nil {
+		return err
+	}
+	e.enc.Prepare(e.win)
+	for left := df - n; ; {
+		more := left > 0
+		var readErr error
+		if more {
+			n = min(left, size)
+			left -= n
+			e.swap()
+			if readErr = e.readDocs(src, n); readErr == nil {
+				e.enc.Prepare(e.win)
+			}
+			e.swap()
+		}
+		if err := e.encodeWindows(0, len(e.docs)); err != nil {
+			return err
+		}
+		if readErr != nil {
+			return readErr
+		}
+		if !more {
+			return nil
+		}
+		e.swap()
+	}
+}
+
+// swap exchanges the current window with the one read ahead.
+func (e *emitter) swap() {
+	e.win, e.next = e.next, e.win
+	e.docs, e.nextDoc = e.nextDoc, e.docs
 }
 
 // single stores a term whose postings are one window: inline or slim.
@@ -331,7 +369,7 @@ func (e *emitter) encode(w *prx.Window) (prx.Frame, error) {
 // view returns docs [lo, hi) of the current window as a window.
 func (e *emitter) view(lo, hi int) *prx.Window {
 	if lo == 0 && hi == e.win.Docs() {
-		return &e.win
+		return e.win
 	}
 	o := e.win.Offsets
 	base := o[lo]

@@ -28,9 +28,10 @@ type EncoderOptions struct {
 	// Policy decides between the zstd and the fast frame of eligible units;
 	// the zero value is the default (the budget, see budget.Policy).
 	Policy budget.Policy
-	// Parallel compresses the later half of a multi-unit window's units on a
-	// goroutine of its own while Encode encodes the earlier half (the same
-	// frames).
+	// Parallel compresses units on a goroutine of its own (the same frames):
+	// the units of a window given to Prepare while the caller encodes the
+	// window before it, and otherwise, from the last unit down, the units of
+	// a multi-unit window that Encode has not reached.
 	Parallel bool
 }
 
@@ -109,8 +110,9 @@ type Encoder struct {
 	multi   int64
 	hdr     int64
 	closed  bool
-	par     bool   // EncoderOptions.Parallel
-	ahead   *ahead // the second goroutine (Parallel), from the first multi-unit window
+	par     bool      // EncoderOptions.Parallel
+	ahead   *ahead    // the second goroutine (Parallel), from the first multi-unit or prepared window
+	set     *aheadSet // the payloads built ahead for the window being encoded, or nil
 }
 
 // NewEncoder returns an encoder, or an error wrapping snii.ErrInvalidArgument for invalid
@@ -160,6 +162,20 @@ func (e *Encoder) Encode(w *Window) (Frame, error) {
 	return e.encode(w, -1)
 }
 
+// Prepare starts compressing the units of w on the Parallel encoder's
+// goroutine, for the next Encode of w; w must not change before that Encode
+// or the next Prepare. It waits for the units of the window prepared before
+// (or being shared). An encoder that is not Parallel ignores it.
+func (e *Encoder) Prepare(w *Window) {
+	if !e.par || e.closed || w.Docs() == 0 {
+		return
+	}
+	if e.ahead == nil {
+		e.ahead = newAhead(e.level)
+	}
+	e.ahead.prepare(w)
+}
+
 // EncodeCodec encodes w with codec c for every unit, regardless of the choice rules,
 // for tools that compare codecs (capture/replay, benchmarks). It neither consults
 // nor updates the chooser and the Outcome. The window is validated and limited as
@@ -173,6 +189,14 @@ func (e *Encoder) EncodeCodec(w *Window, c Codec) (Frame, error) {
 }
 
 func (e *Encoder) encode(w *Window, force int) (Frame, error) {
+	e.set = nil
+	if e.ahead != nil {
+		s, err := e.ahead.take(w)
+		if err != nil {
+			return Frame{}, err
+		}
+		e.set = s
+	}
 	if err := e.prepare(w); err != nil {
 		return Frame{}, err
 	}
@@ -184,26 +208,24 @@ func (e *Encoder) encode(w *Window, force int) (Frame, error) {
 	e.body = e.body[:0]
 	var counts [NumCodecs]int64
 	var sizes [NumCodecs]int64
-	half := -1 // units half.. are compressed ahead
-	if e.ahead != nil {
-		e.ahead.has = e.ahead.has[:0]
-	}
-	if n := len(e.cuts) - 1; e.par && force < 0 && n >= 2 {
+	shared := false // the units are shared with the ahead goroutine
+	if n := len(e.cuts) - 1; e.set == nil && e.par && force < 0 && n >= 2 {
 		if e.ahead == nil {
 			e.ahead = newAhead(e.level)
 		}
-		half = n / 2
-		e.ahead.start(w, e.cuts, half)
+		shared = true
+		e.ahead.start(w, e.cuts)
+		e.set = &e.ahead.sets[e.ahead.fill]
 	}
 	for u := 0; u+1 < len(e.cuts); u++ {
-		if u == half {
+		if shared && !e.ahead.claim(u) {
 			if err := e.ahead.wait(); err != nil {
 				return Frame{}, err
 			}
 		}
 		un, err := e.encodeUnit(w, e.cuts[u], e.cuts[u+1], force, u)
 		if err != nil {
-			if half >= 0 {
+			if shared {
 				_ = e.ahead.wait()
 			}
 			return Frame{}, err
@@ -332,8 +354,8 @@ func (e *Encoder) encodeUnit(w *Window, lo, hi int, force int, u int) (Unit, err
 // unitPayload returns the zstd payload of unit u (plan p) in e.zcomp: the one
 // built ahead, else compress's.
 func (e *Encoder) unitPayload(p *unitPlan, u int) ([]byte, error) {
-	if e.ahead != nil {
-		if b, ok := e.ahead.payload(u); ok {
+	if e.set != nil {
+		if b, ok := e.set.payload(u); ok {
 			e.zcomp = append(e.zcomp[:0], b...)
 			return e.zcomp, nil
 		}
