@@ -150,7 +150,7 @@ const (
 // the list of every adjacent pair of the phrase) matches from term
 // frequencies alone: when each inner phrase term (not the first, not the
 // last) occurs in the document as many times as in the phrase (once, or
-// twice for an adjacent double: see chainTerms). Then pair (t[i-1], t[i])
+// twice for an adjacent double: see innerDoubles). Then pair (t[i-1], t[i])
 // puts t[i-1] right before t[i]'s one position and pair (t[i], t[i+1])
 // puts t[i+1] right after it; from t[1] on, each next term's one position
 // follows, so the phrase occurs at t[1]'s position minus 1. A double "b b"
@@ -280,14 +280,12 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter docFilter, prefix
 		return nil, use, planPlain, nil // no dictionary probe spent
 	}
 	// A chain proves a candidate by the tfs of its inner terms: only when
-	// each occurs once in the phrase or in one adjacent double (chainTerms).
-	// The leapfrog proves only the once-occurring ones: a chain with a
-	// double needs a list to filter the candidates by (planFilter below).
-	use.chain = kept == len(terms)-1 && !prefix && chainTerms(terms, f.distinctPositions())
-	doubles := use.chain && innerRepeats(terms)
-	if doubles && len(lists) == 0 {
-		use.chain = false
-	}
+	// each occurs once in the phrase, or in one adjacent double on a field
+	// whose positions hold one term each (innerDoubles, chainProves). The
+	// leapfrog proves only the once-occurring ones: a chain with a double
+	// needs a list to filter the candidates by (planFilter below).
+	doubles := innerRepeats(terms)
+	use.chain = kept == len(terms)-1 && !prefix && (!doubles || (len(lists) > 0 && innerDoubles(terms) && f.distinctPositions()))
 	if len(lists) == 0 && !use.chain {
 		// Exceptions alone, which only drop documents. With none, the
 		// pairs still hold in every candidate: a plan that only implies
@@ -483,11 +481,10 @@ func innerRepeats(terms []string) bool {
 	return false
 }
 
-// chainTerms reports whether a chain over terms proves a candidate from
-// the tfs of its inner terms (chainProves): each term at an inner position
-// occurs in the phrase once, or, when each position of a document holds at
-// most one term (distinct), twice side by side ("a b b c", "a b b").
-func chainTerms(terms []string, distinct bool) bool {
+// innerDoubles reports whether each term at an inner position of the phrase
+// that the phrase repeats occurs in it exactly twice, side by side ("a b b
+// c", "a b b"): a chain proves such a double by its tf (chainProves).
+func innerDoubles(terms []string) bool {
 	for i := 1; i < len(terms)-1; i++ {
 		n, first, last := 0, -1, -1
 		for j := range terms {
@@ -499,7 +496,7 @@ func chainTerms(terms []string, distinct bool) bool {
 				last = j
 			}
 		}
-		if n > 2 || (n == 2 && (!distinct || last != first+1)) {
+		if n > 2 || (n == 2 && last != first+1) {
 			return false
 		}
 	}
