@@ -137,8 +137,9 @@
 //     result, less the complement pairs' exceptions, filters the candidates
 //     below. Complement pairs alone drop their exceptions (if any) from the
 //     walk; a chain (every pair kept) proves a candidate whose inner terms
-//     occur once; a term next to a once-occurring term across a pair that
-//     holds in every candidate is not read (impliedSlots).
+//     occur once (an inner double "b b" twice, when each position holds one
+//     term: the built-in analyzers); a term next to a once-occurring term
+//     across a pair that holds in every candidate is not read (impliedSlots).
 //  1. Resolve the terms (any absent: no match). Repeated terms ("a a b")
 //     share one slot; a phrase prefix's last slot is the set of its first
 //     maxExpansions expansions in byte order, and so is each pattern

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/snii-go/snii/analysis"
 	"github.com/snii-go/snii/internal/codec/format"
 )
 
@@ -148,19 +149,22 @@ const (
 // chainProves reports whether candidate d (number ci) of a chain plan (p.chain: d is in
 // the list of every adjacent pair of the phrase) matches from term
 // frequencies alone: when each inner phrase term (not the first, not the
-// last) occurs once in the document. Then pair (t[i-1], t[i]) puts t[i-1]
-// right before t[i]'s one position and pair (t[i], t[i+1]) puts t[i+1] right
-// after it; from t[1] on, each next term's one position follows, so the
-// phrase occurs at t[1]'s position minus 1. (A term the phrase repeats
-// occurs at least twice or fails the tf check, so it is never an inner term
-// that occurs once.) Only the inner terms' tf columns are read: the first
-// and last terms' windows are not touched.
+// last) occurs in the document as many times as in the phrase (once, or
+// twice for an adjacent double: see innerDoubles). Then pair (t[i-1], t[i])
+// puts t[i-1] right before t[i]'s one position and pair (t[i], t[i+1])
+// puts t[i+1] right after it; from t[1] on, each next term's one position
+// follows, so the phrase occurs at t[1]'s position minus 1. A double "b b"
+// that occurs twice is at p and p+1 (its pair), and its neighbours' pairs
+// put them at p-1 and p+2: at p or p+1 they would share a position with b.
+// Only the inner terms' tf columns are read: the first and last terms'
+// windows are not touched.
 func (x *qctx) chainProves(p *phrasePlan, d uint32, ci int) (bool, error) {
 	n := len(p.slotOf)
 	for i := 1; i < n-1; i++ {
-		t := p.slots[p.slotOf[i]].terms[0]
+		s := &p.slots[p.slotOf[i]]
+		t := s.terms[0]
 		tf, err := x.seekTerm(t, termIndex(t, d, ci))
-		if err != nil || tf != 1 {
+		if err != nil || tf != len(s.offs) {
 			return false, err
 		}
 	}
@@ -275,9 +279,13 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter docFilter, prefix
 	if len(lists)+len(comps) == 0 {
 		return nil, use, planPlain, nil // no dictionary probe spent
 	}
-	// A chain proves a candidate by its inner terms occurring once: never
-	// when one of them repeats in the phrase (it must occur twice).
-	use.chain = kept == len(terms)-1 && !prefix && !innerRepeats(terms)
+	// A chain proves a candidate by the tfs of its inner terms: only when
+	// each occurs once in the phrase, or in one adjacent double on a field
+	// whose positions hold one term each (innerDoubles, chainProves). The
+	// leapfrog proves only the once-occurring ones: a chain with a double
+	// needs a list to filter the candidates by (planFilter below).
+	doubles := innerRepeats(terms)
+	use.chain = kept == len(terms)-1 && !prefix && (!doubles || (len(lists) > 0 && innerDoubles(terms) && f.distinctPositions()))
 	if len(lists) == 0 && !use.chain {
 		// Exceptions alone, which only drop documents. With none, the
 		// pairs still hold in every candidate: a plan that only implies
@@ -322,10 +330,10 @@ func (x *qctx) pairCandidates(f *field, terms []string, filter docFilter, prefix
 	narrow := len(lists) > 0 && lists[0].DF*100 <= minDF*pairPlanPercent
 	withLists := true // the lists' docs are intersected
 	switch {
-	case narrow || (len(lists) > 0 && use.chain && !leap):
+	case narrow || (len(lists) > 0 && use.chain && (!leap || doubles)):
 		// (A chain plan pays even when the lists narrow little: each
 		// candidate whose inner terms occur once is decided without a
-		// position; see chainProves.)
+		// position; see chainProves. The leapfrog does not prove a double.)
 		plan = planFilter
 	case len(lists) > 0 && leap && (use.chain || lists[len(lists)-1].DF <= minDF*pairInclFactor):
 		// The lists' docs as use.incl: only they can match, and in them the
@@ -469,6 +477,44 @@ func innerRepeats(terms []string) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// innerDoubles reports whether each term at an inner position of the phrase
+// that the phrase repeats occurs in it exactly twice, side by side ("a b b
+// c", "a b b"): a chain proves such a double by its tf (chainProves).
+func innerDoubles(terms []string) bool {
+	for i := 1; i < len(terms)-1; i++ {
+		n, first, last := 0, -1, -1
+		for j := range terms {
+			if terms[j] == terms[i] {
+				n++
+				if first < 0 {
+					first = j
+				}
+				last = j
+			}
+		}
+		if n > 2 || (n == 2 && last != first+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// distinctPositions reports whether each position of a document holds at
+// most one term of f: true for the built-in analyzers, which emit one token
+// a position and leave ValueGap positions between values (a registered
+// analyzer may emit several terms at one position).
+func (f *field) distinctPositions() bool {
+	sp, err := analysis.ParseSpec(f.meta.Analyzer)
+	if err != nil || sp.Version > 1 {
+		return false
+	}
+	switch sp.Name {
+	case "", analysis.Standard, analysis.Whitespace, analysis.Keyword:
+		return true
 	}
 	return false
 }

@@ -50,7 +50,8 @@ type phrasePlan struct {
 	sloppy sloppy
 	// chain: the candidates are in the list of every adjacent pair of the
 	// phrase (an exact phrase of single terms; pairs.go), so a candidate whose
-	// inner terms each occur once matches without a position read.
+	// inner terms each occur once (an inner double twice) matches without a
+	// position read (chainProves).
 	chain bool
 	// excl: documents that lack a kept pair of adjacent phrase terms
 	// (ascending; complement-form pairs): no candidate among them matches.
