@@ -159,9 +159,16 @@ func (x *qctx) chainProves(p *phrasePlan, d uint32, ci int) (bool, error) {
 	n := len(p.slotOf)
 	for i := 1; i < n-1; i++ {
 		t := p.slots[p.slotOf[i]].terms[0]
-		tf, err := x.seekTerm(t, termIndex(t, d, ci))
-		if err != nil || tf != 1 {
-			return false, err
+		k := termIndex(t, d, ci)
+		tf := parsedTF(t, k, x.jobs)
+		if tf == 0 {
+			var err error
+			if tf, err = x.seekTerm(t, k); err != nil {
+				return false, err
+			}
+		}
+		if tf != 1 {
+			return false, nil
 		}
 	}
 	x.count.pairProved++
