@@ -996,6 +996,7 @@ func (x *qctx) lazyTFs(p *phrasePlan, ls []leap, d uint32, ci int) (uint64, erro
 			}
 		}
 	}
+	x.count.tfReads += int64(len(p.slots) - bits.OnesCount64(unread))
 	for {
 		implied := impliedFor(p, once, pending)
 		rest := unread &^ implied
@@ -1016,6 +1017,7 @@ func (x *qctx) lazyTFs(p *phrasePlan, ls []leap, d uint32, ci int) (uint64, erro
 		if err != nil {
 			return 0, err
 		}
+		x.count.tfReads++
 		if s.tf = tf; tf == 1 {
 			once |= 1 << i
 			if s.terms[0].cur.Pending() {
@@ -1056,6 +1058,7 @@ func (x *qctx) lazyReplay(p *phrasePlan, d uint32, ci int) (bool, error) {
 				return false, err
 			}
 		}
+		x.count.tfReads++
 		pending := t.cur.Pending()
 		if once := tf == 1; once != (was>>i&1 != 0) || once && pending != (pend>>i&1 != 0) {
 			return false, nil
