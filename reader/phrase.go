@@ -1047,7 +1047,7 @@ func (x *qctx) lazyReplay(p *phrasePlan, d uint32, ci int) (bool, error) {
 	slots, jobs := p.slots, x.jobs
 	was, pend := p.impliedOnce, p.impliedPending
 	prev, prevI := -1, -1
-	for _, i := range p.check {
+	for n, i := range p.check {
 		s := &slots[i]
 		t := s.terms[0]
 		k := termIndex(t, d, ci)
@@ -1058,21 +1058,20 @@ func (x *qctx) lazyReplay(p *phrasePlan, d uint32, ci int) (bool, error) {
 				return false, err
 			}
 		}
-		x.count.tfReads++
 		pending := t.cur.Pending()
-		if once := tf == 1; once != (was>>i&1 != 0) || once && pending != (pend>>i&1 != 0) {
-			return false, nil
-		}
 		key := tf
 		if pending {
 			key += 1 << 30
 		}
-		if key < prev || key == prev && i < prevI {
+		once := tf == 1
+		if once != (was>>i&1 != 0) || once && pending != (pend>>i&1 != 0) || key < prev || key == prev && i < prevI {
+			x.count.tfReads += int64(n + 1)
 			return false, nil
 		}
 		s.tf, s.key, s.started = tf, key, false
 		prev, prevI = key, i
 	}
+	x.count.tfReads += int64(len(p.check))
 	return true, nil
 }
 
