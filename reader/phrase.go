@@ -667,7 +667,7 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, shape phraseShape, list
 		if ok, err := x.lazyReplay(p, d, ci); err != nil {
 			return false, err
 		} else if ok {
-			return x.streamChecks(p)
+			return x.streamMatch(p, 0, true)
 		}
 		implied, err := x.lazyTFs(p, nil, d, ci)
 		if err != nil {
@@ -791,53 +791,48 @@ func (s *slot) streamTo(want uint32) bool {
 // only as needed (each position is read at most once). The implied slots
 // (impliedSlots) are not read.
 func (x *qctx) matchStream(p *phrasePlan, implied uint64) (bool, error) {
-	p.orderChecks(implied)
-	return x.streamChecks(p)
+	return x.streamMatch(p, implied, false)
 }
 
-// orderChecks sets p.check, matchStream's order of the slots it reads (not
-// implied), and each one's key (slot.key), and starts their streams.
-func (p *phrasePlan) orderChecks(implied uint64) {
-	// The anchor: the fewest occurrences; the others are checked by key
-	// ascending. One insertion sort of the slots read (not implied) in the
-	// plan's buffer (a phrase has few slots) gives both: its first is the
-	// anchor.
+// streamMatch is matchStream; when ordered, the slots' order (p.check, the
+// anchor first), keys and streams are set already (lazyReplay) and implied
+// is not looked at.
+func (x *qctx) streamMatch(p *phrasePlan, implied uint64, ordered bool) (bool, error) {
 	slots := p.slots
 	// A slot whose unit is a ZSTD unit not inflated yet comes after those
 	// whose positions cost no inflation (slot.key): a document they rule out
 	// saves it.
 	unread := p.unread
-	ord := p.check[:0]
-	for i := range slots {
-		if implied>>i&1 != 0 {
-			continue
-		}
-		s := &slots[i]
-		s.started = false
-		key := s.tf
-		if unread != 0 && unread>>i&1 != 0 {
-			key = unreadKey + p.leapOf[i] // the leaps ascend in df
-		} else if !s.isList() && s.terms[0].cur.Pending() {
-			key += 1 << 30
-		}
-		s.key = key
-		j := len(ord)
-		ord = append(ord, i)
-		for j > 0 && slots[ord[j-1]].key > key {
-			ord[j] = ord[j-1]
-			j--
-		}
-		ord[j] = i
-	}
-	p.check = ord
-}
-
-// streamChecks is matchStream's walk of the slots in the order p.check (the
-// anchor first), their streams started.
-func (x *qctx) streamChecks(p *phrasePlan) (bool, error) {
-	slots := p.slots
-	unread := p.unread
 	ord := p.check
+	if !ordered {
+		// The anchor: the fewest occurrences; the others are checked by key
+		// ascending. One insertion sort of the slots read (not implied) in the
+		// plan's buffer (a phrase has few slots) gives both: its first is the
+		// anchor.
+		ord = ord[:0]
+		for i := range slots {
+			if implied>>i&1 != 0 {
+				continue
+			}
+			s := &slots[i]
+			s.started = false
+			key := s.tf
+			if unread != 0 && unread>>i&1 != 0 {
+				key = unreadKey + p.leapOf[i] // the leaps ascend in df
+			} else if !s.isList() && s.terms[0].cur.Pending() {
+				key += 1 << 30
+			}
+			s.key = key
+			j := len(ord)
+			ord = append(ord, i)
+			for j > 0 && slots[ord[j-1]].key > key {
+				ord[j] = ord[j-1]
+				j--
+			}
+			ord[j] = i
+		}
+		p.check = ord
+	}
 	a := ord[0]
 	ord = ord[1:]
 	as := &slots[a]
@@ -1037,7 +1032,7 @@ func (x *qctx) lazyTFs(p *phrasePlan, ls []leap, d uint32, ci int) (uint64, erro
 // matchStream's order. Then p.implied holds again: each implied slot is
 // next to a source's one occurrence across a pair that holds in every
 // candidate, and the source, occurring once, is among the slots read. The
-// implied slots are not read, not even their frequencies, and streamChecks
+// implied slots are not read, not even their frequencies, and streamMatch
 // walks p.check as it is. Otherwise lazyTFs and matchStream decide (the
 // frequencies read here are read again from the units parsed).
 func (x *qctx) lazyReplay(p *phrasePlan, d uint32, ci int) (bool, error) {
