@@ -1,6 +1,9 @@
 package reader
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // NewDecodeBudgetHold makes a stand-in query hold n bytes of b (it runs, holding
 // them); the returned func gives them back.
@@ -51,4 +54,14 @@ func LeapCounts(s *Segment, q Query) (n uint64, advances, verifies int64, err er
 	x.noPairs = true
 	n, err = q.count(x)
 	return n, x.count.leapAdvances, x.count.leapVerifies, err
+}
+
+// PhraseTFReads lists q's matches among ids (ascending) and returns how
+// many term frequencies the lazy verification of its candidates read
+// (lazyTFs, lazyReplay).
+func PhraseTFReads(s *Segment, q Query, ids []uint32) (docs []uint32, tfReads int64, err error) {
+	x := s.getCtx(context.Background(), false)
+	defer s.putCtx(x)
+	docs, err = q.docs(x, only(ids), nil)
+	return slices.Clone(docs), x.count.tfReads, err
 }

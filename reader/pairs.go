@@ -163,9 +163,16 @@ func (x *qctx) chainProves(p *phrasePlan, d uint32, ci int) (bool, error) {
 	for i := 1; i < n-1; i++ {
 		s := &p.slots[p.slotOf[i]]
 		t := s.terms[0]
-		tf, err := x.seekTerm(t, termIndex(t, d, ci))
-		if err != nil || tf != len(s.offs) {
-			return false, err
+		k := termIndex(t, d, ci)
+		tf := parsedTF(t, k, x.jobs)
+		if tf == 0 {
+			var err error
+			if tf, err = x.seekTerm(t, k); err != nil {
+				return false, err
+			}
+		}
+		if tf != len(s.offs) {
+			return false, nil
 		}
 	}
 	x.count.pairProved++

@@ -83,6 +83,10 @@ type phrasePlan struct {
 	// sup: the rarest slot's docs, the candidates stage 3 of a remote
 	// segment planned the other slots' windows for (see unitsPay)
 	sup []uint32
+	// checkOf: check is matchStream's order for the staged plan's candidates
+	// when implied is checkOf (checkValid; lazyReplay)
+	checkOf    uint64
+	checkValid bool
 }
 
 // slot is one distinct phrase term, or the set of expansions of a prefix.
@@ -586,6 +590,19 @@ func mergeTermDocs(dst []uint64, idx []int32, terms []*termRef, cands []uint32, 
 	return dst, idx, at, cis
 }
 
+// parsedTF is seekTerm's common case, small enough to inline: t's
+// frequency in t.docs[k] (ascending k; jobs: x.jobs) when the unit parsed
+// holds it, its cursor moved there; else 0 (call seekTerm).
+func parsedTF(t *termRef, k int, jobs []frameJob) int {
+	if t.open && k < jobs[t.jcur].hi {
+		if tf := t.cur.TF(int(t.ords[k])); tf > 0 {
+			t.kcur = k
+			return tf
+		}
+	}
+	return 0
+}
+
 // seekTerm moves t's cursor to t.docs[k] (ascending k) and returns its tf.
 func (x *qctx) seekTerm(t *termRef, k int) (int, error) {
 	for k >= x.jobs[t.jcur].hi {
@@ -648,10 +665,16 @@ func (x *qctx) matchDoc(p *phrasePlan, d uint32, ci int, shape phraseShape, list
 		}
 	}
 	if p.lazy && shape == shapeSimple {
+		if ok, err := x.lazyReplay(p, d, ci); err != nil {
+			return false, err
+		} else if ok {
+			return x.streamMatch(p, 0, true)
+		}
 		implied, err := x.lazyTFs(p, nil, d, ci)
 		if err != nil {
 			return false, err
 		}
+		p.checkOf, p.checkValid = implied, true // (matchStream orders p.check first)
 		return x.matchStream(p, implied)
 	}
 	// Term frequencies first: a slot that occurs fewer times than the phrase
@@ -769,38 +792,48 @@ func (s *slot) streamTo(want uint32) bool {
 // only as needed (each position is read at most once). The implied slots
 // (impliedSlots) are not read.
 func (x *qctx) matchStream(p *phrasePlan, implied uint64) (bool, error) {
-	// The anchor: the fewest occurrences; the others are checked by key
-	// ascending. One insertion sort of the slots read (not implied) in the
-	// plan's buffer (a phrase has few slots) gives both: its first is the
-	// anchor.
+	return x.streamMatch(p, implied, false)
+}
+
+// streamMatch is matchStream; when ordered, the slots' order (p.check, the
+// anchor first), keys and streams are set already (lazyReplay) and implied
+// is not looked at.
+func (x *qctx) streamMatch(p *phrasePlan, implied uint64, ordered bool) (bool, error) {
 	slots := p.slots
 	// A slot whose unit is a ZSTD unit not inflated yet comes after those
 	// whose positions cost no inflation (slot.key): a document they rule out
 	// saves it.
 	unread := p.unread
-	ord := p.check[:0]
-	for i := range slots {
-		if implied>>i&1 != 0 {
-			continue
+	ord := p.check
+	if !ordered {
+		// The anchor: the fewest occurrences; the others are checked by key
+		// ascending. One insertion sort of the slots read (not implied) in the
+		// plan's buffer (a phrase has few slots) gives both: its first is the
+		// anchor.
+		ord = ord[:0]
+		for i := range slots {
+			if implied>>i&1 != 0 {
+				continue
+			}
+			s := &slots[i]
+			s.started = false
+			key := s.tf
+			if unread != 0 && unread>>i&1 != 0 {
+				key = unreadKey + p.leapOf[i] // the leaps ascend in df
+			} else if !s.isList() && s.terms[0].cur.Pending() {
+				key += 1 << 30
+			}
+			s.key = key
+			j := len(ord)
+			ord = append(ord, i)
+			for j > 0 && slots[ord[j-1]].key > key {
+				ord[j] = ord[j-1]
+				j--
+			}
+			ord[j] = i
 		}
-		s := &slots[i]
-		s.started = false
-		key := s.tf
-		if unread != 0 && unread>>i&1 != 0 {
-			key = unreadKey + p.leapOf[i] // the leaps ascend in df
-		} else if !s.isList() && s.terms[0].cur.Pending() {
-			key += 1 << 30
-		}
-		s.key = key
-		j := len(ord)
-		ord = append(ord, i)
-		for j > 0 && slots[ord[j-1]].key > key {
-			ord[j] = ord[j-1]
-			j--
-		}
-		ord[j] = i
+		p.check = ord
 	}
-	p.check = ord
 	a := ord[0]
 	ord = ord[1:]
 	as := &slots[a]
@@ -959,6 +992,7 @@ func (x *qctx) lazyTFs(p *phrasePlan, ls []leap, d uint32, ci int) (uint64, erro
 			}
 		}
 	}
+	x.count.tfReads += int64(len(p.slots) - bits.OnesCount64(unread))
 	for {
 		implied := impliedFor(p, once, pending)
 		rest := unread &^ implied
@@ -979,6 +1013,7 @@ func (x *qctx) lazyTFs(p *phrasePlan, ls []leap, d uint32, ci int) (uint64, erro
 		if err != nil {
 			return 0, err
 		}
+		x.count.tfReads++
 		if s.tf = tf; tf == 1 {
 			once |= 1 << i
 			if s.terms[0].cur.Pending() {
@@ -986,6 +1021,54 @@ func (x *qctx) lazyTFs(p *phrasePlan, ls []leap, d uint32, ci int) (uint64, erro
 			}
 		}
 	}
+}
+
+// lazyReplay verifies candidate d (number ci) of a lazy staged plan as an
+// earlier one when the slots that one read are as they were: it reads the
+// term frequencies of the slots matchStream read there (p.check, the
+// anchor first: the slots p.implied does not imply) and reports whether
+// each occurs once exactly when it did as p.implied was chosen
+// (p.impliedOnce), on a unit in the same state then (a ZSTD unit not
+// inflated yet, or not: p.impliedPending), and their keys keep
+// matchStream's order. Then p.implied holds again: each implied slot is
+// next to a source's one occurrence across a pair that holds in every
+// candidate, and the source, occurring once, is among the slots read. The
+// implied slots are not read, not even their frequencies, and streamMatch
+// walks p.check as it is. Otherwise lazyTFs and matchStream decide (the
+// frequencies read here are read again from the units parsed).
+func (x *qctx) lazyReplay(p *phrasePlan, d uint32, ci int) (bool, error) {
+	if !p.checkValid || !p.impliedValid || p.checkOf != p.implied {
+		return false, nil
+	}
+	slots, jobs := p.slots, x.jobs
+	was, pend := p.impliedOnce, p.impliedPending
+	prev, prevI := -1, -1
+	for n, i := range p.check {
+		s := &slots[i]
+		t := s.terms[0]
+		k := termIndex(t, d, ci)
+		tf := parsedTF(t, k, jobs)
+		if tf == 0 {
+			var err error
+			if tf, err = x.seekTerm(t, k); err != nil {
+				return false, err
+			}
+		}
+		pending := t.cur.Pending()
+		key := tf
+		if pending {
+			key += 1 << 30
+		}
+		once := tf == 1
+		if once != (was>>i&1 != 0) || once && pending != (pend>>i&1 != 0) || key < prev || key == prev && i < prevI {
+			x.count.tfReads += int64(n + 1)
+			return false, nil
+		}
+		s.tf, s.key, s.started = tf, key, false
+		prev, prevI = key, i
+	}
+	x.count.tfReads += int64(len(p.check))
+	return true, nil
 }
 
 // impliedOf is impliedSlots of the slots' frequencies (s.tf) in the current
@@ -1024,7 +1107,7 @@ func (p *phrasePlan) setOffsets() {
 	for i, si := range p.slotOf {
 		p.slots[si].offs = append(p.slots[si].offs, uint32(i))
 	}
-	p.implies, p.impliedValid, p.lazy = 0, false, false
+	p.implies, p.impliedValid, p.lazy, p.checkValid = 0, false, false, false
 	if len(p.slots) > 64 {
 		return
 	}

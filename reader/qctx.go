@@ -29,6 +29,9 @@ type counters struct {
 	// and stepOn leave to it); a test reads it.
 	leapAdvances int64
 	leapVerifies int64 // leapVerify calls (verifyTwo's candidates are not among them)
+	// tfReads counts the slots' term frequencies lazyTFs and lazyReplay
+	// read in the candidates (a slot implied is not read); a test reads it.
+	tfReads int64
 }
 
 // qctx is the state of one query on one segment: its decode source (taken from
